@@ -1,0 +1,413 @@
+/*
+ * engine: the Vulkan layer under the render graph.
+ *
+ * Workflow
+ *   1. eng_context_create()      instance, optional validation, physical and
+ *                                logical device, one graphics queue; headless
+ *                                or with a GLFW window's surface.
+ *   2. eng_image_create(), eng_attachment_create(), eng_buffer_create(),
+ *      eng_texture_load()        resources with their own memory. The memory
+ *                                type comes from eng_choose_memory_type(), a
+ *                                pure function, so a TRANSIENT attachment lands
+ *                                in LAZILY_ALLOCATED memory where the device
+ *                                offers it (tile GPUs) and in ordinary
+ *                                device-local memory elsewhere.
+ *   3. eng_pipeline_create()     graphics pipelines for dynamic rendering,
+ *                                optionally through an eng_pipeline_cache
+ *                                that is saved to a file and reused.
+ *   4. eng_swapchain_create()    (windowed) frames in flight; each frame:
+ *        eng_swapchain_acquire() -> eng_swapchain_begin_rendering() -> draw
+ *        -> eng_swapchain_end_rendering() -> eng_swapchain_present().
+ *   5. Destroy in reverse order. Every destroy function accepts NULL.
+ *
+ * Errors
+ *   Every fallible function returns an eng_result. On failure it also sets a
+ *   message naming the object or call that failed, readable with
+ *   eng_last_error() on the same thread (like SDL_GetError), and leaves its
+ *   output pointer NULL: nothing half-made is handed out or leaked.
+ *
+ * Threads
+ *   A context and everything made from it belong to one thread at a time;
+ *   the library takes no locks. eng_choose_memory_type() and
+ *   eng_pick_physical_device() are pure and may be called from any thread.
+ */
+#ifndef ENGINE_ENGINE_H
+#define ENGINE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct GLFWwindow;
+
+/* ------------------------------------------------------------------ results */
+
+typedef enum eng_result {
+    ENG_SUCCESS = 0,
+    /* Not an error: the frame cannot be drawn now (window minimized). */
+    ENG_NOT_READY,
+    ENG_ERROR_INVALID_ARGUMENT,
+    ENG_ERROR_UNSUPPORTED,      /* format, sample count or usage not offered */
+    ENG_ERROR_NO_DEVICE,        /* no Vulkan device, or none matches the selector */
+    ENG_ERROR_MISSING_FEATURE,  /* no device has Vulkan 1.3 + required features */
+    ENG_ERROR_LAYER_MISSING,    /* validation asked for but not installed */
+    ENG_ERROR_NO_MEMORY_TYPE,   /* no memory type has the wanted flags */
+    ENG_ERROR_OUT_OF_MEMORY,
+    ENG_ERROR_DEVICE_LOST,
+    ENG_ERROR_SURFACE_LOST,
+    ENG_ERROR_WINDOW,           /* GLFW or surface creation failed */
+    ENG_ERROR_IO,               /* a file could not be read or written */
+    ENG_ERROR_VULKAN,           /* any other failing VkResult */
+    ENG_RESULT_COUNT
+} eng_result;
+
+const char *eng_result_string(eng_result result);
+
+/* The message of the last failure on this thread ("" if none). */
+const char *eng_last_error(void);
+
+/* ------------------------------------------------------------- memory types */
+
+/* Picks a memory type for a resource. Pure: no device needed.
+ *   type_bits      VkMemoryRequirements::memoryTypeBits of the resource
+ *   required       property flags the type must have (0 = DEVICE_LOCAL)
+ *   transient      the resource is an image with TRANSIENT_ATTACHMENT usage
+ * A transient image gets the first type with required | LAZILY_ALLOCATED when
+ * type_bits offers one, else the first type with the required flags. Anything
+ * else never gets a LAZILY_ALLOCATED type (the spec allows lazy memory only
+ * for transient attachments). PROTECTED types are skipped unless required.
+ * No matching type is ENG_ERROR_NO_MEMORY_TYPE, never a silent index 0. */
+eng_result eng_choose_memory_type(const VkPhysicalDeviceMemoryProperties *props,
+                                  uint32_t type_bits, VkMemoryPropertyFlags required,
+                                  bool transient, uint32_t *out_index);
+
+/* Writes "DEVICE_LOCAL|LAZILY_ALLOCATED" style text; returns buf. */
+const char *eng_memory_flags_string(VkMemoryPropertyFlags flags, char *buf, size_t size);
+
+/* ---------------------------------------------------------- device choice */
+
+/* What the device picker needs to know about one physical device. */
+typedef struct eng_device_candidate {
+    VkPhysicalDeviceProperties properties;
+    bool dynamic_rendering;
+    bool synchronization2;
+    bool graphics_queue;   /* a queue family with graphics (and present, if windowed) */
+} eng_device_candidate;
+
+/* Picks a device. Pure: no device needed.
+ * selector: NULL or "" = automatic (discrete GPU first, then integrated,
+ * virtual, CPU, other; ties keep enumeration order); all digits = index into
+ * the list; anything else = case-insensitive substring of the device name.
+ * A device missing Vulkan 1.3, dynamicRendering, synchronization2 or a
+ * graphics queue is never picked; if that leaves none, the error message
+ * names each device and what it lacks. */
+eng_result eng_pick_physical_device(const eng_device_candidate *candidates, uint32_t count,
+                                    const char *selector, uint32_t *out_index);
+
+/* ---------------------------------------------------------------- context */
+
+typedef struct eng_context eng_context;
+
+typedef struct eng_context_desc {
+    const char *app_name;            /* NULL = "engine" */
+    /* Enables VK_LAYER_KHRONOS_validation with synchronization validation and
+     * a debug-utils messenger that counts messages (eng_context_messages).
+     * Missing layer = ENG_ERROR_LAYER_MISSING. */
+    bool validation;
+    /* NULL = headless: no surface, no swapchain extension. */
+    struct GLFWwindow *window;
+    /* Device selector (see eng_pick_physical_device); NULL = the ENG_DEVICE
+     * environment variable, unset = automatic. */
+    const char *device;
+    /* Print validation messages to stderr as they come (default on when
+     * validation is on; set quiet to silence). */
+    bool quiet;
+} eng_context_desc;
+
+typedef struct eng_message_counts {
+    uint32_t verbose, info, warning, error;
+} eng_message_counts;
+
+eng_result eng_context_create(const eng_context_desc *desc, eng_context **out);
+void eng_context_destroy(eng_context *ctx);
+
+VkInstance eng_context_instance(const eng_context *ctx);
+VkPhysicalDevice eng_context_physical_device(const eng_context *ctx);
+VkDevice eng_context_device(const eng_context *ctx);
+VkQueue eng_context_queue(const eng_context *ctx);
+uint32_t eng_context_queue_family(const eng_context *ctx);
+VkSurfaceKHR eng_context_surface(const eng_context *ctx);   /* VK_NULL_HANDLE headless */
+struct GLFWwindow *eng_context_window(const eng_context *ctx);
+const VkPhysicalDeviceProperties *eng_context_properties(const eng_context *ctx);
+const VkPhysicalDeviceMemoryProperties *eng_context_memory_properties(const eng_context *ctx);
+bool eng_context_has_memory_budget(const eng_context *ctx); /* VK_EXT_memory_budget on */
+
+/* Validation messages seen so far, by severity, and the first warning or
+ * error's text ("" if none): tests assert warning + error == 0. */
+eng_message_counts eng_context_messages(const eng_context *ctx);
+const char *eng_context_first_message(const eng_context *ctx);
+
+/* Records commands with record(cmd, user), submits them and waits. For setup
+ * work (uploads, readbacks), not for frames. */
+typedef void (*eng_record_fn)(VkCommandBuffer cmd, void *user);
+eng_result eng_context_submit_once(eng_context *ctx, eng_record_fn record, void *user);
+
+/* vkDeviceWaitIdle with the result mapped. */
+eng_result eng_context_wait_idle(eng_context *ctx);
+
+/* -------------------------------------------------------- memory budget */
+
+/* Heap usage and budget from VK_EXT_memory_budget. available is false when
+ * the extension is absent: "unavailable" is not "0 bytes". */
+typedef struct eng_memory_budget {
+    bool available;
+    uint32_t heap_count;
+    VkDeviceSize heap_size[VK_MAX_MEMORY_HEAPS];
+    VkDeviceSize usage[VK_MAX_MEMORY_HEAPS];
+    VkDeviceSize budget[VK_MAX_MEMORY_HEAPS];
+} eng_memory_budget;
+
+eng_result eng_memory_budget_query(const eng_context *ctx, eng_memory_budget *out);
+
+/* ----------------------------------------------------------------- images */
+
+typedef struct eng_image eng_image;
+
+typedef struct eng_image_desc {
+    const char *name;                 /* for messages and debug names */
+    VkFormat format;                  /* required */
+    uint32_t width, height;           /* required, > 0 */
+    uint32_t mip_levels;              /* 0 = 1 */
+    uint32_t array_layers;            /* 0 = 1 */
+    VkSampleCountFlagBits samples;    /* 0 = 1 */
+    VkImageUsageFlags usage;          /* required; TRANSIENT only with attachment bits */
+    VkMemoryPropertyFlags memory;     /* 0 = DEVICE_LOCAL */
+} eng_image_desc;
+
+/* Everything known about a created image, including the memory it got. */
+typedef struct eng_image_info {
+    const char *name;
+    VkImage image;
+    VkImageView view;                 /* whole image, all mips and layers */
+    VkFormat format;
+    VkExtent2D extent;
+    uint32_t mip_levels, array_layers;
+    VkSampleCountFlagBits samples;
+    VkImageUsageFlags usage;
+    VkImageAspectFlags aspect;
+    uint32_t memory_type;             /* chosen index */
+    VkMemoryPropertyFlags memory_flags; /* that type's property flags */
+    VkDeviceSize memory_size;         /* vkGetImageMemoryRequirements size */
+    VkDeviceSize committed;           /* vkGetDeviceMemoryCommitment for lazy memory,
+                                         else memory_size */
+} eng_image_info;
+
+eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_image **out);
+void eng_image_destroy(eng_image *image);
+const eng_image_info *eng_image_get_info(const eng_image *image);
+/* True when the image's memory is LAZILY_ALLOCATED. */
+bool eng_image_is_lazy(const eng_image *image);
+
+/* An attachment for one pass. transient (the default, persistent = false)
+ * means cleared (or don't-care) at the start of every pass and discarded at
+ * its end: it gets TRANSIENT_ATTACHMENT usage and so lazy memory where the
+ * device offers it. Depth/stencil usage follows from the format. */
+typedef struct eng_attachment_desc {
+    const char *name;
+    VkFormat format;
+    uint32_t width, height;
+    VkSampleCountFlagBits samples;    /* 0 = 1 */
+    bool persistent;                  /* contents kept: no TRANSIENT usage */
+    VkImageUsageFlags extra_usage;    /* only with persistent (e.g. SAMPLED) */
+} eng_attachment_desc;
+
+eng_result eng_attachment_create(eng_context *ctx, const eng_attachment_desc *desc, eng_image **out);
+
+/* Uploads tightly packed texels to mip 0 / layer 0 through a staging buffer
+ * and leaves the image in final_layout, visible to fragment shaders. */
+eng_result eng_image_upload(eng_context *ctx, eng_image *image, const void *texels,
+                            size_t size, VkImageLayout final_layout);
+
+/* Copies mip 0 / layer 0 (single-sampled, color) to host memory. The image
+ * must be in `layout`, with all writes finished before the call's queue
+ * submission (any earlier submission on the context's queue); it is left in
+ * `layout`. out receives width*height*texel-size bytes. */
+eng_result eng_image_read(eng_context *ctx, eng_image *image, VkImageLayout layout,
+                          void *out, size_t size);
+
+/* Loads a PNG/JPEG/... through stb_image as R8G8B8A8_SRGB, uploads it and
+ * leaves it SHADER_READ_ONLY_OPTIMAL. */
+eng_result eng_texture_load(eng_context *ctx, const char *path, eng_image **out);
+
+/* Writes tightly packed RGBA8 pixels as a PNG (stb_image_write). */
+eng_result eng_write_png(const char *path, uint32_t width, uint32_t height, const uint8_t *rgba);
+
+/* Texel size in bytes of the uncompressed formats the engine reads back
+ * (0 for others). */
+uint32_t eng_format_texel_size(VkFormat format);
+bool eng_format_has_depth(VkFormat format);
+bool eng_format_has_stencil(VkFormat format);
+
+/* ---------------------------------------------------------------- buffers */
+
+typedef struct eng_buffer eng_buffer;
+
+typedef struct eng_buffer_desc {
+    const char *name;
+    VkDeviceSize size;                /* required, > 0 */
+    VkBufferUsageFlags usage;         /* required */
+    /* 0 = DEVICE_LOCAL. HOST_VISIBLE buffers are mapped for their lifetime. */
+    VkMemoryPropertyFlags memory;
+} eng_buffer_desc;
+
+eng_result eng_buffer_create(eng_context *ctx, const eng_buffer_desc *desc, eng_buffer **out);
+void eng_buffer_destroy(eng_buffer *buffer);
+VkBuffer eng_buffer_handle(const eng_buffer *buffer);
+VkDeviceSize eng_buffer_size(const eng_buffer *buffer);
+void *eng_buffer_mapped(const eng_buffer *buffer);     /* NULL unless HOST_VISIBLE */
+uint32_t eng_buffer_memory_type(const eng_buffer *buffer);
+
+/* Writes bytes at offset: memcpy when mapped (flushed if not coherent),
+ * else through a staging buffer and a waited submission. */
+eng_result eng_buffer_upload(eng_context *ctx, eng_buffer *buffer, VkDeviceSize offset,
+                             const void *data, size_t size);
+
+/* Creates a DEVICE_LOCAL buffer with `usage` holding `data`. */
+eng_result eng_buffer_create_with_data(eng_context *ctx, const char *name, VkBufferUsageFlags usage,
+                                       const void *data, size_t size, eng_buffer **out);
+
+/* -------------------------------------------------------------- pipelines */
+
+/* Reads a SPIR-V file (checks size and magic). Free *words with free(). */
+eng_result eng_spirv_load(const char *path, uint32_t **words, size_t *size_bytes);
+
+typedef struct eng_pipeline_cache eng_pipeline_cache;
+
+/* path: file to load now and eng_pipeline_cache_save() to later; NULL keeps
+ * the cache in memory only. A file written by another device or driver (its
+ * header does not match) is ignored, not an error. */
+eng_result eng_pipeline_cache_create(eng_context *ctx, const char *path, eng_pipeline_cache **out);
+void eng_pipeline_cache_destroy(eng_pipeline_cache *cache);
+eng_result eng_pipeline_cache_save(eng_pipeline_cache *cache);
+VkPipelineCache eng_pipeline_cache_handle(const eng_pipeline_cache *cache);
+/* Bytes taken from the file at creation (0: no file or not reusable). */
+size_t eng_pipeline_cache_loaded_bytes(const eng_pipeline_cache *cache);
+
+typedef struct eng_pipeline eng_pipeline;
+
+#define ENG_MAX_COLOR_ATTACHMENTS 8
+
+typedef struct eng_pipeline_desc {
+    const char *name;
+    const uint32_t *vertex_spirv;     /* required */
+    size_t vertex_size;               /* bytes */
+    const uint32_t *fragment_spirv;   /* NULL = depth-only */
+    size_t fragment_size;
+    const char *entry;                /* NULL = "main" */
+
+    const VkVertexInputBindingDescription *bindings;
+    uint32_t binding_count;
+    const VkVertexInputAttributeDescription *attributes;
+    uint32_t attribute_count;
+
+    VkFormat color_formats[ENG_MAX_COLOR_ATTACHMENTS];
+    uint32_t color_count;
+    VkFormat depth_format;            /* UNDEFINED = no depth attachment */
+    VkSampleCountFlagBits samples;    /* 0 = 1 */
+
+    bool triangle_strip;              /* default: triangle list */
+    VkCullModeFlags cull_mode;        /* default: none */
+    bool clockwise;                   /* front face; default: counter-clockwise */
+    bool depth_test, depth_write;
+    VkCompareOp depth_compare;        /* 0 (NEVER) = LESS: NEVER is never wanted */
+    bool alpha_blend;                 /* src-alpha over */
+
+    const VkDescriptorSetLayout *set_layouts;
+    uint32_t set_layout_count;
+    uint32_t push_constant_size;      /* bytes, 0 = none */
+    VkShaderStageFlags push_constant_stages; /* 0 = VERTEX | FRAGMENT */
+
+    eng_pipeline_cache *cache;        /* optional */
+} eng_pipeline_desc;
+
+eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *desc, eng_pipeline **out);
+void eng_pipeline_destroy(eng_pipeline *pipeline);
+VkPipeline eng_pipeline_handle(const eng_pipeline *pipeline);
+VkPipelineLayout eng_pipeline_layout(const eng_pipeline *pipeline);
+
+/* -------------------------------------------------------------- swapchain */
+
+typedef struct eng_swapchain eng_swapchain;
+
+typedef struct eng_swapchain_desc {
+    uint32_t width, height;           /* 0 = the window's framebuffer size */
+    bool vsync;                       /* FIFO; default MAILBOX/IMMEDIATE when offered */
+    VkFormat depth_format;            /* UNDEFINED = no depth attachment */
+    VkSampleCountFlagBits samples;    /* 0 = 1; >1 adds a transient MSAA color
+                                         attachment resolved into the image */
+    uint32_t frames_in_flight;        /* 0 = 2 */
+} eng_swapchain_desc;
+
+/* One frame being recorded. Valid from acquire to present. */
+typedef struct eng_frame {
+    VkCommandBuffer cmd;              /* begun, one-time submit */
+    uint64_t number;                  /* frames presented before this one */
+    uint32_t slot;                    /* frame-in-flight index */
+    uint32_t image_index;
+    VkImage image;
+    VkImageView view;
+    VkFormat format;
+    VkExtent2D extent;
+    const eng_image *msaa_color;      /* NULL when samples == 1 */
+    const eng_image *depth;           /* NULL without depth_format */
+    VkSampleCountFlagBits samples;
+} eng_frame;
+
+eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc, eng_swapchain **out);
+void eng_swapchain_destroy(eng_swapchain *swapchain);
+
+/* Tells the swapchain the window changed size (from a GLFW framebuffer-size
+ * callback); it is recreated at the next acquire. */
+void eng_swapchain_resize(eng_swapchain *swapchain, uint32_t width, uint32_t height);
+
+/* Waits for the slot's fence, acquires an image (recreating the swapchain on
+ * resize, OUT_OF_DATE or SUBOPTIMAL) and begins the frame's command buffer.
+ * ENG_NOT_READY: the window has no area (minimized); skip this frame. */
+eng_result eng_swapchain_acquire(eng_swapchain *swapchain, eng_frame *frame);
+
+/* Records the transitions into the attachments and vkCmdBeginRendering:
+ * color (MSAA resolved into the swapchain image) cleared to clear_rgba,
+ * depth cleared to clear_depth; both transient ones discarded at the end.
+ * Also sets a full-frame viewport and scissor. */
+void eng_swapchain_begin_rendering(eng_swapchain *swapchain, const eng_frame *frame,
+                                   const float clear_rgba[4], float clear_depth);
+/* vkCmdEndRendering, plus the capture copy when one was requested, and the
+ * transition to PRESENT_SRC. */
+void eng_swapchain_end_rendering(eng_swapchain *swapchain, const eng_frame *frame);
+
+/* Ends and submits the command buffer, presents, and recreates the
+ * swapchain when presentation reports OUT_OF_DATE or SUBOPTIMAL. */
+eng_result eng_swapchain_present(eng_swapchain *swapchain, eng_frame *frame);
+
+/* Asks for a copy of the next frame's image (request before
+ * eng_swapchain_end_rendering). After that frame's present,
+ * eng_swapchain_read_capture waits for it and returns RGBA8 pixels. */
+eng_result eng_swapchain_capture_next(eng_swapchain *swapchain);
+eng_result eng_swapchain_read_capture(eng_swapchain *swapchain, uint8_t **rgba,
+                                      uint32_t *width, uint32_t *height);
+
+VkExtent2D eng_swapchain_extent(const eng_swapchain *swapchain);
+VkFormat eng_swapchain_format(const eng_swapchain *swapchain);
+uint32_t eng_swapchain_recreate_count(const eng_swapchain *swapchain);
+const eng_image *eng_swapchain_msaa_color(const eng_swapchain *swapchain);
+const eng_image *eng_swapchain_depth(const eng_swapchain *swapchain);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ENGINE_ENGINE_H */

@@ -1,0 +1,422 @@
+/* Context: instance, validation messenger, device choice, logical device,
+ * queue, and a command pool for one-off setup submissions. */
+#include "internal.h"
+
+#include <GLFW/glfw3.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct eng_context {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkSurfaceKHR surface;
+    GLFWwindow *window;
+    VkPhysicalDevice physical;
+    VkPhysicalDeviceProperties properties;
+    VkPhysicalDeviceMemoryProperties memory;
+    VkDevice device;
+    uint32_t queue_family;
+    VkQueue queue;
+    VkCommandPool once_pool;
+    bool memory_budget;
+    bool validation;
+    bool quiet;
+    eng_message_counts messages;
+    char first_message[1024];
+};
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT types,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                                 void *user)
+{
+    (void)types;
+    eng_context *ctx = user;
+    const char *text = data && data->pMessage ? data->pMessage : "(no message)";
+    const char *label = "info";
+    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
+        ctx->messages.error++;
+        label = "error";
+    } else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+        ctx->messages.warning++;
+        label = "warning";
+    } else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT) {
+        ctx->messages.info++;
+    } else {
+        ctx->messages.verbose++;
+    }
+    if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)) {
+        if (!ctx->first_message[0])
+            snprintf(ctx->first_message, sizeof ctx->first_message, "%s", text);
+        if (!ctx->quiet)
+            fprintf(stderr, "[vulkan %s] %s\n", label, text);
+    }
+    return VK_FALSE;
+}
+
+static bool has_layer(const char *name)
+{
+    uint32_t n = 0;
+    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || n == 0)
+        return false;
+    VkLayerProperties *layers = calloc(n, sizeof *layers);
+    if (!layers)
+        return false;
+    bool found = false;
+    if (vkEnumerateInstanceLayerProperties(&n, layers) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(layers[i].layerName, name) == 0;
+    free(layers);
+    return found;
+}
+
+static bool has_instance_extension(const char *name)
+{
+    uint32_t n = 0;
+    if (vkEnumerateInstanceExtensionProperties(NULL, &n, NULL) != VK_SUCCESS || n == 0)
+        return false;
+    VkExtensionProperties *ext = calloc(n, sizeof *ext);
+    if (!ext)
+        return false;
+    bool found = false;
+    if (vkEnumerateInstanceExtensionProperties(NULL, &n, ext) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(ext[i].extensionName, name) == 0;
+    free(ext);
+    return found;
+}
+
+static bool has_device_extension(VkPhysicalDevice pd, const char *name)
+{
+    uint32_t n = 0;
+    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0)
+        return false;
+    VkExtensionProperties *ext = calloc(n, sizeof *ext);
+    if (!ext)
+        return false;
+    bool found = false;
+    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(ext[i].extensionName, name) == 0;
+    free(ext);
+    return found;
+}
+
+static VkDebugUtilsMessengerCreateInfoEXT messenger_info(eng_context *ctx)
+{
+    return (VkDebugUtilsMessengerCreateInfoEXT){
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+        .pfnUserCallback = on_message,
+        .pUserData = ctx,
+    };
+}
+
+static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc)
+{
+    const char *exts[32];
+    uint32_t ext_count = 0;
+    if (ctx->window) {
+        uint32_t n = 0;
+        const char **glfw_exts = glfwGetRequiredInstanceExtensions(&n);
+        if (!glfw_exts || n > 24)
+            return eng__fail(ENG_ERROR_WINDOW, "GLFW reports no Vulkan surface support on this system");
+        for (uint32_t i = 0; i < n; i++)
+            exts[ext_count++] = glfw_exts[i];
+    }
+    VkInstanceCreateFlags flags = 0;
+    /* MoltenVK only shows up to loaders that enumerate portability drivers. */
+    if (has_instance_extension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
+        exts[ext_count++] = VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME;
+        flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+    }
+    const char *layers[1];
+    uint32_t layer_count = 0;
+    VkDebugUtilsMessengerCreateInfoEXT dbg = messenger_info(ctx);
+    VkValidationFeatureEnableEXT enables[] = { VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT };
+    VkValidationFeaturesEXT features = {
+        .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+        .pNext = &dbg,
+        .enabledValidationFeatureCount = 1,
+        .pEnabledValidationFeatures = enables,
+    };
+    const void *next = NULL;
+    if (desc->validation) {
+        if (!has_layer("VK_LAYER_KHRONOS_validation"))
+            return eng__fail(ENG_ERROR_LAYER_MISSING,
+                             "validation requested but VK_LAYER_KHRONOS_validation is not installed "
+                             "(Debian: apt-get install vulkan-validationlayers)");
+        if (!has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
+            return eng__fail(ENG_ERROR_LAYER_MISSING, "validation requested but %s is not available",
+                             VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+        layers[layer_count++] = "VK_LAYER_KHRONOS_validation";
+        exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        next = &features; /* messages during vkCreateInstance are counted too */
+    }
+    VkApplicationInfo app = {
+        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+        .pApplicationName = desc->app_name ? desc->app_name : "engine",
+        .pEngineName = "engine",
+        .apiVersion = VK_API_VERSION_1_3,
+    };
+    VkInstanceCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+        .pNext = next,
+        .flags = flags,
+        .pApplicationInfo = &app,
+        .enabledLayerCount = layer_count,
+        .ppEnabledLayerNames = layers,
+        .enabledExtensionCount = ext_count,
+        .ppEnabledExtensionNames = exts,
+    };
+    ENG_VK_CHECK(vkCreateInstance(&ci, NULL, &ctx->instance));
+    if (desc->validation) {
+        PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+            ctx->instance, "vkCreateDebugUtilsMessengerEXT");
+        if (!create)
+            return eng__fail(ENG_ERROR_LAYER_MISSING, "vkCreateDebugUtilsMessengerEXT not found");
+        ENG_VK_CHECK(create(ctx->instance, &dbg, NULL, &ctx->messenger));
+    }
+    return ENG_SUCCESS;
+}
+
+/* The first queue family with graphics (and present, when windowed). */
+static bool find_queue_family(eng_context *ctx, VkPhysicalDevice pd, uint32_t *out)
+{
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
+    VkQueueFamilyProperties *families = calloc(n ? n : 1, sizeof *families);
+    if (!families)
+        return false;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, families);
+    bool found = false;
+    for (uint32_t i = 0; i < n && !found; i++) {
+        if (!(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+            continue;
+        if (ctx->surface) {
+            VkBool32 present = VK_FALSE;
+            if (vkGetPhysicalDeviceSurfaceSupportKHR(pd, i, ctx->surface, &present) != VK_SUCCESS || !present)
+                continue;
+        }
+        *out = i;
+        found = true;
+    }
+    free(families);
+    return found;
+}
+
+static eng_result pick_device(eng_context *ctx, const eng_context_desc *desc)
+{
+    uint32_t n = 0;
+    ENG_VK_CHECK(vkEnumeratePhysicalDevices(ctx->instance, &n, NULL));
+    VkPhysicalDevice *pds = calloc(n ? n : 1, sizeof *pds);
+    eng_device_candidate *cands = calloc(n ? n : 1, sizeof *cands);
+    uint32_t *families = calloc(n ? n : 1, sizeof *families);
+    eng_result res = ENG_SUCCESS;
+    if (!pds || !cands || !families) {
+        res = eng__fail(ENG_ERROR_OUT_OF_MEMORY, "eng_context_create: out of host memory");
+        goto done;
+    }
+    ENG_VK_TRY(res, vkEnumeratePhysicalDevices(ctx->instance, &n, pds), done);
+    for (uint32_t i = 0; i < n; i++) {
+        vkGetPhysicalDeviceProperties(pds[i], &cands[i].properties);
+        /* Vulkan13Features may only be chained on a 1.3 device. */
+        if (cands[i].properties.apiVersion >= VK_API_VERSION_1_3) {
+            VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES };
+            VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13 };
+            vkGetPhysicalDeviceFeatures2(pds[i], &f2);
+            cands[i].dynamic_rendering = f13.dynamicRendering;
+            cands[i].synchronization2 = f13.synchronization2;
+        }
+        cands[i].graphics_queue = find_queue_family(ctx, pds[i], &families[i]);
+    }
+    const char *selector = desc->device ? desc->device : getenv("ENG_DEVICE");
+    uint32_t pick = 0;
+    res = eng_pick_physical_device(cands, n, selector, &pick);
+    if (res != ENG_SUCCESS)
+        goto done;
+    ctx->physical = pds[pick];
+    ctx->properties = cands[pick].properties;
+    ctx->queue_family = families[pick];
+    vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->memory);
+done:
+    free(pds);
+    free(cands);
+    free(families);
+    return res;
+}
+
+static eng_result create_device(eng_context *ctx)
+{
+    const char *exts[4];
+    uint32_t ext_count = 0;
+    if (ctx->surface)
+        exts[ext_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    /* Required by the spec wherever it is offered (MoltenVK). */
+    if (has_device_extension(ctx->physical, "VK_KHR_portability_subset"))
+        exts[ext_count++] = "VK_KHR_portability_subset";
+    if (has_device_extension(ctx->physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME)) {
+        exts[ext_count++] = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
+        ctx->memory_budget = true;
+    }
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qci = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+        .queueFamilyIndex = ctx->queue_family,
+        .queueCount = 1,
+        .pQueuePriorities = &priority,
+    };
+    VkPhysicalDeviceVulkan13Features f13 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .dynamicRendering = VK_TRUE,
+        .synchronization2 = VK_TRUE,
+    };
+    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13 };
+    VkDeviceCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .pNext = &f2,
+        .queueCreateInfoCount = 1,
+        .pQueueCreateInfos = &qci,
+        .enabledExtensionCount = ext_count,
+        .ppEnabledExtensionNames = exts,
+    };
+    ENG_VK_CHECK(vkCreateDevice(ctx->physical, &ci, NULL, &ctx->device));
+    vkGetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
+    VkCommandPoolCreateInfo pci = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+        .queueFamilyIndex = ctx->queue_family,
+    };
+    ENG_VK_CHECK(vkCreateCommandPool(ctx->device, &pci, NULL, &ctx->once_pool));
+    return ENG_SUCCESS;
+}
+
+eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
+{
+    if (!desc || !out)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_context_create: NULL desc or out");
+    *out = NULL;
+    eng_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "eng_context_create: out of host memory");
+    ctx->window = desc->window;
+    ctx->validation = desc->validation;
+    ctx->quiet = desc->quiet;
+    eng_result res = create_instance(ctx, desc);
+    if (res == ENG_SUCCESS && ctx->window) {
+        VkResult vr = glfwCreateWindowSurface(ctx->instance, ctx->window, NULL, &ctx->surface);
+        if (vr != VK_SUCCESS)
+            res = eng__fail(ENG_ERROR_WINDOW, "glfwCreateWindowSurface: %s", eng__vk_result_string(vr));
+    }
+    if (res == ENG_SUCCESS)
+        res = pick_device(ctx, desc);
+    if (res == ENG_SUCCESS)
+        res = create_device(ctx);
+    if (res != ENG_SUCCESS) {
+        /* Keep the message: teardown must not overwrite it. */
+        eng_context_destroy(ctx);
+        return res;
+    }
+    *out = ctx;
+    return ENG_SUCCESS;
+}
+
+void eng_context_destroy(eng_context *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->device) {
+        vkDeviceWaitIdle(ctx->device);
+        if (ctx->once_pool)
+            vkDestroyCommandPool(ctx->device, ctx->once_pool, NULL);
+        vkDestroyDevice(ctx->device, NULL);
+    }
+    if (ctx->surface)
+        vkDestroySurfaceKHR(ctx->instance, ctx->surface, NULL);
+    if (ctx->messenger) {
+        PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+            ctx->instance, "vkDestroyDebugUtilsMessengerEXT");
+        if (destroy)
+            destroy(ctx->instance, ctx->messenger, NULL);
+    }
+    if (ctx->instance)
+        vkDestroyInstance(ctx->instance, NULL);
+    free(ctx);
+}
+
+VkInstance eng_context_instance(const eng_context *ctx) { return ctx->instance; }
+VkPhysicalDevice eng_context_physical_device(const eng_context *ctx) { return ctx->physical; }
+VkDevice eng_context_device(const eng_context *ctx) { return ctx->device; }
+VkQueue eng_context_queue(const eng_context *ctx) { return ctx->queue; }
+uint32_t eng_context_queue_family(const eng_context *ctx) { return ctx->queue_family; }
+VkSurfaceKHR eng_context_surface(const eng_context *ctx) { return ctx->surface; }
+GLFWwindow *eng_context_window(const eng_context *ctx) { return ctx->window; }
+const VkPhysicalDeviceProperties *eng_context_properties(const eng_context *ctx) { return &ctx->properties; }
+const VkPhysicalDeviceMemoryProperties *eng_context_memory_properties(const eng_context *ctx) { return &ctx->memory; }
+bool eng_context_has_memory_budget(const eng_context *ctx) { return ctx->memory_budget; }
+eng_message_counts eng_context_messages(const eng_context *ctx) { return ctx->messages; }
+const char *eng_context_first_message(const eng_context *ctx) { return ctx->first_message; }
+
+eng_result eng_context_submit_once(eng_context *ctx, eng_record_fn record, void *user)
+{
+    if (!ctx || !record)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_context_submit_once: NULL context or record function");
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    eng_result res = ENG_SUCCESS;
+    VkCommandBufferAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = ctx->once_pool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    ENG_VK_TRY(res, vkAllocateCommandBuffers(ctx->device, &ai, &cmd), done);
+    VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    ENG_VK_TRY(res, vkCreateFence(ctx->device, &fci, NULL, &fence), done);
+    VkCommandBufferBeginInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    ENG_VK_TRY(res, vkBeginCommandBuffer(cmd, &bi), done);
+    record(cmd, user);
+    ENG_VK_TRY(res, vkEndCommandBuffer(cmd), done);
+    VkCommandBufferSubmitInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cmd };
+    VkSubmitInfo2 si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1, .pCommandBufferInfos = &cbi };
+    ENG_VK_TRY(res, vkQueueSubmit2(ctx->queue, 1, &si, fence), done);
+    ENG_VK_TRY(res, vkWaitForFences(ctx->device, 1, &fence, VK_TRUE, UINT64_MAX), done);
+done:
+    if (fence)
+        vkDestroyFence(ctx->device, fence, NULL);
+    if (cmd)
+        vkFreeCommandBuffers(ctx->device, ctx->once_pool, 1, &cmd);
+    return res;
+}
+
+eng_result eng_context_wait_idle(eng_context *ctx)
+{
+    if (!ctx)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_context_wait_idle: NULL context");
+    ENG_VK_CHECK(vkDeviceWaitIdle(ctx->device));
+    return ENG_SUCCESS;
+}
+
+void eng__set_name(eng_context *ctx, VkObjectType type, uint64_t handle, const char *name)
+{
+    if (!ctx->validation || !name || !name[0])
+        return;
+    PFN_vkSetDebugUtilsObjectNameEXT set =
+        (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(ctx->device, "vkSetDebugUtilsObjectNameEXT");
+    if (!set)
+        return;
+    VkDebugUtilsObjectNameInfoEXT info = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+        .objectType = type,
+        .objectHandle = handle,
+        .pObjectName = name,
+    };
+    set(ctx->device, &info);
+}

@@ -1,0 +1,61 @@
+/* Internals shared by the engine's source files. Not installed. */
+#ifndef ENGINE_INTERNAL_H
+#define ENGINE_INTERNAL_H
+
+#include "engine/engine.h"
+
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define ENG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define ENG_PRINTF(fmt, args)
+#endif
+
+/* Records the message for eng_last_error() and returns result, so a failure
+ * reads `return eng__fail(ENG_ERROR_..., "what: why", ...);`. */
+eng_result eng__fail(eng_result result, const char *fmt, ...) ENG_PRINTF(2, 3);
+
+/* Maps a failing VkResult to an eng_result and records "<what>: <VkResult>". */
+eng_result eng__vk_fail(VkResult vr, const char *what);
+const char *eng__vk_result_string(VkResult vr);
+
+/* The one stringifying Vulkan check: on failure it records the call's text
+ * and returns the mapped eng_result from the calling function. */
+#define ENG_VK_CHECK(call)                                   \
+    do {                                                     \
+        VkResult eng_vr_ = (call);                           \
+        if (eng_vr_ != VK_SUCCESS)                           \
+            return eng__vk_fail(eng_vr_, #call);             \
+    } while (0)
+
+/* Same, for functions that must clean up: sets `res` and jumps to label. */
+#define ENG_VK_TRY(res, call, label)                         \
+    do {                                                     \
+        VkResult eng_vr_ = (call);                           \
+        if (eng_vr_ != VK_SUCCESS) {                         \
+            (res) = eng__vk_fail(eng_vr_, #call);            \
+            goto label;                                      \
+        }                                                    \
+    } while (0)
+
+/* Copies a name into a fixed buffer ("" for NULL). */
+void eng__copy_name(char *dst, size_t size, const char *name, const char *fallback);
+
+/* Allocates memory for requirements with the engine's type choice. */
+eng_result eng__allocate(eng_context *ctx, const char *what, const VkMemoryRequirements *req,
+                         VkMemoryPropertyFlags required, bool transient,
+                         VkDeviceMemory *out_memory, uint32_t *out_type);
+
+/* Gives a Vulkan object a debug-utils name when validation is on. */
+void eng__set_name(eng_context *ctx, VkObjectType type, uint64_t handle, const char *name);
+
+/* Records an image layout transition with synchronization2. */
+void eng__image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+                        VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                        VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access,
+                        VkImageLayout old_layout, VkImageLayout new_layout);
+
+VkImageAspectFlags eng__format_aspect(VkFormat format);
+
+#endif

@@ -1,0 +1,414 @@
+/* Graphics pipelines for dynamic rendering, SPIR-V loading and a pipeline
+ * cache that persists to a file. */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+eng_result eng_spirv_load(const char *path, uint32_t **words, size_t *size_bytes)
+{
+    if (!path || !words || !size_bytes)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_spirv_load: NULL argument");
+    *words = NULL;
+    *size_bytes = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return eng__fail(ENG_ERROR_IO, "shader '%s': %s", path, strerror(errno));
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    if (size <= 0 || size % 4 != 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return eng__fail(ENG_ERROR_IO, "shader '%s': size %ld is not a positive multiple of 4 bytes", path, size);
+    }
+    uint32_t *buf = malloc((size_t)size);
+    if (!buf) {
+        fclose(f);
+        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "shader '%s': out of host memory", path);
+    }
+    size_t got = fread(buf, 1, (size_t)size, f);
+    fclose(f);
+    if (got != (size_t)size) {
+        free(buf);
+        return eng__fail(ENG_ERROR_IO, "shader '%s': short read", path);
+    }
+    if (buf[0] != 0x07230203u) {
+        uint32_t magic = buf[0];
+        free(buf);
+        return eng__fail(ENG_ERROR_IO, "shader '%s': not SPIR-V (magic 0x%08x)", path, magic);
+    }
+    *words = buf;
+    *size_bytes = (size_t)size;
+    return ENG_SUCCESS;
+}
+
+/* ------------------------------------------------------------ pipeline cache */
+
+struct eng_pipeline_cache {
+    eng_context *ctx;
+    VkPipelineCache cache;
+    size_t loaded;
+    char *path;
+};
+
+/* The header every VkPipelineCache blob starts with (version ONE). A blob
+ * from another device or driver is dropped here rather than handed to the
+ * driver, which would ignore it anyway. */
+static bool blob_matches_device(const eng_context *ctx, const uint8_t *data, size_t size)
+{
+    if (size < 16 + VK_UUID_SIZE)
+        return false;
+    uint32_t header[4];
+    memcpy(header, data, sizeof header);
+    const VkPhysicalDeviceProperties *p = eng_context_properties(ctx);
+    return header[0] >= 16 + VK_UUID_SIZE && header[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE &&
+           header[2] == p->vendorID && header[3] == p->deviceID &&
+           memcmp(data + 16, p->pipelineCacheUUID, VK_UUID_SIZE) == 0;
+}
+
+eng_result eng_pipeline_cache_create(eng_context *ctx, const char *path, eng_pipeline_cache **out)
+{
+    if (!out)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_cache_create: NULL out");
+    *out = NULL;
+    if (!ctx)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_cache_create: NULL context");
+    eng_pipeline_cache *pc = calloc(1, sizeof *pc);
+    if (!pc)
+        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline cache: out of host memory");
+    pc->ctx = ctx;
+    uint8_t *blob = NULL;
+    size_t blob_size = 0;
+    if (path) {
+        pc->path = malloc(strlen(path) + 1);
+        if (!pc->path) {
+            free(pc);
+            return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline cache: out of host memory");
+        }
+        strcpy(pc->path, path);
+        /* A missing or unreadable file is a cold start, not an error. */
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            long size = -1;
+            if (fseek(f, 0, SEEK_END) == 0)
+                size = ftell(f);
+            if (size > 0 && fseek(f, 0, SEEK_SET) == 0 && (blob = malloc((size_t)size)) != NULL) {
+                blob_size = fread(blob, 1, (size_t)size, f);
+                if (!blob_matches_device(ctx, blob, blob_size)) {
+                    free(blob);
+                    blob = NULL;
+                    blob_size = 0;
+                }
+            }
+            fclose(f);
+        }
+    }
+    VkPipelineCacheCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+        .initialDataSize = blob_size,
+        .pInitialData = blob,
+    };
+    VkResult vr = vkCreatePipelineCache(eng_context_device(ctx), &ci, NULL, &pc->cache);
+    free(blob);
+    if (vr != VK_SUCCESS) {
+        eng_pipeline_cache_destroy(pc);
+        return eng__vk_fail(vr, "vkCreatePipelineCache");
+    }
+    pc->loaded = blob_size;
+    *out = pc;
+    return ENG_SUCCESS;
+}
+
+void eng_pipeline_cache_destroy(eng_pipeline_cache *pc)
+{
+    if (!pc)
+        return;
+    if (pc->cache)
+        vkDestroyPipelineCache(eng_context_device(pc->ctx), pc->cache, NULL);
+    free(pc->path);
+    free(pc);
+}
+
+eng_result eng_pipeline_cache_save(eng_pipeline_cache *pc)
+{
+    if (!pc)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_cache_save: NULL cache");
+    if (!pc->path)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_cache_save: the cache was created without a path");
+    VkDevice dev = eng_context_device(pc->ctx);
+    size_t size = 0;
+    ENG_VK_CHECK(vkGetPipelineCacheData(dev, pc->cache, &size, NULL));
+    void *data = malloc(size ? size : 1);
+    if (!data)
+        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline cache '%s': out of host memory", pc->path);
+    VkResult vr = vkGetPipelineCacheData(dev, pc->cache, &size, data);
+    if (vr != VK_SUCCESS) {
+        free(data);
+        return eng__vk_fail(vr, "vkGetPipelineCacheData");
+    }
+    /* Write to a temporary name and rename, so a crash never leaves a torn
+     * cache file behind. */
+    size_t tmp_len = strlen(pc->path) + 5;
+    char *tmp = malloc(tmp_len);
+    if (!tmp) {
+        free(data);
+        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline cache '%s': out of host memory", pc->path);
+    }
+    snprintf(tmp, tmp_len, "%s.tmp", pc->path);
+    eng_result res = ENG_SUCCESS;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        res = eng__fail(ENG_ERROR_IO, "pipeline cache '%s': %s", tmp, strerror(errno));
+    } else {
+        bool ok = fwrite(data, 1, size, f) == size;
+        ok = (fclose(f) == 0) && ok;
+        if (!ok || rename(tmp, pc->path) != 0) {
+            res = eng__fail(ENG_ERROR_IO, "pipeline cache '%s': write failed: %s", pc->path, strerror(errno));
+            remove(tmp);
+        }
+    }
+    free(tmp);
+    free(data);
+    return res;
+}
+
+VkPipelineCache eng_pipeline_cache_handle(const eng_pipeline_cache *pc) { return pc ? pc->cache : VK_NULL_HANDLE; }
+size_t eng_pipeline_cache_loaded_bytes(const eng_pipeline_cache *pc) { return pc ? pc->loaded : 0; }
+
+/* ------------------------------------------------------------------ pipelines */
+
+struct eng_pipeline {
+    eng_context *ctx;
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+};
+
+static eng_result make_module(eng_context *ctx, const char *name, const char *stage, const uint32_t *code,
+                              size_t size, VkShaderModule *out)
+{
+    if (size == 0 || size % 4 != 0 || code[0] != 0x07230203u)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': %s shader is not SPIR-V (%zu bytes)", name,
+                         stage, size);
+    VkShaderModuleCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = size,
+        .pCode = code,
+    };
+    ENG_VK_CHECK(vkCreateShaderModule(eng_context_device(ctx), &ci, NULL, out));
+    return ENG_SUCCESS;
+}
+
+static eng_result check_pipeline_desc(eng_context *ctx, const eng_pipeline_desc *d, const char *name,
+                                      VkSampleCountFlagBits samples)
+{
+    if (!d->vertex_spirv)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': no vertex shader", name);
+    if (d->color_count > ENG_MAX_COLOR_ATTACHMENTS)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': %u color attachments (max %d)", name,
+                         d->color_count, ENG_MAX_COLOR_ATTACHMENTS);
+    if (d->color_count == 0 && d->depth_format == VK_FORMAT_UNDEFINED)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': no color or depth attachment", name);
+    if ((d->depth_test || d->depth_write) && d->depth_format == VK_FORMAT_UNDEFINED)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': depth test without a depth format", name);
+    if (d->depth_format != VK_FORMAT_UNDEFINED && !eng_format_has_depth(d->depth_format) &&
+        !eng_format_has_stencil(d->depth_format))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': VkFormat %d is not a depth format", name,
+                         (int)d->depth_format);
+    if ((d->binding_count && !d->bindings) || (d->attribute_count && !d->attributes) ||
+        (d->set_layout_count && !d->set_layouts))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': a count without its array", name);
+    const VkPhysicalDeviceLimits *lim = &eng_context_properties(ctx)->limits;
+    if (samples == 0 || (samples & (samples - 1)) != 0)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': sample count %u is not a power of two", name,
+                         (unsigned)samples);
+    VkSampleCountFlags ok = VK_SAMPLE_COUNT_FLAG_BITS_MAX_ENUM;
+    if (d->color_count)
+        ok &= lim->framebufferColorSampleCounts;
+    if (d->depth_format != VK_FORMAT_UNDEFINED)
+        ok &= lim->framebufferDepthSampleCounts;
+    if (!(ok & samples))
+        return eng__fail(ENG_ERROR_UNSUPPORTED, "pipeline '%s': %ux MSAA is not supported by the device (mask 0x%x)",
+                         name, (unsigned)samples, ok);
+    for (uint32_t i = 0; i < d->color_count; i++) {
+        VkFormatProperties fp;
+        vkGetPhysicalDeviceFormatProperties(eng_context_physical_device(ctx), d->color_formats[i], &fp);
+        if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT))
+            return eng__fail(ENG_ERROR_UNSUPPORTED, "pipeline '%s': color attachment %u: VkFormat %d cannot be rendered to",
+                             name, i, (int)d->color_formats[i]);
+        if (d->alpha_blend && !(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT))
+            return eng__fail(ENG_ERROR_UNSUPPORTED, "pipeline '%s': color attachment %u: VkFormat %d cannot blend",
+                             name, i, (int)d->color_formats[i]);
+    }
+    if (d->push_constant_size > lim->maxPushConstantsSize || d->push_constant_size % 4 != 0)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': push constant size %u (multiple of 4, max %u)",
+                         name, d->push_constant_size, lim->maxPushConstantsSize);
+    return ENG_SUCCESS;
+}
+
+eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng_pipeline **out)
+{
+    if (!out)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_create: NULL out");
+    *out = NULL;
+    if (!ctx || !d)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_create: NULL context or desc");
+    char name[64];
+    eng__copy_name(name, sizeof name, d->name, "unnamed");
+    VkSampleCountFlagBits samples = d->samples ? d->samples : VK_SAMPLE_COUNT_1_BIT;
+    eng_result res = check_pipeline_desc(ctx, d, name, samples);
+    if (res != ENG_SUCCESS)
+        return res;
+
+    VkDevice dev = eng_context_device(ctx);
+    eng_pipeline *p = calloc(1, sizeof *p);
+    if (!p)
+        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline '%s': out of host memory", name);
+    p->ctx = ctx;
+    VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
+    res = make_module(ctx, name, "vertex", d->vertex_spirv, d->vertex_size, &vs);
+    if (res == ENG_SUCCESS && d->fragment_spirv)
+        res = make_module(ctx, name, "fragment", d->fragment_spirv, d->fragment_size, &fs);
+    if (res != ENG_SUCCESS)
+        goto fail;
+
+    VkPushConstantRange push = {
+        .stageFlags = d->push_constant_stages ? d->push_constant_stages
+                                              : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+        .size = d->push_constant_size,
+    };
+    VkPipelineLayoutCreateInfo lci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = d->set_layout_count,
+        .pSetLayouts = d->set_layouts,
+        .pushConstantRangeCount = d->push_constant_size ? 1 : 0,
+        .pPushConstantRanges = &push,
+    };
+    ENG_VK_TRY(res, vkCreatePipelineLayout(dev, &lci, NULL, &p->layout), fail);
+
+    const char *entry = d->entry ? d->entry : "main";
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+          .module = vs, .pName = entry },
+        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+          .module = fs, .pName = entry },
+    };
+    VkPipelineVertexInputStateCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+        .vertexBindingDescriptionCount = d->binding_count,
+        .pVertexBindingDescriptions = d->bindings,
+        .vertexAttributeDescriptionCount = d->attribute_count,
+        .pVertexAttributeDescriptions = d->attributes,
+    };
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = d->triangle_strip ? VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+    };
+    VkPipelineViewportStateCreateInfo vp = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+        .viewportCount = 1,
+        .scissorCount = 1,
+    };
+    VkPipelineRasterizationStateCreateInfo rs = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = d->cull_mode,
+        .frontFace = d->clockwise ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .lineWidth = 1.0f,
+    };
+    VkPipelineMultisampleStateCreateInfo ms = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = samples,
+    };
+    VkPipelineDepthStencilStateCreateInfo ds = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+        .depthTestEnable = d->depth_test,
+        .depthWriteEnable = d->depth_write,
+        .depthCompareOp = d->depth_compare ? d->depth_compare : VK_COMPARE_OP_LESS,
+        .maxDepthBounds = 1.0f,
+    };
+    VkPipelineColorBlendAttachmentState blend[ENG_MAX_COLOR_ATTACHMENTS];
+    for (uint32_t i = 0; i < d->color_count; i++) {
+        blend[i] = (VkPipelineColorBlendAttachmentState){
+            .blendEnable = d->alpha_blend,
+            .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
+            .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+            .colorBlendOp = VK_BLEND_OP_ADD,
+            .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+            .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+            .alphaBlendOp = VK_BLEND_OP_ADD,
+            .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
+                              VK_COLOR_COMPONENT_A_BIT,
+        };
+    }
+    VkPipelineColorBlendStateCreateInfo cb = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = d->color_count,
+        .pAttachments = blend,
+    };
+    VkDynamicState dyn_states[] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
+    VkPipelineDynamicStateCreateInfo dyn = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+        .dynamicStateCount = 2,
+        .pDynamicStates = dyn_states,
+    };
+    bool has_depth = eng_format_has_depth(d->depth_format);
+    bool has_stencil = eng_format_has_stencil(d->depth_format);
+    VkPipelineRenderingCreateInfo rendering = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+        .colorAttachmentCount = d->color_count,
+        .pColorAttachmentFormats = d->color_formats,
+        .depthAttachmentFormat = has_depth ? d->depth_format : VK_FORMAT_UNDEFINED,
+        .stencilAttachmentFormat = has_stencil ? d->depth_format : VK_FORMAT_UNDEFINED,
+    };
+    VkGraphicsPipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .pNext = &rendering,
+        .stageCount = fs ? 2 : 1,
+        .pStages = stages,
+        .pVertexInputState = &vi,
+        .pInputAssemblyState = &ia,
+        .pViewportState = &vp,
+        .pRasterizationState = &rs,
+        .pMultisampleState = &ms,
+        .pDepthStencilState = (has_depth || has_stencil) ? &ds : NULL,
+        .pColorBlendState = &cb,
+        .pDynamicState = &dyn,
+        .layout = p->layout,
+    };
+    char what[128];
+    snprintf(what, sizeof what, "pipeline '%s': vkCreateGraphicsPipelines", name);
+    VkResult vr = vkCreateGraphicsPipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, NULL, &p->pipeline);
+    if (vr != VK_SUCCESS) {
+        res = eng__vk_fail(vr, what);
+        goto fail;
+    }
+    eng__set_name(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, name);
+    vkDestroyShaderModule(dev, vs, NULL);
+    if (fs)
+        vkDestroyShaderModule(dev, fs, NULL);
+    *out = p;
+    return ENG_SUCCESS;
+fail:
+    if (vs)
+        vkDestroyShaderModule(dev, vs, NULL);
+    if (fs)
+        vkDestroyShaderModule(dev, fs, NULL);
+    eng_pipeline_destroy(p);
+    return res;
+}
+
+void eng_pipeline_destroy(eng_pipeline *p)
+{
+    if (!p)
+        return;
+    VkDevice dev = eng_context_device(p->ctx);
+    if (p->pipeline)
+        vkDestroyPipeline(dev, p->pipeline, NULL);
+    if (p->layout)
+        vkDestroyPipelineLayout(dev, p->layout, NULL);
+    free(p);
+}
+
+VkPipeline eng_pipeline_handle(const eng_pipeline *p) { return p ? p->pipeline : VK_NULL_HANDLE; }
+VkPipelineLayout eng_pipeline_layout(const eng_pipeline *p) { return p ? p->layout : VK_NULL_HANDLE; }

@@ -1,0 +1,616 @@
+/* Swapchain, its transient attachments (MSAA color, depth), and frames in
+ * flight: one fence, acquire semaphore and command pool per slot, one
+ * render-finished semaphore per image (a present may still hold the one of
+ * the previous use of that image, never of another image). */
+#include "internal.h"
+
+#include <GLFW/glfw3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SLOTS 4
+#define MAX_IMAGES 8
+
+struct eng_swapchain {
+    eng_context *ctx;
+    eng_swapchain_desc desc;
+    VkSwapchainKHR swapchain;
+    VkSurfaceFormatKHR format;
+    VkPresentModeKHR present_mode;
+    VkExtent2D extent;
+    VkImageUsageFlags usage;
+    uint32_t image_count;
+    VkImage images[MAX_IMAGES];
+    VkImageView views[MAX_IMAGES];
+    VkSemaphore render_done[MAX_IMAGES];
+    eng_image *msaa_color;
+    eng_image *depth;
+
+    uint32_t slots;
+    VkCommandPool pools[MAX_SLOTS];
+    VkCommandBuffer cmds[MAX_SLOTS];
+    VkFence fences[MAX_SLOTS];
+    VkSemaphore acquired[MAX_SLOTS];
+
+    uint64_t frame_number;
+    bool dirty;
+    uint32_t wanted_width, wanted_height;
+    uint32_t recreate_count;
+
+    bool capture_requested;   /* for the next end_rendering */
+    bool capture_recorded;    /* recorded into capture_slot's commands */
+    uint32_t capture_slot;
+    eng_buffer *capture;
+    VkExtent2D capture_extent;
+};
+
+static VkSurfaceFormatKHR choose_format(const VkSurfaceFormatKHR *formats, uint32_t n)
+{
+    /* sRGB so that shader output in linear space is encoded for display. */
+    static const VkFormat wanted[] = { VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_SRGB };
+    for (size_t w = 0; w < sizeof wanted / sizeof wanted[0]; w++)
+        for (uint32_t i = 0; i < n; i++)
+            if (formats[i].format == wanted[w] && formats[i].colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR)
+                return formats[i];
+    return formats[0];
+}
+
+static VkPresentModeKHR choose_present_mode(const VkPresentModeKHR *modes, uint32_t n, bool vsync)
+{
+    if (vsync)
+        return VK_PRESENT_MODE_FIFO_KHR; /* always offered */
+    for (uint32_t i = 0; i < n; i++)
+        if (modes[i] == VK_PRESENT_MODE_MAILBOX_KHR)
+            return modes[i];
+    for (uint32_t i = 0; i < n; i++)
+        if (modes[i] == VK_PRESENT_MODE_IMMEDIATE_KHR)
+            return modes[i];
+    return VK_PRESENT_MODE_FIFO_KHR;
+}
+
+static void destroy_targets(eng_swapchain *sc)
+{
+    VkDevice dev = eng_context_device(sc->ctx);
+    for (uint32_t i = 0; i < sc->image_count; i++) {
+        if (sc->views[i])
+            vkDestroyImageView(dev, sc->views[i], NULL);
+        if (sc->render_done[i])
+            vkDestroySemaphore(dev, sc->render_done[i], NULL);
+        sc->views[i] = VK_NULL_HANDLE;
+        sc->render_done[i] = VK_NULL_HANDLE;
+    }
+    sc->image_count = 0;
+    eng_image_destroy(sc->msaa_color);
+    eng_image_destroy(sc->depth);
+    sc->msaa_color = NULL;
+    sc->depth = NULL;
+}
+
+/* The size to use: the surface's when it dictates one, else what the window
+ * or the caller asked for, clamped to the surface's limits. */
+static VkExtent2D pick_extent(eng_swapchain *sc, const VkSurfaceCapabilitiesKHR *caps)
+{
+    if (caps->currentExtent.width != UINT32_MAX)
+        return caps->currentExtent;
+    VkExtent2D e = { sc->wanted_width, sc->wanted_height };
+    GLFWwindow *win = eng_context_window(sc->ctx);
+    if ((e.width == 0 || e.height == 0) && win) {
+        int w = 0, h = 0;
+        glfwGetFramebufferSize(win, &w, &h);
+        e.width = (uint32_t)w;
+        e.height = (uint32_t)h;
+    }
+    if (e.width < caps->minImageExtent.width) e.width = caps->minImageExtent.width;
+    if (e.height < caps->minImageExtent.height) e.height = caps->minImageExtent.height;
+    if (e.width > caps->maxImageExtent.width) e.width = caps->maxImageExtent.width;
+    if (e.height > caps->maxImageExtent.height) e.height = caps->maxImageExtent.height;
+    return e;
+}
+
+/* (Re)creates the swapchain and everything sized by it. ENG_NOT_READY when
+ * the surface has no area (minimized); the swapchain stays dirty. */
+static eng_result build(eng_swapchain *sc)
+{
+    eng_context *ctx = sc->ctx;
+    VkDevice dev = eng_context_device(ctx);
+    VkPhysicalDevice pd = eng_context_physical_device(ctx);
+    VkSurfaceKHR surface = eng_context_surface(ctx);
+    VkSurfaceCapabilitiesKHR caps;
+    ENG_VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(pd, surface, &caps));
+    VkExtent2D extent = pick_extent(sc, &caps);
+    if (extent.width == 0 || extent.height == 0 || caps.maxImageExtent.width == 0) {
+        sc->dirty = true;
+        return ENG_NOT_READY;
+    }
+    if (sc->swapchain) /* images of the old swapchain may still be in use */
+        ENG_VK_CHECK(vkDeviceWaitIdle(dev));
+    destroy_targets(sc);
+
+    uint32_t n = 0;
+    ENG_VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(pd, surface, &n, NULL));
+    VkSurfaceFormatKHR formats[64];
+    if (n == 0)
+        return eng__fail(ENG_ERROR_UNSUPPORTED, "swapchain: the surface offers no formats");
+    if (n > 64) n = 64;
+    VkResult vr = vkGetPhysicalDeviceSurfaceFormatsKHR(pd, surface, &n, formats);
+    if (vr != VK_SUCCESS && vr != VK_INCOMPLETE)
+        return eng__vk_fail(vr, "vkGetPhysicalDeviceSurfaceFormatsKHR");
+    sc->format = choose_format(formats, n);
+    VkPresentModeKHR modes[16];
+    n = 16;
+    vr = vkGetPhysicalDeviceSurfacePresentModesKHR(pd, surface, &n, modes);
+    if (vr != VK_SUCCESS && vr != VK_INCOMPLETE)
+        return eng__vk_fail(vr, "vkGetPhysicalDeviceSurfacePresentModesKHR");
+    sc->present_mode = choose_present_mode(modes, n, sc->desc.vsync);
+
+    /* TRANSFER_SRC lets eng_swapchain_capture_next copy the image out. */
+    sc->usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    uint32_t count = caps.minImageCount + 1;
+    if (caps.maxImageCount && count > caps.maxImageCount)
+        count = caps.maxImageCount;
+    VkSwapchainKHR old = sc->swapchain;
+    VkSwapchainCreateInfoKHR ci = {
+        .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
+        .surface = surface,
+        .minImageCount = count,
+        .imageFormat = sc->format.format,
+        .imageColorSpace = sc->format.colorSpace,
+        .imageExtent = extent,
+        .imageArrayLayers = 1,
+        .imageUsage = sc->usage,
+        .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        .preTransform = caps.currentTransform,
+        .compositeAlpha = (caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR)
+                              ? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
+                              : (VkCompositeAlphaFlagBitsKHR)(caps.supportedCompositeAlpha & -caps.supportedCompositeAlpha),
+        .presentMode = sc->present_mode,
+        .clipped = VK_TRUE,
+        .oldSwapchain = old,
+    };
+    vr = vkCreateSwapchainKHR(dev, &ci, NULL, &sc->swapchain);
+    if (old)
+        vkDestroySwapchainKHR(dev, old, NULL);
+    if (vr != VK_SUCCESS) {
+        sc->swapchain = VK_NULL_HANDLE;
+        return eng__vk_fail(vr, "vkCreateSwapchainKHR");
+    }
+    sc->extent = extent;
+    n = 0;
+    ENG_VK_CHECK(vkGetSwapchainImagesKHR(dev, sc->swapchain, &n, NULL));
+    if (n > MAX_IMAGES)
+        return eng__fail(ENG_ERROR_UNSUPPORTED, "swapchain: %u images, at most %d supported", n, MAX_IMAGES);
+    ENG_VK_CHECK(vkGetSwapchainImagesKHR(dev, sc->swapchain, &n, sc->images));
+    for (uint32_t i = 0; i < n; i++) {
+        sc->image_count = i + 1; /* so destroy_targets cleans what exists */
+        VkImageViewCreateInfo vci = {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+            .image = sc->images[i],
+            .viewType = VK_IMAGE_VIEW_TYPE_2D,
+            .format = sc->format.format,
+            .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+        };
+        ENG_VK_CHECK(vkCreateImageView(dev, &vci, NULL, &sc->views[i]));
+        VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
+        ENG_VK_CHECK(vkCreateSemaphore(dev, &sci, NULL, &sc->render_done[i]));
+    }
+    /* Cleared at the start of every frame and discarded at its end: the
+     * attachments are TRANSIENT, so a tile GPU never gives them memory. */
+    if (sc->desc.samples > VK_SAMPLE_COUNT_1_BIT) {
+        eng_attachment_desc ad = { .name = "swapchain msaa color", .format = sc->format.format,
+                                   .width = extent.width, .height = extent.height, .samples = sc->desc.samples };
+        eng_result res = eng_attachment_create(ctx, &ad, &sc->msaa_color);
+        if (res != ENG_SUCCESS)
+            return res;
+    }
+    if (sc->desc.depth_format != VK_FORMAT_UNDEFINED) {
+        eng_attachment_desc ad = { .name = "swapchain depth", .format = sc->desc.depth_format,
+                                   .width = extent.width, .height = extent.height, .samples = sc->desc.samples };
+        eng_result res = eng_attachment_create(ctx, &ad, &sc->depth);
+        if (res != ENG_SUCCESS)
+            return res;
+    }
+    sc->dirty = false;
+    return ENG_SUCCESS;
+}
+
+eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc, eng_swapchain **out)
+{
+    if (!out)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: NULL out");
+    *out = NULL;
+    if (!ctx || !desc)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: NULL context or desc");
+    if (!eng_context_surface(ctx))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: the context is headless (no window)");
+    if (desc->frames_in_flight > MAX_SLOTS)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: %u frames in flight (max %d)",
+                         desc->frames_in_flight, MAX_SLOTS);
+    VkSampleCountFlagBits samples = desc->samples ? desc->samples : VK_SAMPLE_COUNT_1_BIT;
+    const VkPhysicalDeviceLimits *lim = &eng_context_properties(ctx)->limits;
+    if ((samples & (samples - 1)) || !(lim->framebufferColorSampleCounts & samples) ||
+        (desc->depth_format && !(lim->framebufferDepthSampleCounts & samples)))
+        return eng__fail(ENG_ERROR_UNSUPPORTED, "swapchain: %ux MSAA is not supported by the device (color mask 0x%x)",
+                         (unsigned)samples, lim->framebufferColorSampleCounts);
+    if (desc->depth_format && !eng_format_has_depth(desc->depth_format) && !eng_format_has_stencil(desc->depth_format))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "swapchain: depth format VkFormat %d is not a depth format",
+                         (int)desc->depth_format);
+
+    eng_swapchain *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "swapchain: out of host memory");
+    sc->ctx = ctx;
+    sc->desc = *desc;
+    sc->desc.samples = samples;
+    sc->slots = desc->frames_in_flight ? desc->frames_in_flight : 2;
+    sc->wanted_width = desc->width;
+    sc->wanted_height = desc->height;
+    VkDevice dev = eng_context_device(ctx);
+    eng_result res = ENG_SUCCESS;
+    for (uint32_t i = 0; i < sc->slots; i++) {
+        VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                        .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+                                        .queueFamilyIndex = eng_context_queue_family(ctx) };
+        ENG_VK_TRY(res, vkCreateCommandPool(dev, &pci, NULL, &sc->pools[i]), fail);
+        VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                           .commandPool = sc->pools[i],
+                                           .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                           .commandBufferCount = 1 };
+        ENG_VK_TRY(res, vkAllocateCommandBuffers(dev, &ai, &sc->cmds[i]), fail);
+        VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT };
+        ENG_VK_TRY(res, vkCreateFence(dev, &fci, NULL, &sc->fences[i]), fail);
+        VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
+        ENG_VK_TRY(res, vkCreateSemaphore(dev, &sci, NULL, &sc->acquired[i]), fail);
+    }
+    res = build(sc);
+    if (res == ENG_NOT_READY)
+        res = eng__fail(ENG_ERROR_INVALID_ARGUMENT, "swapchain: the window has no area (zero extent)");
+    if (res != ENG_SUCCESS)
+        goto fail;
+    *out = sc;
+    return ENG_SUCCESS;
+fail:
+    eng_swapchain_destroy(sc);
+    return res;
+}
+
+void eng_swapchain_destroy(eng_swapchain *sc)
+{
+    if (!sc)
+        return;
+    VkDevice dev = eng_context_device(sc->ctx);
+    vkDeviceWaitIdle(dev);
+    destroy_targets(sc);
+    eng_buffer_destroy(sc->capture);
+    if (sc->swapchain)
+        vkDestroySwapchainKHR(dev, sc->swapchain, NULL);
+    for (uint32_t i = 0; i < sc->slots; i++) {
+        if (sc->acquired[i]) vkDestroySemaphore(dev, sc->acquired[i], NULL);
+        if (sc->fences[i]) vkDestroyFence(dev, sc->fences[i], NULL);
+        if (sc->pools[i]) vkDestroyCommandPool(dev, sc->pools[i], NULL);
+    }
+    free(sc);
+}
+
+void eng_swapchain_resize(eng_swapchain *sc, uint32_t width, uint32_t height)
+{
+    if (!sc)
+        return;
+    sc->wanted_width = width;
+    sc->wanted_height = height;
+    sc->dirty = true;
+}
+
+eng_result eng_swapchain_acquire(eng_swapchain *sc, eng_frame *frame)
+{
+    if (!sc || !frame)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_acquire: NULL swapchain or frame");
+    memset(frame, 0, sizeof *frame);
+    VkDevice dev = eng_context_device(sc->ctx);
+    uint32_t slot = (uint32_t)(sc->frame_number % sc->slots);
+    ENG_VK_CHECK(vkWaitForFences(dev, 1, &sc->fences[slot], VK_TRUE, UINT64_MAX));
+    uint32_t image_index = 0;
+    for (int attempt = 0;; attempt++) {
+        if (sc->dirty) {
+            eng_result res = build(sc);
+            if (res != ENG_SUCCESS)
+                return res; /* ENG_NOT_READY while minimized */
+            sc->recreate_count++;
+        }
+        VkResult vr = vkAcquireNextImageKHR(dev, sc->swapchain, UINT64_MAX, sc->acquired[slot], VK_NULL_HANDLE,
+                                            &image_index);
+        if (vr == VK_SUCCESS)
+            break;
+        if (vr == VK_SUBOPTIMAL_KHR) {
+            /* The semaphore is signaled: draw this frame, recreate after it. */
+            sc->dirty = true;
+            break;
+        }
+        if (vr == VK_ERROR_OUT_OF_DATE_KHR && attempt < 3) {
+            sc->dirty = true;
+            continue;
+        }
+        return eng__vk_fail(vr, "vkAcquireNextImageKHR");
+    }
+    /* Reset only once an image is ours: an early return above must leave the
+     * fence signaled or the next acquire would wait forever. */
+    ENG_VK_CHECK(vkResetFences(dev, 1, &sc->fences[slot]));
+    ENG_VK_CHECK(vkResetCommandPool(dev, sc->pools[slot], 0));
+    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+    ENG_VK_CHECK(vkBeginCommandBuffer(sc->cmds[slot], &bi));
+    frame->cmd = sc->cmds[slot];
+    frame->number = sc->frame_number;
+    frame->slot = slot;
+    frame->image_index = image_index;
+    frame->image = sc->images[image_index];
+    frame->view = sc->views[image_index];
+    frame->format = sc->format.format;
+    frame->extent = sc->extent;
+    frame->msaa_color = sc->msaa_color;
+    frame->depth = sc->depth;
+    frame->samples = sc->desc.samples;
+    return ENG_SUCCESS;
+}
+
+void eng_swapchain_begin_rendering(eng_swapchain *sc, const eng_frame *frame, const float clear_rgba[4],
+                                   float clear_depth)
+{
+    VkCommandBuffer cmd = frame->cmd;
+    VkImageMemoryBarrier2 barriers[3];
+    uint32_t count = 0;
+    /* Source stage = the acquire semaphore's wait stage, so the layout
+     * transition waits for the presentation engine to release the image. */
+    barriers[count++] = (VkImageMemoryBarrier2){
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+        .srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        .dstAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = frame->image,
+        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+    };
+    /* The transient attachments are shared by all frames in flight: the
+     * previous frame's writes must finish before this frame clears them. */
+    if (frame->msaa_color) {
+        barriers[count++] = (VkImageMemoryBarrier2){
+            .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+            .srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+            .srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+            .dstStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+            .dstAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+            .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+            .newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .image = eng_image_get_info(frame->msaa_color)->image,
+            .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+        };
+    }
+    if (frame->depth) {
+        const eng_image_info *d = eng_image_get_info(frame->depth);
+        barriers[count++] = (VkImageMemoryBarrier2){
+            .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+            .srcStageMask = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+            .srcAccessMask = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+            .dstStageMask = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+            .dstAccessMask = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT,
+            .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+            .newLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .image = d->image,
+            .subresourceRange = { d->aspect, 0, 1, 0, 1 },
+        };
+    }
+    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = count,
+                             .pImageMemoryBarriers = barriers };
+    vkCmdPipelineBarrier2(cmd, &dep);
+
+    VkClearValue clear = { .color = { { clear_rgba[0], clear_rgba[1], clear_rgba[2], clear_rgba[3] } } };
+    VkRenderingAttachmentInfo color = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = frame->view,
+        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .clearValue = clear,
+    };
+    if (frame->msaa_color) {
+        /* Samples live only during the pass; the resolve writes the image. */
+        color.imageView = eng_image_get_info(frame->msaa_color)->view;
+        color.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+        color.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+        color.resolveImageView = frame->view;
+        color.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    }
+    VkRenderingAttachmentInfo depth = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .clearValue = { .depthStencil = { clear_depth, 0 } },
+    };
+    bool has_depth = false, has_stencil = false;
+    if (frame->depth) {
+        const eng_image_info *d = eng_image_get_info(frame->depth);
+        depth.imageView = d->view;
+        has_depth = eng_format_has_depth(d->format);
+        has_stencil = eng_format_has_stencil(d->format);
+    }
+    VkRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = { { 0, 0 }, frame->extent },
+        .layerCount = 1,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &color,
+        .pDepthAttachment = has_depth ? &depth : NULL,
+        .pStencilAttachment = has_stencil ? &depth : NULL,
+    };
+    vkCmdBeginRendering(cmd, &ri);
+    VkViewport vp = { 0, 0, (float)frame->extent.width, (float)frame->extent.height, 0, 1 };
+    VkRect2D scissor = { { 0, 0 }, frame->extent };
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    (void)sc;
+}
+
+void eng_swapchain_end_rendering(eng_swapchain *sc, const eng_frame *frame)
+{
+    VkCommandBuffer cmd = frame->cmd;
+    vkCmdEndRendering(cmd);
+    VkImageLayout before_present = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    VkPipelineStageFlags2 src_stage = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+    VkAccessFlags2 src_access = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
+    sc->capture_recorded = false;
+    if (sc->capture_requested && sc->capture && (sc->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT)) {
+        eng__image_barrier(cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,
+                           VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, before_present,
+                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        VkBufferImageCopy region = {
+            .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+            .imageExtent = { frame->extent.width, frame->extent.height, 1 },
+        };
+        vkCmdCopyImageToBuffer(cmd, frame->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, eng_buffer_handle(sc->capture),
+                               1, &region);
+        VkBufferMemoryBarrier2 bb = {
+            .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
+            .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
+            .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+            .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
+            .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .buffer = eng_buffer_handle(sc->capture),
+            .size = VK_WHOLE_SIZE,
+        };
+        VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
+                                 .pBufferMemoryBarriers = &bb };
+        vkCmdPipelineBarrier2(cmd, &dep);
+        before_present = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        src_stage = VK_PIPELINE_STAGE_2_COPY_BIT;
+        src_access = 0; /* a read: only the execution dependency matters */
+        sc->capture_requested = false;
+        sc->capture_recorded = true;
+        sc->capture_slot = frame->slot;
+        sc->capture_extent = frame->extent;
+    }
+    /* Presentation waits on the render-finished semaphore, which covers all
+     * prior work; no destination stage is needed here. */
+    eng__image_barrier(cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,
+                       VK_PIPELINE_STAGE_2_NONE, 0, before_present, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+}
+
+eng_result eng_swapchain_present(eng_swapchain *sc, eng_frame *frame)
+{
+    if (!sc || !frame || !frame->cmd)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_present: no frame acquired");
+    ENG_VK_CHECK(vkEndCommandBuffer(frame->cmd));
+    VkSemaphoreSubmitInfo wait = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+        .semaphore = sc->acquired[frame->slot],
+        .stageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+    };
+    VkSemaphoreSubmitInfo signal = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+        .semaphore = sc->render_done[frame->image_index],
+        .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+    };
+    VkCommandBufferSubmitInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = frame->cmd };
+    VkSubmitInfo2 si = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+        .waitSemaphoreInfoCount = 1,
+        .pWaitSemaphoreInfos = &wait,
+        .commandBufferInfoCount = 1,
+        .pCommandBufferInfos = &cbi,
+        .signalSemaphoreInfoCount = 1,
+        .pSignalSemaphoreInfos = &signal,
+    };
+    ENG_VK_CHECK(vkQueueSubmit2(eng_context_queue(sc->ctx), 1, &si, sc->fences[frame->slot]));
+    VkPresentInfoKHR pi = {
+        .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
+        .waitSemaphoreCount = 1,
+        .pWaitSemaphores = &sc->render_done[frame->image_index],
+        .swapchainCount = 1,
+        .pSwapchains = &sc->swapchain,
+        .pImageIndices = &frame->image_index,
+    };
+    VkResult vr = vkQueuePresentKHR(eng_context_queue(sc->ctx), &pi);
+    sc->frame_number++;
+    frame->cmd = VK_NULL_HANDLE;
+    if (vr == VK_ERROR_OUT_OF_DATE_KHR || vr == VK_SUBOPTIMAL_KHR) {
+        sc->dirty = true; /* recreated at the next acquire */
+        return ENG_SUCCESS;
+    }
+    if (vr != VK_SUCCESS)
+        return eng__vk_fail(vr, "vkQueuePresentKHR");
+    return ENG_SUCCESS;
+}
+
+eng_result eng_swapchain_capture_next(eng_swapchain *sc)
+{
+    if (!sc)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_capture_next: NULL swapchain");
+    if (!(sc->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT))
+        return eng__fail(ENG_ERROR_UNSUPPORTED, "swapchain capture: the surface does not allow TRANSFER_SRC usage");
+    VkDeviceSize need = (VkDeviceSize)sc->extent.width * sc->extent.height * 4;
+    if (!sc->capture || eng_buffer_size(sc->capture) < need) {
+        /* The old buffer may be the target of a frame still in flight. */
+        if (sc->capture)
+            ENG_VK_CHECK(vkDeviceWaitIdle(eng_context_device(sc->ctx)));
+        eng_buffer_destroy(sc->capture);
+        sc->capture = NULL;
+        eng_buffer_desc bd = {
+            .name = "swapchain capture",
+            .size = need * 2, /* room for a resize before the frame is recorded */
+            .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+            .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+        };
+        eng_result res = eng_buffer_create(sc->ctx, &bd, &sc->capture);
+        if (res != ENG_SUCCESS)
+            return res;
+    }
+    sc->capture_requested = true;
+    return ENG_SUCCESS;
+}
+
+eng_result eng_swapchain_read_capture(eng_swapchain *sc, uint8_t **rgba, uint32_t *width, uint32_t *height)
+{
+    if (!sc || !rgba || !width || !height)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_read_capture: NULL argument");
+    *rgba = NULL;
+    if (!sc->capture_recorded)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                         "eng_swapchain_read_capture: no capture was recorded (call eng_swapchain_capture_next "
+                         "before eng_swapchain_end_rendering)");
+    VkDevice dev = eng_context_device(sc->ctx);
+    ENG_VK_CHECK(vkWaitForFences(dev, 1, &sc->fences[sc->capture_slot], VK_TRUE, UINT64_MAX));
+    VkExtent2D e = sc->capture_extent;
+    /* A resize may have grown the frame past the buffer made at request. */
+    if ((VkDeviceSize)e.width * e.height * 4 > eng_buffer_size(sc->capture))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "swapchain capture: the frame grew past the capture buffer");
+    size_t n = (size_t)e.width * e.height;
+    uint8_t *out = malloc(n * 4);
+    if (!out)
+        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "swapchain capture: out of host memory");
+    const uint8_t *src = eng_buffer_mapped(sc->capture);
+    bool bgra = sc->format.format == VK_FORMAT_B8G8R8A8_SRGB || sc->format.format == VK_FORMAT_B8G8R8A8_UNORM;
+    for (size_t i = 0; i < n; i++) {
+        out[i * 4 + 0] = src[i * 4 + (bgra ? 2 : 0)];
+        out[i * 4 + 1] = src[i * 4 + 1];
+        out[i * 4 + 2] = src[i * 4 + (bgra ? 0 : 2)];
+        out[i * 4 + 3] = 255; /* the window is opaque */
+    }
+    *rgba = out;
+    *width = e.width;
+    *height = e.height;
+    return ENG_SUCCESS;
+}
+
+VkExtent2D eng_swapchain_extent(const eng_swapchain *sc) { return sc ? sc->extent : (VkExtent2D){ 0, 0 }; }
+VkFormat eng_swapchain_format(const eng_swapchain *sc) { return sc ? sc->format.format : VK_FORMAT_UNDEFINED; }
+uint32_t eng_swapchain_recreate_count(const eng_swapchain *sc) { return sc ? sc->recreate_count : 0; }
+const eng_image *eng_swapchain_msaa_color(const eng_swapchain *sc) { return sc ? sc->msaa_color : NULL; }
+const eng_image *eng_swapchain_depth(const eng_swapchain *sc) { return sc ? sc->depth : NULL; }
