@@ -1,0 +1,205 @@
+/* Window, context, swapchain and the frame loop of a demo. */
+#include "demo_app.h"
+#include "demo_memory_report.h"
+
+#include <GLFW/glfw3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void on_framebuffer_size(GLFWwindow *window, int width, int height)
+{
+    demo_app *app = glfwGetWindowUserPointer(window);
+    if (app->swapchain)
+        eng_swapchain_resize(app->swapchain, (uint32_t)width, (uint32_t)height);
+}
+
+/* Destroys in reverse order of creation; everything accepts NULL. */
+static void teardown(demo_app *app)
+{
+    if (app->ctx)
+        eng_context_wait_idle(app->ctx); /* the scene may still be in use by the GPU */
+    if (app->cleanup)
+        app->cleanup(app->cleanup_user);
+    app->cleanup = NULL;
+    eng_swapchain_destroy(app->swapchain);
+    app->swapchain = NULL;
+}
+
+static void destroy_context_and_window(demo_app *app)
+{
+    eng_context_destroy(app->ctx);
+    app->ctx = NULL;
+    if (app->window)
+        glfwDestroyWindow(app->window);
+    app->window = NULL;
+    glfwTerminate();
+}
+
+void demo_app_fail(demo_app *app, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", app->desc.name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    teardown(app);
+    destroy_context_and_window(app);
+    exit(1);
+}
+
+void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **argv)
+{
+    *app = (demo_app){ .desc = *desc };
+    app->opts = (demo_options){ .width = 1280, .height = 720, .samples = desc->default_samples };
+    switch (demo_parse_options(argc, argv, desc->summary, &app->opts, desc->extra_flags, desc->extra_flag_count)) {
+    case DEMO_PARSE_HELP: exit(0);
+    case DEMO_PARSE_ERROR: exit(2);
+    case DEMO_PARSE_RUN: break;
+    }
+    if (!glfwInit()) {
+        const char *why = NULL;
+        glfwGetError(&why);
+        demo_app_fail(app, "glfwInit: %s", why ? why : "unknown error");
+    }
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API); /* Vulkan draws, not GL */
+    app->window = glfwCreateWindow((int)app->opts.width, (int)app->opts.height, desc->name, NULL, NULL);
+    if (!app->window) {
+        const char *why = NULL;
+        glfwGetError(&why);
+        demo_app_fail(app, "glfwCreateWindow: %s", why ? why : "unknown error");
+    }
+    glfwSetWindowUserPointer(app->window, app);
+    glfwSetFramebufferSizeCallback(app->window, on_framebuffer_size);
+
+    eng_context_desc cd = { .app_name = desc->name, .validation = app->opts.validation, .window = app->window };
+    DEMO_CHECK(app, eng_context_create(&cd, &app->ctx));
+    eng_swapchain_desc sd = {
+        /* A --frames run is a test or a measurement: no reason to wait for
+         * vertical blank. Interactively, vsync keeps the CPU cool. */
+        .vsync = app->opts.frames == 0,
+        .depth_format = desc->depth_format,
+        .samples = (VkSampleCountFlagBits)app->opts.samples,
+    };
+    DEMO_CHECK(app, eng_swapchain_create(app->ctx, &sd, &app->swapchain));
+    printf("%s: %s, %ux%u, %ux MSAA\n", desc->name, eng_context_properties(app->ctx)->deviceName,
+           eng_swapchain_extent(app->swapchain).width, eng_swapchain_extent(app->swapchain).height,
+           app->opts.samples);
+    demo_print_swapchain_memory(app->ctx, app->swapchain);
+}
+
+void demo_app_on_cleanup(demo_app *app, void (*cleanup)(void *user), void *user)
+{
+    app->cleanup = cleanup;
+    app->cleanup_user = user;
+}
+
+/* --resize-test: shrink at 1/4 of the run, grow at 1/2, and return to the
+ * requested size at 3/4, so the last frame (the screenshot) has it again. */
+static void resize_step(demo_app *app, uint64_t index, uint32_t *done)
+{
+    const uint64_t n = app->opts.frames;
+    const uint32_t w = app->opts.width, h = app->opts.height;
+    const uint32_t sizes[3][2] = { { w / 2, h / 2 }, { w + w / 4, h + h / 4 }, { w, h } };
+    if (*done < 3 && index >= n * (*done + 1) / 4) {
+        glfwSetWindowSize(app->window, (int)sizes[*done][0], (int)sizes[*done][1]);
+        (*done)++;
+    }
+}
+
+static void show_frame_time(demo_app *app, double *since, uint32_t *frames)
+{
+    double now = glfwGetTime();
+    (*frames)++;
+    if (now - *since < 0.5)
+        return;
+    char title[128];
+    snprintf(title, sizeof title, "%s - %ux MSAA - %.2f ms/frame", app->desc.name, app->opts.samples,
+             1000.0 * (now - *since) / *frames);
+    glfwSetWindowTitle(app->window, title);
+    *since = now;
+    *frames = 0;
+}
+
+static void save_screenshot(demo_app *app)
+{
+    uint8_t *rgba = NULL;
+    uint32_t w = 0, h = 0;
+    DEMO_CHECK(app, eng_swapchain_read_capture(app->swapchain, &rgba, &w, &h));
+    eng_result r = eng_write_png(app->opts.screenshot, w, h, rgba);
+    free(rgba);
+    DEMO_CHECK(app, r);
+    printf("%s: screenshot %s (%ux%u)\n", app->desc.name, app->opts.screenshot, w, h);
+}
+
+/* The validation layer's verdict and the resize test's: 0 when clean. */
+static int exit_status(demo_app *app, uint64_t frames, uint32_t recreated)
+{
+    int status = 0;
+    if (app->opts.resize_test) {
+        printf("%s: resize test: swapchain recreated %u times\n", app->desc.name, recreated);
+        if (recreated == 0) {
+            fprintf(stderr, "%s: resize test: the window was resized but the swapchain never recreated\n",
+                    app->desc.name);
+            status = 1;
+        }
+    }
+    if (app->opts.validation) {
+        eng_message_counts m = eng_context_messages(app->ctx);
+        printf("%s: validation: %u warnings, %u errors\n", app->desc.name, m.warning, m.error);
+        if (m.warning + m.error) {
+            fprintf(stderr, "%s: validation reported problems; first: %s\n", app->desc.name,
+                    eng_context_first_message(app->ctx));
+            status = 1;
+        }
+    }
+    printf("%s: %llu frames\n", app->desc.name, (unsigned long long)frames);
+    return status;
+}
+
+int demo_app_run(demo_app *app, demo_draw_fn draw, void *user)
+{
+    const demo_options *o = &app->opts;
+    uint64_t index = 0;
+    uint32_t resizes = 0, timed_frames = 0;
+    double since = glfwGetTime();
+    for (;;) {
+        glfwPollEvents();
+        bool closing = glfwWindowShouldClose(app->window);
+        /* Closed by the user: stop, unless an interactive run still owes
+         * its screenshot, which is then this last frame. */
+        if (closing && (o->frames || !o->screenshot))
+            break;
+        if (o->resize_test)
+            resize_step(app, index, &resizes);
+        bool last = o->frames ? index + 1 == o->frames : closing;
+
+        eng_frame frame;
+        eng_result r = eng_swapchain_acquire(app->swapchain, &frame);
+        if (r == ENG_NOT_READY) { /* minimized: sleep until something happens */
+            glfwWaitEvents();
+            continue;
+        }
+        DEMO_CHECK(app, r);
+        if (last && o->screenshot)
+            DEMO_CHECK(app, eng_swapchain_capture_next(app->swapchain));
+        eng_swapchain_begin_rendering(app->swapchain, &frame, app->desc.clear_color, 1.0f);
+        draw(app, &frame, index, user);
+        eng_swapchain_end_rendering(app->swapchain, &frame);
+        DEMO_CHECK(app, eng_swapchain_present(app->swapchain, &frame));
+        if (last && o->screenshot)
+            save_screenshot(app);
+        index++;
+        show_frame_time(app, &since, &timed_frames);
+        if (last)
+            break;
+    }
+    uint32_t recreated = eng_swapchain_recreate_count(app->swapchain);
+    teardown(app);
+    /* Counted after the scene and swapchain are gone, so that messages from
+     * their destruction count too. */
+    int status = exit_status(app, index, recreated);
+    destroy_context_and_window(app);
+    return status;
+}

@@ -1,0 +1,71 @@
+/* The frame around a demo: flags, a GLFW window, the engine context and
+ * swapchain, the frame loop (resize, minimize, --frames, --screenshot,
+ * --resize-test) and the exit path (validation summary, exit status).
+ *
+ *   demo_app app;
+ *   demo_app_init(&app, &desc, argc, argv);      exits on bad flags or failure
+ *   struct scene s = {0};
+ *   demo_app_on_cleanup(&app, scene_destroy, &s);
+ *   DEMO_CHECK(&app, eng_...(app.ctx, ...));      create the scene
+ *   return demo_app_run(&app, draw, &s);          loops, cleans up, exit status
+ *
+ * On any failure DEMO_CHECK prints "<call>: <result>: <message>", runs the
+ * cleanup callback, destroys the swapchain, context and window, and exits 1:
+ * the asserting style the project allows in demos only. */
+#ifndef DEMO_APP_H
+#define DEMO_APP_H
+
+#include "demo_options.h"
+
+#include <engine/engine.h>
+
+typedef struct demo_app_desc {
+    const char *name;                     /* window title, message prefix */
+    const char *summary;                  /* one line for --help */
+    uint32_t default_samples;
+    VkFormat depth_format;                /* UNDEFINED = none */
+    float clear_color[4];                 /* linear; the swapchain is sRGB */
+    demo_flag *extra_flags;               /* demo-specific flags, filled in by init */
+    uint32_t extra_flag_count;
+} demo_app_desc;
+
+typedef struct demo_app {
+    demo_app_desc desc;
+    demo_options opts;
+    struct GLFWwindow *window;
+    eng_context *ctx;
+    eng_swapchain *swapchain;
+    void (*cleanup)(void *user);
+    void *cleanup_user;
+} demo_app;
+
+/* Records the draws of one frame between the begun rendering and its end.
+ * index counts drawn frames from 0: animation follows it, not the clock, so
+ * the same flags always give the same picture. */
+typedef void (*demo_draw_fn)(demo_app *app, const eng_frame *frame, uint64_t index, void *user);
+
+void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **argv);
+void demo_app_on_cleanup(demo_app *app, void (*cleanup)(void *user), void *user);
+/* Returns the process exit status. */
+int demo_app_run(demo_app *app, demo_draw_fn draw, void *user);
+
+/* Prints "<name>: <message>", destroys everything and exits 1. */
+_Noreturn void demo_app_fail(demo_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define DEMO_CHECK(app, call)                                                        \
+    do {                                                                             \
+        eng_result demo_r_ = (call);                                                 \
+        if (demo_r_ != ENG_SUCCESS)                                                  \
+            demo_app_fail((app), "%s: %s: %s", #call, eng_result_string(demo_r_),   \
+                          eng_last_error());                                         \
+    } while (0)
+
+/* For the few raw Vulkan calls the demos make (descriptors, sampler). */
+#define DEMO_VK_CHECK(app, call)                                                     \
+    do {                                                                             \
+        VkResult demo_vr_ = (call);                                                  \
+        if (demo_vr_ != VK_SUCCESS)                                                  \
+            demo_app_fail((app), "%s: VkResult %d", #call, (int)demo_vr_);           \
+    } while (0)
+
+#endif

@@ -1,0 +1,116 @@
+/* Flag parsing. Strict on purpose: a typo in a CTest command line must fail
+ * loudly (exit 2) rather than run a different test than the one meant. */
+#include "demo_options.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f, const char *prog, const char *summary, const demo_options *defaults,
+                  const demo_flag *extra, uint32_t extra_count)
+{
+    fprintf(f,
+            "%s: %s\n"
+            "usage: %s [flags]\n"
+            "  --frames N          render N frames, then exit (default: until the window closes)\n"
+            "  --screenshot FILE   write the last frame to FILE as PNG\n"
+            "  --width W           window width (default %" PRIu32 ")\n"
+            "  --height H          window height (default %" PRIu32 ")\n"
+            "  --samples S         MSAA samples per pixel: 1, 2, 4, 8, 16, 32 or 64 (default %" PRIu32 ")\n"
+            "  --validation        enable the validation layer with synchronization validation;\n"
+            "                      exit non-zero if it reports any warning or error\n"
+            "  --resize-test       resize the window during a --frames run\n",
+            prog, summary, prog, defaults->width, defaults->height, defaults->samples);
+    for (uint32_t i = 0; i < extra_count; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s%s%s", extra[i].name, extra[i].arg ? " " : "",
+                 extra[i].arg ? extra[i].arg : "");
+        fprintf(f, "  %-19s %s\n", left, extra[i].help);
+    }
+    fprintf(f, "  --help              show this text\n");
+}
+
+/* A whole decimal number in [min, max]; anything else is a bad flag. */
+static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return false;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+demo_parse_result demo_parse_options(int argc, char **argv, const char *summary, demo_options *opts,
+                                     demo_flag *extra, uint32_t extra_count)
+{
+    const char *prog = argc > 0 ? argv[0] : "demo";
+    const demo_options defaults = *opts;
+    for (int i = 1; i < argc; i++) {
+        const char *flag = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t n = 0;
+        bool ok = true, takes_value = true;
+        const char *want = "a value";
+        if (strcmp(flag, "--help") == 0 || strcmp(flag, "-h") == 0) {
+            usage(stdout, prog, summary, &defaults, extra, extra_count);
+            return DEMO_PARSE_HELP;
+        } else if (strcmp(flag, "--frames") == 0) {
+            ok = parse_u64(value, 1, UINT32_MAX, &n);
+            opts->frames = n;
+            want = "a number of frames, 1 or more";
+        } else if (strcmp(flag, "--screenshot") == 0) {
+            ok = value && *value;
+            opts->screenshot = value;
+            want = "a file name";
+        } else if (strcmp(flag, "--width") == 0 || strcmp(flag, "--height") == 0) {
+            ok = parse_u64(value, 16, 16384, &n);
+            *(flag[2] == 'w' ? &opts->width : &opts->height) = (uint32_t)n;
+            want = "a size from 16 to 16384";
+        } else if (strcmp(flag, "--samples") == 0) {
+            /* Only the shape is checked here; whether the device offers the
+             * count is the swapchain's question (exit 1, not 2). */
+            ok = parse_u64(value, 1, 64, &n) && (n & (n - 1)) == 0;
+            opts->samples = (uint32_t)n;
+            want = "a power of two from 1 to 64";
+        } else if (strcmp(flag, "--validation") == 0) {
+            opts->validation = true;
+            takes_value = false;
+        } else if (strcmp(flag, "--resize-test") == 0) {
+            opts->resize_test = true;
+            takes_value = false;
+        } else {
+            demo_flag *match = NULL;
+            for (uint32_t e = 0; e < extra_count && !match; e++)
+                if (strcmp(flag, extra[e].name) == 0)
+                    match = &extra[e];
+            if (!match) {
+                fprintf(stderr, "%s: unknown flag '%s'\n", prog, flag);
+                usage(stderr, prog, summary, &defaults, extra, extra_count);
+                return DEMO_PARSE_ERROR;
+            }
+            takes_value = match->arg != NULL;
+            ok = !takes_value || (value && *value);
+            match->value = takes_value ? value : "";
+            want = match->arg;
+        }
+        if (!ok) {
+            fprintf(stderr, "%s: %s needs %s, got %s%s%s\n", prog, flag, want, value ? "'" : "",
+                    value ? value : "nothing", value ? "'" : "");
+            usage(stderr, prog, summary, &defaults, extra, extra_count);
+            return DEMO_PARSE_ERROR;
+        }
+        if (takes_value)
+            i++;
+    }
+    if (opts->resize_test && opts->frames < 4) {
+        fprintf(stderr, "%s: --resize-test needs --frames 4 or more (it resizes at 1/4, 1/2 and 3/4)\n", prog);
+        return DEMO_PARSE_ERROR;
+    }
+    return DEMO_PARSE_RUN;
+}

@@ -1,0 +1,37 @@
+/* Command-line flags shared by the demos. */
+#ifndef DEMO_OPTIONS_H
+#define DEMO_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A flag only one demo has. arg names its value ("PATH"); NULL makes it a
+ * switch. The parser sets value to the argument, or to "" for a switch that
+ * was given; it stays NULL when the flag is absent. */
+typedef struct demo_flag {
+    const char *name;
+    const char *arg;
+    const char *help;
+    const char *value;
+} demo_flag;
+
+typedef struct demo_options {
+    uint64_t frames;          /* 0 = until the window closes */
+    const char *screenshot;   /* NULL = none */
+    uint32_t width, height;
+    uint32_t samples;
+    bool validation;
+    bool resize_test;
+} demo_options;
+
+typedef enum demo_parse_result {
+    DEMO_PARSE_RUN,
+    DEMO_PARSE_HELP,          /* usage printed to stdout: exit 0 */
+    DEMO_PARSE_ERROR,         /* message and usage printed to stderr: exit 2 */
+} demo_parse_result;
+
+/* Parses argv into opts, which holds the defaults on entry. */
+demo_parse_result demo_parse_options(int argc, char **argv, const char *summary, demo_options *opts,
+                                     demo_flag *extra, uint32_t extra_count);
+
+#endif

@@ -1,0 +1,112 @@
+/* depth: overlapping and interpenetrating cubes that only look right with
+ * the depth test. They are drawn nearest first, so without it (try
+ * --no-depth-test) every farther cube paints over the nearer ones. The
+ * depth attachment is the swapchain's TRANSIENT one: cleared, tested and
+ * discarded within the pass. */
+#include "demo_app.h"
+#include "demo_mesh.h"
+#include "demo_transform.h"
+
+static const uint32_t cube_vert[] =
+#include "cube.vert.inc"
+    ;
+static const uint32_t tinted_frag[] =
+#include "tinted.frag.inc"
+    ;
+
+typedef struct object {
+    vec3 position;
+    vec3 scale;
+    float spin;     /* radians per frame about the object's own y axis */
+    vec4 tint;      /* linear */
+} object;
+
+/* Nearest to the camera first. The yellow bar pierces the green cube, so
+ * no draw order at all could get their crossing right without depth. */
+static const object objects[] = {
+    { { -0.9f, -0.45f, 1.3f }, { 0.55f, 0.55f, 0.55f }, 0.015f, { 0.85f, 0.06f, 0.05f, 1 } },  /* red */
+    { { 0.0f, 0.05f, 0.0f }, { 1.9f, 0.22f, 0.22f }, -0.004f, { 0.90f, 0.70f, 0.05f, 1 } },   /* yellow bar */
+    { { 0.0f, 0.05f, 0.0f }, { 0.8f, 0.8f, 0.8f }, 0.01f, { 0.08f, 0.70f, 0.12f, 1 } },        /* green */
+    { { 1.1f, 0.55f, -1.6f }, { 0.95f, 0.95f, 0.95f }, -0.008f, { 0.08f, 0.20f, 0.90f, 1 } },  /* blue */
+};
+
+typedef struct scene {
+    demo_mesh cube;
+    eng_pipeline *pipeline;
+} scene;
+
+static void scene_destroy(void *user)
+{
+    scene *s = user;
+    eng_pipeline_destroy(s->pipeline);
+    demo_mesh_destroy(&s->cube);
+}
+
+static void draw(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
+{
+    (void)app;
+    scene *s = user;
+    mat4 view_projection;
+    float aspect = (float)frame->extent.width / (float)frame->extent.height;
+    demo_view_projection(45.0f, aspect, (vec3){ 0.0f, 1.0f, 6.0f }, (vec3){ 0.0f, 0.0f, 0.0f }, view_projection);
+    VkCommandBuffer cmd = frame->cmd;
+    VkPipelineLayout layout = eng_pipeline_layout(s->pipeline);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->pipeline));
+    for (size_t i = 0; i < sizeof objects / sizeof objects[0]; i++) {
+        const object *o = &objects[i];
+        mat4 model;
+        glm_translate_make(model, (float *)o->position);
+        glm_rotate(model, 0.5f + o->spin * (float)index, (vec3){ 0.0f, 1.0f, 0.0f });
+        glm_rotate(model, 0.3f, (vec3){ 1.0f, 0.0f, 0.0f });
+        glm_scale(model, (float *)o->scale);
+        demo_push push;
+        demo_push_make(view_projection, model, o->tint, &push);
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof push,
+                           &push);
+        demo_mesh_draw(cmd, &s->cube);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    demo_flag flags[] = {
+        { .name = "--no-depth-test", .help = "draw without the depth test, to see what it fixes" },
+    };
+    demo_app_desc desc = {
+        .name = "depth",
+        .summary = "overlapping cubes drawn nearest first: right only with the transient depth attachment",
+        .default_samples = 1,
+        .depth_format = VK_FORMAT_D32_SFLOAT,
+        .clear_color = { 0.045f, 0.05f, 0.06f, 1.0f },
+        .extra_flags = flags,
+        .extra_flag_count = 1,
+    };
+    demo_app app;
+    demo_app_init(&app, &desc, argc, argv);
+    scene s = { 0 };
+    demo_app_on_cleanup(&app, scene_destroy, &s);
+    bool depth_test = flags[0].value == NULL;
+
+    demo_cube_create(&app, &s.cube);
+    eng_pipeline_desc pd = {
+        .name = "tinted cube",
+        .vertex_spirv = cube_vert,
+        .vertex_size = sizeof cube_vert,
+        .fragment_spirv = tinted_frag,
+        .fragment_size = sizeof tinted_frag,
+        .bindings = &demo_vertex_binding,
+        .binding_count = 1,
+        .attributes = demo_vertex_attributes,
+        .attribute_count = 3,
+        .color_formats = { eng_swapchain_format(app.swapchain) },
+        .color_count = 1,
+        .depth_format = VK_FORMAT_D32_SFLOAT,
+        .samples = (VkSampleCountFlagBits)app.opts.samples,
+        .cull_mode = VK_CULL_MODE_BACK_BIT,
+        .depth_test = depth_test,
+        .depth_write = depth_test,
+        .push_constant_size = sizeof(demo_push),
+    };
+    DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
+    return demo_app_run(&app, draw, &s);
+}
