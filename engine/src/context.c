@@ -297,9 +297,10 @@ static eng_result create_device(eng_context *ctx)
 
 eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
 {
+    if (out)
+        *out = NULL;
     if (!desc || !out)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_context_create: NULL desc or out");
-    *out = NULL;
     eng_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "eng_context_create: out of host memory");

@@ -8,10 +8,12 @@
 
 eng_result eng_spirv_load(const char *path, uint32_t **words, size_t *size_bytes)
 {
+    if (words)
+        *words = NULL;
+    if (size_bytes)
+        *size_bytes = 0;
     if (!path || !words || !size_bytes)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_spirv_load: NULL argument");
-    *words = NULL;
-    *size_bytes = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return eng__fail(ENG_ERROR_IO, "shader '%s': %s", path, strerror(errno));

@@ -578,9 +578,10 @@ eng_result eng_swapchain_capture_next(eng_swapchain *sc)
 
 eng_result eng_swapchain_read_capture(eng_swapchain *sc, uint8_t **rgba, uint32_t *width, uint32_t *height)
 {
+    if (rgba)
+        *rgba = NULL;
     if (!sc || !rgba || !width || !height)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_read_capture: NULL argument");
-    *rgba = NULL;
     if (!sc->capture_recorded)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
                          "eng_swapchain_read_capture: no capture was recorded (call eng_swapchain_capture_next "

@@ -1,8 +1,14 @@
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "device_fixture.h"
 
 #include <criterion/criterion.h>
+#include <dlfcn.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 eng_context *test_ctx;
 
@@ -10,6 +16,13 @@ int device_required(void)
 {
     const char *v = getenv("ENG_REQUIRE_DEVICE");
     return v && v[0] && strcmp(v, "0") != 0;
+}
+
+void require_or_skip(const char *what)
+{
+    if (device_required())
+        cr_assert_fail("%s is required (ENG_REQUIRE_DEVICE is set) but missing", what);
+    cr_skip_test("%s is missing", what);
 }
 
 void device_setup(void)
@@ -20,7 +33,7 @@ void device_setup(void)
         return;
     if (device_required())
         cr_assert_fail("a Vulkan device with validation is required (ENG_REQUIRE_DEVICE) but: %s: %s",
-                 eng_result_string(r), eng_last_error());
+                       eng_result_string(r), eng_last_error());
     cr_skip_test("no Vulkan device with validation: %s: %s", eng_result_string(r), eng_last_error());
 }
 
@@ -31,15 +44,136 @@ void expect_no_validation_messages(const eng_context *ctx)
                  eng_context_first_message(ctx));
 }
 
+/* The layer reports objects still alive when the device is destroyed, and
+ * the engine's messenger counts them, but the counts die with the context in
+ * the same eng_context_destroy call. So the test programs define
+ * vkDestroyDevice themselves: the engine (a static library) links against
+ * this definition, which calls the loader's and then reads the counts of the
+ * context being destroyed, while it is still alive. */
+static const eng_context *watched;
+static bool watched_seen;
+static eng_message_counts watched_counts;
+static char watched_first[1024];
+
+VKAPI_ATTR void VKAPI_CALL vkDestroyDevice(VkDevice device, const VkAllocationCallbacks *allocator)
+{
+    static PFN_vkDestroyDevice real;
+    if (!real) {
+        real = (PFN_vkDestroyDevice)dlsym(RTLD_NEXT, "vkDestroyDevice");
+        if (!real) {
+            fprintf(stderr, "device_fixture: the loader's vkDestroyDevice not found: %s\n", dlerror());
+            abort();
+        }
+    }
+    real(device, allocator);
+    if (watched && eng_context_device(watched) == device) {
+        watched_seen = true;
+        watched_counts = eng_context_messages(watched);
+        snprintf(watched_first, sizeof watched_first, "%s", eng_context_first_message(watched));
+    }
+}
+
+eng_message_counts destroy_context_counted(eng_context *ctx, char *first_message, size_t size)
+{
+    eng_message_counts m = { 0 };
+    if (!ctx)
+        return m;
+    watched = ctx;
+    watched_seen = false;
+    eng_context_destroy(ctx);
+    watched = NULL;
+    cr_assert(watched_seen, "vkDestroyDevice was not intercepted: leak reports would go uncounted");
+    if (first_message && size)
+        snprintf(first_message, size, "%s", watched_first);
+    return watched_counts;
+}
+
+static eng_message_counts release_context(char *first, size_t size)
+{
+    eng_context *ctx = test_ctx;
+    test_ctx = NULL;
+    return destroy_context_counted(ctx, first, size);
+}
+
+void device_finish(void)
+{
+    if (!test_ctx)
+        return;
+    char first[1024];
+    eng_message_counts m = release_context(first, sizeof first);
+    cr_expect_eq(m.warning + m.error, 0,
+                 "%u validation warnings, %u errors (during the test or while destroying the device: "
+                 "leaked objects); first: %s",
+                 m.warning, m.error, first);
+}
+
 void device_teardown(void)
 {
     if (!test_ctx)
         return;
-    eng_context *ctx = test_ctx;
-    test_ctx = NULL;
-    /* Destroying the device can itself report leaks: count those too. The
-     * messenger lives until the instance dies, so read the counts after
-     * everything but the instance is gone by checking twice. */
-    expect_no_validation_messages(ctx);
-    eng_context_destroy(ctx);
+    char first[1024];
+    eng_message_counts m = release_context(first, sizeof first);
+    if (m.warning + m.error) {
+        fprintf(stderr, "device_teardown: %u validation warnings, %u errors; first: %s\n", m.warning, m.error,
+                first);
+        fflush(stderr);
+        exit(1); /* Criterion does not count assertions here; a failing exit it does */
+    }
 }
+
+const char *test_temp_path(char *buf, size_t size, const char *name)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !dir[0])
+        dir = "/tmp";
+    snprintf(buf, size, "%s/vkg-test-%ld-%s", dir, (long)getpid(), name);
+    return buf;
+}
+
+/* ------------------------------------------------ sanitizer builds only */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FIXTURE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FIXTURE_ASAN 1
+#endif
+#endif
+
+#ifdef FIXTURE_ASAN
+/* The loader dlcloses the driver and the layers when the last instance is
+ * destroyed, so LeakSanitizer's report at exit could not name the module
+ * that allocated their own leftovers ("<unknown module>") and lsan.supp could
+ * not match them. Before any test runs, one instance with the validation
+ * layer loads everything, and every loaded module is pinned (RTLD_NODELETE)
+ * so that it stays mapped until the process ends. */
+static int pin_module(struct dl_phdr_info *info, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    if (info->dlpi_name && info->dlpi_name[0]) {
+        void *h = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+        if (h)
+            dlclose(h); /* drops our reference; NODELETE keeps it mapped */
+    }
+    return 0;
+}
+
+__attribute__((constructor)) static void pin_vulkan_modules(void)
+{
+    const char *layer = "VK_LAYER_KHRONOS_validation";
+    VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3 };
+    VkInstanceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
+                                .enabledLayerCount = 1, .ppEnabledLayerNames = &layer };
+    VkInstance instance = VK_NULL_HANDLE;
+    if (vkCreateInstance(&ci, NULL, &instance) != VK_SUCCESS) {
+        ci.enabledLayerCount = 0;
+        if (vkCreateInstance(&ci, NULL, &instance) != VK_SUCCESS)
+            return;
+    }
+    uint32_t n = 0;
+    vkEnumeratePhysicalDevices(instance, &n, NULL); /* loads the drivers */
+    dl_iterate_phdr(pin_module, NULL);
+    vkDestroyInstance(instance, NULL);
+}
+#endif

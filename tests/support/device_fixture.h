@@ -1,27 +1,60 @@
 /* Criterion fixture for tests that need a Vulkan device.
  *
  *   TestSuite(render, .init = device_setup, .fini = device_teardown);
- *   Test(render, clears) { eng_context *ctx = test_ctx; ... }
+ *   DEVICE_TEST(render, clears) { eng_context *ctx = test_ctx; ... }
  *
  * device_setup makes a headless context with the validation layer and
  * synchronization validation on. With no device (or no layer) the test is
  * skipped, unless ENG_REQUIRE_DEVICE=1 (CI sets it): then it fails.
- * device_teardown fails the test if any validation warning or error was
- * reported during it. */
+ *
+ * device_finish, which DEVICE_TEST calls after the test's body, destroys the
+ * context and fails the test if any validation warning or error was
+ * reported during it, including the ones the layer reports while the device
+ * is destroyed (Vulkan objects the test leaked). It has to run inside the
+ * test: Criterion 2.4 ignores assertion failures in .fini functions.
+ * device_teardown (.fini) destroys a context a failed assertion left
+ * behind; should that one have validation messages, it prints them and
+ * ends the process with status 1, so the run fails even for a test that
+ * bypassed DEVICE_TEST. */
 #ifndef TEST_DEVICE_FIXTURE_H
 #define TEST_DEVICE_FIXTURE_H
 
 #include <engine/engine.h>
+#include <stddef.h>
 
 extern eng_context *test_ctx;
 
 void device_setup(void);
 void device_teardown(void);
+void device_finish(void);
+
+/* A Criterion Test(suite, name) whose body is followed by device_finish(). */
+#define DEVICE_TEST(suite, name)                  \
+    static void suite##__##name##__body(void);    \
+    Test(suite, name)                             \
+    {                                             \
+        suite##__##name##__body();                \
+        device_finish();                          \
+    }                                             \
+    static void suite##__##name##__body(void)
 
 /* True when ENG_REQUIRE_DEVICE says a missing device is a failure. */
 int device_required(void);
 
 /* Fails the current test if ctx saw validation warnings or errors. */
 void expect_no_validation_messages(const eng_context *ctx);
+
+/* Destroys ctx and returns its validation message counts as they stand
+ * after vkDestroyDevice: the layer reports leaked objects there. When
+ * first_message is not NULL it receives the first warning's or error's
+ * text. */
+eng_message_counts destroy_context_counted(eng_context *ctx, char *first_message, size_t size);
+
+/* A path for a temporary file, unique to this process: $TMPDIR (or /tmp)
+ * / vkg-test-<pid>-<name>. The caller removes the file. */
+const char *test_temp_path(char *buf, size_t size, const char *name);
+
+/* Fails (ENG_REQUIRE_DEVICE) or skips the test because `what` is missing. */
+void require_or_skip(const char *what);
 
 #endif

@@ -1,0 +1,75 @@
+/* The zero-validation-message checks every device test ends with can fail:
+ * deliberate misuse in contexts of their own is counted. */
+#include "device_fixture.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+TestSuite(validation, .init = device_setup, .fini = device_teardown);
+
+static eng_context *quiet_context(void)
+{
+    eng_context_desc desc = { .app_name = "tests-misuse", .validation = true, .quiet = true };
+    eng_context *ctx = NULL;
+    eng_result r = eng_context_create(&desc, &ctx);
+    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    return ctx;
+}
+
+DEVICE_TEST(validation, fixture_context_is_validated)
+{
+    cr_assert_not_null(test_ctx);
+    cr_assert(eng_context_device(test_ctx));
+    cr_assert(eng_context_queue(test_ctx));
+    cr_assert_eq(eng_context_surface(test_ctx), VK_NULL_HANDLE, "headless");
+    cr_assert_geq(eng_context_properties(test_ctx)->apiVersion, VK_API_VERSION_1_3);
+    eng_message_counts m = eng_context_messages(test_ctx);
+    cr_expect_eq(m.warning + m.error, 0, "first: %s", eng_context_first_message(test_ctx));
+    cr_expect_str_eq(eng_context_first_message(test_ctx), "");
+}
+
+DEVICE_TEST(validation, invalid_call_is_counted)
+{
+    eng_context *ctx = quiet_context();
+    cr_assert_eq(eng_context_messages(ctx).error, 0, "a fresh context has no errors: %s",
+                 eng_context_first_message(ctx));
+    VkImageCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = { 0, 0, 1 }, /* VUID-VkImageCreateInfo-extent-00944 */
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+    };
+    VkImage image = VK_NULL_HANDLE;
+    VkResult vr = vkCreateImage(eng_context_device(ctx), &ci, NULL, &image);
+    if (vr == VK_SUCCESS && image) /* the layer may let the call through */
+        vkDestroyImage(eng_context_device(ctx), image, NULL);
+    eng_message_counts m = eng_context_messages(ctx);
+    cr_expect_gt(m.error, 0, "an image with zero extent was not reported");
+    cr_expect_neq(strstr(eng_context_first_message(ctx), "extent"), NULL, "first message: %s",
+                  eng_context_first_message(ctx));
+    char first[1024];
+    m = destroy_context_counted(ctx, first, sizeof first);
+    cr_expect_gt(m.error, 0);
+}
+
+/* Objects still alive at vkDestroyDevice are reported there, and the
+ * fixture's teardown counts those reports. */
+DEVICE_TEST(validation, leaked_object_is_counted_at_teardown)
+{
+    eng_context *ctx = quiet_context();
+    VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    VkFence fence = VK_NULL_HANDLE;
+    cr_assert_eq(vkCreateFence(eng_context_device(ctx), &fci, NULL, &fence), VK_SUCCESS);
+    eng_message_counts before = eng_context_messages(ctx);
+    cr_assert_eq(before.warning + before.error, 0, "%s", eng_context_first_message(ctx));
+    char first[1024];
+    eng_message_counts m = destroy_context_counted(ctx, first, sizeof first); /* fence leaked on purpose */
+    cr_expect_gt(m.error, 0, "the leaked VkFence was not reported");
+    cr_expect_neq(strstr(first, "VkFence"), NULL, "first message: %s", first);
+}

@@ -1,0 +1,49 @@
+#include "solid.h"
+
+_Static_assert(sizeof(solid_push) == 48, "the pipelines declare 48 bytes of push constants");
+
+const uint32_t solid_vert_spv[] =
+#include "solid.vert.inc"
+    ;
+const size_t solid_vert_size = sizeof solid_vert_spv;
+
+const uint32_t solid_frag_spv[] =
+#include "solid.frag.inc"
+    ;
+const size_t solid_frag_size = sizeof solid_frag_spv;
+
+eng_result solid_pipeline_create(eng_context *ctx, VkFormat color_format, VkFormat depth_format,
+                                 VkSampleCountFlagBits samples, eng_pipeline_cache *cache, eng_pipeline **out)
+{
+    eng_pipeline_desc d = {
+        .name = "solid",
+        .vertex_spirv = solid_vert_spv,
+        .vertex_size = solid_vert_size,
+        .fragment_spirv = solid_frag_spv,
+        .fragment_size = solid_frag_size,
+        .color_count = color_format != VK_FORMAT_UNDEFINED ? 1 : 0,
+        .color_formats = { color_format },
+        .depth_format = depth_format,
+        .samples = samples,
+        .triangle_strip = true,
+        .depth_test = depth_format != VK_FORMAT_UNDEFINED,
+        .depth_write = depth_format != VK_FORMAT_UNDEFINED,
+        .depth_compare = VK_COMPARE_OP_LESS,
+        .push_constant_size = sizeof(solid_push),
+        .cache = cache,
+    };
+    return eng_pipeline_create(ctx, &d, out);
+}
+
+void solid_draw(VkCommandBuffer cmd, const eng_pipeline *pipeline, const float rect[4], const float color[4],
+                float depth)
+{
+    solid_push p = { .depth = depth };
+    for (int i = 0; i < 4; i++) {
+        p.rect[i] = rect[i];
+        p.color[i] = color[i];
+    }
+    vkCmdPushConstants(cmd, eng_pipeline_layout(pipeline), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       sizeof p, &p);
+    vkCmdDraw(cmd, 4, 1, 0, 0);
+}
