@@ -1,5 +1,6 @@
 /* Window, context, swapchain and the frame loop of a demo. */
 #include "demo_app.h"
+#include "demo_asset.h"
 #include "demo_memory_report.h"
 
 #include <GLFW/glfw3.h>
@@ -24,6 +25,13 @@ static void teardown(demo_app *app)
     app->cleanup = NULL;
     eng_swapchain_destroy(app->swapchain);
     app->swapchain = NULL;
+    if (app->pipeline_cache) {
+        /* A cache that cannot be written only costs the next start time. */
+        if (eng_pipeline_cache_save(app->pipeline_cache) != ENG_SUCCESS)
+            fprintf(stderr, "%s: pipeline cache not saved: %s\n", app->desc.name, eng_last_error());
+        eng_pipeline_cache_destroy(app->pipeline_cache);
+        app->pipeline_cache = NULL;
+    }
 }
 
 static void destroy_context_and_window(demo_app *app)
@@ -83,6 +91,13 @@ void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **ar
         .samples = (VkSampleCountFlagBits)app->opts.samples,
     };
     DEMO_CHECK(app, eng_swapchain_create(app->ctx, &sd, &app->swapchain));
+    char cache_name[128], cache_path[4096];
+    snprintf(cache_name, sizeof cache_name, "pipelines.%s.cache", desc->name);
+    if (!demo_asset_path(argv[0], cache_name, cache_path, sizeof cache_path))
+        demo_app_fail(app, "the path of assets/%s is too long", cache_name);
+    DEMO_CHECK(app, eng_pipeline_cache_create(app->ctx, cache_path, &app->pipeline_cache));
+    printf("%s: pipeline cache %s: %zu bytes reused\n", desc->name, cache_path,
+           eng_pipeline_cache_loaded_bytes(app->pipeline_cache));
     printf("%s: %s, %ux%u, %ux MSAA\n", desc->name, eng_context_properties(app->ctx)->deviceName,
            eng_swapchain_extent(app->swapchain).width, eng_swapchain_extent(app->swapchain).height,
            app->opts.samples);

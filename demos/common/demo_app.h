@@ -35,6 +35,9 @@ typedef struct demo_app {
     struct GLFWwindow *window;
     eng_context *ctx;
     eng_swapchain *swapchain;
+    /* Saved to <executable dir>/assets/pipelines.<demo>.cache at exit and
+     * reused at the next start: pass it as eng_pipeline_desc.cache. */
+    eng_pipeline_cache *pipeline_cache;
     void (*cleanup)(void *user);
     void *cleanup_user;
 } demo_app;

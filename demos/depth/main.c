@@ -106,6 +106,7 @@ int main(int argc, char **argv)
         .depth_test = depth_test,
         .depth_write = depth_test,
         .push_constant_size = sizeof(demo_push),
+        .cache = app.pipeline_cache,
     };
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
     return demo_app_run(&app, draw, &s);

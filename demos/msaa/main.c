@@ -104,6 +104,7 @@ int main(int argc, char **argv)
         .set_layouts = &s.binding.layout,
         .set_layout_count = 1,
         .push_constant_size = sizeof(demo_push),
+        .cache = app.pipeline_cache,
     };
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
     return demo_app_run(&app, draw, &s);
