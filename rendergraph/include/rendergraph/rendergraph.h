@@ -1,0 +1,332 @@
+/*
+ * rendergraph: declare a frame as commands over virtual resources, compile it
+ * once (device-free), execute it into a VkCommandBuffer every frame. The graph
+ * writes every barrier.
+ *
+ * Workflow
+ *   rg_graph *g;  rg_graph_create(&(rg_graph_desc){ .ctx = ctx }, &g);
+ *   rg_texture color = rg_texture_create(g, &(rg_texture_desc){ ... });
+ *   rg_texture back  = rg_texture_import(g, &(rg_texture_import_desc){ ... });
+ *   rg_begin_rendering(g, &(rg_rendering_desc){ .colors = ..., });
+ *     rg_cmd_draw(g, &(rg_user_desc){ .record = draw_scene, .accesses = ... });
+ *   rg_end_rendering(g);
+ *   rg_compile(g);                       // validates, orders, plans barriers
+ *   each frame: rg_texture_set_image(g, back, image, view);  rg_execute(g, cmd);
+ *
+ * Declaration calls never fail loudly: the first error is kept (code and a
+ * message naming the command and resource) and returned by rg_compile, and
+ * every later declaration call is ignored. rg_graph_reset() starts a new
+ * declaration and invalidates every handle made before it.
+ *
+ * Spans. rg_begin_rendering .. rg_end_rendering bracket one dynamic-rendering
+ * instance. The compiler treats the span as one node: nothing else is ever
+ * scheduled inside it, its commands keep record order, and barriers its
+ * interior needs from outside are placed before vkCmdBeginRendering.
+ *
+ * Queue model: one queue. A compiled graph must be executed on the queue
+ * family of the engine context, in submission order; cross-queue use is not
+ * supported (and not faked).
+ *
+ * Threads: a graph belongs to one thread at a time; compile and execute take
+ * no locks. Different graphs may be used on different threads.
+ */
+#ifndef RENDERGRAPH_RENDERGRAPH_H
+#define RENDERGRAPH_RENDERGRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct eng_context eng_context;
+
+typedef enum rg_result {
+    RG_SUCCESS = 0,
+    RG_ERROR_INVALID_ARGUMENT,
+    RG_ERROR_INVALID_HANDLE,          /* stale (before a reset), foreign or 0 */
+    RG_ERROR_BAD_RANGE,               /* subresource range outside the resource or REMAINING in a view */
+    RG_ERROR_UNBALANCED_SPAN,         /* begin without end at compile time */
+    RG_ERROR_NESTED_SPAN,             /* begin inside a span */
+    RG_ERROR_END_WITHOUT_BEGIN,
+    RG_ERROR_DRAW_OUTSIDE_SPAN,
+    RG_ERROR_TRANSFER_IN_SPAN,        /* copy, clear or blit inside a span */
+    RG_ERROR_ATTACHMENT_LAYOUT,       /* layout not legal for rendering */
+    RG_ERROR_ATTACHMENT_OVERLAP,      /* two attachments on one subresource */
+    RG_ERROR_FEEDBACK_LOOP,           /* an interior access touches an attachment */
+    RG_ERROR_TRANSITION_IN_SPAN,      /* an intra-span hazard needs a layout change */
+    RG_ERROR_NOT_COMPILED,
+    RG_ERROR_OUT_OF_MEMORY,
+    RG_ERROR_CALLBACK,                /* a user record callback failed */
+    RG_ERROR_VULKAN,
+    RG_RESULT_COUNT
+} rg_result;
+
+const char *rg_result_string(rg_result result);
+
+typedef struct rg_graph rg_graph;
+/* Small typed handles; 0 is never valid. */
+typedef struct rg_texture { uint32_t id; } rg_texture;
+typedef struct rg_buffer { uint32_t id; } rg_buffer;
+
+
+/* ------------------------------------------------------------------ usages */
+
+/* One table maps each usage to (stage, access, layout); rg_usage_info()
+ * returns the row. RG_USAGE_RAW takes them from the access itself. */
+typedef enum rg_usage {
+    RG_USAGE_NONE = 0,
+    RG_USAGE_VERTEX_BUFFER,
+    RG_USAGE_INDEX_BUFFER,
+    RG_USAGE_INDIRECT_BUFFER,
+    RG_USAGE_UNIFORM_VERTEX,
+    RG_USAGE_UNIFORM_FRAGMENT,
+    RG_USAGE_UNIFORM_COMPUTE,
+    RG_USAGE_SAMPLED_VERTEX,
+    RG_USAGE_SAMPLED_FRAGMENT,
+    RG_USAGE_SAMPLED_COMPUTE,
+    RG_USAGE_STORAGE_READ_VERTEX,
+    RG_USAGE_STORAGE_READ_FRAGMENT,
+    RG_USAGE_STORAGE_READ_COMPUTE,
+    RG_USAGE_STORAGE_WRITE_FRAGMENT,
+    RG_USAGE_STORAGE_WRITE_COMPUTE,
+    RG_USAGE_STORAGE_READ_WRITE_FRAGMENT,
+    RG_USAGE_STORAGE_READ_WRITE_COMPUTE,
+    RG_USAGE_COLOR_ATTACHMENT,        /* write (and read when loaded or blended) */
+    RG_USAGE_DEPTH_ATTACHMENT,        /* depth/stencil test and write */
+    RG_USAGE_DEPTH_READ_ONLY,         /* depth test without write */
+    RG_USAGE_RESOLVE,
+    RG_USAGE_TRANSFER_SRC,
+    RG_USAGE_TRANSFER_DST,
+    RG_USAGE_PRESENT,
+    RG_USAGE_RAW,
+    RG_USAGE_COUNT
+} rg_usage;
+
+typedef struct rg_usage_info {
+    const char *name;
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+    VkImageLayout layout;             /* for textures */
+    VkImageUsageFlags image_usage;    /* what a created texture needs for it */
+    VkBufferUsageFlags buffer_usage;
+    bool write;
+} rg_usage_info;
+
+const rg_usage_info *rg_usage_get_info(rg_usage usage);
+
+/* A subresource range; zero counts mean "1 level / 1 layer from base";
+ * aspect 0 = every aspect of the format. */
+typedef struct rg_range {
+    VkImageAspectFlags aspect;
+    uint32_t base_mip, mip_count;
+    uint32_t base_layer, layer_count;
+} rg_range;
+
+/* One declared access of a command. Set texture or buffer, not both.
+ * whole_resource ranges: leave range zeroed with whole = true. */
+typedef struct rg_access {
+    rg_texture texture;
+    rg_buffer buffer;
+    rg_usage usage;
+    bool whole;                       /* all mips and layers of the texture */
+    rg_range range;
+    /* RG_USAGE_RAW only: */
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+    VkImageLayout layout;
+    bool write;
+} rg_access;
+
+
+/* ------------------------------------------------------------------- graph */
+
+typedef struct rg_graph_desc {
+    const char *name;
+    /* NULL: a device-free graph that can be declared and compiled (tests,
+     * tools) but not executed. */
+    eng_context *ctx;
+} rg_graph_desc;
+
+rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out);
+void rg_graph_destroy(rg_graph *graph);
+/* Starts a new declaration. Every handle made before is stale from now on. */
+void rg_graph_reset(rg_graph *graph);
+/* The first declaration or compile error ("" if none), naming the command
+ * and the resource. */
+rg_result rg_graph_error(const rg_graph *graph);
+const char *rg_graph_error_message(const rg_graph *graph);
+
+/* --------------------------------------------------------------- resources */
+
+typedef struct rg_texture_desc {
+    const char *name;
+    VkFormat format;
+    uint32_t width, height;
+    uint32_t mip_levels;              /* 0 = 1 */
+    uint32_t array_layers;            /* 0 = 1 */
+    VkSampleCountFlagBits samples;    /* 0 = 1 */
+    /* Usage is derived from the declared accesses; add more here. */
+    VkImageUsageFlags extra_usage;
+} rg_texture_desc;
+
+/* A texture the graph does not own (a swapchain image, a persistent
+ * texture): its state before the frame and the state it must be left in. */
+typedef struct rg_texture_import_desc {
+    const char *name;
+    VkImage image;                    /* may be set per frame: rg_texture_set_image */
+    VkImageView view;                 /* whole-image view used for attachments */
+    VkFormat format;
+    uint32_t width, height;
+    uint32_t mip_levels, array_layers;/* 0 = 1 */
+    VkSampleCountFlagBits samples;    /* 0 = 1 */
+    VkImageLayout initial_layout;     /* UNDEFINED: contents not needed */
+    VkPipelineStageFlags2 initial_stage;  /* last stage that touched it, e.g.
+                                             COLOR_ATTACHMENT_OUTPUT for an image
+                                             whose acquire semaphore waits there */
+    VkAccessFlags2 initial_access;
+    VkImageLayout final_layout;       /* UNDEFINED: left as the last use leaves it */
+    VkPipelineStageFlags2 final_stage;/* destination scope of the final transition */
+    VkAccessFlags2 final_access;
+} rg_texture_import_desc;
+
+typedef struct rg_buffer_desc {
+    const char *name;
+    VkDeviceSize size;
+    VkBufferUsageFlags extra_usage;
+} rg_buffer_desc;
+
+typedef struct rg_buffer_import_desc {
+    const char *name;
+    VkBuffer buffer;
+    VkDeviceSize size;
+    VkPipelineStageFlags2 initial_stage;
+    VkAccessFlags2 initial_access;
+    VkPipelineStageFlags2 final_stage;
+    VkAccessFlags2 final_access;
+} rg_buffer_import_desc;
+
+rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc);
+rg_texture rg_texture_import(rg_graph *graph, const rg_texture_import_desc *desc);
+rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc);
+rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc);
+/* Re-points an import for the next execute (the acquired swapchain image)
+ * without recompiling. Same format, extent and counts. */
+rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, VkImage image, VkImageView view);
+rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, VkBuffer handle);
+
+/* ---------------------------------------------------------------- commands */
+
+/* A command handle: its index in record order plus one. */
+typedef struct rg_command { uint32_t id; } rg_command;
+
+/* What a record callback can ask for while the graph executes. */
+typedef struct rg_record_context rg_record_context;
+VkCommandBuffer rg_record_cmd(const rg_record_context *rc);
+VkImage rg_record_image(const rg_record_context *rc, rg_texture texture);
+VkImageView rg_record_view(const rg_record_context *rc, rg_texture texture);
+VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer buffer);
+
+/* Returns false on failure; the graph ends an open rendering instance and
+ * rg_execute returns RG_ERROR_CALLBACK. */
+typedef bool (*rg_record_fn)(const rg_record_context *rc, void *user);
+
+typedef enum rg_command_kind {
+    RG_COMMAND_OUTSIDE = 0,           /* outside spans: dispatches, queries, ... */
+    RG_COMMAND_DRAW,                  /* inside a span only */
+} rg_command_kind;
+
+typedef struct rg_user_desc {
+    const char *name;
+    rg_command_kind kind;
+    const rg_access *accesses;
+    uint32_t access_count;
+    rg_record_fn record;
+    void *user;
+} rg_user_desc;
+
+rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc);
+rg_command rg_cmd_copy_buffer(rg_graph *graph, rg_buffer src, VkDeviceSize src_offset, rg_buffer dst,
+                              VkDeviceSize dst_offset, VkDeviceSize size);
+/* Whole mip level `mip`, layers [layer, layer + layer_count). */
+rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
+                                         uint32_t mip, uint32_t layer, uint32_t layer_count);
+rg_command rg_cmd_copy_texture_to_buffer(rg_graph *graph, rg_texture src, uint32_t mip, uint32_t layer,
+                                         uint32_t layer_count, rg_buffer dst, VkDeviceSize offset);
+rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_range *range,
+                                const VkClearValue *value);
+rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_texture dst, uint32_t dst_mip,
+                       VkFilter filter);
+
+/* ------------------------------------------------------------------- spans */
+
+/* One attachment view: one mip, explicit layers (no REMAINING). */
+typedef struct rg_attachment {
+    rg_texture texture;
+    uint32_t mip;
+    uint32_t base_layer, layer_count; /* layer_count 0 = 1 */
+    VkAttachmentLoadOp load;          /* 0 = LOAD; CLEAR and DONT_CARE skip the read */
+    VkAttachmentStoreOp store;        /* 0 = STORE */
+    VkClearValue clear;
+    rg_texture resolve;               /* optional single-sample target */
+    uint32_t resolve_mip, resolve_layer;
+    VkResolveModeFlagBits resolve_mode; /* 0 = AVERAGE (color), SAMPLE_ZERO (depth) */
+} rg_attachment;
+
+typedef struct rg_rendering_desc {
+    const char *name;
+    rg_attachment colors[8];
+    uint32_t color_count;
+    rg_attachment depth;              /* texture.id == 0: none; stencil follows the format */
+    bool depth_read_only;
+    VkRect2D area;                    /* zero extent = the attachments' full extent */
+} rg_rendering_desc;
+
+rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *desc);
+rg_command rg_end_rendering(rg_graph *graph);
+
+/* ----------------------------------------------------------------- compile */
+
+/* Validates, builds the hazard DAG over spans-as-nodes, orders and plans
+ * barriers. Device-free. Compiling an unchanged declaration again returns
+ * at once. */
+rg_result rg_compile(rg_graph *graph);
+
+/* After compile: a happens-before b (record-order command handles). Uses
+ * inside one span are unordered: false both ways. */
+bool rg_happens_before(const rg_graph *graph, rg_command a, rg_command b);
+
+/* The compiled execution order as command handles. */
+uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order);
+
+typedef struct rg_barrier_info {
+    rg_command before;                /* recorded right before this command */
+    bool hoisted;                     /* moved before the span's begin_rendering */
+    rg_texture texture;               /* one of texture / buffer, or neither (memory) */
+    rg_buffer buffer;
+    rg_range range;
+    VkPipelineStageFlags2 src_stage, dst_stage;
+    VkAccessFlags2 src_access, dst_access;
+    VkImageLayout old_layout, new_layout;
+} rg_barrier_info;
+
+uint32_t rg_barrier_count(const rg_graph *graph);
+const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index);
+
+/* Graphviz DOT: nodes, spans as clusters, edges and barriers. */
+rg_result rg_write_dot(const rg_graph *graph, const char *path);
+
+/* ----------------------------------------------------------------- execute */
+
+/* Records the compiled frame into cmd (which must be recording, on the
+ * context's queue family). Created resources get their memory at the first
+ * execute after a compile; no heap allocation per frame after that. */
+rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RENDERGRAPH_RENDERGRAPH_H */
