@@ -62,6 +62,11 @@ typedef enum rg_result {
     RG_ERROR_OUT_OF_MEMORY,
     RG_ERROR_CALLBACK,                /* a user record callback failed */
     RG_ERROR_VULKAN,
+    /* An intra-span hazard that would need a barrier between two interior
+     * commands: illegal inside vkCmdBeginRendering without
+     * VK_KHR_dynamic_rendering_local_read (VUID-vkCmdPipelineBarrier2-None-06191). */
+    RG_ERROR_HAZARD_IN_SPAN,
+    RG_ERROR_OUTSIDE_IN_SPAN,         /* an RG_COMMAND_OUTSIDE command inside a span */
     RG_RESULT_COUNT
 } rg_result;
 

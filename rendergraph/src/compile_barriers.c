@@ -1,0 +1,357 @@
+/* Compile, second half: synchronization2 barriers planned over the execution
+ * order from a per-subresource current state, and the resources' lifetimes.
+ *
+ * Per slot the state is: the current layout; the pending write (stage and
+ * access of the last write, or of the last layout transition, which is a
+ * write too); the stages that read since; and to which stages/accesses the
+ * pending write has already been made visible. A reader whose stage and
+ * access are already covered needs nothing, so two readers of one producer
+ * get one barrier.
+ *
+ * Every barrier a command inside a span needs is placed at the span's begin
+ * point (before vkCmdBeginRendering): a barrier inside a dynamic rendering
+ * instance is illegal without VK_KHR_dynamic_rendering_local_read, and
+ * compile already rejected every hazard between two interior commands, so
+ * whatever an interior command waits for lies outside the span. Barriers
+ * that meet one subresource at one point are merged (unioned scopes).
+ */
+#include "graph_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct slot_state {
+    VkImageLayout layout;
+    VkPipelineStageFlags2 ws, rs, vs; /* pending write, readers since, visible to */
+    VkAccessFlags2 wa, va;
+    uint32_t bar, bar_point;          /* the last barrier touching the slot, and its point */
+    VkPipelineStageFlags2 bar_src_stage; /* what that barrier had to wait for */
+    VkAccessFlags2 bar_src_access;
+} slot_state;
+
+/* One access as the planner sees it. */
+typedef struct step {
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+    VkImageLayout layout;             /* UNDEFINED for buffers; for a final
+                                         step: keep the current layout */
+    bool write, final;
+} step;
+
+typedef struct need {
+    bool barrier;
+    VkImageLayout old_layout, new_layout;
+    VkPipelineStageFlags2 src_stage;
+    VkAccessFlags2 src_access;
+} need;
+
+typedef struct planner {
+    rg_graph *g;
+    slot_state *slots;
+    uint32_t cap;                     /* barrier array capacity */
+    uint32_t point;
+    bool hoisted;
+    uint32_t first_new;               /* first barrier made by the current access */
+} planner;
+
+/* What the slot needs before the step, and its state after. A barrier met
+ * at the same point is widened instead of a second one. */
+static need slot_step(planner *p, slot_state *st, const step *s)
+{
+    need n = {.old_layout = st->layout};
+    n.new_layout = s->final && s->layout == VK_IMAGE_LAYOUT_UNDEFINED ? st->layout : s->layout;
+    bool transition = n.new_layout != st->layout;
+    if (transition || s->write || (s->final && (s->stage | s->access))) {
+        n.barrier = transition || (st->ws | st->rs) != 0;
+        n.src_stage = st->ws | st->rs;
+        n.src_access = st->wa;
+    } else if (st->ws && ((s->stage & ~st->vs) || (s->access & ~st->va))) {
+        n.barrier = true;
+        n.src_stage = st->ws;
+        n.src_access = st->wa;
+    }
+    bool synced = n.barrier;
+    if (n.barrier && !transition && st->bar != RG_NONE && st->bar_point == p->point) {
+        /* Nothing ran on the slot since that barrier: widen it. */
+        rg_barrier_info *b = &p->g->barriers[st->bar];
+        b->src_stage |= st->bar_src_stage;
+        b->src_access |= st->bar_src_access;
+        b->dst_stage |= s->stage;
+        b->dst_access |= s->access;
+        n = (need){.old_layout = st->layout, .new_layout = st->layout};
+    } else if (n.barrier) {
+        st->bar_src_stage = n.src_stage;
+        st->bar_src_access = n.src_access;
+    }
+    if (s->write) {
+        st->ws = s->stage;
+        st->wa = s->access;
+        st->rs = st->vs = 0;
+        st->va = 0;
+    } else if (transition) {
+        st->ws = st->rs = st->vs = s->stage;
+        st->wa = 0;
+        st->va = s->access;
+    } else {
+        if (synced) {
+            st->vs |= s->stage;
+            st->va |= s->access;
+        }
+        st->rs |= s->stage;
+    }
+    st->layout = n.new_layout;
+    return n;
+}
+
+static bool need_eq(const need *a, const need *b)
+{
+    return a->barrier == b->barrier && a->old_layout == b->old_layout && a->new_layout == b->new_layout &&
+           a->src_stage == b->src_stage && a->src_access == b->src_access;
+}
+
+static rg_barrier_info *barrier_append(planner *p)
+{
+    rg_graph *g = p->g;
+    if (g->barrier_count == p->cap) {
+        uint32_t cap = p->cap ? p->cap * 2 : 64;
+        rg_barrier_info *b = realloc(g->barriers, (size_t)cap * sizeof *b);
+        if (!b)
+            return NULL;
+        g->barriers = b;
+        uint32_t *pt = realloc(g->barrier_point, (size_t)cap * sizeof *pt);
+        if (!pt)
+            return NULL;
+        g->barrier_point = pt;
+        p->cap = cap;
+    }
+    g->barrier_point[g->barrier_count] = p->point;
+    rg_barrier_info *b = &g->barriers[g->barrier_count++];
+    memset(b, 0, sizeof *b);
+    b->before = p->point < g->order_count ? g->order_handles[p->point] : (rg_command){0};
+    b->hoisted = p->hoisted;
+    return b;
+}
+
+static uint32_t handle_id(const rg_graph *g, uint32_t resource)
+{
+    return (g->tag << RG_INDEX_BITS) | (resource + 1);
+}
+
+/* A run of slots of one texture access that need the same barrier: one
+ * aspect mask, one mip, consecutive layers. It extends a barrier the same
+ * access made for the previous mip when the layers match, else it is a new
+ * barrier. */
+typedef struct run {
+    VkImageAspectFlags aspect;
+    uint32_t mip, layer, count;
+    need n;
+} run;
+
+static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
+{
+    rg_graph *g = p->g;
+    if (r->count == 0 || !r->n.barrier)
+        return true;
+    uint32_t index = RG_NONE;
+    for (uint32_t i = p->first_new; i < g->barrier_count; i++) {
+        rg_barrier_info *b = &g->barriers[i];
+        if (b->range.aspect == r->aspect && b->range.base_layer == r->layer && b->range.layer_count == r->count &&
+            b->range.base_mip + b->range.mip_count == r->mip && b->old_layout == r->n.old_layout &&
+            b->new_layout == r->n.new_layout && b->src_stage == r->n.src_stage &&
+            b->src_access == r->n.src_access) {
+            b->range.mip_count++;
+            index = i;
+            break;
+        }
+    }
+    if (index == RG_NONE) {
+        rg_barrier_info *b = barrier_append(p);
+        if (!b)
+            return false;
+        b->texture.id = handle_id(g, ri);
+        b->range = (rg_range){r->aspect, r->mip, 1, r->layer, r->count};
+        b->src_stage = r->n.src_stage;
+        b->src_access = r->n.src_access;
+        b->dst_stage = s->stage;
+        b->dst_access = s->access;
+        b->old_layout = r->n.old_layout;
+        b->new_layout = r->n.new_layout;
+        index = g->barrier_count - 1;
+    }
+    const rg_resource *res = &g->resources[ri];
+    for (uint32_t bits = r->aspect; bits; bits &= bits - 1)
+        for (uint32_t l = 0; l < r->count; l++) {
+            slot_state *st = &p->slots[rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits), r->mip, r->layer + l)];
+            st->bar = index;
+            st->bar_point = p->point;
+        }
+    return true;
+}
+
+static bool plan_texture(planner *p, uint32_t ri, const rg_range *range, const step *s)
+{
+    const rg_resource *res = &p->g->resources[ri];
+    p->first_new = p->g->barrier_count;
+    run cur = {0};
+    for (uint32_t m = range->base_mip; m < range->base_mip + range->mip_count; m++) {
+        for (uint32_t l = range->base_layer; l < range->base_layer + range->layer_count; l++) {
+            /* Aspects of one (mip, layer) share a barrier when their needs
+             * agree (a depth/stencil image without separate layouts must
+             * transition both together). */
+            need na[3];
+            VkImageAspectFlagBits bit[3];
+            uint32_t k = 0;
+            bool same = true;
+            for (uint32_t bits = range->aspect; bits; bits &= bits - 1, k++) {
+                bit[k] = (VkImageAspectFlagBits)(bits & -bits);
+                na[k] = slot_step(p, &p->slots[rg__sub_slot(res, bit[k], m, l)], s);
+                same = same && need_eq(&na[k], &na[0]);
+            }
+            for (uint32_t i = 0; i < (same ? 1 : k); i++) {
+                VkImageAspectFlags aspect = same ? range->aspect : (VkImageAspectFlags)bit[i];
+                if (cur.count && cur.aspect == aspect && cur.mip == m && cur.layer + cur.count == l &&
+                    need_eq(&cur.n, &na[i])) {
+                    cur.count++;
+                    continue;
+                }
+                if (!run_flush(p, ri, s, &cur))
+                    return false;
+                cur = (run){aspect, m, l, 1, na[i]};
+            }
+        }
+    }
+    return run_flush(p, ri, s, &cur);
+}
+
+static bool plan_buffer(planner *p, uint32_t ri, const step *s)
+{
+    rg_graph *g = p->g;
+    slot_state *st = &p->slots[g->resources[ri].sub_base];
+    need n = slot_step(p, st, s);
+    if (!n.barrier)
+        return true;
+    rg_barrier_info *b = barrier_append(p);
+    if (!b)
+        return false;
+    b->buffer.id = handle_id(g, ri);
+    b->src_stage = n.src_stage;
+    b->src_access = n.src_access;
+    b->dst_stage = s->stage;
+    b->dst_access = s->access;
+    st->bar = g->barrier_count - 1;
+    st->bar_point = p->point;
+    return true;
+}
+
+/* Starting states: imports as declared; created resources as the frame
+ * before left them (carry), in layout UNDEFINED, since the same compiled
+ * graph runs frame after frame on one queue. */
+static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry)
+{
+    for (uint32_t ri = 0; ri < g->resource_count; ri++) {
+        const rg_resource *r = &g->resources[ri];
+        for (uint32_t i = r->sub_base; i < r->sub_base + r->sub_count; i++) {
+            slot_state *st = &slots[i];
+            memset(st, 0, sizeof *st);
+            st->bar = RG_NONE;
+            if (r->imported) {
+                st->layout = r->initial_layout;
+                st->ws = r->initial_stage;
+                st->wa = r->initial_access;
+            } else if (carry) {
+                st->ws = carry[i].ws | carry[i].rs;
+                st->wa = carry[i].wa;
+            }
+        }
+    }
+}
+
+static rg_result plan(rg_graph *g, slot_state *slots, const slot_state *carry, uint32_t *cap)
+{
+    planner p = {.g = g, .slots = slots, .cap = *cap};
+    g->barrier_count = 0;
+    init_slots(g, slots, carry);
+    bool ok = true;
+    for (uint32_t pos = 0; pos < g->order_count && ok; pos++) {
+        const rg_cmd_rec *cmd = &g->cmds[g->order[pos]];
+        /* Inside a span everything is placed before its begin, which the
+         * order puts right before the span's other commands. */
+        p.hoisted = cmd->span != RG_NONE && cmd->type != RG_CMD_BEGIN_RENDERING;
+        if (cmd->type == RG_CMD_BEGIN_RENDERING || cmd->span == RG_NONE)
+            p.point = pos;
+        for (uint32_t k = 0; k < cmd->access_count && ok; k++) {
+            const rg_access_rec *a = &g->accesses[cmd->first_access + k];
+            if (a->role == RG_ROLE_LIFETIME)
+                continue;
+            step s = {a->stage, a->access, a->layout, a->write, false};
+            ok = g->resources[a->resource].is_texture ? plan_texture(&p, a->resource, &a->range, &s)
+                                                      : plan_buffer(&p, a->resource, &s);
+        }
+    }
+    /* Imports end in their final state after the last command. */
+    p.point = g->order_count;
+    p.hoisted = false;
+    for (uint32_t ri = 0; ri < g->resource_count && ok; ri++) {
+        const rg_resource *r = &g->resources[ri];
+        if (!r->imported)
+            continue;
+        step s = {r->final_stage, r->final_access, r->final_layout, false, true};
+        rg_range whole = {r->aspects, 0, r->mip_levels, 0, r->array_layers};
+        ok = r->is_texture ? plan_texture(&p, ri, &whole, &s) : plan_buffer(&p, ri, &s);
+    }
+    *cap = p.cap;
+    return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+}
+
+void rg__lifetimes(rg_graph *g)
+{
+    for (uint32_t ri = 0; ri < g->resource_count; ri++)
+        g->resources[ri].first_use = g->resources[ri].last_use = RG_NONE;
+    for (uint32_t pos = 0; pos < g->order_count; pos++) {
+        const rg_cmd_rec *cmd = &g->cmds[g->order[pos]];
+        for (uint32_t k = 0; k < cmd->access_count; k++) {
+            rg_resource *r = &g->resources[g->accesses[cmd->first_access + k].resource];
+            if (r->first_use == RG_NONE)
+                r->first_use = pos;
+            r->last_use = pos;
+        }
+    }
+}
+
+rg_result rg__plan_barriers(rg_graph *g)
+{
+    size_t n = (size_t)g->sub_total + 1;
+    slot_state *slots = malloc(n * sizeof *slots), *carry = malloc(n * sizeof *carry);
+    uint32_t cap = 0;
+    rg_result r = slots && carry ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    /* First pass: where the frame leaves each slot; second: the real plan,
+     * with created resources starting from there. */
+    if (r == RG_SUCCESS)
+        r = plan(g, slots, NULL, &cap);
+    if (r == RG_SUCCESS) {
+        memcpy(carry, slots, n * sizeof *slots);
+        r = plan(g, slots, carry, &cap);
+    }
+    free(slots);
+    free(carry);
+    if (r != RG_SUCCESS)
+        return r;
+    g->point_start = malloc(((size_t)g->order_count + 2) * sizeof *g->point_start);
+    if (!g->point_start)
+        return RG_ERROR_OUT_OF_MEMORY;
+    uint32_t b = 0, most = 1;
+    for (uint32_t pt = 0; pt <= g->order_count + 1; pt++) {
+        g->point_start[pt] = b;
+        while (b < g->barrier_count && g->barrier_point[b] == pt)
+            b++;
+        if (b - g->point_start[pt] > most)
+            most = b - g->point_start[pt];
+    }
+    g->scratch_cap = most;
+    g->scratch_image_barriers = calloc(most, sizeof *g->scratch_image_barriers);
+    g->scratch_buffer_barriers = calloc(most, sizeof *g->scratch_buffer_barriers);
+    if (!g->scratch_image_barriers || !g->scratch_buffer_barriers)
+        return RG_ERROR_OUT_OF_MEMORY;
+    rg__lifetimes(g);
+    return RG_SUCCESS;
+}

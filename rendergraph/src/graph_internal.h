@@ -1,0 +1,208 @@
+/* The render graph's internal data: what declaration fills in, what compile
+ * derives, and what execute reads. Not installed.
+ *
+ * Ownership of the stages:
+ *   declare.c   rg_graph_create/destroy/reset, resources, commands, spans:
+ *               fills resources[], cmds[], accesses[], spans[]; sticky error.
+ *   usage.c     the usage table (rg_usage_get_info).
+ *   compile.c   validation, nodes, hazard edges, closure, batches, order,
+ *               barriers, lifetimes: fills the "compiled" part.
+ *   dot.c       rg_write_dot.
+ *   place.c     memory for created resources (device only).
+ *   execute.c   rg_execute and the record context.
+ */
+#ifndef RG_GRAPH_INTERNAL_H
+#define RG_GRAPH_INTERNAL_H
+
+#include "rendergraph/rendergraph.h"
+
+#include <engine/engine.h>
+#include <stdio.h>
+
+#define RG_NONE UINT32_MAX
+#define RG_NAME_MAX 64
+
+/* Handle ids: low 20 bits = index + 1, high 12 bits = the graph's tag, which
+ * changes at every reset and differs between graphs, so stale and foreign
+ * handles are caught. */
+#define RG_INDEX_BITS 20u
+#define RG_INDEX_MASK ((1u << RG_INDEX_BITS) - 1u)
+
+typedef struct rg_resource {
+    char name[RG_NAME_MAX];
+    bool is_texture;
+    bool imported;
+    /* textures */
+    VkFormat format;
+    uint32_t width, height, mip_levels, array_layers;
+    VkSampleCountFlagBits samples;
+    VkImageAspectFlags aspects;       /* every aspect of the format */
+    VkImageUsageFlags image_usage;    /* derived from accesses + extra */
+    /* buffers */
+    VkDeviceSize size;
+    VkBufferUsageFlags buffer_usage;
+    /* imports: state before and after the frame */
+    VkImageLayout initial_layout, final_layout;
+    VkPipelineStageFlags2 initial_stage, final_stage;
+    VkAccessFlags2 initial_access, final_access;
+    /* the Vulkan objects execute uses (imports: the user's, re-pointable;
+     * created: set by placement) */
+    VkImage image;
+    VkImageView view;
+    VkBuffer buffer;
+    eng_image *owned_image;           /* created textures, after placement */
+    eng_buffer *owned_buffer;
+    /* subresource slots: aspect-major, then mip, then layer; a buffer has
+     * one slot */
+    uint32_t sub_base, sub_count;
+    /* lifetime after compile: positions in the execution order (RG_NONE if
+     * unused) */
+    uint32_t first_use, last_use;
+} rg_resource;
+
+typedef enum rg_access_role {
+    RG_ROLE_NORMAL = 0,
+    RG_ROLE_ATTACHMENT,               /* color/depth attachment of a span */
+    RG_ROLE_RESOLVE,
+    RG_ROLE_LIFETIME,                 /* at end_rendering: keeps attachments alive
+                                         to the end; never used for barriers or usage */
+} rg_access_role;
+
+/* A declared access, resolved to concrete values. */
+typedef struct rg_access_rec {
+    uint32_t resource;                /* index into resources[] */
+    rg_range range;                   /* textures: concrete (aspect != 0, counts >= 1) */
+    VkDeviceSize offset, size;        /* buffers */
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+    VkImageLayout layout;             /* UNDEFINED for buffers */
+    bool write;
+    rg_access_role role;
+} rg_access_rec;
+
+typedef enum rg_cmd_type {
+    RG_CMD_USER = 0,
+    RG_CMD_COPY_BUFFER,
+    RG_CMD_COPY_BUFFER_TO_TEXTURE,
+    RG_CMD_COPY_TEXTURE_TO_BUFFER,
+    RG_CMD_CLEAR,
+    RG_CMD_BLIT,
+    RG_CMD_BEGIN_RENDERING,
+    RG_CMD_END_RENDERING,
+} rg_cmd_type;
+
+typedef struct rg_cmd_rec {
+    rg_cmd_type type;
+    rg_command_kind kind;             /* RG_CMD_USER only */
+    char name[RG_NAME_MAX];
+    uint32_t first_access, access_count; /* into accesses[] */
+    uint32_t span;                    /* span index, RG_NONE outside spans
+                                         (begin and end belong to their span) */
+    uint32_t node;                    /* after compile */
+    union {
+        struct { rg_record_fn record; void *user; } user;
+        struct { VkDeviceSize src_offset, dst_offset, size; } copy_buffer;
+        struct { VkDeviceSize offset; uint32_t mip, layer, layer_count; } copy_image; /* both directions */
+        struct { rg_range range; VkClearValue value; } clear;
+        struct { uint32_t src_mip, dst_mip; VkFilter filter; } blit;
+    } u;
+} rg_cmd_rec;
+
+typedef struct rg_span {
+    uint32_t begin_cmd, end_cmd;      /* end_cmd RG_NONE while open */
+    rg_rendering_desc desc;           /* as declared (handles checked) */
+    VkRect2D area;                    /* resolved render area */
+    uint32_t layer_count;
+} rg_span;
+
+/* Attachment views of one span, made at placement: [0..8) colors,
+ * [8..16) their resolve targets, [16] depth. VK_NULL_HANDLE for imports,
+ * which use their own view. */
+#define RG_SPAN_VIEWS 17
+typedef struct rg_span_views {
+    VkImageView views[RG_SPAN_VIEWS];
+} rg_span_views;
+
+struct rg_graph {
+    char name[RG_NAME_MAX];
+    eng_context *ctx;                 /* NULL: device-free */
+    uint32_t tag;                     /* handle tag (see RG_INDEX_BITS) */
+
+    /* declaration */
+    rg_resource *resources;
+    uint32_t resource_count, resource_cap;
+    rg_cmd_rec *cmds;
+    uint32_t cmd_count, cmd_cap;
+    rg_access_rec *accesses;
+    uint32_t access_count, access_cap;
+    rg_span *spans;
+    uint32_t span_count, span_cap;
+    uint32_t open_span;               /* RG_NONE when no span is open */
+    uint32_t sub_total;               /* subresource slots over all resources */
+    rg_result error;                  /* first error, sticky */
+    char message[512];
+    uint64_t declaration_hash;        /* to detect an unchanged re-declaration */
+
+    /* compiled */
+    bool compiled;
+    uint64_t compiled_hash;
+    uint32_t node_count;
+    uint32_t *node_first_cmd;         /* per node: its first command (record order);
+                                         node_count + 1 entries, the last = cmd_count */
+    uint32_t *node_batch;             /* Kahn batch (longest path from a source) */
+    uint64_t *closure;                /* node_count rows of row_words: bit b of row a
+                                         = node b happens-before node a */
+    uint32_t row_words;
+    uint32_t *edges;                  /* hazard edges as (from, to) node pairs, to
+                                         ascending; those the closure did not
+                                         already imply (for the DOT dump) */
+    uint32_t edge_count;
+    uint32_t *order;                  /* command indices in execution order */
+    uint32_t order_count;
+    rg_command *order_handles;        /* the same as public handles */
+    /* Barriers sorted by point; point p = recorded before order[p]
+     * (p == order_count: after the last command, the imports' final
+     * transitions). point_start has order_count + 2 entries. */
+    rg_barrier_info *barriers;
+    uint32_t *barrier_point;          /* per barrier */
+    uint32_t barrier_count;
+    uint32_t *point_start;
+
+    /* placement / execute */
+    bool placed;
+    rg_span_views *span_views;        /* per span, after placement */
+    uint64_t placed_hash;             /* compiled_hash the placement was made for */
+    VkImageMemoryBarrier2 *scratch_image_barriers; /* sized at compile */
+    VkBufferMemoryBarrier2 *scratch_buffer_barriers;
+    uint32_t scratch_cap;
+};
+
+/* Records the first error (later ones are dropped) and returns it. */
+rg_result rg__fail(rg_graph *g, rg_result r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Handle -> index, or RG_NONE when stale, foreign or 0. */
+uint32_t rg__texture_index(const rg_graph *g, rg_texture t);
+uint32_t rg__buffer_index(const rg_graph *g, rg_buffer b);
+
+/* Subresource slot of (aspect bit, mip, layer) in resource r. */
+uint32_t rg__sub_slot(const rg_resource *r, VkImageAspectFlagBits aspect, uint32_t mip, uint32_t layer);
+
+/* Compile's second half (compile_barriers.c): barriers from the execution
+ * order, scratch_cap, and the resources' lifetimes. */
+rg_result rg__plan_barriers(rg_graph *g);
+/* Lifetimes only (an unchanged re-declaration reuses the rest). */
+void rg__lifetimes(rg_graph *g);
+
+/* Frees everything compile made (declaration stays). */
+void rg__compiled_free(rg_graph *g);
+/* Gives every used created resource memory, and spans their attachment
+ * views (needs the device). Transactional. */
+rg_result rg__place(rg_graph *g);
+/* Frees placed memory and views (execute's resources). */
+void rg__placement_free(rg_graph *g);
+
+#endif

@@ -1,0 +1,97 @@
+/* Shared helpers of the device-free render graph tests (tests/unit/test_rg_*.c). */
+#ifndef RG_UNIT_H
+#define RG_UNIT_H
+
+#include <criterion/criterion.h>
+#include <rendergraph/rendergraph.h>
+#include <string.h>
+
+#define TEX(t, u) ((rg_access){.texture = (t), .usage = (u), .whole = true})
+#define BUF(b, u) ((rg_access){.buffer = (b), .usage = (u)})
+#define ACC(...) ((const rg_access[]){__VA_ARGS__}), (uint32_t)(sizeof((const rg_access[]){__VA_ARGS__}) / sizeof(rg_access))
+
+static inline bool rgu_noop(const rg_record_context *rc, void *user)
+{
+    (void)rc;
+    (void)user;
+    return true;
+}
+
+static inline rg_graph *rgu_graph(void)
+{
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "test"}, &g), RG_SUCCESS);
+    cr_assert_not_null(g);
+    return g;
+}
+
+static inline rg_texture rgu_tex(rg_graph *g, const char *name, VkFormat format)
+{
+    return rg_texture_create(g, &(rg_texture_desc){.name = name, .format = format, .width = 64, .height = 64});
+}
+
+static inline rg_texture rgu_color(rg_graph *g, const char *name)
+{
+    return rgu_tex(g, name, VK_FORMAT_R8G8B8A8_UNORM);
+}
+
+static inline rg_buffer rgu_buf(rg_graph *g, const char *name)
+{
+    return rg_buffer_create(g, &(rg_buffer_desc){.name = name, .size = 256});
+}
+
+static inline rg_command rgu_cmd(rg_graph *g, const char *name, rg_command_kind kind, const rg_access *a,
+                                 uint32_t n)
+{
+    return rg_cmd_user(g, &(rg_user_desc){.name = name, .kind = kind, .accesses = a, .access_count = n,
+                                          .record = rgu_noop});
+}
+
+#define rgu_draw(g, name, ...) rgu_cmd(g, name, RG_COMMAND_DRAW, ACC(__VA_ARGS__))
+#define rgu_outside(g, name, ...) rgu_cmd(g, name, RG_COMMAND_OUTSIDE, ACC(__VA_ARGS__))
+
+/* A span rendering into one color texture, cleared. */
+static inline rg_command rgu_begin(rg_graph *g, const char *name, rg_texture color)
+{
+    return rg_begin_rendering(g, &(rg_rendering_desc){
+                                     .name = name,
+                                     .colors = {{.texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR}},
+                                     .color_count = 1,
+                                 });
+}
+
+/* Position of a command in the execution order, UINT32_MAX if absent. */
+static inline uint32_t rgu_pos(const rg_graph *g, rg_command c)
+{
+    const rg_command *order;
+    uint32_t n = rg_execution_order(g, &order);
+    for (uint32_t i = 0; i < n; i++)
+        if (order[i].id == c.id)
+            return i;
+    return UINT32_MAX;
+}
+
+/* The barriers on one texture, in order; returns how many. */
+static inline uint32_t rgu_tex_barriers(const rg_graph *g, rg_texture t, const rg_barrier_info **out, uint32_t max)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < rg_barrier_count(g); i++) {
+        const rg_barrier_info *b = rg_barrier_get(g, i);
+        if (b->texture.id == t.id && k < max)
+            out[k++] = b;
+    }
+    return k;
+}
+
+static inline void rgu_expect_error(rg_graph *g, rg_result code, const char *needle)
+{
+    rg_result r = rg_compile(g);
+    cr_expect_eq(r, code, "compile: %s (%s), wanted %s", rg_result_string(r), rg_graph_error_message(g),
+                 rg_result_string(code));
+    cr_expect_eq(rg_graph_error(g), code);
+    if (needle)
+        cr_expect_not_null(strstr(rg_graph_error_message(g), needle), "message '%s' lacks '%s'",
+                           rg_graph_error_message(g), needle);
+}
+
+#endif
