@@ -274,6 +274,9 @@ static eng_result create_device(eng_context *ctx)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
         .dynamicRendering = VK_TRUE,
         .synchronization2 = VK_TRUE,
+        /* Mandatory in 1.3; glslc targeting vulkan1.3 emits LocalSizeId,
+         * which needs it on. */
+        .maintenance4 = VK_TRUE,
     };
     VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13 };
     VkDeviceCreateInfo ci = {

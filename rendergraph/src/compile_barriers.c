@@ -243,9 +243,10 @@ static bool plan_buffer(planner *p, uint32_t ri, const step *s)
     return true;
 }
 
-/* Starting states: imports as declared; created resources as the frame
- * before left them (carry), in layout UNDEFINED, since the same compiled
- * graph runs frame after frame on one queue. */
+/* Starting states: imports as declared, plus what the frame before left
+ * them with; created resources as the frame before left them (carry), in
+ * layout UNDEFINED, since the same compiled graph runs frame after frame on
+ * one queue. */
 static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry)
 {
     for (uint32_t ri = 0; ri < g->resource_count; ri++) {
@@ -258,6 +259,13 @@ static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry)
                 st->layout = r->initial_layout;
                 st->ws = r->initial_stage;
                 st->wa = r->initial_access;
+                /* Executed again on the same queue, the frame before
+                 * touched the import last: wait for that too (on the first
+                 * frame the extra source scope costs nothing). */
+                if (carry) {
+                    st->ws |= carry[i].ws | carry[i].rs;
+                    st->wa |= carry[i].wa;
+                }
             } else if (carry) {
                 st->ws = carry[i].ws | carry[i].rs;
                 st->wa = carry[i].wa;
