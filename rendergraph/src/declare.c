@@ -58,8 +58,11 @@ rg_result rg__fail(rg_graph *g, rg_result r, const char *fmt, ...)
 
 /* ------------------------------------------------------------- internals */
 
+/* Every declaration append passes here: the compiled plan no longer
+ * matches until rg_compile runs again. */
 static void hash_bytes(rg_graph *g, const void *p, size_t n)
 {
+    g->compiled = false;
     const unsigned char *b = p;
     uint64_t h = g->declaration_hash;
     for (size_t i = 0; i < n; i++)

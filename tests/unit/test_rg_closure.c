@@ -277,6 +277,19 @@ Test(rg_closure, compiling_again_gives_the_same_plan)
     rg_graph_destroy(g);
 }
 
+Test(rg_closure, declaring_more_needs_a_new_compile)
+{
+    rg_graph *g = declare_frame(rgu_graph());
+    cr_assert_eq(rg_compile(g), RG_SUCCESS);
+    uint32_t n = rg_execution_order(g, NULL);
+    rgu_outside(g, "late", BUF(rgu_buf(g, "late"), RG_USAGE_STORAGE_WRITE_COMPUTE));
+    cr_expect_eq(rg_execution_order(g, NULL), 0, "the old plan is not offered");
+    cr_expect_eq(rg_barrier_count(g), 0);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS);
+    cr_expect_eq(rg_execution_order(g, NULL), n + 1);
+    rg_graph_destroy(g);
+}
+
 /* ------------------------------------------------------------------ DOT */
 
 Test(rg_closure, dot_dump)
