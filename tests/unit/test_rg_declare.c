@@ -257,3 +257,55 @@ Test(rg_declare, lifetimes_cover_the_span_end)
     cr_expect_eq(g->resources[2].last_use, 1);
     rg_graph_destroy(g);
 }
+
+Test(rg_declare, copies_check_sizes_and_mips)
+{
+    rg_graph *g = rgu_graph();
+    rg_texture t = rgu_color(g, "t"); /* 64x64 RGBA8: 16 KiB */
+    rg_buffer small = rgu_buf(g, "small");
+    cr_expect_eq(rg_cmd_copy_buffer_to_texture(g, small, 0, t, 0, 0, 1).id, 0);
+    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "copy_buffer_to_texture");
+    cr_expect_not_null(strstr(rg_graph_error_message(g), "small"));
+    rg_graph_destroy(g);
+
+    g = rgu_graph();
+    t = rgu_color(g, "t");
+    cr_expect_eq(rg_cmd_blit(g, t, 0, t, 0, VK_FILTER_NEAREST).id, 0, "one mip onto itself");
+    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "blit");
+    rg_graph_destroy(g);
+
+    g = rgu_graph();
+    rg_buffer b = rgu_buf(g, "b");
+    cr_expect_eq(rg_cmd_copy_buffer(g, b, 0, b, 16, 32).id, 0, "overlapping regions of one buffer");
+    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "copy_buffer");
+    rg_graph_destroy(g);
+
+    g = rgu_graph();
+    t = rgu_color(g, "t");
+    rg_buffer big = rg_buffer_create(g, &(rg_buffer_desc){.name = "big", .size = 64 * 64 * 4});
+    cr_expect_neq(rg_cmd_copy_buffer_to_texture(g, big, 0, t, 0, 0, 0).id, 0, "layer_count 0 = 1");
+    cr_expect_neq(rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, big, 0).id, 0);
+    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_graph_destroy(g);
+}
+
+Test(rg_declare, read_only_depth_attachment)
+{
+    rg_graph *g = rgu_graph();
+    rg_texture depth = rgu_tex(g, "depth", VK_FORMAT_D32_SFLOAT), color = rgu_color(g, "color");
+    rg_begin_rendering(g, &(rg_rendering_desc){.name = "ro", .color_count = 1, .colors = {{.texture = color}},
+                                               .depth = {.texture = depth}, .depth_read_only = true});
+    rg_end_rendering(g);
+    rgu_outside(g, "sample_depth", TEX(depth, RG_USAGE_SAMPLED_COMPUTE));
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    const rg_barrier_info *b[4];
+    cr_assert_eq(rgu_tex_barriers(g, depth, b, 4), 2);
+    cr_expect_eq(b[0]->new_layout, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL);
+    cr_expect_eq(b[0]->dst_access, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    cr_expect_eq(b[0]->range.aspect, VK_IMAGE_ASPECT_DEPTH_BIT);
+    cr_expect_eq(b[1]->old_layout, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL);
+    cr_expect_eq(b[1]->new_layout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    cr_expect_eq(g->resources[0].image_usage,
+                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    rg_graph_destroy(g);
+}
