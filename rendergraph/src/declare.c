@@ -98,9 +98,17 @@ static bool grow(rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t ele
     return true;
 }
 
+/* Every command is named: a plain bounded copy, since snprintf's format
+ * machinery was a tenth of declaring a command. */
 static void copy_name(char *dst, const char *src, const char *fallback)
 {
-    snprintf(dst, RG_NAME_MAX, "%s", src && src[0] ? src : fallback);
+    const char *from = src && src[0] ? src : fallback;
+    size_t n = 0;
+    while (n < RG_NAME_MAX - 1 && from[n]) {
+        dst[n] = from[n];
+        n++;
+    }
+    dst[n] = '\0';
 }
 
 static uint32_t make_id(const rg_graph *g, uint32_t index) { return (g->tag << RG_INDEX_BITS) | (index + 1); }

@@ -460,3 +460,56 @@ DEVICE_TEST(rg_execute, callback_error_closes_the_pass)
     rg_graph_destroy(free_graph);
     gpu_close(&g);
 }
+
+/* ------------------------------------------- an import re-pointed per frame */
+
+DEVICE_TEST(rg_execute, import_repointed_without_recompile)
+{
+    gpu g = gpu_open();
+    eng_pipeline *pipe = NULL;
+    cr_assert_eq(solid_pipeline_create(g.ctx, FMT, VK_FORMAT_UNDEFINED, VK_SAMPLE_COUNT_1_BIT, NULL, &pipe),
+                 ENG_SUCCESS, "%s", eng_last_error());
+    eng_image *images[2] = { NULL, NULL };
+    eng_image_desc id = { .name = "frame image", .format = FMT, .width = W, .height = H,
+                          .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT };
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(eng_image_create(g.ctx, &id, &images[i]), ENG_SUCCESS, "%s", eng_last_error());
+
+    /* Like a swapchain image: contents not needed, left ready to copy. */
+    rg_graph *graph = new_graph(&g);
+    const eng_image_info *first = eng_image_get_info(images[0]);
+    rg_texture target = rg_texture_import(graph, &(rg_texture_import_desc){
+        .name = "frame", .image = first->image, .view = first->view, .format = FMT, .width = W, .height = H,
+        .final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, .final_stage = VK_PIPELINE_STAGE_2_COPY_BIT,
+        .final_access = VK_ACCESS_2_TRANSFER_READ_BIT });
+    float color[4] = { 1, 0, 0, 1 };
+    solid_job job = { pipe, full, color };
+    rg_begin_rendering(graph, &(rg_rendering_desc){
+        .name = "frame", .color_count = 1,
+        .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE, .store = VK_ATTACHMENT_STORE_OP_STORE } } });
+    rg_cmd_user(graph, &(rg_user_desc){ .name = "fill", .kind = RG_COMMAND_DRAW, .record = draw_solid, .user = &job });
+    rg_end_rendering(graph);
+    compile_ok(graph);
+    run_graph(&g, graph, 1);
+
+    const eng_image_info *second = eng_image_get_info(images[1]);
+    cr_assert_eq(rg_texture_set_image(graph, target, second->image, second->view), RG_SUCCESS, "%s",
+                 rg_graph_error_message(graph));
+    color[0] = 0;
+    color[1] = 1;
+    run_graph(&g, graph, 1);
+
+    uint8_t px[W * H * 4];
+    static const uint8_t want[2][4] = { { 255, 0, 0, 255 }, { 0, 255, 0, 255 } };
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(eng_image_read(g.ctx, images[i], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, px, sizeof px),
+                     ENG_SUCCESS, "%s", eng_last_error());
+        expect_pixel(px, 0, 0, want[i]);
+        expect_pixel(px, W - 1, H - 1, want[i]);
+    }
+    rg_graph_destroy(graph);
+    for (int i = 0; i < 2; i++)
+        eng_image_destroy(images[i]);
+    eng_pipeline_destroy(pipe);
+    gpu_close(&g);
+}
