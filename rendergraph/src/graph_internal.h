@@ -169,6 +169,7 @@ struct rg_graph {
     uint32_t *point_start;
 
     /* placement / execute */
+    struct rg_mem_plan *mem_plan;     /* after rg__plan_memory (see below) */
     bool placed;
     rg_span_views *span_views;        /* per span, after placement */
     uint64_t placed_hash;             /* compiled_hash the placement was made for */
@@ -204,5 +205,58 @@ void rg__compiled_free(rg_graph *g);
 rg_result rg__place(rg_graph *g);
 /* Frees placed memory and views (execute's resources). */
 void rg__placement_free(rg_graph *g);
+
+
+/* ------------------------------------------------------- memory placement
+ * The planner (memory_plan.c) is pure: it sees each created resource's
+ * memory requirements (from the device in place.c, or recorded ones through
+ * rg_place_offline) and decides lazy / dedicated / pooled, pools and offsets,
+ * using the compile step's happens-before closure. place.c then makes the
+ * memory and binds. */
+
+/* Requirements of one resource, indexed like resources[]. */
+typedef struct rg_mem_requirements {
+    VkDeviceSize size, alignment;
+    uint32_t type_bits;
+    bool dedicated;                   /* requires or prefers a dedicated allocation */
+} rg_mem_requirements;
+
+typedef struct rg_mem_placement {
+    rg_memory_kind kind;
+    uint32_t memory_type;             /* RG_NONE for imports and unused */
+    uint32_t pool;                    /* RG_NONE unless pooled */
+    VkDeviceSize offset, size, alignment;
+    /* Pooled resources: the union of the last-use scopes of every other
+     * resource whose range overlaps this one in its pool (this frame's
+     * earlier occupants and, through repeated execution, the frame
+     * before's later ones). Folded into the first-use barrier. */
+    VkPipelineStageFlags2 alias_stage;
+    VkAccessFlags2 alias_access;
+} rg_mem_placement;
+
+typedef struct rg_mem_pool {
+    uint32_t memory_type;
+    bool optimal;                     /* optimal-tiling images; else buffers */
+    VkDeviceSize size;
+} rg_mem_pool;
+
+typedef struct rg_mem_plan {
+    bool planned;
+    rg_mem_placement *items;          /* resource_count entries */
+    rg_mem_pool *pools;
+    uint32_t pool_count;
+    rg_memory_totals totals;
+} rg_mem_plan;
+
+/* Plans placement from requirements (resource_count entries; entries of
+ * imports and unused resources are ignored). Fills g->mem and sets each
+ * pooled resource's alias scope. Device-free. */
+rg_result rg__plan_memory(rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
+                          const rg_mem_requirements *reqs);
+void rg__mem_plan_free(rg_mem_plan *plan);
+
+/* Re-plans the barriers with the alias scopes of g->mem folded into each
+ * pooled resource's first use (compile_barriers.c). */
+rg_result rg__plan_barriers_with_aliases(rg_graph *g);
 
 #endif

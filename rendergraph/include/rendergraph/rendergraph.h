@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <vulkan/vulkan.h>
 
 #ifdef __cplusplus
@@ -167,8 +168,21 @@ const char *rg_graph_error_message(const rg_graph *graph);
 
 /* --------------------------------------------------------------- resources */
 
+/* Whether a created texture gets TRANSIENT_ATTACHMENT usage (and so lazily
+ * allocated memory where the device offers it). AUTO: when every use is as
+ * an attachment of one span that clears or ignores it on load and discards
+ * it on store (resolving is fine). FORCE: always; a use that needs the
+ * contents (load, store, sample, copy) is then a compile error. FORBID:
+ * never. */
+typedef enum rg_transient {
+    RG_TRANSIENT_AUTO = 0,
+    RG_TRANSIENT_FORCE,
+    RG_TRANSIENT_FORBID,
+} rg_transient;
+
 typedef struct rg_texture_desc {
     const char *name;
+    rg_transient transient;
     VkFormat format;
     uint32_t width, height;
     uint32_t mip_levels;              /* 0 = 1 */
@@ -323,6 +337,54 @@ const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index);
 
 /* Graphviz DOT: nodes, spans as clusters, edges and barriers. */
 rg_result rg_write_dot(const rg_graph *graph, const char *path);
+
+/* ------------------------------------------------------------------ memory */
+
+/* Where a resource's memory comes from, once placed. */
+typedef enum rg_memory_kind {
+    RG_MEMORY_NOT_CREATED = 0,        /* created but never used: not made at all */
+    RG_MEMORY_IMPORTED,
+    RG_MEMORY_LAZY,                   /* own LAZILY_ALLOCATED allocation (tile memory) */
+    RG_MEMORY_DEDICATED,              /* own allocation: required/preferred, host-visible */
+    RG_MEMORY_POOLED,                 /* a range of a shared pool, maybe aliased */
+} rg_memory_kind;
+
+typedef struct rg_memory_totals {
+    VkDeviceSize pooled;              /* sum of pool sizes */
+    VkDeviceSize unaliased;           /* what the pooled resources would take apart */
+    VkDeviceSize lower_bound;         /* most pooled bytes live at one point of the
+                                         execution order, summed over pool classes */
+    VkDeviceSize lazy;                /* requested from lazily allocated types */
+    VkDeviceSize dedicated;
+    uint32_t pools;
+} rg_memory_totals;
+
+/* Plans placement without a device from recorded memory requirements, as a
+ * device would report them: for tools, tests and what-if reports. The graph
+ * must be compiled. requirements(user, texture_or_buffer_name, is_texture,
+ * index, &size, &alignment, &type_bits, &dedicated) is called per created,
+ * used resource. */
+typedef bool (*rg_requirements_fn)(void *user, const char *name, bool is_texture, uint32_t index,
+                                   VkDeviceSize *size, VkDeviceSize *alignment, uint32_t *type_bits,
+                                   bool *dedicated);
+rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperties *props,
+                           rg_requirements_fn requirements, void *user);
+
+/* After placement (rg_execute's first run, or rg_place_offline). */
+rg_memory_totals rg_memory_get_totals(const rg_graph *graph);
+rg_memory_kind rg_texture_memory(const rg_graph *graph, rg_texture texture, VkDeviceSize *offset,
+                                 uint32_t *pool);
+rg_memory_kind rg_buffer_memory(const rg_graph *graph, rg_buffer buffer, VkDeviceSize *offset, uint32_t *pool);
+/* True when the texture got TRANSIENT_ATTACHMENT usage (after compile). */
+bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture);
+
+/* The memory report: per resource size, alignment, memory type, pool,
+ * offset, lifetime, kind and what it aliases; totals. */
+rg_result rg_memory_report_print(const rg_graph *graph, FILE *out);
+rg_result rg_memory_report_json(const rg_graph *graph, const char *path);
+/* A picture of the pools: resources as bars over the execution order at
+ * their offsets, so aliasing can be seen. */
+rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path);
 
 /* ----------------------------------------------------------------- execute */
 
