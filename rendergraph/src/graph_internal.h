@@ -2,8 +2,14 @@
  * derives, and what execute reads. Not installed.
  *
  * Ownership of the stages:
- *   declare.c   rg_graph_create/destroy/reset, resources, commands, spans:
- *               fills resources[], cmds[], accesses[], spans[]; sticky error.
+ *   declaration (helpers shared through declare_internal.h), filling
+ *   resources[], cmds[], accesses[], spans[] and keeping the sticky error:
+ *     graph.c      rg_graph_create/destroy/reset, errors, handle lookup.
+ *     resources.c  textures and buffers, created and imported.
+ *     records.c    a command's resolved accesses and its record.
+ *     commands.c   rg_cmd_user.
+ *     transfers.c  the built-in copy, clear and blit commands.
+ *     spans.c      rg_begin_rendering / rg_end_rendering.
  *   usage.c     the usage table (rg_usage_get_info).
  *   compile.c   validation, nodes, hazard edges, closure, batches, order,
  *               barriers, lifetimes: fills the "compiled" part.

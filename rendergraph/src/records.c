@@ -1,0 +1,106 @@
+/* Appending declaration records for a command under construction
+ * (rg_pending): handle arguments resolved to resource indices, concrete
+ * texture ranges, resolved access records (which also teach a created
+ * resource the usage it needs), and finally the command record itself.
+ * Accesses are appended first and the command record last, so a command
+ * that fails validation leaves nothing behind. Every record is hashed as it
+ * is appended.
+ */
+#include "declare_internal.h"
+
+#include <string.h>
+
+uint32_t rg__texture_arg(rg_pending *p, rg_texture t)
+{
+    uint32_t i = rg__texture_index(p->g, t);
+    if (i == RG_NONE)
+        rg__fail(p->g, RG_ERROR_INVALID_HANDLE, "command '%s': texture handle 0x%x is 0, stale, foreign or not a texture",
+                 p->name, t.id);
+    return i;
+}
+
+uint32_t rg__buffer_arg(rg_pending *p, rg_buffer b)
+{
+    uint32_t i = rg__buffer_index(p->g, b);
+    if (i == RG_NONE)
+        rg__fail(p->g, RG_ERROR_INVALID_HANDLE, "command '%s': buffer handle 0x%x is 0, stale, foreign or not a buffer",
+                 p->name, b.id);
+    return i;
+}
+
+/* Appends one resolved access; the created resource learns the usage it
+ * needs (lifetime-only accesses never add usage). */
+bool rg__access_push(rg_pending *p, const rg_access_rec *rec, VkImageUsageFlags image_usage,
+                        VkBufferUsageFlags buffer_usage)
+{
+    rg_graph *g = p->g;
+    if (!rg__grow(g, (void **)&g->accesses, &g->access_cap, g->access_count + 1, sizeof *g->accesses))
+        return false;
+    rg_access_rec *a = &g->accesses[g->access_count++];
+    memset(a, 0, sizeof *a);
+    a->resource = rec->resource;
+    a->range = rec->range;
+    a->offset = rec->offset;
+    a->size = rec->size;
+    a->stage = rec->stage;
+    a->access = rec->access;
+    a->layout = rec->layout;
+    a->write = rec->write;
+    a->role = rec->role;
+    rg__hash_bytes(g, a, sizeof *a);
+    rg_resource *r = &g->resources[rec->resource];
+    if (rec->role != RG_ROLE_LIFETIME && !r->imported) {
+        r->image_usage |= image_usage;
+        r->buffer_usage |= buffer_usage;
+    }
+    return true;
+}
+
+/* Concrete range of a texture access: REMAINING resolves to the rest, zero
+ * counts to 1, aspect 0 to every aspect of the format. */
+bool rg__texture_range(rg_pending *p, const rg_resource *r, bool whole, const rg_range *in, rg_range *out)
+{
+    if (whole) {
+        *out = (rg_range){r->aspects, 0, r->mip_levels, 0, r->array_layers};
+        return true;
+    }
+    rg_range q = *in;
+    if (q.aspect == 0)
+        q.aspect = r->aspects;
+    if (q.mip_count == VK_REMAINING_MIP_LEVELS && q.base_mip < r->mip_levels)
+        q.mip_count = r->mip_levels - q.base_mip;
+    if (q.layer_count == VK_REMAINING_ARRAY_LAYERS && q.base_layer < r->array_layers)
+        q.layer_count = r->array_layers - q.base_layer;
+    if (q.mip_count == 0)
+        q.mip_count = 1;
+    if (q.layer_count == 0)
+        q.layer_count = 1;
+    if ((q.aspect & ~r->aspects) || q.base_mip >= r->mip_levels || q.mip_count > r->mip_levels - q.base_mip ||
+        q.base_layer >= r->array_layers || q.layer_count > r->array_layers - q.base_layer) {
+        rg__fail(p->g, RG_ERROR_BAD_RANGE,
+                 "command '%s': range (aspect 0x%x, mips %u+%u, layers %u+%u) outside texture '%s' (%u mips, %u layers)",
+                 p->name, in->aspect, in->base_mip, in->mip_count, in->base_layer, in->layer_count, r->name,
+                 r->mip_levels, r->array_layers);
+        return false;
+    }
+    *out = q;
+    return true;
+}
+
+/* Appends the command record after its accesses; returns its handle. */
+rg_command rg__cmd_finish(rg_pending *p, const rg_cmd_rec *tmpl)
+{
+    rg_graph *g = p->g;
+    if (g->error != RG_SUCCESS)
+        return (rg_command){0};
+    if (!rg__grow(g, (void **)&g->cmds, &g->cmd_cap, g->cmd_count + 1, sizeof *g->cmds))
+        return (rg_command){0};
+    rg_cmd_rec *c = &g->cmds[g->cmd_count];
+    *c = *tmpl;
+    rg__copy_name(c->name, p->name, "command");
+    c->first_access = p->first_access;
+    c->access_count = g->access_count - p->first_access;
+    c->node = 0;
+    rg__hash_bytes(g, c, sizeof *c);
+    return (rg_command){++g->cmd_count};
+}

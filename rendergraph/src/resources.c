@@ -1,0 +1,215 @@
+/* Resource declaration: created and imported textures and buffers, their
+ * subresource slots, and re-pointing an import's Vulkan objects. Shapes are
+ * validated at once (format, extent, mips, samples, subresource count) so
+ * the message names the resource. A resource is hashed by what identifies
+ * it, never by the Vulkan objects, so an import re-pointed every frame does
+ * not count as a changed declaration.
+ */
+#include "declare_internal.h"
+
+#include <string.h>
+
+uint32_t rg__sub_slot(const rg_resource *r, VkImageAspectFlagBits aspect, uint32_t mip, uint32_t layer)
+{
+    if (!r->is_texture)
+        return r->sub_base;
+    uint32_t a = (uint32_t)__builtin_popcount(r->aspects & ((uint32_t)aspect - 1u));
+    return r->sub_base + (a * r->mip_levels + mip) * r->array_layers + layer;
+}
+
+static VkImageAspectFlags format_aspects(VkFormat f)
+{
+    VkImageAspectFlags a = 0;
+    if (eng_format_has_depth(f))
+        a |= VK_IMAGE_ASPECT_DEPTH_BIT;
+    if (eng_format_has_stencil(f))
+        a |= VK_IMAGE_ASPECT_STENCIL_BIT;
+    return a ? a : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
+static rg_resource *resource_append(rg_graph *g, bool texture, uint32_t sub_count)
+{
+    if (g->resource_count >= RG_INDEX_MASK) {
+        rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "too many resources (%u)", g->resource_count);
+        return NULL;
+    }
+    if (!rg__grow(g, (void **)&g->resources, &g->resource_cap, g->resource_count + 1, sizeof *g->resources))
+        return NULL;
+    rg_resource *r = &g->resources[g->resource_count];
+    memset(r, 0, sizeof *r);
+    r->is_texture = texture;
+    r->sub_base = g->sub_total;
+    r->sub_count = sub_count;
+    r->first_use = r->last_use = RG_NONE;
+    return r;
+}
+
+/* Hashes what identifies the resource: not the Vulkan objects, which an
+ * import may re-point every frame. */
+static void resource_commit(rg_graph *g, rg_resource *r)
+{
+    rg_resource h = *r;
+    h.image = VK_NULL_HANDLE;
+    h.view = VK_NULL_HANDLE;
+    h.buffer = VK_NULL_HANDLE;
+    rg__hash_bytes(g, &h, sizeof h);
+    g->sub_total += r->sub_count;
+    g->resource_count++;
+}
+
+typedef struct texture_shape {
+    const char *name;
+    VkFormat format;
+    uint32_t width, height, mips, layers;
+    VkSampleCountFlagBits samples;
+} texture_shape;
+
+static rg_resource *texture_append(rg_graph *g, const char *what, const texture_shape *s)
+{
+    const char *name = s->name ? s->name : "";
+    uint32_t mips = s->mips ? s->mips : 1, layers = s->layers ? s->layers : 1;
+    VkSampleCountFlagBits samples = s->samples ? s->samples : VK_SAMPLE_COUNT_1_BIT;
+    if (s->format == VK_FORMAT_UNDEFINED || s->width == 0 || s->height == 0) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': format undefined or zero extent %ux%u", what, name,
+                 s->width, s->height);
+        return NULL;
+    }
+    if (mips > 32 || ((uint32_t)samples & ((uint32_t)samples - 1)) != 0 || (samples > 1 && mips > 1)) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': bad mip count %u or sample count %u", what, name, mips,
+                 (uint32_t)samples);
+        return NULL;
+    }
+    VkImageAspectFlags aspects = format_aspects(s->format);
+    uint64_t subs = (uint64_t)__builtin_popcount(aspects) * mips * layers;
+    if (subs > (1u << 24) || g->sub_total + subs > UINT32_MAX / 2) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': too many subresources", what, name);
+        return NULL;
+    }
+    rg_resource *r = resource_append(g, true, (uint32_t)subs);
+    if (!r)
+        return NULL;
+    rg__copy_name(r->name, s->name, "texture");
+    r->format = s->format;
+    r->width = s->width;
+    r->height = s->height;
+    r->mip_levels = mips;
+    r->array_layers = layers;
+    r->samples = samples;
+    r->aspects = aspects;
+    return r;
+}
+
+rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
+{
+    if (!rg__usable(graph))
+        return (rg_texture){0};
+    if (!desc) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create: NULL desc");
+        return (rg_texture){0};
+    }
+    texture_shape s = {desc->name, desc->format, desc->width, desc->height,
+                       desc->mip_levels, desc->array_layers, desc->samples};
+    rg_resource *r = texture_append(graph, "rg_texture_create", &s);
+    if (!r)
+        return (rg_texture){0};
+    r->image_usage = desc->extra_usage;
+    uint32_t index = graph->resource_count;
+    resource_commit(graph, r);
+    return (rg_texture){rg__make_id(graph, index)};
+}
+
+rg_texture rg_texture_import(rg_graph *graph, const rg_texture_import_desc *desc)
+{
+    if (!rg__usable(graph))
+        return (rg_texture){0};
+    if (!desc) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_import: NULL desc");
+        return (rg_texture){0};
+    }
+    texture_shape s = {desc->name, desc->format, desc->width, desc->height,
+                       desc->mip_levels, desc->array_layers, desc->samples};
+    rg_resource *r = texture_append(graph, "rg_texture_import", &s);
+    if (!r)
+        return (rg_texture){0};
+    r->imported = true;
+    r->image = desc->image;
+    r->view = desc->view;
+    r->initial_layout = desc->initial_layout;
+    r->initial_stage = desc->initial_stage;
+    r->initial_access = desc->initial_access;
+    r->final_layout = desc->final_layout;
+    r->final_stage = desc->final_stage;
+    r->final_access = desc->final_access;
+    uint32_t index = graph->resource_count;
+    resource_commit(graph, r);
+    return (rg_texture){rg__make_id(graph, index)};
+}
+
+rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc)
+{
+    if (!rg__usable(graph))
+        return (rg_buffer){0};
+    if (!desc || desc->size == 0) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_buffer_create '%s': NULL desc or zero size",
+                 desc && desc->name ? desc->name : "");
+        return (rg_buffer){0};
+    }
+    rg_resource *r = resource_append(graph, false, 1);
+    if (!r)
+        return (rg_buffer){0};
+    rg__copy_name(r->name, desc->name, "buffer");
+    r->size = desc->size;
+    r->buffer_usage = desc->extra_usage;
+    uint32_t index = graph->resource_count;
+    resource_commit(graph, r);
+    return (rg_buffer){rg__make_id(graph, index)};
+}
+
+rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc)
+{
+    if (!rg__usable(graph))
+        return (rg_buffer){0};
+    if (!desc || desc->size == 0) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_buffer_import '%s': NULL desc or zero size",
+                 desc && desc->name ? desc->name : "");
+        return (rg_buffer){0};
+    }
+    rg_resource *r = resource_append(graph, false, 1);
+    if (!r)
+        return (rg_buffer){0};
+    rg__copy_name(r->name, desc->name, "buffer");
+    r->imported = true;
+    r->size = desc->size;
+    r->buffer = desc->buffer;
+    r->initial_stage = desc->initial_stage;
+    r->initial_access = desc->initial_access;
+    r->final_stage = desc->final_stage;
+    r->final_access = desc->final_access;
+    uint32_t index = graph->resource_count;
+    resource_commit(graph, r);
+    return (rg_buffer){rg__make_id(graph, index)};
+}
+
+/* Re-pointing is not a declaration change: no hash, no sticky error. */
+rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, VkImage image, VkImageView view)
+{
+    uint32_t i = rg__texture_index(graph, texture);
+    if (i == RG_NONE)
+        return RG_ERROR_INVALID_HANDLE;
+    if (!graph->resources[i].imported)
+        return RG_ERROR_INVALID_ARGUMENT;
+    graph->resources[i].image = image;
+    graph->resources[i].view = view;
+    return RG_SUCCESS;
+}
+
+rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, VkBuffer handle)
+{
+    uint32_t i = rg__buffer_index(graph, buffer);
+    if (i == RG_NONE)
+        return RG_ERROR_INVALID_HANDLE;
+    if (!graph->resources[i].imported)
+        return RG_ERROR_INVALID_ARGUMENT;
+    graph->resources[i].buffer = handle;
+    return RG_SUCCESS;
+}

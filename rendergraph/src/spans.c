@@ -1,0 +1,217 @@
+/* Rendering spans: rg_begin_rendering and rg_end_rendering. Begin resolves
+ * and checks every attachment (one mip, explicit layers, color vs
+ * depth/stencil format, no two attachments on one subresource, resolve
+ * targets single-sample of the same format), records them as the span's
+ * begin accesses and derives the render area from the smallest attachment;
+ * end copies them as lifetime-only accesses. Spans do not nest.
+ */
+#include "declare_internal.h"
+
+#include <string.h>
+
+typedef struct att_view {
+    uint32_t resource;
+    rg_range range;
+} att_view;
+
+/* Resolves one attachment view: one mip, explicit layers, no REMAINING. */
+static bool attachment_view(rg_pending *p, rg_texture tex, uint32_t mip, uint32_t base_layer, uint32_t layer_count,
+                            att_view *out)
+{
+    uint32_t ri = rg__texture_arg(p, tex);
+    if (ri == RG_NONE)
+        return false;
+    const rg_resource *r = &p->g->resources[ri];
+    uint32_t n = layer_count ? layer_count : 1;
+    if (layer_count == VK_REMAINING_ARRAY_LAYERS || mip == VK_REMAINING_MIP_LEVELS || mip >= r->mip_levels ||
+        base_layer >= r->array_layers || n > r->array_layers - base_layer) {
+        rg__fail(p->g, RG_ERROR_BAD_RANGE,
+                 "command '%s': attachment view of texture '%s' (mip %u, layers %u+%u) is outside it or uses REMAINING",
+                 p->name, r->name, mip, base_layer, layer_count);
+        return false;
+    }
+    *out = (att_view){ri, {r->aspects, mip, 1, base_layer, n}};
+    return true;
+}
+
+typedef struct span_build {
+    rg_pending p;
+    att_view views[17];
+    uint32_t view_count;
+    uint32_t width, height, layers; /* the smallest attachment extent */
+} span_build;
+
+static bool span_attach(span_build *b, const att_view *v, rg_access_role role, bool depth, bool read_only,
+                        VkAttachmentLoadOp load)
+{
+    rg_graph *g = b->p.g;
+    const rg_resource *r = &g->resources[v->resource];
+    bool is_depth = (r->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) != 0;
+    if (is_depth != depth) {
+        rg__fail(g, RG_ERROR_ATTACHMENT_LAYOUT,
+                 "command '%s': texture '%s' (format %d) cannot be a %s attachment: its layout would not be legal",
+                 b->p.name, r->name, (int)r->format, depth ? "depth/stencil" : "color");
+        return false;
+    }
+    for (uint32_t i = 0; i < b->view_count; i++) {
+        if (b->views[i].resource == v->resource && rg__ranges_overlap(&b->views[i].range, &v->range)) {
+            rg__fail(g, RG_ERROR_ATTACHMENT_OVERLAP, "command '%s': two attachments on one subresource of texture '%s'",
+                     b->p.name, r->name);
+            return false;
+        }
+    }
+    b->views[b->view_count++] = *v;
+    rg_access_rec rec = {.resource = v->resource, .range = v->range, .write = true, .role = role};
+    VkImageUsageFlags usage;
+    if (depth && role == RG_ROLE_ATTACHMENT) {
+        const rg_usage_info *u = rg_usage_get_info(read_only ? RG_USAGE_DEPTH_READ_ONLY : RG_USAGE_DEPTH_ATTACHMENT);
+        rec.stage = u->stage;
+        rec.access = u->access;
+        rec.layout = u->layout;
+        rec.write = u->write;
+        usage = u->image_usage;
+    } else {
+        const rg_usage_info *u = rg_usage_get_info(role == RG_ROLE_RESOLVE ? RG_USAGE_RESOLVE : RG_USAGE_COLOR_ATTACHMENT);
+        rec.stage = u->stage;
+        rec.access = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
+        if (role == RG_ROLE_ATTACHMENT && load == VK_ATTACHMENT_LOAD_OP_LOAD)
+            rec.access |= VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT;
+        rec.layout = u->layout;
+        usage = u->image_usage;
+        if (depth) { /* a depth/stencil resolve target */
+            rec.layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+            usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+        }
+    }
+    if (role == RG_ROLE_ATTACHMENT) {
+        uint32_t w = r->width >> v->range.base_mip, h = r->height >> v->range.base_mip;
+        b->width = b->width < (w ? w : 1) ? b->width : (w ? w : 1);
+        b->height = b->height < (h ? h : 1) ? b->height : (h ? h : 1);
+        b->layers = b->layers < v->range.layer_count ? b->layers : v->range.layer_count;
+    }
+    return rg__access_push(&b->p, &rec, usage, 0);
+}
+
+static bool span_attachment(span_build *b, const rg_attachment *a, bool depth, bool read_only)
+{
+    rg_graph *g = b->p.g;
+    att_view v;
+    if (!attachment_view(&b->p, a->texture, a->mip, a->base_layer, a->layer_count, &v) ||
+        !span_attach(b, &v, RG_ROLE_ATTACHMENT, depth, read_only, a->load))
+        return false;
+    if (a->resolve.id == 0)
+        return true;
+    att_view rv;
+    if (!attachment_view(&b->p, a->resolve, a->resolve_mip, a->resolve_layer, v.range.layer_count, &rv))
+        return false;
+    const rg_resource *src = &g->resources[v.resource], *dst = &g->resources[rv.resource];
+    if (src->samples == VK_SAMPLE_COUNT_1_BIT || dst->samples != VK_SAMPLE_COUNT_1_BIT || src->format != dst->format) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT,
+                 "command '%s': resolve of '%s' into '%s' needs a multisampled source and a single-sample target "
+                 "of the same format", b->p.name, src->name, dst->name);
+        return false;
+    }
+    return span_attach(b, &rv, RG_ROLE_RESOLVE, depth, false, a->load);
+}
+
+static void hash_attachment(rg_graph *g, const rg_attachment *a)
+{
+    uint32_t v[10] = {a->texture.id & RG_INDEX_MASK, a->mip, a->base_layer, a->layer_count, (uint32_t)a->load,
+                      (uint32_t)a->store, a->resolve.id & RG_INDEX_MASK, a->resolve_mip, a->resolve_layer,
+                      (uint32_t)a->resolve_mode};
+    rg__hash_bytes(g, v, sizeof v);
+    rg__hash_bytes(g, &a->clear, sizeof a->clear);
+}
+
+rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *desc)
+{
+    if (!rg__usable(graph))
+        return (rg_command){0};
+    if (!desc) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_begin_rendering: NULL desc");
+        return (rg_command){0};
+    }
+    span_build b = {.p = rg__pending_begin(graph, desc->name ? desc->name : "begin_rendering"),
+                    .width = UINT32_MAX, .height = UINT32_MAX, .layers = UINT32_MAX};
+    if (graph->open_span != RG_NONE) {
+        rg__fail(graph, RG_ERROR_NESTED_SPAN, "command '%s': begin_rendering inside span '%s'", b.p.name,
+                 graph->cmds[graph->spans[graph->open_span].begin_cmd].name);
+        return (rg_command){0};
+    }
+    if (desc->color_count > 8) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': %u color attachments (at most 8)", b.p.name,
+                 desc->color_count);
+        return (rg_command){0};
+    }
+    for (uint32_t i = 0; i < desc->color_count; i++)
+        if (!span_attachment(&b, &desc->colors[i], false, false))
+            return (rg_command){0};
+    if (desc->depth.texture.id && !span_attachment(&b, &desc->depth, true, desc->depth_read_only))
+        return (rg_command){0};
+    VkRect2D area = desc->area;
+    if (area.extent.width == 0 || area.extent.height == 0) {
+        if (b.width == UINT32_MAX) {
+            rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': no attachments and no render area", b.p.name);
+            return (rg_command){0};
+        }
+        area = (VkRect2D){{0, 0}, {b.width, b.height}};
+    }
+    if (!rg__grow(graph, (void **)&graph->spans, &graph->span_cap, graph->span_count + 1, sizeof *graph->spans))
+        return (rg_command){0};
+    rg_cmd_rec c = rg__cmd_template(RG_CMD_BEGIN_RENDERING);
+    c.span = graph->span_count;
+    uint32_t cmd_index = graph->cmd_count;
+    rg_command h = rg__cmd_finish(&b.p, &c);
+    if (h.id == 0)
+        return h;
+    rg_span *s = &graph->spans[graph->span_count++];
+    memset(s, 0, sizeof *s);
+    s->begin_cmd = cmd_index;
+    s->end_cmd = RG_NONE;
+    s->desc = *desc;
+    s->desc.name = NULL; /* the command record keeps the name */
+    s->area = area;
+    s->layer_count = b.layers == UINT32_MAX ? 1 : b.layers;
+    graph->open_span = c.span;
+    for (uint32_t i = 0; i < desc->color_count; i++)
+        hash_attachment(graph, &desc->colors[i]);
+    hash_attachment(graph, &desc->depth);
+    uint32_t v[6] = {desc->color_count, desc->depth_read_only, (uint32_t)area.offset.x, (uint32_t)area.offset.y,
+                     area.extent.width, area.extent.height};
+    rg__hash_bytes(graph, v, sizeof v);
+    return h;
+}
+
+rg_command rg_end_rendering(rg_graph *graph)
+{
+    if (!rg__usable(graph))
+        return (rg_command){0};
+    rg_pending p = rg__pending_begin(graph, "end_rendering");
+    if (graph->open_span == RG_NONE) {
+        rg__fail(graph, RG_ERROR_END_WITHOUT_BEGIN, "command '%s': end_rendering without an open span", p.name);
+        return (rg_command){0};
+    }
+    uint32_t span = graph->open_span;
+    const rg_cmd_rec *begin = &graph->cmds[graph->spans[span].begin_cmd];
+    char name[RG_NAME_MAX];
+    snprintf(name, sizeof name, "end %.*s", RG_NAME_MAX - 5, begin->name);
+    p.name = name;
+    /* Lifetime-only copies keep every attachment alive to the end. */
+    uint32_t first = begin->first_access, count = begin->access_count;
+    for (uint32_t i = 0; i < count; i++) {
+        rg_access_rec rec = graph->accesses[first + i];
+        rec.role = RG_ROLE_LIFETIME;
+        if (!rg__access_push(&p, &rec, 0, 0))
+            return (rg_command){0};
+    }
+    rg_cmd_rec c = rg__cmd_template(RG_CMD_END_RENDERING);
+    c.span = span;
+    uint32_t cmd_index = graph->cmd_count;
+    rg_command h = rg__cmd_finish(&p, &c);
+    if (h.id == 0)
+        return h;
+    graph->spans[span].end_cmd = cmd_index;
+    graph->open_span = RG_NONE;
+    rg__hash_u32(graph, span);
+    return h;
+}

@@ -1,0 +1,198 @@
+/* The built-in transfer commands: buffer copies, buffer <-> texture copies,
+ * texture clears and blits. They are never allowed inside a span, their
+ * accesses come from the usage table, and their regions are checked
+ * against the resources (bounds, overlap, multisampling, packed size) while
+ * the command and the resource can both be named.
+ */
+#include "declare_internal.h"
+
+/* A built-in command's access through the usage table. */
+static bool table_access(rg_pending *p, uint32_t ri, rg_usage usage, const rg_range *range)
+{
+    const rg_usage_info *info = rg_usage_get_info(usage);
+    const rg_resource *r = &p->g->resources[ri];
+    rg_access_rec rec = {.resource = ri, .stage = info->stage, .access = info->access, .write = info->write};
+    if (r->is_texture) {
+        rec.layout = info->layout;
+        rec.range = *range;
+    } else {
+        rec.size = r->size;
+    }
+    return rg__access_push(p, &rec, info->image_usage, info->buffer_usage);
+}
+
+/* Built-in commands are transfers: never inside a span. */
+static bool outside_span(rg_pending *p)
+{
+    if (p->g->open_span == RG_NONE)
+        return true;
+    rg__fail(p->g, RG_ERROR_TRANSFER_IN_SPAN, "command '%s' inside span '%s': transfers, copies, clears and blits "
+             "are not allowed inside a rendering instance", p->name,
+             p->g->cmds[p->g->spans[p->g->open_span].begin_cmd].name);
+    return false;
+}
+
+static bool check_buffer_region(rg_pending *p, uint32_t bi, VkDeviceSize offset, VkDeviceSize size)
+{
+    const rg_resource *r = &p->g->resources[bi];
+    if (size == 0 || offset > r->size || size > r->size - offset) {
+        rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': region offset %llu size %llu outside buffer '%s' (%llu bytes)",
+                 p->name, (unsigned long long)offset, (unsigned long long)size, r->name,
+                 (unsigned long long)r->size);
+        return false;
+    }
+    return true;
+}
+
+rg_command rg_cmd_copy_buffer(rg_graph *graph, rg_buffer src, VkDeviceSize src_offset, rg_buffer dst,
+                              VkDeviceSize dst_offset, VkDeviceSize size)
+{
+    if (!rg__usable(graph))
+        return (rg_command){0};
+    rg_pending p = rg__pending_begin(graph, "copy_buffer");
+    if (!outside_span(&p))
+        return (rg_command){0};
+    uint32_t s = rg__buffer_arg(&p, src), d = s == RG_NONE ? RG_NONE : rg__buffer_arg(&p, dst);
+    if (d == RG_NONE || !check_buffer_region(&p, s, src_offset, size) || !check_buffer_region(&p, d, dst_offset, size))
+        return (rg_command){0};
+    if (s == d && src_offset < dst_offset + size && dst_offset < src_offset + size) {
+        rg__fail(graph, RG_ERROR_BAD_RANGE, "command '%s': overlapping regions in buffer '%s'", p.name,
+                 graph->resources[s].name);
+        return (rg_command){0};
+    }
+    if (!table_access(&p, s, RG_USAGE_TRANSFER_SRC, NULL) || !table_access(&p, d, RG_USAGE_TRANSFER_DST, NULL))
+        return (rg_command){0};
+    rg_cmd_rec c = rg__cmd_template(RG_CMD_COPY_BUFFER);
+    c.u.copy_buffer.src_offset = src_offset;
+    c.u.copy_buffer.dst_offset = dst_offset;
+    c.u.copy_buffer.size = size;
+    return rg__cmd_finish(&p, &c);
+}
+
+/* The texture side of a buffer<->texture copy: whole mip, given layers; the
+ * buffer must hold the tightly packed texels when the size is known. */
+static bool copy_image_args(rg_pending *p, uint32_t ti, uint32_t bi, VkDeviceSize offset, uint32_t mip, uint32_t layer,
+                            uint32_t *layer_count, rg_range *range)
+{
+    const rg_resource *t = &p->g->resources[ti];
+    uint32_t n = *layer_count ? *layer_count : 1;
+    if (mip >= t->mip_levels || layer >= t->array_layers || n > t->array_layers - layer) {
+        rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u layers %u+%u outside texture '%s'", p->name, mip,
+                 layer, n, t->name);
+        return false;
+    }
+    if (t->samples != VK_SAMPLE_COUNT_1_BIT) {
+        rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "command '%s': texture '%s' is multisampled", p->name, t->name);
+        return false;
+    }
+    VkDeviceSize w = t->width >> mip ? t->width >> mip : 1, h = t->height >> mip ? t->height >> mip : 1;
+    VkDeviceSize bytes = (VkDeviceSize)eng_format_texel_size(t->format) * w * h * n;
+    if (!check_buffer_region(p, bi, offset, bytes ? bytes : 1))
+        return false;
+    *layer_count = n;
+    *range = (rg_range){t->aspects, mip, 1, layer, n};
+    return true;
+}
+
+rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
+                                         uint32_t mip, uint32_t layer, uint32_t layer_count)
+{
+    if (!rg__usable(graph))
+        return (rg_command){0};
+    rg_pending p = rg__pending_begin(graph, "copy_buffer_to_texture");
+    if (!outside_span(&p))
+        return (rg_command){0};
+    uint32_t b = rg__buffer_arg(&p, src), t = b == RG_NONE ? RG_NONE : rg__texture_arg(&p, dst);
+    rg_range range;
+    if (t == RG_NONE || !copy_image_args(&p, t, b, offset, mip, layer, &layer_count, &range))
+        return (rg_command){0};
+    if (!table_access(&p, b, RG_USAGE_TRANSFER_SRC, NULL) || !table_access(&p, t, RG_USAGE_TRANSFER_DST, &range))
+        return (rg_command){0};
+    rg_cmd_rec c = rg__cmd_template(RG_CMD_COPY_BUFFER_TO_TEXTURE);
+    c.u.copy_image.offset = offset;
+    c.u.copy_image.mip = mip;
+    c.u.copy_image.layer = layer;
+    c.u.copy_image.layer_count = layer_count;
+    return rg__cmd_finish(&p, &c);
+}
+
+rg_command rg_cmd_copy_texture_to_buffer(rg_graph *graph, rg_texture src, uint32_t mip, uint32_t layer,
+                                         uint32_t layer_count, rg_buffer dst, VkDeviceSize offset)
+{
+    if (!rg__usable(graph))
+        return (rg_command){0};
+    rg_pending p = rg__pending_begin(graph, "copy_texture_to_buffer");
+    if (!outside_span(&p))
+        return (rg_command){0};
+    uint32_t t = rg__texture_arg(&p, src), b = t == RG_NONE ? RG_NONE : rg__buffer_arg(&p, dst);
+    rg_range range;
+    if (b == RG_NONE || !copy_image_args(&p, t, b, offset, mip, layer, &layer_count, &range))
+        return (rg_command){0};
+    if (!table_access(&p, t, RG_USAGE_TRANSFER_SRC, &range) || !table_access(&p, b, RG_USAGE_TRANSFER_DST, NULL))
+        return (rg_command){0};
+    rg_cmd_rec c = rg__cmd_template(RG_CMD_COPY_TEXTURE_TO_BUFFER);
+    c.u.copy_image.offset = offset;
+    c.u.copy_image.mip = mip;
+    c.u.copy_image.layer = layer;
+    c.u.copy_image.layer_count = layer_count;
+    return rg__cmd_finish(&p, &c);
+}
+
+rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_range *range, const VkClearValue *value)
+{
+    if (!rg__usable(graph))
+        return (rg_command){0};
+    rg_pending p = rg__pending_begin(graph, "clear_texture");
+    if (!outside_span(&p))
+        return (rg_command){0};
+    uint32_t t = rg__texture_arg(&p, texture);
+    if (t == RG_NONE)
+        return (rg_command){0};
+    if (!value) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': NULL clear value for texture '%s'", p.name,
+                 graph->resources[t].name);
+        return (rg_command){0};
+    }
+    rg_range r;
+    if (!rg__texture_range(&p, &graph->resources[t], range == NULL, range, &r) ||
+        !table_access(&p, t, RG_USAGE_TRANSFER_DST, &r))
+        return (rg_command){0};
+    rg_cmd_rec c = rg__cmd_template(RG_CMD_CLEAR);
+    c.u.clear.range = r;
+    c.u.clear.value = *value;
+    return rg__cmd_finish(&p, &c);
+}
+
+rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_texture dst, uint32_t dst_mip,
+                       VkFilter filter)
+{
+    if (!rg__usable(graph))
+        return (rg_command){0};
+    rg_pending p = rg__pending_begin(graph, "blit");
+    if (!outside_span(&p))
+        return (rg_command){0};
+    uint32_t s = rg__texture_arg(&p, src), d = s == RG_NONE ? RG_NONE : rg__texture_arg(&p, dst);
+    if (d == RG_NONE)
+        return (rg_command){0};
+    const rg_resource *rs = &graph->resources[s], *rd = &graph->resources[d];
+    if (src_mip >= rs->mip_levels || dst_mip >= rd->mip_levels || (s == d && src_mip == dst_mip)) {
+        rg__fail(graph, RG_ERROR_BAD_RANGE, "command '%s': mips %u of '%s' -> %u of '%s' outside or the same", p.name,
+                 src_mip, rs->name, dst_mip, rd->name);
+        return (rg_command){0};
+    }
+    if (rs->samples != VK_SAMPLE_COUNT_1_BIT || rd->samples != VK_SAMPLE_COUNT_1_BIT ||
+        rs->array_layers != rd->array_layers) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': '%s' -> '%s' multisampled or layer counts differ",
+                 p.name, rs->name, rd->name);
+        return (rg_command){0};
+    }
+    rg_range sr = {rs->aspects, src_mip, 1, 0, rs->array_layers};
+    rg_range dr = {rd->aspects, dst_mip, 1, 0, rd->array_layers};
+    if (!table_access(&p, s, RG_USAGE_TRANSFER_SRC, &sr) || !table_access(&p, d, RG_USAGE_TRANSFER_DST, &dr))
+        return (rg_command){0};
+    rg_cmd_rec c = rg__cmd_template(RG_CMD_BLIT);
+    c.u.blit.src_mip = src_mip;
+    c.u.blit.dst_mip = dst_mip;
+    c.u.blit.filter = filter;
+    return rg__cmd_finish(&p, &c);
+}
