@@ -301,6 +301,8 @@ rg_result rg_compile(rg_graph *graph)
          * declaration arrays is rebuilt. */
         assign_nodes(g, NULL);
         rg__lifetimes(g);
+        if (rg__infer_transient(g) != RG_SUCCESS) /* declared as before: only memory can fail */
+            return oom(g);
         retag_barriers(g);
         g->compiled = true;
         return RG_SUCCESS;
@@ -314,7 +316,9 @@ rg_result rg_compile(rg_graph *graph)
     if (!g->node_first_cmd || !g->node_batch || !g->closure)
         return oom(g);
     assign_nodes(g, g->node_first_cmd);
-    rg_result r = build_edges(g);
+    rg_result r = rg__infer_transient(g);
+    if (r == RG_SUCCESS)
+        r = build_edges(g);
     if (r == RG_SUCCESS)
         r = build_order(g);
     if (r == RG_SUCCESS)

@@ -34,6 +34,8 @@ const char *rg_result_string(rg_result result)
     case RG_ERROR_VULKAN: return "Vulkan call failed";
     case RG_ERROR_HAZARD_IN_SPAN: return "intra-span hazard needs a barrier inside the render pass";
     case RG_ERROR_OUTSIDE_IN_SPAN: return "outside-kind command inside a span";
+    case RG_ERROR_TRANSIENT_CONTENTS: return "transient texture used in a way that needs its contents";
+    case RG_ERROR_NOT_PLACED: return "graph memory not placed";
     case RG_RESULT_COUNT: break;
     }
     return "invalid rg_result value";
@@ -138,6 +140,7 @@ void rg_graph_destroy(rg_graph *graph)
     if (!graph)
         return;
     rg__placement_free(graph);
+    rg__mem_plan_free(graph->mem_plan);
     rg__compiled_free(graph);
     free(graph->resources);
     free(graph->cmds);

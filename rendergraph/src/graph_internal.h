@@ -13,6 +13,11 @@
  *   usage.c     the usage table (rg_usage_get_info).
  *   compile.c   validation, nodes, hazard edges, closure, batches, order,
  *               barriers, lifetimes: fills the "compiled" part.
+ *   compile_transient.c  which created textures are transient.
+ *   memory_plan.c     the pure memory planner (lazy / dedicated / pools,
+ *                     offsets, alias scopes, totals).
+ *   memory_queries.c  rg_place_offline and the placement queries.
+ *   memory_report.c   the memory report: table, JSON, SVG timeline.
  *   dot.c       rg_write_dot.
  *   place.c     memory for created resources (device only).
  *   execute.c   rg_execute and the record context.
@@ -43,7 +48,9 @@ typedef struct rg_resource {
     uint32_t width, height, mip_levels, array_layers;
     VkSampleCountFlagBits samples;
     VkImageAspectFlags aspects;       /* every aspect of the format */
-    VkImageUsageFlags image_usage;    /* derived from accesses + extra */
+    VkImageUsageFlags image_usage;    /* derived from accesses + extra (+ TRANSIENT at compile) */
+    rg_transient transient_mode;      /* as declared */
+    bool transient;                   /* after compile: TRANSIENT_ATTACHMENT usage */
     /* buffers */
     VkDeviceSize size;
     VkBufferUsageFlags buffer_usage;
@@ -204,6 +211,11 @@ rg_result rg__plan_barriers(rg_graph *g);
 /* Lifetimes only (an unchanged re-declaration reuses the rest). */
 void rg__lifetimes(rg_graph *g);
 
+/* Transient attachments (compile_transient.c): sets each created texture's
+ * transient flag and TRANSIENT_ATTACHMENT usage; RG_ERROR_TRANSIENT_CONTENTS
+ * when a forced-transient texture's contents are needed. */
+rg_result rg__infer_transient(rg_graph *g);
+
 /* Frees everything compile made (declaration stays). */
 void rg__compiled_free(rg_graph *g);
 /* Gives every used created resource memory, and spans their attachment
@@ -248,6 +260,7 @@ typedef struct rg_mem_pool {
 
 typedef struct rg_mem_plan {
     bool planned;
+    uint64_t compiled_hash;           /* the compile it was planned for */
     rg_mem_placement *items;          /* resource_count entries */
     rg_mem_pool *pools;
     uint32_t pool_count;
@@ -259,7 +272,10 @@ typedef struct rg_mem_plan {
  * pooled resource's alias scope. Device-free. */
 rg_result rg__plan_memory(rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
                           const rg_mem_requirements *reqs);
+/* Frees the plan and its arrays; accepts NULL. */
 void rg__mem_plan_free(rg_mem_plan *plan);
+/* g->mem_plan when it was planned for the current compile, else NULL. */
+const rg_mem_plan *rg__mem_plan_current(const rg_graph *g);
 
 /* Re-plans the barriers with the alias scopes of g->mem folded into each
  * pooled resource's first use (compile_barriers.c). */

@@ -113,6 +113,7 @@ rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
     if (!r)
         return (rg_texture){0};
     r->image_usage = desc->extra_usage;
+    r->transient_mode = desc->transient;
     uint32_t index = graph->resource_count;
     resource_commit(graph, r);
     return (rg_texture){rg__make_id(graph, index)};

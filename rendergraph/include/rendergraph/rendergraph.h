@@ -68,6 +68,8 @@ typedef enum rg_result {
      * VK_KHR_dynamic_rendering_local_read (VUID-vkCmdPipelineBarrier2-None-06191). */
     RG_ERROR_HAZARD_IN_SPAN,
     RG_ERROR_OUTSIDE_IN_SPAN,         /* an RG_COMMAND_OUTSIDE command inside a span */
+    RG_ERROR_TRANSIENT_CONTENTS,      /* a forced-transient texture used in a way that needs its contents */
+    RG_ERROR_NOT_PLACED,              /* no memory placement for the compiled graph yet */
     RG_RESULT_COUNT
 } rg_result;
 
@@ -363,7 +365,9 @@ typedef struct rg_memory_totals {
  * device would report them: for tools, tests and what-if reports. The graph
  * must be compiled. requirements(user, texture_or_buffer_name, is_texture,
  * index, &size, &alignment, &type_bits, &dedicated) is called per created,
- * used resource. */
+ * used resource; index is its place among all declared textures and buffers
+ * (declaration order, from 0); returning false fails with RG_ERROR_CALLBACK.
+ * Doing it again replaces the previous plan (same inputs, same result). */
 typedef bool (*rg_requirements_fn)(void *user, const char *name, bool is_texture, uint32_t index,
                                    VkDeviceSize *size, VkDeviceSize *alignment, uint32_t *type_bits,
                                    bool *dedicated);

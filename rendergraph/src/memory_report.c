@@ -1,0 +1,196 @@
+/* The memory report over a placement: a table, the same data as JSON, and
+ * an SVG timeline per pool (x = execution-order position, y = byte offset)
+ * where aliasing shows as bars stacked at one offset. Read-only: it only
+ * reads the current plan (rg__mem_plan_current). */
+#include "graph_internal.h"
+
+#include <string.h>
+
+static const char *kind_name(rg_memory_kind k)
+{
+    switch (k) {
+    case RG_MEMORY_NOT_CREATED: return "unused";
+    case RG_MEMORY_IMPORTED: return "imported";
+    case RG_MEMORY_LAZY: return "lazy";
+    case RG_MEMORY_DEDICATED: return "dedicated";
+    case RG_MEMORY_POOLED: return "pooled";
+    }
+    return "?";
+}
+
+/* Two pooled resources whose byte ranges in one pool overlap. */
+static bool aliases(const rg_mem_plan *p, uint32_t a, uint32_t b)
+{
+    const rg_mem_placement *x = &p->items[a], *y = &p->items[b];
+    return a != b && x->kind == RG_MEMORY_POOLED && y->kind == RG_MEMORY_POOLED && x->pool == y->pool &&
+           x->offset < y->offset + y->size && y->offset < x->offset + x->size;
+}
+
+static double mib(VkDeviceSize v) { return (double)v / (1024.0 * 1024.0); }
+
+rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
+{
+    if (!graph || !out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    const rg_mem_plan *p = rg__mem_plan_current(graph);
+    if (!p)
+        return RG_ERROR_NOT_PLACED;
+    fprintf(out, "memory of graph '%s'\n%-24s %-7s %-9s %12s %8s %4s %4s %12s %9s  %s\n", graph->name, "resource",
+            "kind", "memory", "size", "align", "type", "pool", "offset", "lifetime", "aliases");
+    for (uint32_t i = 0; i < graph->resource_count; i++) {
+        const rg_resource *r = &graph->resources[i];
+        const rg_mem_placement *m = &p->items[i];
+        bool placed = m->kind != RG_MEMORY_NOT_CREATED && m->kind != RG_MEMORY_IMPORTED;
+        fprintf(out, "%-24s %-7s %-9s ", r->name, r->is_texture ? "texture" : "buffer", kind_name(m->kind));
+        if (placed)
+            fprintf(out, "%12llu %8llu %4u ", (unsigned long long)m->size, (unsigned long long)m->alignment,
+                    m->memory_type);
+        else
+            fprintf(out, "%12s %8s %4s ", "-", "-", "-");
+        if (m->kind == RG_MEMORY_POOLED)
+            fprintf(out, "%4u %12llu ", m->pool, (unsigned long long)m->offset);
+        else
+            fprintf(out, "%4s %12s ", "-", "-");
+        if (r->first_use != RG_NONE)
+            fprintf(out, "%4u..%-3u ", r->first_use, r->last_use);
+        else
+            fprintf(out, "%9s ", "-");
+        const char *sep = " ";
+        for (uint32_t j = 0; j < graph->resource_count; j++)
+            if (aliases(p, i, j)) {
+                fprintf(out, "%s%s", sep, graph->resources[j].name);
+                sep = ", ";
+            }
+        fputc('\n', out);
+    }
+    const rg_memory_totals *t = &p->totals;
+    fprintf(out,
+            "pooled %llu bytes (%.2f MiB) in %u pools; unaliased %llu (%.2f MiB); lower bound %llu (%.2f MiB); "
+            "lazy %llu (%.2f MiB); dedicated %llu (%.2f MiB)\n",
+            (unsigned long long)t->pooled, mib(t->pooled), t->pools, (unsigned long long)t->unaliased,
+            mib(t->unaliased), (unsigned long long)t->lower_bound, mib(t->lower_bound), (unsigned long long)t->lazy,
+            mib(t->lazy), (unsigned long long)t->dedicated, mib(t->dedicated));
+    for (uint32_t i = 0; i < p->pool_count; i++)
+        fprintf(out, "pool %u: memory type %u, %s, %llu bytes\n", i, p->pools[i].memory_type,
+                p->pools[i].optimal ? "optimal images" : "buffers", (unsigned long long)p->pools[i].size);
+    return RG_SUCCESS;
+}
+
+/* Resource names are user text: escaped for JSON and XML alike by dropping
+ * what would need escaping in either. */
+static void put_name(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        fputc(strchr("\"\\<>&", *s) || (unsigned char)*s < 0x20 ? '_' : *s, f);
+}
+
+static rg_result finish(FILE *f)
+{
+    bool bad = ferror(f) != 0;
+    return fclose(f) != 0 || bad ? RG_ERROR_INVALID_ARGUMENT : RG_SUCCESS;
+}
+
+rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
+{
+    if (!graph || !path)
+        return RG_ERROR_INVALID_ARGUMENT;
+    const rg_mem_plan *p = rg__mem_plan_current(graph);
+    if (!p)
+        return RG_ERROR_NOT_PLACED;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return RG_ERROR_INVALID_ARGUMENT;
+    fprintf(f, "{\n  \"graph\": \"");
+    put_name(f, graph->name);
+    fprintf(f, "\",\n  \"resources\": [");
+    for (uint32_t i = 0; i < graph->resource_count; i++) {
+        const rg_resource *r = &graph->resources[i];
+        const rg_mem_placement *m = &p->items[i];
+        fprintf(f, "%s\n    {\"name\": \"", i ? "," : "");
+        put_name(f, r->name);
+        fprintf(f, "\", \"type\": \"%s\", \"kind\": \"%s\", \"size\": %llu, \"alignment\": %llu, ",
+                r->is_texture ? "texture" : "buffer", kind_name(m->kind), (unsigned long long)m->size,
+                (unsigned long long)m->alignment);
+        fprintf(f, "\"memory_type\": %d, \"pool\": %d, \"offset\": %llu, \"first_use\": %d, \"last_use\": %d, "
+                   "\"aliases\": [",
+                m->memory_type == RG_NONE ? -1 : (int)m->memory_type, m->pool == RG_NONE ? -1 : (int)m->pool,
+                (unsigned long long)m->offset, r->first_use == RG_NONE ? -1 : (int)r->first_use,
+                r->last_use == RG_NONE ? -1 : (int)r->last_use);
+        const char *sep = "";
+        for (uint32_t j = 0; j < graph->resource_count; j++)
+            if (aliases(p, i, j)) {
+                fprintf(f, "%s\"", sep);
+                put_name(f, graph->resources[j].name);
+                fputc('"', f);
+                sep = ", ";
+            }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ],\n  \"pools\": [");
+    for (uint32_t i = 0; i < p->pool_count; i++)
+        fprintf(f, "%s\n    {\"memory_type\": %u, \"class\": \"%s\", \"size\": %llu}", i ? "," : "",
+                p->pools[i].memory_type, p->pools[i].optimal ? "optimal" : "buffer",
+                (unsigned long long)p->pools[i].size);
+    const rg_memory_totals *t = &p->totals;
+    fprintf(f,
+            "\n  ],\n  \"totals\": {\"pooled\": %llu, \"unaliased\": %llu, \"lower_bound\": %llu, \"lazy\": %llu, "
+            "\"dedicated\": %llu, \"pools\": %u}\n}\n",
+            (unsigned long long)t->pooled, (unsigned long long)t->unaliased, (unsigned long long)t->lower_bound,
+            (unsigned long long)t->lazy, (unsigned long long)t->dedicated, t->pools);
+    return finish(f);
+}
+
+/* ------------------------------------------------------------------ SVG */
+
+#define SVG_COL 48.0                  /* pixels per execution-order position */
+#define SVG_POOL_H 240.0              /* pixels per pool, whatever its size */
+#define SVG_MARGIN 24.0
+
+rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
+{
+    if (!graph || !path)
+        return RG_ERROR_INVALID_ARGUMENT;
+    const rg_mem_plan *p = rg__mem_plan_current(graph);
+    if (!p)
+        return RG_ERROR_NOT_PLACED;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return RG_ERROR_INVALID_ARGUMENT;
+    double width = 2 * SVG_MARGIN + SVG_COL * (graph->order_count ? graph->order_count : 1);
+    double height = SVG_MARGIN + (SVG_POOL_H + 2 * SVG_MARGIN) * (p->pool_count ? p->pool_count : 1);
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
+            "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            width, height);
+    for (uint32_t pool = 0; pool < p->pool_count; pool++) {
+        const rg_mem_pool *pl = &p->pools[pool];
+        double top = SVG_MARGIN + pool * (SVG_POOL_H + 2 * SVG_MARGIN) + SVG_MARGIN;
+        double scale = pl->size ? SVG_POOL_H / (double)pl->size : 0;
+        fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">pool %u: memory type %u, %s, %llu bytes</text>\n", SVG_MARGIN,
+                top - 6, pool, pl->memory_type, pl->optimal ? "optimal images" : "buffers",
+                (unsigned long long)pl->size);
+        fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"gray\"/>\n",
+                SVG_MARGIN, top, width - 2 * SVG_MARGIN, SVG_POOL_H);
+        for (uint32_t i = 0; i < graph->resource_count; i++) {
+            const rg_resource *r = &graph->resources[i];
+            const rg_mem_placement *m = &p->items[i];
+            if (m->kind != RG_MEMORY_POOLED || m->pool != pool)
+                continue;
+            double x = SVG_MARGIN + SVG_COL * r->first_use, w = SVG_COL * (r->last_use + 1 - r->first_use);
+            double y = top + scale * (double)m->offset, h = scale * (double)m->size;
+            /* A hue per resource so neighbours differ. */
+            fprintf(f,
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"hsl(%u,60%%,75%%)\" "
+                    "fill-opacity=\"0.8\" stroke=\"black\"><title>",
+                    x, y, w, h, (i * 67u) % 360u);
+            put_name(f, r->name);
+            fprintf(f, ": offset %llu, %llu bytes, positions %u..%u</title></rect>\n", (unsigned long long)m->offset,
+                    (unsigned long long)m->size, r->first_use, r->last_use);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + (h < 14 ? h : 14) - 2);
+            put_name(f, r->name);
+            fprintf(f, "</text>\n");
+        }
+    }
+    fprintf(f, "</svg>\n");
+    return finish(f);
+}
