@@ -34,6 +34,10 @@ void rg__compiled_free(rg_graph *g)
     g->node_count = g->row_words = g->edge_count = g->order_count = g->barrier_count = g->scratch_cap = 0;
     g->compiled = false;
     g->compiled_hash = 0;
+    /* A memory plan is indexed by the old resources and alias scopes come
+     * from the old order: it goes with the compile it was made for. */
+    rg__mem_plan_free(g->mem_plan);
+    g->mem_plan = NULL;
 }
 
 /* ------------------------------------------------------------------ nodes */

@@ -140,7 +140,6 @@ void rg_graph_destroy(rg_graph *graph)
     if (!graph)
         return;
     rg__placement_free(graph);
-    rg__mem_plan_free(graph->mem_plan);
     rg__compiled_free(graph);
     free(graph->resources);
     free(graph->cmds);

@@ -182,7 +182,8 @@ struct rg_graph {
     uint32_t *point_start;
 
     /* placement / execute */
-    struct rg_mem_plan *mem_plan;     /* after rg__plan_memory (see below) */
+    struct rg_mem_plan *mem_plan;     /* after rg__plan_memory (see below); freed
+                                         with the compile it was made for */
     bool placed;
     rg_span_views *span_views;        /* per span, after placement */
     uint64_t placed_hash;             /* compiled_hash the placement was made for */

@@ -13,6 +13,8 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
         return RG_ERROR_INVALID_ARGUMENT;
     if (!g->compiled)
         return RG_ERROR_NOT_COMPILED;
+    if (g->placed) /* the device's plan is what its memory was bound by */
+        return RG_ERROR_INVALID_ARGUMENT;
     rg_mem_requirements *reqs = calloc((size_t)g->resource_count + 1, sizeof *reqs);
     if (!reqs)
         return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");

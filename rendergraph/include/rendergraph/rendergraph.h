@@ -367,7 +367,10 @@ typedef struct rg_memory_totals {
  * index, &size, &alignment, &type_bits, &dedicated) is called per created,
  * used resource; index is its place among all declared textures and buffers
  * (declaration order, from 0); returning false fails with RG_ERROR_CALLBACK.
- * Doing it again replaces the previous plan (same inputs, same result). */
+ * Doing it again replaces the previous plan (same inputs, same result); a
+ * graph whose memory a device placement made is refused
+ * (RG_ERROR_INVALID_ARGUMENT). A compile of a changed declaration drops the
+ * plan. */
 typedef bool (*rg_requirements_fn)(void *user, const char *name, bool is_texture, uint32_t index,
                                    VkDeviceSize *size, VkDeviceSize *alignment, uint32_t *type_bits,
                                    bool *dedicated);
