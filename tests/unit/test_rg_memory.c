@@ -272,3 +272,56 @@ Test(rg_memory, placing_twice_gives_the_same_result_and_the_report_writes)
     cr_expect_eq(rg_memory_timeline_svg(env.g, svg), RG_ERROR_NOT_PLACED);
     rg_graph_destroy(env.g);
 }
+
+static bool no_requirements(void *user, const char *name, bool is_texture, uint32_t index, VkDeviceSize *size,
+                            VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
+{
+    (void)user, (void)name, (void)is_texture, (void)index, (void)size, (void)alignment, (void)type_bits,
+        (void)dedicated;
+    return false;
+}
+
+Test(rg_memory, failures_name_the_resource_and_leave_no_plan)
+{
+    mem_env env;
+    mem_init(&env, "NVIDIA H200");
+    rg_buffer a = mem_buf(&env, "odd", KiB64);
+    env.e[0].align = 3 * 1024;
+    rgu_outside(env.g, "p0", BUF(a, SW));
+    cr_assert_eq(rg_compile(env.g), RG_SUCCESS);
+    cr_expect_eq(rg_place_offline(env.g, &env.table->props, mem_requirements, &env), RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_not_null(strstr(rg_graph_error_message(env.g), "'odd'"), "%s", rg_graph_error_message(env.g));
+    cr_expect_eq(rg_buffer_memory(env.g, a, NULL, NULL), RG_MEMORY_NOT_CREATED);
+    cr_expect_eq(rg_memory_get_totals(env.g).pools, 0);
+    rg_graph_destroy(env.g);
+
+    mem_init(&env, "NVIDIA H200");
+    a = mem_buf(&env, "unasked", KiB64);
+    rgu_outside(env.g, "p0", BUF(a, SW));
+    cr_assert_eq(rg_compile(env.g), RG_SUCCESS);
+    cr_expect_eq(rg_place_offline(env.g, &env.table->props, no_requirements, NULL), RG_ERROR_CALLBACK);
+    cr_expect_not_null(strstr(rg_graph_error_message(env.g), "'unasked'"));
+    cr_expect_eq(rg_buffer_memory(env.g, a, NULL, NULL), RG_MEMORY_NOT_CREATED);
+    rg_graph_destroy(env.g);
+
+    mem_init(&env, "NVIDIA H200");
+    a = mem_buf(&env, "host only", KiB64);
+    env.e[0].bits = 1u << 2; /* HOST_VISIBLE | HOST_COHERENT, not DEVICE_LOCAL */
+    rgu_outside(env.g, "p0", BUF(a, SW));
+    cr_assert_eq(rg_compile(env.g), RG_SUCCESS);
+    cr_expect_eq(rg_place_offline(env.g, &env.table->props, mem_requirements, &env), RG_ERROR_VULKAN);
+    cr_expect_not_null(strstr(rg_graph_error_message(env.g), "'host only'"));
+    cr_expect_eq(rg_place_offline(NULL, &env.table->props, mem_requirements, &env), RG_ERROR_INVALID_ARGUMENT);
+    rg_graph_destroy(env.g);
+}
+
+Test(rg_memory, placing_needs_a_compiled_graph)
+{
+    mem_env env;
+    mem_init(&env, "lavapipe");
+    rg_buffer a = mem_buf(&env, "a", KiB64);
+    rgu_outside(env.g, "p0", BUF(a, SW));
+    cr_expect_eq(rg_place_offline(env.g, &env.table->props, mem_requirements, &env), RG_ERROR_NOT_COMPILED);
+    cr_expect_eq(rg_memory_report_json(env.g, "/tmp/never.json"), RG_ERROR_NOT_PLACED);
+    rg_graph_destroy(env.g);
+}
