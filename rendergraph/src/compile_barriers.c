@@ -270,6 +270,14 @@ static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry)
                 st->ws = carry[i].ws | carry[i].rs;
                 st->wa = carry[i].wa;
             }
+            /* A pooled resource takes its memory over from the resources
+             * overlapping it: its first use (a transition from UNDEFINED
+             * for an image) waits on their last uses too. */
+            const rg_mem_plan *plan = rg__mem_plan_current(g);
+            if (!r->imported && plan && plan->items[ri].kind == RG_MEMORY_POOLED) {
+                st->ws |= plan->items[ri].alias_stage;
+                st->wa |= plan->items[ri].alias_access;
+            }
         }
     }
 }
@@ -362,4 +370,19 @@ rg_result rg__plan_barriers(rg_graph *g)
         return RG_ERROR_OUT_OF_MEMORY;
     rg__lifetimes(g);
     return RG_SUCCESS;
+}
+
+rg_result rg__plan_barriers_with_aliases(rg_graph *g)
+{
+    free(g->barriers);
+    free(g->barrier_point);
+    free(g->point_start);
+    free(g->scratch_image_barriers);
+    free(g->scratch_buffer_barriers);
+    g->barriers = NULL;
+    g->barrier_point = g->point_start = NULL;
+    g->scratch_image_barriers = NULL;
+    g->scratch_buffer_barriers = NULL;
+    g->barrier_count = g->scratch_cap = 0;
+    return rg__plan_barriers(g);
 }

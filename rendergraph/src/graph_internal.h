@@ -63,8 +63,6 @@ typedef struct rg_resource {
     VkImage image;
     VkImageView view;
     VkBuffer buffer;
-    eng_image *owned_image;           /* created textures, after placement */
-    eng_buffer *owned_buffer;
     /* subresource slots: aspect-major, then mip, then layer; a buffer has
      * one slot */
     uint32_t sub_base, sub_count;
@@ -186,6 +184,8 @@ struct rg_graph {
                                          with the compile it was made for */
     bool placed;
     rg_span_views *span_views;        /* per span, after placement */
+    VkDeviceMemory *memory;           /* pools, lazy and dedicated allocations */
+    uint32_t memory_count;
     uint64_t placed_hash;             /* compiled_hash the placement was made for */
     VkImageMemoryBarrier2 *scratch_image_barriers; /* sized at compile */
     VkBufferMemoryBarrier2 *scratch_buffer_barriers;

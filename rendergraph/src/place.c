@@ -1,86 +1,202 @@
-/* Memory for created resources. For now every used created resource gets
- * its own memory through the engine (the memory-type choice, lazy memory for
- * TRANSIENT attachments included); aliasing pools replace this in the
- * transient-memory issue without changing what execute sees: an image, a
- * whole view and a buffer per resource, plus cached attachment views. */
+/* Placement on the device: each created, used resource's real memory
+ * requirements (vkGetDevice*MemoryRequirements, dedicated ones included),
+ * the pure planner (memory_plan.c) over them, then the memory: one
+ * allocation per pool, one per lazy or dedicated resource; images and
+ * buffers bound at their offsets (pooled images with ALIAS_BIT), whole views
+ * and cached attachment views; finally the barriers are re-planned with the
+ * alias scopes. Transactional: a failure frees everything it made. */
 #include "graph_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static VkImageCreateInfo image_info(const rg_resource *r, VkImageCreateFlags flags)
+{
+    return (VkImageCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .flags = flags,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = r->format,
+        .extent = { r->width, r->height, 1 },
+        .mipLevels = r->mip_levels,
+        .arrayLayers = r->array_layers,
+        .samples = r->samples,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = r->image_usage,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+    };
+}
+
+static VkBufferCreateInfo buffer_info(const rg_resource *r)
+{
+    return (VkBufferCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = r->size,
+        .usage = r->buffer_usage,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+}
+
+static bool needs_memory(const rg_resource *r)
+{
+    return !r->imported && r->first_use != RG_NONE;
+}
+
+/* Asks the device without creating anything (Vulkan 1.3). */
+static void query_requirements(VkDevice dev, const rg_resource *r, rg_mem_requirements *out)
+{
+    VkMemoryDedicatedRequirements ded = { .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS };
+    VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &ded };
+    if (r->is_texture) {
+        VkImageCreateInfo ci = image_info(r, VK_IMAGE_CREATE_ALIAS_BIT);
+        VkDeviceImageMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS,
+                                              .pCreateInfo = &ci };
+        vkGetDeviceImageMemoryRequirements(dev, &q, &req);
+    } else {
+        VkBufferCreateInfo ci = buffer_info(r);
+        VkDeviceBufferMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS,
+                                               .pCreateInfo = &ci };
+        vkGetDeviceBufferMemoryRequirements(dev, &q, &req);
+    }
+    out->size = req.memoryRequirements.size;
+    out->alignment = req.memoryRequirements.alignment;
+    out->type_bits = req.memoryRequirements.memoryTypeBits;
+    out->dedicated = ded.requiresDedicatedAllocation || ded.prefersDedicatedAllocation;
+}
 
 void rg__placement_free(rg_graph *g)
 {
     if (!g)
         return;
     VkDevice dev = g->ctx ? eng_context_device(g->ctx) : VK_NULL_HANDLE;
-    for (uint32_t i = 0; i < g->span_count && g->span_views; i++)
-        for (uint32_t a = 0; a < RG_SPAN_VIEWS; a++)
-            if (g->span_views[i].views[a])
-                vkDestroyImageView(dev, g->span_views[i].views[a], NULL);
-    free(g->span_views);
-    g->span_views = NULL;
-    for (uint32_t i = 0; i < g->resource_count; i++) {
-        rg_resource *r = &g->resources[i];
-        if (r->imported)
-            continue;
-        eng_image_destroy(r->owned_image);
-        eng_buffer_destroy(r->owned_buffer);
-        r->owned_image = NULL;
-        r->owned_buffer = NULL;
-        r->image = VK_NULL_HANDLE;
-        r->view = VK_NULL_HANDLE;
-        r->buffer = VK_NULL_HANDLE;
+    if (dev) {
+        for (uint32_t i = 0; i < g->span_count && g->span_views; i++)
+            for (uint32_t a = 0; a < RG_SPAN_VIEWS; a++)
+                if (g->span_views[i].views[a])
+                    vkDestroyImageView(dev, g->span_views[i].views[a], NULL);
+        for (uint32_t i = 0; i < g->resource_count; i++) {
+            rg_resource *r = &g->resources[i];
+            if (r->imported)
+                continue;
+            if (r->view)
+                vkDestroyImageView(dev, r->view, NULL);
+            if (r->image)
+                vkDestroyImage(dev, r->image, NULL);
+            if (r->buffer)
+                vkDestroyBuffer(dev, r->buffer, NULL);
+            r->view = VK_NULL_HANDLE;
+            r->image = VK_NULL_HANDLE;
+            r->buffer = VK_NULL_HANDLE;
+        }
+        for (uint32_t i = 0; i < g->memory_count; i++)
+            vkFreeMemory(dev, g->memory[i], NULL);
     }
+    free(g->span_views);
+    free(g->memory);
+    g->span_views = NULL;
+    g->memory = NULL;
+    g->memory_count = 0;
     g->placed = false;
 }
 
-static rg_result place_resource(rg_graph *g, rg_resource *r)
+static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const rg_resource *dedicated_to,
+                          VkDeviceMemory *out, const char *what)
 {
-    eng_result er;
+    VkMemoryDedicatedAllocateInfo ded = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
+        .image = dedicated_to && dedicated_to->is_texture ? dedicated_to->image : VK_NULL_HANDLE,
+        .buffer = dedicated_to && !dedicated_to->is_texture ? dedicated_to->buffer : VK_NULL_HANDLE,
+    };
+    VkMemoryAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = dedicated_to ? &ded : NULL,
+        .allocationSize = size,
+        .memoryTypeIndex = type,
+    };
+    VkResult vr = vkAllocateMemory(eng_context_device(g->ctx), &ai, NULL, out);
+    if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY || vr == VK_ERROR_OUT_OF_HOST_MEMORY)
+        return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: %s: %llu bytes of memory type %u: out of memory", what,
+                        (unsigned long long)size, type);
+    if (vr != VK_SUCCESS)
+        return rg__fail(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: VkResult %d", what, (int)vr);
+    g->memory[g->memory_count++] = *out;
+    return RG_SUCCESS;
+}
+
+static rg_result create_object(rg_graph *g, rg_resource *r, bool pooled)
+{
+    VkDevice dev = eng_context_device(g->ctx);
+    VkResult vr;
     if (r->is_texture) {
-        eng_image_desc d = {
-            .name = r->name,
-            .format = r->format,
-            .width = r->width,
-            .height = r->height,
-            .mip_levels = r->mip_levels,
-            .array_layers = r->array_layers,
-            .samples = r->samples,
-            .usage = r->image_usage,
-        };
-        er = eng_image_create(g->ctx, &d, &r->owned_image);
-        if (er == ENG_SUCCESS) {
-            r->image = eng_image_get_info(r->owned_image)->image;
-            r->view = eng_image_get_info(r->owned_image)->view;
-        }
+        VkImageCreateInfo ci = image_info(r, pooled ? VK_IMAGE_CREATE_ALIAS_BIT : 0);
+        vr = vkCreateImage(dev, &ci, NULL, &r->image);
     } else {
-        eng_buffer_desc d = { .name = r->name, .size = r->size, .usage = r->buffer_usage };
-        er = eng_buffer_create(g->ctx, &d, &r->owned_buffer);
-        if (er == ENG_SUCCESS)
-            r->buffer = eng_buffer_handle(r->owned_buffer);
+        VkBufferCreateInfo ci = buffer_info(r);
+        vr = vkCreateBuffer(dev, &ci, NULL, &r->buffer);
     }
-    if (er != ENG_SUCCESS)
-        return rg__fail(g, er == ENG_ERROR_OUT_OF_MEMORY ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
-                        "placing %s '%s': %s: %s", r->is_texture ? "texture" : "buffer", r->name,
-                        eng_result_string(er), eng_last_error());
+    if (vr != VK_SUCCESS)
+        return rg__fail(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
+                               ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
+                        "placement: creating %s '%s': VkResult %d", r->is_texture ? "texture" : "buffer", r->name,
+                        (int)vr);
+    return RG_SUCCESS;
+}
+
+static rg_result bind(rg_graph *g, rg_resource *r, VkDeviceMemory memory, VkDeviceSize offset)
+{
+    VkDevice dev = eng_context_device(g->ctx);
+    VkResult vr;
+    if (r->is_texture) {
+        VkBindImageMemoryInfo bi = { .sType = VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO, .image = r->image,
+                                     .memory = memory, .memoryOffset = offset };
+        vr = vkBindImageMemory2(dev, 1, &bi);
+    } else {
+        VkBindBufferMemoryInfo bi = { .sType = VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO, .buffer = r->buffer,
+                                      .memory = memory, .memoryOffset = offset };
+        vr = vkBindBufferMemory2(dev, 1, &bi);
+    }
+    if (vr != VK_SUCCESS)
+        return rg__fail(g, RG_ERROR_VULKAN, "placement: binding '%s' at offset %llu: VkResult %d", r->name,
+                        (unsigned long long)offset, (int)vr);
+    /* A view needs a usage that reads or renders through one; a texture
+     * that is only copied has none. */
+    const VkImageUsageFlags viewable = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                       VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                       VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
+    if (!r->is_texture || !(r->image_usage & viewable))
+        return RG_SUCCESS;
+    VkImageViewCreateInfo vci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = r->image,
+        .viewType = r->array_layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D,
+        .format = r->format,
+        .subresourceRange = { r->aspects, 0, r->mip_levels, 0, r->array_layers },
+    };
+    /* A depth/stencil view for sampling may name one aspect only. */
+    if ((r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (r->image_usage & VK_IMAGE_USAGE_SAMPLED_BIT))
+        vci.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
+    vr = vkCreateImageView(dev, &vci, NULL, &r->view);
+    if (vr != VK_SUCCESS)
+        return rg__fail(g, RG_ERROR_VULKAN, "placement: view of '%s': VkResult %d", r->name, (int)vr);
     return RG_SUCCESS;
 }
 
 /* A view of exactly the attachment's mip and layers, made once. Imports use
  * their own view: the swapchain image changes every frame. */
-static rg_result make_attachment_view(rg_graph *g, const rg_attachment *a, VkImageView *out)
+static rg_result make_attachment_view(rg_graph *g, rg_texture t, uint32_t mip, uint32_t base_layer, uint32_t layers,
+                                      VkImageView *out)
 {
-    uint32_t ri = rg__texture_index(g, a->texture);
-    rg_resource *r = &g->resources[ri];
+    rg_resource *r = &g->resources[rg__texture_index(g, t)];
     if (r->imported)
         return RG_SUCCESS;
-    uint32_t layers = a->layer_count ? a->layer_count : 1;
     VkImageViewCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
         .image = r->image,
         .viewType = layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D,
         .format = r->format,
-        .subresourceRange = { r->aspects, a->mip, 1, a->base_layer, layers },
+        .subresourceRange = { r->aspects, mip, 1, base_layer, layers },
     };
     VkResult vr = vkCreateImageView(eng_context_device(g->ctx), &ci, NULL, out);
     if (vr != VK_SUCCESS)
@@ -90,20 +206,56 @@ static rg_result make_attachment_view(rg_graph *g, const rg_attachment *a, VkIma
 
 static rg_result make_span_views(rg_graph *g, uint32_t s)
 {
-    const rg_rendering_desc *d = &g->spans[s].desc;
+    const rg_span *span = &g->spans[s];
+    const rg_rendering_desc *d = &span->desc;
     rg_span_views *sv = &g->span_views[s];
     rg_result res = RG_SUCCESS;
     for (uint32_t c = 0; c < d->color_count && res == RG_SUCCESS; c++) {
-        res = make_attachment_view(g, &d->colors[c], &sv->views[c]);
-        if (res == RG_SUCCESS && d->colors[c].resolve.id) {
-            rg_attachment resolve = { .texture = d->colors[c].resolve, .mip = d->colors[c].resolve_mip,
-                                      .base_layer = d->colors[c].resolve_layer,
-                                      .layer_count = g->spans[s].layer_count };
-            res = make_attachment_view(g, &resolve, &sv->views[8 + c]);
-        }
+        const rg_attachment *a = &d->colors[c];
+        res = make_attachment_view(g, a->texture, a->mip, a->base_layer, a->layer_count ? a->layer_count : 1,
+                                   &sv->views[c]);
+        if (res == RG_SUCCESS && a->resolve.id)
+            res = make_attachment_view(g, a->resolve, a->resolve_mip, a->resolve_layer, span->layer_count,
+                                       &sv->views[8 + c]);
     }
     if (res == RG_SUCCESS && d->depth.texture.id)
-        res = make_attachment_view(g, &d->depth, &sv->views[16]);
+        res = make_attachment_view(g, d->depth.texture, d->depth.mip, d->depth.base_layer,
+                                   d->depth.layer_count ? d->depth.layer_count : 1, &sv->views[16]);
+    return res;
+}
+
+static rg_result make_memory(rg_graph *g)
+{
+    rg_mem_plan *plan = g->mem_plan;
+    g->memory = calloc((size_t)plan->pool_count + g->resource_count + 1, sizeof *g->memory);
+    if (!g->memory)
+        return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    rg_result res = RG_SUCCESS;
+    VkDeviceMemory *pools = calloc((size_t)plan->pool_count + 1, sizeof *pools);
+    if (!pools)
+        return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    for (uint32_t p = 0; p < plan->pool_count && res == RG_SUCCESS; p++) {
+        char what[32];
+        snprintf(what, sizeof what, "pool %u", p);
+        res = allocate(g, plan->pools[p].size, plan->pools[p].memory_type, NULL, &pools[p], what);
+    }
+    for (uint32_t i = 0; i < g->resource_count && res == RG_SUCCESS; i++) {
+        rg_resource *r = &g->resources[i];
+        const rg_mem_placement *m = &plan->items[i];
+        if (!needs_memory(r) || m->kind == RG_MEMORY_NOT_CREATED || m->kind == RG_MEMORY_IMPORTED)
+            continue;
+        bool pooled = m->kind == RG_MEMORY_POOLED;
+        res = create_object(g, r, pooled);
+        VkDeviceMemory own = VK_NULL_HANDLE;
+        if (res == RG_SUCCESS && !pooled) {
+            char what[RG_NAME_MAX + 16];
+            snprintf(what, sizeof what, "'%s'", r->name);
+            res = allocate(g, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? r : NULL, &own, what);
+        }
+        if (res == RG_SUCCESS)
+            res = bind(g, r, pooled ? pools[m->pool] : own, pooled ? m->offset : 0);
+    }
+    free(pools);
     return res;
 }
 
@@ -111,13 +263,17 @@ rg_result rg__place(rg_graph *g)
 {
     if (g->placed)
         return RG_SUCCESS;
-    rg_result res = RG_SUCCESS;
-    for (uint32_t i = 0; i < g->resource_count && res == RG_SUCCESS; i++) {
-        rg_resource *r = &g->resources[i];
-        /* Created but never used: not created at all. */
-        if (!r->imported && r->first_use != RG_NONE)
-            res = place_resource(g, r);
-    }
+    VkDevice dev = eng_context_device(g->ctx);
+    rg_mem_requirements *reqs = calloc((size_t)g->resource_count + 1, sizeof *reqs);
+    if (!reqs)
+        return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    for (uint32_t i = 0; i < g->resource_count; i++)
+        if (needs_memory(&g->resources[i]))
+            query_requirements(dev, &g->resources[i], &reqs[i]);
+    rg_result res = rg__plan_memory(g, eng_context_memory_properties(g->ctx), reqs);
+    free(reqs);
+    if (res == RG_SUCCESS)
+        res = make_memory(g);
     if (res == RG_SUCCESS && g->span_count) {
         g->span_views = calloc(g->span_count, sizeof *g->span_views);
         if (!g->span_views)
@@ -125,8 +281,9 @@ rg_result rg__place(rg_graph *g)
     }
     for (uint32_t s = 0; s < g->span_count && res == RG_SUCCESS; s++)
         res = make_span_views(g, s);
+    if (res == RG_SUCCESS)
+        res = rg__plan_barriers_with_aliases(g);
     if (res != RG_SUCCESS) {
-        /* Transactional: nothing half-placed stays behind. */
         rg__placement_free(g);
         return res;
     }
