@@ -227,10 +227,8 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg_cmd_rec *
     }
 }
 
-rg_result rg_execute(rg_graph *g, VkCommandBuffer cmd)
+static rg_result execute(rg_graph *g, VkCommandBuffer cmd)
 {
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     if (cmd == VK_NULL_HANDLE)
         return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: no command buffer");
     if (!g->ctx)
@@ -278,4 +276,18 @@ rg_result rg_execute(rg_graph *g, VkCommandBuffer cmd)
     }
     record_barriers(g, cmd, g->order_count);
     return RG_SUCCESS;
+}
+
+rg_result rg_execute(rg_graph *g, VkCommandBuffer cmd)
+{
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    bool clean = g->error == RG_SUCCESS;
+    rg_result res = execute(g, cmd);
+    /* A failure while executing (memory, a callback) is this frame's, not
+     * the declaration's: the message stays readable, but the graph is not
+     * poisoned, so the next execute (or compile) can succeed. */
+    if (res != RG_SUCCESS && clean)
+        g->error = RG_SUCCESS;
+    return res;
 }

@@ -447,6 +447,8 @@ DEVICE_TEST(rg_execute, callback_error_closes_the_pass)
     cr_assert_eq(eng_context_submit_once(g.ctx, record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
     cr_expect_eq(j.result, RG_ERROR_CALLBACK);
     cr_expect(strstr(rg_graph_error_message(graph), "broken draw"), "message: %s", rg_graph_error_message(graph));
+    /* The frame failed, the graph did not: it can execute again. */
+    cr_expect_eq(rg_graph_error(graph), RG_SUCCESS);
     rg_graph_destroy(graph);
 
     /* Not compiled, and device-free graphs, are errors too. */
