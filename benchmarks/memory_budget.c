@@ -5,6 +5,9 @@
  * 2560x1440, in two modes:
  *   persistent  plain attachments (no TRANSIENT usage), own memory each
  *   transient   TRANSIENT_ATTACHMENT usage: LAZILY_ALLOCATED where offered
+ *   graph       the sets declared through the render graph, one pass each,
+ *               resolved into one imported image: transient by inference,
+ *               lazy where offered, else aliased in pools
  * Three columns per mode: the device-local heap usage delta from
  * VK_EXT_memory_budget ("unavailable" without it, never 0), the sum of
  * vkGetDeviceMemoryCommitment (lazy memory) or allocation sizes (other), and
@@ -14,6 +17,7 @@
  *   memory_budget [--rounds N] [--sizes WxH,...] [--json FILE] [--validation]
  */
 #include <engine/engine.h>
+#include <rendergraph/rendergraph.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,9 +38,12 @@ typedef struct mode_result {
     unsigned n;
     VkMemoryPropertyFlags color_flags, depth_flags;
     unsigned long long color_size, depth_size;
+    uint32_t pools;                   /* graph mode */
+    unsigned long long lazy;
 } mode_result;
 
-static const char *mode_names[2] = { "persistent", "transient" };
+#define MODES 3
+static const char *mode_names[MODES] = { "persistent", "transient", "graph" };
 
 static int die(eng_result r, const char *what)
 {
@@ -86,6 +93,81 @@ static int measure(eng_context *ctx, int transient, uint32_t w, uint32_t h, samp
     }
     for (int i = 0; i < SETS * 2; i++)
         eng_image_destroy(images[i]);
+    return rc;
+}
+
+static bool record_nothing(const rg_record_context *rc, void *user)
+{
+    (void)rc;
+    (void)user;
+    return true;
+}
+
+typedef struct exec_job {
+    rg_graph *graph;
+    rg_result result;
+} exec_job;
+
+static void record_graph(VkCommandBuffer cmd, void *user)
+{
+    exec_job *j = user;
+    j->result = rg_execute(j->graph, cmd);
+}
+
+/* The graph places memory at its first execute: measured around that. */
+static int measure_graph(eng_context *ctx, uint32_t w, uint32_t h, sample *out, mode_result *mr)
+{
+    memset(out, 0, sizeof *out);
+    eng_image *target = NULL;
+    eng_image_desc td = { .name = "resolve target", .format = VK_FORMAT_R8G8B8A8_UNORM, .width = w, .height = h,
+                          .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT };
+    eng_result er = eng_image_create(ctx, &td, &target);
+    if (er != ENG_SUCCESS)
+        return die(er, "resolve target");
+    const eng_image_info *ti = eng_image_get_info(target);
+    rg_graph *g = NULL;
+    rg_graph_create(&(rg_graph_desc){ .name = "memory_budget", .ctx = ctx }, &g);
+    rg_texture resolved = rg_texture_import(g, &(rg_texture_import_desc){
+        .name = "resolved", .image = ti->image, .view = ti->view, .format = td.format, .width = w, .height = h });
+    rg_texture first_color = { 0 };
+    for (int s = 0; s < SETS; s++) {
+        rg_texture color = rg_texture_create(g, &(rg_texture_desc){ .name = "color", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                                    .width = w, .height = h,
+                                                                    .samples = VK_SAMPLE_COUNT_4_BIT });
+        rg_texture depth = rg_texture_create(g, &(rg_texture_desc){ .name = "depth", .format = VK_FORMAT_D32_SFLOAT,
+                                                                    .width = w, .height = h,
+                                                                    .samples = VK_SAMPLE_COUNT_4_BIT });
+        if (s == 0)
+            first_color = color;
+        rg_begin_rendering(g, &(rg_rendering_desc){
+            .name = "set", .color_count = 1,
+            .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                          .store = VK_ATTACHMENT_STORE_OP_DONT_CARE, .resolve = resolved } },
+            .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                       .store = VK_ATTACHMENT_STORE_OP_DONT_CARE } });
+        rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = record_nothing });
+        rg_end_rendering(g);
+    }
+    int rc = 0;
+    long long before = device_local_usage(ctx);
+    exec_job job = { g, rg_compile(g) };
+    if (job.result == RG_SUCCESS && eng_context_submit_once(ctx, record_graph, &job) != ENG_SUCCESS)
+        rc = die(ENG_ERROR_VULKAN, "submit");
+    if (job.result != RG_SUCCESS) {
+        fprintf(stderr, "memory_budget: graph: %s\n", rg_graph_error_message(g));
+        rc = 1;
+    }
+    long long after = device_local_usage(ctx);
+    out->heap_delta = (before < 0 || after < 0) ? -1 : after - before;
+    rg_memory_totals t = rg_memory_get_totals(g);
+    /* Lazy memory is committed on demand (0 on a tile GPU): not counted. */
+    out->committed = t.pooled + t.dedicated;
+    out->required = t.unaliased + t.lazy + t.dedicated;
+    mr->color_flags = rg_texture_is_transient(g, first_color) ? VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT : 0;
+    mr->pools = t.pools;
+    mr->lazy = t.lazy;
+    rg_graph_destroy(g);
+    eng_image_destroy(target);
     return rc;
 }
 
@@ -181,19 +263,20 @@ int main(int argc, char **argv)
     int rc = 0;
     for (unsigned si = 0; si < size_count && rc == 0; si++) {
         uint32_t w = sizes[si][0], h = sizes[si][1];
-        mode_result modes[2];
+        mode_result modes[MODES];
         memset(modes, 0, sizeof modes);
         sample warm;
-        for (int m = 0; m < 2 && rc == 0; m++)
-            rc = measure(ctx, m, w, h, &warm, &modes[m]);
+        for (int m = 0; m < MODES && rc == 0; m++)
+            rc = m == 2 ? measure_graph(ctx, w, h, &warm, &modes[m]) : measure(ctx, m, w, h, &warm, &modes[m]);
         for (unsigned i = 0; i < rounds && rc == 0; i++) {
-            for (int k = 0; k < 2 && rc == 0; k++) {
-                int m = (i % 2) ? 1 - k : k; /* alternate which mode goes first */
-                rc = measure(ctx, m, w, h, &modes[m].rounds[modes[m].n], &modes[m]);
+            for (int k = 0; k < MODES && rc == 0; k++) {
+                int m = (i % 2) ? MODES - 1 - k : k; /* alternate the mode order */
+                sample *out = &modes[m].rounds[modes[m].n];
+                rc = m == 2 ? measure_graph(ctx, w, h, out, &modes[m]) : measure(ctx, m, w, h, out, &modes[m]);
                 modes[m].n++;
             }
         }
-        for (int m = 0; m < 2 && rc == 0; m++) {
+        for (int m = 0; m < MODES && rc == 0; m++) {
             long long col[3][3];
             int ok[3];
             char text[3][64], cf[96], df[96];
@@ -203,14 +286,21 @@ int main(int argc, char **argv)
             }
             char res[32];
             snprintf(res, sizeof res, "%ux%u", w, h);
-            printf("%-10s %-10s %s %s %s %s / %s\n", res, mode_names[m], text[0], text[1], text[2],
-                   eng_memory_flags_string(modes[m].color_flags, cf, sizeof cf),
-                   eng_memory_flags_string(modes[m].depth_flags, df, sizeof df));
+            if (m == 2)
+                printf("%-10s %-10s %s %s %s %u pools, lazy %.1f MiB, inferred transient: %s\n", res, mode_names[m],
+                       text[0], text[1], text[2], modes[m].pools, modes[m].lazy / 1048576.0,
+                       modes[m].color_flags ? "yes" : "no");
+            else
+                printf("%-10s %-10s %s %s %s %s / %s\n", res, mode_names[m], text[0], text[1], text[2],
+                       eng_memory_flags_string(modes[m].color_flags, cf, sizeof cf),
+                       eng_memory_flags_string(modes[m].depth_flags, df, sizeof df));
             if (json) {
                 fprintf(json, "%s{\"width\":%u,\"height\":%u,\"mode\":\"%s\",\"color_image_bytes\":%llu,"
                               "\"depth_image_bytes\":%llu,\"color_memory_flags\":%u,\"depth_memory_flags\":%u",
                         (si || m) ? "," : "", w, h, mode_names[m], modes[m].color_size, modes[m].depth_size,
                         modes[m].color_flags, modes[m].depth_flags);
+                if (m == 2)
+                    fprintf(json, ",\"pools\":%u,\"lazy_bytes\":%llu", modes[m].pools, modes[m].lazy);
                 static const char *keys[3] = { "heap_delta", "committed", "required" };
                 for (int c = 0; c < 3; c++) {
                     if (ok[c])
