@@ -237,7 +237,8 @@ void rg__placement_free(rg_graph *g);
 typedef struct rg_mem_requirements {
     VkDeviceSize size, alignment;
     uint32_t type_bits;
-    bool dedicated;                   /* requires or prefers a dedicated allocation */
+    bool dedicated;                   /* requires a dedicated allocation (a mere
+                                         preference is not honoured: place.c) */
 } rg_mem_requirements;
 
 typedef struct rg_mem_placement {
