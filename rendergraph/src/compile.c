@@ -20,18 +20,11 @@ void rg__compiled_free(rg_graph *g)
     free(g->edges);
     free(g->order);
     free(g->order_handles);
-    free(g->barriers);
-    free(g->barrier_point);
-    free(g->point_start);
-    free(g->scratch_image_barriers);
-    free(g->scratch_buffer_barriers);
-    g->node_first_cmd = g->node_batch = g->order = g->barrier_point = g->point_start = g->edges = NULL;
+    rg__barriers_free(g);
+    g->node_first_cmd = g->node_batch = g->order = g->edges = NULL;
     g->closure = NULL;
     g->order_handles = NULL;
-    g->barriers = NULL;
-    g->scratch_image_barriers = NULL;
-    g->scratch_buffer_barriers = NULL;
-    g->node_count = g->row_words = g->edge_count = g->order_count = g->barrier_count = g->scratch_cap = 0;
+    g->node_count = g->row_words = g->edge_count = g->order_count = 0;
     g->compiled = false;
     g->compiled_hash = 0;
     /* A memory plan is indexed by the old resources and alias scopes come

@@ -372,7 +372,7 @@ rg_result rg__plan_barriers(rg_graph *g)
     return RG_SUCCESS;
 }
 
-rg_result rg__plan_barriers_with_aliases(rg_graph *g)
+void rg__barriers_free(rg_graph *g)
 {
     free(g->barriers);
     free(g->barrier_point);
@@ -384,5 +384,10 @@ rg_result rg__plan_barriers_with_aliases(rg_graph *g)
     g->scratch_image_barriers = NULL;
     g->scratch_buffer_barriers = NULL;
     g->barrier_count = g->scratch_cap = 0;
+}
+
+rg_result rg__plan_barriers_with_aliases(rg_graph *g)
+{
+    rg__barriers_free(g);
     return rg__plan_barriers(g);
 }

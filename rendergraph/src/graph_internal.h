@@ -279,6 +279,9 @@ void rg__mem_plan_free(rg_mem_plan *plan);
 /* g->mem_plan when it was planned for the current compile, else NULL. */
 const rg_mem_plan *rg__mem_plan_current(const rg_graph *g);
 
+/* Frees the barrier plan (compile_barriers.c). */
+void rg__barriers_free(rg_graph *g);
+
 /* Re-plans the barriers with the alias scopes of g->mem folded into each
  * pooled resource's first use (compile_barriers.c). */
 rg_result rg__plan_barriers_with_aliases(rg_graph *g);

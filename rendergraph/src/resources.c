@@ -146,20 +146,28 @@ rg_texture rg_texture_import(rg_graph *graph, const rg_texture_import_desc *desc
     return (rg_texture){rg__make_id(graph, index)};
 }
 
-rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc)
+/* The part of creating and importing a buffer that is the same. */
+static rg_resource *buffer_append(rg_graph *graph, const char *fn, const char *name, VkDeviceSize size)
 {
     if (!rg__usable(graph))
-        return (rg_buffer){0};
-    if (!desc || desc->size == 0) {
-        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_buffer_create '%s': NULL desc or zero size",
-                 desc && desc->name ? desc->name : "");
-        return (rg_buffer){0};
+        return NULL;
+    if (size == 0) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "%s '%s': NULL desc or zero size", fn, name ? name : "");
+        return NULL;
     }
     rg_resource *r = resource_append(graph, false, 1);
     if (!r)
+        return NULL;
+    rg__copy_name(r->name, name, "buffer");
+    r->size = size;
+    return r;
+}
+
+rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc)
+{
+    rg_resource *r = buffer_append(graph, "rg_buffer_create", desc ? desc->name : NULL, desc ? desc->size : 0);
+    if (!r)
         return (rg_buffer){0};
-    rg__copy_name(r->name, desc->name, "buffer");
-    r->size = desc->size;
     r->buffer_usage = desc->extra_usage;
     uint32_t index = graph->resource_count;
     resource_commit(graph, r);
@@ -168,19 +176,10 @@ rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc)
 
 rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc)
 {
-    if (!rg__usable(graph))
-        return (rg_buffer){0};
-    if (!desc || desc->size == 0) {
-        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_buffer_import '%s': NULL desc or zero size",
-                 desc && desc->name ? desc->name : "");
-        return (rg_buffer){0};
-    }
-    rg_resource *r = resource_append(graph, false, 1);
+    rg_resource *r = buffer_append(graph, "rg_buffer_import", desc ? desc->name : NULL, desc ? desc->size : 0);
     if (!r)
         return (rg_buffer){0};
-    rg__copy_name(r->name, desc->name, "buffer");
     r->imported = true;
-    r->size = desc->size;
     r->buffer = desc->buffer;
     r->initial_stage = desc->initial_stage;
     r->initial_access = desc->initial_access;
