@@ -134,7 +134,9 @@ static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc
         exts[ext_count++] = VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME;
         flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
     }
-    const char *layers[1];
+    if (desc->extra_layer_count > 8 || (desc->extra_layer_count && !desc->extra_layers))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "extra_layers: at most 8, and not NULL when counted");
+    const char *layers[1 + 8];
     uint32_t layer_count = 0;
     VkDebugUtilsMessengerCreateInfoEXT dbg = messenger_info(ctx);
     VkValidationFeatureEnableEXT enables[] = { VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT };
@@ -156,6 +158,14 @@ static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc
         layers[layer_count++] = "VK_LAYER_KHRONOS_validation";
         exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
         next = &features; /* messages during vkCreateInstance are counted too */
+    }
+    /* After validation: later-listed layers sit closer to the driver. */
+    for (uint32_t i = 0; i < desc->extra_layer_count; i++) {
+        if (!desc->extra_layers[i] || !has_layer(desc->extra_layers[i]))
+            return eng__fail(ENG_ERROR_LAYER_MISSING, "layer %s is not installed (for a build-tree layer: "
+                             "VK_ADD_LAYER_PATH=<build>/tests/layers)",
+                             desc->extra_layers[i] ? desc->extra_layers[i] : "(null)");
+        layers[layer_count++] = desc->extra_layers[i];
     }
     VkApplicationInfo app = {
         .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,

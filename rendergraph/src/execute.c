@@ -54,7 +54,7 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
                 .subresourceRange = { b->range.aspect, b->range.base_mip, b->range.mip_count, b->range.base_layer,
                                       b->range.layer_count },
             };
-        } else if (b->buffer.id) {
+        } else if (b->buffer.id && !g->resources[rg__buffer_index(g, b->buffer)].pooled) {
             const rg_resource *r = &g->resources[rg__buffer_index(g, b->buffer)];
             g->scratch_buffer_barriers[buffers++] = (VkBufferMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
@@ -69,7 +69,10 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
                 .size = VK_WHOLE_SIZE,
             };
         } else {
-            /* Global memory barriers fold into one. */
+            /* Global memory barriers fold into one. A pooled buffer's
+             * barriers go here too: a buffer barrier only covers accesses
+             * made through that buffer, not through the resources that held
+             * its memory before. */
             memory.srcStageMask |= b->src_stage;
             memory.srcAccessMask |= b->src_access;
             memory.dstStageMask |= b->dst_stage;

@@ -51,6 +51,7 @@ typedef struct rg_resource {
     VkImageUsageFlags image_usage;    /* derived from accesses + extra (+ TRANSIENT at compile) */
     rg_transient transient_mode;      /* as declared */
     bool transient;                   /* after compile: TRANSIENT_ATTACHMENT usage */
+    bool pooled;                      /* after placement: shares a pool's memory */
     /* buffers */
     VkDeviceSize size;
     VkBufferUsageFlags buffer_usage;

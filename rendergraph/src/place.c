@@ -93,6 +93,7 @@ void rg__placement_free(rg_graph *g)
             r->view = VK_NULL_HANDLE;
             r->image = VK_NULL_HANDLE;
             r->buffer = VK_NULL_HANDLE;
+            r->pooled = false;
         }
         for (uint32_t i = 0; i < g->memory_count; i++)
             vkFreeMemory(dev, g->memory[i], NULL);
@@ -250,6 +251,7 @@ static rg_result make_memory(rg_graph *g)
         if (!needs_memory(r) || m->kind == RG_MEMORY_NOT_CREATED || m->kind == RG_MEMORY_IMPORTED)
             continue;
         bool pooled = m->kind == RG_MEMORY_POOLED;
+        r->pooled = pooled;
         res = create_object(g, r, pooled);
         VkDeviceMemory own = VK_NULL_HANDLE;
         if (res == RG_SUCCESS && !pooled) {

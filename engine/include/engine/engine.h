@@ -127,6 +127,13 @@ typedef struct eng_context_desc {
     /* Print validation messages to stderr as they come (default on when
      * validation is on; set quiet to silence). */
     bool quiet;
+    /* More instance layers by name (e.g. "VK_LAYER_VKGRAPH_tile_memory"),
+     * enabled after the validation layer: the loader puts later-listed
+     * layers closer to the driver, so validation sees what these layers
+     * report (layers named through VK_INSTANCE_LAYERS would land above it).
+     * A missing one = ENG_ERROR_LAYER_MISSING. */
+    const char *const *extra_layers;
+    uint32_t extra_layer_count;
 } eng_context_desc;
 
 typedef struct eng_message_counts {
