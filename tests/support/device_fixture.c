@@ -27,6 +27,13 @@ void require_or_skip(const char *what)
 void device_setup(void)
 {
     eng_context_desc desc = { .app_name = "tests", .validation = true };
+    /* A test program registered to run under an extra layer (the
+     * tile-memory emulation) names it here, below validation. */
+    const char *layer = getenv("VKG_TEST_LAYER");
+    if (layer && layer[0]) {
+        desc.extra_layers = &layer;
+        desc.extra_layer_count = 1;
+    }
     eng_result r = eng_context_create(&desc, &test_ctx);
     if (r == ENG_SUCCESS)
         return;

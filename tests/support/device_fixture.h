@@ -4,7 +4,8 @@
  *   DEVICE_TEST(render, clears) { eng_context *ctx = test_ctx; ... }
  *
  * device_setup makes a headless context with the validation layer and
- * synchronization validation on. With no device (or no layer) the test is
+ * synchronization validation on, plus the layer named by VKG_TEST_LAYER
+ * below it when that is set. With no device (or no layer) the test is
  * skipped, unless ENG_REQUIRE_DEVICE=1 (CI sets it): then it fails.
  *
  * device_finish, which DEVICE_TEST calls after the test's body, destroys the
