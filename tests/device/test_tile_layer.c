@@ -411,6 +411,76 @@ DEVICE_TEST(tile_layer, lazy_attachment_loaded_is_reported)
     cr_expect_neq(strstr(first, "loadOp LOAD"), NULL, "first message: %s", first);
 }
 
+/* Counts the layer's memoryless reports, apart from validation's own
+ * (a transient image has no TRANSFER usage, so validation objects too). */
+static VKAPI_ATTR VkBool32 VKAPI_CALL count_rule(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT type,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+    (void)type;
+    if ((severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) && data->pMessageIdName &&
+        strcmp(data->pMessageIdName, "VKGRAPH-tile-memoryless") == 0)
+        ++*(int *)user;
+    return VK_FALSE;
+}
+
+typedef struct clear_job {
+    const eng_image_info *color;
+    const eng_image_info *kept;
+} clear_job;
+
+static void record_clears(VkCommandBuffer cmd, void *user)
+{
+    const clear_job *j = user;
+    VkImageMemoryBarrier2 b[2] = {
+        to_layout(j->color, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL),
+        to_layout(j->kept, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL),
+    };
+    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 2,
+                             .pImageMemoryBarriers = b };
+    vkCmdPipelineBarrier2(cmd, &dep);
+    VkClearColorValue black = { { 0, 0, 0, 1 } };
+    VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+    vkCmdClearColorImage(cmd, j->color->image, VK_IMAGE_LAYOUT_GENERAL, &black, 1, &range); /* reported */
+    vkCmdClearColorImage(cmd, j->kept->image, VK_IMAGE_LAYOUT_GENERAL, &black, 1, &range);  /* not lazy: silent */
+}
+
+DEVICE_TEST(tile_layer, lazy_image_cleared_outside_rendering_is_reported)
+{
+    eng_context *ctx = layer_context(true);
+    int reports = 0;
+    VkDebugUtilsMessengerCreateInfoEXT mci = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+        .pfnUserCallback = count_rule,
+        .pUserData = &reports,
+    };
+    VkInstance inst = eng_context_instance(ctx);
+    PFN_vkCreateDebugUtilsMessengerEXT create =
+        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
+    PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
+    cr_assert(create && destroy);
+    VkDebugUtilsMessengerEXT messenger;
+    cr_assert_eq(create(inst, &mci, NULL, &messenger), VK_SUCCESS);
+
+    eng_attachment_desc cd = { .name = "lazy color", .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
+    eng_image_desc kd = { .name = "kept", .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H,
+                          .usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT };
+    eng_image *color = NULL, *kept = NULL;
+    cr_assert_eq(eng_attachment_create(ctx, &cd, &color), ENG_SUCCESS, "%s", eng_last_error());
+    cr_assert_eq(eng_image_create(ctx, &kd, &kept), ENG_SUCCESS, "%s", eng_last_error());
+    cr_assert(eng_image_is_lazy(color));
+    clear_job job = { eng_image_get_info(color), eng_image_get_info(kept) };
+    cr_assert_eq(eng_context_submit_once(ctx, record_clears, &job), ENG_SUCCESS, "%s", eng_last_error());
+    cr_expect_eq(reports, 1, "one vkCmdClearColorImage on lazy memory, %d reports", reports);
+    destroy(inst, messenger, NULL);
+    eng_image_destroy(kept);
+    eng_image_destroy(color);
+    eng_context_destroy(ctx);
+}
+
 /* ------------------------------------------------------- fault injection */
 
 static eng_context *faulty_context(unsigned n)

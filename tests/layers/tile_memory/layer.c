@@ -7,9 +7,10 @@
  *     usage (the spec allows lazy memory for nothing else);
  *   - allocations of it backed by that first real DEVICE_LOCAL type, and
  *     vkGetDeviceMemoryCommitment = 0 for them;
- *   - the memoryless rule at vkCmdBeginRendering (a lazy attachment is never
- *     loaded or stored), reported as an error to the application's
- *     debug-utils messengers;
+ *   - the memoryless rules: at vkCmdBeginRendering a lazy attachment is never
+ *     loaded or stored, and a lazy image is never copied, blitted or cleared
+ *     outside rendering; reported as errors to the application's
+ *     debug-utils messengers (descriptor use is not checked yet);
  *   - fault injection: VKGRAPH_TILE_FAIL_ALLOC=N fails the Nth
  *     vkAllocateMemory after the latest vkCreateDevice.
  *
@@ -85,6 +86,16 @@ typedef struct device_data {
     PFN_vkBindImageMemory bind_image;
     PFN_vkBindImageMemory2 bind_image2;
     PFN_vkCmdBeginRendering begin_rendering;
+    PFN_vkCmdCopyImage copy_image;
+    PFN_vkCmdCopyImage2 copy_image2;
+    PFN_vkCmdCopyImageToBuffer copy_image_to_buffer;
+    PFN_vkCmdCopyImageToBuffer2 copy_image_to_buffer2;
+    PFN_vkCmdCopyBufferToImage copy_buffer_to_image;
+    PFN_vkCmdCopyBufferToImage2 copy_buffer_to_image2;
+    PFN_vkCmdBlitImage blit_image;
+    PFN_vkCmdBlitImage2 blit_image2;
+    PFN_vkCmdClearColorImage clear_color;
+    PFN_vkCmdClearDepthStencilImage clear_depth;
     pthread_mutex_t lock; /* guards the maps */
     tile_map images;      /* VkImage -> usage | IMAGE_LAZY when bound to lazy memory */
     tile_map views;       /* VkImageView -> VkImage */
@@ -345,6 +356,31 @@ static VKAPI_ATTR VkResult VKAPI_CALL tile_CreateDevice(VkPhysicalDevice pd, con
     GET(begin_rendering, PFN_vkCmdBeginRendering, "vkCmdBeginRendering");
     if (!d->begin_rendering)
         GET(begin_rendering, PFN_vkCmdBeginRendering, "vkCmdBeginRenderingKHR");
+    /* Vulkan 1.1-1.2 devices offer these through their extensions only. */
+    if (!d->image_reqs2)
+        GET(image_reqs2, PFN_vkGetImageMemoryRequirements2, "vkGetImageMemoryRequirements2KHR");
+    if (!d->device_image_reqs)
+        GET(device_image_reqs, PFN_vkGetDeviceImageMemoryRequirements, "vkGetDeviceImageMemoryRequirementsKHR");
+    if (!d->bind_image2)
+        GET(bind_image2, PFN_vkBindImageMemory2, "vkBindImageMemory2KHR");
+    GET(copy_image, PFN_vkCmdCopyImage, "vkCmdCopyImage");
+    GET(copy_image2, PFN_vkCmdCopyImage2, "vkCmdCopyImage2");
+    if (!d->copy_image2)
+        GET(copy_image2, PFN_vkCmdCopyImage2, "vkCmdCopyImage2KHR");
+    GET(copy_image_to_buffer, PFN_vkCmdCopyImageToBuffer, "vkCmdCopyImageToBuffer");
+    GET(copy_image_to_buffer2, PFN_vkCmdCopyImageToBuffer2, "vkCmdCopyImageToBuffer2");
+    if (!d->copy_image_to_buffer2)
+        GET(copy_image_to_buffer2, PFN_vkCmdCopyImageToBuffer2, "vkCmdCopyImageToBuffer2KHR");
+    GET(copy_buffer_to_image, PFN_vkCmdCopyBufferToImage, "vkCmdCopyBufferToImage");
+    GET(copy_buffer_to_image2, PFN_vkCmdCopyBufferToImage2, "vkCmdCopyBufferToImage2");
+    if (!d->copy_buffer_to_image2)
+        GET(copy_buffer_to_image2, PFN_vkCmdCopyBufferToImage2, "vkCmdCopyBufferToImage2KHR");
+    GET(blit_image, PFN_vkCmdBlitImage, "vkCmdBlitImage");
+    GET(blit_image2, PFN_vkCmdBlitImage2, "vkCmdBlitImage2");
+    if (!d->blit_image2)
+        GET(blit_image2, PFN_vkCmdBlitImage2, "vkCmdBlitImage2KHR");
+    GET(clear_color, PFN_vkCmdClearColorImage, "vkCmdClearColorImage");
+    GET(clear_depth, PFN_vkCmdClearDepthStencilImage, "vkCmdClearDepthStencilImage");
 #undef GET
     pthread_mutex_init(&d->lock, NULL);
 
@@ -611,6 +647,112 @@ static VKAPI_ATTR void VKAPI_CALL tile_CmdBeginRendering(VkCommandBuffer cmd, co
     d->begin_rendering(cmd, info);
 }
 
+/* A lazy image has no memory outside a render pass: copies, blits and
+ * clears outside rendering have nothing to read or write. */
+static void check_transfer(device_data *d, VkImage image, const char *command)
+{
+    uint64_t v = 0;
+    pthread_mutex_lock(&d->lock);
+    bool lazy = image && tile_map_get(&d->images, (uint64_t)image, &v) && (v & IMAGE_LAZY);
+    pthread_mutex_unlock(&d->lock);
+    if (!lazy)
+        return;
+    char text[512];
+    snprintf(text, sizeof text,
+             "[ " RULE_ID " ] %s: VkImage 0x%llx is bound to LAZILY_ALLOCATED (memoryless) memory, which exists "
+             "only in tile memory during a render pass: it cannot be copied, blitted or cleared outside one "
+             "(" LAYER_NAME ")",
+             command, (unsigned long long)(uint64_t)image);
+    report_error(d->instance, text);
+}
+
+static VKAPI_ATTR void VKAPI_CALL tile_CmdCopyImage(VkCommandBuffer cmd, VkImage src, VkImageLayout src_layout,
+                                                    VkImage dst, VkImageLayout dst_layout, uint32_t count,
+                                                    const VkImageCopy *regions)
+{
+    device_data *d = find_device(key_of(cmd));
+    check_transfer(d, src, "vkCmdCopyImage (source)");
+    check_transfer(d, dst, "vkCmdCopyImage (destination)");
+    d->copy_image(cmd, src, src_layout, dst, dst_layout, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL tile_CmdCopyImage2(VkCommandBuffer cmd, const VkCopyImageInfo2 *info)
+{
+    device_data *d = find_device(key_of(cmd));
+    check_transfer(d, info->srcImage, "vkCmdCopyImage2 (source)");
+    check_transfer(d, info->dstImage, "vkCmdCopyImage2 (destination)");
+    d->copy_image2(cmd, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL tile_CmdCopyImageToBuffer(VkCommandBuffer cmd, VkImage src, VkImageLayout layout,
+                                                            VkBuffer dst, uint32_t count,
+                                                            const VkBufferImageCopy *regions)
+{
+    device_data *d = find_device(key_of(cmd));
+    check_transfer(d, src, "vkCmdCopyImageToBuffer");
+    d->copy_image_to_buffer(cmd, src, layout, dst, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL tile_CmdCopyImageToBuffer2(VkCommandBuffer cmd, const VkCopyImageToBufferInfo2 *info)
+{
+    device_data *d = find_device(key_of(cmd));
+    check_transfer(d, info->srcImage, "vkCmdCopyImageToBuffer2");
+    d->copy_image_to_buffer2(cmd, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL tile_CmdCopyBufferToImage(VkCommandBuffer cmd, VkBuffer src, VkImage dst,
+                                                            VkImageLayout layout, uint32_t count,
+                                                            const VkBufferImageCopy *regions)
+{
+    device_data *d = find_device(key_of(cmd));
+    check_transfer(d, dst, "vkCmdCopyBufferToImage");
+    d->copy_buffer_to_image(cmd, src, dst, layout, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL tile_CmdCopyBufferToImage2(VkCommandBuffer cmd, const VkCopyBufferToImageInfo2 *info)
+{
+    device_data *d = find_device(key_of(cmd));
+    check_transfer(d, info->dstImage, "vkCmdCopyBufferToImage2");
+    d->copy_buffer_to_image2(cmd, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL tile_CmdBlitImage(VkCommandBuffer cmd, VkImage src, VkImageLayout src_layout,
+                                                    VkImage dst, VkImageLayout dst_layout, uint32_t count,
+                                                    const VkImageBlit *regions, VkFilter filter)
+{
+    device_data *d = find_device(key_of(cmd));
+    check_transfer(d, src, "vkCmdBlitImage (source)");
+    check_transfer(d, dst, "vkCmdBlitImage (destination)");
+    d->blit_image(cmd, src, src_layout, dst, dst_layout, count, regions, filter);
+}
+
+static VKAPI_ATTR void VKAPI_CALL tile_CmdBlitImage2(VkCommandBuffer cmd, const VkBlitImageInfo2 *info)
+{
+    device_data *d = find_device(key_of(cmd));
+    check_transfer(d, info->srcImage, "vkCmdBlitImage2 (source)");
+    check_transfer(d, info->dstImage, "vkCmdBlitImage2 (destination)");
+    d->blit_image2(cmd, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL tile_CmdClearColorImage(VkCommandBuffer cmd, VkImage image, VkImageLayout layout,
+                                                          const VkClearColorValue *color, uint32_t count,
+                                                          const VkImageSubresourceRange *ranges)
+{
+    device_data *d = find_device(key_of(cmd));
+    check_transfer(d, image, "vkCmdClearColorImage");
+    d->clear_color(cmd, image, layout, color, count, ranges);
+}
+
+static VKAPI_ATTR void VKAPI_CALL tile_CmdClearDepthStencilImage(VkCommandBuffer cmd, VkImage image,
+                                                                 VkImageLayout layout,
+                                                                 const VkClearDepthStencilValue *value,
+                                                                 uint32_t count, const VkImageSubresourceRange *ranges)
+{
+    device_data *d = find_device(key_of(cmd));
+    check_transfer(d, image, "vkCmdClearDepthStencilImage");
+    d->clear_depth(cmd, image, layout, value, count, ranges);
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 typedef struct intercept {
@@ -638,6 +780,20 @@ static const intercept device_fns[] = {
     FN("vkBindImageMemory2KHR", tile_BindImageMemory2),
     FN("vkCmdBeginRendering", tile_CmdBeginRendering),
     FN("vkCmdBeginRenderingKHR", tile_CmdBeginRendering),
+    FN("vkCmdCopyImage", tile_CmdCopyImage),
+    FN("vkCmdCopyImage2", tile_CmdCopyImage2),
+    FN("vkCmdCopyImage2KHR", tile_CmdCopyImage2),
+    FN("vkCmdCopyImageToBuffer", tile_CmdCopyImageToBuffer),
+    FN("vkCmdCopyImageToBuffer2", tile_CmdCopyImageToBuffer2),
+    FN("vkCmdCopyImageToBuffer2KHR", tile_CmdCopyImageToBuffer2),
+    FN("vkCmdCopyBufferToImage", tile_CmdCopyBufferToImage),
+    FN("vkCmdCopyBufferToImage2", tile_CmdCopyBufferToImage2),
+    FN("vkCmdCopyBufferToImage2KHR", tile_CmdCopyBufferToImage2),
+    FN("vkCmdBlitImage", tile_CmdBlitImage),
+    FN("vkCmdBlitImage2", tile_CmdBlitImage2),
+    FN("vkCmdBlitImage2KHR", tile_CmdBlitImage2),
+    FN("vkCmdClearColorImage", tile_CmdClearColorImage),
+    FN("vkCmdClearDepthStencilImage", tile_CmdClearDepthStencilImage),
 };
 static const intercept instance_fns[] = {
     FN("vkCreateInstance", tile_CreateInstance),
