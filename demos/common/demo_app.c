@@ -1,12 +1,26 @@
 /* Window, context, swapchain and the frame loop of a demo. */
 #include "demo_app.h"
 #include "demo_asset.h"
+#include "demo_graph.h"
 #include "demo_memory_report.h"
 
 #include <GLFW/glfw3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+static void on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
+{
+    (void)scancode;
+    (void)mods;
+    demo_app *app = glfwGetWindowUserPointer(window);
+    if (action != GLFW_PRESS)
+        return;
+    if (key == GLFW_KEY_ESCAPE)
+        glfwSetWindowShouldClose(window, GLFW_TRUE);
+    else if (app->on_key)
+        app->on_key(app, key, app->key_user);
+}
 
 static void on_framebuffer_size(GLFWwindow *window, int width, int height)
 {
@@ -20,6 +34,7 @@ static void teardown(demo_app *app)
 {
     if (app->ctx)
         eng_context_wait_idle(app->ctx); /* the scene may still be in use by the GPU */
+    demo_graph_destroy(app); /* before the scene its commands record */
     if (app->cleanup)
         app->cleanup(app->cleanup_user);
     app->cleanup = NULL;
@@ -80,6 +95,7 @@ void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **ar
     }
     glfwSetWindowUserPointer(app->window, app);
     glfwSetFramebufferSizeCallback(app->window, on_framebuffer_size);
+    glfwSetKeyCallback(app->window, on_key);
 
     eng_context_desc cd = { .app_name = desc->name, .validation = app->opts.validation, .window = app->window };
     DEMO_CHECK(app, eng_context_create(&cd, &app->ctx));
@@ -87,8 +103,8 @@ void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **ar
         /* A --frames run is a test or a measurement: no reason to wait for
          * vertical blank. Interactively, vsync keeps the CPU cool. */
         .vsync = app->opts.frames == 0,
-        .depth_format = desc->depth_format,
-        .samples = (VkSampleCountFlagBits)app->opts.samples,
+        .depth_format = desc->graph ? VK_FORMAT_UNDEFINED : desc->depth_format,
+        .samples = desc->graph ? VK_SAMPLE_COUNT_1_BIT : (VkSampleCountFlagBits)app->opts.samples,
     };
     DEMO_CHECK(app, eng_swapchain_create(app->ctx, &sd, &app->swapchain));
     char cache_name[128], cache_path[4096];
@@ -101,7 +117,14 @@ void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **ar
     printf("%s: %s, %ux%u, %ux MSAA\n", desc->name, eng_context_properties(app->ctx)->deviceName,
            eng_swapchain_extent(app->swapchain).width, eng_swapchain_extent(app->swapchain).height,
            app->opts.samples);
-    demo_print_swapchain_memory(app->ctx, app->swapchain);
+    if (!desc->graph)
+        demo_print_swapchain_memory(app->ctx, app->swapchain);
+}
+
+void demo_app_on_key(demo_app *app, void (*fn)(demo_app *app, int key, void *user), void *user)
+{
+    app->on_key = fn;
+    app->key_user = user;
 }
 
 void demo_app_on_cleanup(demo_app *app, void (*cleanup)(void *user), void *user)
@@ -130,8 +153,8 @@ static void show_frame_time(demo_app *app, double *since, uint32_t *frames)
     if (now - *since < 0.5)
         return;
     char title[128];
-    snprintf(title, sizeof title, "%s - %ux MSAA - %.2f ms/frame", app->desc.name, app->opts.samples,
-             1000.0 * (now - *since) / *frames);
+    snprintf(title, sizeof title, "%s - %ux MSAA - %.2f ms/frame%s%s", app->desc.name, app->opts.samples,
+             1000.0 * (now - *since) / *frames, app->status[0] ? " - " : "", app->status);
     glfwSetWindowTitle(app->window, title);
     *since = now;
     *frames = 0;
@@ -173,7 +196,7 @@ static int exit_status(demo_app *app, uint64_t frames, uint32_t recreated)
     return status;
 }
 
-int demo_app_run(demo_app *app, demo_draw_fn draw, void *user)
+int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user)
 {
     const demo_options *o = &app->opts;
     uint64_t index = 0;
@@ -199,9 +222,7 @@ int demo_app_run(demo_app *app, demo_draw_fn draw, void *user)
         DEMO_CHECK(app, r);
         if (last && o->screenshot)
             DEMO_CHECK(app, eng_swapchain_capture_next(app->swapchain));
-        eng_swapchain_begin_rendering(app->swapchain, &frame, app->desc.clear_color, 1.0f);
-        draw(app, &frame, index, user);
-        eng_swapchain_end_rendering(app->swapchain, &frame);
+        record(app, &frame, index, user);
         DEMO_CHECK(app, eng_swapchain_present(app->swapchain, &frame));
         if (last && o->screenshot)
             save_screenshot(app);
@@ -217,4 +238,24 @@ int demo_app_run(demo_app *app, demo_draw_fn draw, void *user)
     int status = exit_status(app, index, recreated);
     destroy_context_and_window(app);
     return status;
+}
+
+typedef struct draw_adapter {
+    demo_draw_fn draw;
+    void *user;
+} draw_adapter;
+
+/* The swapchain's own pass around the demo's draws. */
+static void record_swapchain_pass(demo_app *app, eng_frame *frame, uint64_t index, void *user)
+{
+    draw_adapter *a = user;
+    eng_swapchain_begin_rendering(app->swapchain, frame, app->desc.clear_color, 1.0f);
+    a->draw(app, frame, index, a->user);
+    eng_swapchain_end_rendering(app->swapchain, frame);
+}
+
+int demo_app_run(demo_app *app, demo_draw_fn draw, void *user)
+{
+    draw_adapter a = { draw, user };
+    return demo_app_run_frames(app, record_swapchain_pass, &a);
 }

@@ -22,12 +22,17 @@
 typedef struct demo_app_desc {
     const char *name;                     /* window title, message prefix */
     const char *summary;                  /* one line for --help */
+    /* A render-graph demo: the swapchain gets no attachments of its own
+     * (--samples is the graph's to use); run with demo_app_run_graph. */
+    bool graph;
     uint32_t default_samples;
     VkFormat depth_format;                /* UNDEFINED = none */
     float clear_color[4];                 /* linear; the swapchain is sRGB */
     demo_flag *extra_flags;               /* demo-specific flags, filled in by init */
     uint32_t extra_flag_count;
 } demo_app_desc;
+
+typedef struct demo_graph_state demo_graph_state;
 
 typedef struct demo_app {
     demo_app_desc desc;
@@ -40,6 +45,10 @@ typedef struct demo_app {
     eng_pipeline_cache *pipeline_cache;
     void (*cleanup)(void *user);
     void *cleanup_user;
+    void (*on_key)(struct demo_app *app, int key, void *user);
+    void *key_user;
+    char status[96];                      /* appended to the window title */
+    struct demo_graph_state *graph;       /* render-graph demos (demo_graph.h) */
 } demo_app;
 
 /* Records the draws of one frame between the begun rendering and its end.
@@ -49,8 +58,16 @@ typedef void (*demo_draw_fn)(demo_app *app, const eng_frame *frame, uint64_t ind
 
 void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **argv);
 void demo_app_on_cleanup(demo_app *app, void (*cleanup)(void *user), void *user);
+/* Called on each key press (GLFW_KEY_*); Escape always closes the window. */
+void demo_app_on_key(demo_app *app, void (*on_key)(demo_app *app, int key, void *user), void *user);
 /* Returns the process exit status. */
 int demo_app_run(demo_app *app, demo_draw_fn draw, void *user);
+
+/* Records a whole frame into frame->cmd, leaving the swapchain image ready
+ * for present (eng_swapchain_end_rendering or eng_swapchain_finish_image). */
+typedef void (*demo_record_fn)(demo_app *app, eng_frame *frame, uint64_t index, void *user);
+/* The frame loop under demo_app_run and demo_app_run_graph. */
+int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user);
 
 /* Prints "<name>: <message>", destroys everything and exits 1. */
 _Noreturn void demo_app_fail(demo_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

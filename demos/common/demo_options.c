@@ -21,7 +21,10 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
             "  --samples S         MSAA samples per pixel: 1, 2, 4, 8, 16, 32 or 64 (default %" PRIu32 ")\n"
             "  --validation        enable the validation layer with synchronization validation;\n"
             "                      exit non-zero if it reports any warning or error\n"
-            "  --resize-test       resize the window during a --frames run\n",
+            "  --resize-test       resize the window during a --frames run\n"
+            "  --report            print the render graph's memory report (each time it is placed)\n"
+            "  --dot FILE          write the render graph as Graphviz DOT\n"
+            "  --timeline FILE     write the render graph's memory timeline as SVG\n",
             prog, summary, prog, defaults->width, defaults->height, defaults->samples);
     for (uint32_t i = 0; i < extra_count; i++) {
         char left[64];
@@ -84,6 +87,13 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
         } else if (strcmp(flag, "--resize-test") == 0) {
             opts->resize_test = true;
             takes_value = false;
+        } else if (strcmp(flag, "--report") == 0) {
+            opts->report = true;
+            takes_value = false;
+        } else if (strcmp(flag, "--dot") == 0 || strcmp(flag, "--timeline") == 0) {
+            ok = value && *value;
+            *(flag[2] == 'd' ? &opts->dot : &opts->timeline) = value;
+            want = "a file name";
         } else {
             demo_flag *match = NULL;
             for (uint32_t e = 0; e < extra_count && !match; e++)

@@ -22,6 +22,11 @@ typedef struct demo_options {
     uint32_t samples;
     bool validation;
     bool resize_test;
+    /* Render-graph demos: the memory report, the DOT graph and the memory
+     * timeline, written each time the graph is placed (NULL/false = not). */
+    bool report;
+    const char *dot;
+    const char *timeline;
 } demo_options;
 
 typedef enum demo_parse_result {

@@ -1,14 +1,18 @@
-/* msaa: a lit, rotating, textured cube drawn with 4x MSAA. The multisampled
- * color and the depth attachment are TRANSIENT: cleared at the start of the
- * pass, resolved (color) into the swapchain image and discarded at its end,
- * so on a tile GPU they need no memory at all. */
+/* msaa: a lit, rotating, textured cube drawn with 4x MSAA, declared as a
+ * render graph of one span. The multisampled color and the depth attachment
+ * are cleared at the start of the span, resolved (color) into the swapchain
+ * image and discarded at its end, so the graph makes them TRANSIENT by
+ * inference (lazily allocated where the device offers it: no memory at all
+ * on a tile GPU). */
 #include "demo_app.h"
 #include "demo_asset.h"
+#include "demo_graph.h"
 #include "demo_mesh.h"
 #include "demo_texture_binding.h"
 #include "demo_transform.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const uint32_t cube_vert[] =
 #include "cube.vert.inc"
@@ -22,6 +26,8 @@ typedef struct scene {
     demo_texture_binding binding;
     demo_mesh cube;
     eng_pipeline *pipeline;
+    uint64_t index;                   /* frame being recorded */
+    VkExtent2D extent;
 } scene;
 
 static void scene_destroy(void *user)
@@ -33,26 +39,67 @@ static void scene_destroy(void *user)
     eng_image_destroy(s->texture);
 }
 
-static void draw(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
+static bool draw(const rg_record_context *rc, void *user)
 {
-    (void)app;
     scene *s = user;
     mat4 view_projection, model;
-    float aspect = (float)frame->extent.width / (float)frame->extent.height;
+    float aspect = (float)s->extent.width / (float)s->extent.height;
     demo_view_projection(40.0f, aspect, (vec3){ 0.0f, 1.8f, 6.6f }, (vec3){ 0.0f, 0.0f, 0.0f }, view_projection);
     /* Tilted towards the viewer so three faces show, turning by frame
      * index: the same --frames always gives the same picture. */
     glm_rotate_make(model, 0.35f, (vec3){ 1.0f, 0.0f, 0.0f });
-    glm_rotate(model, 0.6f + 0.02f * (float)index, (vec3){ 0.0f, 1.0f, 0.0f });
+    glm_rotate(model, 0.6f + 0.02f * (float)s->index, (vec3){ 0.0f, 1.0f, 0.0f });
     demo_push push;
     demo_push_make(view_projection, model, (vec4){ 1.0f, 1.0f, 1.0f, 1.0f }, &push);
 
-    VkCommandBuffer cmd = frame->cmd;
+    VkCommandBuffer cmd = rg_record_cmd(rc);
+    demo_set_viewport(cmd, s->extent);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->pipeline));
     demo_texture_binding_bind(cmd, &s->binding, eng_pipeline_layout(s->pipeline));
     vkCmdPushConstants(cmd, eng_pipeline_layout(s->pipeline), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
                        0, sizeof push, &push);
     demo_mesh_draw(cmd, &s->cube);
+    return true;
+}
+
+/* One span: MSAA color resolved into the swapchain image, depth tested. */
+static void declare(demo_app *app, rg_graph *g, const demo_target *t, void *user)
+{
+    scene *s = user;
+    s->extent = t->extent;
+    rg_texture_desc td = { .width = t->extent.width, .height = t->extent.height, .samples = t->samples };
+    td.name = "depth";
+    td.format = VK_FORMAT_D32_SFLOAT;
+    rg_texture depth = rg_texture_create(g, &td);
+    rg_attachment color = {
+        .texture = t->backbuffer,
+        .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .store = VK_ATTACHMENT_STORE_OP_STORE,
+    };
+    memcpy(color.clear.color.float32, app->desc.clear_color, sizeof color.clear.color.float32);
+    if (t->samples > 1) {
+        td.name = "msaa color";
+        td.format = t->format;
+        color.texture = rg_texture_create(g, &td);
+        color.store = VK_ATTACHMENT_STORE_OP_DONT_CARE; /* only the resolve is kept */
+        color.resolve = t->backbuffer;
+    }
+    rg_begin_rendering(g, &(rg_rendering_desc){
+        .name = "cube",
+        .colors = { color },
+        .color_count = 1,
+        .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                   .clear.depthStencil = { 1.0f, 0 } },
+    });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "draw cube", .kind = RG_COMMAND_DRAW, .record = draw, .user = s });
+    rg_end_rendering(g);
+}
+
+static void update(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
+{
+    (void)app;
+    (void)frame;
+    ((scene *)user)->index = index;
 }
 
 int main(int argc, char **argv)
@@ -62,7 +109,8 @@ int main(int argc, char **argv)
     };
     demo_app_desc desc = {
         .name = "msaa",
-        .summary = "a lit, rotating, textured cube with transient MSAA color and depth attachments",
+        .summary = "a lit, rotating, textured cube; the render graph makes its MSAA color and depth transient",
+        .graph = true,
         .default_samples = 4,
         .depth_format = VK_FORMAT_D32_SFLOAT,
         .clear_color = { 0.010f, 0.018f, 0.035f, 1.0f },
@@ -107,5 +155,5 @@ int main(int argc, char **argv)
         .cache = app.pipeline_cache,
     };
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
-    return demo_app_run(&app, draw, &s);
+    return demo_app_run_graph(&app, declare, update, &s);
 }

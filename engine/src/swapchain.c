@@ -459,11 +459,18 @@ void eng_swapchain_begin_rendering(eng_swapchain *sc, const eng_frame *frame, co
 
 void eng_swapchain_end_rendering(eng_swapchain *sc, const eng_frame *frame)
 {
+    vkCmdEndRendering(frame->cmd);
+    eng_swapchain_finish_image(sc, frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+}
+
+void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkImageLayout layout,
+                                VkPipelineStageFlags2 stage, VkAccessFlags2 access)
+{
     VkCommandBuffer cmd = frame->cmd;
-    vkCmdEndRendering(cmd);
-    VkImageLayout before_present = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    VkPipelineStageFlags2 src_stage = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
-    VkAccessFlags2 src_access = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
+    VkImageLayout before_present = layout;
+    VkPipelineStageFlags2 src_stage = stage;
+    VkAccessFlags2 src_access = access;
     sc->capture_recorded = false;
     if (sc->capture_requested && sc->capture && (sc->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT)) {
         eng__image_barrier(cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,

@@ -396,6 +396,12 @@ void eng_swapchain_begin_rendering(eng_swapchain *swapchain, const eng_frame *fr
 /* vkCmdEndRendering, plus the capture copy when one was requested, and the
  * transition to PRESENT_SRC. */
 void eng_swapchain_end_rendering(eng_swapchain *swapchain, const eng_frame *frame);
+/* For frames rendered by other means (a render graph that imports
+ * frame->image): the image was left in `layout` by its last use at
+ * stage/access. Records the capture copy when one was requested and the
+ * transition to PRESENT_SRC; instead of eng_swapchain_end_rendering. */
+void eng_swapchain_finish_image(eng_swapchain *swapchain, const eng_frame *frame, VkImageLayout layout,
+                                VkPipelineStageFlags2 stage, VkAccessFlags2 access);
 
 /* Ends and submits the command buffer, presents, and recreates the
  * swapchain when presentation reports OUT_OF_DATE or SUBOPTIMAL. */

@@ -1,0 +1,146 @@
+/* The frame loop of a render-graph demo (demo_graph.h). */
+#include "demo_graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct demo_graph_state {
+    rg_graph *graph;
+    demo_declare_fn declare;
+    demo_update_fn update;
+    void *user;
+    rg_texture backbuffer;
+    VkExtent2D extent;                /* of the declared graph */
+    bool stale;                       /* declare again before the next frame */
+    bool placed;                      /* the reports of this build are written */
+};
+
+rg_access demo_read(rg_texture texture, rg_usage usage)
+{
+    return (rg_access){ .texture = texture, .usage = usage, .whole = true };
+}
+
+void demo_set_viewport(VkCommandBuffer cmd, VkExtent2D extent)
+{
+    VkViewport vp = { 0, 0, (float)extent.width, (float)extent.height, 0, 1 };
+    VkRect2D scissor = { { 0, 0 }, extent };
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
+rg_graph *demo_app_graph(const demo_app *app)
+{
+    return app->graph ? app->graph->graph : NULL;
+}
+
+void demo_app_rebuild_graph(demo_app *app)
+{
+    if (app->graph)
+        app->graph->stale = true;
+}
+
+void demo_graph_destroy(demo_app *app)
+{
+    if (!app->graph)
+        return;
+    rg_graph_destroy(app->graph->graph);
+    free(app->graph);
+    app->graph = NULL;
+}
+
+#define DEMO_RG_CHECK(app, call)                                                                      \
+    do {                                                                                              \
+        rg_result demo_rr_ = (call);                                                                  \
+        if (demo_rr_ != RG_SUCCESS)                                                                   \
+            demo_app_fail((app), "%s: %s: %s", #call, rg_result_string(demo_rr_),                     \
+                          rg_graph_error_message((app)->graph->graph));                              \
+    } while (0)
+
+/* Declares and compiles the frame for the swapchain's current extent. The
+ * previous build's memory may still be in use by frames in flight. */
+static void build(demo_app *app, const eng_frame *frame)
+{
+    demo_graph_state *s = app->graph;
+    DEMO_CHECK(app, eng_context_wait_idle(app->ctx));
+    rg_graph_reset(s->graph);
+    /* The acquire semaphore is waited at COLOR_ATTACHMENT_OUTPUT: the first
+     * transition of the image waits there. The frame's end hands the image
+     * over as a color attachment (eng_swapchain_finish_image). */
+    s->backbuffer = rg_texture_import(s->graph, &(rg_texture_import_desc){
+        .name = "swapchain",
+        .image = frame->image,
+        .view = frame->view,
+        .format = frame->format,
+        .width = frame->extent.width,
+        .height = frame->extent.height,
+        .initial_layout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .initial_stage = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        .final_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .final_stage = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        .final_access = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+    });
+    demo_target target = {
+        .backbuffer = s->backbuffer,
+        .format = frame->format,
+        .extent = frame->extent,
+        .samples = (VkSampleCountFlagBits)app->opts.samples,
+    };
+    s->declare(app, s->graph, &target, s->user);
+    DEMO_RG_CHECK(app, rg_compile(s->graph));
+    s->extent = frame->extent;
+    s->stale = false;
+    s->placed = false;
+}
+
+static void write_reports(demo_app *app)
+{
+    demo_graph_state *s = app->graph;
+    const demo_options *o = &app->opts;
+    rg_memory_totals t = rg_memory_get_totals(s->graph);
+    const double mib = 1024.0 * 1024.0;
+    printf("%s: graph placed at %ux%u: pooled %.1f MiB in %u pools (unaliased %.1f MiB, lower bound %.1f MiB), "
+           "lazy %.1f MiB, dedicated %.1f MiB\n",
+           app->desc.name, s->extent.width, s->extent.height, (double)t.pooled / mib, t.pools,
+           (double)t.unaliased / mib, (double)t.lower_bound / mib, (double)t.lazy / mib, (double)t.dedicated / mib);
+    snprintf(app->status, sizeof app->status, "transient %.1f MiB pooled, %.1f MiB lazy", (double)t.pooled / mib,
+             (double)t.lazy / mib);
+    if (o->report)
+        DEMO_RG_CHECK(app, rg_memory_report_print(s->graph, stdout));
+    if (o->dot)
+        DEMO_RG_CHECK(app, rg_write_dot(s->graph, o->dot));
+    if (o->timeline)
+        DEMO_RG_CHECK(app, rg_memory_timeline_svg(s->graph, o->timeline));
+    fflush(stdout);
+    s->placed = true;
+}
+
+static void record_graph(demo_app *app, eng_frame *frame, uint64_t index, void *user)
+{
+    (void)user;
+    demo_graph_state *s = app->graph;
+    if (s->stale || frame->extent.width != s->extent.width || frame->extent.height != s->extent.height)
+        build(app, frame);
+    DEMO_RG_CHECK(app, rg_texture_set_image(s->graph, s->backbuffer, frame->image, frame->view));
+    if (s->update)
+        s->update(app, frame, index, s->user);
+    DEMO_RG_CHECK(app, rg_execute(s->graph, frame->cmd));
+    if (!s->placed)
+        write_reports(app);
+    eng_swapchain_finish_image(app->swapchain, frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                               VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+}
+
+int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn update, void *user)
+{
+    if (!app->desc.graph)
+        demo_app_fail(app, "demo_app_run_graph needs demo_app_desc.graph = true");
+    app->graph = calloc(1, sizeof *app->graph);
+    if (!app->graph)
+        demo_app_fail(app, "out of memory");
+    *app->graph = (demo_graph_state){ .declare = declare, .update = update, .user = user, .stale = true };
+    rg_result r = rg_graph_create(&(rg_graph_desc){ .name = app->desc.name, .ctx = app->ctx }, &app->graph->graph);
+    if (r != RG_SUCCESS)
+        demo_app_fail(app, "rg_graph_create: %s", rg_result_string(r));
+    return demo_app_run_frames(app, record_graph, NULL);
+}

@@ -1,0 +1,49 @@
+/* Demos declared as render graphs: the frame loop imports the acquired
+ * swapchain image into the graph, executes the compiled graph into the
+ * frame's command buffer and presents. The graph is declared again, compiled
+ * and placed at the start, after a resize and when the demo asks
+ * (demo_app_rebuild_graph, e.g. from a key); --report, --dot and --timeline
+ * are written each time it is placed.
+ *
+ *   demo_app_desc desc = { .graph = true, ... };
+ *   demo_app_init(&app, &desc, argc, argv);
+ *   ...create pipelines and the scene...
+ *   return demo_app_run_graph(&app, declare, update, &scene);
+ *
+ * declare() must leave target->backbuffer as the color attachment of the
+ * frame's last span that touches it (it is presented from there). */
+#ifndef DEMO_GRAPH_H
+#define DEMO_GRAPH_H
+
+#include "demo_app.h"
+
+#include <rendergraph/rendergraph.h>
+
+typedef struct demo_target {
+    rg_texture backbuffer;            /* the acquired swapchain image, imported */
+    VkFormat format;                  /* sRGB */
+    VkExtent2D extent;
+    VkSampleCountFlagBits samples;    /* --samples */
+} demo_target;
+
+/* Declares the whole frame into g (freshly reset). Failures are the graph's
+ * sticky errors: rg_compile reports them and the demo exits 1. */
+typedef void (*demo_declare_fn)(demo_app *app, rg_graph *g, const demo_target *target, void *user);
+/* Before each execute: per-frame state for the record callbacks (animation
+ * follows index, not the clock). May be NULL. */
+typedef void (*demo_update_fn)(demo_app *app, const eng_frame *frame, uint64_t index, void *user);
+
+int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn update, void *user);
+/* Declares, compiles and places the graph again before the next frame. */
+void demo_app_rebuild_graph(demo_app *app);
+/* The graph of the latest build (NULL before the first frame). */
+rg_graph *demo_app_graph(const demo_app *app);
+/* Frees the graph; called by the demo's teardown (accepts no graph). */
+void demo_graph_destroy(demo_app *app);
+
+/* Shorthands: a whole-texture access; a full-extent viewport and scissor
+ * (the graph leaves dynamic state to the record callbacks). */
+rg_access demo_read(rg_texture texture, rg_usage usage);
+void demo_set_viewport(VkCommandBuffer cmd, VkExtent2D extent);
+
+#endif
