@@ -159,13 +159,39 @@ static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc
         exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
         next = &features; /* messages during vkCreateInstance are counted too */
     }
-    /* After validation: later-listed layers sit closer to the driver. */
-    for (uint32_t i = 0; i < desc->extra_layer_count; i++) {
-        if (!desc->extra_layers[i] || !has_layer(desc->extra_layers[i]))
+    /* After validation: later-listed layers sit closer to the driver.
+     * ENG_LAYERS (names separated by ':' or ',') adds more after the
+     * desc's, so any program can run under a test layer such as
+     * VK_LAYER_VKGRAPH_tile_memory below validation. */
+    const char *extra[8 + 8];
+    uint32_t extra_count = 0;
+    for (uint32_t i = 0; i < desc->extra_layer_count; i++)
+        extra[extra_count++] = desc->extra_layers[i];
+    char env_layers[512];
+    const char *env = getenv("ENG_LAYERS");
+    if (env && *env) {
+        if (strlen(env) >= sizeof env_layers)
+            return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "ENG_LAYERS: longer than %zu characters",
+                             sizeof env_layers - 1);
+        strcpy(env_layers, env);
+        for (char *name = env_layers; *name;) {
+            size_t len = strcspn(name, ":,");
+            char *next = name[len] ? name + len + 1 : name + len;
+            name[len] = '\0';
+            if (len) {
+                if (extra_count == 8)
+                    return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "extra_layers and ENG_LAYERS: at most 8 layers in all");
+                extra[extra_count++] = name;
+            }
+            name = next;
+        }
+    }
+    for (uint32_t i = 0; i < extra_count; i++) {
+        if (!extra[i] || !has_layer(extra[i]))
             return eng__fail(ENG_ERROR_LAYER_MISSING, "layer %s is not installed (for a build-tree layer: "
                              "VK_ADD_LAYER_PATH=<build>/tests/layers)",
-                             desc->extra_layers[i] ? desc->extra_layers[i] : "(null)");
-        layers[layer_count++] = desc->extra_layers[i];
+                             extra[i] ? extra[i] : "(null)");
+        layers[layer_count++] = extra[i];
     }
     VkApplicationInfo app = {
         .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,

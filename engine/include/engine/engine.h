@@ -131,7 +131,9 @@ typedef struct eng_context_desc {
      * enabled after the validation layer: the loader puts later-listed
      * layers closer to the driver, so validation sees what these layers
      * report (layers named through VK_INSTANCE_LAYERS would land above it).
-     * A missing one = ENG_ERROR_LAYER_MISSING. */
+     * A missing one = ENG_ERROR_LAYER_MISSING. The environment variable
+     * ENG_LAYERS (names separated by ':' or ',') appends more, at most 8
+     * in all. */
     const char *const *extra_layers;
     uint32_t extra_layer_count;
 } eng_context_desc;
