@@ -19,6 +19,11 @@ struct eng_context {
     VkQueue queue;
     VkCommandPool once_pool;
     bool memory_budget;
+    /* The enabled layer that offers VK_EXT_memory_budget (an emulation,
+     * e.g. the tile-memory layer on lavapipe); "" = the driver. */
+    char memory_budget_layer[VK_MAX_EXTENSION_NAME_SIZE];
+    char layers[8][VK_MAX_EXTENSION_NAME_SIZE]; /* extra layers enabled */
+    uint32_t layer_count;
     bool validation;
     bool quiet;
     eng_message_counts messages;
@@ -86,20 +91,26 @@ static bool has_instance_extension(const char *name)
     return found;
 }
 
-static bool has_device_extension(VkPhysicalDevice pd, const char *name)
+/* layer: NULL = the device with every enabled layer; a name = that layer's own. */
+static bool has_device_extension_of(VkPhysicalDevice pd, const char *layer, const char *name)
 {
     uint32_t n = 0;
-    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0)
+    if (vkEnumerateDeviceExtensionProperties(pd, layer, &n, NULL) != VK_SUCCESS || n == 0)
         return false;
     VkExtensionProperties *ext = calloc(n, sizeof *ext);
     if (!ext)
         return false;
     bool found = false;
-    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext) == VK_SUCCESS)
+    if (vkEnumerateDeviceExtensionProperties(pd, layer, &n, ext) == VK_SUCCESS)
         for (uint32_t i = 0; i < n && !found; i++)
             found = strcmp(ext[i].extensionName, name) == 0;
     free(ext);
     return found;
+}
+
+static bool has_device_extension(VkPhysicalDevice pd, const char *name)
+{
+    return has_device_extension_of(pd, NULL, name);
 }
 
 static VkDebugUtilsMessengerCreateInfoEXT messenger_info(eng_context *ctx)
@@ -192,6 +203,7 @@ static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc
                              "VK_ADD_LAYER_PATH=<build>/tests/layers)",
                              extra[i] ? extra[i] : "(null)");
         layers[layer_count++] = extra[i];
+        snprintf(ctx->layers[ctx->layer_count++], sizeof ctx->layers[0], "%s", extra[i]);
     }
     VkApplicationInfo app = {
         .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
@@ -298,6 +310,9 @@ static eng_result create_device(eng_context *ctx)
     if (has_device_extension(ctx->physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME)) {
         exts[ext_count++] = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
         ctx->memory_budget = true;
+        for (uint32_t i = 0; i < ctx->layer_count && !ctx->memory_budget_layer[0]; i++)
+            if (has_device_extension_of(ctx->physical, ctx->layers[i], VK_EXT_MEMORY_BUDGET_EXTENSION_NAME))
+                snprintf(ctx->memory_budget_layer, sizeof ctx->memory_budget_layer, "%s", ctx->layers[i]);
     }
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci = {
@@ -398,6 +413,10 @@ GLFWwindow *eng_context_window(const eng_context *ctx) { return ctx->window; }
 const VkPhysicalDeviceProperties *eng_context_properties(const eng_context *ctx) { return &ctx->properties; }
 const VkPhysicalDeviceMemoryProperties *eng_context_memory_properties(const eng_context *ctx) { return &ctx->memory; }
 bool eng_context_has_memory_budget(const eng_context *ctx) { return ctx->memory_budget; }
+const char *eng_context_memory_budget_layer(const eng_context *ctx)
+{
+    return ctx->memory_budget && ctx->memory_budget_layer[0] ? ctx->memory_budget_layer : NULL;
+}
 eng_message_counts eng_context_messages(const eng_context *ctx) { return ctx->messages; }
 const char *eng_context_first_message(const eng_context *ctx) { return ctx->first_message; }
 

@@ -5,9 +5,9 @@
  * transient MSAA sets in lazy memory instead of pools; the memoryless rule
  * and allocation-fault injection work. CTest runs this program with
  * VKG_TEST_LAYER naming the layer and VK_ADD_LAYER_PATH finding it. */
-#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "device_fixture.h"
 #include "solid.h"
+#include "tile_support.h"
 
 #include <criterion/criterion.h>
 #include <rendergraph/rendergraph.h>
@@ -19,7 +19,6 @@ TestSuite(tile_layer, .init = device_setup, .fini = device_teardown);
 /* Contexts of its own: the fault must be set before vkCreateDevice. */
 TestSuite(tile_faults);
 
-#define TILE_LAYER "VK_LAYER_VKGRAPH_tile_memory"
 #define LAZY VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT
 #define DL VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
 #define W 64
@@ -34,17 +33,6 @@ static uint32_t lazy_type(const eng_context *ctx)
     cr_assert_eq(mp->memoryTypes[last].propertyFlags, DL | LAZY,
                  "the last memory type is not the layer's lazy type: is %s loaded (VKG_TEST_LAYER)?", TILE_LAYER);
     return last;
-}
-
-static eng_context *layer_context(bool quiet)
-{
-    const char *layers[] = { TILE_LAYER };
-    eng_context_desc desc = { .app_name = "tests-tile", .validation = true, .quiet = quiet,
-                              .extra_layers = layers, .extra_layer_count = 1 };
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&desc, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
-    return ctx;
 }
 
 DEVICE_TEST(tile_layer, memory_properties_show_the_lazy_type)
@@ -371,7 +359,7 @@ DEVICE_TEST(tile_layer, render_graph_places_transient_sets_in_lazy_memory)
 
 static int rule_errors(VkAttachmentLoadOp load, VkAttachmentStoreOp store, char *first, size_t size)
 {
-    eng_context *ctx = layer_context(true);
+    eng_context *ctx = tile_context(true);
     eng_attachment_desc cd = { .name = "lazy color", .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H,
                                .samples = VK_SAMPLE_COUNT_4_BIT };
     eng_attachment_desc dd = { .name = "lazy depth", .format = VK_FORMAT_D32_SFLOAT, .width = W, .height = H,
@@ -411,19 +399,6 @@ DEVICE_TEST(tile_layer, lazy_attachment_loaded_is_reported)
     cr_expect_neq(strstr(first, "loadOp LOAD"), NULL, "first message: %s", first);
 }
 
-/* Counts the layer's memoryless reports, apart from validation's own
- * (a transient image has no TRANSFER usage, so validation objects too). */
-static VKAPI_ATTR VkBool32 VKAPI_CALL count_rule(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT type,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)type;
-    if ((severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) && data->pMessageIdName &&
-        strcmp(data->pMessageIdName, "VKGRAPH-tile-memoryless") == 0)
-        ++*(int *)user;
-    return VK_FALSE;
-}
-
 typedef struct clear_job {
     const eng_image_info *color;
     const eng_image_info *kept;
@@ -447,24 +422,10 @@ static void record_clears(VkCommandBuffer cmd, void *user)
 
 DEVICE_TEST(tile_layer, lazy_image_cleared_outside_rendering_is_reported)
 {
-    eng_context *ctx = layer_context(true);
-    int reports = 0;
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
-        .pfnUserCallback = count_rule,
-        .pUserData = &reports,
-    };
-    VkInstance inst = eng_context_instance(ctx);
-    PFN_vkCreateDebugUtilsMessengerEXT create =
-        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
-    PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
-    cr_assert(create && destroy);
-    VkDebugUtilsMessengerEXT messenger;
-    cr_assert_eq(create(inst, &mci, NULL, &messenger), VK_SUCCESS);
-
+    eng_context *ctx = tile_context(true);
+    /* A transient image has no TRANSFER usage, so validation objects too:
+     * the layer's own reports are counted apart. */
+    tile_rule_counter *counter = tile_rule_counter_begin(ctx);
     eng_attachment_desc cd = { .name = "lazy color", .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
     eng_image_desc kd = { .name = "kept", .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H,
                           .usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT };
@@ -474,8 +435,10 @@ DEVICE_TEST(tile_layer, lazy_image_cleared_outside_rendering_is_reported)
     cr_assert(eng_image_is_lazy(color));
     clear_job job = { eng_image_get_info(color), eng_image_get_info(kept) };
     cr_assert_eq(eng_context_submit_once(ctx, record_clears, &job), ENG_SUCCESS, "%s", eng_last_error());
+    char first[1024];
+    int reports = tile_rule_counter_end(counter, first, sizeof first);
     cr_expect_eq(reports, 1, "one vkCmdClearColorImage on lazy memory, %d reports", reports);
-    destroy(inst, messenger, NULL);
+    cr_expect_neq(strstr(first, "vkCmdClearColorImage"), NULL, "first: %s", first);
     eng_image_destroy(kept);
     eng_image_destroy(color);
     eng_context_destroy(ctx);
@@ -483,26 +446,9 @@ DEVICE_TEST(tile_layer, lazy_image_cleared_outside_rendering_is_reported)
 
 /* ------------------------------------------------------- fault injection */
 
-static eng_context *faulty_context(unsigned n)
-{
-    char v[16];
-    snprintf(v, sizeof v, "%u", n);
-    setenv("VKGRAPH_TILE_FAIL_ALLOC", v, 1); /* read by the layer at vkCreateDevice */
-    const char *layers[] = { TILE_LAYER };
-    eng_context_desc desc = { .app_name = "tests-tile-faults", .validation = true,
-                              .extra_layers = layers, .extra_layer_count = 1 };
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&desc, &ctx);
-    unsetenv("VKGRAPH_TILE_FAIL_ALLOC");
-    if (r != ENG_SUCCESS && !device_required())
-        cr_skip_test("no Vulkan device with validation: %s", eng_last_error());
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
-    return ctx;
-}
-
 Test(tile_faults, failed_allocation_is_a_clean_error_and_the_next_succeeds)
 {
-    eng_context *ctx = faulty_context(1);
+    eng_context *ctx = tile_faulty_context("VKGRAPH_TILE_FAIL_ALLOC", 1);
     eng_image_desc d = { .name = "first", .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H,
                          .usage = VK_IMAGE_USAGE_SAMPLED_BIT };
     eng_image *img = NULL;
@@ -529,7 +475,7 @@ Test(tile_faults, graph_placement_fails_cleanly_at_each_allocation)
 {
     unsigned failed = 0;
     for (unsigned n = 2; n < 40; n++) {
-        eng_context *ctx = faulty_context(n);
+        eng_context *ctx = tile_faulty_context("VKGRAPH_TILE_FAIL_ALLOC", n);
         eng_image *target = resolve_target(ctx);
         rg_texture colors[4];
         rg_graph *g = build_sets(ctx, eng_image_get_info(target), colors);
