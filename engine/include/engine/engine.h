@@ -27,9 +27,36 @@
  *   output pointer NULL: nothing half-made is handed out or leaked.
  *
  * Threads
- *   A context and everything made from it belong to one thread at a time;
- *   the library takes no locks. eng_choose_memory_type() and
- *   eng_pick_physical_device() are pure and may be called from any thread.
+ *   The library takes no locks. Its only global state is the last-error
+ *   message, which is per thread: read eng_last_error() on the thread whose
+ *   call failed.
+ *   - Any thread, any time: the pure functions (eng_choose_memory_type,
+ *     eng_pick_physical_device, eng_memory_flags_string, eng_result_string,
+ *     eng_format_*, eng_version, eng_version_string), eng_spirv_load and
+ *     eng_write_png.
+ *   - Any thread while the context lives: the getters of what never changes
+ *     after eng_context_create (eng_context_instance, _physical_device,
+ *     _device, _queue, _queue_family, _surface, _window, _properties,
+ *     _memory_properties, _has_memory_budget). The render graph uses only
+ *     these, so graphs on one context may be driven from different threads.
+ *   - Everything else on a context, and every object made from it, belongs
+ *     to one thread at a time. The context has one queue and one command
+ *     pool for waited setup work (eng_context_submit_once and what goes
+ *     through it: eng_image_upload, eng_image_read, eng_texture_load,
+ *     eng_buffer_upload, eng_buffer_create_with_data), and the swapchain
+ *     submits and presents on the same queue. Vulkan wants a queue
+ *     externally synchronized: nothing else (another thread, your own
+ *     vkQueueSubmit on eng_context_queue()) may submit while these run.
+ *   - Validation message counts (eng_context_messages) are bumped without
+ *     locks on whichever thread makes the Vulkan call: exact when one
+ *     thread at a time uses the device.
+ *   - A windowed swapchain reads the window's framebuffer size through GLFW
+ *     when it is created and recreated (inside acquire and present), which
+ *     GLFW allows on the main thread only: drive it from the main thread.
+ *
+ * Version
+ *   ENG_VERSION* below say which version the header is; eng_version() and
+ *   eng_version_string() say which one the linked library is.
  */
 #ifndef ENGINE_ENGINE_H
 #define ENGINE_ENGINE_H
@@ -44,6 +71,22 @@ extern "C" {
 #endif
 
 struct GLFWwindow;
+
+/* ---------------------------------------------------------------- version */
+
+/* This header's version; the build checks it against the CMake project's. */
+#define ENG_VERSION_MAJOR 0
+#define ENG_VERSION_MINOR 1
+#define ENG_VERSION_PATCH 0
+#define ENG_VERSION "0.1.0"
+/* major * 1000000 + minor * 1000 + patch: ordered, readable in decimal. */
+#define ENG_MAKE_VERSION(major, minor, patch) ((major) * 1000000u + (minor) * 1000u + (patch))
+#define ENG_VERSION_NUMBER ENG_MAKE_VERSION(ENG_VERSION_MAJOR, ENG_VERSION_MINOR, ENG_VERSION_PATCH)
+
+/* The linked library's version: ENG_VERSION and ENG_VERSION_NUMBER as it was
+ * built. A program can compare them with the macros it was compiled with. */
+const char *eng_version_string(void);
+uint32_t eng_version(void);
 
 /* ------------------------------------------------------------------ results */
 

@@ -27,8 +27,18 @@
  * family of the engine context, in submission order; cross-queue use is not
  * supported (and not faked).
  *
- * Threads: a graph belongs to one thread at a time; compile and execute take
- * no locks. Different graphs may be used on different threads.
+ * Threads: the library takes no locks and keeps no global state. A graph
+ * belongs to one thread at a time (declaration, compile, queries, reports,
+ * execute, destroy). Different graphs may be used on different threads at
+ * once: device-free ones without any condition, and graphs on one
+ * eng_context too, since a graph takes only the context's device and memory
+ * properties (placement at the first rg_execute creates images, buffers and
+ * memory on that VkDevice, which Vulkan allows from any thread) and never its
+ * queue or command pool. The command buffer given to rg_execute, and its
+ * pool, must not be used by another thread meanwhile (Vulkan's external
+ * synchronization), and the record callbacks run on the thread that called
+ * rg_execute. rg_result_string, rg_usage_get_info, rg_version and
+ * rg_version_string may be called from any thread.
  */
 #ifndef RENDERGRAPH_RENDERGRAPH_H
 #define RENDERGRAPH_RENDERGRAPH_H
@@ -44,6 +54,23 @@ extern "C" {
 #endif
 
 typedef struct eng_context eng_context;
+
+/* ---------------------------------------------------------------- version */
+
+/* This header's version; the build checks it against the CMake project's
+ * (engine and rendergraph are versioned together). */
+#define RG_VERSION_MAJOR 0
+#define RG_VERSION_MINOR 1
+#define RG_VERSION_PATCH 0
+#define RG_VERSION "0.1.0"
+/* major * 1000000 + minor * 1000 + patch: ordered, readable in decimal. */
+#define RG_MAKE_VERSION(major, minor, patch) ((major) * 1000000u + (minor) * 1000u + (patch))
+#define RG_VERSION_NUMBER RG_MAKE_VERSION(RG_VERSION_MAJOR, RG_VERSION_MINOR, RG_VERSION_PATCH)
+
+/* The linked library's version: RG_VERSION and RG_VERSION_NUMBER as it was
+ * built. */
+const char *rg_version_string(void);
+uint32_t rg_version(void);
 
 typedef enum rg_result {
     RG_SUCCESS = 0,

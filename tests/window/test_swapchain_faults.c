@@ -1,0 +1,133 @@
+/* Out of device memory at each allocation of a windowed swapchain's life,
+ * under the tile-memory layer's fault injection (VKGRAPH_TILE_FAIL_ALLOC):
+ * creation (transient MSAA color and depth), recreation after a resize
+ * (inside eng_swapchain_acquire) and the screenshot buffer
+ * (eng_swapchain_capture_next). Each failure is a clean error naming the
+ * allocation; the same call made again succeeds; frames render after it and
+ * nothing leaks (validation reports leaked objects at vkDestroyDevice). */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#include "device_fixture.h"
+
+#include <GLFW/glfw3.h>
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TILE_LAYER "VK_LAYER_VKGRAPH_tile_memory"
+
+static GLFWwindow *window;
+
+static void window_setup(void)
+{
+    if (!glfwInit() || !glfwVulkanSupported()) {
+        glfwTerminate();
+        require_or_skip("a display with Vulkan presentation support (GLFW)");
+    }
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+    window = glfwCreateWindow(160, 120, "vkgraph swapchain faults", NULL, NULL);
+    if (!window) {
+        glfwTerminate();
+        require_or_skip("a GLFW window");
+    }
+}
+
+static void window_teardown(void)
+{
+    if (window)
+        glfwDestroyWindow(window);
+    window = NULL;
+    glfwTerminate();
+}
+
+TestSuite(swapchain_faults, .init = window_setup, .fini = window_teardown);
+
+static eng_context *faulty_context(unsigned n)
+{
+    char v[16];
+    snprintf(v, sizeof v, "%u", n);
+    setenv("VKGRAPH_TILE_FAIL_ALLOC", v, 1); /* read by the layer at vkCreateDevice */
+    const char *layers[] = { TILE_LAYER };
+    eng_context_desc cd = { .app_name = "swapchain-faults", .validation = true, .window = window,
+                            .extra_layers = layers, .extra_layer_count = 1 };
+    eng_context *ctx = NULL;
+    eng_result r = eng_context_create(&cd, &ctx);
+    unsetenv("VKGRAPH_TILE_FAIL_ALLOC");
+    if (r != ENG_SUCCESS)
+        require_or_skip("a presenting Vulkan device with validation and the tile-memory layer");
+    cr_assert_eq(r, ENG_SUCCESS, "%s", eng_last_error());
+    return ctx;
+}
+
+typedef struct run {
+    unsigned n;
+    unsigned failures;  /* calls that failed (at most one: the fault fires once) */
+} run;
+
+/* A call that may meet the fault: a failure must be a clean out-of-memory
+ * naming vkAllocateMemory, and the same call made again must succeed. */
+#define MAY_FAIL(rn, what, call)                                                                              \
+    do {                                                                                                      \
+        eng_result r_ = (call);                                                                               \
+        if (r_ != ENG_SUCCESS) {                                                                              \
+            (rn)->failures++;                                                                                 \
+            cr_expect_eq(r_, ENG_ERROR_OUT_OF_MEMORY, "allocation %u: %s: %s: %s", (rn)->n, what,            \
+                         eng_result_string(r_), eng_last_error());                                            \
+            cr_expect_neq(strstr(eng_last_error(), "vkAllocateMemory"), NULL, "allocation %u: %s: %s",       \
+                          (rn)->n, what, eng_last_error());                                                   \
+            r_ = (call);                                                                                      \
+            cr_assert_eq(r_, ENG_SUCCESS, "allocation %u: %s again: %s", (rn)->n, what, eng_last_error());   \
+        }                                                                                                     \
+    } while (0)
+
+static void frame(run *rn, eng_swapchain *sc, bool capture)
+{
+    static const float clear[4] = { 0.2f, 0.4f, 0.6f, 1.0f };
+    glfwPollEvents();
+    eng_frame f;
+    MAY_FAIL(rn, "eng_swapchain_acquire", eng_swapchain_acquire(sc, &f));
+    if (capture)
+        MAY_FAIL(rn, "eng_swapchain_capture_next", eng_swapchain_capture_next(sc));
+    eng_swapchain_begin_rendering(sc, &f, clear, 1.0f);
+    eng_swapchain_end_rendering(sc, &f);
+    cr_assert_eq(eng_swapchain_present(sc, &f), ENG_SUCCESS, "%s", eng_last_error());
+}
+
+Test(swapchain_faults, each_allocation_fails_cleanly_and_the_call_succeeds_again)
+{
+    unsigned failed = 0;
+    for (unsigned n = 1; n < 32; n++) {
+        eng_context *ctx = faulty_context(n);
+        run rn = { .n = n };
+        glfwSetWindowSize(window, 160, 120);
+        glfwPollEvents();
+        eng_swapchain_desc sd = { .samples = VK_SAMPLE_COUNT_4_BIT, .depth_format = VK_FORMAT_D32_SFLOAT };
+        eng_swapchain *sc = NULL;
+        MAY_FAIL(&rn, "eng_swapchain_create", eng_swapchain_create(ctx, &sd, &sc));
+        frame(&rn, sc, false);
+        /* A new size: the next acquire recreates the swapchain and its
+         * transient attachments. */
+        glfwSetWindowSize(window, 200, 150);
+        glfwPollEvents();
+        eng_swapchain_resize(sc, 200, 150);
+        frame(&rn, sc, false);
+        cr_expect_geq(eng_swapchain_recreate_count(sc), 1, "allocation %u: recreated", n);
+        frame(&rn, sc, true);
+        uint8_t *px = NULL;
+        uint32_t w = 0, h = 0;
+        cr_assert_eq(eng_swapchain_read_capture(sc, &px, &w, &h), ENG_SUCCESS, "%s", eng_last_error());
+        cr_expect(w > 0 && h > 0 && px && px[3] == 255, "allocation %u: a captured frame", n);
+        free(px);
+        eng_swapchain_destroy(sc);
+        char first[1024];
+        eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
+        cr_expect_eq(m.warning + m.error, 0, "allocation %u: first: %s", n, first);
+        cr_expect_leq(rn.failures, 1, "allocation %u: one fault, %u failures", n, rn.failures);
+        failed += rn.failures;
+        if (!rn.failures)
+            break; /* past the last allocation */
+    }
+    /* create: color + depth; recreate: color + depth; capture buffer */
+    cr_expect_geq(failed, 5, "%u allocations failed in turn", failed);
+}
