@@ -1,0 +1,97 @@
+/* The deferred demo's frame as a render graph, with no window: the demo
+ * declares it against the swapchain image, a benchmark can declare the same
+ * frame against an offscreen texture.
+ *
+ *   G-buffer span   albedo (RGBA8 sRGB), normal + emissive (RGBA16F),
+ *                   material (RGBA8: roughness, metal), view depth (R32F),
+ *                   and a D32 depth buffer that is cleared and discarded in
+ *                   the span (transient by inference: lazy on tile GPUs).
+ *                   With samples > 1 all of them are multisampled.
+ *   lighting span   fullscreen; reads the G-buffer (texelFetch, per sample
+ *                   and averaged when multisampled), adds up the point
+ *                   lights into an HDR RGBA16F target.
+ *   bloom chain     a bright pass into 1/2 size, downsamples to 1/4, 1/8 ...
+ *                   then upsamples that add each level back.
+ *   tonemap span    HDR + bloom, ACES, into the output texture.
+ *
+ * The G-buffer dies after lighting; the bloom targets are created after it
+ * and the graph's aliasing places them in its memory.
+ *
+ *   deferred_scene scene;  deferred_scene_create(ctx, "ground.png", 0, &scene);
+ *   deferred_renderer *r;  deferred_renderer_create(&(deferred_renderer_desc){ .scene = &scene, ... }, &r);
+ *   on (re)declaration:    deferred_frame_declare(r, g, output, extent, &textures);
+ *                          rg_compile(g);
+ *   each frame:            deferred_scene_animate(&scene, index);
+ *                          deferred_renderer_begin_frame(r, slot);   (slot's previous
+ *                                                                     use finished)
+ *                          rg_execute(g, cmd);
+ *   after placement:       deferred_frame_bloom_aliasing(r, g, &textures, &aliasing);
+ */
+#ifndef DEFERRED_FRAME_H
+#define DEFERRED_FRAME_H
+
+#include "deferred_scene.h"
+
+#include <rendergraph/rendergraph.h>
+
+#define DEFERRED_MAX_BLOOM 6          /* levels: 1/2 .. 1/64 */
+#define DEFERRED_SLOTS 8              /* frames in flight at most */
+
+typedef struct deferred_renderer deferred_renderer;
+
+typedef struct deferred_renderer_desc {
+    eng_context *ctx;
+    eng_pipeline_cache *cache;        /* optional */
+    /* Drawn by the frame's G-buffer pass as last animated; its ground
+     * texture is bound once. Must outlive the renderer. */
+    const deferred_scene *scene;
+    VkFormat output_format;           /* of the output texture; sRGB encodes the tonemapped color */
+    VkSampleCountFlagBits samples;    /* of the G-buffer; 0 = 1 */
+} deferred_renderer_desc;
+
+/* The textures of one declaration (handles of that graph declaration). */
+typedef struct deferred_frame_textures {
+    rg_texture albedo, normal, material, depth;   /* sampled by lighting */
+    rg_texture zbuffer;                           /* the depth test's, transient */
+    rg_texture hdr;
+    rg_texture bloom_down[DEFERRED_MAX_BLOOM];    /* [0] is the bright pass */
+    rg_texture bloom_up[DEFERRED_MAX_BLOOM - 1];  /* [i]: bloom_down[i] + upsampled [i + 1] */
+    VkExtent2D bloom_extent[DEFERRED_MAX_BLOOM];  /* of level i, down and up */
+    uint32_t bloom_levels;
+} deferred_frame_textures;
+
+/* Pipelines, samplers, descriptor pools and the lights' uniform buffer
+ * (DEFERRED_SLOTS regions). Unsupported sample counts fail here with
+ * ENG_ERROR_UNSUPPORTED and a message naming them. */
+eng_result deferred_renderer_create(const deferred_renderer_desc *desc, deferred_renderer **out);
+void deferred_renderer_destroy(deferred_renderer *r);
+VkSampleCountFlagBits deferred_renderer_samples(const deferred_renderer *r);
+
+/* Declares the whole frame into g: the G-buffer span first, the tonemap span
+ * last with `output` (an imported texture of extent and output_format, one
+ * sample) as its color attachment, stored. The record callbacks draw the
+ * scene as last animated; r must outlive the graph's executions. textures
+ * may be NULL. Errors are g's sticky errors (rg_compile). */
+void deferred_frame_declare(deferred_renderer *r, rg_graph *g, rg_texture output, VkExtent2D extent,
+                            deferred_frame_textures *textures);
+
+/* Before each execute: the frame-in-flight slot (< DEFERRED_SLOTS) whose
+ * previous submission has finished. Resets that slot's descriptor pool and
+ * writes the lights (in view space) into its uniform region. */
+eng_result deferred_renderer_begin_frame(deferred_renderer *r, uint32_t slot);
+
+/* Where the bloom chain's memory came from, after the graph is placed. */
+typedef struct deferred_aliasing {
+    bool placed;                      /* false: not placed yet, the rest is 0 */
+    uint32_t bloom_targets;           /* created bloom textures */
+    uint32_t sharing;                 /* of them, overlapping G-buffer memory */
+    VkDeviceSize bloom_bytes;         /* the bloom targets' sizes, summed */
+    VkDeviceSize shared_bytes;        /* of that, bytes that are also G-buffer bytes */
+} deferred_aliasing;
+
+/* Compares the bloom targets' pool ranges with the G-buffer's (sizes from
+ * vkGetDeviceImageMemoryRequirements). */
+void deferred_frame_bloom_aliasing(const deferred_renderer *r, const rg_graph *g,
+                                   const deferred_frame_textures *textures, deferred_aliasing *out);
+
+#endif

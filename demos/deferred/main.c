@@ -1,0 +1,113 @@
+/* deferred: a small scene lit by many moving point lights through a
+ * G-buffer, with bloom and a tonemap, declared entirely as a render graph
+ * (deferred_frame.c). The G-buffer dies after the lighting pass and the
+ * bloom chain's targets reuse its memory: the demo says so once each time
+ * the graph is placed. With --samples N the G-buffer is multisampled and
+ * lit per sample. This file is the window glue only. */
+#include "demo_app.h"
+#include "demo_asset.h"
+#include "demo_graph.h"
+
+#include "deferred_frame.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct demo {
+    deferred_scene scene;
+    deferred_renderer *renderer;
+    deferred_frame_textures textures;  /* of the latest declaration */
+    bool report_aliasing;              /* once the latest declaration is placed */
+} demo;
+
+static void demo_destroy(void *user)
+{
+    demo *d = user;
+    deferred_renderer_destroy(d->renderer);
+    d->renderer = NULL;
+    deferred_scene_destroy(&d->scene);
+}
+
+static void declare(demo_app *app, rg_graph *g, const demo_target *target, void *user)
+{
+    (void)app;
+    demo *d = user;
+    deferred_frame_declare(d->renderer, g, target->backbuffer, target->extent, &d->textures);
+    d->report_aliasing = true;
+}
+
+/* Whether the bloom chain landed in the G-buffer's memory: read back from
+ * the graph's placement, not assumed. */
+static void report_aliasing(demo_app *app, demo *d)
+{
+    deferred_aliasing a;
+    deferred_frame_bloom_aliasing(d->renderer, demo_app_graph(app), &d->textures, &a);
+    if (!a.placed)
+        return; /* placed by this frame's execute: look again next frame */
+    const double mib = 1024.0 * 1024.0;
+    if (a.sharing)
+        printf("%s: bloom targets share memory with the G-buffer: %u of %u bloom targets lie in G-buffer memory, "
+               "%.2f of their %.2f MiB\n",
+               app->desc.name, a.sharing, a.bloom_targets, (double)a.shared_bytes / mib, (double)a.bloom_bytes / mib);
+    else
+        printf("%s: bloom targets do not share memory with the G-buffer (%u bloom targets, %.2f MiB)\n",
+               app->desc.name, a.bloom_targets, (double)a.bloom_bytes / mib);
+    fflush(stdout);
+    d->report_aliasing = false;
+}
+
+static void update(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
+{
+    demo *d = user;
+    if (d->report_aliasing)
+        report_aliasing(app, d);
+    deferred_scene_animate(&d->scene, index);
+    DEMO_CHECK(app, deferred_renderer_begin_frame(d->renderer, frame->slot));
+}
+
+int main(int argc, char **argv)
+{
+    demo_flag flags[] = {
+        { .name = "--lights", .arg = "N", .help = "point lights, 1 to 64 (default 48)" },
+        { .name = "--ground", .arg = "PATH", .help = "ground texture (default: assets/ground.png next to deferred)" },
+    };
+    demo_app_desc desc = {
+        .name = "deferred",
+        .summary = "deferred shading of many point lights, bloom and tonemap as one render graph; "
+                   "the bloom chain reuses the G-buffer's memory",
+        .graph = true,
+        .default_samples = 1,
+        .extra_flags = flags,
+        .extra_flag_count = 2,
+    };
+    demo_app app;
+    demo_app_init(&app, &desc, argc, argv);
+    demo d = { 0 };
+    demo_app_on_cleanup(&app, demo_destroy, &d);
+
+    uint32_t lights = 48;
+    if (flags[0].value) {
+        char *end = NULL;
+        unsigned long n = strtoul(flags[0].value, &end, 10);
+        if (!*flags[0].value || *end || n < 1 || n > DEFERRED_MAX_LIGHTS)
+            demo_app_fail(&app, "--lights '%s': want a number from 1 to %d", flags[0].value, DEFERRED_MAX_LIGHTS);
+        lights = (uint32_t)n;
+    }
+    char path[4096];
+    const char *ground = flags[1].value;
+    if (!ground) {
+        if (!demo_asset_path(argv[0], "ground.png", path, sizeof path))
+            demo_app_fail(&app, "the path of assets/ground.png is too long");
+        ground = path;
+    }
+    DEMO_CHECK(&app, deferred_scene_create(app.ctx, ground, lights, &d.scene));
+    deferred_renderer_desc rd = {
+        .ctx = app.ctx,
+        .cache = app.pipeline_cache,
+        .scene = &d.scene,
+        .output_format = eng_swapchain_format(app.swapchain),
+        .samples = (VkSampleCountFlagBits)app.opts.samples,
+    };
+    DEMO_CHECK(&app, deferred_renderer_create(&rd, &d.renderer));
+    return demo_app_run_graph(&app, declare, update, &d);
+}
