@@ -1,0 +1,208 @@
+/* postfx: a scene into an HDR target, then a chain of fullscreen passes
+ * (edges, bloom, tilt-shift blur, grade, chromatic aberration, vignette,
+ * FXAA) into the swapchain image, all declared as one render graph. Each
+ * pass's target lives only from its pass to the next, so the graph aliases
+ * the chain's targets into about two targets' worth of pooled memory; the
+ * demo prints how many it declared against what the pools hold. Keys 1..9
+ * toggle the passes, and the graph is declared, compiled and placed again
+ * while the demo runs (postfx.h has the map of the files). */
+#include "demo_asset.h"
+#include "postfx.h"
+
+#include <GLFW/glfw3.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* --toggle-test: the passes at 1/4, 1/2 and 3/4 of a --frames run (the last
+ * step restores the initial set, which the screenshot then shows): none at
+ * all (the copy pass alone), every other pass, the initial set. */
+enum { TOGGLE_STEPS = 3 };
+
+typedef struct toggle_test {
+    bool on;
+    uint32_t initial;
+    uint32_t done;                    /* steps taken */
+} toggle_test;
+
+typedef struct demo {
+    postfx fx;
+    toggle_test toggles;
+} demo;
+
+static void cleanup(void *user)
+{
+    postfx *fx = &((demo *)user)->fx;
+    postfx_pipelines_destroy(fx);
+    postfx_scene_destroy(&fx->scene);
+    demo_descriptors_destroy(&fx->descriptors);
+}
+
+/* The bytes of one chain target as the device lays it out (what the graph
+ * creates: an aliasable RGBA16F color attachment that is sampled). */
+static VkDeviceSize target_bytes(postfx *fx)
+{
+    VkImageCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .flags = VK_IMAGE_CREATE_ALIAS_BIT,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = POSTFX_FORMAT,
+        .extent = { fx->extent.width, fx->extent.height, 1 },
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+    };
+    VkDeviceImageMemoryRequirements query = { .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS,
+                                              .pCreateInfo = &info };
+    VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2 };
+    vkGetDeviceImageMemoryRequirements(eng_context_device(fx->app->ctx), &query, &req);
+    return req.memoryRequirements.size;
+}
+
+void postfx_print_memory_line(postfx *fx)
+{
+    fx->memory_line_due = false;
+    rg_memory_totals t = rg_memory_get_totals(demo_app_graph(fx->app));
+    const double one = (double)target_bytes(fx), mib = 1024.0 * 1024.0;
+    printf("postfx: chain of %u passes at %ux%u declared %u targets of %.2f MiB%s; the pools hold %.1f targets' worth "
+           "(pooled %.2f MiB, unaliased %.1f, lower bound %.1f targets' worth)\n",
+           fx->link_count, fx->extent.width, fx->extent.height, fx->target_count, one / mib,
+           fx->msaa_target ? " (and a multisampled scene target, pooled where not lazy)" : "",
+           (double)t.pooled / one, (double)t.pooled / mib, (double)t.unaliased / one, (double)t.lower_bound / one);
+    fflush(stdout);
+}
+
+static void print_passes(const char *what, uint32_t mask)
+{
+    char names[128];
+    postfx_passes_string(mask, names, sizeof names);
+    printf("postfx: %s: %s\n", what, names);
+    fflush(stdout);
+}
+
+/* Keys 1..9 toggle the pass of that number, 0 all of them on or off; the
+ * graph is declared again before the next frame. */
+static void on_key(demo_app *app, int key, void *user)
+{
+    postfx *fx = &((demo *)user)->fx;
+    if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9)
+        fx->wanted ^= 1u << (key - GLFW_KEY_1);
+    else if (key == GLFW_KEY_0)
+        fx->wanted = fx->wanted == POSTFX_ALL ? 0 : POSTFX_ALL;
+    else
+        return;
+    print_passes("passes", fx->wanted);
+    fx->toggle_pending = true;
+    demo_app_rebuild_graph(app);
+}
+
+static void declare(demo_app *app, rg_graph *g, const demo_target *target, void *user)
+{
+    (void)app;
+    postfx *fx = &((demo *)user)->fx;
+    fx->declarations++;
+    if (fx->toggle_pending)
+        fx->toggle_rebuilds++;
+    fx->toggle_pending = false;
+    fx->declared = fx->wanted;
+    fx->extent = target->extent;
+    fx->target_count = 0;
+    rg_texture scene = postfx_declare_scene(fx, g, target);
+    postfx_declare_chain(fx, g, target, scene);
+    fx->memory_line_due = true;
+}
+
+static void toggle_step(demo_app *app, demo *d, uint64_t index)
+{
+    toggle_test *t = &d->toggles;
+    const uint64_t n = app->opts.frames;
+    if (!t->on || t->done == TOGGLE_STEPS || index < n * (t->done + 1) / 4)
+        return;
+    const uint32_t masks[TOGGLE_STEPS] = { 0, POSTFX_ALL & 0x155u, t->initial };
+    d->fx.wanted = masks[t->done++];
+    printf("postfx: toggle test at frame %llu: ", (unsigned long long)index);
+    print_passes("passes", d->fx.wanted);
+    d->fx.toggle_pending = true;
+    demo_app_rebuild_graph(app);
+}
+
+static void update(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
+{
+    demo *d = user;
+    d->fx.index = index;
+    demo_descriptors_begin_frame(app, &d->fx.descriptors, frame->slot);
+    /* After this frame's graph was built: the change applies to the next. */
+    toggle_step(app, d, index);
+}
+
+int main(int argc, char **argv)
+{
+    demo_flag flags[] = {
+        { .name = "--passes", .arg = "LIST",
+          .help = "initial passes, comma-separated: edges, bloom (bloomh, bloomv), blur (blurh, blurv), grade, "
+                  "chroma, vignette, fxaa, all or none (default: all)" },
+        { .name = "--toggle-test", .help = "toggle passes at 1/4, 1/2 and 3/4 of a --frames run (5 or more)" },
+        { .name = "--texture", .arg = "PATH", .help = "image for the cube (default: assets/bricks.png next to postfx)" },
+    };
+    demo_app_desc desc = {
+        .name = "postfx",
+        .summary = "a neon scene through a chain of fullscreen passes (keys 1..9 toggle them, 0 all); the render "
+                   "graph aliases the chain's targets and recompiles when the passes change",
+        .graph = true,
+        .default_samples = 1,
+        .clear_color = { 0.0f, 0.0f, 0.0f, 1.0f },
+        .extra_flags = flags,
+        .extra_flag_count = 3,
+    };
+    /* This demo's flag values are checked before any window opens, so a bad
+     * one exits 2 like any other bad flag. */
+    demo_options preview = { .width = 1280, .height = 720, .samples = desc.default_samples };
+    switch (demo_parse_options(argc, argv, desc.summary, &preview, flags, desc.extra_flag_count)) {
+    case DEMO_PARSE_HELP: return 0;
+    case DEMO_PARSE_ERROR: return 2;
+    case DEMO_PARSE_RUN: break;
+    }
+    uint32_t initial = POSTFX_ALL;
+    char err[256];
+    if (flags[0].value && !postfx_parse_passes(flags[0].value, &initial, err, sizeof err)) {
+        fprintf(stderr, "%s: --passes: %s\n", argv[0], err);
+        return 2;
+    }
+    if (flags[1].value && preview.frames < 5) {
+        fprintf(stderr, "%s: --toggle-test needs --frames 5 or more (it toggles at 1/4, 1/2 and 3/4, and the "
+                "graph is rebuilt the frame after)\n", argv[0]);
+        return 2;
+    }
+
+    demo_app app;
+    demo_app_init(&app, &desc, argc, argv);
+    static demo d; /* outlives demo_app_run_graph: the counts are read after it */
+    d.fx.app = &app;
+    d.fx.wanted = initial;
+    d.toggles = (toggle_test){ .on = flags[1].value != NULL, .initial = initial };
+    demo_app_on_cleanup(&app, cleanup, &d);
+    demo_app_on_key(&app, on_key, &d);
+
+    char path[4096];
+    const char *texture = flags[2].value;
+    if (!texture) {
+        if (!demo_asset_path(argv[0], "bricks.png", path, sizeof path))
+            demo_app_fail(&app, "the path of assets/bricks.png is too long");
+        texture = path;
+    }
+    demo_descriptors_create(&app, POSTFX_PASS_COUNT + 1, &d.fx.descriptors);
+    postfx_scene_create(&d.fx, texture);
+    postfx_pipelines_create(&d.fx, eng_swapchain_format(app.swapchain));
+    print_passes("passes (keys 1..9 toggle, 0 all)", initial);
+
+    int status = demo_app_run_graph(&app, declare, update, &d);
+    printf("postfx: graph declared %u times, rebuilt %u times for a change of passes\n", d.fx.declarations,
+           d.fx.toggle_rebuilds);
+    if (d.toggles.on && (d.toggles.done != TOGGLE_STEPS || d.fx.toggle_rebuilds != TOGGLE_STEPS)) {
+        fprintf(stderr, "postfx: toggle test: %u toggles, %u rebuilds; want %d of each\n", d.toggles.done,
+                d.fx.toggle_rebuilds, TOGGLE_STEPS);
+        status = 1;
+    }
+    return status;
+}

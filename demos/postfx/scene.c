@@ -1,0 +1,143 @@
+/* The scene pass of postfx (postfx.h): a sky with a striped sun over a neon
+ * grid (one fullscreen triangle), then the brick cube in front of it, into
+ * an RGBA16F target. One convex cube with back faces culled needs no depth
+ * buffer; with --samples above 1 the pass renders into a multisampled
+ * target resolved into the scene target, which the graph then makes
+ * transient (lazily allocated where offered). */
+#include "postfx.h"
+#include "demo_transform.h"
+
+#include <math.h>
+
+static const uint32_t fullscreen_vert[] =
+#include "fullscreen.vert.inc"
+    ;
+static const uint32_t sky_frag[] =
+#include "postfx_sky.frag.inc"
+    ;
+static const uint32_t cube_vert[] =
+#include "cube.vert.inc"
+    ;
+static const uint32_t cube_frag[] =
+#include "postfx_cube.frag.inc"
+    ;
+
+/* The push constants of postfx_sky.frag. */
+typedef struct sky_push {
+    float frame;
+    float aspect;
+    float horizon;
+    float pad;
+} sky_push;
+
+void postfx_scene_create(postfx *fx, const char *texture_path)
+{
+    demo_app *app = fx->app;
+    postfx_scene *s = &fx->scene;
+    DEMO_CHECK(app, eng_texture_load(app->ctx, texture_path, &s->texture));
+    demo_texture_binding_create(app, s->texture, &s->binding);
+    demo_cube_create(app, &s->cube);
+    const VkSampleCountFlagBits samples = (VkSampleCountFlagBits)app->opts.samples;
+    eng_pipeline_desc sky = {
+        .name = "postfx sky",
+        .vertex_spirv = fullscreen_vert,
+        .vertex_size = sizeof fullscreen_vert,
+        .fragment_spirv = sky_frag,
+        .fragment_size = sizeof sky_frag,
+        .color_formats = { POSTFX_FORMAT },
+        .color_count = 1,
+        .samples = samples,
+        .push_constant_size = sizeof(sky_push),
+        .push_constant_stages = VK_SHADER_STAGE_FRAGMENT_BIT,
+        .cache = app->pipeline_cache,
+    };
+    DEMO_CHECK(app, eng_pipeline_create(app->ctx, &sky, &s->sky));
+    eng_pipeline_desc cube = {
+        .name = "postfx cube",
+        .vertex_spirv = cube_vert,
+        .vertex_size = sizeof cube_vert,
+        .fragment_spirv = cube_frag,
+        .fragment_size = sizeof cube_frag,
+        .bindings = &demo_vertex_binding,
+        .binding_count = 1,
+        .attributes = demo_vertex_attributes,
+        .attribute_count = 3,
+        .color_formats = { POSTFX_FORMAT },
+        .color_count = 1,
+        .samples = samples,
+        .cull_mode = VK_CULL_MODE_BACK_BIT,
+        .set_layouts = &s->binding.layout,
+        .set_layout_count = 1,
+        .push_constant_size = sizeof(demo_push),
+        .cache = app->pipeline_cache,
+    };
+    DEMO_CHECK(app, eng_pipeline_create(app->ctx, &cube, &s->cube_pipeline));
+}
+
+void postfx_scene_destroy(postfx_scene *s)
+{
+    eng_pipeline_destroy(s->cube_pipeline);
+    eng_pipeline_destroy(s->sky);
+    demo_mesh_destroy(&s->cube);
+    demo_texture_binding_destroy(&s->binding);
+    eng_image_destroy(s->texture);
+}
+
+static bool draw_scene(const rg_record_context *rc, void *user)
+{
+    postfx *fx = user;
+    postfx_scene *s = &fx->scene;
+    VkCommandBuffer cmd = rg_record_cmd(rc);
+    const float aspect = (float)fx->extent.width / (float)fx->extent.height;
+    const float t = (float)fx->index; /* frame index, not the clock: --frames N always looks the same */
+    demo_set_viewport(cmd, fx->extent);
+
+    sky_push sp = { .frame = t, .aspect = aspect, .horizon = 0.62f };
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->sky));
+    vkCmdPushConstants(cmd, eng_pipeline_layout(s->sky), VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof sp, &sp);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+
+    mat4 view_projection, model;
+    demo_view_projection(40.0f, aspect, (vec3){ 0.0f, 1.4f, 7.0f }, (vec3){ 0.0f, 0.35f, 0.0f }, view_projection);
+    glm_translate_make(model, (vec3){ 0.0f, 0.12f * sinf(0.05f * t), 0.0f });
+    glm_rotate(model, 0.3f, (vec3){ 1.0f, 0.0f, 0.0f });
+    glm_rotate(model, 0.7f + 0.02f * t, (vec3){ 0.0f, 1.0f, 0.0f });
+    glm_scale_uni(model, 0.8f);
+    demo_push push;
+    /* tint.w: the height (texture v) of the glowing band sweeping the cube. */
+    float band = 1.2f - fmodf(0.015f * t + 0.45f, 1.4f);
+    demo_push_make(view_projection, model, (vec4){ 1.0f, 1.0f, 1.0f, band }, &push);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->cube_pipeline));
+    demo_texture_binding_bind(cmd, &s->binding, eng_pipeline_layout(s->cube_pipeline));
+    vkCmdPushConstants(cmd, eng_pipeline_layout(s->cube_pipeline),
+                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof push, &push);
+    demo_mesh_draw(cmd, &s->cube);
+    return true;
+}
+
+rg_texture postfx_declare_scene(postfx *fx, rg_graph *g, const demo_target *target)
+{
+    rg_texture_desc td = {
+        .name = "scene",
+        .format = POSTFX_FORMAT,
+        .width = target->extent.width,
+        .height = target->extent.height,
+    };
+    rg_texture scene = rg_texture_create(g, &td);
+    fx->target_count++;
+    /* The sky covers every pixel: nothing to clear or load. */
+    rg_attachment color = { .texture = scene, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                            .store = VK_ATTACHMENT_STORE_OP_STORE };
+    fx->msaa_target = target->samples > 1;
+    if (fx->msaa_target) {
+        td.name = "scene msaa";
+        td.samples = target->samples;
+        color.texture = rg_texture_create(g, &td);
+        color.store = VK_ATTACHMENT_STORE_OP_DONT_CARE; /* only the resolve is kept */
+        color.resolve = scene;
+    }
+    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "scene", .colors = { color }, .color_count = 1 });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "draw scene", .kind = RG_COMMAND_DRAW, .record = draw_scene, .user = fx });
+    rg_end_rendering(g);
+    return scene;
+}
