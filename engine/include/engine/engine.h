@@ -198,9 +198,10 @@ struct GLFWwindow *eng_context_window(const eng_context *ctx);
 const VkPhysicalDeviceProperties *eng_context_properties(const eng_context *ctx);
 const VkPhysicalDeviceMemoryProperties *eng_context_memory_properties(const eng_context *ctx);
 bool eng_context_has_memory_budget(const eng_context *ctx); /* VK_EXT_memory_budget on */
-/* The enabled layer that provides VK_EXT_memory_budget (its figures are then
- * that layer's emulation, e.g. VK_LAYER_VKGRAPH_tile_memory's), or NULL when
- * the driver does or nobody does. */
+/* The enabled layer that offers VK_EXT_memory_budget, or NULL. Its figures
+ * are then that layer's emulation, e.g. VK_LAYER_VKGRAPH_tile_memory's: its
+ * own count of live allocations where the driver lacks the extension, else
+ * the driver's usage less the memory the layer pretends is on-chip. */
 const char *eng_context_memory_budget_layer(const eng_context *ctx);
 
 /* Validation messages seen so far, by severity, and the first warning or
