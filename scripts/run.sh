@@ -20,7 +20,7 @@ debian_packages=(
   build-essential cmake pkg-config
   libvulkan-dev vulkan-validationlayers mesa-vulkan-drivers glslc
   libglfw3-dev libcglm-dev libstb-dev libcriterion-dev
-  xvfb xauth
+  xvfb xauth clang
 )
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

@@ -286,8 +286,14 @@ rg_result rg_compile(rg_graph *graph)
     rg_graph *g = graph;
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
-    if (g->error != RG_SUCCESS)
+    if (g->error != RG_SUCCESS) {
+        /* A rejected declaration is not compiled: a failed declaration call
+         * that appended nothing leaves the flag of an earlier compile set,
+         * and queries and rg_execute would then serve that older plan as
+         * this declaration's (found by tests/fuzz). */
+        g->compiled = false;
         return g->error;
+    }
     if (g->open_span != RG_NONE)
         return rg__fail(g, RG_ERROR_UNBALANCED_SPAN, "command '%s': begin_rendering without end_rendering",
                         g->cmds[g->spans[g->open_span].begin_cmd].name);

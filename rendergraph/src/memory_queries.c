@@ -5,16 +5,30 @@
 
 #include <stdlib.h>
 
+/* A refused call leaves the graph as it was: its message says why (when no
+ * declaration or compile error is kept, which stays first), but no error
+ * becomes sticky, as for rg_write_dot. Without it a caller that placed
+ * before compiling got an error code and an empty message (found by
+ * tests/fuzz). */
+static rg_result refuse(rg_graph *g, rg_result r, const char *why)
+{
+    if (g->error == RG_SUCCESS)
+        snprintf(g->message, sizeof g->message, "rg_place_offline: %s", why);
+    return r;
+}
+
 rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperties *props,
                            rg_requirements_fn requirements, void *user)
 {
     rg_graph *g = graph;
-    if (!g || !props || !requirements)
+    if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
+    if (!props || !requirements)
+        return refuse(g, RG_ERROR_INVALID_ARGUMENT, "no memory properties or no requirements callback");
     if (!g->compiled)
-        return RG_ERROR_NOT_COMPILED;
+        return refuse(g, RG_ERROR_NOT_COMPILED, "the graph is not compiled");
     if (g->placed) /* the device's plan is what its memory was bound by */
-        return RG_ERROR_INVALID_ARGUMENT;
+        return refuse(g, RG_ERROR_INVALID_ARGUMENT, "the graph's memory was placed on the device");
     rg_mem_requirements *reqs = calloc((size_t)g->resource_count + 1, sizeof *reqs);
     if (!reqs)
         return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");

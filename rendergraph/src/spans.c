@@ -36,7 +36,10 @@ static bool attachment_view(rg_pending *p, rg_texture tex, uint32_t mip, uint32_
 
 typedef struct span_build {
     rg_pending p;
-    att_view views[17];
+    /* 8 colors, their 8 resolve targets, depth and its resolve target: 18
+     * (it was 17, and a depth resolve after 8 resolved colors wrote past
+     * the end; found with tests/fuzz's sanitizer build). */
+    att_view views[18];
     uint32_t view_count;
     uint32_t width, height, layers; /* the smallest attachment extent */
 } span_build;

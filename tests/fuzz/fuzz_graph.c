@@ -1,0 +1,1018 @@
+/* libFuzzer harness for the render graph's device-free half (issue 8).
+ *
+ * The input is a stream of operations, each an opcode byte and its
+ * arguments (see the "decoder" below): created and imported textures and
+ * buffers with shapes from small tables or absurd raw values, user commands
+ * with accesses of every rg_usage (RAW included) and ranges in or out of the
+ * resource, spans with attachments, resolves, depth and render areas,
+ * copies, clears and blits, handles that are current, stale (made before a
+ * reset), foreign (from a second graph), zero or garbage, invalid enum
+ * values; then compiles, queries, rg_place_offline with memory
+ * requirements decoded from the stream over real devices' memory-type
+ * tables (tests/unit/device_tables.c) or decoded ones, the memory queries
+ * and reports, resets and declaring again.
+ *
+ * Besides crashes, leaks and sanitizer reports, the harness aborts when the
+ * library breaks a promise it can check from outside:
+ *   - a rejected call (a 0 handle, a failing rg_compile / rg_place_offline
+ *     / rg_write_dot) leaves an empty rg_graph_error_message;
+ *   - a compiled order is not a permutation of the commands, or contradicts
+ *     rg_happens_before;
+ *   - a buffer <-> texture copy is accepted although the texels do not fit
+ *     the buffer;
+ *   - a placement puts a pooled resource at an offset that is not a
+ *     multiple of its alignment or outside the pools, or lets two pooled
+ *     resources share bytes when not every use of one happens-before every
+ *     use of the other (DESIGN.md's aliasing rule);
+ *   - a report fails on a graph that was just placed.
+ *
+ * Built with -DFUZZ_STANDALONE (no libFuzzer) it has a main instead:
+ *   fuzz_graph_standalone --write-seeds DIR   writes the seed corpus (real frames)
+ *   fuzz_graph_standalone FILE...             runs inputs (reproducing a crash)
+ */
+#include "device_tables.h"
+
+#include <rendergraph/rendergraph.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- decoder */
+
+typedef struct rd {
+    const uint8_t *p;
+    size_t n, i;
+} rd;
+
+static uint8_t u8(rd *r) { return r->i < r->n ? r->p[r->i++] : 0; }
+static bool more(const rd *r) { return r->i < r->n; }
+
+static uint32_t raw32(rd *r)
+{
+    uint32_t v = 0;
+    for (int k = 0; k < 4; k++)
+        v |= (uint32_t)u8(r) << (8 * k);
+    return v;
+}
+
+static uint64_t raw64(rd *r)
+{
+    uint64_t lo = raw32(r);
+    return lo | (uint64_t)raw32(r) << 32;
+}
+
+/* Counts, extents, indices: small values in one byte, powers of two, raw
+ * and extreme values behind escape bytes. */
+static uint32_t num32(rd *r)
+{
+    uint8_t b = u8(r);
+    if (b < 0xE0)
+        return b;
+    switch (b) {
+    case 0xF0: return (uint32_t)u8(r) | (uint32_t)u8(r) << 8;
+    case 0xF1: return raw32(r);
+    case 0xF2: return UINT32_MAX;
+    case 0xF3: return UINT32_MAX - u8(r);
+    case 0xF4: return (1u << 24) + u8(r) - 128u;
+    default: return 1u << ((b - 0xE0 + 8) & 31); /* 256 .. 2^31, then 1 .. 128 */
+    }
+}
+
+/* Byte sizes and offsets. */
+static uint64_t num64(rd *r)
+{
+    uint8_t b = u8(r);
+    if (b < 0x80)
+        return b;
+    if (b < 0xC0)
+        return (uint64_t)(b - 0x7F) * 4096u;
+    if (b < 0xE0)
+        return (uint64_t)(b - 0xBF) << 16;
+    if (b < 0xF0)
+        return 1ull << (b - 0xE0 + 22);
+    switch (b) {
+    case 0xF0: return raw32(r);
+    case 0xF1: return raw64(r);
+    case 0xF2: return UINT64_MAX;
+    case 0xF3: return UINT64_MAX - u8(r);
+    case 0xF4: return 1ull << (u8(r) & 63);
+    case 0xF5: return (1ull << (u8(r) & 63)) + 1;
+    default: return (uint64_t)b * 3;
+    }
+}
+
+/* Enums: a table index, or a raw (maybe invalid) value. */
+static uint32_t pick(rd *r, const uint32_t *table, uint32_t n)
+{
+    uint8_t b = u8(r);
+    if (b == 0xFF)
+        return raw32(r);
+    return table[b % n];
+}
+
+#define COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
+
+static const uint32_t formats[] = {
+    VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_SFLOAT,
+    VK_FORMAT_D32_SFLOAT, VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_S8_UINT, VK_FORMAT_D16_UNORM,
+    VK_FORMAT_R8_UNORM, VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_R32G32B32A32_SFLOAT,
+    VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_UNDEFINED, VK_FORMAT_D32_SFLOAT_S8_UINT,
+};
+static const uint32_t layouts[] = {
+    VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+    VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_PREINITIALIZED, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+};
+static const uint32_t aspects[] = {
+    0, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_ASPECT_STENCIL_BIT,
+    VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, 0xFF,
+};
+static const uint32_t load_ops[] = {
+    VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+};
+static const uint32_t store_ops[] = {VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_STORE_OP_DONT_CARE};
+
+/* ------------------------------------------------------------------ state */
+
+#define MAX_RES 96
+#define MAX_CMDS 256
+#define MAX_TOUCH 20
+#define MAX_OLD 32
+#define SUB_CAP (1u << 16) /* subresources per declaration the harness lets through */
+
+typedef struct shadow {
+    bool is_texture, imported;
+    VkFormat format;
+    uint32_t w, h, mips, layers, samples;
+    VkDeviceSize size;
+    uint32_t id;
+} shadow;
+
+typedef struct cmd_info {
+    rg_command h;
+    uint32_t touch[MAX_TOUCH];        /* declaration indices of the resources it uses */
+    uint32_t touch_count;
+} cmd_info;
+
+typedef struct req {
+    bool asked;
+    VkDeviceSize size, alignment;
+} req;
+
+typedef struct fz {
+    rg_graph *g, *other;
+    shadow res[MAX_RES];              /* by declaration index (the library's) */
+    uint32_t res_count;
+    uint32_t subs;
+    cmd_info cmds[MAX_CMDS];
+    uint32_t cmd_count;
+    uint32_t open_begin;              /* cmds[] index of the open span's begin, UINT32_MAX */
+    uint32_t stale[MAX_OLD], stale_count;
+    uint32_t foreign[MAX_OLD], foreign_count;
+    rd *r;
+    /* placement */
+    const VkPhysicalDeviceMemoryProperties *props;
+    uint32_t req_mode;
+    req reqs[MAX_RES];
+    bool callback_failed;
+    char name_buf[8][128];
+    uint32_t name_next;
+} fz;
+
+#define CHECK(cond, ...)                                                                                            \
+    do {                                                                                                            \
+        if (!(cond)) {                                                                                              \
+            fprintf(stderr, "fuzz_graph: check failed: %s: ", #cond);                                               \
+            fprintf(stderr, __VA_ARGS__);                                                                           \
+            fputc('\n', stderr);                                                                                    \
+            abort();                                                                                                \
+        }                                                                                                           \
+    } while (0)
+
+/* A rejected call must leave an error code and a message. */
+static void expect_message(const fz *f, const char *what)
+{
+    CHECK(rg_graph_error_message(f->g) != NULL && rg_graph_error_message(f->g)[0] != '\0',
+          "%s failed and left an empty message (error %s)", what, rg_result_string(rg_graph_error(f->g)));
+}
+
+static void rejected(const fz *f, const char *what)
+{
+    CHECK(rg_graph_error(f->g) != RG_SUCCESS, "%s returned 0 with no error kept", what);
+    expect_message(f, what);
+}
+
+/* Names: NULL, empty, or bytes of the stream (quotes, newlines, any byte). */
+static const char *name(fz *f)
+{
+    uint8_t len = u8(f->r);
+    if (len == 0)
+        return NULL;
+    char *buf = f->name_buf[f->name_next++ % 8];
+    uint32_t n = (uint32_t)(len - 1) % 100;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t c = u8(f->r);
+        buf[i] = (char)(c ? c : '_');
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Handle selectors: high 3 bits the source, low 5 bits an index. */
+static uint32_t handle_id(fz *f, bool texture, uint32_t *decl)
+{
+    uint8_t b = u8(f->r);
+    uint32_t idx = b & 31u;
+    *decl = UINT32_MAX;
+    switch (b >> 5) {
+    case 0: case 1: case 2: case 3: {
+        /* The idx-th current resource of the kind (wrapping). */
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < f->res_count; i++)
+            n += f->res[i].is_texture == texture;
+        if (n == 0)
+            return 0;
+        uint32_t want = ((b >> 5) * 32u + idx) % n;
+        for (uint32_t i = 0; i < f->res_count; i++)
+            if (f->res[i].is_texture == texture && want-- == 0) {
+                *decl = i;
+                return f->res[i].id;
+            }
+        return 0;
+    }
+    case 4: return f->stale_count ? f->stale[idx % f->stale_count] : 0;
+    case 5: return f->foreign_count ? f->foreign[idx % f->foreign_count] : 0;
+    case 6: /* the other kind */
+        for (uint32_t i = 0; i < f->res_count; i++)
+            if (f->res[(i + idx) % f->res_count].is_texture != texture)
+                return f->res[(i + idx) % f->res_count].id;
+        return 0;
+    default:
+        if (idx == 0)
+            return 0;
+        if (idx == 1)
+            return raw32(f->r);
+        /* a current handle's tag with an index beyond the declaration */
+        return f->res_count ? (f->res[0].id & ~0xFFFFFu) | ((f->res_count + idx) & 0xFFFFFu) : idx;
+    }
+}
+
+static rg_texture tex_arg(fz *f, uint32_t *decl) { return (rg_texture){handle_id(f, true, decl)}; }
+static rg_buffer buf_arg(fz *f, uint32_t *decl) { return (rg_buffer){handle_id(f, false, decl)}; }
+
+/* Records a successful command and the resources it uses. */
+static void cmd_push(fz *f, rg_command h, const uint32_t *touch, uint32_t n)
+{
+    CHECK(h.id != 0, "cmd_push of a 0 handle");
+    CHECK(rg_graph_error(f->g) == RG_SUCCESS, "a command handle with an error kept");
+    if (f->cmd_count == MAX_CMDS)
+        return;
+    cmd_info *c = &f->cmds[f->cmd_count++];
+    c->h = h;
+    c->touch_count = 0;
+    for (uint32_t i = 0; i < n && c->touch_count < MAX_TOUCH; i++)
+        if (touch[i] != UINT32_MAX)
+            c->touch[c->touch_count++] = touch[i];
+}
+
+/* ------------------------------------------------------------- resources */
+
+static uint32_t subres_estimate(uint32_t mips, uint32_t layers)
+{
+    uint64_t s = 2ull * (mips ? mips : 1) * (layers ? layers : 1);
+    return s > (1u << 25) ? (1u << 25) : (uint32_t)s;
+}
+
+/* Whether the harness lets a texture through: one the library would take
+ * must keep the declaration's subresources small enough for quick
+ * compiles (the library's own limit is far above what fuzzing can afford). */
+static bool texture_affordable(fz *f, uint32_t mips, uint32_t layers)
+{
+    uint32_t s = subres_estimate(mips, layers);
+    if (s > (1u << 24) * 2u) /* the library rejects it before allocating anything */
+        return true;
+    if (f->subs + s > SUB_CAP)
+        return false;
+    f->subs += s;
+    return true;
+}
+
+static void shadow_push(fz *f, const shadow *s)
+{
+    if (f->res_count < MAX_RES)
+        f->res[f->res_count++] = *s;
+}
+
+static void op_texture(fz *f, bool import)
+{
+    rd *r = f->r;
+    const char *nm = name(f);
+    shadow s = {.is_texture = true, .imported = import};
+    s.format = (VkFormat)pick(r, formats, COUNT(formats));
+    s.w = num32(r);
+    s.h = num32(r);
+    s.mips = num32(r);
+    s.layers = num32(r);
+    s.samples = num32(r);
+    if (f->res_count >= MAX_RES || !texture_affordable(f, s.mips, s.layers))
+        return;
+    rg_texture t;
+    if (!import) {
+        uint8_t mode = u8(r);
+        rg_texture_desc d = {.name = nm, .format = s.format, .width = s.w, .height = s.h, .mip_levels = s.mips,
+                             .array_layers = s.layers, .samples = (VkSampleCountFlagBits)s.samples,
+                             .transient = (rg_transient)(mode < 0xF0 ? mode % 3 : mode),
+                             .extra_usage = (VkImageUsageFlags)num32(r)};
+        t = rg_texture_create(f->g, &d);
+    } else {
+        rg_texture_import_desc d = {.name = nm, .format = s.format, .width = s.w, .height = s.h,
+                                    .mip_levels = s.mips, .array_layers = s.layers,
+                                    .samples = (VkSampleCountFlagBits)s.samples};
+        d.initial_layout = (VkImageLayout)pick(r, layouts, COUNT(layouts));
+        d.initial_stage = num64(r);
+        d.initial_access = num64(r);
+        d.final_layout = (VkImageLayout)pick(r, layouts, COUNT(layouts));
+        d.final_stage = num64(r);
+        d.final_access = num64(r);
+        t = rg_texture_import(f->g, &d);
+    }
+    if (t.id == 0) {
+        rejected(f, import ? "rg_texture_import" : "rg_texture_create");
+        return;
+    }
+    s.mips = s.mips ? s.mips : 1;
+    s.layers = s.layers ? s.layers : 1;
+    s.samples = s.samples ? s.samples : 1;
+    s.id = t.id;
+    shadow_push(f, &s);
+}
+
+static void op_buffer(fz *f, bool import)
+{
+    rd *r = f->r;
+    const char *nm = name(f);
+    shadow s = {.is_texture = false, .imported = import, .size = num64(r)};
+    if (f->res_count >= MAX_RES)
+        return;
+    rg_buffer b;
+    if (!import) {
+        b = rg_buffer_create(f->g, &(rg_buffer_desc){.name = nm, .size = s.size,
+                                                      .extra_usage = (VkBufferUsageFlags)num32(r)});
+    } else {
+        rg_buffer_import_desc d = {.name = nm, .size = s.size};
+        d.initial_stage = num64(r);
+        d.initial_access = num64(r);
+        d.final_stage = num64(r);
+        d.final_access = num64(r);
+        b = rg_buffer_import(f->g, &d);
+    }
+    if (b.id == 0) {
+        rejected(f, import ? "rg_buffer_import" : "rg_buffer_create");
+        return;
+    }
+    s.id = b.id;
+    shadow_push(f, &s);
+}
+
+/* -------------------------------------------------------------- commands */
+
+static bool noop(const rg_record_context *rc, void *user)
+{
+    (void)rc;
+    (void)user;
+    return true;
+}
+
+static void range(fz *f, rg_range *out)
+{
+    rd *r = f->r;
+    out->aspect = pick(r, aspects, COUNT(aspects));
+    out->base_mip = num32(r);
+    out->mip_count = num32(r);
+    out->base_layer = num32(r);
+    out->layer_count = num32(r);
+}
+
+static void op_user(fz *f)
+{
+    rd *r = f->r;
+    const char *nm = name(f);
+    uint8_t kind = u8(r), flags = u8(r);
+    uint32_t n = u8(r) % 9;
+    rg_access acc[8];
+    uint32_t touch[8];
+    memset(acc, 0, sizeof acc);
+    for (uint32_t i = 0; i < n; i++) {
+        rg_access *a = &acc[i];
+        uint8_t which = u8(r);
+        uint32_t d1 = UINT32_MAX, d2 = UINT32_MAX;
+        if (which & 1)
+            a->texture = tex_arg(f, &d1);
+        if (which & 2)
+            a->buffer = buf_arg(f, &d2);
+        touch[i] = d1 != UINT32_MAX ? d1 : d2;
+        uint8_t u = u8(r);
+        a->usage = (rg_usage)(u < 0xF0 ? u % (RG_USAGE_COUNT + 2) : (uint32_t)-1 - (u & 3u));
+        a->whole = which & 4;
+        if (!a->whole)
+            range(f, &a->range);
+        if (a->usage == RG_USAGE_RAW || (which & 8)) {
+            a->stage = num64(r);
+            a->access = num64(r);
+            a->layout = (VkImageLayout)pick(r, layouts, COUNT(layouts));
+            a->write = which & 16;
+        }
+    }
+    rg_user_desc d = {.name = nm, .kind = (rg_command_kind)(kind < 0xF0 ? kind % 3 : kind),
+                      .accesses = (flags & 2) ? NULL : acc, .access_count = n,
+                      .record = (flags & 1) ? NULL : noop};
+    rg_command c = rg_cmd_user(f->g, &d);
+    if (c.id == 0)
+        rejected(f, "rg_cmd_user");
+    else
+        cmd_push(f, c, touch, n);
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    uint64_t p;
+    return __builtin_mul_overflow(a, b, &p) ? UINT64_MAX : p;
+}
+
+/* Tightly packed bytes of a whole mip, layers n, of a known-format texture
+ * (0 when the format's size is unknown to the engine). */
+static uint64_t texel_bytes(const shadow *t, uint32_t mip, uint32_t n)
+{
+    uint32_t bpp = 0;
+    switch (t->format) {
+    case VK_FORMAT_R8_UNORM: bpp = 1; break;
+    case VK_FORMAT_D16_UNORM: bpp = 2; break;
+    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_B8G8R8A8_SRGB: case VK_FORMAT_R32_SFLOAT:
+    case VK_FORMAT_D32_SFLOAT: case VK_FORMAT_B10G11R11_UFLOAT_PACK32: bpp = 4; break;
+    case VK_FORMAT_R16G16B16A16_SFLOAT: bpp = 8; break;
+    case VK_FORMAT_R32G32B32A32_SFLOAT: bpp = 16; break;
+    default: return 0;
+    }
+    uint64_t w = mip < 32 && (t->w >> mip) ? t->w >> mip : 1, h = mip < 32 && (t->h >> mip) ? t->h >> mip : 1;
+    return sat_mul(sat_mul(sat_mul(bpp, w), h), n ? n : 1);
+}
+
+static void op_copy(fz *f, uint8_t which)
+{
+    rd *r = f->r;
+    uint32_t d[2];
+    rg_command c = {0};
+    const char *what = "copy";
+    if (which == 0) {
+        rg_buffer s = buf_arg(f, &d[0]);
+        uint64_t so = num64(r);
+        rg_buffer t = buf_arg(f, &d[1]);
+        uint64_t to = num64(r), size = num64(r);
+        c = rg_cmd_copy_buffer(f->g, s, so, t, to, size);
+        what = "rg_cmd_copy_buffer";
+    } else {
+        bool to_tex = which == 1;
+        uint32_t db, dt;
+        rg_buffer b = buf_arg(f, &db);
+        uint64_t off = num64(r);
+        rg_texture t = tex_arg(f, &dt);
+        uint32_t mip = num32(r), layer = num32(r), count = num32(r);
+        c = to_tex ? rg_cmd_copy_buffer_to_texture(f->g, b, off, t, mip, layer, count)
+                   : rg_cmd_copy_texture_to_buffer(f->g, t, mip, layer, count, b, off);
+        what = to_tex ? "rg_cmd_copy_buffer_to_texture" : "rg_cmd_copy_texture_to_buffer";
+        d[0] = db;
+        d[1] = dt;
+        if (c.id && db != UINT32_MAX && dt != UINT32_MAX) {
+            /* An accepted copy's texels fit the buffer. */
+            uint64_t bytes = texel_bytes(&f->res[dt], mip, count);
+            uint64_t size = f->res[db].size;
+            CHECK(bytes == 0 || (off <= size && bytes <= size - off),
+                  "%s accepted %llu bytes at offset %llu of a %llu-byte buffer (texture %ux%u mip %u, %u layers)",
+                  what, (unsigned long long)bytes, (unsigned long long)off, (unsigned long long)size,
+                  f->res[dt].w, f->res[dt].h, mip, count);
+        }
+    }
+    if (c.id == 0)
+        rejected(f, what);
+    else
+        cmd_push(f, c, d, 2);
+}
+
+static void op_clear(fz *f)
+{
+    rd *r = f->r;
+    uint32_t d;
+    rg_texture t = tex_arg(f, &d);
+    uint8_t flags = u8(r);
+    rg_range rr;
+    range(f, &rr);
+    VkClearValue v;
+    memset(&v, 0, sizeof v);
+    v.color.uint32[0] = raw32(r);
+    rg_command c = rg_cmd_clear_texture(f->g, t, (flags & 1) ? NULL : &rr, (flags & 2) ? NULL : &v);
+    if (c.id == 0)
+        rejected(f, "rg_cmd_clear_texture");
+    else
+        cmd_push(f, c, &d, 1);
+}
+
+static void op_blit(fz *f)
+{
+    rd *r = f->r;
+    uint32_t d[2];
+    rg_texture s = tex_arg(f, &d[0]);
+    uint32_t sm = num32(r);
+    rg_texture t = tex_arg(f, &d[1]);
+    uint32_t tm = num32(r);
+    VkFilter filter = (VkFilter)num32(r);
+    rg_command c = rg_cmd_blit(f->g, s, sm, t, tm, filter);
+    if (c.id == 0)
+        rejected(f, "rg_cmd_blit");
+    else
+        cmd_push(f, c, d, 2);
+}
+
+static void attachment(fz *f, rg_attachment *a, uint32_t *touch, uint32_t *n)
+{
+    rd *r = f->r;
+    uint8_t flags = u8(r);
+    uint32_t d;
+    a->texture = tex_arg(f, &d);
+    touch[(*n)++] = d;
+    a->mip = num32(r);
+    a->base_layer = num32(r);
+    a->layer_count = num32(r);
+    a->load = (VkAttachmentLoadOp)pick(r, load_ops, COUNT(load_ops));
+    a->store = (VkAttachmentStoreOp)pick(r, store_ops, COUNT(store_ops));
+    a->clear.color.float32[0] = 1.0f;
+    if (flags & 1) {
+        a->resolve = tex_arg(f, &d);
+        touch[(*n)++] = d;
+        a->resolve_mip = num32(r);
+        a->resolve_layer = num32(r);
+        a->resolve_mode = (VkResolveModeFlagBits)num32(r);
+    }
+}
+
+static void op_begin(fz *f)
+{
+    rd *r = f->r;
+    rg_rendering_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name(f);
+    uint8_t cc = u8(r);
+    d.color_count = cc < 0xF0 ? cc % 10 : UINT32_MAX - (cc & 7u);
+    uint32_t touch[18], n = 0;
+    for (uint32_t i = 0; i < d.color_count && i < 8; i++)
+        attachment(f, &d.colors[i], touch, &n);
+    uint8_t flags = u8(r);
+    if (flags & 1)
+        attachment(f, &d.depth, touch, &n);
+    d.depth_read_only = flags & 2;
+    if (flags & 4) {
+        d.area.offset.x = (int32_t)num32(r);
+        d.area.offset.y = (int32_t)num32(r);
+        d.area.extent.width = num32(r);
+        d.area.extent.height = num32(r);
+    }
+    rg_command c = rg_begin_rendering(f->g, &d);
+    if (c.id == 0) {
+        rejected(f, "rg_begin_rendering");
+        return;
+    }
+    cmd_push(f, c, touch, n);
+    f->open_begin = f->cmd_count - 1;
+}
+
+static void op_end(fz *f)
+{
+    rg_command c = rg_end_rendering(f->g);
+    if (c.id == 0) {
+        rejected(f, "rg_end_rendering");
+        return;
+    }
+    /* The end keeps the begin's attachments alive: the same uses. */
+    uint32_t none = UINT32_MAX;
+    if (f->open_begin < f->cmd_count)
+        cmd_push(f, c, f->cmds[f->open_begin].touch, f->cmds[f->open_begin].touch_count);
+    else
+        cmd_push(f, c, &none, 1);
+    f->open_begin = UINT32_MAX;
+}
+
+/* Calls with NULL graphs or descriptors, and re-pointing imports. */
+static void op_misuse(fz *f)
+{
+    rd *r = f->r;
+    uint8_t which = u8(r);
+    uint32_t d;
+    switch (which % 10) {
+    case 0: CHECK(rg_texture_create(NULL, &(rg_texture_desc){0}).id == 0, "NULL graph"); break;
+    case 1:
+        if (rg_texture_create(f->g, NULL).id == 0)
+            rejected(f, "rg_texture_create(NULL desc)");
+        break;
+    case 2:
+        if (rg_texture_import(f->g, NULL).id == 0)
+            rejected(f, "rg_texture_import(NULL desc)");
+        break;
+    case 3:
+        if (rg_buffer_create(f->g, NULL).id == 0)
+            rejected(f, "rg_buffer_create(NULL desc)");
+        break;
+    case 4:
+        if (rg_cmd_user(f->g, NULL).id == 0)
+            rejected(f, "rg_cmd_user(NULL desc)");
+        break;
+    case 5:
+        if (rg_begin_rendering(f->g, NULL).id == 0)
+            rejected(f, "rg_begin_rendering(NULL desc)");
+        break;
+    case 6: {
+        rg_texture t = tex_arg(f, &d);
+        rg_result res = rg_texture_set_image(f->g, t, (VkImage)(uintptr_t)0x1000, VK_NULL_HANDLE);
+        CHECK(res == RG_SUCCESS || res == RG_ERROR_INVALID_HANDLE || res == RG_ERROR_INVALID_ARGUMENT, "%d", res);
+        CHECK(d == UINT32_MAX || (res == RG_SUCCESS) == f->res[d].imported, "set_image on declared texture: %d",
+              res);
+        break;
+    }
+    case 7: {
+        rg_buffer b = buf_arg(f, &d);
+        rg_result res = rg_buffer_set_buffer(f->g, b, VK_NULL_HANDLE);
+        CHECK(d == UINT32_MAX || (res == RG_SUCCESS) == f->res[d].imported, "set_buffer: %d", res);
+        break;
+    }
+    case 8:
+        CHECK(rg_compile(NULL) == RG_ERROR_INVALID_ARGUMENT, "compile(NULL)");
+        CHECK(rg_graph_error(NULL) == RG_ERROR_INVALID_ARGUMENT, "error(NULL)");
+        CHECK(rg_graph_error_message(NULL) != NULL, "message(NULL)");
+        CHECK(rg_end_rendering(NULL).id == 0, "end(NULL)");
+        break;
+    default: {
+        rg_usage u = (rg_usage)num32(r);
+        const rg_usage_info *info = rg_usage_get_info(u);
+        CHECK(((unsigned)u < RG_USAGE_COUNT) == (info != NULL), "usage info %u", (unsigned)u);
+        if (info)
+            CHECK(info->name != NULL, "usage %u has no name", (unsigned)u);
+        break;
+    }
+    }
+}
+
+/* ----------------------------------------------------------- compile */
+
+static uint32_t position(const rg_command *order, uint32_t n, rg_command c)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (order[i].id == c.id)
+            return i;
+    return UINT32_MAX;
+}
+
+static void queries(fz *f, bool compiled)
+{
+    const rg_command *order = NULL;
+    uint32_t n = rg_execution_order(f->g, &order);
+    if (compiled) {
+        /* The order holds every command once (the harness saw them all
+         * unless it ran out of room). */
+        CHECK(order != NULL || n == 0, "order NULL");
+        if (f->cmd_count < MAX_CMDS)
+            CHECK(n == f->cmd_count, "order of %u commands, %u declared", n, f->cmd_count);
+        for (uint32_t i = 0; i < n; i++)
+            CHECK(order[i].id >= 1 && order[i].id <= n, "order entry %u", order[i].id);
+        for (uint32_t i = 0; i < f->cmd_count; i++)
+            CHECK(position(order, n, f->cmds[i].h) != UINT32_MAX, "command %u missing from the order",
+                  f->cmds[i].h.id);
+        uint32_t m = f->cmd_count < 48 ? f->cmd_count : 48;
+        for (uint32_t i = 0; i < m; i++)
+            for (uint32_t j = 0; j < m; j++) {
+                rg_command a = f->cmds[i].h, b = f->cmds[j].h;
+                if (!rg_happens_before(f->g, a, b))
+                    continue;
+                CHECK(!rg_happens_before(f->g, b, a), "%u and %u happen before each other", a.id, b.id);
+                CHECK(position(order, n, a) < position(order, n, b), "%u happens before %u but runs after",
+                      a.id, b.id);
+            }
+        uint32_t bc = rg_barrier_count(f->g);
+        for (uint32_t i = 0; i < bc; i++)
+            CHECK(rg_barrier_get(f->g, i) != NULL, "barrier %u", i);
+        CHECK(rg_barrier_get(f->g, bc) == NULL, "barrier past the end");
+    } else {
+        CHECK(n == 0 && order == NULL, "an uncompiled graph has an order");
+        CHECK(rg_barrier_count(f->g) == 0, "an uncompiled graph has barriers");
+    }
+    /* Odd command handles. */
+    rg_command odd[] = {{0}, {UINT32_MAX}, {f->cmd_count + 1}, {1}};
+    for (uint32_t i = 0; i < COUNT(odd); i++)
+        for (uint32_t j = 0; j < COUNT(odd); j++)
+            (void)rg_happens_before(f->g, odd[i], odd[j]);
+    (void)rg_barrier_get(f->g, UINT32_MAX);
+    rg_result dot = rg_write_dot(f->g, "/dev/null");
+    if (compiled)
+        CHECK(dot == RG_SUCCESS, "rg_write_dot to /dev/null: %s", rg_result_string(dot));
+    else
+        CHECK(dot != RG_SUCCESS, "rg_write_dot of an uncompiled graph");
+    if (dot != RG_SUCCESS)
+        expect_message(f, "rg_write_dot");
+    for (uint32_t i = 0; i < f->res_count; i++)
+        if (f->res[i].is_texture) {
+            bool t = rg_texture_is_transient(f->g, (rg_texture){f->res[i].id});
+            CHECK(!t || (compiled && !f->res[i].imported), "transient import or uncompiled");
+        }
+    for (uint32_t i = 0; i < f->stale_count; i++)
+        CHECK(!rg_texture_is_transient(f->g, (rg_texture){f->stale[i]}), "stale handle transient");
+    for (uint32_t i = 0; i < f->foreign_count; i++)
+        CHECK(!rg_texture_is_transient(f->g, (rg_texture){f->foreign[i]}), "foreign handle transient");
+}
+
+/* Standalone runs: say what compile and placement made of each input. */
+static int verbose;
+
+static void op_compile(fz *f)
+{
+    rg_result res = rg_compile(f->g);
+    if (verbose)
+        fprintf(stderr, "  compile: %s %s (%u commands, %u barriers)\n", rg_result_string(res),
+                rg_graph_error_message(f->g), f->cmd_count, rg_barrier_count(f->g));
+    if (res != RG_SUCCESS) {
+        CHECK(res == rg_graph_error(f->g), "compile returned %s but keeps %s", rg_result_string(res),
+              rg_result_string(rg_graph_error(f->g)));
+        expect_message(f, "rg_compile");
+    }
+    queries(f, res == RG_SUCCESS);
+}
+
+/* ------------------------------------------------------------- placement */
+
+static VkDeviceSize round64k(VkDeviceSize v)
+{
+    return v > UINT64_MAX - 65535 ? UINT64_MAX & ~(VkDeviceSize)65535 : (v + 65535) & ~(VkDeviceSize)65535;
+}
+
+static bool requirements(void *user, const char *nm, bool is_texture, uint32_t index, VkDeviceSize *size,
+                         VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
+{
+    fz *f = user;
+    CHECK(nm != NULL, "requirements without a name");
+    CHECK(index < f->res_count || f->res_count == MAX_RES, "requirements for index %u of %u", index, f->res_count);
+    if (index >= MAX_RES)
+        return false;
+    const shadow *s = &f->res[index];
+    CHECK(s->is_texture == is_texture, "requirements for index %u: is_texture %d", index, is_texture);
+    CHECK(!s->imported, "requirements asked for an import");
+    rd *r = f->r;
+    const VkPhysicalDeviceMemoryProperties *p = f->props;
+    bool transient = is_texture && rg_texture_is_transient(f->g, (rg_texture){s->id});
+    uint32_t bits = is_texture ? table_image_bits(p, transient) : table_buffer_bits(p);
+    if (f->req_mode == 0) {
+        /* As a device would say. */
+        uint64_t bytes = is_texture ? sat_mul(sat_mul(sat_mul((uint64_t)s->w, s->h), 4u * s->samples),
+                                              (uint64_t)s->layers * (s->mips > 1 ? 2 : 1))
+                                    : s->size;
+        *size = round64k(bytes ? bytes : 1);
+        *alignment = 65536;
+        *type_bits = bits;
+        *dedicated = false;
+    } else {
+        uint8_t b = u8(r);
+        if (b == 0xFF) {
+            f->callback_failed = true;
+            return false;
+        }
+        *size = (b & 1) ? num64(r) : round64k(is_texture ? (uint64_t)s->w * 4u : s->size);
+        uint8_t a = u8(r);
+        *alignment = a < 64 ? 1ull << a : a < 0xF0 ? (uint64_t)a : num64(r); /* sometimes not a power of two */
+        *type_bits = (b & 2) ? raw32(r) : (b & 4) ? table_all_bits(p) : bits;
+        *dedicated = b & 8;
+    }
+    f->reqs[index] = (req){true, *size, *alignment};
+    return true;
+}
+
+/* A decoded memory-type table: any flags, up to 32 types. */
+static void decode_props(rd *r, VkPhysicalDeviceMemoryProperties *p)
+{
+    memset(p, 0, sizeof *p);
+    p->memoryTypeCount = u8(r) % (VK_MAX_MEMORY_TYPES + 1);
+    p->memoryHeapCount = 1 + u8(r) % VK_MAX_MEMORY_HEAPS;
+    for (uint32_t i = 0; i < p->memoryTypeCount; i++) {
+        p->memoryTypes[i].propertyFlags = u8(r) & 0x3F;
+        p->memoryTypes[i].heapIndex = u8(r) % p->memoryHeapCount;
+    }
+    for (uint32_t i = 0; i < p->memoryHeapCount; i++) {
+        p->memoryHeaps[i].size = num64(r);
+        p->memoryHeaps[i].flags = u8(r) & 1;
+    }
+}
+
+/* Whether every use of a happens-before every use of b. */
+static bool all_before(const fz *f, uint32_t a, uint32_t b)
+{
+    for (uint32_t i = 0; i < f->cmd_count; i++)
+        for (uint32_t x = 0; x < f->cmds[i].touch_count; x++) {
+            if (f->cmds[i].touch[x] != a)
+                continue;
+            for (uint32_t j = 0; j < f->cmd_count; j++)
+                for (uint32_t y = 0; y < f->cmds[j].touch_count; y++)
+                    if (f->cmds[j].touch[y] == b && !rg_happens_before(f->g, f->cmds[i].h, f->cmds[j].h))
+                        return false;
+        }
+    return true;
+}
+
+typedef struct where {
+    rg_memory_kind kind;
+    VkDeviceSize offset;
+    uint32_t pool;
+} where;
+
+static where memory_of(const fz *f, uint32_t i)
+{
+    where w;
+    w.kind = f->res[i].is_texture ? rg_texture_memory(f->g, (rg_texture){f->res[i].id}, &w.offset, &w.pool)
+                                  : rg_buffer_memory(f->g, (rg_buffer){f->res[i].id}, &w.offset, &w.pool);
+    return w;
+}
+
+static void check_placement(const fz *f)
+{
+    rg_memory_totals t = rg_memory_get_totals(f->g);
+    where w[MAX_RES];
+    for (uint32_t i = 0; i < f->res_count; i++) {
+        w[i] = memory_of(f, i);
+        if (f->res[i].imported)
+            CHECK(w[i].kind == RG_MEMORY_IMPORTED, "import %u placed as %d", i, w[i].kind);
+        if (w[i].kind != RG_MEMORY_POOLED)
+            continue;
+        const req *q = &f->reqs[i];
+        CHECK(q->asked, "pooled resource %u without requirements", i);
+        CHECK(w[i].pool < t.pools, "pool %u of %u", w[i].pool, t.pools);
+        CHECK(q->alignment == 0 || w[i].offset % q->alignment == 0, "offset %llu not aligned to %llu",
+              (unsigned long long)w[i].offset, (unsigned long long)q->alignment);
+        CHECK(w[i].offset <= t.pooled && q->size <= t.pooled - w[i].offset,
+              "resource %u at %llu + %llu outside the pools (%llu bytes)", i, (unsigned long long)w[i].offset,
+              (unsigned long long)q->size, (unsigned long long)t.pooled);
+    }
+    CHECK(t.lower_bound <= t.pooled || t.pools == 0, "lower bound %llu above pooled %llu",
+          (unsigned long long)t.lower_bound, (unsigned long long)t.pooled);
+    /* Sharing bytes needs every use of one before every use of the other. */
+    for (uint32_t i = 0; i < f->res_count; i++)
+        for (uint32_t j = i + 1; j < f->res_count; j++) {
+            if (w[i].kind != RG_MEMORY_POOLED || w[j].kind != RG_MEMORY_POOLED || w[i].pool != w[j].pool)
+                continue;
+            VkDeviceSize ai = w[i].offset, bi = ai + f->reqs[i].size, aj = w[j].offset, bj = aj + f->reqs[j].size;
+            if (!(ai < bj && aj < bi))
+                continue;
+            CHECK(all_before(f, i, j) || all_before(f, j, i),
+                  "resources %u and %u share bytes of pool %u without being ordered", i, j, w[i].pool);
+        }
+}
+
+static void reports(fz *f, bool placed)
+{
+    FILE *null = fopen("/dev/null", "w");
+    rg_result a = null ? rg_memory_report_print(f->g, null) : RG_SUCCESS;
+    if (null)
+        fclose(null);
+    rg_result b = rg_memory_report_json(f->g, "/dev/null");
+    rg_result c = rg_memory_timeline_svg(f->g, "/dev/null");
+    if (placed)
+        CHECK(a == RG_SUCCESS && b == RG_SUCCESS && c == RG_SUCCESS, "reports of a placed graph: %d %d %d", a, b, c);
+    CHECK(b == c && (a == RG_SUCCESS || a == RG_ERROR_NOT_PLACED), "reports disagree: %d %d %d", a, b, c);
+    CHECK(rg_memory_report_print(f->g, NULL) == RG_ERROR_INVALID_ARGUMENT, "print to NULL");
+    CHECK(rg_memory_report_json(NULL, "/dev/null") == RG_ERROR_INVALID_ARGUMENT, "json of NULL");
+}
+
+static void op_place(fz *f)
+{
+    rd *r = f->r;
+    uint8_t t = u8(r);
+    VkPhysicalDeviceMemoryProperties decoded;
+    if (t % (device_table_count + 1) == device_table_count) {
+        decode_props(r, &decoded);
+        f->props = &decoded;
+    } else {
+        f->props = &device_tables[t % (device_table_count + 1)].props;
+    }
+    f->req_mode = u8(r) & 1;
+    memset(f->reqs, 0, sizeof f->reqs);
+    f->callback_failed = false;
+    rg_result res = rg_place_offline(f->g, f->props, requirements, f);
+    if (verbose)
+        fprintf(stderr, "  place: %s %s (%u pools, %llu pooled bytes, %llu lazy)\n", rg_result_string(res),
+                rg_graph_error_message(f->g), rg_memory_get_totals(f->g).pools,
+                (unsigned long long)rg_memory_get_totals(f->g).pooled,
+                (unsigned long long)rg_memory_get_totals(f->g).lazy);
+    if (res != RG_SUCCESS) {
+        expect_message(f, "rg_place_offline");
+        CHECK(!f->callback_failed || res == RG_ERROR_CALLBACK || rg_graph_error(f->g) != RG_SUCCESS,
+              "a failed callback gave %s", rg_result_string(res));
+    } else {
+        check_placement(f);
+    }
+    reports(f, res == RG_SUCCESS);
+    f->props = NULL;
+}
+
+/* ---------------------------------------------------------------- resets */
+
+static void remember(uint32_t *list, uint32_t *count, uint32_t id)
+{
+    if (id == 0)
+        return;
+    if (*count < MAX_OLD)
+        list[(*count)++] = id;
+    else
+        list[id % MAX_OLD] = id;
+}
+
+static void op_reset(fz *f)
+{
+    for (uint32_t i = 0; i < f->res_count; i++)
+        remember(f->stale, &f->stale_count, f->res[i].id);
+    rg_graph_reset(f->g);
+    f->res_count = 0;
+    f->subs = 0;
+    f->cmd_count = 0;
+    f->open_begin = UINT32_MAX;
+    CHECK(rg_graph_error(f->g) == RG_SUCCESS && rg_graph_error_message(f->g)[0] == '\0', "reset keeps an error");
+}
+
+static void op_foreign(fz *f)
+{
+    rd *r = f->r;
+    uint8_t b = u8(r);
+    if (b & 1)
+        rg_graph_reset(f->other);
+    rg_texture t = rg_texture_create(f->other, &(rg_texture_desc){.name = "foreign", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                                   .width = 16, .height = 16});
+    rg_buffer bu = rg_buffer_create(f->other, &(rg_buffer_desc){.name = "foreign", .size = 256});
+    remember(f->foreign, &f->foreign_count, t.id);
+    remember(f->foreign, &f->foreign_count, bu.id);
+}
+
+/* ------------------------------------------------------------------ input */
+
+enum {
+    OP_TEX_CREATE, OP_TEX_IMPORT, OP_BUF_CREATE, OP_BUF_IMPORT, OP_USER, OP_COPY_BUFFER, OP_COPY_B2T, OP_COPY_T2B,
+    OP_CLEAR, OP_BLIT, OP_BEGIN, OP_END, OP_COMPILE, OP_PLACE, OP_RESET, OP_FOREIGN, OP_MISUSE, OP_COUNT
+};
+
+static void run_input(const uint8_t *data, size_t size)
+{
+    rd r = {data, size, 0};
+    fz *f = calloc(1, sizeof *f);
+    if (!f)
+        return;
+    f->r = &r;
+    f->open_begin = UINT32_MAX;
+    if (rg_graph_create(&(rg_graph_desc){.name = "fuzz \"graph\"\n"}, &f->g) != RG_SUCCESS ||
+        rg_graph_create(&(rg_graph_desc){.name = NULL}, &f->other) != RG_SUCCESS) {
+        rg_graph_destroy(f->g);
+        free(f);
+        return;
+    }
+    for (uint32_t ops = 0; more(&r) && ops < 1024; ops++) {
+        switch (u8(&r) % OP_COUNT) {
+        case OP_TEX_CREATE: op_texture(f, false); break;
+        case OP_TEX_IMPORT: op_texture(f, true); break;
+        case OP_BUF_CREATE: op_buffer(f, false); break;
+        case OP_BUF_IMPORT: op_buffer(f, true); break;
+        case OP_USER: op_user(f); break;
+        case OP_COPY_BUFFER: op_copy(f, 0); break;
+        case OP_COPY_B2T: op_copy(f, 1); break;
+        case OP_COPY_T2B: op_copy(f, 2); break;
+        case OP_CLEAR: op_clear(f); break;
+        case OP_BLIT: op_blit(f); break;
+        case OP_BEGIN: op_begin(f); break;
+        case OP_END: op_end(f); break;
+        case OP_COMPILE: op_compile(f); break;
+        case OP_PLACE: op_place(f); break;
+        case OP_RESET: op_reset(f); break;
+        case OP_FOREIGN: op_foreign(f); break;
+        default: op_misuse(f); break;
+        }
+    }
+    /* Every input ends compiled, placed and reported. */
+    op_compile(f);
+    rd tail = {(const uint8_t[]){0, 0}, 2, 0};
+    f->r = &tail;
+    op_place(f);
+    rg_graph_destroy(f->g);
+    rg_graph_destroy(f->other);
+    free(f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    run_input(data, size);
+    return 0;
+}
+
+#ifdef FUZZ_STANDALONE
+#include "seeds.h"
+#endif

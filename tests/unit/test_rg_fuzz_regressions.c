@@ -1,0 +1,96 @@
+/* Regressions found by the render graph fuzzer (tests/fuzz/fuzz_graph.c,
+ * scripts/fuzz.sh): one test per bug, each the smallest declaration that
+ * showed it. No device. */
+#include "device_tables.h"
+#include "rg_unit.h"
+
+static bool one_mib(void *user, const char *name, bool is_texture, uint32_t index, VkDeviceSize *size,
+                    VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
+{
+    (void)user, (void)name, (void)is_texture, (void)index;
+    *size = 1u << 20;
+    *alignment = 65536;
+    *type_bits = ~0u;
+    *dedicated = false;
+    return true;
+}
+
+/* A declaration call that failed after a successful compile, appending
+ * nothing, left the earlier compile's flag set: rg_compile returned the
+ * error while rg_execution_order, the barriers, rg_write_dot and
+ * rg_place_offline still served the older plan as if it were this
+ * declaration's. */
+Test(rg_fuzz_regressions, rejected_declaration_is_not_compiled)
+{
+    rg_graph *g = rgu_graph();
+    rg_texture t = rgu_color(g, "t");
+    rgu_outside(g, "write", TEX(t, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    cr_assert_eq(rg_compile(g), RG_SUCCESS);
+    cr_assert_eq(rg_execution_order(g, NULL), 1);
+    /* Rejected before anything is appended. */
+    cr_expect_eq(rg_texture_create(g, &(rg_texture_desc){.name = "bad", .format = VK_FORMAT_UNDEFINED}).id, 0);
+    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'bad'");
+    const rg_command *order = (const rg_command *)1;
+    cr_expect_eq(rg_execution_order(g, &order), 0);
+    cr_expect_null(order);
+    cr_expect_eq(rg_barrier_count(g), 0);
+    cr_expect_eq(rg_write_dot(g, "/dev/null"), RG_ERROR_NOT_COMPILED);
+    cr_expect_eq(rg_place_offline(g, &device_tables[0].props, one_mib, NULL), RG_ERROR_NOT_COMPILED);
+    cr_expect_not_null(strstr(rg_graph_error_message(g), "'bad'"), "the kept error stays first: %s",
+                       rg_graph_error_message(g));
+    /* A reset and the same declaration compile again. */
+    rg_graph_reset(g);
+    t = rgu_color(g, "t");
+    rgu_outside(g, "write", TEX(t, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    cr_expect_eq(rg_compile(g), RG_SUCCESS);
+    cr_expect_eq(rg_execution_order(g, NULL), 1);
+    rg_graph_destroy(g);
+}
+
+/* rg_place_offline refused an uncompiled graph (or missing arguments) with
+ * an error code and an empty message. */
+Test(rg_fuzz_regressions, refused_placement_has_a_message)
+{
+    rg_graph *g = rgu_graph();
+    rg_buffer b = rgu_buf(g, "b");
+    rgu_outside(g, "fill", BUF(b, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    cr_expect_eq(rg_place_offline(g, &device_tables[0].props, one_mib, NULL), RG_ERROR_NOT_COMPILED);
+    cr_expect_neq(rg_graph_error_message(g)[0], '\0');
+    cr_expect_not_null(strstr(rg_graph_error_message(g), "not compiled"), "%s", rg_graph_error_message(g));
+    cr_expect_eq(rg_graph_error(g), RG_SUCCESS, "a refused placement is not a declaration error");
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(rg_place_offline(g, NULL, one_mib, NULL), RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_neq(rg_graph_error_message(g)[0], '\0');
+    cr_expect_eq(rg_place_offline(g, &device_tables[0].props, one_mib, NULL), RG_SUCCESS);
+    rg_graph_destroy(g);
+}
+
+/* Eight resolved colors and a resolved depth are 18 attachment views; the
+ * span builder held 17 and the depth resolve target was written past the
+ * end of its stack array (AddressSanitizer: stack-buffer-overflow in
+ * span_attach; the sanitizer build of this suite catches it, and without
+ * sanitizers the overrun clobbered the builder's count and render area). */
+Test(rg_fuzz_regressions, eight_resolved_colors_and_a_resolved_depth)
+{
+    rg_graph *g = rgu_graph();
+    rg_rendering_desc d = {.name = "mrt", .color_count = 8};
+    for (int i = 0; i < 8; i++) {
+        d.colors[i].texture = rg_texture_create(g, &(rg_texture_desc){.name = "ms", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                                     .width = 8, .height = 8, .samples = 4});
+        d.colors[i].resolve = rg_texture_create(g, &(rg_texture_desc){.name = "rs", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                                     .width = 8, .height = 8});
+        d.colors[i].load = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        d.colors[i].store = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    }
+    d.depth.texture = rg_texture_create(g, &(rg_texture_desc){.name = "depth ms", .format = VK_FORMAT_D32_SFLOAT,
+                                                             .width = 8, .height = 8, .samples = 4});
+    d.depth.resolve = rg_texture_create(g, &(rg_texture_desc){.name = "depth rs", .format = VK_FORMAT_D32_SFLOAT,
+                                                             .width = 8, .height = 8});
+    d.depth.load = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    cr_assert_neq(rg_begin_rendering(g, &d).id, 0, "%s", rg_graph_error_message(g));
+    rgu_draw(g, "draw", BUF(rgu_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
+    rg_end_rendering(g);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(rg_execution_order(g, NULL), 3);
+    rg_graph_destroy(g);
+}
