@@ -11,6 +11,11 @@
  *   depth         background at the corners; where cubes overlap, the
  *                 nearer one's tint
  *   depth-broken  drawn without the depth test: there the farther one's
+ *   deferred      sky at the top corners, ground at the bottom ones, the
+ *                 near ground lit by many colored lights, white-hot bulbs,
+ *                 the gold and the blue sphere where they stand
+ *   deferred-one-light  the same scene under one light: the lit-ground
+ *                 checks must fail there, which shows they can
  *
  * The points below were picked from the demos' pictures at the sizes and
  * frame counts tests/demos/CMakeLists.txt runs, as fractions of the image,
@@ -194,10 +199,96 @@ static void check_depth(const image *im, bool depth_test)
     expect_tint(im, 0.71, 0.475, depth_test ? YELLOW : BLUE, "bar out of green, in front of blue");
 }
 
+/* deferred: the mean brightness (0..255) of a band of rows, and how many
+ * of its pixels are lit by a colored light: one channel clearly above the
+ * other two (by 40 levels and by a quarter). */
+static double band_mean(const image *im, double y0, double y1, int dominant[3])
+{
+    double sum = 0;
+    int n = 0;
+    dominant[0] = dominant[1] = dominant[2] = 0;
+    for (int y = (int)(y0 * im->h); y < (int)(y1 * im->h); y++)
+        for (int x = 0; x < im->w; x++, n++) {
+            const unsigned char *p = at(im, x, y);
+            sum += (p[0] + p[1] + p[2]) / 3.0;
+            for (int c = 0; c < 3; c++) {
+                int a = p[(c + 1) % 3], b = p[(c + 2) % 3], top = a > b ? a : b;
+                if (p[c] >= top + 40 && 4 * p[c] >= 5 * top)
+                    dominant[c]++;
+            }
+        }
+    return n ? sum / n : 0;
+}
+
+/* The mean color of the 7x7 block around (fx, fy) must have channel hi
+ * above channel lo by `margin` levels. */
+static void expect_above(const image *im, double fx, double fy, int hi, int lo, int margin, const char *what)
+{
+    int cx = (int)(fx * im->w), cy = (int)(fy * im->h), sum[3] = { 0, 0, 0 };
+    for (int y = cy - 3; y <= cy + 3; y++)
+        for (int x = cx - 3; x <= cx + 3; x++)
+            for (int k = 0; k < 3; k++)
+                sum[k] += at(im, x, y)[k];
+    int m[3] = { sum[0] / 49, sum[1] / 49, sum[2] / 49 };
+    if (m[hi] < m[lo] + margin)
+        fail("%s: mean color around (%d,%d) is %d,%d,%d", what, cx, cy, m[0], m[1], m[2]);
+    else
+        printf("ok: %s: %d,%d,%d around (%d,%d)\n", what, m[0], m[1], m[2], cx, cy);
+}
+
+/* The deferred demo at its default view: sky at the top corners, the ground
+ * at the bottom ones; the near ground lit brightly by many colored lights
+ * (pools of red, green and blue light); small white-hot bulbs; the gold
+ * sphere in the middle and the blue one in front of it. `lit` false: the
+ * same scene under one light (--lights 1), where the lit-ground checks
+ * must fail, which shows that they measure the lights. */
+static void check_deferred(const image *im, bool lit)
+{
+    const int m = 4;
+    expect_tint(im, (double)m / im->w, (double)m / im->h, BACKGROUND, "sky, top-left corner");
+    expect_tint(im, 1.0 - (double)(m + 1) / im->w, (double)m / im->h, BACKGROUND, "sky, top-right corner");
+    const unsigned char *bl = at(im, m, im->h - 1 - m), *br = at(im, im->w - 1 - m, im->h - 1 - m);
+    if (is_background(bl) || is_background(br))
+        fail("ground: a bottom corner is background: no ground drawn");
+    int dominant[3];
+    double sky = band_mean(im, 0.0, 0.08, dominant);
+    double ground = band_mean(im, 0.75, 1.0, dominant);
+    int region = (im->h - (int)(0.75 * im->h)) * im->w;
+    printf("sky %.1f, near ground %.1f; colored ground pixels: red %d, green %d, blue %d of %d\n", sky, ground,
+           dominant[0], dominant[1], dominant[2], region);
+    int white = 0;
+    for (int y = 0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++) {
+            const unsigned char *p = at(im, x, y);
+            white += p[0] >= 235 && p[1] >= 235 && p[2] >= 235;
+        }
+    printf("white-hot pixels: %d\n", white);
+    expect_above(im, 0.56, 0.36, 0, 2, 25, "gold sphere: red over blue");
+    expect_above(im, 0.56, 0.36, 1, 2, 15, "gold sphere: green over blue");
+    /* Green light passing it may lift its green: only red is compared. */
+    expect_above(im, 0.5, 0.69, 2, 0, 40, "blue sphere: blue over red");
+    bool bright = ground >= sky + 30;
+    /* 8% of the near ground in colored light, two hues at least 2% each:
+     * the palette's blues tint the warm stone less than reds and greens. */
+    int hues = (dominant[0] * 50 >= region) + (dominant[1] * 50 >= region) + (dominant[2] * 50 >= region);
+    bool colored = (dominant[0] + dominant[1] + dominant[2]) * 25 >= 2 * region && hues >= 2;
+    bool hot = white * 2000 >= im->w * im->h; /* 0.05% of the picture: bulbs' cores and highlights */
+    if (lit) {
+        if (!bright)
+            fail("lit ground: near ground %.1f, want at least the sky's %.1f + 30", ground, sky);
+        if (!colored)
+            fail("colored lights: want 8%% of the near ground in colored light, 2%% each in two of red, green, blue");
+        if (!hot)
+            fail("bulbs: %d white-hot pixels, want at least %d", white, im->w * im->h / 2000);
+    } else if (bright || colored) {
+        fail("one light: the ground is lit as if by many (bright %d, colored %d)", bright, colored);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4 || sscanf(argv[3], "%d,%d,%d", &bg[0], &bg[1], &bg[2]) != 3) {
-        fprintf(stderr, "usage: %s msaa|msaa-aliased|depth|depth-broken FILE.png R,G,B\n", argv[0]);
+        fprintf(stderr, "usage: %s msaa|msaa-aliased|depth|depth-broken|deferred|deferred-one-light FILE.png R,G,B\n", argv[0]);
         return 2;
     }
     const char *mode = argv[1];
@@ -215,6 +306,8 @@ int main(int argc, char **argv)
         check_msaa(&im, strcmp(mode, "msaa") == 0);
     } else if (strcmp(mode, "depth") == 0 || strcmp(mode, "depth-broken") == 0) {
         check_depth(&im, strcmp(mode, "depth") == 0);
+    } else if (strcmp(mode, "deferred") == 0 || strcmp(mode, "deferred-one-light") == 0) {
+        check_deferred(&im, strcmp(mode, "deferred") == 0);
     } else {
         fprintf(stderr, "%s: unknown mode '%s'\n", argv[0], mode);
         stbi_image_free(im.px);
