@@ -68,7 +68,7 @@ void postfx_print_memory_line(postfx *fx)
     printf("postfx: chain of %u passes at %ux%u declared %u targets of %.2f MiB%s; the pools hold %.1f targets' worth "
            "(pooled %.2f MiB, unaliased %.1f, lower bound %.1f targets' worth)\n",
            fx->link_count, fx->extent.width, fx->extent.height, fx->target_count, one / mib,
-           fx->msaa_target ? " (and a multisampled scene target, pooled where not lazy)" : "",
+           !fx->msaa_target ? "" : t.lazy ? " (and a lazily allocated multisampled scene target)" : " (and a multisampled scene target, pooled)",
            (double)t.pooled / one, (double)t.pooled / mib, (double)t.unaliased / one, (double)t.lower_bound / one);
     fflush(stdout);
 }
@@ -77,7 +77,7 @@ static void print_passes(const char *what, uint32_t mask)
 {
     char names[128];
     postfx_passes_string(mask, names, sizeof names);
-    printf("postfx: %s: %s\n", what, names);
+    printf("postfx: %s%s%s\n", what, mask ? ": " : ": none (the scene is copied)", mask ? names : "");
     fflush(stdout);
 }
 
@@ -121,8 +121,9 @@ static void toggle_step(demo_app *app, demo *d, uint64_t index)
         return;
     const uint32_t masks[TOGGLE_STEPS] = { 0, POSTFX_ALL & 0x155u, t->initial };
     d->fx.wanted = masks[t->done++];
-    printf("postfx: toggle test at frame %llu: ", (unsigned long long)index);
-    print_passes("passes", d->fx.wanted);
+    char what[64];
+    snprintf(what, sizeof what, "toggle test at frame %llu: passes", (unsigned long long)index);
+    print_passes(what, d->fx.wanted);
     d->fx.toggle_pending = true;
     demo_app_rebuild_graph(app);
 }

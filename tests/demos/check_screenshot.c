@@ -16,6 +16,10 @@
  *                 the gold and the blue sphere where they stand
  *   deferred-one-light  the same scene under one light: the lit-ground
  *                 checks must fail there, which shows they can
+ *   postfx        the brick cube, the sun above it, the neon floor, and
+ *                 bottom corners darkened by the vignette (R,G,B unused)
+ *   postfx-no-vignette  the same run without the vignette pass: the
+ *                 vignette check must fail there, which shows it can
  *
  * The points below were picked from the demos' pictures at the sizes and
  * frame counts tests/demos/CMakeLists.txt runs, as fractions of the image,
@@ -199,6 +203,70 @@ static void check_depth(const image *im, bool depth_test)
     expect_tint(im, 0.71, 0.475, depth_test ? YELLOW : BLUE, "bar out of green, in front of blue");
 }
 
+/* postfx: the mean brightness (0..255) of the box [x0,x1) x [y0,y1), as
+ * fractions of the image, and how many of its pixels pass `keep`. */
+static double box_mean(const image *im, double x0, double y0, double x1, double y1,
+                       bool (*keep)(const unsigned char *p), double *kept)
+{
+    double sum = 0;
+    int n = 0, k = 0;
+    for (int y = (int)(y0 * im->h); y < (int)(y1 * im->h); y++)
+        for (int x = (int)(x0 * im->w); x < (int)(x1 * im->w); x++, n++) {
+            const unsigned char *p = at(im, x, y);
+            sum += (p[0] + p[1] + p[2]) / 3.0;
+            k += keep && keep(p);
+        }
+    if (kept)
+        *kept = n ? (double)k / n : 0;
+    return n ? sum / n : 0;
+}
+
+static bool is_brick(const unsigned char *p) { return p[0] >= 60 && 2 * p[0] >= 3 * p[1] && 2 * p[0] >= 3 * p[2]; }
+static bool is_sun(const unsigned char *p) { return p[0] >= 200 && p[1] >= 140 && p[2] + 60 <= p[1]; }
+static bool is_neon(const unsigned char *p) { return p[2] >= 150 && p[2] >= p[1] + 20; }
+
+/* The postfx demo with all its passes: the brick cube in the middle, the
+ * sun above it, neon grid lines on the floor, and the vignette: the bottom
+ * corners much darker than the middle of the bottom edge (the floor itself
+ * is about as bright there). `vignette` false: a run without the vignette
+ * pass, where that check must fail, which shows that it can. */
+static void check_postfx(const image *im, bool vignette)
+{
+    double kept;
+    box_mean(im, 0.44, 0.52, 0.56, 0.68, is_brick, &kept);
+    if (kept < 0.3)
+        fail("cube: %.0f%% brick-colored pixels around the center, want 30%% or more", 100 * kept);
+    else
+        printf("ok: cube: %.0f%% brick-colored pixels around the center\n", 100 * kept);
+    box_mean(im, 0.45, 0.14, 0.55, 0.24, is_sun, &kept);
+    if (kept < 0.6)
+        fail("sun: %.0f%% sun-colored pixels above the cube, want 60%% or more", 100 * kept);
+    else
+        printf("ok: sun: %.0f%% sun-colored pixels above the cube\n", 100 * kept);
+    box_mean(im, 0.0, 0.8, 1.0, 1.0, is_neon, &kept);
+    if (kept < 0.03)
+        fail("grid: %.1f%% neon pixels on the near floor, want 3%% or more", 100 * kept);
+    else
+        printf("ok: grid: %.1f%% neon pixels on the near floor\n", 100 * kept);
+    /* The bottom corners against the middle of the bottom edge: the floor
+     * is about as bright across (the top edge is not: the sun's haze). */
+    const double b = 0.12;
+    const double corners[2][2] = { { 0, 1 - b }, { 1 - b, 1 - b } };
+    int dark = 0;
+    for (int i = 0; i < 2; i++) {
+        double corner = box_mean(im, corners[i][0], corners[i][1], corners[i][0] + b, corners[i][1] + b, NULL, NULL);
+        double middle = box_mean(im, 0.5 - b / 2, corners[i][1], 0.5 + b / 2, corners[i][1] + b, NULL, NULL);
+        bool darker = corner < 0.6 * middle;
+        dark += darker;
+        printf("%s: bottom corner %d brightness %.1f, bottom middle %.1f\n", darker ? "dark" : "not dark", i,
+               corner, middle);
+    }
+    if (vignette && dark < 2)
+        fail("vignette: %d of 2 bottom corners below 60%% of the bottom middle, want both", dark);
+    else if (!vignette && dark > 0)
+        fail("no vignette: %d bottom corners below 60%% of the bottom middle, want none", dark);
+}
+
 /* deferred: the mean brightness (0..255) of a band of rows, and how many
  * of its pixels are lit by a colored light: one channel clearly above the
  * other two (by 40 levels and by a quarter). */
@@ -288,7 +356,7 @@ static void check_deferred(const image *im, bool lit)
 int main(int argc, char **argv)
 {
     if (argc != 4 || sscanf(argv[3], "%d,%d,%d", &bg[0], &bg[1], &bg[2]) != 3) {
-        fprintf(stderr, "usage: %s msaa|msaa-aliased|depth|depth-broken|deferred|deferred-one-light FILE.png R,G,B\n", argv[0]);
+        fprintf(stderr, "usage: %s msaa|msaa-aliased|depth|depth-broken|deferred|deferred-one-light|postfx|postfx-no-vignette FILE.png R,G,B\n", argv[0]);
         return 2;
     }
     const char *mode = argv[1];
@@ -308,6 +376,8 @@ int main(int argc, char **argv)
         check_depth(&im, strcmp(mode, "depth") == 0);
     } else if (strcmp(mode, "deferred") == 0 || strcmp(mode, "deferred-one-light") == 0) {
         check_deferred(&im, strcmp(mode, "deferred") == 0);
+    } else if (strcmp(mode, "postfx") == 0 || strcmp(mode, "postfx-no-vignette") == 0) {
+        check_postfx(&im, strcmp(mode, "postfx") == 0);
     } else {
         fprintf(stderr, "%s: unknown mode '%s'\n", argv[0], mode);
         stbi_image_free(im.px);

@@ -1,0 +1,51 @@
+# The postfx demo's tests (included by tests/demos/CMakeLists.txt): small
+# windows and few frames, the CPU rasterizer is slow.
+if(NOT TARGET postfx)
+  return()
+endif()
+
+# postfx draws no clear color: the background argument is not used.
+set(POSTFX_BACKGROUND 0,0,0)
+# A PASS_REGULAR_EXPRESSION replaces the exit status, so the clean
+# validation verdict and the run's end are in the expression.
+set(POSTFX_CLEAN "validation: 0 warnings, 0 errors[^\n]*\npostfx: [0-9]+ frames")
+
+# Every pass: the cube, the sun, the neon floor, the vignette's corners.
+vkg_demo_test(demo_postfx postfx postfx ${POSTFX_BACKGROUND} ${SMALL})
+# Every pass but the vignette: the vignette check must fail there, which
+# shows it can.
+vkg_demo_test(demo_postfx_no_vignette postfx postfx-no-vignette ${POSTFX_BACKGROUND} ${SMALL}
+              --passes edges,bloom,blur,grade,chroma,fxaa)
+# The passes change at 1/4, 1/2 and 3/4 of the run (none, every other one,
+# all again): the graph is declared, compiled and placed again while frames
+# are in flight, three times (the demo exits 1 otherwise), without a
+# validation message; the last frame has every pass again.
+vkg_demo_test(demo_postfx_toggle postfx postfx ${POSTFX_BACKGROUND} --frames 8 --width 320 --height 240 --toggle-test)
+# Shrink, grow and restore the window: the chain's targets are declared and
+# placed again at each size.
+vkg_demo_test(demo_postfx_resize postfx postfx ${POSTFX_BACKGROUND} --frames 12 --width 320 --height 240 --resize-test)
+
+# Nine passes declare nine targets (the scene's and eight between passes),
+# and the graph's aliasing puts them in two targets' worth of pooled memory:
+# the lower bound, as each target lives from its pass to the next.
+add_test(NAME demo_postfx_memory COMMAND ${WITH_DISPLAY} $<TARGET_FILE:postfx> --validation ${SMALL})
+set_tests_properties(demo_postfx_memory PROPERTIES
+  LABELS demo TIMEOUT 120 RESOURCE_LOCK display ENVIRONMENT "${VKG_TEST_ENV}"
+  FAIL_REGULAR_EXPRESSION "\\[vulkan (warning|error)\\]"
+  PASS_REGULAR_EXPRESSION
+  "postfx: chain of 9 passes at 320x240 declared 9 targets of [0-9.]+ MiB; the pools hold 2\\.0 targets' worth [^\n]*lower bound 2\\.0 targets' worth.*${POSTFX_CLEAN}")
+
+# A pass name that does not exist: a message and exit 2, before any window.
+add_test(NAME demo_postfx_bad_pass COMMAND postfx --passes blur,bogus)
+set_tests_properties(demo_postfx_bad_pass PROPERTIES LABELS demo PASS_REGULAR_EXPRESSION "unknown pass 'bogus'")
+
+# Under the tile-memory emulation layer, with 4x MSAA: the multisampled
+# scene target, resolved and discarded inside the scene pass, gets lazily
+# allocated memory; the picture and the validation verdict stay the same.
+if(TARGET VkLayer_vkgraph_tile_memory)
+  vkg_demo_test(demo_postfx_tile postfx postfx ${POSTFX_BACKGROUND} ${SMALL} --samples 4)
+  set_property(TEST demo_postfx_tile APPEND PROPERTY ENVIRONMENT
+               "ENG_LAYERS=VK_LAYER_VKGRAPH_tile_memory" "VK_ADD_LAYER_PATH=${VKG_TILE_LAYER_PATH}")
+  set_property(TEST demo_postfx_tile PROPERTY PASS_REGULAR_EXPRESSION
+               "lazily allocated multisampled scene target[^\n]*\n[^\n]*lazy (0\\.[1-9]|[1-9])[0-9.]* MiB.*${POSTFX_CLEAN}")
+endif()
