@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct demo_graph_state {
     rg_graph *graph;
@@ -26,6 +27,37 @@ void demo_set_viewport(VkCommandBuffer cmd, VkExtent2D extent)
     VkRect2D scissor = { { 0, 0 }, extent };
     vkCmdSetViewport(cmd, 0, 1, &vp);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
+void demo_declare_forward(rg_graph *g, const demo_target *t, const float clear_rgba[4], VkFormat depth_format,
+                          const char *name, rg_record_fn draw, void *user)
+{
+    rg_texture_desc td = { .width = t->extent.width, .height = t->extent.height, .samples = t->samples };
+    td.name = "depth";
+    td.format = depth_format;
+    rg_texture depth = rg_texture_create(g, &td);
+    rg_attachment color = {
+        .texture = t->backbuffer,
+        .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .store = VK_ATTACHMENT_STORE_OP_STORE,
+    };
+    memcpy(color.clear.color.float32, clear_rgba, sizeof color.clear.color.float32);
+    if (t->samples > 1) {
+        td.name = "msaa color";
+        td.format = t->format;
+        color.texture = rg_texture_create(g, &td);
+        color.store = VK_ATTACHMENT_STORE_OP_DONT_CARE; /* only the resolve is kept */
+        color.resolve = t->backbuffer;
+    }
+    rg_begin_rendering(g, &(rg_rendering_desc){
+        .name = name,
+        .colors = { color },
+        .color_count = 1,
+        .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                   .clear.depthStencil = { 1.0f, 0 } },
+    });
+    rg_cmd_user(g, &(rg_user_desc){ .name = name, .kind = RG_COMMAND_DRAW, .record = draw, .user = user });
+    rg_end_rendering(g);
 }
 
 rg_graph *demo_app_graph(const demo_app *app)

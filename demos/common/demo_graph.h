@@ -41,6 +41,13 @@ rg_graph *demo_app_graph(const demo_app *app);
 /* Frees the graph; called by the demo's teardown (accepts no graph). */
 void demo_graph_destroy(demo_app *app);
 
+/* The frame of a forward renderer: one span drawing into the backbuffer,
+ * cleared to clear_rgba, through a depth attachment (depth_format) and, for
+ * target->samples > 1, an MSAA color attachment resolved into it. Both are
+ * cleared and discarded, so the graph makes them transient by inference. */
+void demo_declare_forward(rg_graph *g, const demo_target *target, const float clear_rgba[4], VkFormat depth_format,
+                          const char *name, rg_record_fn draw, void *user);
+
 /* Shorthands: a whole-texture access; a full-extent viewport and scissor
  * (the graph leaves dynamic state to the record callbacks). */
 rg_access demo_read(rg_texture texture, rg_usage usage);

@@ -1,9 +1,11 @@
 /* depth: overlapping and interpenetrating cubes that only look right with
  * the depth test. They are drawn nearest first, so without it (try
  * --no-depth-test) every farther cube paints over the nearer ones. The
- * depth attachment is the swapchain's TRANSIENT one: cleared, tested and
- * discarded within the pass. */
+ * frame is a render graph of one span whose depth attachment is cleared,
+ * tested and discarded within it, so the graph makes it TRANSIENT (lazily
+ * allocated where the device offers it). */
 #include "demo_app.h"
+#include "demo_graph.h"
 #include "demo_mesh.h"
 #include "demo_transform.h"
 
@@ -33,6 +35,8 @@ static const object objects[] = {
 typedef struct scene {
     demo_mesh cube;
     eng_pipeline *pipeline;
+    uint64_t index;                   /* frame being recorded */
+    VkExtent2D extent;
 } scene;
 
 static void scene_destroy(void *user)
@@ -42,21 +46,21 @@ static void scene_destroy(void *user)
     demo_mesh_destroy(&s->cube);
 }
 
-static void draw(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
+static bool draw(const rg_record_context *rc, void *user)
 {
-    (void)app;
     scene *s = user;
     mat4 view_projection;
-    float aspect = (float)frame->extent.width / (float)frame->extent.height;
+    float aspect = (float)s->extent.width / (float)s->extent.height;
     demo_view_projection(45.0f, aspect, (vec3){ 0.0f, 1.0f, 6.0f }, (vec3){ 0.0f, 0.0f, 0.0f }, view_projection);
-    VkCommandBuffer cmd = frame->cmd;
+    VkCommandBuffer cmd = rg_record_cmd(rc);
+    demo_set_viewport(cmd, s->extent);
     VkPipelineLayout layout = eng_pipeline_layout(s->pipeline);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->pipeline));
     for (size_t i = 0; i < sizeof objects / sizeof objects[0]; i++) {
         const object *o = &objects[i];
         mat4 model;
         glm_translate_make(model, (float *)o->position);
-        glm_rotate(model, 0.5f + o->spin * (float)index, (vec3){ 0.0f, 1.0f, 0.0f });
+        glm_rotate(model, 0.5f + o->spin * (float)s->index, (vec3){ 0.0f, 1.0f, 0.0f });
         glm_rotate(model, 0.3f, (vec3){ 1.0f, 0.0f, 0.0f });
         glm_scale(model, (float *)o->scale);
         demo_push push;
@@ -65,6 +69,21 @@ static void draw(demo_app *app, const eng_frame *frame, uint64_t index, void *us
                            &push);
         demo_mesh_draw(cmd, &s->cube);
     }
+    return true;
+}
+
+static void declare(demo_app *app, rg_graph *g, const demo_target *t, void *user)
+{
+    scene *s = user;
+    s->extent = t->extent;
+    demo_declare_forward(g, t, app->desc.clear_color, VK_FORMAT_D32_SFLOAT, "cubes", draw, s);
+}
+
+static void update(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
+{
+    (void)app;
+    (void)frame;
+    ((scene *)user)->index = index;
 }
 
 int main(int argc, char **argv)
@@ -74,7 +93,9 @@ int main(int argc, char **argv)
     };
     demo_app_desc desc = {
         .name = "depth",
-        .summary = "overlapping cubes drawn nearest first: right only with the transient depth attachment",
+        .summary = "overlapping cubes drawn nearest first: right only with the depth test, whose attachment the "
+                   "render graph makes transient",
+        .graph = true,
         .default_samples = 1,
         .depth_format = VK_FORMAT_D32_SFLOAT,
         .clear_color = { 0.045f, 0.05f, 0.06f, 1.0f },
@@ -109,5 +130,5 @@ int main(int argc, char **argv)
         .cache = app.pipeline_cache,
     };
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
-    return demo_app_run(&app, draw, &s);
+    return demo_app_run_graph(&app, declare, update, &s);
 }

@@ -12,7 +12,6 @@
 #include "demo_transform.h"
 
 #include <stdio.h>
-#include <string.h>
 
 static const uint32_t cube_vert[] =
 #include "cube.vert.inc"
@@ -67,32 +66,7 @@ static void declare(demo_app *app, rg_graph *g, const demo_target *t, void *user
 {
     scene *s = user;
     s->extent = t->extent;
-    rg_texture_desc td = { .width = t->extent.width, .height = t->extent.height, .samples = t->samples };
-    td.name = "depth";
-    td.format = VK_FORMAT_D32_SFLOAT;
-    rg_texture depth = rg_texture_create(g, &td);
-    rg_attachment color = {
-        .texture = t->backbuffer,
-        .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .store = VK_ATTACHMENT_STORE_OP_STORE,
-    };
-    memcpy(color.clear.color.float32, app->desc.clear_color, sizeof color.clear.color.float32);
-    if (t->samples > 1) {
-        td.name = "msaa color";
-        td.format = t->format;
-        color.texture = rg_texture_create(g, &td);
-        color.store = VK_ATTACHMENT_STORE_OP_DONT_CARE; /* only the resolve is kept */
-        color.resolve = t->backbuffer;
-    }
-    rg_begin_rendering(g, &(rg_rendering_desc){
-        .name = "cube",
-        .colors = { color },
-        .color_count = 1,
-        .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                   .clear.depthStencil = { 1.0f, 0 } },
-    });
-    rg_cmd_user(g, &(rg_user_desc){ .name = "draw cube", .kind = RG_COMMAND_DRAW, .record = draw, .user = s });
-    rg_end_rendering(g);
+    demo_declare_forward(g, t, app->desc.clear_color, VK_FORMAT_D32_SFLOAT, "cube", draw, s);
 }
 
 static void update(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
