@@ -61,8 +61,10 @@ typedef struct deferred_frame_textures {
 } deferred_frame_textures;
 
 /* Pipelines, samplers, descriptor pools and the lights' uniform buffer
- * (DEFERRED_SLOTS regions). Unsupported sample counts fail here with
- * ENG_ERROR_UNSUPPORTED and a message naming them. */
+ * (DEFERRED_SLOTS regions). A sample count the device cannot render fails
+ * here with ENG_ERROR_UNSUPPORTED and eng_last_error() naming it (one it
+ * cannot sample fails when the graph creates the G-buffer, at the first
+ * execute). Failing raw Vulkan calls give ENG_ERROR_VULKAN. */
 eng_result deferred_renderer_create(const deferred_renderer_desc *desc, deferred_renderer **out);
 void deferred_renderer_destroy(deferred_renderer *r);
 VkSampleCountFlagBits deferred_renderer_samples(const deferred_renderer *r);
