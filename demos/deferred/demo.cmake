@@ -1,6 +1,4 @@
-# The deferred demo (included by demos/CMakeLists.txt). The frame itself
-# (deferred_frame.c, deferred_scene.c) needs no window: a headless benchmark
-# can build those two files against an offscreen target.
+# The deferred demo (included by demos/CMakeLists.txt).
 
 # The ground texture is drawn by a program at build time, like bricks.png.
 add_executable(make_ground ${CMAKE_CURRENT_LIST_DIR}/../tools/make_ground.c)
@@ -15,10 +13,16 @@ add_custom_command(
   VERBATIM)
 add_custom_target(deferred_assets ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/assets/ground.png)
 
-add_executable(deferred
-  ${CMAKE_CURRENT_LIST_DIR}/main.c
+# The frame and its scene without a window, for the demo and for a
+# headless benchmark: target_link_libraries(bench PRIVATE deferred_frame).
+add_library(deferred_frame STATIC
   ${CMAKE_CURRENT_LIST_DIR}/deferred_frame.c
   ${CMAKE_CURRENT_LIST_DIR}/deferred_scene.c)
-target_link_libraries(deferred PRIVATE demo_common)
+target_include_directories(deferred_frame PUBLIC ${CMAKE_CURRENT_LIST_DIR} PRIVATE ${VKG_SHADER_OUT})
+target_link_libraries(deferred_frame PUBLIC engine rendergraph PkgConfig::CGLM m)
+add_dependencies(deferred_frame shaders)
+
+add_executable(deferred ${CMAKE_CURRENT_LIST_DIR}/main.c)
+target_link_libraries(deferred PRIVATE deferred_frame demo_common)
 vkg_link_sanitizer_pins(deferred)
 add_dependencies(deferred deferred_assets)
