@@ -4,6 +4,7 @@
  * nothing handed out, nothing leaked: validation reports leaked objects at
  * vkDestroyDevice), and the whole setup succeeds right after. A byte budget
  * fails what does not fit and lets memoryless (lazy) attachments through. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "device_fixture.h"
 #include "tile_support.h"
 
@@ -158,4 +159,35 @@ Test(tile_engine_faults, byte_budget_refuses_what_does_not_fit)
     char first[1024];
     eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
     cr_expect_eq(m.warning + m.error, 0, "first: %s", first);
+}
+
+/* A lost device (VKGRAPH_TILE_LOSE_DEVICE: every submission from the first
+ * on fails as a lost device's does) is an error for the caller, naming the
+ * call, never an assertion, and what the failed calls made is freed. The
+ * validation layer sits above the tile layer and records the submission
+ * before it fails below it, so it reports the fence and command buffer as
+ * still in use when they are destroyed: the context is quiet here and its
+ * messages are not counted. */
+static void record_nothing(VkCommandBuffer cmd, void *user)
+{
+    (void)cmd;
+    (void)user;
+}
+
+Test(tile_engine_faults, lost_device_is_an_error_for_the_caller)
+{
+    char path[512];
+    write_texture(path, sizeof path);
+    setenv("VKGRAPH_TILE_LOSE_DEVICE", "1", 1);
+    eng_context *ctx = tile_context(true);
+    unsetenv("VKGRAPH_TILE_LOSE_DEVICE");
+    eng_result r = eng_context_submit_once(ctx, record_nothing, NULL);
+    cr_expect_eq(r, ENG_ERROR_DEVICE_LOST, "%s: %s", eng_result_string(r), eng_last_error());
+    cr_expect_neq(strstr(eng_last_error(), "vkQueueSubmit2"), NULL, "message: %s", eng_last_error());
+    eng_image *texture = NULL;
+    r = eng_texture_load(ctx, path, &texture); /* uploads through a submission */
+    cr_expect_eq(r, ENG_ERROR_DEVICE_LOST, "%s: %s", eng_result_string(r), eng_last_error());
+    cr_expect_null(texture, "nothing half-made is handed out");
+    eng_context_destroy(ctx);
+    remove(path);
 }

@@ -4,7 +4,8 @@
  * (inside eng_swapchain_acquire) and the screenshot buffer
  * (eng_swapchain_capture_next). Each failure is a clean error naming the
  * allocation; the same call made again succeeds; frames render after it and
- * nothing leaks (validation reports leaked objects at vkDestroyDevice). */
+ * nothing leaks (validation reports leaked objects at vkDestroyDevice).
+ * A lost surface or device is an error for the caller, never an assertion. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "device_fixture.h"
 
@@ -43,17 +44,17 @@ static void window_teardown(void)
 
 TestSuite(swapchain_faults, .init = window_setup, .fini = window_teardown);
 
-static eng_context *faulty_context(unsigned n)
+static eng_context *faulty_context(const char *variable, unsigned n)
 {
     char v[16];
     snprintf(v, sizeof v, "%u", n);
-    setenv("VKGRAPH_TILE_FAIL_ALLOC", v, 1); /* read by the layer at vkCreateDevice */
+    setenv(variable, v, 1); /* read by the layer at vkCreateDevice */
     const char *layers[] = { TILE_LAYER };
     eng_context_desc cd = { .app_name = "swapchain-faults", .validation = true, .window = window,
                             .extra_layers = layers, .extra_layer_count = 1 };
     eng_context *ctx = NULL;
     eng_result r = eng_context_create(&cd, &ctx);
-    unsetenv("VKGRAPH_TILE_FAIL_ALLOC");
+    unsetenv(variable);
     if (r != ENG_SUCCESS)
         require_or_skip("a presenting Vulkan device with validation and the tile-memory layer");
     cr_assert_eq(r, ENG_SUCCESS, "%s", eng_last_error());
@@ -98,7 +99,7 @@ Test(swapchain_faults, each_allocation_fails_cleanly_and_the_call_succeeds_again
 {
     unsigned failed = 0;
     for (unsigned n = 1; n < 32; n++) {
-        eng_context *ctx = faulty_context(n);
+        eng_context *ctx = faulty_context("VKGRAPH_TILE_FAIL_ALLOC", n);
         run rn = { .n = n };
         glfwSetWindowSize(window, 160, 120);
         glfwPollEvents();
@@ -130,4 +131,34 @@ Test(swapchain_faults, each_allocation_fails_cleanly_and_the_call_succeeds_again
     }
     /* create: color + depth; recreate: color + depth; capture buffer */
     cr_expect_geq(failed, 5, "%u allocations failed in turn", failed);
+}
+
+/* VKGRAPH_TILE_LOSE_SURFACE=2: the first acquire works, its present meets a
+ * lost surface; VKGRAPH_TILE_LOSE_DEVICE=1: the first frame's submission
+ * meets a lost device. Both reach the caller as errors naming the call. */
+Test(swapchain_faults, lost_surface_and_lost_device_are_errors)
+{
+    static const float clear[4] = { 0.2f, 0.4f, 0.6f, 1.0f };
+    const char *variables[] = { "VKGRAPH_TILE_LOSE_SURFACE", "VKGRAPH_TILE_LOSE_DEVICE" };
+    const unsigned at[] = { 2, 1 };
+    const eng_result want[] = { ENG_ERROR_SURFACE_LOST, ENG_ERROR_DEVICE_LOST };
+    const char *call[] = { "vkQueuePresentKHR", "vkQueueSubmit2" };
+    for (int i = 0; i < 2; i++) {
+        eng_context *ctx = faulty_context(variables[i], at[i]);
+        eng_swapchain *sc = NULL;
+        eng_swapchain_desc sd = { .samples = VK_SAMPLE_COUNT_4_BIT, .depth_format = VK_FORMAT_D32_SFLOAT };
+        cr_assert_eq(eng_swapchain_create(ctx, &sd, &sc), ENG_SUCCESS, "%s", eng_last_error());
+        glfwPollEvents();
+        eng_frame f;
+        cr_assert_eq(eng_swapchain_acquire(sc, &f), ENG_SUCCESS, "%s", eng_last_error());
+        eng_swapchain_begin_rendering(sc, &f, clear, 1.0f);
+        eng_swapchain_end_rendering(sc, &f);
+        eng_result r = eng_swapchain_present(sc, &f);
+        cr_expect_eq(r, want[i], "%s: got %s: %s", variables[i], eng_result_string(r), eng_last_error());
+        cr_expect_neq(strstr(eng_last_error(), call[i]), NULL, "%s: message: %s", variables[i], eng_last_error());
+        /* The application gives up on the surface or device: destroying
+         * everything still works. */
+        eng_swapchain_destroy(sc);
+        eng_context_destroy(ctx);
+    }
 }

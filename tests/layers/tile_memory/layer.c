@@ -18,7 +18,10 @@
  *   - fault injection: VKGRAPH_TILE_FAIL_ALLOC=N fails the Nth
  *     vkAllocateMemory after the latest vkCreateDevice, and
  *     VKGRAPH_TILE_FAIL_BYTES=B fails any allocation that would take the
- *     device's live real (non-lazy) memory above B bytes.
+ *     device's live real (non-lazy) memory above B bytes;
+ *   - loss injection: VKGRAPH_TILE_LOSE_DEVICE=N and
+ *     VKGRAPH_TILE_LOSE_SURFACE=N make submissions, or acquires and
+ *     presents, fail from the Nth on as a lost device or surface would.
  *
  * It emulates accounting and rules, not tile hardware speed. Enable it below
  * the validation layer (listed after it in ppEnabledLayerNames) so that
@@ -27,7 +30,7 @@
  *
  * This file: the loader interface, instances, devices and messengers;
  * memory.c: memory types, allocations, budget, faults; rules.c: the
- * memoryless rules. */
+ * memoryless rules; lost.c: device and surface loss. */
 #include "layer.h"
 
 #include <stdio.h>
@@ -386,9 +389,16 @@ static VKAPI_ATTR VkResult VKAPI_CALL tile_CreateDevice(VkPhysicalDevice pd, con
     GET(clear_depth, PFN_vkCmdClearDepthStencilImage, "vkCmdClearDepthStencilImage");
     GET(update_descriptor_sets, PFN_vkUpdateDescriptorSets, "vkUpdateDescriptorSets");
     GET(push_descriptor_set, PFN_vkCmdPushDescriptorSetKHR, "vkCmdPushDescriptorSetKHR");
+    GET(queue_submit, PFN_vkQueueSubmit, "vkQueueSubmit");
+    GET(queue_submit2, PFN_vkQueueSubmit2, "vkQueueSubmit2");
+    if (!d->queue_submit2)
+        GET(queue_submit2, PFN_vkQueueSubmit2, "vkQueueSubmit2KHR");
+    GET(acquire_next_image, PFN_vkAcquireNextImageKHR, "vkAcquireNextImageKHR");
+    GET(queue_present, PFN_vkQueuePresentKHR, "vkQueuePresentKHR");
 #undef GET
     pthread_mutex_init(&d->lock, NULL);
     tile_faults_reset(d);
+    tile_lost_reset();
     pthread_mutex_lock(&global_lock);
     d->next = devices;
     devices = d;
@@ -464,6 +474,11 @@ static const intercept device_fns[] = {
     FN("vkCmdClearDepthStencilImage", tile_CmdClearDepthStencilImage),
     FN("vkUpdateDescriptorSets", tile_UpdateDescriptorSets),
     FN("vkCmdPushDescriptorSetKHR", tile_CmdPushDescriptorSetKHR),
+    FN("vkQueueSubmit", tile_QueueSubmit),
+    FN("vkQueueSubmit2", tile_QueueSubmit2),
+    FN("vkQueueSubmit2KHR", tile_QueueSubmit2),
+    FN("vkAcquireNextImageKHR", tile_AcquireNextImageKHR),
+    FN("vkQueuePresentKHR", tile_QueuePresentKHR),
 };
 static const intercept instance_fns[] = {
     FN("vkCreateInstance", tile_CreateInstance),

@@ -2,7 +2,7 @@
  * data with the next layer's functions, and the entry points each part of
  * the layer provides (layer.c: loader interface, instance, device and
  * messengers; memory.c: the lazy type, allocations, budget and faults;
- * rules.c: the memoryless rules). */
+ * rules.c: the memoryless rules; lost.c: device and surface loss). */
 #ifndef TILE_LAYER_H
 #define TILE_LAYER_H
 
@@ -79,6 +79,10 @@ typedef struct device_data {
     PFN_vkCmdClearDepthStencilImage clear_depth;
     PFN_vkUpdateDescriptorSets update_descriptor_sets;
     PFN_vkCmdPushDescriptorSetKHR push_descriptor_set;
+    PFN_vkQueueSubmit queue_submit;
+    PFN_vkQueueSubmit2 queue_submit2;
+    PFN_vkAcquireNextImageKHR acquire_next_image;
+    PFN_vkQueuePresentKHR queue_present;
     pthread_mutex_t lock; /* guards the maps and the counters below */
     tile_map images;      /* VkImage -> usage | IMAGE_LAZY when bound to lazy memory */
     tile_map views;       /* VkImageView -> VkImage */
@@ -130,6 +134,14 @@ VKAPI_ATTR void VKAPI_CALL tile_FreeMemory(VkDevice, VkDeviceMemory, const VkAll
 VKAPI_ATTR void VKAPI_CALL tile_GetDeviceMemoryCommitment(VkDevice, VkDeviceMemory, VkDeviceSize *);
 VKAPI_ATTR VkResult VKAPI_CALL tile_BindImageMemory(VkDevice, VkImage, VkDeviceMemory, VkDeviceSize);
 VKAPI_ATTR VkResult VKAPI_CALL tile_BindImageMemory2(VkDevice, uint32_t, const VkBindImageMemoryInfo *);
+
+/* lost.c: device and surface loss injection, read at each vkCreateDevice */
+void tile_lost_reset(void);
+VKAPI_ATTR VkResult VKAPI_CALL tile_QueueSubmit(VkQueue, uint32_t, const VkSubmitInfo *, VkFence);
+VKAPI_ATTR VkResult VKAPI_CALL tile_QueueSubmit2(VkQueue, uint32_t, const VkSubmitInfo2 *, VkFence);
+VKAPI_ATTR VkResult VKAPI_CALL tile_AcquireNextImageKHR(VkDevice, VkSwapchainKHR, uint64_t, VkSemaphore, VkFence,
+                                                        uint32_t *);
+VKAPI_ATTR VkResult VKAPI_CALL tile_QueuePresentKHR(VkQueue, const VkPresentInfoKHR *);
 
 /* rules.c */
 VKAPI_ATTR void VKAPI_CALL tile_CmdBeginRendering(VkCommandBuffer, const VkRenderingInfo *);
