@@ -146,6 +146,21 @@ static void resize_step(demo_app *app, uint64_t index, uint32_t *done)
     }
 }
 
+/* --resize-storm: a different size every frame, from a fixed sequence
+ * (deterministic), between a quarter and one and a half of the requested
+ * size; the last frame gets the requested size back for the screenshot. */
+static void storm_step(demo_app *app, uint64_t index)
+{
+    const uint32_t w = app->opts.width, h = app->opts.height;
+    if (index + 1 >= app->opts.frames) {
+        glfwSetWindowSize(app->window, (int)w, (int)h);
+        return;
+    }
+    uint32_t x = (uint32_t)(index * 2654435761u + 12345u);
+    uint32_t sw = w / 4 + (x >> 8) % (w + w / 4), sh = h / 4 + (x >> 20) % (h + h / 4);
+    glfwSetWindowSize(app->window, (int)(sw < 16 ? 16 : sw), (int)(sh < 16 ? 16 : sh));
+}
+
 static void show_frame_time(demo_app *app, double *since, uint32_t *frames)
 {
     double now = glfwGetTime();
@@ -175,7 +190,7 @@ static void save_screenshot(demo_app *app)
 static int exit_status(demo_app *app, uint64_t frames, uint32_t recreated)
 {
     int status = 0;
-    if (app->opts.resize_test) {
+    if (app->opts.resize_test || app->opts.resize_storm) {
         printf("%s: resize test: swapchain recreated %u times\n", app->desc.name, recreated);
         if (recreated == 0) {
             fprintf(stderr, "%s: resize test: the window was resized but the swapchain never recreated\n",
@@ -211,6 +226,8 @@ int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user)
             break;
         if (o->resize_test)
             resize_step(app, index, &resizes);
+        if (o->resize_storm)
+            storm_step(app, index);
         bool last = o->frames ? index + 1 == o->frames : closing;
 
         eng_frame frame;

@@ -22,6 +22,7 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
             "  --validation        enable the validation layer with synchronization validation;\n"
             "                      exit non-zero if it reports any warning or error\n"
             "  --resize-test       resize the window during a --frames run\n"
+            "  --resize-storm      give the window a new size every frame of a --frames run\n"
             "  --report            print the render graph's memory report (each time it is placed)\n"
             "  --dot FILE          write the render graph as Graphviz DOT\n"
             "  --timeline FILE     write the render graph's memory timeline as SVG\n",
@@ -87,6 +88,9 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
         } else if (strcmp(flag, "--resize-test") == 0) {
             opts->resize_test = true;
             takes_value = false;
+        } else if (strcmp(flag, "--resize-storm") == 0) {
+            opts->resize_storm = true;
+            takes_value = false;
         } else if (strcmp(flag, "--report") == 0) {
             opts->report = true;
             takes_value = false;
@@ -120,6 +124,10 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
     }
     if (opts->resize_test && opts->frames < 4) {
         fprintf(stderr, "%s: --resize-test needs --frames 4 or more (it resizes at 1/4, 1/2 and 3/4)\n", prog);
+        return DEMO_PARSE_ERROR;
+    }
+    if (opts->resize_storm && (opts->frames < 2 || opts->resize_test)) {
+        fprintf(stderr, "%s: --resize-storm needs --frames 2 or more, and not --resize-test\n", prog);
         return DEMO_PARSE_ERROR;
     }
     return DEMO_PARSE_RUN;

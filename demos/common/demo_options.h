@@ -22,6 +22,7 @@ typedef struct demo_options {
     uint32_t samples;
     bool validation;
     bool resize_test;
+    bool resize_storm;        /* a new window size every frame */
     /* Render-graph demos: the memory report, the DOT graph and the memory
      * timeline, written each time the graph is placed (NULL/false = not). */
     bool report;
