@@ -65,9 +65,10 @@ void postfx_print_memory_line(postfx *fx)
     fx->memory_line_due = false;
     rg_memory_totals t = rg_memory_get_totals(demo_app_graph(fx->app));
     const double one = (double)target_bytes(fx), mib = 1024.0 * 1024.0;
-    printf("postfx: chain of %u passes at %ux%u declared %u targets of %.2f MiB%s; the pools hold %.1f targets' worth "
+    printf("postfx: chain of %u pass%s at %ux%u declared %u target%s of %.2f MiB%s; the pools hold %.1f targets' worth "
            "(pooled %.2f MiB, unaliased %.1f, lower bound %.1f targets' worth)\n",
-           fx->link_count, fx->extent.width, fx->extent.height, fx->target_count, one / mib,
+           fx->link_count, fx->link_count == 1 ? "" : "es", fx->extent.width, fx->extent.height, fx->target_count,
+           fx->target_count == 1 ? "" : "s", one / mib,
            !fx->msaa_target ? "" : t.lazy ? " (and a lazily allocated multisampled scene target)" : " (and a multisampled scene target, pooled)",
            (double)t.pooled / one, (double)t.pooled / mib, (double)t.unaliased / one, (double)t.lower_bound / one);
     fflush(stdout);
