@@ -33,6 +33,7 @@ typedef struct demo_app_desc {
 } demo_app_desc;
 
 typedef struct demo_graph_state demo_graph_state;
+struct rg_graph;
 
 typedef struct demo_app {
     demo_app_desc desc;
@@ -49,6 +50,7 @@ typedef struct demo_app {
     void *key_user;
     char status[96];                      /* appended to the window title */
     struct demo_graph_state *graph;       /* render-graph demos (demo_graph.h) */
+    void (*placed_hook)(struct demo_app *app, struct rg_graph *g, void *user);
 } demo_app;
 
 /* Records the draws of one frame between the begun rendering and its end.

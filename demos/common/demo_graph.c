@@ -9,6 +9,7 @@ struct demo_graph_state {
     rg_graph *graph;
     demo_declare_fn declare;
     demo_update_fn update;
+    void (*on_placed)(demo_app *app, rg_graph *g, void *user);
     void *user;
     rg_texture backbuffer;
     VkExtent2D extent;                /* of the declared graph */
@@ -63,6 +64,11 @@ void demo_declare_forward(rg_graph *g, const demo_target *t, const float clear_r
 rg_graph *demo_app_graph(const demo_app *app)
 {
     return app->graph ? app->graph->graph : NULL;
+}
+
+void demo_app_on_placed(demo_app *app, void (*on_placed)(demo_app *app, rg_graph *g, void *user))
+{
+    app->placed_hook = on_placed;
 }
 
 void demo_app_rebuild_graph(demo_app *app)
@@ -142,6 +148,8 @@ static void write_reports(demo_app *app)
         DEMO_RG_CHECK(app, rg_write_dot(s->graph, o->dot));
     if (o->timeline)
         DEMO_RG_CHECK(app, rg_memory_timeline_svg(s->graph, o->timeline));
+    if (s->on_placed)
+        s->on_placed(app, s->graph, s->user);
     fflush(stdout);
     s->placed = true;
 }
@@ -170,7 +178,8 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
     app->graph = calloc(1, sizeof *app->graph);
     if (!app->graph)
         demo_app_fail(app, "out of memory");
-    *app->graph = (demo_graph_state){ .declare = declare, .update = update, .user = user, .stale = true };
+    *app->graph = (demo_graph_state){ .declare = declare, .update = update, .on_placed = app->placed_hook,
+                                      .user = user, .stale = true };
     rg_result r = rg_graph_create(&(rg_graph_desc){ .name = app->desc.name, .ctx = app->ctx }, &app->graph->graph);
     if (r != RG_SUCCESS)
         demo_app_fail(app, "rg_graph_create: %s", rg_result_string(r));

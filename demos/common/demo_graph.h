@@ -34,6 +34,9 @@ typedef void (*demo_declare_fn)(demo_app *app, rg_graph *g, const demo_target *t
 typedef void (*demo_update_fn)(demo_app *app, const eng_frame *frame, uint64_t index, void *user);
 
 int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn update, void *user);
+/* Called once after each placement (the first execute after a declaration),
+ * next to the frame loop's own memory line: a demo's own report. */
+void demo_app_on_placed(demo_app *app, void (*on_placed)(demo_app *app, rg_graph *g, void *user));
 /* Declares, compiles and places the graph again before the next frame. */
 void demo_app_rebuild_graph(demo_app *app);
 /* The graph of the latest build (NULL before the first frame). */

@@ -17,7 +17,6 @@ typedef struct demo {
     deferred_scene scene;
     deferred_renderer *renderer;
     deferred_frame_textures textures;  /* of the latest declaration */
-    bool report_aliasing;              /* once the latest declaration is placed */
 } demo;
 
 static void demo_destroy(void *user)
@@ -33,17 +32,17 @@ static void declare(demo_app *app, rg_graph *g, const demo_target *target, void 
     (void)app;
     demo *d = user;
     deferred_frame_declare(d->renderer, g, target->backbuffer, target->extent, &d->textures);
-    d->report_aliasing = true;
 }
 
 /* Whether the bloom chain landed in the G-buffer's memory: read back from
  * the graph's placement, not assumed. */
-static void report_aliasing(demo_app *app, demo *d)
+static void report_aliasing(demo_app *app, rg_graph *g, void *user)
 {
+    demo *d = user;
     deferred_aliasing a;
-    deferred_frame_bloom_aliasing(d->renderer, demo_app_graph(app), &d->textures, &a);
+    deferred_frame_bloom_aliasing(d->renderer, g, &d->textures, &a);
     if (!a.placed)
-        return; /* placed by this frame's execute: look again next frame */
+        return;
     const double mib = 1024.0 * 1024.0;
     if (a.sharing)
         printf("%s: bloom targets share memory with the G-buffer: %u of %u bloom targets lie in G-buffer memory, "
@@ -52,15 +51,11 @@ static void report_aliasing(demo_app *app, demo *d)
     else
         printf("%s: bloom targets do not share memory with the G-buffer (%u bloom targets, %.2f MiB)\n",
                app->desc.name, a.bloom_targets, (double)a.bloom_bytes / mib);
-    fflush(stdout);
-    d->report_aliasing = false;
 }
 
 static void update(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
 {
     demo *d = user;
-    if (d->report_aliasing)
-        report_aliasing(app, d);
     deferred_scene_animate(&d->scene, index);
     DEMO_CHECK(app, deferred_renderer_begin_frame(d->renderer, frame->slot));
 }
@@ -109,5 +104,6 @@ int main(int argc, char **argv)
         .samples = (VkSampleCountFlagBits)app.opts.samples,
     };
     DEMO_CHECK(&app, deferred_renderer_create(&rd, &d.renderer));
+    demo_app_on_placed(&app, report_aliasing);
     return demo_app_run_graph(&app, declare, update, &d);
 }
