@@ -24,6 +24,13 @@ vkg_demo_test(demo_postfx_toggle postfx postfx ${POSTFX_BACKGROUND} --frames 8 -
 # Shrink, grow and restore the window: the chain's targets are declared and
 # placed again at each size.
 vkg_demo_test(demo_postfx_resize postfx postfx ${POSTFX_BACKGROUND} --frames 12 --width 320 --height 240 --resize-test)
+# A resize storm (a new window size every frame) with the pass toggles on
+# top: the graph is declared again at every frame, three times of them for
+# new passes, with zero validation messages.
+vkg_demo_test(demo_postfx_resize_storm postfx postfx ${POSTFX_BACKGROUND} --frames 30 --width 320 --height 240
+              --resize-storm --toggle-test)
+set_tests_properties(demo_postfx_resize_storm PROPERTIES
+  PASS_REGULAR_EXPRESSION "recreated [1-9][0-9]+ times.*${POSTFX_CLEAN}\npostfx: graph declared [0-9]+ times, rebuilt 3 times")
 
 # Nine passes declare nine targets (the scene's and eight between passes),
 # and the graph's aliasing puts them in two targets' worth of pooled memory:
