@@ -55,6 +55,14 @@ const rg_mem_plan *rg__mem_plan_current(const rg_graph *g)
 
 static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) & ~(a - 1); }
 
+/* The most bytes (and the largest alignment) one resource may ask for:
+ * 1 TiB, above any device's heaps, and small enough that every sum the
+ * planner makes over all the resources a graph can hold (2^20), alignment
+ * padding included, stays far below 2^64. Recorded sizes near 2^64 made
+ * pool ends and totals wrap, so a resource ended outside its pool (found
+ * by tests/fuzz). */
+#define MAX_RESOURCE_BYTES (1ull << 40)
+
 /* ------------------------------------------------------------- kinds */
 
 static rg_result pool_for(planner *p, uint32_t type, bool optimal, uint32_t *out)
@@ -88,7 +96,8 @@ static rg_result classify(planner *p, uint32_t ri)
     const rg_mem_requirements *q = &p->reqs[ri];
     rg_mem_placement *m = &p->plan->items[ri];
     VkDeviceSize alignment = q->alignment ? q->alignment : 1;
-    if (q->size == 0 || (alignment & (alignment - 1)))
+    if (q->size == 0 || (alignment & (alignment - 1)) || q->size > MAX_RESOURCE_BYTES ||
+        alignment > MAX_RESOURCE_BYTES)
         return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "placement: %s '%s': size %llu or alignment %llu not usable",
                         r->is_texture ? "texture" : "buffer", r->name, (unsigned long long)q->size,
                         (unsigned long long)q->alignment);

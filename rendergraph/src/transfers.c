@@ -86,7 +86,16 @@ static bool copy_image_args(rg_pending *p, uint32_t ti, uint32_t bi, VkDeviceSiz
         return false;
     }
     VkDeviceSize w = t->width >> mip ? t->width >> mip : 1, h = t->height >> mip ? t->height >> mip : 1;
-    VkDeviceSize bytes = (VkDeviceSize)eng_format_texel_size(t->format) * w * h * n;
+    /* Overflow-checked: the byte count of a huge texture wrapped to a small
+     * one and let the copy through into a buffer far too small for it (the
+     * check the fuzzer harness makes, tests/fuzz). */
+    VkDeviceSize bytes = eng_format_texel_size(t->format);
+    if (__builtin_mul_overflow(bytes, w, &bytes) || __builtin_mul_overflow(bytes, h, &bytes) ||
+        __builtin_mul_overflow(bytes, (VkDeviceSize)n, &bytes)) {
+        rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u of texture '%s' (%ux%u, %u layers) holds more than "
+                 "2^64 bytes", p->name, mip, t->name, t->width, t->height, n);
+        return false;
+    }
     if (!check_buffer_region(p, bi, offset, bytes ? bytes : 1))
         return false;
     *layer_count = n;

@@ -94,3 +94,54 @@ Test(rg_fuzz_regressions, eight_resolved_colors_and_a_resolved_depth)
     cr_expect_eq(rg_execution_order(g, NULL), 3);
     rg_graph_destroy(g);
 }
+
+static bool near_2_64(void *user, const char *name, bool is_texture, uint32_t index, VkDeviceSize *size,
+                      VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
+{
+    (void)user, (void)name, (void)is_texture;
+    *size = index == 0 ? 1ull << 63 : (1ull << 63) + 4096;
+    *alignment = 4096;
+    *type_bits = ~0u;
+    *dedicated = false;
+    return true;
+}
+
+/* Recorded sizes near 2^64: two buffers live together were packed one after
+ * the other, the pool's end wrapped, and one of them ended outside its pool
+ * (the unaliased total wrapped too). Sizes above 1 TiB are refused, naming
+ * the resource. */
+Test(rg_fuzz_regressions, absurd_recorded_sizes_are_refused)
+{
+    rg_graph *g = rgu_graph();
+    rg_buffer a = rg_buffer_create(g, &(rg_buffer_desc){.name = "a", .size = 16});
+    rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){.name = "b", .size = 16});
+    rgu_outside(g, "both", BUF(a, RG_USAGE_STORAGE_WRITE_COMPUTE), BUF(b, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    cr_assert_eq(rg_compile(g), RG_SUCCESS);
+    cr_expect_eq(rg_place_offline(g, &device_tables[0].props, near_2_64, NULL), RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_not_null(strstr(rg_graph_error_message(g), "'a'"), "%s", rg_graph_error_message(g));
+    cr_expect_eq(rg_buffer_memory(g, b, NULL, NULL), RG_MEMORY_NOT_CREATED);
+    rg_graph_destroy(g);
+}
+
+/* The packed size of a buffer <-> texture copy was computed without
+ * overflow checks: 2^31 x 2^31 texels of 16 bytes wrapped to 0 bytes, so a
+ * copy of the whole mip into a 16-byte buffer was accepted. */
+Test(rg_fuzz_regressions, huge_texture_copy_does_not_wrap)
+{
+    rg_graph *g = rgu_graph();
+    rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = "huge", .format = VK_FORMAT_R32G32B32A32_SFLOAT,
+                                                          .width = 1u << 31, .height = 1u << 31});
+    rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){.name = "tiny", .size = 16});
+    cr_expect_eq(rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, b, 0).id, 0);
+    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "'huge'");
+    rg_graph_destroy(g);
+
+    /* Without a wrap, the plain bounds check answers. */
+    g = rgu_graph();
+    t = rg_texture_create(g, &(rg_texture_desc){.name = "big", .format = VK_FORMAT_R32G32B32A32_SFLOAT,
+                                                .width = 1u << 16, .height = 1u << 16});
+    b = rg_buffer_create(g, &(rg_buffer_desc){.name = "tiny", .size = 16});
+    cr_expect_eq(rg_cmd_copy_buffer_to_texture(g, b, 0, t, 0, 0, 1).id, 0);
+    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "'tiny'");
+    rg_graph_destroy(g);
+}
