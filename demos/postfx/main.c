@@ -65,11 +65,13 @@ void postfx_print_memory_line(postfx *fx)
     fx->memory_line_due = false;
     rg_memory_totals t = rg_memory_get_totals(demo_app_graph(fx->app));
     const double one = (double)target_bytes(fx), mib = 1024.0 * 1024.0;
+    const char *msaa = !fx->msaa_target ? ""
+                       : t.lazy         ? " (and a lazily allocated multisampled scene target)"
+                                        : " (and a multisampled scene target, pooled)";
     printf("postfx: chain of %u pass%s at %ux%u declared %u target%s of %.2f MiB%s; the pools hold %.1f targets' worth "
            "(pooled %.2f MiB, unaliased %.1f, lower bound %.1f targets' worth)\n",
            fx->link_count, fx->link_count == 1 ? "" : "es", fx->extent.width, fx->extent.height, fx->target_count,
-           fx->target_count == 1 ? "" : "s", one / mib,
-           !fx->msaa_target ? "" : t.lazy ? " (and a lazily allocated multisampled scene target)" : " (and a multisampled scene target, pooled)",
+           fx->target_count == 1 ? "" : "s", one / mib, msaa,
            (double)t.pooled / one, (double)t.pooled / mib, (double)t.unaliased / one, (double)t.lower_bound / one);
     fflush(stdout);
 }
@@ -106,7 +108,6 @@ static void declare(demo_app *app, rg_graph *g, const demo_target *target, void 
     if (fx->toggle_pending)
         fx->toggle_rebuilds++;
     fx->toggle_pending = false;
-    fx->declared = fx->wanted;
     fx->extent = target->extent;
     fx->target_count = 0;
     rg_texture scene = postfx_declare_scene(fx, g, target);
@@ -145,7 +146,8 @@ int main(int argc, char **argv)
           .help = "initial passes, comma-separated: edges, bloom (bloomh, bloomv), blur (blurh, blurv), grade, "
                   "chroma, vignette, fxaa, all or none (default: all)" },
         { .name = "--toggle-test", .help = "toggle passes at 1/4, 1/2 and 3/4 of a --frames run (5 or more)" },
-        { .name = "--texture", .arg = "PATH", .help = "image for the cube (default: assets/bricks.png next to postfx)" },
+        { .name = "--texture", .arg = "PATH",
+          .help = "image for the cube (default: assets/bricks.png next to postfx)" },
     };
     demo_app_desc desc = {
         .name = "postfx",

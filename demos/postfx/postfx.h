@@ -67,7 +67,6 @@ struct postfx {
     eng_pipeline *pipelines[POSTFX_PASS_COUNT + 1][2]; /* [pass][0: RGBA16F target, 1: swapchain] */
 
     uint32_t wanted;                  /* passes for the next declaration (bit i = key i + 1) */
-    uint32_t declared;                /* passes of the current graph */
     postfx_link links[POSTFX_PASS_COUNT];
     uint32_t link_count;
     uint32_t target_count;            /* single-sample targets created by the current graph */
