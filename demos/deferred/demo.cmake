@@ -2,7 +2,7 @@
 
 # The ground texture is drawn by a program at build time, like bricks.png.
 add_executable(make_ground ${CMAKE_CURRENT_LIST_DIR}/../tools/make_ground.c)
-target_link_libraries(make_ground PRIVATE engine m)
+target_link_libraries(make_ground PRIVATE texture_tool)
 set_target_properties(make_ground PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/tools)
 add_custom_command(
   OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/assets/ground.png
