@@ -697,8 +697,33 @@ static void queries(fz *f, bool compiled)
                       a.id, b.id);
             }
         uint32_t bc = rg_barrier_count(f->g);
-        for (uint32_t i = 0; i < bc; i++)
-            CHECK(rg_barrier_get(f->g, i) != NULL, "barrier %u", i);
+        for (uint32_t i = 0; i < bc; i++) {
+            const rg_barrier_info *b = rg_barrier_get(f->g, i);
+            CHECK(b != NULL, "barrier %u", i);
+            CHECK(b->before.id == 0 || position(order, n, b->before) != UINT32_MAX, "barrier %u before %u", i,
+                  b->before.id);
+            CHECK(!(b->texture.id && b->buffer.id), "barrier %u on a texture and a buffer", i);
+            uint32_t id = b->texture.id ? b->texture.id : b->buffer.id, k = 0;
+            if (id == 0)
+                continue;
+            while (k < f->res_count && f->res[k].id != id)
+                k++;
+            /* Barriers name current handles of the right kind, ranges inside. */
+            if (f->res_count == MAX_RES && k == f->res_count)
+                continue;
+            CHECK(k < f->res_count && f->res[k].is_texture == (b->texture.id != 0), "barrier %u on handle 0x%x",
+                  i, id);
+            if (b->texture.id) {
+                const shadow *t = &f->res[k];
+                CHECK(b->range.mip_count >= 1 && b->range.base_mip < t->mips &&
+                          b->range.mip_count <= t->mips - b->range.base_mip && b->range.layer_count >= 1 &&
+                          b->range.base_layer < t->layers && b->range.layer_count <= t->layers - b->range.base_layer &&
+                          b->range.aspect != 0,
+                      "barrier %u range (0x%x, %u+%u, %u+%u) outside its texture (%u mips, %u layers)", i,
+                      b->range.aspect, b->range.base_mip, b->range.mip_count, b->range.base_layer,
+                      b->range.layer_count, t->mips, t->layers);
+            }
+        }
         CHECK(rg_barrier_get(f->g, bc) == NULL, "barrier past the end");
     } else {
         CHECK(n == 0 && order == NULL, "an uncompiled graph has an order");
@@ -912,6 +937,24 @@ static void op_place(fz *f)
               "a failed callback gave %s", rg_result_string(res));
     } else {
         check_placement(f);
+        if (f->req_mode == 0) {
+            /* The same inputs give the same plan. */
+            where before[MAX_RES];
+            rg_memory_totals t0 = rg_memory_get_totals(f->g);
+            for (uint32_t i = 0; i < f->res_count; i++)
+                before[i] = memory_of(f, i);
+            CHECK(rg_place_offline(f->g, f->props, requirements, f) == RG_SUCCESS, "placing again failed: %s",
+                  rg_graph_error_message(f->g));
+            rg_memory_totals t1 = rg_memory_get_totals(f->g);
+            CHECK(t0.pooled == t1.pooled && t0.unaliased == t1.unaliased && t0.lower_bound == t1.lower_bound &&
+                      t0.lazy == t1.lazy && t0.dedicated == t1.dedicated && t0.pools == t1.pools,
+                  "placing again changed the totals");
+            for (uint32_t i = 0; i < f->res_count; i++) {
+                where w = memory_of(f, i);
+                CHECK(w.kind == before[i].kind && w.offset == before[i].offset && w.pool == before[i].pool,
+                      "placing again moved resource %u", i);
+            }
+        }
     }
     reports(f, res == RG_SUCCESS);
     f->props = NULL;
