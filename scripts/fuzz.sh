@@ -54,8 +54,10 @@ status=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
 say "result"
+cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$status")
+ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$status")
 echo "last status: ${status:-none}"
-echo "executions: ${execs:-?}  exec/s: ${rate:-?}  corpus: $(find "$work/corpus" -type f | wc -l) files"
+echo "executions: ${execs:-?}  exec/s: ${rate:-?}  cov: ${cov:-?}  ft: ${ft:-?}  corpus: $(find "$work/corpus" -type f | wc -l) files"
 if [ $rc -ne 0 ] || grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:|check failed|deadly signal' "$log"; then
   echo "fuzz.sh: the fuzzer found a problem (exit $rc); log and reproducer in $work:" >&2
   grep -E -A30 'ERROR:|runtime error:|check failed|deadly signal' "$log" | head -60 >&2
