@@ -130,6 +130,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
         return RG_ERROR_OUT_OF_MEMORY;
     rg__copy_name(g->name, desc->name, "graph");
     g->ctx = desc->ctx;
+    g->no_aliasing = desc->no_aliasing;
     declaration_clear(g);
     *out = g;
     return RG_SUCCESS;

@@ -138,6 +138,7 @@ typedef struct rg_span_views {
 struct rg_graph {
     char name[RG_NAME_MAX];
     eng_context *ctx;                 /* NULL: device-free */
+    bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
     uint32_t tag;                     /* handle tag (see RG_INDEX_BITS) */
 
     /* declaration */

@@ -190,6 +190,11 @@ static bool before(const planner *p, uint32_t a, uint32_t b)
  * intervals conflict without looking at the closure. */
 static bool conflict(const planner *p, uint32_t a, uint32_t b)
 {
+    /* rg_graph_desc.no_aliasing: every pair conflicts, so first fit gives
+     * each resource a range of its own (still pooled, never overlapping),
+     * and the alias scopes stay empty. */
+    if (p->g->no_aliasing)
+        return true;
     const pooled *x = &p->items[a], *y = &p->items[b];
     if (x->first <= y->last && y->first <= x->last)
         return true;

@@ -184,6 +184,10 @@ typedef struct rg_graph_desc {
     /* NULL: a device-free graph that can be declared and compiled (tests,
      * tools) but not executed. */
     eng_context *ctx;
+    /* true: placement never lets two pooled resources share bytes (each gets
+     * its own range of the pools, so pooled == unaliased); for measuring
+     * what aliasing saves. false (the default): aliasing on. */
+    bool no_aliasing;
 } rg_graph_desc;
 
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out);
