@@ -326,6 +326,7 @@ static void op_texture(fz *f, bool import)
                              .transient = (rg_transient)(mode < 0xF0 ? mode % 3 : mode),
                              .extra_usage = (VkImageUsageFlags)num32(r)};
         t = rg_texture_create(f->g, &d);
+        CHECK(d.transient <= RG_TRANSIENT_FORBID || t.id == 0, "transient mode %d accepted", (int)d.transient);
     } else {
         rg_texture_import_desc d = {.name = nm, .format = s.format, .width = s.w, .height = s.h,
                                     .mip_levels = s.mips, .array_layers = s.layers,

@@ -145,3 +145,15 @@ Test(rg_fuzz_regressions, huge_texture_copy_does_not_wrap)
     rgu_expect_error(g, RG_ERROR_BAD_RANGE, "'tiny'");
     rg_graph_destroy(g);
 }
+
+/* An rg_transient value outside the enum was accepted and taken as AUTO,
+ * while an invalid rg_command_kind is refused. */
+Test(rg_fuzz_regressions, invalid_transient_mode_is_refused)
+{
+    rg_graph *g = rgu_graph();
+    rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = "odd", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                          .width = 8, .height = 8, .transient = (rg_transient)7});
+    cr_expect_eq(t.id, 0);
+    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'odd'");
+    rg_graph_destroy(g);
+}
