@@ -108,7 +108,7 @@ rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
         return (rg_texture){0};
     }
     /* A value outside rg_transient was taken as AUTO; the library's own
-     * enums are checked, like rg_command_kind (found by tests/fuzz). */
+     * enums are checked, like rg_command_kind (found writing tests/fuzz). */
     if ((unsigned)desc->transient > (unsigned)RG_TRANSIENT_FORBID) {
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create '%s': transient mode %d is not an rg_transient",
                  desc->name ? desc->name : "", (int)desc->transient);

@@ -38,7 +38,7 @@ typedef struct span_build {
     rg_pending p;
     /* 8 colors, their 8 resolve targets, depth and its resolve target: 18
      * (it was 17, and a depth resolve after 8 resolved colors wrote past
-     * the end; found with tests/fuzz's sanitizer build). */
+     * the end; found reviewing for tests/fuzz, shown by its sanitizer build). */
     att_view views[18];
     uint32_t view_count;
     uint32_t width, height, layers; /* the smallest attachment extent */
