@@ -1,21 +1,49 @@
-/* graph_cpu: what the render graph costs the CPU per command.
+/* graph_cpu: what the render graph costs the CPU per command, side by side
+ * with recording the same frame by hand.
  *
- * Generated frames: passes of k draws (each pass renders into one of four
- * 64x64 targets and samples the one before), from about 10 to 10,000
- * commands. For each size: declare + compile, and execute (recording into a
- * command buffer, with draw callbacks that record nothing, so the figure is
- * the graph's own cost plus the driver's barrier and begin/end recording).
- * Nanoseconds per command; flat rows as N grows mean no quadratic path.
- * "compile" is a fresh graph (its first frame: the arrays' pages are new to
- * the process, which shows at large N); "steady" is what a frame loop pays:
- * rg_graph_reset, declare a changed frame (one more draw) and compile, on a
- * graph whose arrays are already grown.
+ * Frames:
+ *   generated  passes of k draws (each pass renders into one of four 64x64
+ *              targets and samples the one before), from about 10 to
+ *              10,000 commands;
+ *   deferred   the deferred demo's frame (demos/deferred/deferred_frame.c:
+ *              G-buffer, lighting, bloom chain, tonemap), twice: with its
+ *              draw callbacks replaced by ones that record nothing (the
+ *              graph's own cost, like the generated frames), and with the
+ *              demo's own draws (descriptor sets, pipelines, 80 indexed
+ *              draws), which both sides record alike.
  *
- *   graph_cpu [--draws K] [--sizes N,...] [--reps R] [--no-device]
- *   graph_cpu --once N      one compile + one execute, for
- *                           valgrind --tool=callgrind (instruction counts)
+ * Per frame:
+ *   compile   declare + rg_compile on a fresh graph (its first frame: the
+ *             arrays' pages are new to the process, which shows at large N);
+ *   steady    what a frame loop pays: rg_graph_reset, declare a changed
+ *             frame (one more pass) and compile, on a graph already grown;
+ *   graph     rg_execute into a command buffer (after the first execute,
+ *             which places memory);
+ *   hand      the same commands recorded by hand: the barriers the graph
+ *             computed and its spans' rendering infos, flattened once into
+ *             plain arrays (bench_frame.c), replayed with
+ *             vkCmdPipelineBarrier2 / vkCmdBeginRendering / the callbacks;
+ *   ratio     graph / hand: what the graph's execute costs over the least
+ *             a renderer could do with the same barriers.
+ * graph and hand time only the recording (between vkBeginCommandBuffer and
+ * vkEndCommandBuffer), alternating, averaged over a batch of recordings;
+ * the minimum over --reps batches. Nanoseconds per declared command.
+ * Before timing, the hand-written frame is checked against the graph's:
+ * the same number of vkCmdPipelineBarrier2 calls, image barriers and memory
+ * barriers (else the run fails); with --validation both are also submitted
+ * under synchronization validation, which must stay silent.
+ *
+ *   graph_cpu [--draws K] [--sizes N,...] [--reps R] [--deferred WxH|none]
+ *             [--json FILE] [--validation] [--ground PNG] [--no-device]
+ *   graph_cpu --once N      one compile + one graph execute + one hand
+ *                           recording of a generated frame of N commands,
+ *                           for valgrind --tool=callgrind (instruction
+ *                           counts); --once deferred for the deferred frame
  */
 #define _POSIX_C_SOURCE 199309L
+#include "bench_deferred.h"
+#include "bench_frame.h"
+
 #include <engine/engine.h>
 #include <rendergraph/rendergraph.h>
 
@@ -26,6 +54,9 @@
 
 #define TARGETS 4
 #define MAX_SIZES 16
+#define MAX_ROWS (MAX_SIZES + 2)
+/* Recordings per timed batch: about this many commands, at least one. */
+#define BATCH_COMMANDS 20000u
 
 static double now_ns(void)
 {
@@ -48,8 +79,8 @@ static uint32_t declare_frame(rg_graph *g, uint32_t commands, uint32_t draws)
     for (int i = 0; i < TARGETS; i++) {
         char name[16];
         snprintf(name, sizeof name, "target %d", i);
-        targets[i] = rg_texture_create(g, &(rg_texture_desc){ .name = name, .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                                              .width = 64, .height = 64 });
+        targets[i] = bench_rg_texture_create(g, &(rg_texture_desc){ .name = name, .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                                    .width = 64, .height = 64 });
     }
     uint32_t passes = commands / (draws + 2);
     if (passes == 0)
@@ -57,15 +88,16 @@ static uint32_t declare_frame(rg_graph *g, uint32_t commands, uint32_t draws)
     uint32_t made = 0;
     for (uint32_t p = 0; p < passes; p++) {
         rg_texture target = targets[p % TARGETS], source = targets[(p + TARGETS - 1) % TARGETS];
-        rg_begin_rendering(g, &(rg_rendering_desc){
+        bench_rg_begin_rendering(g, &(rg_rendering_desc){
             .name = "pass", .color_count = 1,
             .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                           .store = VK_ATTACHMENT_STORE_OP_STORE } } });
         rg_access read = { .texture = source, .usage = RG_USAGE_SAMPLED_FRAGMENT, .whole = true };
         for (uint32_t d = 0; d < draws; d++)
-            rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .accesses = p ? &read : NULL,
-                                            .access_count = p ? 1 : 0, .record = record_nothing });
-        rg_end_rendering(g);
+            bench_rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW,
+                                                  .accesses = p ? &read : NULL, .access_count = p ? 1 : 0,
+                                                  .record = record_nothing });
+        bench_rg_end_rendering(g);
         made += draws + 2;
     }
     return made;
@@ -96,125 +128,449 @@ static void recorder_close(recorder *r)
         vkDestroyCommandPool(eng_context_device(r->ctx), r->pool, NULL);
 }
 
-/* Records one execution; the command buffer is never submitted. */
-static rg_result record_once(recorder *r, rg_graph *g)
+/* One frame to record: its graph, the flattened copy, and what must happen
+ * before each recording (the deferred renderer resets its descriptor pool). */
+typedef struct frame {
+    rg_graph *graph;
+    bench_flat *flat;
+    bench_deferred *deferred;         /* NULL for generated frames */
+} frame;
+
+static bool before_recording(const frame *f)
 {
+    return !f->deferred || deferred_renderer_begin_frame(f->deferred->renderer, 0) == ENG_SUCCESS;
+}
+
+/* Records once, by the graph or by hand; the recording alone is timed.
+ * The command buffer is never submitted. Returns the ns, or -1. */
+static double record_timed(recorder *r, const frame *f, bool hand)
+{
+    if (!before_recording(f))
+        return -1;
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
     vkBeginCommandBuffer(r->cmd, &bi);
-    rg_result res = rg_execute(g, r->cmd);
+    double t0 = now_ns();
+    bool ok = hand ? bench_flat_record(f->flat, r->cmd) : rg_execute(f->graph, r->cmd) == RG_SUCCESS;
+    double t1 = now_ns();
     vkEndCommandBuffer(r->cmd);
     vkResetCommandBuffer(r->cmd, 0);
-    return res;
+    return ok ? t1 - t0 : -1;
+}
+
+typedef struct submit_job {
+    const frame *f;
+    bool hand, ok;
+} submit_job;
+
+static void record_job(VkCommandBuffer cmd, void *user)
+{
+    submit_job *j = user;
+    j->ok = j->hand ? bench_flat_record(j->f->flat, cmd) : rg_execute(j->f->graph, cmd) == RG_SUCCESS;
+}
+
+static bool submit(eng_context *ctx, const frame *f, bool hand)
+{
+    submit_job j = { f, hand, false };
+    if (!before_recording(f))
+        return false;
+    return eng_context_submit_once(ctx, record_job, &j) == ENG_SUCCESS && j.ok;
+}
+
+typedef struct row {
+    char frame[64];
+    uint32_t commands, nodes;
+    double compile, steady;           /* ns per command; < 0: not measured */
+    double graph, hand;               /* ns per command; < 0: no device */
+    bench_flat_counts counts;
+    bool validated;
+} row;
+
+typedef struct options {
+    uint32_t draws, reps;
+    bool validation;
+    const char *ground;
+} options;
+
+/* Places g (first execute), flattens it, checks the counts; optionally
+ * submits both under validation. 0 on success. */
+static int prepare(eng_context *ctx, recorder *rec, frame *f, bench_capture *cap, row *out, const options *o)
+{
+    if (record_timed(rec, f, false) < 0) {
+        fprintf(stderr, "graph_cpu: %s: execute: %s\n", out->frame, rg_graph_error_message(f->graph));
+        return 1;
+    }
+    const char *error = NULL;
+    f->flat = bench_flatten(cap, f->graph, &error);
+    if (!f->flat) {
+        fprintf(stderr, "graph_cpu: %s: flattening: %s\n", out->frame, error);
+        return 1;
+    }
+    bench_flat_counts gc = bench_graph_counts(f->graph), hc = bench_flat_get_counts(f->flat);
+    if (gc.barrier_calls != hc.barrier_calls || gc.image_barriers != hc.image_barriers ||
+        gc.memory_barriers != hc.memory_barriers) {
+        fprintf(stderr,
+                "graph_cpu: %s: the hand-written frame differs: %u/%u barrier calls, %u/%u image barriers, "
+                "%u/%u memory barriers (graph/hand)\n",
+                out->frame, gc.barrier_calls, hc.barrier_calls, gc.image_barriers, hc.image_barriers,
+                gc.memory_barriers, hc.memory_barriers);
+        return 1;
+    }
+    out->counts = hc;
+    if (o->validation) {
+        eng_message_counts before = eng_context_messages(ctx);
+        /* Graph, hand, hand, graph: each must follow either. */
+        bool ok = submit(ctx, f, false) && submit(ctx, f, true) && submit(ctx, f, true) && submit(ctx, f, false);
+        eng_message_counts after = eng_context_messages(ctx);
+        if (!ok || after.warning + after.error != before.warning + before.error) {
+            fprintf(stderr, "graph_cpu: %s: submitting under validation: %s; first message: %s\n", out->frame,
+                    ok ? "validation messages" : "failed", eng_context_first_message(ctx));
+            return 1;
+        }
+        out->validated = true;
+    }
+    return 0;
+}
+
+/* Alternating graph and hand recordings; per-command ns, min over reps. */
+static int time_both(recorder *rec, const frame *f, row *out, uint32_t reps)
+{
+    uint32_t batch = BATCH_COMMANDS / (out->commands ? out->commands : 1);
+    if (batch == 0)
+        batch = 1;
+    out->graph = out->hand = 1e300;
+    for (uint32_t r = 0; r < reps; r++) {
+        double sum[2] = { 0, 0 };
+        for (uint32_t i = 0; i < batch; i++)
+            for (int hand = 0; hand < 2; hand++) {
+                /* Alternate which goes first, so neither always follows the other. */
+                int which = (i & 1) ? 1 - hand : hand;
+                double t = record_timed(rec, f, which);
+                if (t < 0) {
+                    fprintf(stderr, "graph_cpu: %s: recording failed\n", out->frame);
+                    return 1;
+                }
+                sum[which] += t;
+            }
+        double g = sum[0] / batch / out->commands, h = sum[1] / batch / out->commands;
+        if (g < out->graph)
+            out->graph = g;
+        if (h < out->hand)
+            out->hand = h;
+    }
+    return 0;
+}
+
+static uint32_t command_count(const rg_graph *g)
+{
+    const rg_command *order = NULL;
+    return rg_execution_order(g, &order);
+}
+
+/* A generated frame of about n commands. */
+static int run_generated(eng_context *ctx, recorder *rec, uint32_t n, const options *o, bool once, row *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->frame, sizeof out->frame, "generated");
+    out->compile = out->steady = 1e300;
+    out->graph = out->hand = -1;
+    uint32_t reps = once ? 1 : o->reps;
+    for (uint32_t rep = 0; rep < reps; rep++) {
+        rg_graph *g = NULL;
+        rg_graph_create(&(rg_graph_desc){ .name = "bench" }, &g);
+        double t0 = now_ns();
+        out->commands = declare_frame(g, n, o->draws);
+        rg_result res = rg_compile(g);
+        double t1 = now_ns();
+        if (res != RG_SUCCESS) {
+            fprintf(stderr, "graph_cpu: compile: %s\n", rg_graph_error_message(g));
+            rg_graph_destroy(g);
+            return 1;
+        }
+        if ((t1 - t0) / out->commands < out->compile)
+            out->compile = (t1 - t0) / out->commands;
+        /* A changed declaration, so compile cannot reuse its plan. */
+        rg_graph_reset(g);
+        double t4 = now_ns();
+        uint32_t again = declare_frame(g, n + o->draws + 2, o->draws);
+        res = rg_compile(g);
+        double t5 = now_ns();
+        rg_graph_destroy(g);
+        if (res != RG_SUCCESS) {
+            fprintf(stderr, "graph_cpu: compile: %s\n", rg_graph_error_message(g));
+            return 1;
+        }
+        if ((t5 - t4) / again < out->steady)
+            out->steady = (t5 - t4) / again;
+    }
+    out->nodes = out->commands / (o->draws + 2);
+    if (!ctx)
+        return 0;
+    bench_capture *cap = bench_capture_create(n + 4 * (o->draws + 2), TARGETS, false);
+    frame f = { 0 };
+    int rc = cap ? 0 : 1;
+    if (rc == 0) {
+        rg_graph_create(&(rg_graph_desc){ .name = "bench", .ctx = ctx }, &f.graph);
+        bench_capture_reset(cap);
+        bench_capture_use(cap);
+        declare_frame(f.graph, n, o->draws);
+        bench_capture_use(NULL);
+        if (rg_compile(f.graph) != RG_SUCCESS) {
+            fprintf(stderr, "graph_cpu: compile: %s\n", rg_graph_error_message(f.graph));
+            rc = 1;
+        }
+    }
+    if (rc == 0)
+        rc = prepare(ctx, rec, &f, cap, out, o);
+    if (rc == 0 && once) {
+        rc = record_timed(rec, &f, false) < 0 || record_timed(rec, &f, true) < 0;
+    } else if (rc == 0) {
+        rc = time_both(rec, &f, out, o->reps);
+    }
+    eng_context_wait_idle(ctx);
+    bench_flat_destroy(f.flat);
+    rg_graph_destroy(f.graph);
+    bench_capture_destroy(cap);
+    return rc;
+}
+
+/* The deferred demo's frame; stub: its draws replaced by empty callbacks. */
+static int run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool stub, const options *o, bool once,
+                        row *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->frame, sizeof out->frame, "deferred %ux%u%s", extent.width, extent.height,
+             stub ? " (draws stubbed)" : " (demo draws)");
+    bench_deferred d;
+    if (bench_deferred_create(ctx, o->ground, extent, &d) != ENG_SUCCESS) {
+        fprintf(stderr, "graph_cpu: deferred frame: %s\n", eng_last_error());
+        return 1;
+    }
+    bench_capture *cap = bench_capture_create(256, 64, stub);
+    int rc = cap ? 0 : 1;
+    out->compile = out->steady = 1e300;
+    uint32_t reps = once ? 1 : o->reps;
+    /* compile (fresh graph) and steady (reset + declare + compile), as for
+     * the generated frames; the renderer is the same. */
+    for (uint32_t rep = 0; rep < reps && rc == 0; rep++) {
+        rg_graph *g = NULL;
+        rg_graph_create(&(rg_graph_desc){ .name = "deferred", .ctx = ctx }, &g);
+        bench_capture_reset(cap);
+        double t0 = now_ns();
+        bench_deferred_declare(&d, g, cap);
+        rg_result res = rg_compile(g);
+        double t1 = now_ns();
+        out->commands = command_count(g);
+        rg_graph_reset(g);
+        bench_capture_reset(cap);
+        /* A changed declaration (the frame at a slightly larger extent), so
+         * compile cannot reuse its plan; this graph is never executed. */
+        d.extent.width += 2;
+        d.extent.height += 2;
+        double t4 = now_ns();
+        bench_deferred_declare(&d, g, cap);
+        rg_result res2 = rg_compile(g);
+        double t5 = now_ns();
+        d.extent = extent;
+        if (res != RG_SUCCESS || res2 != RG_SUCCESS) {
+            fprintf(stderr, "graph_cpu: deferred compile: %s\n", rg_graph_error_message(g));
+            rc = 1;
+        }
+        rg_graph_destroy(g);
+        if (rc == 0 && (t1 - t0) / out->commands < out->compile)
+            out->compile = (t1 - t0) / out->commands;
+        if (rc == 0 && (t5 - t4) / out->commands < out->steady)
+            out->steady = (t5 - t4) / out->commands;
+    }
+    frame f = { .deferred = &d };
+    if (rc == 0) {
+        rg_graph_create(&(rg_graph_desc){ .name = "deferred", .ctx = ctx }, &f.graph);
+        bench_capture_reset(cap);
+        bench_deferred_declare(&d, f.graph, cap);
+        if (rg_compile(f.graph) != RG_SUCCESS) {
+            fprintf(stderr, "graph_cpu: deferred compile: %s\n", rg_graph_error_message(f.graph));
+            rc = 1;
+        }
+        out->commands = command_count(f.graph);
+    }
+    if (rc == 0)
+        rc = prepare(ctx, rec, &f, cap, out, o);
+    out->nodes = out->counts.spans;
+    if (rc == 0 && once)
+        rc = record_timed(rec, &f, false) < 0 || record_timed(rec, &f, true) < 0;
+    else if (rc == 0)
+        rc = time_both(rec, &f, out, o->reps);
+    eng_context_wait_idle(ctx);
+    bench_flat_destroy(f.flat);
+    rg_graph_destroy(f.graph);
+    bench_capture_destroy(cap);
+    bench_deferred_destroy(&d);
+    return rc;
+}
+
+static void print_row(const row *r)
+{
+    char graph[32] = "-", hand[32] = "-", ratio[32] = "-";
+    if (r->graph >= 0) {
+        snprintf(graph, sizeof graph, "%.1f", r->graph);
+        snprintf(hand, sizeof hand, "%.1f", r->hand);
+        snprintf(ratio, sizeof ratio, "%.2f", r->graph / r->hand);
+    }
+    printf("%-34s %8u %9.0f %9.0f %9s %9s %7s %6u %7u %6u %5s\n", r->frame, r->commands, r->compile, r->steady,
+           graph, hand, ratio, r->counts.barrier_calls, r->counts.image_barriers, r->nodes,
+           r->validated ? "yes" : "-");
+}
+
+static void json_row(FILE *j, const row *r, bool first)
+{
+    fprintf(j,
+            "%s{\"frame\":\"%s\",\"commands\":%u,\"nodes\":%u,\"compile_ns_per_cmd\":%.2f,"
+            "\"steady_ns_per_cmd\":%.2f",
+            first ? "" : ",", r->frame, r->commands, r->nodes, r->compile, r->steady);
+    if (r->graph >= 0)
+        fprintf(j,
+                ",\"graph_execute_ns_per_cmd\":%.2f,\"hand_ns_per_cmd\":%.2f,\"ratio\":%.4f,"
+                "\"barrier_calls\":%u,\"image_barriers\":%u,\"memory_barriers\":%u,\"spans\":%u,"
+                "\"callbacks\":%u,\"validated\":%s",
+                r->graph, r->hand, r->graph / r->hand, r->counts.barrier_calls, r->counts.image_barriers,
+                r->counts.memory_barriers, r->counts.spans, r->counts.calls, r->validated ? "true" : "false");
+    else
+        fprintf(j, ",\"graph_execute_ns_per_cmd\":null,\"hand_ns_per_cmd\":null,\"ratio\":null");
+    fprintf(j, "}");
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: graph_cpu [--draws K] [--sizes N,...] [--reps R] [--deferred WxH|none] [--json FILE]\n"
+                    "                 [--validation] [--ground PNG] [--no-device] [--once N|deferred]\n");
+    return 2;
 }
 
 int main(int argc, char **argv)
 {
-    uint32_t draws = 8, reps = 5, once = 0;
+    options o = { .draws = 8, .reps = 5 };
     uint32_t sizes[MAX_SIZES] = { 10, 100, 1000, 10000 };
-    uint32_t size_count = 4;
-    bool device = true;
+    uint32_t size_count = 4, once = 0;
+    bool device = true, once_deferred = false, deferred = true;
+    VkExtent2D deferred_extent = { 1920, 1080 };
+    const char *json_path = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--draws") && i + 1 < argc) {
-            draws = (uint32_t)atoi(argv[++i]);
+            o.draws = (uint32_t)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-            reps = (uint32_t)atoi(argv[++i]);
+            o.reps = (uint32_t)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--once") && i + 1 < argc) {
-            once = (uint32_t)atoi(argv[++i]);
+            if (!strcmp(argv[++i], "deferred"))
+                once_deferred = true;
+            else if ((once = (uint32_t)atoi(argv[i])) == 0)
+                return usage();
         } else if (!strcmp(argv[i], "--no-device")) {
             device = false;
+        } else if (!strcmp(argv[i], "--validation")) {
+            o.validation = true;
+        } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+            json_path = argv[++i];
+        } else if (!strcmp(argv[i], "--ground") && i + 1 < argc) {
+            o.ground = argv[++i];
+        } else if (!strcmp(argv[i], "--deferred") && i + 1 < argc) {
+            if (!strcmp(argv[++i], "none"))
+                deferred = false;
+            else if (sscanf(argv[i], "%ux%u", &deferred_extent.width, &deferred_extent.height) != 2 ||
+                     !deferred_extent.width || !deferred_extent.height)
+                return usage();
         } else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             size_count = 0;
             for (char *t = strtok(argv[++i], ","); t && size_count < MAX_SIZES; t = strtok(NULL, ","))
-                sizes[size_count++] = (uint32_t)atoi(t);
+                if ((sizes[size_count++] = (uint32_t)atoi(t)) == 0)
+                    return usage();
+            if (size_count == 0)
+                return usage();
         } else {
-            fprintf(stderr, "usage: graph_cpu [--draws K] [--sizes N,...] [--reps R] [--once N] [--no-device]\n");
-            return 2;
+            return usage();
         }
     }
-    if (draws == 0 || reps == 0) {
+    if (o.draws == 0 || o.reps == 0) {
         fprintf(stderr, "graph_cpu: --draws and --reps must be positive\n");
         return 2;
     }
     eng_context *ctx = NULL;
     recorder rec = { 0 };
     if (device) {
-        eng_result r = eng_context_create(&(eng_context_desc){ .app_name = "graph_cpu" }, &ctx);
+        eng_result r = eng_context_create(&(eng_context_desc){ .app_name = "graph_cpu", .validation = o.validation },
+                                          &ctx);
         if (r != ENG_SUCCESS || !recorder_open(ctx, &rec)) {
             fprintf(stderr, "graph_cpu: no device (%s); compile only\n", eng_last_error());
             recorder_close(&rec);
             eng_context_destroy(ctx);
             ctx = NULL;
+            /* The validated side-by-side run needs a device: 77 ("skipped"
+             * to CTest) unless one is required. */
+            const char *req = getenv("ENG_REQUIRE_DEVICE");
+            if (o.validation)
+                return req && req[0] && strcmp(req, "0") != 0 ? 1 : 77;
         }
     }
-    if (once) {
+    bool quiet = once || once_deferred;
+    if (once || once_deferred) {
         sizes[0] = once;
-        size_count = 1;
-        reps = 1;
-    } else {
-        printf("device: %s; %u draws per pass; minimum of %u runs\n",
-               ctx ? eng_context_properties(ctx)->deviceName : "none (compile only)", draws, reps);
-        printf("%10s %14s %14s %14s %10s %8s\n", "commands", "compile ns/cmd", "steady ns/cmd", "execute ns/cmd",
-               "barriers", "nodes");
+        size_count = once ? 1 : 0;
+        deferred = once_deferred;
     }
+    if (!ctx)
+        deferred = false;
+    const VkPhysicalDeviceProperties *props = ctx ? eng_context_properties(ctx) : NULL;
+    if (!quiet) {
+        printf("device: %s (driver 0x%x, Vulkan %u.%u.%u); generated frames: %u draws per pass; "
+               "minimum of %u batches%s\n",
+               props ? props->deviceName : "none (compile only)", props ? props->driverVersion : 0,
+               props ? VK_API_VERSION_MAJOR(props->apiVersion) : 0, props ? VK_API_VERSION_MINOR(props->apiVersion) : 0,
+               props ? VK_API_VERSION_PATCH(props->apiVersion) : 0, o.draws, o.reps,
+               o.validation ? "; under validation (times are not meaningful)" : "");
+        printf("%-34s %8s %9s %9s %9s %9s %7s %6s %7s %6s %5s\n", "frame", "commands", "compile", "steady", "graph",
+               "hand", "ratio", "calls", "images", "nodes", "valid");
+    }
+    row rows[MAX_ROWS];
+    uint32_t row_count = 0;
     int rc = 0;
     for (uint32_t s = 0; s < size_count && rc == 0; s++) {
-        double compile = 1e300, steady = 1e300, execute = 1e300;
-        uint32_t made = 0, barriers = 0;
-        for (uint32_t rep = 0; rep < reps && rc == 0; rep++) {
-            rg_graph *g = NULL;
-            rg_graph_create(&(rg_graph_desc){ .name = "bench", .ctx = ctx }, &g);
-            double t0 = now_ns();
-            made = declare_frame(g, sizes[s], draws);
-            rg_result res = rg_compile(g);
-            double t1 = now_ns();
-            if (res != RG_SUCCESS) {
-                fprintf(stderr, "graph_cpu: compile: %s\n", rg_graph_error_message(g));
-                rc = 1;
-            }
-            barriers = rg_barrier_count(g);
-            if (rc == 0 && ctx) {
-                res = record_once(&rec, g); /* first execute places memory: not timed */
-                double t2 = now_ns();
-                if (res == RG_SUCCESS)
-                    res = record_once(&rec, g);
-                double t3 = now_ns();
-                if (res != RG_SUCCESS) {
-                    fprintf(stderr, "graph_cpu: execute: %s\n", rg_graph_error_message(g));
-                    rc = 1;
-                }
-                if (t3 - t2 < execute)
-                    execute = t3 - t2;
-            }
-            if (t1 - t0 < compile)
-                compile = t1 - t0;
-            /* A changed declaration, so compile cannot reuse its plan. */
-            rg_graph_reset(g);
-            double t4 = now_ns();
-            uint32_t again = declare_frame(g, sizes[s] + draws + 2, draws);
-            res = rg_compile(g);
-            double t5 = now_ns();
-            if (res != RG_SUCCESS) {
-                fprintf(stderr, "graph_cpu: compile: %s\n", rg_graph_error_message(g));
-                rc = 1;
-            }
-            if ((t5 - t4) / again < steady)
-                steady = (t5 - t4) / again;
-            if (ctx)
-                eng_context_wait_idle(ctx);
-            rg_graph_destroy(g);
-        }
-        if (rc == 0 && !once) {
-            char exec[32] = "-";
-            if (ctx)
-                snprintf(exec, sizeof exec, "%.0f", execute / made);
-            printf("%10u %14.0f %14.0f %14s %10u %8u\n", made, compile / made, steady, exec, barriers,
-                   made / (draws + 2));
+        rc = run_generated(ctx, &rec, sizes[s], &o, quiet, &rows[row_count]);
+        if (rc == 0 && !quiet)
+            print_row(&rows[row_count]);
+        row_count++;
+    }
+    for (int stub = 1; stub >= 0 && deferred && rc == 0; stub--) {
+        rc = run_deferred(ctx, &rec, deferred_extent, stub, &o, quiet, &rows[row_count]);
+        if (rc == 0 && !quiet)
+            print_row(&rows[row_count]);
+        row_count++;
+    }
+    if (!quiet)
+        printf("ns per command: compile (fresh graph), steady (reset + declare + compile), graph (rg_execute), "
+               "hand (the same\nbarriers and rendering infos from flat arrays); ratio = graph / hand; calls = "
+               "vkCmdPipelineBarrier2 calls,\nimages = image barriers (equal on both sides, checked); nodes = spans; "
+               "valid = submitted under sync validation, silent\n");
+    if (rc == 0 && json_path) {
+        FILE *j = fopen(json_path, "w");
+        if (!j) {
+            fprintf(stderr, "graph_cpu: cannot write %s\n", json_path);
+            rc = 1;
+        } else {
+            fprintf(j, "{\"benchmark\":\"graph_cpu\",\"device\":\"%s\",\"driver_version\":%u,\"draws_per_pass\":%u,"
+                       "\"reps\":%u,\"batch_commands\":%u,\"validation\":%s,\"results\":[",
+                    props ? props->deviceName : "none", props ? props->driverVersion : 0, o.draws, o.reps,
+                    BATCH_COMMANDS, o.validation ? "true" : "false");
+            for (uint32_t i = 0; i < row_count; i++)
+                json_row(j, &rows[i], i == 0);
+            fprintf(j, "]}\n");
+            fclose(j);
         }
     }
-    if (!once)
-        printf("(the minimum over runs; nodes = spans, each contracted into one node)\n");
+    eng_message_counts mc = ctx ? eng_context_messages(ctx) : (eng_message_counts){ 0 };
     recorder_close(&rec);
     eng_context_destroy(ctx);
+    if (o.validation && mc.warning + mc.error) {
+        fprintf(stderr, "graph_cpu: %u validation warnings, %u errors\n", mc.warning, mc.error);
+        return 1;
+    }
     return rc;
 }
