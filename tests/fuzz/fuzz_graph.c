@@ -177,6 +177,7 @@ typedef struct fz {
     uint32_t req_mode;
     req reqs[MAX_RES];
     bool callback_failed;
+    bool no_aliasing;                 /* rg_graph_desc.no_aliasing of g */
     char name_buf[8][128];
     uint32_t name_next;
 } fz;
@@ -892,6 +893,8 @@ static void check_placement(const fz *f)
             VkDeviceSize ai = w[i].offset, bi = ai + f->reqs[i].size, aj = w[j].offset, bj = aj + f->reqs[j].size;
             if (!(ai < bj && aj < bi))
                 continue;
+            CHECK(!f->no_aliasing, "resources %u and %u share bytes of pool %u in a graph without aliasing", i, j,
+                  w[i].pool);
             CHECK(all_before(f, i, j) || all_before(f, j, i),
                   "resources %u and %u share bytes of pool %u without being ordered", i, j, w[i].pool);
         }
@@ -1013,7 +1016,11 @@ static void run_input(const uint8_t *data, size_t size)
         return;
     f->r = &r;
     f->open_begin = UINT32_MAX;
-    if (rg_graph_create(&(rg_graph_desc){.name = "fuzz \"graph\"\n"}, &f->g) != RG_SUCCESS ||
+    /* The last byte's low bit: a graph that never aliases (the seeds' last
+     * byte is an even opcode or argument, so they alias). */
+    f->no_aliasing = size && (data[size - 1] & 1);
+    if (rg_graph_create(&(rg_graph_desc){.name = "fuzz \"graph\"\n", .no_aliasing = f->no_aliasing}, &f->g) !=
+            RG_SUCCESS ||
         rg_graph_create(&(rg_graph_desc){.name = NULL}, &f->other) != RG_SUCCESS) {
         rg_graph_destroy(f->g);
         free(f);
