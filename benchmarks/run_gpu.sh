@@ -42,7 +42,8 @@ env_txt="$OUT/environment.txt"
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "host: $(uname -srm)"
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  command -v vulkaninfo >/dev/null && vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverVersion|driverInfo|apiVersion'
+  command -v vulkaninfo >/dev/null &&
+    vulkaninfo --summary 2>/dev/null | grep -E 'deviceName|driverVersion|driverInfo|apiVersion'
   echo "BIN=$BIN LAYERS=$LAYERS"
 } > "$env_txt"
 

@@ -50,7 +50,8 @@ plot_memory() {
     | @tsv' "$json" > "$tmp/memory.dat"
   local device emulated
   device=$(jq -r '.device' "$json")
-  emulated=$(jq -r 'if .memory_budget_emulated_by then " (emulated by \(.memory_budget_emulated_by))" else "" end' "$json")
+  emulated=$(jq -r 'if .memory_budget_emulated_by then " (emulated by \(.memory_budget_emulated_by))" else "" end' \
+    "$json")
   local what="committed bytes"
   [ "$metric" = heap_delta ] && what="device-local heap usage delta"
   gnuplot <<EOF
@@ -87,7 +88,11 @@ if [ -f "$IN/graph_cpu.json" ]; then
     device=$(jq -r '.device' "$IN/graph_cpu.json")
     deferred_plot=""
     [ -s "$tmp/cpu_deferred.dat" ] &&
-      deferred_plot=", \"$tmp/cpu_deferred.dat\" using 1:2 with points pt 7 ps 1.2 lc rgb '#d62728' title 'deferred frame, graph', '' using 1:3 with points pt 5 ps 1.2 lc rgb '#1f77b4' title 'deferred frame, hand', '' using 1:2:5 with labels offset 1,0.8 left font ',9' notitle"
+      deferred_plot=", \"$tmp/cpu_deferred.dat\" using 1:2 with points pt 7 ps 1.2 lc rgb '#d62728'"
+    [ -s "$tmp/cpu_deferred.dat" ] &&
+      deferred_plot+=" title 'deferred frame, graph', '' using 1:3 with points pt 5 ps 1.2 lc rgb '#1f77b4'"
+    [ -s "$tmp/cpu_deferred.dat" ] &&
+      deferred_plot+=" title 'deferred frame, hand', '' using 1:2:5 with labels offset 1,0.8 left font ',9' notitle"
     gnuplot <<EOF
 set terminal svg size 800,450 dynamic noenhanced font "sans,12"
 set output "$OUTDIR/graph_cpu.svg"
