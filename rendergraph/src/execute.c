@@ -148,7 +148,8 @@ static void begin_rendering(rg_graph *g, VkCommandBuffer cmd, uint32_t s)
         const rg_resource *r = &g->resources[rg__texture_index(g, d->depth.texture)];
         VkImageLayout layout = d->depth_read_only ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
                                                   : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
-        depth = attachment_info(g, &d->depth, sv->views[16], VK_NULL_HANDLE, layout, true);
+        depth = attachment_info(g, &d->depth, sv->views[RG_SPAN_VIEW_DEPTH], sv->views[RG_SPAN_VIEW_DEPTH_RESOLVE],
+                                layout, true);
         has_depth = (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
         has_stencil = (r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
     }

@@ -128,9 +128,11 @@ typedef struct rg_span {
 } rg_span;
 
 /* Attachment views of one span, made at placement: [0..8) colors,
- * [8..16) their resolve targets, [16] depth. VK_NULL_HANDLE for imports,
- * which use their own view. */
-#define RG_SPAN_VIEWS 17
+ * [8..16) their resolve targets, [16] depth, [17] its resolve target.
+ * VK_NULL_HANDLE for imports, which use their own view. */
+#define RG_SPAN_VIEWS 18
+#define RG_SPAN_VIEW_DEPTH 16
+#define RG_SPAN_VIEW_DEPTH_RESOLVE 17
 typedef struct rg_span_views {
     VkImageView views[RG_SPAN_VIEWS];
 } rg_span_views;

@@ -226,7 +226,10 @@ static rg_result make_span_views(rg_graph *g, uint32_t s)
     }
     if (res == RG_SUCCESS && d->depth.texture.id)
         res = make_attachment_view(g, d->depth.texture, d->depth.mip, d->depth.base_layer,
-                                   d->depth.layer_count ? d->depth.layer_count : 1, &sv->views[16]);
+                                   d->depth.layer_count ? d->depth.layer_count : 1, &sv->views[RG_SPAN_VIEW_DEPTH]);
+    if (res == RG_SUCCESS && d->depth.texture.id && d->depth.resolve.id)
+        res = make_attachment_view(g, d->depth.resolve, d->depth.resolve_mip, d->depth.resolve_layer, span->layer_count,
+                                   &sv->views[RG_SPAN_VIEW_DEPTH_RESOLVE]);
     return res;
 }
 

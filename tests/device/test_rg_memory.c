@@ -2,6 +2,7 @@
  * memory, the data each one holds is exact, and synchronization validation
  * sees no hazard within a frame or across frames. */
 #include "device_fixture.h"
+#include "rg_support.h"
 #include "solid.h"
 
 #include <criterion/criterion.h>
@@ -17,64 +18,6 @@ static const uint32_t sample_frag[] =
 #define W 32
 #define H 32
 #define FMT VK_FORMAT_R8G8B8A8_UNORM
-
-typedef struct exec_job {
-    rg_graph *graph;
-    int times;
-    rg_result result;
-} exec_job;
-
-static void record_graph(VkCommandBuffer cmd, void *user)
-{
-    exec_job *j = user;
-    for (int i = 0; i < j->times && j->result == RG_SUCCESS; i++)
-        j->result = rg_execute(j->graph, cmd);
-}
-
-static void run_graph(rg_graph *graph, int times)
-{
-    exec_job j = { graph, times, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(test_ctx, record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert_eq(j.result, RG_SUCCESS, "rg_execute: %s", rg_graph_error_message(graph));
-}
-
-static rg_graph *new_graph(void)
-{
-    rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "memory", .ctx = test_ctx }, &g), RG_SUCCESS);
-    return g;
-}
-
-static void compile_ok(rg_graph *g)
-{
-    rg_result r = rg_compile(g);
-    cr_assert_eq(r, RG_SUCCESS, "rg_compile: %s: %s", rg_result_string(r), rg_graph_error_message(g));
-}
-
-static eng_buffer *host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data)
-{
-    eng_buffer_desc d = { .name = "host", .size = size, .usage = usage,
-                          .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT };
-    eng_buffer *b = NULL;
-    cr_assert_eq(eng_buffer_create(test_ctx, &d, &b), ENG_SUCCESS, "%s", eng_last_error());
-    if (data)
-        memcpy(eng_buffer_mapped(b), data, size);
-    else
-        memset(eng_buffer_mapped(b), 0, size);
-    return b;
-}
-
-static rg_buffer import(rg_graph *g, const char *name, eng_buffer *b, bool readback)
-{
-    rg_buffer_import_desc d = { .name = name, .buffer = eng_buffer_handle(b), .size = eng_buffer_size(b),
-                                .initial_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
-                                .initial_access = VK_ACCESS_2_HOST_WRITE_BIT };
-    if (readback) {
-        d.final_stage = VK_PIPELINE_STAGE_2_HOST_BIT;
-        d.final_access = VK_ACCESS_2_HOST_READ_BIT;
-    }
-    return rg_buffer_import(g, &d);
-}
 
 static void expect_same_memory(rg_memory_kind ka, uint32_t pa, VkDeviceSize oa, rg_memory_kind kb, uint32_t pb,
                                VkDeviceSize ob)
@@ -95,21 +38,22 @@ DEVICE_TEST(rg_memory, buffer_reuses_buffer_memory)
         first[i] = 0x11110000u + i;
         second[i] = 0x22220000u + i * 3;
     }
-    eng_buffer *up = host_buffer(N, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, first);
-    eng_buffer *io = host_buffer(2 * N, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    eng_buffer *up = rg_test_host_buffer(N, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, first);
+    eng_buffer *io = rg_test_host_buffer(2 * N, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     memcpy((char *)eng_buffer_mapped(io) + N, second, N);
-    eng_buffer *down = host_buffer(N, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    eng_buffer *down = rg_test_host_buffer(N, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
 
-    rg_graph *g = new_graph();
+    rg_graph *g = rg_test_graph("memory");
     rg_buffer a = rg_buffer_create(g, &(rg_buffer_desc){ .name = "a", .size = N });
     rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){ .name = "b", .size = N });
-    rg_buffer u = import(g, "up", up, false), x = import(g, "io", io, true), d = import(g, "down", down, true);
+    rg_buffer u = rg_test_import_buffer(g, "up", up, false);
+    rg_buffer x = rg_test_import_buffer(g, "io", io, true), d = rg_test_import_buffer(g, "down", down, true);
     rg_cmd_copy_buffer(g, u, 0, a, 0, N);
     rg_cmd_copy_buffer(g, a, 0, x, 0, N);
     rg_cmd_copy_buffer(g, x, N, b, 0, N); /* b takes a's memory over */
     rg_cmd_copy_buffer(g, b, 0, d, 0, N);
-    compile_ok(g);
-    run_graph(g, 3);
+    rg_test_compile(g);
+    rg_test_run(g, 3);
 
     VkDeviceSize oa = 0, ob = 0;
     uint32_t pa = 0, pb = 0;
@@ -134,22 +78,22 @@ DEVICE_TEST(rg_memory, image_reuses_image_memory)
     static uint8_t green_px[BYTES];
     for (uint32_t i = 0; i < W * H; i++)
         memcpy(green_px + i * 4, (uint8_t[4]){ 0, 255, 0, 255 }, 4);
-    eng_buffer *io = host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    eng_buffer *io = rg_test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     memcpy((char *)eng_buffer_mapped(io) + BYTES, green_px, BYTES);
-    eng_buffer *down = host_buffer(BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = new_graph();
+    eng_buffer *down = rg_test_host_buffer(BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = rg_test_graph("memory");
     rg_texture_desc td = { .format = FMT, .width = W, .height = H };
     td.name = "first";
     rg_texture a = rg_texture_create(g, &td);
     td.name = "second";
     rg_texture b = rg_texture_create(g, &td);
-    rg_buffer x = import(g, "io", io, true), d = import(g, "down", down, true);
+    rg_buffer x = rg_test_import_buffer(g, "io", io, true), d = rg_test_import_buffer(g, "down", down, true);
     rg_cmd_clear_texture(g, a, NULL, &(VkClearValue){ .color = { .float32 = { 1, 0, 0, 1 } } });
     rg_cmd_copy_texture_to_buffer(g, a, 0, 0, 1, x, 0);
     rg_cmd_copy_buffer_to_texture(g, x, BYTES, b, 0, 0, 1);
     rg_cmd_copy_texture_to_buffer(g, b, 0, 0, 1, d, 0);
-    compile_ok(g);
-    run_graph(g, 3);
+    rg_test_compile(g);
+    rg_test_run(g, 3);
 
     VkDeviceSize oa = 0, ob = 0;
     uint32_t pa = 0, pb = 0;
@@ -216,10 +160,10 @@ DEVICE_TEST(rg_memory, post_chain_targets_alias)
                              .set_layouts = &layout, .set_layout_count = 1, .push_constant_size = sizeof(solid_push) };
     eng_pipeline *pipe = NULL;
     cr_assert_eq(eng_pipeline_create(test_ctx, &pd, &pipe), ENG_SUCCESS, "%s", eng_last_error());
-    eng_buffer *down = host_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    eng_buffer *down = rg_test_host_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
 
     /* clear -> t0; t0 -> t1 -> ... -> t5 by copying passes; t5 -> host. */
-    rg_graph *g = new_graph();
+    rg_graph *g = rg_test_graph("memory");
     rg_texture t[STEPS + 1];
     for (int i = 0; i <= STEPS; i++) {
         char name[16];
@@ -242,11 +186,11 @@ DEVICE_TEST(rg_memory, post_chain_targets_alias)
                                         .access_count = 1, .record = draw_post, .user = &draws[i] });
         rg_end_rendering(g);
     }
-    rg_buffer out = import(g, "down", down, true);
+    rg_buffer out = rg_test_import_buffer(g, "down", down, true);
     rg_cmd_copy_texture_to_buffer(g, t[STEPS], 0, 0, 1, out, 0);
-    compile_ok(g);
-    run_graph(g, 3);
-    run_graph(g, 1);
+    rg_test_compile(g);
+    rg_test_run(g, 3);
+    rg_test_run(g, 1);
 
     const uint8_t *px = eng_buffer_mapped(down);
     static const uint8_t blue[4] = { 0, 0, 255, 255 };

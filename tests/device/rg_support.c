@@ -1,0 +1,72 @@
+/* Helpers of the render graph's device tests (rg_support.h). */
+#include "rg_support.h"
+
+#include "device_fixture.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+typedef struct exec_job {
+    rg_graph *graph;
+    int times;
+    rg_result result;
+} exec_job;
+
+static void record_graph(VkCommandBuffer cmd, void *user)
+{
+    exec_job *j = user;
+    for (int i = 0; i < j->times && j->result == RG_SUCCESS; i++)
+        j->result = rg_execute(j->graph, cmd);
+}
+
+rg_graph *rg_test_graph(const char *name)
+{
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = name, .ctx = test_ctx }, &g), RG_SUCCESS);
+    return g;
+}
+
+void rg_test_compile(rg_graph *g)
+{
+    rg_result r = rg_compile(g);
+    cr_assert_eq(r, RG_SUCCESS, "rg_compile: %s: %s", rg_result_string(r), rg_graph_error_message(g));
+}
+
+void rg_test_run(rg_graph *g, int times)
+{
+    exec_job j = { g, times, RG_SUCCESS };
+    cr_assert_eq(eng_context_submit_once(test_ctx, record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
+    cr_assert_eq(j.result, RG_SUCCESS, "rg_execute: %s", rg_graph_error_message(g));
+}
+
+eng_buffer *rg_test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data)
+{
+    eng_buffer_desc d = { .name = "host", .size = size, .usage = usage,
+                          .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT };
+    eng_buffer *b = NULL;
+    cr_assert_eq(eng_buffer_create(test_ctx, &d, &b), ENG_SUCCESS, "%s", eng_last_error());
+    if (data)
+        memcpy(eng_buffer_mapped(b), data, size);
+    else
+        memset(eng_buffer_mapped(b), 0, size);
+    return b;
+}
+
+rg_buffer rg_test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool readback)
+{
+    rg_buffer_import_desc d = { .name = name, .buffer = eng_buffer_handle(b), .size = eng_buffer_size(b),
+                                .initial_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                                .initial_access = VK_ACCESS_2_HOST_WRITE_BIT };
+    if (readback) {
+        d.final_stage = VK_PIPELINE_STAGE_2_HOST_BIT;
+        d.final_access = VK_ACCESS_2_HOST_READ_BIT;
+    }
+    return rg_buffer_import(g, &d);
+}
+
+bool rg_test_record_nothing(const rg_record_context *rc, void *user)
+{
+    (void)rc;
+    (void)user;
+    return true;
+}

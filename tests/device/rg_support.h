@@ -1,0 +1,24 @@
+/* Helpers of the render graph's device tests (tests/device/test_rg_*.c),
+ * on the fixture's context (test_ctx): a graph, its compile and execution
+ * asserted to succeed, and host-visible buffers imported for uploads and
+ * readbacks. */
+#ifndef TEST_RG_SUPPORT_H
+#define TEST_RG_SUPPORT_H
+
+#include <engine/engine.h>
+#include <rendergraph/rendergraph.h>
+#include <stdbool.h>
+
+rg_graph *rg_test_graph(const char *name);
+void rg_test_compile(rg_graph *g);
+/* Executes g `times` times into one command buffer, submits and waits. */
+void rg_test_run(rg_graph *g, int times);
+/* Host-visible, coherent, mapped; filled from data or zeroed. */
+eng_buffer *rg_test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data);
+/* Imported as written by the host before the frame; readback: read by the
+ * host after it. */
+rg_buffer rg_test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool readback);
+/* A draw that records nothing (attachments' load and store ops do the work). */
+bool rg_test_record_nothing(const rg_record_context *rc, void *user);
+
+#endif
