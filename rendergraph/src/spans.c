@@ -95,12 +95,43 @@ static bool span_attach(span_build *b, const att_view *v, rg_access_role role, b
     return rg__access_push(&b->p, &rec, usage, 0);
 }
 
+/* Load and store ops and resolve modes go to Vulkan as they are: anything
+ * outside the enums (or AVERAGE for depth, which Vulkan does not define)
+ * is refused here with the command named, not left to the driver. */
+static bool attachment_ops_valid(span_build *b, const rg_attachment *a, bool depth)
+{
+    rg_graph *g = b->p.g;
+    const char *what = depth ? "depth" : "color";
+    const char *tex = g->resources[rg__texture_index(g, a->texture)].name;
+    if (a->load != VK_ATTACHMENT_LOAD_OP_LOAD && a->load != VK_ATTACHMENT_LOAD_OP_CLEAR &&
+        a->load != VK_ATTACHMENT_LOAD_OP_DONT_CARE) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s': %s attachment '%s': load op %d is not LOAD, CLEAR or "
+                 "DONT_CARE", b->p.name, what, tex, (int)a->load);
+        return false;
+    }
+    if (a->store != VK_ATTACHMENT_STORE_OP_STORE && a->store != VK_ATTACHMENT_STORE_OP_DONT_CARE &&
+        a->store != VK_ATTACHMENT_STORE_OP_NONE) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s': %s attachment '%s': store op %d is not STORE, "
+                 "DONT_CARE or NONE", b->p.name, what, tex, (int)a->store);
+        return false;
+    }
+    VkResolveModeFlagBits m = a->resolve_mode;
+    bool known = m == 0 || m == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT || m == VK_RESOLVE_MODE_AVERAGE_BIT ||
+                 m == VK_RESOLVE_MODE_MIN_BIT || m == VK_RESOLVE_MODE_MAX_BIT;
+    if (a->resolve.id && (!known || (depth && m == VK_RESOLVE_MODE_AVERAGE_BIT))) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s': %s attachment '%s': resolve mode 0x%x is not one of "
+                 "SAMPLE_ZERO, %sMIN or MAX", b->p.name, what, tex, (unsigned)m, depth ? "" : "AVERAGE, ");
+        return false;
+    }
+    return true;
+}
+
 static bool span_attachment(span_build *b, const rg_attachment *a, bool depth, bool read_only)
 {
     rg_graph *g = b->p.g;
     att_view v;
     if (!attachment_view(&b->p, a->texture, a->mip, a->base_layer, a->layer_count, &v) ||
-        !span_attach(b, &v, RG_ROLE_ATTACHMENT, depth, read_only, a->load))
+        !attachment_ops_valid(b, a, depth) || !span_attach(b, &v, RG_ROLE_ATTACHMENT, depth, read_only, a->load))
         return false;
     if (a->resolve.id == 0)
         return true;
@@ -158,6 +189,15 @@ rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *desc)
             return (rg_command){0};
         }
         area = (VkRect2D){{0, 0}, {b.width, b.height}};
+    }
+    /* An area the attachments do not cover would render out of bounds. */
+    if (area.offset.x < 0 || area.offset.y < 0 ||
+        (b.width != UINT32_MAX && ((uint64_t)area.offset.x + area.extent.width > b.width ||
+                                   (uint64_t)area.offset.y + area.extent.height > b.height))) {
+        rg__fail(graph, RG_ERROR_BAD_RANGE, "command '%s': render area (%d,%d) %ux%u outside the attachments (%ux%u)",
+                 b.p.name, area.offset.x, area.offset.y, area.extent.width, area.extent.height,
+                 b.width == UINT32_MAX ? 0 : b.width, b.height == UINT32_MAX ? 0 : b.height);
+        return (rg_command){0};
     }
     if (!rg__grow(graph, (void **)&graph->spans, &graph->span_cap, graph->span_count + 1, sizeof *graph->spans))
         return (rg_command){0};

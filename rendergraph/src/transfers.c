@@ -184,6 +184,11 @@ rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_tex
     if (d == RG_NONE)
         return (rg_command){0};
     const rg_resource *rs = &graph->resources[s], *rd = &graph->resources[d];
+    if (filter != VK_FILTER_NEAREST && filter != VK_FILTER_LINEAR) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': blit '%s' -> '%s': filter %d is not NEAREST or LINEAR",
+                 p.name, rs->name, rd->name, (int)filter);
+        return (rg_command){0};
+    }
     if (src_mip >= rs->mip_levels || dst_mip >= rd->mip_levels || (s == d && src_mip == dst_mip)) {
         rg__fail(graph, RG_ERROR_BAD_RANGE, "command '%s': mips %u of '%s' -> %u of '%s' outside or the same", p.name,
                  src_mip, rs->name, dst_mip, rd->name);
