@@ -11,7 +11,8 @@
  *     loaded or stored, and a lazy image is never copied, blitted or cleared
  *     outside rendering; reported as errors to the application's
  *     debug-utils messengers, as is a lazy image bound to a sampled,
- *     combined or storage descriptor;
+ *     combined or storage descriptor (written directly, pushed or through an
+ *     update template);
  *   - VK_EXT_memory_budget: lazy allocations are left out of heap usage;
  *     where the driver lacks the extension the layer offers it and answers
  *     from its own tracking of live allocations (an emulation);
@@ -30,7 +31,8 @@
  *
  * This file: the loader interface, instances, devices and messengers;
  * memory.c: memory types, allocations, budget, faults; rules.c: the
- * memoryless rules; lost.c: device and surface loss. */
+ * memoryless rules (templates.c for update templates); lost.c: device and
+ * surface loss. */
 #include "layer.h"
 
 #include <stdio.h>
@@ -389,6 +391,16 @@ static VKAPI_ATTR VkResult VKAPI_CALL tile_CreateDevice(VkPhysicalDevice pd, con
     GET(clear_depth, PFN_vkCmdClearDepthStencilImage, "vkCmdClearDepthStencilImage");
     GET(update_descriptor_sets, PFN_vkUpdateDescriptorSets, "vkUpdateDescriptorSets");
     GET(push_descriptor_set, PFN_vkCmdPushDescriptorSetKHR, "vkCmdPushDescriptorSetKHR");
+    GET(create_template, PFN_vkCreateDescriptorUpdateTemplate, "vkCreateDescriptorUpdateTemplate");
+    if (!d->create_template)
+        GET(create_template, PFN_vkCreateDescriptorUpdateTemplate, "vkCreateDescriptorUpdateTemplateKHR");
+    GET(destroy_template, PFN_vkDestroyDescriptorUpdateTemplate, "vkDestroyDescriptorUpdateTemplate");
+    if (!d->destroy_template)
+        GET(destroy_template, PFN_vkDestroyDescriptorUpdateTemplate, "vkDestroyDescriptorUpdateTemplateKHR");
+    GET(update_with_template, PFN_vkUpdateDescriptorSetWithTemplate, "vkUpdateDescriptorSetWithTemplate");
+    if (!d->update_with_template)
+        GET(update_with_template, PFN_vkUpdateDescriptorSetWithTemplate, "vkUpdateDescriptorSetWithTemplateKHR");
+    GET(push_with_template, PFN_vkCmdPushDescriptorSetWithTemplateKHR, "vkCmdPushDescriptorSetWithTemplateKHR");
     GET(queue_submit, PFN_vkQueueSubmit, "vkQueueSubmit");
     GET(queue_submit2, PFN_vkQueueSubmit2, "vkQueueSubmit2");
     if (!d->queue_submit2)
@@ -427,6 +439,7 @@ static VKAPI_ATTR void VKAPI_CALL tile_DestroyDevice(VkDevice device, const VkAl
     tile_map_clear(&d->images);
     tile_map_clear(&d->views);
     tile_map_clear(&d->memory);
+    tile_templates_clear(d);
     pthread_mutex_destroy(&d->lock);
     free(d);
 }
@@ -474,6 +487,13 @@ static const intercept device_fns[] = {
     FN("vkCmdClearDepthStencilImage", tile_CmdClearDepthStencilImage),
     FN("vkUpdateDescriptorSets", tile_UpdateDescriptorSets),
     FN("vkCmdPushDescriptorSetKHR", tile_CmdPushDescriptorSetKHR),
+    FN("vkCreateDescriptorUpdateTemplate", tile_CreateDescriptorUpdateTemplate),
+    FN("vkCreateDescriptorUpdateTemplateKHR", tile_CreateDescriptorUpdateTemplate),
+    FN("vkDestroyDescriptorUpdateTemplate", tile_DestroyDescriptorUpdateTemplate),
+    FN("vkDestroyDescriptorUpdateTemplateKHR", tile_DestroyDescriptorUpdateTemplate),
+    FN("vkUpdateDescriptorSetWithTemplate", tile_UpdateDescriptorSetWithTemplate),
+    FN("vkUpdateDescriptorSetWithTemplateKHR", tile_UpdateDescriptorSetWithTemplate),
+    FN("vkCmdPushDescriptorSetWithTemplateKHR", tile_CmdPushDescriptorSetWithTemplateKHR),
     FN("vkQueueSubmit", tile_QueueSubmit),
     FN("vkQueueSubmit2", tile_QueueSubmit2),
     FN("vkQueueSubmit2KHR", tile_QueueSubmit2),

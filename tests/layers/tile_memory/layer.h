@@ -2,7 +2,8 @@
  * data with the next layer's functions, and the entry points each part of
  * the layer provides (layer.c: loader interface, instance, device and
  * messengers; memory.c: the lazy type, allocations, budget and faults;
- * rules.c: the memoryless rules; lost.c: device and surface loss). */
+ * rules.c and templates.c: the memoryless rules; lost.c: device and
+ * surface loss). */
 #ifndef TILE_LAYER_H
 #define TILE_LAYER_H
 
@@ -79,6 +80,10 @@ typedef struct device_data {
     PFN_vkCmdClearDepthStencilImage clear_depth;
     PFN_vkUpdateDescriptorSets update_descriptor_sets;
     PFN_vkCmdPushDescriptorSetKHR push_descriptor_set;
+    PFN_vkCreateDescriptorUpdateTemplate create_template;
+    PFN_vkDestroyDescriptorUpdateTemplate destroy_template;
+    PFN_vkUpdateDescriptorSetWithTemplate update_with_template;
+    PFN_vkCmdPushDescriptorSetWithTemplateKHR push_with_template;
     PFN_vkQueueSubmit queue_submit;
     PFN_vkQueueSubmit2 queue_submit2;
     PFN_vkAcquireNextImageKHR acquire_next_image;
@@ -87,6 +92,7 @@ typedef struct device_data {
     tile_map images;      /* VkImage -> usage | IMAGE_LAZY when bound to lazy memory */
     tile_map views;       /* VkImageView -> VkImage */
     tile_map memory;      /* VkDeviceMemory -> memory_value() */
+    tile_map templates;   /* VkDescriptorUpdateTemplate -> its image entries (templates.c) */
     VkDeviceSize heap_used[VK_MAX_MEMORY_HEAPS]; /* live real (non-lazy) bytes */
     VkDeviceSize lazy_used[VK_MAX_MEMORY_HEAPS]; /* live lazy bytes */
     struct device_data *next;
@@ -143,7 +149,24 @@ VKAPI_ATTR VkResult VKAPI_CALL tile_AcquireNextImageKHR(VkDevice, VkSwapchainKHR
                                                         uint32_t *);
 VKAPI_ATTR VkResult VKAPI_CALL tile_QueuePresentKHR(VkQueue, const VkPresentInfoKHR *);
 
+/* templates.c */
+void tile_templates_clear(device_data *d);
+VKAPI_ATTR VkResult VKAPI_CALL tile_CreateDescriptorUpdateTemplate(VkDevice,
+                                                                   const VkDescriptorUpdateTemplateCreateInfo *,
+                                                                   const VkAllocationCallbacks *,
+                                                                   VkDescriptorUpdateTemplate *);
+VKAPI_ATTR void VKAPI_CALL tile_DestroyDescriptorUpdateTemplate(VkDevice, VkDescriptorUpdateTemplate,
+                                                                const VkAllocationCallbacks *);
+VKAPI_ATTR void VKAPI_CALL tile_UpdateDescriptorSetWithTemplate(VkDevice, VkDescriptorSet, VkDescriptorUpdateTemplate,
+                                                                const void *);
+VKAPI_ATTR void VKAPI_CALL tile_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer, VkDescriptorUpdateTemplate,
+                                                                    VkPipelineLayout, uint32_t, const void *);
+
 /* rules.c */
+bool tile_descriptor_needs_memory(VkDescriptorType type);
+/* Reports a lazy image behind view used through a descriptor of `type`. */
+void tile_check_descriptor(device_data *d, const char *command, uint32_t index, uint32_t binding, uint32_t element,
+                           VkDescriptorType type, VkImageView view);
 VKAPI_ATTR void VKAPI_CALL tile_CmdBeginRendering(VkCommandBuffer, const VkRenderingInfo *);
 VKAPI_ATTR void VKAPI_CALL tile_CmdCopyImage(VkCommandBuffer, VkImage, VkImageLayout, VkImage, VkImageLayout,
                                              uint32_t, const VkImageCopy *);

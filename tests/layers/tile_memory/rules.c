@@ -4,8 +4,8 @@
  * image is never copied, blitted or cleared outside rendering; and never
  * bound to a descriptor that reads or writes memory (sampled, combined,
  * storage), since its contents exist only in tile memory during a pass.
- * Input attachments are tile reads, allowed. Descriptor update templates are
- * not checked. */
+ * Input attachments are tile reads, allowed. Descriptor update templates:
+ * templates.c. */
 #include "layer.h"
 
 #include <stdio.h>
@@ -156,31 +156,35 @@ VKAPI_ATTR void VKAPI_CALL tile_CmdClearDepthStencilImage(VkCommandBuffer cmd, V
 }
 
 /* Descriptor types whose use reads or writes the image's memory. */
-static bool needs_memory(VkDescriptorType type)
+bool tile_descriptor_needs_memory(VkDescriptorType type)
 {
     return type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
            type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
 }
 
+void tile_check_descriptor(device_data *d, const char *command, uint32_t index, uint32_t binding, uint32_t element,
+                           VkDescriptorType type, VkImageView view)
+{
+    uint64_t image = view_image(d, view);
+    if (!tile_image_is_lazy(d, image))
+        return;
+    char text[512];
+    snprintf(text, sizeof text,
+             "[ " RULE_ID " ] %s: write %u, binding %u, element %u: VkImage 0x%llx is bound to LAZILY_ALLOCATED "
+             "(memoryless) memory, which exists only in tile memory during a render pass; it cannot be used "
+             "through a descriptor of type %d (only as an input attachment) (" LAYER_NAME ")",
+             command, index, binding, element, (unsigned long long)image, (int)type);
+    tile_report_error(d->instance, text);
+}
+
 static void check_writes(device_data *d, uint32_t count, const VkWriteDescriptorSet *writes, const char *command)
 {
     for (uint32_t w = 0; w < count; w++) {
-        if (!needs_memory(writes[w].descriptorType) || !writes[w].pImageInfo)
+        if (!tile_descriptor_needs_memory(writes[w].descriptorType) || !writes[w].pImageInfo)
             continue;
-        for (uint32_t i = 0; i < writes[w].descriptorCount; i++) {
-            uint64_t image = view_image(d, writes[w].pImageInfo[i].imageView);
-            if (!tile_image_is_lazy(d, image))
-                continue;
-            char text[512];
-            snprintf(text, sizeof text,
-                     "[ " RULE_ID " ] %s: write %u, binding %u, element %u: VkImage 0x%llx is bound to "
-                     "LAZILY_ALLOCATED (memoryless) memory, which exists only in tile memory during a render "
-                     "pass; it cannot be used through a descriptor of type %d (only as an input attachment) "
-                     "(" LAYER_NAME ")",
-                     command, w, writes[w].dstBinding, writes[w].dstArrayElement + i, (unsigned long long)image,
-                     (int)writes[w].descriptorType);
-            tile_report_error(d->instance, text);
-        }
+        for (uint32_t i = 0; i < writes[w].descriptorCount; i++)
+            tile_check_descriptor(d, command, w, writes[w].dstBinding, writes[w].dstArrayElement + i,
+                                  writes[w].descriptorType, writes[w].pImageInfo[i].imageView);
     }
 }
 
