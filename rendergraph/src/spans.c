@@ -36,10 +36,10 @@ static bool attachment_view(rg_pending *p, rg_texture tex, uint32_t mip, uint32_
 
 typedef struct span_build {
     rg_pending p;
-    /* 8 colors, their 8 resolve targets, depth and its resolve target: 18
+    /* One per attachment view a span can have, as placement makes them
      * (it was 17, and a depth resolve after 8 resolved colors wrote past
      * the end; found reviewing for tests/fuzz, shown by its sanitizer build). */
-    att_view views[18];
+    att_view views[RG_SPAN_VIEWS];
     uint32_t view_count;
     uint32_t width, height, layers; /* the smallest attachment extent */
 } span_build;

@@ -337,6 +337,8 @@ typedef struct rg_rendering_desc {
     VkRect2D area;                    /* zero extent = the attachments' full extent */
 } rg_rendering_desc;
 
+/* At execute, vkCmdBeginRendering is followed by a viewport and a scissor
+ * covering the render area: draws that want those need not set them. */
 rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *desc);
 rg_command rg_end_rendering(rg_graph *graph);
 
