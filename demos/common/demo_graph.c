@@ -22,14 +22,6 @@ rg_access demo_read(rg_texture texture, rg_usage usage)
     return (rg_access){ .texture = texture, .usage = usage, .whole = true };
 }
 
-void demo_set_viewport(VkCommandBuffer cmd, VkExtent2D extent)
-{
-    VkViewport vp = { 0, 0, (float)extent.width, (float)extent.height, 0, 1 };
-    VkRect2D scissor = { { 0, 0 }, extent };
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
-}
-
 void demo_declare_forward(rg_graph *g, const demo_target *t, const float clear_rgba[4], VkFormat depth_format,
                           const char *name, rg_record_fn draw, void *user)
 {

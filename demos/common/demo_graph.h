@@ -51,9 +51,8 @@ void demo_graph_destroy(demo_app *app);
 void demo_declare_forward(rg_graph *g, const demo_target *target, const float clear_rgba[4], VkFormat depth_format,
                           const char *name, rg_record_fn draw, void *user);
 
-/* Shorthands: a whole-texture access; a full-extent viewport and scissor
- * (the graph leaves dynamic state to the record callbacks). */
+/* A whole-texture access. (Viewport and scissor: the graph sets them to
+ * each span's render area.) */
 rg_access demo_read(rg_texture texture, rg_usage usage);
-void demo_set_viewport(VkCommandBuffer cmd, VkExtent2D extent);
 
 #endif

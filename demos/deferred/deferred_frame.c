@@ -387,21 +387,12 @@ static void pack_params(const deferred_material *m, uint32_t params[4])
     memcpy(&params[3], &m->uv_scale, 4);
 }
 
-static void set_viewport(VkCommandBuffer cmd, VkExtent2D extent)
-{
-    VkViewport vp = { 0, 0, (float)extent.width, (float)extent.height, 0, 1 };
-    VkRect2D scissor = { { 0, 0 }, extent };
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
-}
-
 static bool draw_gbuffer(const rg_record_context *rc, void *user)
 {
     deferred_renderer *r = user;
     const deferred_scene *s = r->scene;
     VkCommandBuffer cmd = rg_record_cmd(rc);
     VkPipelineLayout layout = eng_pipeline_layout(r->gbuffer);
-    set_viewport(cmd, r->extent);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(r->gbuffer));
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &r->ground_set, 0, NULL);
     mat4 view_projection;
@@ -458,7 +449,6 @@ static bool draw_fullscreen(const rg_record_context *rc, void *user)
     vkUpdateDescriptorSets(r->device, p->src_count, w, 0, NULL);
     VkCommandBuffer cmd = rg_record_cmd(rc);
     VkPipelineLayout layout = eng_pipeline_layout(p->pipeline);
-    set_viewport(cmd, p->extent);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(p->pipeline));
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
     if (p->lights) {

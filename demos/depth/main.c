@@ -53,7 +53,6 @@ static bool draw(const rg_record_context *rc, void *user)
     float aspect = (float)s->extent.width / (float)s->extent.height;
     demo_view_projection(45.0f, aspect, (vec3){ 0.0f, 1.0f, 6.0f }, (vec3){ 0.0f, 0.0f, 0.0f }, view_projection);
     VkCommandBuffer cmd = rg_record_cmd(rc);
-    demo_set_viewport(cmd, s->extent);
     VkPipelineLayout layout = eng_pipeline_layout(s->pipeline);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->pipeline));
     for (size_t i = 0; i < sizeof objects / sizeof objects[0]; i++) {

@@ -52,7 +52,6 @@ static bool draw(const rg_record_context *rc, void *user)
     demo_push_make(view_projection, model, (vec4){ 1.0f, 1.0f, 1.0f, 1.0f }, &push);
 
     VkCommandBuffer cmd = rg_record_cmd(rc);
-    demo_set_viewport(cmd, s->extent);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->pipeline));
     demo_texture_binding_bind(cmd, &s->binding, eng_pipeline_layout(s->pipeline));
     vkCmdPushConstants(cmd, eng_pipeline_layout(s->pipeline), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,

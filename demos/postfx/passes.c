@@ -154,7 +154,6 @@ static bool record_link(const rg_record_context *rc, void *user)
         .strength = info->strength,
     };
     VkCommandBuffer cmd = rg_record_cmd(rc);
-    demo_set_viewport(cmd, fx->extent);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(p));
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_layout(p), 0, 1, &set, 0, NULL);
     vkCmdPushConstants(cmd, eng_pipeline_layout(p), VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof push, &push);

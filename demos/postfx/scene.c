@@ -90,7 +90,6 @@ static bool draw_scene(const rg_record_context *rc, void *user)
     VkCommandBuffer cmd = rg_record_cmd(rc);
     const float aspect = (float)fx->extent.width / (float)fx->extent.height;
     const float t = (float)fx->index; /* frame index, not the clock: --frames N always looks the same */
-    demo_set_viewport(cmd, fx->extent);
 
     sky_push sp = { .frame = t, .aspect = aspect, .horizon = 0.62f };
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->sky));
