@@ -197,12 +197,25 @@ static rg_result build_edges(rg_graph *g)
         f.slots[i] = (slot_front){RG_NONE, RG_NONE, VK_IMAGE_LAYOUT_UNDEFINED, RG_NONE,
                                   VK_IMAGE_LAYOUT_UNDEFINED, RG_NONE, RG_NONE, RG_NONE};
     rg_result r = RG_SUCCESS;
+    /* A node with no accesses (a timestamp, a debug label) has no hazards to
+     * place it: it is pinned between the nodes recorded before and after
+     * it, so it runs where it was recorded relative to its neighbours. */
+    uint32_t pinned = RG_NONE;
+    bool accessed = false;
     for (uint32_t c = 0; c < g->cmd_count && r == RG_SUCCESS; c++) {
         const rg_cmd_rec *cmd = &g->cmds[c];
+        uint32_t n = cmd->node;
+        if (c == g->node_first_cmd[n]) {
+            accessed = false;
+            if (pinned != RG_NONE && !edge(&f, pinned, n))
+                r = RG_ERROR_OUT_OF_MEMORY;
+            pinned = RG_NONE;
+        }
         for (uint32_t k = 0; k < cmd->access_count && r == RG_SUCCESS; k++) {
             const rg_access_rec *a = &g->accesses[cmd->first_access + k];
             if (a->role == RG_ROLE_LIFETIME)
                 continue;
+            accessed = true;
             const rg_resource *res = &g->resources[a->resource];
             if (!res->is_texture) {
                 r = touch(&f, res->sub_base, c, a);
@@ -213,6 +226,11 @@ static rg_result build_edges(rg_graph *g)
                     for (uint32_t l = 0; l < a->range.layer_count && r == RG_SUCCESS; l++)
                         r = touch(&f, rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits),
                                                    a->range.base_mip + m, a->range.base_layer + l), c, a);
+        }
+        if (c + 1 == g->node_first_cmd[n + 1] && !accessed && r == RG_SUCCESS) {
+            if (n > 0 && !edge(&f, n - 1, n))
+                r = RG_ERROR_OUT_OF_MEMORY;
+            pinned = n;
         }
     }
     free(f.slots);

@@ -38,8 +38,10 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
     uint32_t images = 0, buffers = 0, memories = 0;
     for (uint32_t i = first; i < end; i++) {
         const rg_barrier_info *b = &g->barriers[i];
-        if (b->texture.id) {
-            const rg_resource *r = &g->resources[rg__texture_index(g, b->texture)];
+        const rg_resource *tex = b->texture.id ? &g->resources[rg__texture_index(g, b->texture)] : NULL;
+        const rg_resource *buf = b->buffer.id ? &g->resources[rg__buffer_index(g, b->buffer)] : NULL;
+        if (tex && tex->image) {
+            const rg_resource *r = tex;
             g->scratch_image_barriers[images++] = (VkImageMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
                 .srcStageMask = b->src_stage,
@@ -54,8 +56,8 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
                 .subresourceRange = { b->range.aspect, b->range.base_mip, b->range.mip_count, b->range.base_layer,
                                       b->range.layer_count },
             };
-        } else if (b->buffer.id && !g->resources[rg__buffer_index(g, b->buffer)].pooled) {
-            const rg_resource *r = &g->resources[rg__buffer_index(g, b->buffer)];
+        } else if (buf && buf->buffer && !buf->pooled) {
+            const rg_resource *r = buf;
             g->scratch_buffer_barriers[buffers++] = (VkBufferMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
                 .srcStageMask = b->src_stage,
@@ -72,7 +74,8 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
             /* Global memory barriers fold into one. A pooled buffer's
              * barriers go here too: a buffer barrier only covers accesses
              * made through that buffer, not through the resources that held
-             * its memory before. */
+             * its memory before. So do an unused import's without an object
+             * (imports_ready allows them only without a layout change). */
             memory.srcStageMask |= b->src_stage;
             memory.srcAccessMask |= b->src_access;
             memory.dstStageMask |= b->dst_stage;
@@ -109,23 +112,22 @@ static uint32_t mip_extent(uint32_t size, uint32_t mip)
     return size ? size : 1;
 }
 
-static VkRenderingAttachmentInfo attachment_info(const rg_graph *g, const rg_attachment *a, VkImageView view,
-                                                 VkImageView resolve_view, VkImageLayout layout, bool depth)
+/* The span's stored attachment has its resolve mode resolved at
+ * declaration; the views are the slots' (views.c). */
+static VkRenderingAttachmentInfo attachment_info(const rg_attachment *a, VkImageView view, VkImageView resolve_view,
+                                                 VkImageLayout layout, bool depth)
 {
-    const rg_resource *r = &g->resources[rg__texture_index(g, a->texture)];
     VkRenderingAttachmentInfo info = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = view ? view : r->view,
+        .imageView = view,
         .imageLayout = layout,
         .loadOp = a->load,
         .storeOp = a->store,
         .clearValue = a->clear,
     };
     if (a->resolve.id) {
-        const rg_resource *rr = &g->resources[rg__texture_index(g, a->resolve)];
-        info.resolveMode = a->resolve_mode ? a->resolve_mode
-                                           : depth ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT : VK_RESOLVE_MODE_AVERAGE_BIT;
-        info.resolveImageView = resolve_view ? resolve_view : rr->view;
+        info.resolveMode = a->resolve_mode;
+        info.resolveImageView = resolve_view;
         info.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
         if (depth)
             info.resolveImageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
@@ -140,7 +142,7 @@ static void begin_rendering(rg_graph *g, VkCommandBuffer cmd, uint32_t s)
     const rg_span_views *sv = &g->span_views[s];
     VkRenderingAttachmentInfo colors[8];
     for (uint32_t c = 0; c < d->color_count; c++)
-        colors[c] = attachment_info(g, &d->colors[c], sv->views[c], sv->views[8 + c],
+        colors[c] = attachment_info(&d->colors[c], sv->views[c], sv->views[8 + c],
                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, false);
     VkRenderingAttachmentInfo depth = { 0 };
     bool has_depth = false, has_stencil = false;
@@ -148,7 +150,7 @@ static void begin_rendering(rg_graph *g, VkCommandBuffer cmd, uint32_t s)
         const rg_resource *r = &g->resources[rg__texture_index(g, d->depth.texture)];
         VkImageLayout layout = d->depth_read_only ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
                                                   : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
-        depth = attachment_info(g, &d->depth, sv->views[RG_SPAN_VIEW_DEPTH], sv->views[RG_SPAN_VIEW_DEPTH_RESOLVE],
+        depth = attachment_info(&d->depth, sv->views[RG_SPAN_VIEW_DEPTH], sv->views[RG_SPAN_VIEW_DEPTH_RESOLVE],
                                 layout, true);
         has_depth = (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
         has_stencil = (r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
@@ -231,6 +233,28 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg_cmd_rec *
     }
 }
 
+/* Imports' Vulkan objects are set per frame: a used import needs its
+ * object, and so does an unused texture import whose final layout differs
+ * from its initial one (the transition names the image). An unused import
+ * without an object gets its barriers as global memory barriers
+ * (record_barriers). Checked before anything is recorded. */
+static rg_result imports_ready(rg_graph *g)
+{
+    for (uint32_t i = 0; i < g->resource_count; i++) {
+        const rg_resource *r = &g->resources[i];
+        if (!r->imported || (r->is_texture ? r->image != VK_NULL_HANDLE : r->buffer != VK_NULL_HANDLE))
+            continue;
+        if (r->first_use != RG_NONE)
+            return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported %s '%s' has no Vulkan object",
+                            r->is_texture ? "texture" : "buffer", r->name);
+        if (r->is_texture && r->final_layout != VK_IMAGE_LAYOUT_UNDEFINED && r->final_layout != r->initial_layout)
+            return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported texture '%s' has no VkImage, and its "
+                            "final transition (layout %d to %d) needs one", r->name, (int)r->initial_layout,
+                            (int)r->final_layout);
+    }
+    return RG_SUCCESS;
+}
+
 static rg_result execute(rg_graph *g, VkCommandBuffer cmd)
 {
     if (cmd == VK_NULL_HANDLE)
@@ -245,12 +269,11 @@ static rg_result execute(rg_graph *g, VkCommandBuffer cmd)
     if (res != RG_SUCCESS)
         return res;
     g->placed_hash = g->compiled_hash;
-    for (uint32_t i = 0; i < g->resource_count; i++) {
-        const rg_resource *r = &g->resources[i];
-        if (r->imported && r->first_use != RG_NONE && (r->is_texture ? !r->image : !r->buffer))
-            return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported %s '%s' has no Vulkan object",
-                            r->is_texture ? "texture" : "buffer", r->name);
-    }
+    res = imports_ready(g);
+    if (res == RG_SUCCESS)
+        res = rg__views_bind(g);
+    if (res != RG_SUCCESS)
+        return res;
     rg_record_context rc = { g, cmd };
     uint32_t open_span = RG_NONE;
     for (uint32_t p = 0; p < g->order_count; p++) {

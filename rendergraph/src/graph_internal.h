@@ -127,15 +127,32 @@ typedef struct rg_span {
     uint32_t layer_count;
 } rg_span;
 
-/* Attachment views of one span, made at placement: [0..8) colors,
- * [8..16) their resolve targets, [16] depth, [17] its resolve target.
- * VK_NULL_HANDLE for imports, which use their own view. */
+/* Attachment views of one span (views.c): [0..8) colors, [8..16) their
+ * resolve targets, [16] depth, [17] its resolve target. Created textures'
+ * views are made at placement and owned; imports' are set at each execute
+ * (their own view, or one the graph keeps in import_views). */
 #define RG_SPAN_VIEWS 18
 #define RG_SPAN_VIEW_DEPTH 16
 #define RG_SPAN_VIEW_DEPTH_RESOLVE 17
 typedef struct rg_span_views {
     VkImageView views[RG_SPAN_VIEWS];
+    uint32_t owned;                   /* bit per slot: made by placement */
 } rg_span_views;
+
+/* An attachment slot of an import, and the subresource it views; sub: not
+ * the whole image, so the graph makes views of it. */
+typedef struct rg_import_slot {
+    uint32_t span, slot, resource;
+    uint32_t mip, base_layer, layers;
+    bool sub;
+} rg_import_slot;
+
+/* A view the graph made of an import's image for one slot. */
+typedef struct rg_import_view {
+    uint32_t span, slot;
+    VkImage image;
+    VkImageView view;
+} rg_import_view;
 
 struct rg_graph {
     char name[RG_NAME_MAX];
@@ -188,6 +205,11 @@ struct rg_graph {
                                          with the compile it was made for */
     bool placed;
     rg_span_views *span_views;        /* per span, after placement */
+    uint32_t span_view_count;         /* spans when it was made */
+    rg_import_slot *import_slots;     /* after placement */
+    uint32_t import_slot_count;
+    rg_import_view *import_views;     /* made at execute, kept until placement is freed */
+    uint32_t import_view_count, import_view_cap;
     VkDeviceMemory *memory;           /* pools, lazy and dedicated allocations */
     uint32_t memory_count;
     uint64_t placed_hash;             /* compiled_hash the placement was made for */
@@ -228,6 +250,13 @@ void rg__compiled_free(rg_graph *g);
 rg_result rg__place(rg_graph *g);
 /* Frees placed memory and views (execute's resources). */
 void rg__placement_free(rg_graph *g);
+
+/* Attachment views (views.c): made for created textures at placement;
+ * imports' bound at every execute, before recording; all freed with the
+ * placement. */
+rg_result rg__views_make(rg_graph *g);
+rg_result rg__views_bind(rg_graph *g);
+void rg__views_free(rg_graph *g);
 
 
 /* ------------------------------------------------------- memory placement

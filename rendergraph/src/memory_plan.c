@@ -129,7 +129,6 @@ static rg_result classify(planner *p, uint32_t ri)
         return res;
     p->slot[ri] = p->count;
     p->items[p->count++] = (pooled){ri, m->pool, q->size, alignment, 0, r->first_use, r->last_use, 0, 0};
-    p->plan->totals.unaliased += q->size;
     return RG_SUCCESS;
 }
 
@@ -190,11 +189,6 @@ static bool before(const planner *p, uint32_t a, uint32_t b)
  * intervals conflict without looking at the closure. */
 static bool conflict(const planner *p, uint32_t a, uint32_t b)
 {
-    /* rg_graph_desc.no_aliasing: every pair conflicts, so first fit gives
-     * each resource a range of its own (still pooled, never overlapping),
-     * and the alias scopes stay empty. */
-    if (p->g->no_aliasing)
-        return true;
     const pooled *x = &p->items[a], *y = &p->items[b];
     if (x->first <= y->last && y->first <= x->last)
         return true;
@@ -231,8 +225,10 @@ static _Thread_local const planner *sort_ctx;
 static int pack_cmp(const void *a, const void *b) { return pack_order(a, b, sort_ctx); }
 
 /* First fit over the offset-sorted ranges of the already placed resources
- * of the same pool that conflict with this one. */
-static rg_result pack(planner *p)
+ * of the same pool that conflict with this one; with `apart`, every pair
+ * conflicts (each resource gets a range of its own). Fills offsets (per
+ * item) and pool_sizes (per pool). */
+static rg_result pack(const planner *p, bool apart, VkDeviceSize *offsets, VkDeviceSize *pool_sizes)
 {
     uint32_t *seq = malloc(((size_t)p->count + 1) * sizeof *seq);
     range *busy = malloc(((size_t)p->count + 1) * sizeof *busy);
@@ -246,27 +242,55 @@ static rg_result pack(planner *p)
     sort_ctx = p;
     qsort(seq, p->count, sizeof *seq, pack_cmp);
     sort_ctx = NULL;
+    memset(pool_sizes, 0, p->plan->pool_count * sizeof *pool_sizes);
     for (uint32_t k = 0; k < p->count; k++) {
-        pooled *it = &p->items[seq[k]];
+        const pooled *it = &p->items[seq[k]];
         uint32_t n = 0;
         for (uint32_t j = 0; j < k; j++) {
             const pooled *o = &p->items[seq[j]];
-            if (o->pool == it->pool && conflict(p, seq[k], seq[j]))
-                busy[n++] = (range){o->offset, o->offset + o->size};
+            if (o->pool == it->pool && (apart || conflict(p, seq[k], seq[j])))
+                busy[n++] = (range){offsets[seq[j]], offsets[seq[j]] + o->size};
         }
         qsort(busy, n, sizeof *busy, by_begin);
         VkDeviceSize at = 0;
         for (uint32_t j = 0; j < n && busy[j].begin < at + it->size; j++)
             if (busy[j].end > at)
                 at = align_up(busy[j].end, it->alignment);
-        it->offset = at;
-        rg_mem_pool *pool = &p->plan->pools[it->pool];
-        if (at + it->size > pool->size)
-            pool->size = at + it->size;
+        offsets[seq[k]] = at;
+        if (at + it->size > pool_sizes[it->pool])
+            pool_sizes[it->pool] = at + it->size;
     }
     free(seq);
     free(busy);
     return RG_SUCCESS;
+}
+
+/* The placement itself, and the unaliased figure: the same packing with
+ * every resource apart, so both count the same alignment padding
+ * (rg_graph_desc.no_aliasing makes them equal). */
+static rg_result pack_all(planner *p)
+{
+    size_t n = (size_t)p->count + 1, pools = (size_t)p->plan->pool_count + 1;
+    VkDeviceSize *offsets = malloc(n * sizeof *offsets), *sizes = malloc(pools * sizeof *sizes);
+    rg_result res = offsets && sizes ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    if (res == RG_SUCCESS)
+        res = pack(p, true, offsets, sizes);
+    rg_memory_totals *t = &p->plan->totals;
+    VkDeviceSize requested = 0;
+    for (uint32_t i = 0; i < p->count && res == RG_SUCCESS; i++)
+        requested += p->items[i].size;
+    for (uint32_t i = 0; i < p->plan->pool_count && res == RG_SUCCESS; i++)
+        t->unaliased += sizes[i];
+    t->padding = t->unaliased - requested;
+    if (res == RG_SUCCESS && !p->g->no_aliasing)
+        res = pack(p, false, offsets, sizes);
+    for (uint32_t i = 0; i < p->count && res == RG_SUCCESS; i++)
+        p->items[i].offset = offsets[i];
+    for (uint32_t i = 0; i < p->plan->pool_count && res == RG_SUCCESS; i++)
+        p->plan->pools[i].size = sizes[i];
+    free(offsets);
+    free(sizes);
+    return res;
 }
 
 /* ------------------------------------------------------------- results */
@@ -339,7 +363,7 @@ static rg_result plan_all(planner *p)
     }
     rg_result res = collect_uses(p);
     if (res == RG_SUCCESS)
-        res = pack(p);
+        res = pack_all(p);
     if (res == RG_SUCCESS)
         res = lower_bound(p);
     if (res != RG_SUCCESS)

@@ -75,11 +75,8 @@ void rg__placement_free(rg_graph *g)
     if (!g)
         return;
     VkDevice dev = g->ctx ? eng_context_device(g->ctx) : VK_NULL_HANDLE;
+    rg__views_free(g);
     if (dev) {
-        for (uint32_t i = 0; i < g->span_count && g->span_views; i++)
-            for (uint32_t a = 0; a < RG_SPAN_VIEWS; a++)
-                if (g->span_views[i].views[a])
-                    vkDestroyImageView(dev, g->span_views[i].views[a], NULL);
         for (uint32_t i = 0; i < g->resource_count; i++) {
             rg_resource *r = &g->resources[i];
             if (r->imported)
@@ -98,9 +95,7 @@ void rg__placement_free(rg_graph *g)
         for (uint32_t i = 0; i < g->memory_count; i++)
             vkFreeMemory(dev, g->memory[i], NULL);
     }
-    free(g->span_views);
     free(g->memory);
-    g->span_views = NULL;
     g->memory = NULL;
     g->memory_count = 0;
     g->placed = false;
@@ -189,50 +184,6 @@ static rg_result bind(rg_graph *g, rg_resource *r, VkDeviceMemory memory, VkDevi
     return RG_SUCCESS;
 }
 
-/* A view of exactly the attachment's mip and layers, made once. Imports use
- * their own view: the swapchain image changes every frame. */
-static rg_result make_attachment_view(rg_graph *g, rg_texture t, uint32_t mip, uint32_t base_layer, uint32_t layers,
-                                      VkImageView *out)
-{
-    rg_resource *r = &g->resources[rg__texture_index(g, t)];
-    if (r->imported)
-        return RG_SUCCESS;
-    VkImageViewCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .image = r->image,
-        .viewType = layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D,
-        .format = r->format,
-        .subresourceRange = { r->aspects, mip, 1, base_layer, layers },
-    };
-    VkResult vr = vkCreateImageView(eng_context_device(g->ctx), &ci, NULL, out);
-    if (vr != VK_SUCCESS)
-        return rg__fail(g, RG_ERROR_VULKAN, "attachment view of texture '%s': VkResult %d", r->name, (int)vr);
-    return RG_SUCCESS;
-}
-
-static rg_result make_span_views(rg_graph *g, uint32_t s)
-{
-    const rg_span *span = &g->spans[s];
-    const rg_rendering_desc *d = &span->desc;
-    rg_span_views *sv = &g->span_views[s];
-    rg_result res = RG_SUCCESS;
-    for (uint32_t c = 0; c < d->color_count && res == RG_SUCCESS; c++) {
-        const rg_attachment *a = &d->colors[c];
-        res = make_attachment_view(g, a->texture, a->mip, a->base_layer, a->layer_count ? a->layer_count : 1,
-                                   &sv->views[c]);
-        if (res == RG_SUCCESS && a->resolve.id)
-            res = make_attachment_view(g, a->resolve, a->resolve_mip, a->resolve_layer, span->layer_count,
-                                       &sv->views[8 + c]);
-    }
-    if (res == RG_SUCCESS && d->depth.texture.id)
-        res = make_attachment_view(g, d->depth.texture, d->depth.mip, d->depth.base_layer,
-                                   d->depth.layer_count ? d->depth.layer_count : 1, &sv->views[RG_SPAN_VIEW_DEPTH]);
-    if (res == RG_SUCCESS && d->depth.texture.id && d->depth.resolve.id)
-        res = make_attachment_view(g, d->depth.resolve, d->depth.resolve_mip, d->depth.resolve_layer, span->layer_count,
-                                   &sv->views[RG_SPAN_VIEW_DEPTH_RESOLVE]);
-    return res;
-}
-
 static rg_result make_memory(rg_graph *g)
 {
     rg_mem_plan *plan = g->mem_plan;
@@ -284,13 +235,8 @@ rg_result rg__place(rg_graph *g)
     free(reqs);
     if (res == RG_SUCCESS)
         res = make_memory(g);
-    if (res == RG_SUCCESS && g->span_count) {
-        g->span_views = calloc(g->span_count, sizeof *g->span_views);
-        if (!g->span_views)
-            res = rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
-    }
-    for (uint32_t s = 0; s < g->span_count && res == RG_SUCCESS; s++)
-        res = make_span_views(g, s);
+    if (res == RG_SUCCESS)
+        res = rg__views_make(g);
     if (res == RG_SUCCESS)
         res = rg__plan_barriers_with_aliases(g);
     if (res != RG_SUCCESS) {

@@ -40,6 +40,14 @@ bool rg__access_push(rg_pending *p, const rg_access_rec *rec, VkImageUsageFlags 
     memset(a, 0, sizeof *a);
     a->resource = rec->resource;
     a->range = rec->range;
+    /* Depth and stencil share one layout unless separateDepthStencilLayouts
+     * is enabled (the engine does not enable it), so every barrier must name
+     * both (VUID-VkImageMemoryBarrier2-image-03320): an access to one aspect
+     * of a depth+stencil texture is tracked as touching both. The command's
+     * own range (a stencil-only clear) stays as declared. */
+    const rg_resource *res = &g->resources[rec->resource];
+    if (res->is_texture && (a->range.aspect & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)))
+        a->range.aspect = res->aspects;
     a->offset = rec->offset;
     a->size = rec->size;
     a->stage = rec->stage;

@@ -17,16 +17,6 @@ uint32_t rg__sub_slot(const rg_resource *r, VkImageAspectFlagBits aspect, uint32
     return r->sub_base + (a * r->mip_levels + mip) * r->array_layers + layer;
 }
 
-static VkImageAspectFlags format_aspects(VkFormat f)
-{
-    VkImageAspectFlags a = 0;
-    if (eng_format_has_depth(f))
-        a |= VK_IMAGE_ASPECT_DEPTH_BIT;
-    if (eng_format_has_stencil(f))
-        a |= VK_IMAGE_ASPECT_STENCIL_BIT;
-    return a ? a : VK_IMAGE_ASPECT_COLOR_BIT;
-}
-
 static rg_resource *resource_append(rg_graph *g, bool texture, uint32_t sub_count)
 {
     if (g->resource_count >= RG_INDEX_MASK) {
@@ -79,7 +69,16 @@ static rg_resource *texture_append(rg_graph *g, const char *what, const texture_
                  (uint32_t)samples);
         return NULL;
     }
-    VkImageAspectFlags aspects = format_aspects(s->format);
+    /* Copy sizes, resolve modes, filters and barrier aspects all follow
+     * from the format: one the engine's table does not know is refused
+     * here rather than guessed at later. */
+    eng_format_info info = eng_format_get_info(s->format);
+    if (info.block_size == 0) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': format %d is not supported by the graph (multi-planar or "
+                 "unknown)", what, name, (int)s->format);
+        return NULL;
+    }
+    VkImageAspectFlags aspects = info.aspects;
     uint64_t subs = (uint64_t)__builtin_popcount(aspects) * mips * layers;
     if (subs > (1u << 24) || g->sub_total + subs > UINT32_MAX / 2) {
         rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': too many subresources", what, name);

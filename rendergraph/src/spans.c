@@ -45,8 +45,9 @@ typedef struct span_build {
 } span_build;
 
 static bool span_attach(span_build *b, const att_view *v, rg_access_role role, bool depth, bool read_only,
-                        VkAttachmentLoadOp load)
+                        const rg_attachment *att)
 {
+    VkAttachmentLoadOp load = att->load;
     rg_graph *g = b->p.g;
     const rg_resource *r = &g->resources[v->resource];
     bool is_depth = (r->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) != 0;
@@ -73,6 +74,15 @@ static bool span_attach(span_build *b, const att_view *v, rg_access_role role, b
         rec.layout = u->layout;
         rec.write = u->write;
         usage = u->image_usage;
+        /* A read-only attachment is still written by its load and store
+         * ops: CLEAR and DONT_CARE loads and STORE and DONT_CARE stores
+         * access it with DEPTH_STENCIL_ATTACHMENT_WRITE (the specification's
+         * load/store operation rules; Vulkan-ValidationLayers issue 2349).
+         * Only LOAD with store NONE is a pure read. */
+        if (read_only && (load != VK_ATTACHMENT_LOAD_OP_LOAD || att->store != VK_ATTACHMENT_STORE_OP_NONE)) {
+            rec.access |= VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+            rec.write = true;
+        }
     } else {
         const rg_usage_info *u = rg_usage_get_info(role == RG_ROLE_RESOLVE ? RG_USAGE_RESOLVE : RG_USAGE_COLOR_ATTACHMENT);
         rec.stage = u->stage;
@@ -95,8 +105,7 @@ static bool span_attach(span_build *b, const att_view *v, rg_access_role role, b
     return rg__access_push(&b->p, &rec, usage, 0);
 }
 
-/* Load and store ops and resolve modes go to Vulkan as they are: anything
- * outside the enums (or AVERAGE for depth, which Vulkan does not define)
+/* Load and store ops go to Vulkan as they are: anything outside the enums
  * is refused here with the command named, not left to the driver. */
 static bool attachment_ops_valid(span_build *b, const rg_attachment *a, bool depth)
 {
@@ -115,24 +124,49 @@ static bool attachment_ops_valid(span_build *b, const rg_attachment *a, bool dep
                  "DONT_CARE or NONE", b->p.name, what, tex, (int)a->store);
         return false;
     }
-    VkResolveModeFlagBits m = a->resolve_mode;
-    bool known = m == 0 || m == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT || m == VK_RESOLVE_MODE_AVERAGE_BIT ||
-                 m == VK_RESOLVE_MODE_MIN_BIT || m == VK_RESOLVE_MODE_MAX_BIT;
-    if (a->resolve.id && (!known || (depth && m == VK_RESOLVE_MODE_AVERAGE_BIT))) {
-        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s': %s attachment '%s': resolve mode 0x%x is not one of "
-                 "SAMPLE_ZERO, %sMIN or MAX", b->p.name, what, tex, (unsigned)m, depth ? "" : "AVERAGE, ");
-        return false;
-    }
     return true;
 }
 
-static bool span_attachment(span_build *b, const rg_attachment *a, bool depth, bool read_only)
+/* The resolve mode Vulkan allows for the source's format, the default
+ * resolved once here: color formats resolve by AVERAGE when they read as
+ * float and by SAMPLE_ZERO when integer, nothing else
+ * (VUID-VkRenderingAttachmentInfo-imageView-06129, -06130); depth/stencil
+ * by SAMPLE_ZERO (the default), MIN or MAX, never AVERAGE. Whether the
+ * device offers MIN or MAX is checked at placement. */
+static bool resolve_mode(span_build *b, const rg_attachment *a, const rg_resource *src, bool depth,
+                         VkResolveModeFlagBits *out)
+{
+    eng_format_numeric n = eng_format_get_info(src->format).numeric;
+    bool integer = n == ENG_FORMAT_UINT || n == ENG_FORMAT_SINT;
+    VkResolveModeFlagBits m = a->resolve_mode;
+    const char *allowed = depth ? "SAMPLE_ZERO, MIN or MAX" : integer ? "SAMPLE_ZERO (an integer format)"
+                                                                      : "AVERAGE (a float format)";
+    if (m == 0)
+        m = depth || integer ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT : VK_RESOLVE_MODE_AVERAGE_BIT;
+    bool ok = depth ? m == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT || m == VK_RESOLVE_MODE_MIN_BIT ||
+                          m == VK_RESOLVE_MODE_MAX_BIT
+                    : m == (integer ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT : VK_RESOLVE_MODE_AVERAGE_BIT);
+    if (!ok) {
+        rg__fail(b->p.g, RG_ERROR_INVALID_ARGUMENT, "command '%s': %s attachment '%s': resolve mode 0x%x; its "
+                 "format allows %s", b->p.name, depth ? "depth" : "color", src->name, (unsigned)a->resolve_mode,
+                 allowed);
+        return false;
+    }
+    *out = m;
+    return true;
+}
+
+/* One attachment and its resolve target; *mode receives the resolve mode
+ * (0 without a resolve). */
+static bool span_attachment(span_build *b, const rg_attachment *a, bool depth, bool read_only,
+                            VkResolveModeFlagBits *mode)
 {
     rg_graph *g = b->p.g;
     att_view v;
     if (!attachment_view(&b->p, a->texture, a->mip, a->base_layer, a->layer_count, &v) ||
-        !attachment_ops_valid(b, a, depth) || !span_attach(b, &v, RG_ROLE_ATTACHMENT, depth, read_only, a->load))
+        !attachment_ops_valid(b, a, depth) || !span_attach(b, &v, RG_ROLE_ATTACHMENT, depth, read_only, a))
         return false;
+    *mode = 0;
     if (a->resolve.id == 0)
         return true;
     att_view rv;
@@ -145,7 +179,7 @@ static bool span_attachment(span_build *b, const rg_attachment *a, bool depth, b
                  "of the same format", b->p.name, src->name, dst->name);
         return false;
     }
-    return span_attach(b, &rv, RG_ROLE_RESOLVE, depth, false, a->load);
+    return resolve_mode(b, a, src, depth, mode) && span_attach(b, &rv, RG_ROLE_RESOLVE, depth, false, a);
 }
 
 static void hash_attachment(rg_graph *g, const rg_attachment *a)
@@ -177,10 +211,11 @@ rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *desc)
                  desc->color_count);
         return (rg_command){0};
     }
+    VkResolveModeFlagBits modes[9] = {0};
     for (uint32_t i = 0; i < desc->color_count; i++)
-        if (!span_attachment(&b, &desc->colors[i], false, false))
+        if (!span_attachment(&b, &desc->colors[i], false, false, &modes[i]))
             return (rg_command){0};
-    if (desc->depth.texture.id && !span_attachment(&b, &desc->depth, true, desc->depth_read_only))
+    if (desc->depth.texture.id && !span_attachment(&b, &desc->depth, true, desc->depth_read_only, &modes[8]))
         return (rg_command){0};
     VkRect2D area = desc->area;
     if (area.extent.width == 0 || area.extent.height == 0) {
@@ -213,6 +248,9 @@ rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *desc)
     s->end_cmd = RG_NONE;
     s->desc = *desc;
     s->desc.name = NULL; /* the command record keeps the name */
+    for (uint32_t i = 0; i < desc->color_count; i++)
+        s->desc.colors[i].resolve_mode = modes[i];
+    s->desc.depth.resolve_mode = modes[8];
     s->area = area;
     s->layer_count = b.layers == UINT32_MAX ? 1 : b.layers;
     graph->open_span = c.span;

@@ -69,8 +69,10 @@ rg_command rg_cmd_copy_buffer(rg_graph *graph, rg_buffer src, VkDeviceSize src_o
     return rg__cmd_finish(&p, &c);
 }
 
-/* The texture side of a buffer<->texture copy: whole mip, given layers; the
- * buffer must hold the tightly packed texels when the size is known. */
+/* The texture side of a buffer<->texture copy: whole mip, given layers, one
+ * aspect (Vulkan copies one per region, so a depth+stencil texture cannot
+ * be copied whole); the buffer must hold the tightly packed texel blocks of
+ * that aspect, sized from the engine's format table. */
 static bool copy_image_args(rg_pending *p, uint32_t ti, uint32_t bi, VkDeviceSize offset, uint32_t mip, uint32_t layer,
                             uint32_t *layer_count, rg_range *range)
 {
@@ -85,19 +87,41 @@ static bool copy_image_args(rg_pending *p, uint32_t ti, uint32_t bi, VkDeviceSiz
         rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "command '%s': texture '%s' is multisampled", p->name, t->name);
         return false;
     }
+    if (t->aspects == (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) {
+        rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "command '%s': texture '%s' has depth and stencil aspects (format "
+                 "%d); a buffer copy moves one aspect (VUID-VkBufferImageCopy-aspectMask-00212): copy it through a "
+                 "single-aspect texture or a user command", p->name, t->name, (int)t->format);
+        return false;
+    }
+    eng_format_info f = eng_format_get_info(t->format);
     VkDeviceSize w = t->width >> mip ? t->width >> mip : 1, h = t->height >> mip ? t->height >> mip : 1;
+    VkDeviceSize blocks_x = (w + f.block_width - 1) / f.block_width, blocks_y = (h + f.block_height - 1) / f.block_height;
     /* Overflow-checked: the byte count of a huge texture wrapped to a small
      * one and let the copy through into a buffer far too small for it (the
      * check the fuzzer harness makes, tests/fuzz). */
-    VkDeviceSize bytes = eng_format_texel_size(t->format);
-    if (__builtin_mul_overflow(bytes, w, &bytes) || __builtin_mul_overflow(bytes, h, &bytes) ||
+    VkDeviceSize bytes = eng_format_copy_size(t->format, t->aspects);
+    if (__builtin_mul_overflow(bytes, blocks_x, &bytes) || __builtin_mul_overflow(bytes, blocks_y, &bytes) ||
         __builtin_mul_overflow(bytes, (VkDeviceSize)n, &bytes)) {
         rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u of texture '%s' (%ux%u, %u layers) holds more than "
                  "2^64 bytes", p->name, mip, t->name, t->width, t->height, n);
         return false;
     }
-    if (!check_buffer_region(p, bi, offset, bytes ? bytes : 1))
+    const rg_resource *b = &p->g->resources[bi];
+    if (offset > b->size || bytes > b->size - offset) {
+        rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u of texture '%s' (%u layers) takes %llu bytes; buffer "
+                 "'%s' has %llu from offset %llu", p->name, mip, t->name, n, (unsigned long long)bytes, b->name,
+                 (unsigned long long)b->size, (unsigned long long)offset);
         return false;
+    }
+    /* VUID-vkCmdCopyBufferToImage-bufferOffset-07737/-07978 and their
+     * image-to-buffer twins: a multiple of the texel block size, of 4 for
+     * depth/stencil. */
+    VkDeviceSize unit = f.numeric == ENG_FORMAT_DEPTH_STENCIL ? 4 : f.block_size;
+    if (offset % unit) {
+        rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': buffer offset %llu for texture '%s' is not a multiple of "
+                 "%llu", p->name, (unsigned long long)offset, t->name, (unsigned long long)unit);
+        return false;
+    }
     *layer_count = n;
     *range = (rg_range){t->aspects, mip, 1, layer, n};
     return true;
@@ -172,6 +196,25 @@ rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_ra
     return rg__cmd_finish(&p, &c);
 }
 
+/* What vkCmdBlitImage refuses for any device, by the formats' kinds
+ * (VUID-vkCmdBlitImage-srcImage-00229, -00230, -00231, -00232, and
+ * -filter-02001 for integers, which never filter linearly); what a given
+ * device refuses (format features) is checked at placement. */
+static const char *blit_formats_refused(const rg_resource *src, const rg_resource *dst, VkFilter filter)
+{
+    eng_format_numeric a = eng_format_get_info(src->format).numeric, b = eng_format_get_info(dst->format).numeric;
+    bool depth = a == ENG_FORMAT_DEPTH_STENCIL || b == ENG_FORMAT_DEPTH_STENCIL;
+    if (depth && src->format != dst->format)
+        return "a depth/stencil blit needs one format on both sides";
+    if (depth && filter != VK_FILTER_NEAREST)
+        return "a depth/stencil blit must use VK_FILTER_NEAREST";
+    if ((a == ENG_FORMAT_UINT) != (b == ENG_FORMAT_UINT) || (a == ENG_FORMAT_SINT) != (b == ENG_FORMAT_SINT))
+        return "unsigned and signed integer formats blit only to their own kind";
+    if ((a == ENG_FORMAT_UINT || a == ENG_FORMAT_SINT) && filter != VK_FILTER_NEAREST)
+        return "integer formats do not filter linearly: use VK_FILTER_NEAREST";
+    return NULL;
+}
+
 rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_texture dst, uint32_t dst_mip,
                        VkFilter filter)
 {
@@ -198,6 +241,12 @@ rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_tex
         rs->array_layers != rd->array_layers) {
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': '%s' -> '%s' multisampled or layer counts differ",
                  p.name, rs->name, rd->name);
+        return (rg_command){0};
+    }
+    const char *why = blit_formats_refused(rs, rd, filter);
+    if (why) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': blit '%s' (format %d) -> '%s' (format %d): %s",
+                 p.name, rs->name, (int)rs->format, rd->name, (int)rd->format, why);
         return (rg_command){0};
     }
     rg_range sr = {rs->aspects, src_mip, 1, 0, rs->array_layers};

@@ -4,6 +4,7 @@
 #include "device_fixture.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct exec_job {
@@ -69,4 +70,26 @@ bool rg_test_record_nothing(const rg_record_context *rc, void *user)
     (void)rc;
     (void)user;
     return true;
+}
+
+/* Mesa's version from the driver info ("Mesa 25.0.7 (LLVM ...)"); lavapipe's
+ * driverVersion is 1. */
+static unsigned mesa_major(void)
+{
+    VkPhysicalDeviceDriverProperties d = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
+    VkPhysicalDeviceProperties2 p = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &d };
+    vkGetPhysicalDeviceProperties2(eng_context_physical_device(test_ctx), &p);
+    unsigned major = 0;
+    const char *m = strstr(d.driverInfo, "Mesa ");
+    return m && sscanf(m, "Mesa %u", &major) == 1 ? major : 0;
+}
+
+void rg_test_skip_if_resolve_ignores_base_layer(bool depth)
+{
+    if (!strstr(eng_context_properties(test_ctx)->deviceName, "llvmpipe"))
+        return;
+    unsigned mesa = mesa_major();
+    if (depth || mesa < 25)
+        cr_skip_test("lavapipe (Mesa %u) resolves %s into layer 0 of any resolve view", mesa,
+                     depth ? "depth" : "color");
 }

@@ -18,6 +18,9 @@ eng_buffer *rg_test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, con
 /* Imported as written by the host before the frame; readback: read by the
  * host after it. */
 rg_buffer rg_test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool readback);
+/* Skips the test where the driver resolves into layer 0 of any resolve
+ * view (lavapipe: Mesa 22.3 for color and depth, Mesa 25.0 for depth). */
+void rg_test_skip_if_resolve_ignores_base_layer(bool depth);
 /* A draw that records nothing (attachments' load and store ops do the work). */
 bool rg_test_record_nothing(const rg_record_context *rc, void *user);
 

@@ -136,7 +136,8 @@ static rg_graph *random_graph(uint64_t seed, model *m)
 
 /* Reachability by brute force: node i conflicts with a later node j when
  * both touch a resource and one of them writes it, a layout change counting
- * as a write; then a depth-first walk from every node. */
+ * as a write, and a node without accesses follows the node before it and
+ * precedes the one after; then a depth-first walk from every node. */
 static void model_reach(const model *m, bool reach[MAX_CMDS][MAX_CMDS])
 {
     bool writes[MAX_CMDS][NBUF + NTEX] = {{0}}, touches[MAX_CMDS][NBUF + NTEX] = {{0}};
@@ -155,6 +156,17 @@ static void model_reach(const model *m, bool reach[MAX_CMDS][MAX_CMDS])
             for (int r = 0; r < NBUF + NTEX; r++)
                 if (touches[i][r] && touches[j][r] && (writes[i][r] || writes[j][r]))
                     edge[i][j] = true;
+    /* A node that touches nothing keeps its place between its record-order
+     * neighbours. */
+    for (int i = 0; i < m->node_count; i++) {
+        bool any = false;
+        for (int r = 0; r < NBUF + NTEX; r++)
+            any |= touches[i][r];
+        if (!any && i > 0)
+            edge[i - 1][i] = true;
+        if (!any && i + 1 < m->node_count)
+            edge[i][i + 1] = true;
+    }
     memset(reach, 0, sizeof(bool) * MAX_CMDS * MAX_CMDS);
     for (int i = 0; i < m->node_count; i++) {
         int stack[MAX_CMDS], top = 0;

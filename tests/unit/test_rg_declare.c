@@ -301,7 +301,9 @@ Test(rg_declare, read_only_depth_attachment)
     const rg_barrier_info *b[4];
     cr_assert_eq(rgu_tex_barriers(g, depth, b, 4), 2);
     cr_expect_eq(b[0]->new_layout, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL);
-    cr_expect_eq(b[0]->dst_access, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    /* The default store op (STORE) writes even a read-only attachment. */
+    cr_expect_eq(b[0]->dst_access,
+                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
     cr_expect_eq(b[0]->range.aspect, VK_IMAGE_ASPECT_DEPTH_BIT);
     cr_expect_eq(b[1]->old_layout, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL);
     cr_expect_eq(b[1]->new_layout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);

@@ -304,8 +304,37 @@ eng_result eng_texture_load(eng_context *ctx, const char *path, eng_image **out)
 /* Writes tightly packed RGBA8 pixels as a PNG (stb_image_write). */
 eng_result eng_write_png(const char *path, uint32_t width, uint32_t height, const uint8_t *rgba);
 
-/* Texel size in bytes of the uncompressed formats the engine reads back
- * (0 for others). */
+/* --------------------------------------------------------------- formats */
+
+/* How a format's values read: integer formats resolve (SAMPLE_ZERO only)
+ * and filter (NEAREST only) differently from the float ones (UNORM, SNORM,
+ * SCALED, SFLOAT, UFLOAT, SRGB). */
+typedef enum eng_format_numeric {
+    ENG_FORMAT_UNKNOWN = 0,           /* not in the engine's table */
+    ENG_FORMAT_FLOAT,
+    ENG_FORMAT_UINT,
+    ENG_FORMAT_SINT,
+    ENG_FORMAT_DEPTH_STENCIL,         /* depth and/or stencil aspects */
+} eng_format_numeric;
+
+/* What the engine knows of a format. Every core format is known except the
+ * multi-planar (YCbCr) ones; for those, and anything else, block_size is 0. */
+typedef struct eng_format_info {
+    uint32_t block_size;              /* bytes of one texel block (a depth/stencil
+                                         format: the whole texel) */
+    uint32_t block_width, block_height; /* texels per block: 1x1 unless compressed */
+    VkImageAspectFlags aspects;       /* COLOR, or DEPTH and/or STENCIL */
+    eng_format_numeric numeric;
+} eng_format_info;
+
+eng_format_info eng_format_get_info(VkFormat format);
+/* Bytes per texel of one aspect in a buffer<->image copy: the block size
+ * for color formats (per block when compressed), 2 or 4 for a depth aspect,
+ * 1 for stencil; 0 for an unknown format, an aspect it lacks, or both
+ * depth and stencil at once (Vulkan copies one aspect per region). */
+uint32_t eng_format_copy_size(VkFormat format, VkImageAspectFlags aspect);
+/* Texel size in bytes of the uncompressed formats (0 for compressed and
+ * unknown ones). */
 uint32_t eng_format_texel_size(VkFormat format);
 bool eng_format_has_depth(VkFormat format);
 bool eng_format_has_stencil(VkFormat format);

@@ -185,8 +185,9 @@ typedef struct rg_graph_desc {
      * tools) but not executed. */
     eng_context *ctx;
     /* true: placement never lets two pooled resources share bytes (each gets
-     * its own range of the pools, so pooled == unaliased); for measuring
-     * what aliasing saves. false (the default): aliasing on. */
+     * its own range of the pools, so pooled == unaliased, padding
+     * included); for measuring what aliasing saves. false (the default):
+     * aliasing on. */
     bool no_aliasing;
 } rg_graph_desc;
 
@@ -385,10 +386,16 @@ typedef enum rg_memory_kind {
 } rg_memory_kind;
 
 typedef struct rg_memory_totals {
-    VkDeviceSize pooled;              /* sum of pool sizes */
-    VkDeviceSize unaliased;           /* what the pooled resources would take apart */
+    VkDeviceSize pooled;              /* sum of pool sizes, alignment padding included */
+    VkDeviceSize unaliased;           /* the pools' sizes were every pooled resource
+                                         given a range of its own: their sizes plus
+                                         the padding their alignments need; equal to
+                                         pooled under rg_graph_desc.no_aliasing */
+    VkDeviceSize padding;             /* the padding unaliased includes */
     VkDeviceSize lower_bound;         /* most pooled bytes live at one point of the
-                                         execution order, summed over pool classes */
+                                         execution order, summed over pool classes;
+                                         sizes only, no padding: no placement can
+                                         pool less */
     VkDeviceSize lazy;                /* requested from lazily allocated types */
     VkDeviceSize dedicated;
     uint32_t pools;
