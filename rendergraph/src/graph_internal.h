@@ -251,6 +251,10 @@ rg_result rg__place(rg_graph *g);
 /* Frees placed memory and views (execute's resources). */
 void rg__placement_free(rg_graph *g);
 
+/* Formats, usages, blits and resolve modes against what the device offers
+ * (device_support.c); run first at placement. */
+rg_result rg__check_device_support(rg_graph *g);
+
 /* Attachment views (views.c): made for created textures at placement;
  * imports' bound at every execute, before recording; all freed with the
  * placement. */

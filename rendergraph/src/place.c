@@ -224,6 +224,9 @@ rg_result rg__place(rg_graph *g)
 {
     if (g->placed)
         return RG_SUCCESS;
+    rg_result checked = rg__check_device_support(g);
+    if (checked != RG_SUCCESS)
+        return checked;
     VkDevice dev = eng_context_device(g->ctx);
     rg_mem_requirements *reqs = calloc((size_t)g->resource_count + 1, sizeof *reqs);
     if (!reqs)

@@ -186,6 +186,12 @@ rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_ra
                  graph->resources[t].name);
         return (rg_command){0};
     }
+    if (eng_format_get_info(graph->resources[t].format).block_width > 1) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': texture '%s' has a block-compressed format (%d), "
+                 "which vkCmdClearColorImage cannot clear", p.name, graph->resources[t].name,
+                 (int)graph->resources[t].format);
+        return (rg_command){0};
+    }
     rg_range r;
     if (!rg__texture_range(&p, &graph->resources[t], range == NULL, range, &r) ||
         !table_access(&p, t, RG_USAGE_TRANSFER_DST, &r))

@@ -437,3 +437,40 @@ DEVICE_TEST(rg_acceptance, import_depth_resolve_target_at_layer_1)
 {
     resolve_into_import_layer_1(VK_FORMAT_D32_SFLOAT, true);
 }
+
+/* ------------------------------ what the device offers, at placement */
+
+/* Refused at the first execute with the texture or command named, before
+ * anything is created or recorded; the graph stays usable. */
+static void expect_placement_refused(rg_graph *g, const char *needle)
+{
+    rg_test_compile(g);
+    execute_job j = { g, RG_SUCCESS };
+    cr_assert_eq(eng_context_submit_once(test_ctx, execute_once, &j), ENG_SUCCESS, "%s", eng_last_error());
+    cr_expect_eq(j.result, RG_ERROR_INVALID_ARGUMENT, "%s", rg_graph_error_message(g));
+    cr_expect(strstr(rg_graph_error_message(g), needle) != NULL, "message: %s", rg_graph_error_message(g));
+    cr_expect_eq(rg_graph_error(g), RG_SUCCESS, "a frame's failure is not the declaration's");
+}
+
+DEVICE_TEST(rg_acceptance, compressed_color_attachment_refused_at_placement)
+{
+    rg_graph *g = rg_test_graph("bc1 attachment");
+    rg_texture t = rg_texture_create(g, &(rg_texture_desc){ .name = "bc1 target", .width = W, .height = H,
+                                                            .format = VK_FORMAT_BC1_RGBA_UNORM_BLOCK });
+    clear_span(g, "render into bc1", (rg_attachment){ .texture = t });
+    expect_placement_refused(g, "bc1 target");
+    rg_graph_destroy(g);
+}
+
+DEVICE_TEST(rg_acceptance, blit_into_compressed_refused_at_placement)
+{
+    rg_graph *g = rg_test_graph("bc1 blit");
+    rg_texture src = rg_texture_create(g, &(rg_texture_desc){ .name = "src", .format = RGBA8, .width = W,
+                                                              .height = H });
+    rg_texture dst = rg_texture_create(g, &(rg_texture_desc){ .name = "bc1", .width = W, .height = H,
+                                                              .format = VK_FORMAT_BC1_RGBA_UNORM_BLOCK });
+    rg_cmd_clear_texture(g, src, NULL, &(VkClearValue){ 0 });
+    rg_cmd_blit(g, src, 0, dst, 0, VK_FILTER_NEAREST);
+    expect_placement_refused(g, "blit");
+    rg_graph_destroy(g);
+}

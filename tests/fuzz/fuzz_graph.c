@@ -2,28 +2,54 @@
  *
  * The input is a stream of operations, each an opcode byte and its
  * arguments (see the "decoder" below): created and imported textures and
- * buffers with shapes from small tables or absurd raw values, user commands
- * with accesses of every rg_usage (RAW included) and ranges in or out of the
- * resource, spans with attachments, resolves, depth and render areas,
- * copies, clears and blits, handles that are current, stale (made before a
- * reset), foreign (from a second graph), zero or garbage, invalid enum
- * values; then compiles, queries, rg_place_offline with memory
- * requirements decoded from the stream over real devices' memory-type
- * tables (tests/unit/device_tables.c) or decoded ones, the memory queries
- * and reports, resets and declaring again.
+ * buffers with shapes from small tables or absurd raw values (color, depth,
+ * stencil and depth+stencil, integer and block-compressed formats, imports
+ * with mips and layers), user commands with accesses of every rg_usage (RAW
+ * included) and ranges in or out of the resource (one aspect of a
+ * depth+stencil texture among them), spans with attachments at any mip and
+ * layer, resolves with any mode, read-only depth with every load and store
+ * op, and render areas, copies, clears and blits, handles that are
+ * current, stale (made before a reset or a destroy), foreign (from a second
+ * graph), zero or garbage, invalid enum values; then compiles, queries,
+ * rg_place_offline with memory requirements decoded from the stream over
+ * real devices' memory-type tables (tests/unit/device_tables.c) or decoded
+ * ones, the memory queries and reports, declaring more after a placement
+ * (offline placement stands in for execute) and compiling and placing
+ * again, resets, destroying the graph and declaring again.
  *
  * Besides crashes, leaks and sanitizer reports, the harness aborts when the
  * library breaks a promise it can check from outside:
  *   - a rejected call (a 0 handle, a failing rg_compile / rg_place_offline
  *     / rg_write_dot) leaves an empty rg_graph_error_message;
  *   - a compiled order is not a permutation of the commands, or contradicts
- *     rg_happens_before;
- *   - a buffer <-> texture copy is accepted although the texels do not fit
- *     the buffer;
+ *     rg_happens_before; two commands of different nodes touching one
+ *     buffer or single-subresource texture, one of them writing it (read-only
+ *     depth that loads or stores counts as a write), are not ordered by
+ *     record order;
+ *   - a barrier names a foreign handle, a range outside its texture, or an
+ *     aspect its format lacks; one on a depth+stencil texture does not name
+ *     both aspects;
+ *   - a texture is accepted with a format the engine's table does not know,
+ *     or the table disagrees with the harness's own facts on a format;
+ *   - a buffer <-> texture copy is accepted although its texel blocks
+ *     (eng_format_copy_size, ceil(w/bw)*ceil(h/bh)) do not fit the buffer,
+ *     on a texture with both depth and stencil, or at a buffer offset that
+ *     is not a multiple of the block size (4 for depth/stencil); or one that
+ *     fits every rule is refused;
+ *   - a blit is accepted across depth formats, without NEAREST on depth or
+ *     integer formats, or between integer kinds (or integer and float); a
+ *     span is accepted with a resolve mode its source's format does not
+ *     allow, or an attachment or resolve target outside its texture;
+ *   - a declaration appended after a compile or placement still finds the
+ *     older order, barriers, memory plan or reports served;
  *   - a placement puts a pooled resource at an offset that is not a
  *     multiple of its alignment or outside the pools, or lets two pooled
  *     resources share bytes when not every use of one happens-before every
- *     use of the other (DESIGN.md's aliasing rule);
+ *     use of the other (DESIGN.md's aliasing rule); leaves a used created
+ *     resource without memory or gives an unused one some; reports totals
+ *     where padding exceeds unaliased, unaliased less padding is not the
+ *     pooled resources' sizes, or (under rg_graph_desc.no_aliasing) pooled
+ *     differs from unaliased; or placing again gives another plan;
  *   - a report fails on a graph that was just placed.
  *
  * Built with -DFUZZ_STANDALONE (no libFuzzer) it has a main instead:
@@ -32,6 +58,7 @@
  */
 #include "device_tables.h"
 
+#include <engine/engine.h>
 #include <rendergraph/rendergraph.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -118,6 +145,50 @@ static const uint32_t formats[] = {
     VK_FORMAT_D32_SFLOAT, VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_S8_UINT, VK_FORMAT_D16_UNORM,
     VK_FORMAT_R8_UNORM, VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_R32G32B32A32_SFLOAT,
     VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_FORMAT_UNDEFINED, VK_FORMAT_D32_SFLOAT_S8_UINT,
+    /* integer: resolve by SAMPLE_ZERO only, blit NEAREST only and to their own kind */
+    VK_FORMAT_R8G8B8A8_UINT, VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R32_UINT, VK_FORMAT_R32G32B32A32_SINT,
+    VK_FORMAT_R8G8B8A8_SINT, VK_FORMAT_R16_SINT,
+    /* block-compressed (copies by block), a 3-byte texel (offsets by 3), a multi-planar one (refused) */
+    VK_FORMAT_BC7_UNORM_BLOCK, VK_FORMAT_ASTC_12x12_UNORM_BLOCK, VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK,
+    VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK, VK_FORMAT_ASTC_5x4_SRGB_BLOCK, VK_FORMAT_BC3_UNORM_BLOCK,
+    VK_FORMAT_R8G8B8_UNORM, VK_FORMAT_G8_B8R8_2PLANE_420_UNORM,
+};
+
+/* The harness's own facts on some formats, from the Vulkan specification's
+ * compatibility table, so that an engine table gone wrong shows up here
+ * rather than silently moving the copy check along with it. */
+typedef struct format_fact {
+    VkFormat format;
+    uint32_t block, bw, bh;           /* texel block bytes and extent; 0: refused (multi-planar) */
+    VkImageAspectFlags aspects;
+    eng_format_numeric numeric;
+} format_fact;
+
+#define ASP_C VK_IMAGE_ASPECT_COLOR_BIT
+#define ASP_D VK_IMAGE_ASPECT_DEPTH_BIT
+#define ASP_S VK_IMAGE_ASPECT_STENCIL_BIT
+static const format_fact format_facts[] = {
+    {VK_FORMAT_R8G8B8A8_UNORM, 4, 1, 1, ASP_C, ENG_FORMAT_FLOAT},
+    {VK_FORMAT_R16G16B16A16_SFLOAT, 8, 1, 1, ASP_C, ENG_FORMAT_FLOAT},
+    {VK_FORMAT_R8G8B8_UNORM, 3, 1, 1, ASP_C, ENG_FORMAT_FLOAT},
+    {VK_FORMAT_R8G8B8A8_UINT, 4, 1, 1, ASP_C, ENG_FORMAT_UINT},
+    {VK_FORMAT_R16G16B16A16_UINT, 8, 1, 1, ASP_C, ENG_FORMAT_UINT},
+    {VK_FORMAT_R32_UINT, 4, 1, 1, ASP_C, ENG_FORMAT_UINT},
+    {VK_FORMAT_R32G32B32A32_SINT, 16, 1, 1, ASP_C, ENG_FORMAT_SINT},
+    {VK_FORMAT_R16_SINT, 2, 1, 1, ASP_C, ENG_FORMAT_SINT},
+    {VK_FORMAT_D16_UNORM, 2, 1, 1, ASP_D, ENG_FORMAT_DEPTH_STENCIL},
+    {VK_FORMAT_D32_SFLOAT, 4, 1, 1, ASP_D, ENG_FORMAT_DEPTH_STENCIL},
+    {VK_FORMAT_S8_UINT, 1, 1, 1, ASP_S, ENG_FORMAT_DEPTH_STENCIL},
+    {VK_FORMAT_D24_UNORM_S8_UINT, 4, 1, 1, ASP_D | ASP_S, ENG_FORMAT_DEPTH_STENCIL},
+    {VK_FORMAT_D32_SFLOAT_S8_UINT, 5, 1, 1, ASP_D | ASP_S, ENG_FORMAT_DEPTH_STENCIL},
+    {VK_FORMAT_BC1_RGB_UNORM_BLOCK, 8, 4, 4, ASP_C, ENG_FORMAT_FLOAT},
+    {VK_FORMAT_BC3_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT},
+    {VK_FORMAT_BC7_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT},
+    {VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK, 8, 4, 4, ASP_C, ENG_FORMAT_FLOAT},
+    {VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT},
+    {VK_FORMAT_ASTC_5x4_SRGB_BLOCK, 16, 5, 4, ASP_C, ENG_FORMAT_FLOAT},
+    {VK_FORMAT_ASTC_12x12_UNORM_BLOCK, 16, 12, 12, ASP_C, ENG_FORMAT_FLOAT},
+    {VK_FORMAT_G8_B8R8_2PLANE_420_UNORM, 0, 0, 0, 0, ENG_FORMAT_UNKNOWN},
 };
 static const uint32_t layouts[] = {
     VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -132,7 +203,12 @@ static const uint32_t aspects[] = {
 static const uint32_t load_ops[] = {
     VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
 };
-static const uint32_t store_ops[] = {VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_STORE_OP_DONT_CARE};
+static const uint32_t store_ops[] = {VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                     VK_ATTACHMENT_STORE_OP_NONE};
+static const uint32_t filters[] = {VK_FILTER_NEAREST, VK_FILTER_LINEAR, VK_FILTER_CUBIC_EXT};
+static const uint32_t resolve_modes[] = {
+    0, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT, VK_RESOLVE_MODE_AVERAGE_BIT, VK_RESOLVE_MODE_MIN_BIT, VK_RESOLVE_MODE_MAX_BIT,
+};
 
 /* ------------------------------------------------------------------ state */
 
@@ -153,7 +229,9 @@ typedef struct shadow {
 typedef struct cmd_info {
     rg_command h;
     uint32_t touch[MAX_TOUCH];        /* declaration indices of the resources it uses */
+    bool write[MAX_TOUCH];            /* whether that use writes (as far as the harness is sure) */
     uint32_t touch_count;
+    uint32_t span;                    /* 1 + the span it belongs to (begin, interior, end); 0: none */
 } cmd_info;
 
 typedef struct req {
@@ -169,6 +247,10 @@ typedef struct fz {
     cmd_info cmds[MAX_CMDS];
     uint32_t cmd_count;
     uint32_t open_begin;              /* cmds[] index of the open span's begin, UINT32_MAX */
+    bool span_open;                   /* a begin was accepted and its end not yet */
+    uint32_t span_seq;                /* spans begun in this declaration */
+    bool touches_lost;                /* some command or use did not fit cmds[] */
+    bool compiled, placed;            /* what the harness last saw succeed, for this declaration */
     uint32_t stale[MAX_OLD], stale_count;
     uint32_t foreign[MAX_OLD], foreign_count;
     rd *r;
@@ -199,10 +281,13 @@ static void expect_message(const fz *f, const char *what)
           "%s failed and left an empty message (error %s)", what, rg_result_string(rg_graph_error(f->g)));
 }
 
-static void rejected(const fz *f, const char *what)
+/* A rejected declaration call: the error is kept, so no compile or
+ * placement of this declaration follows. */
+static void rejected(fz *f, const char *what)
 {
     CHECK(rg_graph_error(f->g) != RG_SUCCESS, "%s returned 0 with no error kept", what);
     expect_message(f, what);
+    f->compiled = f->placed = false;
 }
 
 /* Names: NULL, empty, or bytes of the stream (quotes, newlines, any byte). */
@@ -260,22 +345,47 @@ static uint32_t handle_id(fz *f, bool texture, uint32_t *decl)
     }
 }
 
-static rg_texture tex_arg(fz *f, uint32_t *decl) { return (rg_texture){handle_id(f, true, decl)}; }
-static rg_buffer buf_arg(fz *f, uint32_t *decl) { return (rg_buffer){handle_id(f, false, decl)}; }
+/* A handle and, when it names a current resource of the kind however it
+ * was made (raw bytes that happen to match included), which one. */
+static uint32_t handle_known(fz *f, bool texture, uint32_t *decl)
+{
+    uint32_t id = handle_id(f, texture, decl);
+    for (uint32_t i = 0; id && *decl == UINT32_MAX && i < f->res_count; i++)
+        if (f->res[i].id == id && f->res[i].is_texture == texture)
+            *decl = i;
+    return id;
+}
 
-/* Records a successful command and the resources it uses. */
-static void cmd_push(fz *f, rg_command h, const uint32_t *touch, uint32_t n)
+static rg_texture tex_arg(fz *f, uint32_t *decl) { return (rg_texture){handle_known(f, true, decl)}; }
+static rg_buffer buf_arg(fz *f, uint32_t *decl) { return (rg_buffer){handle_known(f, false, decl)}; }
+
+static void appended(fz *f);
+
+/* Records a successful command, the resources it uses and which of those
+ * uses write (writes NULL: none). */
+static void cmd_push(fz *f, rg_command h, const uint32_t *touch, const bool *writes, uint32_t n)
 {
     CHECK(h.id != 0, "cmd_push of a 0 handle");
     CHECK(rg_graph_error(f->g) == RG_SUCCESS, "a command handle with an error kept");
-    if (f->cmd_count == MAX_CMDS)
+    appended(f);
+    if (f->cmd_count == MAX_CMDS) {
+        f->touches_lost = true;
         return;
+    }
     cmd_info *c = &f->cmds[f->cmd_count++];
     c->h = h;
     c->touch_count = 0;
-    for (uint32_t i = 0; i < n && c->touch_count < MAX_TOUCH; i++)
-        if (touch[i] != UINT32_MAX)
-            c->touch[c->touch_count++] = touch[i];
+    c->span = f->span_open ? f->span_seq : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (touch[i] == UINT32_MAX)
+            continue;
+        if (c->touch_count == MAX_TOUCH) {
+            f->touches_lost = true;
+            break;
+        }
+        c->write[c->touch_count] = writes && writes[i];
+        c->touch[c->touch_count++] = touch[i];
+    }
 }
 
 /* ------------------------------------------------------------- resources */
@@ -302,6 +412,7 @@ static bool texture_affordable(fz *f, uint32_t mips, uint32_t layers)
 
 static void shadow_push(fz *f, const shadow *s)
 {
+    appended(f);
     if (f->res_count < MAX_RES)
         f->res[f->res_count++] = *s;
 }
@@ -344,6 +455,10 @@ static void op_texture(fz *f, bool import)
         rejected(f, import ? "rg_texture_import" : "rg_texture_create");
         return;
     }
+    /* Copy sizes, resolve modes, filters and barrier aspects follow from the
+     * format: one the engine does not know (multi-planar) must be refused. */
+    CHECK(eng_format_get_info(s.format).block_size != 0, "%s accepted format %d, unknown to the engine's table",
+          import ? "rg_texture_import" : "rg_texture_create", (int)s.format);
     s.mips = s.mips ? s.mips : 1;
     s.layers = s.layers ? s.layers : 1;
     s.samples = s.samples ? s.samples : 1;
@@ -405,6 +520,7 @@ static void op_user(fz *f)
     uint32_t n = u8(r) % 9;
     rg_access acc[8];
     uint32_t touch[8];
+    bool writes[8];
     memset(acc, 0, sizeof acc);
     for (uint32_t i = 0; i < n; i++) {
         rg_access *a = &acc[i];
@@ -426,6 +542,8 @@ static void op_user(fz *f)
             a->layout = (VkImageLayout)pick(r, layouts, COUNT(layouts));
             a->write = which & 16;
         }
+        const rg_usage_info *info = rg_usage_get_info(a->usage);
+        writes[i] = a->usage == RG_USAGE_RAW ? a->write : info && info->write;
     }
     rg_user_desc d = {.name = nm, .kind = (rg_command_kind)(kind < 0xF0 ? kind % 3 : kind),
                       .accesses = (flags & 2) ? NULL : acc, .access_count = n,
@@ -434,7 +552,7 @@ static void op_user(fz *f)
     if (c.id == 0)
         rejected(f, "rg_cmd_user");
     else
-        cmd_push(f, c, touch, n);
+        cmd_push(f, c, touch, writes, n);
 }
 
 static uint64_t sat_mul(uint64_t a, uint64_t b)
@@ -443,30 +561,64 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
     return __builtin_mul_overflow(a, b, &p) ? UINT64_MAX : p;
 }
 
-/* Tightly packed bytes of a whole mip, layers n, of a known-format texture
- * (0 when the format's size is unknown to the engine). */
-static uint64_t texel_bytes(const shadow *t, uint32_t mip, uint32_t n)
+/* Tightly packed bytes of a whole mip, n layers (0: one), of a texture's
+ * one aspect in a buffer copy: eng_format_copy_size per texel block, whole
+ * blocks of the format's extent across the mip (ceil(w/bw) * ceil(h/bh));
+ * 0 when the format has no single copyable aspect, UINT64_MAX past 2^64. */
+static uint64_t copy_bytes(const shadow *t, uint32_t mip, uint32_t n)
 {
-    uint32_t bpp = 0;
-    switch (t->format) {
-    case VK_FORMAT_R8_UNORM: bpp = 1; break;
-    case VK_FORMAT_D16_UNORM: bpp = 2; break;
-    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_B8G8R8A8_SRGB: case VK_FORMAT_R32_SFLOAT:
-    case VK_FORMAT_D32_SFLOAT: case VK_FORMAT_B10G11R11_UFLOAT_PACK32: bpp = 4; break;
-    case VK_FORMAT_R16G16B16A16_SFLOAT: bpp = 8; break;
-    case VK_FORMAT_R32G32B32A32_SFLOAT: bpp = 16; break;
-    default: return 0;
-    }
+    eng_format_info fi = eng_format_get_info(t->format);
+    uint64_t unit = eng_format_copy_size(t->format, fi.aspects);
+    if (unit == 0 || fi.block_width == 0 || fi.block_height == 0)
+        return 0;
     uint64_t w = mip < 32 && (t->w >> mip) ? t->w >> mip : 1, h = mip < 32 && (t->h >> mip) ? t->h >> mip : 1;
-    return sat_mul(sat_mul(sat_mul(bpp, w), h), n ? n : 1);
+    uint64_t bx = (w + fi.block_width - 1) / fi.block_width, by = (h + fi.block_height - 1) / fi.block_height;
+    return sat_mul(sat_mul(sat_mul(unit, bx), by), n ? n : 1);
+}
+
+/* A buffer <-> texture copy, accepted or refused, against the rules the
+ * header states: a whole mip of one aspect inside the texture, single
+ * sampled, whose packed blocks fit the buffer from an offset that is a
+ * multiple of the block size (4 for depth/stencil). */
+static void check_image_copy(fz *f, const char *what, bool accepted, bool could, uint32_t db, uint32_t dt,
+                             uint64_t off, uint32_t mip, uint32_t layer, uint32_t count)
+{
+    const shadow *t = &f->res[dt];
+    eng_format_info fi = eng_format_get_info(t->format);
+    bool two = fi.aspects == (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
+    uint64_t unit = fi.numeric == ENG_FORMAT_DEPTH_STENCIL ? 4 : fi.block_size;
+    uint32_t n = count ? count : 1;
+    bool inside = mip < t->mips && layer < t->layers && n <= t->layers - layer;
+    uint64_t bytes = inside ? copy_bytes(t, mip, count) : 0, size = f->res[db].size;
+    bool fits = bytes != 0 && bytes != UINT64_MAX && off <= size && bytes <= size - off;
+    bool aligned = unit != 0 && off % unit == 0;
+    if (accepted) {
+        CHECK(!two, "%s accepted texture format %d, which has depth and stencil (a copy moves one aspect)", what,
+              (int)t->format);
+        CHECK(inside, "%s accepted mip %u layers %u+%u of a texture of %u mips, %u layers", what, mip, layer, n,
+              t->mips, t->layers);
+        CHECK(fits, "%s accepted %llu bytes at offset %llu of a %llu-byte buffer (format %d, %ux%u mip %u, %u layers)",
+              what, (unsigned long long)bytes, (unsigned long long)off, (unsigned long long)size, (int)t->format,
+              t->w, t->h, mip, n);
+        CHECK(aligned, "%s accepted buffer offset %llu, not a multiple of %llu (format %d)", what,
+              (unsigned long long)off, (unsigned long long)unit, (int)t->format);
+    } else if (could) {
+        CHECK(two || !inside || t->samples != 1 || !fits || !aligned, "%s refused a copy that follows every rule "
+              "(format %d, %ux%u mip %u, %u layers, %llu bytes at offset %llu of %llu): %s", what, (int)t->format,
+              t->w, t->h, mip, n, (unsigned long long)bytes, (unsigned long long)off, (unsigned long long)size,
+              rg_graph_error_message(f->g));
+    }
 }
 
 static void op_copy(fz *f, uint8_t which)
 {
     rd *r = f->r;
     uint32_t d[2];
+    bool writes[2] = {false, true};
     rg_command c = {0};
     const char *what = "copy";
+    /* Whether nothing but the arguments can make the library refuse it. */
+    bool could = rg_graph_error(f->g) == RG_SUCCESS && !f->span_open;
     if (which == 0) {
         rg_buffer s = buf_arg(f, &d[0]);
         uint64_t so = num64(r);
@@ -486,20 +638,15 @@ static void op_copy(fz *f, uint8_t which)
         what = to_tex ? "rg_cmd_copy_buffer_to_texture" : "rg_cmd_copy_texture_to_buffer";
         d[0] = db;
         d[1] = dt;
-        if (c.id && db != UINT32_MAX && dt != UINT32_MAX) {
-            /* An accepted copy's texels fit the buffer. */
-            uint64_t bytes = texel_bytes(&f->res[dt], mip, count);
-            uint64_t size = f->res[db].size;
-            CHECK(bytes == 0 || (off <= size && bytes <= size - off),
-                  "%s accepted %llu bytes at offset %llu of a %llu-byte buffer (texture %ux%u mip %u, %u layers)",
-                  what, (unsigned long long)bytes, (unsigned long long)off, (unsigned long long)size,
-                  f->res[dt].w, f->res[dt].h, mip, count);
-        }
+        writes[0] = !to_tex;
+        writes[1] = to_tex;
+        if (db != UINT32_MAX && dt != UINT32_MAX)
+            check_image_copy(f, what, c.id != 0, could, db, dt, off, mip, layer, count);
     }
     if (c.id == 0)
         rejected(f, what);
     else
-        cmd_push(f, c, d, 2);
+        cmd_push(f, c, d, writes, 2);
 }
 
 static void op_clear(fz *f)
@@ -517,7 +664,7 @@ static void op_clear(fz *f)
     if (c.id == 0)
         rejected(f, "rg_cmd_clear_texture");
     else
-        cmd_push(f, c, &d, 1);
+        cmd_push(f, c, &d, (const bool[]){true}, 1);
 }
 
 static void op_blit(fz *f)
@@ -528,21 +675,39 @@ static void op_blit(fz *f)
     uint32_t sm = num32(r);
     rg_texture t = tex_arg(f, &d[1]);
     uint32_t tm = num32(r);
-    VkFilter filter = (VkFilter)num32(r);
+    VkFilter filter = (VkFilter)pick(r, filters, COUNT(filters));
     rg_command c = rg_cmd_blit(f->g, s, sm, t, tm, filter);
-    if (c.id == 0)
+    if (c.id == 0) {
         rejected(f, "rg_cmd_blit");
-    else
-        cmd_push(f, c, d, 2);
+        return;
+    }
+    if (d[0] != UINT32_MAX && d[1] != UINT32_MAX) {
+        /* vkCmdBlitImage's format rules, whatever the device. */
+        VkFormat fs = f->res[d[0]].format, ft = f->res[d[1]].format;
+        eng_format_numeric a = eng_format_get_info(fs).numeric, b = eng_format_get_info(ft).numeric;
+        bool depth = a == ENG_FORMAT_DEPTH_STENCIL || b == ENG_FORMAT_DEPTH_STENCIL;
+        bool integer = a == ENG_FORMAT_UINT || a == ENG_FORMAT_SINT || b == ENG_FORMAT_UINT || b == ENG_FORMAT_SINT;
+        CHECK(!depth || (fs == ft && filter == VK_FILTER_NEAREST),
+              "rg_cmd_blit accepted depth/stencil formats %d -> %d with filter %d", (int)fs, (int)ft, (int)filter);
+        CHECK(!integer || (a == b && filter == VK_FILTER_NEAREST),
+              "rg_cmd_blit accepted integer formats %d (kind %d) -> %d (kind %d) with filter %d", (int)fs, (int)a,
+              (int)ft, (int)b, (int)filter);
+    }
+    cmd_push(f, c, d, (const bool[]){false, true}, 2);
 }
 
-static void attachment(fz *f, rg_attachment *a, uint32_t *touch, uint32_t *n)
+/* The declaration indices an attachment names (UINT32_MAX: none or not a
+ * current texture). */
+typedef struct att_decl {
+    uint32_t tex, resolve;
+} att_decl;
+
+static void attachment(fz *f, rg_attachment *a, att_decl *ad)
 {
     rd *r = f->r;
     uint8_t flags = u8(r);
-    uint32_t d;
-    a->texture = tex_arg(f, &d);
-    touch[(*n)++] = d;
+    a->texture = tex_arg(f, &ad->tex);
+    ad->resolve = UINT32_MAX;
     a->mip = num32(r);
     a->base_layer = num32(r);
     a->layer_count = num32(r);
@@ -550,12 +715,43 @@ static void attachment(fz *f, rg_attachment *a, uint32_t *touch, uint32_t *n)
     a->store = (VkAttachmentStoreOp)pick(r, store_ops, COUNT(store_ops));
     a->clear.color.float32[0] = 1.0f;
     if (flags & 1) {
-        a->resolve = tex_arg(f, &d);
-        touch[(*n)++] = d;
+        a->resolve = tex_arg(f, &ad->resolve);
         a->resolve_mip = num32(r);
         a->resolve_layer = num32(r);
-        a->resolve_mode = (VkResolveModeFlagBits)num32(r);
+        a->resolve_mode = (VkResolveModeFlagBits)pick(r, resolve_modes, COUNT(resolve_modes));
     }
+}
+
+/* What an accepted span promises of one attachment: its view and its
+ * resolve target's view lie inside their textures, and the resolve mode is
+ * one the source's format allows (float color: AVERAGE; integer color:
+ * SAMPLE_ZERO; depth/stencil: SAMPLE_ZERO, MIN or MAX; 0 picks one). */
+static void check_attachment(const fz *f, const rg_attachment *a, const att_decl *ad, bool depth)
+{
+    if (ad->tex == UINT32_MAX)
+        return;
+    const shadow *t = &f->res[ad->tex];
+    uint32_t n = a->layer_count ? a->layer_count : 1;
+    CHECK(a->mip < t->mips && a->base_layer < t->layers && n <= t->layers - a->base_layer,
+          "rg_begin_rendering accepted an attachment at mip %u layers %u+%u of a texture of %u mips, %u layers",
+          a->mip, a->base_layer, n, t->mips, t->layers);
+    if (a->resolve.id == 0 || ad->resolve == UINT32_MAX)
+        return;
+    const shadow *q = &f->res[ad->resolve];
+    CHECK(a->resolve_mip < q->mips && a->resolve_layer < q->layers && n <= q->layers - a->resolve_layer,
+          "rg_begin_rendering accepted a resolve target at mip %u layers %u+%u of a texture of %u mips, %u layers",
+          a->resolve_mip, a->resolve_layer, n, q->mips, q->layers);
+    eng_format_numeric k = eng_format_get_info(t->format).numeric;
+    VkResolveModeFlagBits m = a->resolve_mode;
+    bool ok = m == 0;
+    if (depth || k == ENG_FORMAT_DEPTH_STENCIL)
+        ok = ok || m == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT || m == VK_RESOLVE_MODE_MIN_BIT || m == VK_RESOLVE_MODE_MAX_BIT;
+    else if (k == ENG_FORMAT_UINT || k == ENG_FORMAT_SINT)
+        ok = ok || m == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+    else
+        ok = ok || m == VK_RESOLVE_MODE_AVERAGE_BIT;
+    CHECK(ok, "rg_begin_rendering accepted resolve mode 0x%x for a %s attachment of format %d", (unsigned)m,
+          depth ? "depth" : "color", (int)t->format);
 }
 
 static void op_begin(fz *f)
@@ -566,12 +762,13 @@ static void op_begin(fz *f)
     d.name = name(f);
     uint8_t cc = u8(r);
     d.color_count = cc < 0xF0 ? cc % 10 : UINT32_MAX - (cc & 7u);
-    uint32_t touch[18], n = 0;
+    att_decl ad[9];
     for (uint32_t i = 0; i < d.color_count && i < 8; i++)
-        attachment(f, &d.colors[i], touch, &n);
+        attachment(f, &d.colors[i], &ad[i]);
     uint8_t flags = u8(r);
+    ad[8] = (att_decl){UINT32_MAX, UINT32_MAX};
     if (flags & 1)
-        attachment(f, &d.depth, touch, &n);
+        attachment(f, &d.depth, &ad[8]);
     d.depth_read_only = flags & 2;
     if (flags & 4) {
         d.area.offset.x = (int32_t)num32(r);
@@ -584,8 +781,31 @@ static void op_begin(fz *f)
         rejected(f, "rg_begin_rendering");
         return;
     }
-    cmd_push(f, c, touch, n);
-    f->open_begin = f->cmd_count - 1;
+    /* The uses: color attachments and resolve targets are written; depth is
+     * written unless read-only, and read-only depth still is by a load other
+     * than LOAD or a store other than NONE. */
+    uint32_t touch[18], n = 0;
+    bool writes[18];
+    for (uint32_t i = 0; i < 9; i++) {
+        if (i < 8 && i >= d.color_count)
+            continue;
+        const rg_attachment *a = i < 8 ? &d.colors[i] : &d.depth;
+        if (a->texture.id == 0)
+            continue;
+        check_attachment(f, a, &ad[i], i == 8);
+        touch[n] = ad[i].tex;
+        writes[n++] = i < 8 || !d.depth_read_only || a->load != VK_ATTACHMENT_LOAD_OP_LOAD ||
+                      a->store != VK_ATTACHMENT_STORE_OP_NONE;
+        if (a->resolve.id) {
+            touch[n] = ad[i].resolve;
+            writes[n++] = true;
+        }
+    }
+    f->span_seq++;
+    f->span_open = true;
+    uint32_t before = f->cmd_count;
+    cmd_push(f, c, touch, writes, n);
+    f->open_begin = f->cmd_count > before ? before : UINT32_MAX;
 }
 
 static void op_end(fz *f)
@@ -595,13 +815,16 @@ static void op_end(fz *f)
         rejected(f, "rg_end_rendering");
         return;
     }
-    /* The end keeps the begin's attachments alive: the same uses. */
+    /* The end keeps the begin's attachments alive: the same uses, in the
+     * same span (so never ordered against the begin). */
     uint32_t none = UINT32_MAX;
     if (f->open_begin < f->cmd_count)
-        cmd_push(f, c, f->cmds[f->open_begin].touch, f->cmds[f->open_begin].touch_count);
+        cmd_push(f, c, f->cmds[f->open_begin].touch, f->cmds[f->open_begin].write,
+                 f->cmds[f->open_begin].touch_count);
     else
-        cmd_push(f, c, &none, 1);
+        cmd_push(f, c, &none, NULL, 1);
     f->open_begin = UINT32_MAX;
+    f->span_open = false;
 }
 
 /* Calls with NULL graphs or descriptors, and re-pointing imports. */
@@ -673,6 +896,46 @@ static uint32_t position(const rg_command *order, uint32_t n, rg_command c)
     return UINT32_MAX;
 }
 
+/* Hazards: two commands of different nodes (a span is one node) that
+ * touch one buffer, or one texture of a single mip and layer (every accepted
+ * range of it overlaps every other: one aspect of depth+stencil is both),
+ * one of them writing it, run in record order. Over the first 64 commands,
+ * to keep compiles quick. */
+static void check_hazards(const fz *f)
+{
+    uint32_t m = f->cmd_count < 64 ? f->cmd_count : 64;
+    for (uint32_t r = 0; r < f->res_count; r++) {
+        const shadow *s = &f->res[r];
+        if (s->is_texture && (s->mips != 1 || s->layers != 1))
+            continue;
+        uint32_t at[64];
+        bool wr[64];
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < m; i++) {
+            bool uses = false, writes = false;
+            for (uint32_t x = 0; x < f->cmds[i].touch_count; x++)
+                if (f->cmds[i].touch[x] == r) {
+                    uses = true;
+                    writes = writes || f->cmds[i].write[x];
+                }
+            if (uses) {
+                at[k] = i;
+                wr[k++] = writes;
+            }
+        }
+        for (uint32_t a = 0; a < k; a++)
+            for (uint32_t b = a + 1; b < k; b++) {
+                const cmd_info *x = &f->cmds[at[a]], *y = &f->cmds[at[b]];
+                if (!(wr[a] || wr[b]) || (x->span && x->span == y->span))
+                    continue;
+                CHECK(rg_happens_before(f->g, x->h, y->h),
+                      "%s %u (format %d) is %s by command %u and %s by command %u, which are not ordered",
+                      s->is_texture ? "texture" : "buffer", r, (int)s->format, wr[a] ? "written" : "read", x->h.id,
+                      wr[b] ? "written" : "read", y->h.id);
+            }
+    }
+}
+
 static void queries(fz *f, bool compiled)
 {
     const rg_command *order = NULL;
@@ -724,9 +987,18 @@ static void queries(fz *f, bool compiled)
                       "barrier %u range (0x%x, %u+%u, %u+%u) outside its texture (%u mips, %u layers)", i,
                       b->range.aspect, b->range.base_mip, b->range.mip_count, b->range.base_layer,
                       b->range.layer_count, t->mips, t->layers);
+                /* Aspects of the format only; depth and stencil share one
+                 * layout, so a barrier on either names both. */
+                VkImageAspectFlags fa = eng_format_get_info(t->format).aspects;
+                CHECK(!(b->range.aspect & ~fa), "barrier %u names aspects 0x%x of a texture of format %d (0x%x)", i,
+                      b->range.aspect, (int)t->format, fa);
+                CHECK(fa != (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT) || b->range.aspect == fa,
+                      "barrier %u on depth+stencil texture %u (format %d) names aspects 0x%x, not both", i, k,
+                      (int)t->format, b->range.aspect);
             }
         }
         CHECK(rg_barrier_get(f->g, bc) == NULL, "barrier past the end");
+        check_hazards(f);
     } else {
         CHECK(n == 0 && order == NULL, "an uncompiled graph has an order");
         CHECK(rg_barrier_count(f->g) == 0, "an uncompiled graph has barriers");
@@ -768,6 +1040,9 @@ static void op_compile(fz *f)
         CHECK(res == rg_graph_error(f->g), "compile returned %s but keeps %s", rg_result_string(res),
               rg_result_string(rg_graph_error(f->g)));
         expect_message(f, "rg_compile");
+        f->compiled = f->placed = false;
+    } else {
+        f->compiled = true;
     }
     queries(f, res == RG_SUCCESS);
 }
@@ -864,16 +1139,58 @@ static where memory_of(const fz *f, uint32_t i)
     return w;
 }
 
-static void check_placement(const fz *f)
+/* Whether an accepted command of this declaration uses resource i. */
+static bool used(const fz *f, uint32_t i)
+{
+    for (uint32_t c = 0; c < f->cmd_count; c++)
+        for (uint32_t x = 0; x < f->cmds[c].touch_count; x++)
+            if (f->cmds[c].touch[x] == i)
+                return true;
+    return false;
+}
+
+/* A declaration call succeeded: the order, barriers and memory plan of an
+ * earlier compile or placement are no longer this declaration's and must
+ * not be served (offline placement stands in for execute here: a
+ * declaration extended after it must be compiled and placed again). */
+static void appended(fz *f)
+{
+    if (f->compiled) {
+        const rg_command *order = NULL;
+        CHECK(rg_execution_order(f->g, &order) == 0 && order == NULL,
+              "a declaration extended after a compile still has the older order");
+        CHECK(rg_barrier_count(f->g) == 0, "a declaration extended after a compile still has barriers");
+    }
+    if (f->placed) {
+        rg_memory_totals t = rg_memory_get_totals(f->g);
+        CHECK(t.pools == 0 && t.pooled == 0 && t.unaliased == 0 && t.padding == 0 && t.lower_bound == 0 &&
+                  t.lazy == 0 && t.dedicated == 0,
+              "a declaration extended after a placement still has the older totals");
+        for (uint32_t i = 0; i < f->res_count; i++)
+            CHECK(memory_of(f, i).kind == RG_MEMORY_NOT_CREATED,
+                  "a declaration extended after a placement still places resource %u", i);
+        CHECK(rg_memory_report_json(f->g, "/dev/null") == RG_ERROR_NOT_PLACED,
+              "a declaration extended after a placement still reports it");
+    }
+    f->compiled = f->placed = false;
+}
+
+static void check_placement(fz *f)
 {
     rg_memory_totals t = rg_memory_get_totals(f->g);
     where w[MAX_RES];
+    VkDeviceSize sizes = 0;
     for (uint32_t i = 0; i < f->res_count; i++) {
         w[i] = memory_of(f, i);
         if (f->res[i].imported)
             CHECK(w[i].kind == RG_MEMORY_IMPORTED, "import %u placed as %d", i, w[i].kind);
+        else if (!f->touches_lost)
+            /* Created resources get memory exactly when some command uses them. */
+            CHECK((w[i].kind != RG_MEMORY_NOT_CREATED) == used(f, i), "created %s %u, %s, placed as %d",
+                  f->res[i].is_texture ? "texture" : "buffer", i, used(f, i) ? "used" : "unused", w[i].kind);
         if (w[i].kind != RG_MEMORY_POOLED)
             continue;
+        sizes += f->reqs[i].size;
         const req *q = &f->reqs[i];
         CHECK(q->asked, "pooled resource %u without requirements", i);
         CHECK(w[i].pool < t.pools, "pool %u of %u", w[i].pool, t.pools);
@@ -885,6 +1202,19 @@ static void check_placement(const fz *f)
     }
     CHECK(t.lower_bound <= t.pooled || t.pools == 0, "lower bound %llu above pooled %llu",
           (unsigned long long)t.lower_bound, (unsigned long long)t.pooled);
+    /* unaliased: the pools had every pooled resource its own range, their
+     * sizes plus the alignment padding reported; what no aliasing gives. */
+    CHECK(t.padding <= t.unaliased, "padding %llu above unaliased %llu", (unsigned long long)t.padding,
+          (unsigned long long)t.unaliased);
+    if (f->res_count < MAX_RES)
+        CHECK(t.unaliased - t.padding == sizes, "unaliased %llu less padding %llu is not the pooled sizes %llu",
+              (unsigned long long)t.unaliased, (unsigned long long)t.padding, (unsigned long long)sizes);
+    CHECK(t.lower_bound <= t.unaliased - t.padding, "lower bound %llu above the pooled sizes %llu",
+          (unsigned long long)t.lower_bound, (unsigned long long)(t.unaliased - t.padding));
+    if (f->no_aliasing)
+        CHECK(t.pooled == t.unaliased, "pooled %llu differs from unaliased %llu in a graph without aliasing",
+              (unsigned long long)t.pooled, (unsigned long long)t.unaliased);
+
     /* Sharing bytes needs every use of one before every use of the other. */
     for (uint32_t i = 0; i < f->res_count; i++)
         for (uint32_t j = i + 1; j < f->res_count; j++) {
@@ -915,18 +1245,12 @@ static void reports(fz *f, bool placed)
     CHECK(rg_memory_report_json(NULL, "/dev/null") == RG_ERROR_INVALID_ARGUMENT, "json of NULL");
 }
 
-static void op_place(fz *f)
+/* Places over props, requirements as a device would say (req_mode 0) or
+ * decoded from the stream (1), and checks the plan. */
+static rg_result place(fz *f, const VkPhysicalDeviceMemoryProperties *props, uint32_t req_mode)
 {
-    rd *r = f->r;
-    uint8_t t = u8(r);
-    VkPhysicalDeviceMemoryProperties decoded;
-    if (t % (device_table_count + 1) == device_table_count) {
-        decode_props(r, &decoded);
-        f->props = &decoded;
-    } else {
-        f->props = &device_tables[t % (device_table_count + 1)].props;
-    }
-    f->req_mode = u8(r) & 1;
+    f->props = props;
+    f->req_mode = req_mode;
     memset(f->reqs, 0, sizeof f->reqs);
     f->callback_failed = false;
     rg_result res = rg_place_offline(f->g, f->props, requirements, f);
@@ -940,6 +1264,7 @@ static void op_place(fz *f)
         CHECK(!f->callback_failed || res == RG_ERROR_CALLBACK || rg_graph_error(f->g) != RG_SUCCESS,
               "a failed callback gave %s", rg_result_string(res));
     } else {
+        f->placed = true;
         check_placement(f);
         if (f->req_mode == 0) {
             /* The same inputs give the same plan. */
@@ -950,8 +1275,9 @@ static void op_place(fz *f)
             CHECK(rg_place_offline(f->g, f->props, requirements, f) == RG_SUCCESS, "placing again failed: %s",
                   rg_graph_error_message(f->g));
             rg_memory_totals t1 = rg_memory_get_totals(f->g);
-            CHECK(t0.pooled == t1.pooled && t0.unaliased == t1.unaliased && t0.lower_bound == t1.lower_bound &&
-                      t0.lazy == t1.lazy && t0.dedicated == t1.dedicated && t0.pools == t1.pools,
+            CHECK(t0.pooled == t1.pooled && t0.unaliased == t1.unaliased && t0.padding == t1.padding &&
+                      t0.lower_bound == t1.lower_bound && t0.lazy == t1.lazy && t0.dedicated == t1.dedicated &&
+                      t0.pools == t1.pools,
                   "placing again changed the totals");
             for (uint32_t i = 0; i < f->res_count; i++) {
                 where w = memory_of(f, i);
@@ -962,6 +1288,21 @@ static void op_place(fz *f)
     }
     reports(f, res == RG_SUCCESS);
     f->props = NULL;
+    return res;
+}
+
+static void op_place(fz *f)
+{
+    rd *r = f->r;
+    uint8_t t = u8(r);
+    VkPhysicalDeviceMemoryProperties decoded;
+    const VkPhysicalDeviceMemoryProperties *props = &decoded;
+    if (t % (device_table_count + 1) == device_table_count)
+        decode_props(r, &decoded);
+    else
+        props = &device_tables[t % (device_table_count + 1)].props;
+    uint32_t mode = u8(r) & 1;
+    (void)place(f, props, mode);
 }
 
 /* ---------------------------------------------------------------- resets */

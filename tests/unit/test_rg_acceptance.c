@@ -188,6 +188,14 @@ Test(rg_acceptance, blits_between_unlike_formats_refused)
     }
 }
 
+Test(rg_acceptance, clear_of_compressed_texture_refused)
+{
+    rg_graph *g = rgu_graph();
+    rg_cmd_clear_texture(g, tex16(g, "bc7 albedo", VK_FORMAT_BC7_UNORM_BLOCK), NULL, &(VkClearValue){0});
+    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "bc7 albedo");
+    rg_graph_destroy(g);
+}
+
 /* ---------------------------------- 4: depth+stencil barriers, both aspects */
 
 Test(rg_acceptance, depth_stencil_barriers_name_both_aspects)

@@ -23,6 +23,24 @@
  * scheduled inside it, its commands keep record order, and barriers its
  * interior needs from outside are placed before vkCmdBeginRendering.
  *
+ * Frames. A compiled graph is executed frame after frame; what survives
+ * from one execution to the next:
+ *   - Created textures and buffers keep nothing: a texture's first use in
+ *     each frame transitions it from UNDEFINED, and a pooled resource's
+ *     bytes may hold another resource in between. Keep data across frames
+ *     in an import.
+ *   - Imports keep their contents; their state before the frame and the
+ *     state to leave them in are declared (rg_texture_import_desc).
+ * A command with no declared accesses (a timestamp, a debug label) runs
+ * between the commands recorded right before and right after it; any other
+ * command runs where its accesses allow.
+ *
+ * Placement and the GPU. The first rg_execute after a compile places the
+ * graph's memory; a compile of a changed declaration, rg_graph_reset and
+ * rg_graph_destroy free that placement (images, buffers, views, memory) at
+ * once, so the GPU must be done with every command buffer the graph
+ * recorded before them (wait on their fences, or vkDeviceWaitIdle).
+ *
  * Queue model: one queue. A compiled graph must be executed on the queue
  * family of the engine context, in submission order; cross-queue use is not
  * supported (and not faked).
@@ -154,7 +172,9 @@ typedef struct rg_usage_info {
 const rg_usage_info *rg_usage_get_info(rg_usage usage);
 
 /* A subresource range; zero counts mean "1 level / 1 layer from base";
- * aspect 0 = every aspect of the format. */
+ * aspect 0 = every aspect of the format. On a format with depth and
+ * stencil, an access to one aspect is synchronized (and reported by
+ * rg_barrier_get) as one to both: they share a layout. */
 typedef struct rg_range {
     VkImageAspectFlags aspect;
     uint32_t base_mip, mip_count;
@@ -227,7 +247,15 @@ typedef struct rg_texture_desc {
 } rg_texture_desc;
 
 /* A texture the graph does not own (a swapchain image, a persistent
- * texture): its state before the frame and the state it must be left in. */
+ * texture): its state before the frame and the state it must be left in.
+ * An attachment covering the whole image (one mip, every layer: a
+ * swapchain image) renders through `view`; one naming a mip or some layers
+ * renders through a view the graph makes of exactly that subresource of
+ * the import's current image, once per image, kept until the placement is
+ * freed (see "Placement and the GPU"): destroy or reset the graph before
+ * destroying an image it has rendered into that way, since a new image may
+ * get the old one's handle. An unused import needs no image unless its
+ * final layout differs from its initial one. */
 typedef struct rg_texture_import_desc {
     const char *name;
     VkImage image;                    /* may be set per frame: rg_texture_set_image */
@@ -302,6 +330,14 @@ typedef struct rg_user_desc {
 } rg_user_desc;
 
 rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc);
+/* Built-in transfers. Texture formats are any core format but the
+ * multi-planar ones (refused at rg_texture_create). Buffer <-> texture
+ * copies move a whole mip of one aspect: textures with both depth and
+ * stencil are refused; the buffer holds the tightly packed texel blocks
+ * (compressed formats by block) at an offset that is a multiple of the
+ * block size (4 for depth/stencil). Blits follow vkCmdBlitImage's format
+ * rules (depth: same format and NEAREST; integers: NEAREST, signed only to
+ * signed); device format features are checked at placement. */
 rg_command rg_cmd_copy_buffer(rg_graph *graph, rg_buffer src, VkDeviceSize src_offset, rg_buffer dst,
                               VkDeviceSize dst_offset, VkDeviceSize size);
 /* Whole mip level `mip`, layers [layer, layer + layer_count). */
@@ -322,11 +358,19 @@ typedef struct rg_attachment {
     uint32_t mip;
     uint32_t base_layer, layer_count; /* layer_count 0 = 1 */
     VkAttachmentLoadOp load;          /* 0 = LOAD; CLEAR and DONT_CARE skip the read */
-    VkAttachmentStoreOp store;        /* 0 = STORE */
+    /* 0 = STORE. STORE and DONT_CARE write the attachment even when it is
+     * read-only (rg_rendering_desc.depth_read_only), as Vulkan defines
+     * them: a read-only depth that only LOADs and stores NONE is a pure
+     * read, which later read-only spans need not wait for. */
+    VkAttachmentStoreOp store;
     VkClearValue clear;
     rg_texture resolve;               /* optional single-sample target */
     uint32_t resolve_mip, resolve_layer;
-    VkResolveModeFlagBits resolve_mode; /* 0 = AVERAGE (color), SAMPLE_ZERO (depth) */
+    /* Color: AVERAGE for float formats, SAMPLE_ZERO for integer ones (the
+     * only modes Vulkan allows; 0 picks it). Depth/stencil: 0 =
+     * SAMPLE_ZERO, or MIN or MAX where the device offers them (checked at
+     * placement). */
+    VkResolveModeFlagBits resolve_mode;
 } rg_attachment;
 
 typedef struct rg_rendering_desc {
