@@ -65,10 +65,11 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
     }
     const rg_memory_totals *t = &p->totals;
     fprintf(out,
-            "pooled %llu bytes (%.2f MiB) in %u pools; unaliased %llu (%.2f MiB); lower bound %llu (%.2f MiB); "
-            "lazy %llu (%.2f MiB); dedicated %llu (%.2f MiB)\n",
+            "pooled %llu bytes (%.2f MiB) in %u pools; unaliased %llu (%.2f MiB, padding %llu); lower bound %llu "
+            "(%.2f MiB); lazy %llu (%.2f MiB); dedicated %llu (%.2f MiB)\n",
             (unsigned long long)t->pooled, mib(t->pooled), t->pools, (unsigned long long)t->unaliased,
-            mib(t->unaliased), (unsigned long long)t->lower_bound, mib(t->lower_bound), (unsigned long long)t->lazy,
+            mib(t->unaliased), (unsigned long long)t->padding, (unsigned long long)t->lower_bound,
+            mib(t->lower_bound), (unsigned long long)t->lazy,
             mib(t->lazy), (unsigned long long)t->dedicated, mib(t->dedicated));
     for (uint32_t i = 0; i < p->pool_count; i++)
         fprintf(out, "pool %u: memory type %u, %s, %llu bytes\n", i, p->pools[i].memory_type,
@@ -133,9 +134,10 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
                 (unsigned long long)p->pools[i].size);
     const rg_memory_totals *t = &p->totals;
     fprintf(f,
-            "\n  ],\n  \"totals\": {\"pooled\": %llu, \"unaliased\": %llu, \"lower_bound\": %llu, \"lazy\": %llu, "
-            "\"dedicated\": %llu, \"pools\": %u}\n}\n",
-            (unsigned long long)t->pooled, (unsigned long long)t->unaliased, (unsigned long long)t->lower_bound,
+            "\n  ],\n  \"totals\": {\"pooled\": %llu, \"unaliased\": %llu, \"padding\": %llu, \"lower_bound\": %llu, "
+            "\"lazy\": %llu, \"dedicated\": %llu, \"pools\": %u}\n}\n",
+            (unsigned long long)t->pooled, (unsigned long long)t->unaliased, (unsigned long long)t->padding,
+            (unsigned long long)t->lower_bound,
             (unsigned long long)t->lazy, (unsigned long long)t->dedicated, t->pools);
     return finish(f);
 }
