@@ -21,14 +21,17 @@
  * library breaks a promise it can check from outside:
  *   - a rejected call (a 0 handle, a failing rg_compile / rg_place_offline
  *     / rg_write_dot) leaves an empty rg_graph_error_message;
- *   - a compiled order is not a permutation of the commands, or contradicts
- *     rg_happens_before; two commands of different nodes touching one
+ *   - a compiled order is not a permutation of the commands, contradicts
+ *     rg_happens_before, runs a span's commands other than as one block in
+ *     record order, or runs a command without accesses outside its
+ *     record-order neighbours; two commands of different nodes touching one
  *     buffer or single-subresource texture, one of them writing it (read-only
  *     depth that loads or stores counts as a write), are not ordered by
  *     record order;
- *   - a barrier names a foreign handle, a range outside its texture, or an
- *     aspect its format lacks; one on a depth+stencil texture does not name
- *     both aspects;
+ *   - a barrier (after compile, and after placement with what aliasing adds)
+ *     names a foreign handle, a range outside its texture, or an aspect its
+ *     format lacks, or is recorded inside a span; one on a depth+stencil
+ *     texture does not name both aspects;
  *   - a texture is accepted with a format the engine's table does not know,
  *     or the table disagrees with the harness's own facts on a format;
  *   - a buffer <-> texture copy is accepted although its texel blocks
@@ -36,6 +39,7 @@
  *     on a texture with both depth and stencil, or at a buffer offset that
  *     is not a multiple of the block size (4 for depth/stencil); or one that
  *     fits every rule is refused;
+ *   - a clear is accepted on a block-compressed texture;
  *   - a blit is accepted across depth formats, without NEAREST on depth or
  *     integer formats, or between integer kinds (or integer and float); a
  *     span is accepted with a resolve mode its source's format does not
@@ -162,34 +166,36 @@ typedef struct format_fact {
     uint32_t block, bw, bh;           /* texel block bytes and extent; 0: refused (multi-planar) */
     VkImageAspectFlags aspects;
     eng_format_numeric numeric;
+    uint32_t copy;                    /* buffer bytes per block of a copy of all its aspects; 0: none */
 } format_fact;
 
 #define ASP_C VK_IMAGE_ASPECT_COLOR_BIT
 #define ASP_D VK_IMAGE_ASPECT_DEPTH_BIT
 #define ASP_S VK_IMAGE_ASPECT_STENCIL_BIT
 static const format_fact format_facts[] = {
-    {VK_FORMAT_R8G8B8A8_UNORM, 4, 1, 1, ASP_C, ENG_FORMAT_FLOAT},
-    {VK_FORMAT_R16G16B16A16_SFLOAT, 8, 1, 1, ASP_C, ENG_FORMAT_FLOAT},
-    {VK_FORMAT_R8G8B8_UNORM, 3, 1, 1, ASP_C, ENG_FORMAT_FLOAT},
-    {VK_FORMAT_R8G8B8A8_UINT, 4, 1, 1, ASP_C, ENG_FORMAT_UINT},
-    {VK_FORMAT_R16G16B16A16_UINT, 8, 1, 1, ASP_C, ENG_FORMAT_UINT},
-    {VK_FORMAT_R32_UINT, 4, 1, 1, ASP_C, ENG_FORMAT_UINT},
-    {VK_FORMAT_R32G32B32A32_SINT, 16, 1, 1, ASP_C, ENG_FORMAT_SINT},
-    {VK_FORMAT_R16_SINT, 2, 1, 1, ASP_C, ENG_FORMAT_SINT},
-    {VK_FORMAT_D16_UNORM, 2, 1, 1, ASP_D, ENG_FORMAT_DEPTH_STENCIL},
-    {VK_FORMAT_D32_SFLOAT, 4, 1, 1, ASP_D, ENG_FORMAT_DEPTH_STENCIL},
-    {VK_FORMAT_S8_UINT, 1, 1, 1, ASP_S, ENG_FORMAT_DEPTH_STENCIL},
-    {VK_FORMAT_D24_UNORM_S8_UINT, 4, 1, 1, ASP_D | ASP_S, ENG_FORMAT_DEPTH_STENCIL},
-    {VK_FORMAT_D32_SFLOAT_S8_UINT, 5, 1, 1, ASP_D | ASP_S, ENG_FORMAT_DEPTH_STENCIL},
-    {VK_FORMAT_BC1_RGB_UNORM_BLOCK, 8, 4, 4, ASP_C, ENG_FORMAT_FLOAT},
-    {VK_FORMAT_BC3_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT},
-    {VK_FORMAT_BC7_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT},
-    {VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK, 8, 4, 4, ASP_C, ENG_FORMAT_FLOAT},
-    {VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT},
-    {VK_FORMAT_ASTC_5x4_SRGB_BLOCK, 16, 5, 4, ASP_C, ENG_FORMAT_FLOAT},
-    {VK_FORMAT_ASTC_12x12_UNORM_BLOCK, 16, 12, 12, ASP_C, ENG_FORMAT_FLOAT},
-    {VK_FORMAT_G8_B8R8_2PLANE_420_UNORM, 0, 0, 0, 0, ENG_FORMAT_UNKNOWN},
+    {VK_FORMAT_R8G8B8A8_UNORM, 4, 1, 1, ASP_C, ENG_FORMAT_FLOAT, 4},
+    {VK_FORMAT_R16G16B16A16_SFLOAT, 8, 1, 1, ASP_C, ENG_FORMAT_FLOAT, 8},
+    {VK_FORMAT_R8G8B8_UNORM, 3, 1, 1, ASP_C, ENG_FORMAT_FLOAT, 3},
+    {VK_FORMAT_R8G8B8A8_UINT, 4, 1, 1, ASP_C, ENG_FORMAT_UINT, 4},
+    {VK_FORMAT_R16G16B16A16_UINT, 8, 1, 1, ASP_C, ENG_FORMAT_UINT, 8},
+    {VK_FORMAT_R32_UINT, 4, 1, 1, ASP_C, ENG_FORMAT_UINT, 4},
+    {VK_FORMAT_R32G32B32A32_SINT, 16, 1, 1, ASP_C, ENG_FORMAT_SINT, 16},
+    {VK_FORMAT_R16_SINT, 2, 1, 1, ASP_C, ENG_FORMAT_SINT, 2},
+    {VK_FORMAT_D16_UNORM, 2, 1, 1, ASP_D, ENG_FORMAT_DEPTH_STENCIL, 2},
+    {VK_FORMAT_D32_SFLOAT, 4, 1, 1, ASP_D, ENG_FORMAT_DEPTH_STENCIL, 4},
+    {VK_FORMAT_S8_UINT, 1, 1, 1, ASP_S, ENG_FORMAT_DEPTH_STENCIL, 1},
+    {VK_FORMAT_D24_UNORM_S8_UINT, 4, 1, 1, ASP_D | ASP_S, ENG_FORMAT_DEPTH_STENCIL, 0},
+    {VK_FORMAT_D32_SFLOAT_S8_UINT, 5, 1, 1, ASP_D | ASP_S, ENG_FORMAT_DEPTH_STENCIL, 0},
+    {VK_FORMAT_BC1_RGB_UNORM_BLOCK, 8, 4, 4, ASP_C, ENG_FORMAT_FLOAT, 8},
+    {VK_FORMAT_BC3_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT, 16},
+    {VK_FORMAT_BC7_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT, 16},
+    {VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK, 8, 4, 4, ASP_C, ENG_FORMAT_FLOAT, 8},
+    {VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT, 16},
+    {VK_FORMAT_ASTC_5x4_SRGB_BLOCK, 16, 5, 4, ASP_C, ENG_FORMAT_FLOAT, 16},
+    {VK_FORMAT_ASTC_12x12_UNORM_BLOCK, 16, 12, 12, ASP_C, ENG_FORMAT_FLOAT, 16},
+    {VK_FORMAT_G8_B8R8_2PLANE_420_UNORM, 0, 0, 0, 0, ENG_FORMAT_UNKNOWN, 0},
 };
+
 static const uint32_t layouts[] = {
     VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
     VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
@@ -232,6 +238,8 @@ typedef struct cmd_info {
     bool write[MAX_TOUCH];            /* whether that use writes (as far as the harness is sure) */
     uint32_t touch_count;
     uint32_t span;                    /* 1 + the span it belongs to (begin, interior, end); 0: none */
+    bool begin;                       /* the span's rg_begin_rendering */
+    bool bare;                        /* a user command with no accesses, outside any span */
 } cmd_info;
 
 typedef struct req {
@@ -376,6 +384,7 @@ static void cmd_push(fz *f, rg_command h, const uint32_t *touch, const bool *wri
     c->h = h;
     c->touch_count = 0;
     c->span = f->span_open ? f->span_seq : 0;
+    c->begin = c->bare = false;
     for (uint32_t i = 0; i < n; i++) {
         if (touch[i] == UINT32_MAX)
             continue;
@@ -549,10 +558,14 @@ static void op_user(fz *f)
                       .accesses = (flags & 2) ? NULL : acc, .access_count = n,
                       .record = (flags & 1) ? NULL : noop};
     rg_command c = rg_cmd_user(f->g, &d);
-    if (c.id == 0)
+    if (c.id == 0) {
         rejected(f, "rg_cmd_user");
-    else
-        cmd_push(f, c, touch, writes, n);
+        return;
+    }
+    uint32_t before = f->cmd_count;
+    cmd_push(f, c, touch, writes, n);
+    if (f->cmd_count > before)
+        f->cmds[before].bare = n == 0 && !f->span_open;
 }
 
 static uint64_t sat_mul(uint64_t a, uint64_t b)
@@ -661,10 +674,16 @@ static void op_clear(fz *f)
     memset(&v, 0, sizeof v);
     v.color.uint32[0] = raw32(r);
     rg_command c = rg_cmd_clear_texture(f->g, t, (flags & 1) ? NULL : &rr, (flags & 2) ? NULL : &v);
-    if (c.id == 0)
+    if (c.id == 0) {
         rejected(f, "rg_cmd_clear_texture");
-    else
-        cmd_push(f, c, &d, (const bool[]){true}, 1);
+        return;
+    }
+    /* vkCmdClearColorImage cannot clear block-compressed formats. */
+    if (d != UINT32_MAX)
+        CHECK(eng_format_get_info(f->res[d].format).block_width == 1 &&
+                  eng_format_get_info(f->res[d].format).block_height == 1,
+              "rg_cmd_clear_texture accepted a texture of block-compressed format %d", (int)f->res[d].format);
+    cmd_push(f, c, &d, (const bool[]){true}, 1);
 }
 
 static void op_blit(fz *f)
@@ -806,6 +825,8 @@ static void op_begin(fz *f)
     uint32_t before = f->cmd_count;
     cmd_push(f, c, touch, writes, n);
     f->open_begin = f->cmd_count > before ? before : UINT32_MAX;
+    if (f->cmd_count > before)
+        f->cmds[before].begin = true;
 }
 
 static void op_end(fz *f)
@@ -896,6 +917,22 @@ static uint32_t position(const rg_command *order, uint32_t n, rg_command c)
     return UINT32_MAX;
 }
 
+/* The header's ordering promises: a span runs as one block, its commands
+ * in record order with nothing else between them; a command with no
+ * accesses runs between the commands recorded right before and after it. */
+static void check_order(const fz *f, const rg_command *order, uint32_t n)
+{
+    for (uint32_t i = 0; i + 1 < f->cmd_count; i++) {
+        const cmd_info *a = &f->cmds[i], *b = &f->cmds[i + 1];
+        uint32_t pa = position(order, n, a->h), pb = position(order, n, b->h);
+        if (a->span && a->span == b->span)
+            CHECK(pb == pa + 1, "commands %u and %u of one span run at %u and %u", a->h.id, b->h.id, pa, pb);
+        if (a->bare || b->bare)
+            CHECK(pa < pb, "command %u (recorded before %u, one of them without accesses) runs after it", a->h.id,
+                  b->h.id);
+    }
+}
+
 /* Hazards: two commands of different nodes (a span is one node) that
  * touch one buffer, or one texture of a single mip and layer (every accepted
  * range of it overlaps every other: one aspect of depth+stencil is both),
@@ -936,6 +973,75 @@ static void check_hazards(const fz *f)
     }
 }
 
+static int by_id(const void *a, const void *b)
+{
+    uint32_t x = ((const rg_command *)a)->id, y = ((const rg_command *)b)->id;
+    return (x > y) - (x < y);
+}
+
+/* The order's entries are distinct handles, none of them 0. */
+static void check_distinct(const rg_command *order, uint32_t n)
+{
+    rg_command *s = malloc(((size_t)n + 1) * sizeof *s);
+    if (!s)
+        return;
+    memcpy(s, order, (size_t)n * sizeof *s);
+    qsort(s, n, sizeof *s, by_id);
+    for (uint32_t i = 0; i < n; i++)
+        CHECK(s[i].id != 0 && (i == 0 || s[i].id != s[i - 1].id), "order entry 0x%x twice or 0", s[i].id);
+    free(s);
+}
+
+/* Every barrier (after compile, and after placement with what aliasing
+ * adds) names a current resource of the right kind and a range inside it
+ * with aspects of its format only (both on depth+stencil), and is recorded
+ * outside spans. */
+static void check_barriers(const fz *f, const rg_command *order, uint32_t n)
+{
+    uint32_t bc = rg_barrier_count(f->g);
+    for (uint32_t i = 0; i < bc; i++) {
+        const rg_barrier_info *b = rg_barrier_get(f->g, i);
+        CHECK(b != NULL, "barrier %u", i);
+        CHECK(b->before.id == 0 || position(order, n, b->before) != UINT32_MAX, "barrier %u before %u", i,
+              b->before.id);
+        /* Nothing is recorded inside a span: its barriers go before its begin. */
+        for (uint32_t c = 0; b->before.id && c < f->cmd_count; c++)
+            if (f->cmds[c].h.id == b->before.id)
+                CHECK(!f->cmds[c].span || f->cmds[c].begin, "barrier %u recorded inside a span, before %u", i,
+                      b->before.id);
+        CHECK(!(b->texture.id && b->buffer.id), "barrier %u on a texture and a buffer", i);
+        uint32_t id = b->texture.id ? b->texture.id : b->buffer.id, k = 0;
+        if (id == 0)
+            continue;
+        while (k < f->res_count && f->res[k].id != id)
+            k++;
+        /* Barriers name current handles of the right kind, ranges inside. */
+        if (f->res_count == MAX_RES && k == f->res_count)
+            continue;
+        CHECK(k < f->res_count && f->res[k].is_texture == (b->texture.id != 0), "barrier %u on handle 0x%x",
+              i, id);
+        if (b->texture.id) {
+            const shadow *t = &f->res[k];
+            CHECK(b->range.mip_count >= 1 && b->range.base_mip < t->mips &&
+                      b->range.mip_count <= t->mips - b->range.base_mip && b->range.layer_count >= 1 &&
+                      b->range.base_layer < t->layers && b->range.layer_count <= t->layers - b->range.base_layer &&
+                      b->range.aspect != 0,
+                  "barrier %u range (0x%x, %u+%u, %u+%u) outside its texture (%u mips, %u layers)", i,
+                  b->range.aspect, b->range.base_mip, b->range.mip_count, b->range.base_layer,
+                  b->range.layer_count, t->mips, t->layers);
+            /* Aspects of the format only; depth and stencil share one
+             * layout, so a barrier on either names both. */
+            VkImageAspectFlags fa = eng_format_get_info(t->format).aspects;
+            CHECK(!(b->range.aspect & ~fa), "barrier %u names aspects 0x%x of a texture of format %d (0x%x)", i,
+                  b->range.aspect, (int)t->format, fa);
+            CHECK(fa != (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT) || b->range.aspect == fa,
+                  "barrier %u on depth+stencil texture %u (format %d) names aspects 0x%x, not both", i, k,
+                  (int)t->format, b->range.aspect);
+        }
+    }
+    CHECK(rg_barrier_get(f->g, bc) == NULL, "barrier past the end");
+}
+
 static void queries(fz *f, bool compiled)
 {
     const rg_command *order = NULL;
@@ -946,11 +1052,11 @@ static void queries(fz *f, bool compiled)
         CHECK(order != NULL || n == 0, "order NULL");
         if (f->cmd_count < MAX_CMDS)
             CHECK(n == f->cmd_count, "order of %u commands, %u declared", n, f->cmd_count);
-        for (uint32_t i = 0; i < n; i++)
-            CHECK(order[i].id >= 1 && order[i].id <= n, "order entry %u", order[i].id);
+        check_distinct(order, n);
         for (uint32_t i = 0; i < f->cmd_count; i++)
             CHECK(position(order, n, f->cmds[i].h) != UINT32_MAX, "command %u missing from the order",
                   f->cmds[i].h.id);
+        check_order(f, order, n);
         uint32_t m = f->cmd_count < 48 ? f->cmd_count : 48;
         for (uint32_t i = 0; i < m; i++)
             for (uint32_t j = 0; j < m; j++) {
@@ -961,43 +1067,7 @@ static void queries(fz *f, bool compiled)
                 CHECK(position(order, n, a) < position(order, n, b), "%u happens before %u but runs after",
                       a.id, b.id);
             }
-        uint32_t bc = rg_barrier_count(f->g);
-        for (uint32_t i = 0; i < bc; i++) {
-            const rg_barrier_info *b = rg_barrier_get(f->g, i);
-            CHECK(b != NULL, "barrier %u", i);
-            CHECK(b->before.id == 0 || position(order, n, b->before) != UINT32_MAX, "barrier %u before %u", i,
-                  b->before.id);
-            CHECK(!(b->texture.id && b->buffer.id), "barrier %u on a texture and a buffer", i);
-            uint32_t id = b->texture.id ? b->texture.id : b->buffer.id, k = 0;
-            if (id == 0)
-                continue;
-            while (k < f->res_count && f->res[k].id != id)
-                k++;
-            /* Barriers name current handles of the right kind, ranges inside. */
-            if (f->res_count == MAX_RES && k == f->res_count)
-                continue;
-            CHECK(k < f->res_count && f->res[k].is_texture == (b->texture.id != 0), "barrier %u on handle 0x%x",
-                  i, id);
-            if (b->texture.id) {
-                const shadow *t = &f->res[k];
-                CHECK(b->range.mip_count >= 1 && b->range.base_mip < t->mips &&
-                          b->range.mip_count <= t->mips - b->range.base_mip && b->range.layer_count >= 1 &&
-                          b->range.base_layer < t->layers && b->range.layer_count <= t->layers - b->range.base_layer &&
-                          b->range.aspect != 0,
-                      "barrier %u range (0x%x, %u+%u, %u+%u) outside its texture (%u mips, %u layers)", i,
-                      b->range.aspect, b->range.base_mip, b->range.mip_count, b->range.base_layer,
-                      b->range.layer_count, t->mips, t->layers);
-                /* Aspects of the format only; depth and stencil share one
-                 * layout, so a barrier on either names both. */
-                VkImageAspectFlags fa = eng_format_get_info(t->format).aspects;
-                CHECK(!(b->range.aspect & ~fa), "barrier %u names aspects 0x%x of a texture of format %d (0x%x)", i,
-                      b->range.aspect, (int)t->format, fa);
-                CHECK(fa != (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT) || b->range.aspect == fa,
-                      "barrier %u on depth+stencil texture %u (format %d) names aspects 0x%x, not both", i, k,
-                      (int)t->format, b->range.aspect);
-            }
-        }
-        CHECK(rg_barrier_get(f->g, bc) == NULL, "barrier past the end");
+        check_barriers(f, order, n);
         check_hazards(f);
     } else {
         CHECK(n == 0 && order == NULL, "an uncompiled graph has an order");
@@ -1266,6 +1336,9 @@ static rg_result place(fz *f, const VkPhysicalDeviceMemoryProperties *props, uin
     } else {
         f->placed = true;
         check_placement(f);
+        const rg_command *order = NULL;
+        uint32_t n = rg_execution_order(f->g, &order);
+        check_barriers(f, order, n);
         if (f->req_mode == 0) {
             /* The same inputs give the same plan. */
             where before[MAX_RES];
@@ -1317,16 +1390,37 @@ static void remember(uint32_t *list, uint32_t *count, uint32_t id)
         list[id % MAX_OLD] = id;
 }
 
-static void op_reset(fz *f)
+/* The harness's view of a fresh declaration; the old one's handles are stale. */
+static void forget_declaration(fz *f)
 {
     for (uint32_t i = 0; i < f->res_count; i++)
         remember(f->stale, &f->stale_count, f->res[i].id);
-    rg_graph_reset(f->g);
     f->res_count = 0;
     f->subs = 0;
     f->cmd_count = 0;
     f->open_begin = UINT32_MAX;
+    f->span_open = false;
+    f->span_seq = 0;
+    f->touches_lost = false;
+    f->compiled = f->placed = false;
+}
+
+static void op_reset(fz *f)
+{
+    forget_declaration(f);
+    rg_graph_reset(f->g);
     CHECK(rg_graph_error(f->g) == RG_SUCCESS && rg_graph_error_message(f->g)[0] == '\0', "reset keeps an error");
+}
+
+/* Destroys the graph (whatever it holds: a placement, an open span, a kept
+ * error) and makes a new one to declare into. */
+static void op_recreate(fz *f)
+{
+    forget_declaration(f);
+    rg_graph_destroy(f->g);
+    f->g = NULL;
+    rg_result res = rg_graph_create(&(rg_graph_desc){.name = "fuzz again", .no_aliasing = f->no_aliasing}, &f->g);
+    CHECK(res == RG_SUCCESS && f->g != NULL, "rg_graph_create after a destroy: %s", rg_result_string(res));
 }
 
 static void op_foreign(fz *f)
@@ -1344,13 +1438,76 @@ static void op_foreign(fz *f)
 
 /* ------------------------------------------------------------------ input */
 
+/* The declaration opcodes come first (OP_DECLARE of them). */
 enum {
     OP_TEX_CREATE, OP_TEX_IMPORT, OP_BUF_CREATE, OP_BUF_IMPORT, OP_USER, OP_COPY_BUFFER, OP_COPY_B2T, OP_COPY_T2B,
-    OP_CLEAR, OP_BLIT, OP_BEGIN, OP_END, OP_COMPILE, OP_PLACE, OP_RESET, OP_FOREIGN, OP_MISUSE, OP_COUNT
+    OP_CLEAR, OP_BLIT, OP_BEGIN, OP_END, OP_DECLARE,
+    OP_COMPILE = OP_DECLARE, OP_PLACE, OP_RESET, OP_FOREIGN, OP_EXTEND, OP_MISUSE, OP_COUNT
 };
+
+static void declare(fz *f, uint32_t op)
+{
+    switch (op % OP_DECLARE) {
+    case OP_TEX_CREATE: op_texture(f, false); break;
+    case OP_TEX_IMPORT: op_texture(f, true); break;
+    case OP_BUF_CREATE: op_buffer(f, false); break;
+    case OP_BUF_IMPORT: op_buffer(f, true); break;
+    case OP_USER: op_user(f); break;
+    case OP_COPY_BUFFER: op_copy(f, 0); break;
+    case OP_COPY_B2T: op_copy(f, 1); break;
+    case OP_COPY_T2B: op_copy(f, 2); break;
+    case OP_CLEAR: op_clear(f); break;
+    case OP_BLIT: op_blit(f); break;
+    case OP_BEGIN: op_begin(f); break;
+    default: op_end(f); break;
+    }
+}
+
+/* A declaration extended after its placement (which stands in for an
+ * execute): compile and place over a device's table, 1 to 4 declaration
+ * ops, compile and place again, then keep the graph, reset it, or destroy
+ * it and start a new one. */
+static void op_extend(fz *f)
+{
+    rd *r = f->r;
+    uint8_t b = u8(r);
+    const VkPhysicalDeviceMemoryProperties *props = &device_tables[(b & 15) % device_table_count].props;
+    op_compile(f);
+    (void)place(f, props, 0);
+    uint32_t n = 1 + u8(r) % 4;
+    for (uint32_t i = 0; i < n && more(r); i++)
+        declare(f, u8(r));
+    op_compile(f);
+    (void)place(f, props, 0);
+    switch ((b >> 4) % 3) {
+    case 0: break;
+    case 1: op_reset(f); break;
+    default: op_recreate(f); break;
+    }
+}
+
+/* The engine's table agrees with the harness's facts (checked once). */
+static void check_format_facts(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    for (uint32_t i = 0; i < COUNT(format_facts); i++) {
+        const format_fact *x = &format_facts[i];
+        eng_format_info fi = eng_format_get_info(x->format);
+        CHECK(fi.block_size == x->block && (x->block == 0 || (fi.block_width == x->bw && fi.block_height == x->bh &&
+                                                               fi.aspects == x->aspects && fi.numeric == x->numeric)),
+              "the engine's table has format %d as %u bytes of %ux%u, aspects 0x%x, kind %d", (int)x->format,
+              fi.block_size, fi.block_width, fi.block_height, fi.aspects, (int)fi.numeric);
+        CHECK(eng_format_copy_size(x->format, x->aspects) == x->copy, "eng_format_copy_size of format %d: %u, not %u",
+              (int)x->format, eng_format_copy_size(x->format, x->aspects), x->copy);
+    }
+}
 
 static void run_input(const uint8_t *data, size_t size)
 {
+    check_format_facts();
     rd r = {data, size, 0};
     fz *f = calloc(1, sizeof *f);
     if (!f)
@@ -1368,24 +1525,15 @@ static void run_input(const uint8_t *data, size_t size)
         return;
     }
     for (uint32_t ops = 0; more(&r) && ops < 1024; ops++) {
-        switch (u8(&r) % OP_COUNT) {
-        case OP_TEX_CREATE: op_texture(f, false); break;
-        case OP_TEX_IMPORT: op_texture(f, true); break;
-        case OP_BUF_CREATE: op_buffer(f, false); break;
-        case OP_BUF_IMPORT: op_buffer(f, true); break;
-        case OP_USER: op_user(f); break;
-        case OP_COPY_BUFFER: op_copy(f, 0); break;
-        case OP_COPY_B2T: op_copy(f, 1); break;
-        case OP_COPY_T2B: op_copy(f, 2); break;
-        case OP_CLEAR: op_clear(f); break;
-        case OP_BLIT: op_blit(f); break;
-        case OP_BEGIN: op_begin(f); break;
-        case OP_END: op_end(f); break;
+        uint32_t op = u8(&r) % OP_COUNT;
+        switch (op) {
         case OP_COMPILE: op_compile(f); break;
         case OP_PLACE: op_place(f); break;
         case OP_RESET: op_reset(f); break;
         case OP_FOREIGN: op_foreign(f); break;
-        default: op_misuse(f); break;
+        case OP_EXTEND: op_extend(f); break;
+        case OP_MISUSE: op_misuse(f); break;
+        default: declare(f, op); break;
         }
     }
     /* Every input ends compiled, placed and reported. */

@@ -59,27 +59,40 @@ static uint32_t index_of(const uint32_t *table, uint32_t n, uint32_t v)
 
 /* Textures and buffers are named by their index among the current
  * declaration's textures (or buffers), below 32. */
-static void s_tex(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h, uint32_t mips, uint32_t samples)
+static void s_tex_layers(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h, uint32_t mips, uint32_t layers,
+                         uint32_t samples)
 {
     e8(e, OP_TEX_CREATE);
     ename(e, nm);
     EFMT(e, f);
-    e32(e, w), e32(e, h), e32(e, mips), e32(e, 1), e32(e, samples);
+    e32(e, w), e32(e, h), e32(e, mips), e32(e, layers), e32(e, samples);
     e8(e, RG_TRANSIENT_AUTO);
     e32(e, 0);
+}
+
+static void s_tex(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h, uint32_t mips, uint32_t samples)
+{
+    s_tex_layers(e, nm, f, w, h, mips, 1, samples);
+}
+
+static void s_import_layers(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h, uint32_t mips,
+                            uint32_t layers, VkImageLayout init, VkPipelineStageFlags2 init_stage,
+                            VkImageLayout final)
+{
+    e8(e, OP_TEX_IMPORT);
+    ename(e, nm);
+    EFMT(e, f);
+    e32(e, w), e32(e, h), e32(e, mips), e32(e, layers), e32(e, 1);
+    ELAYOUT(e, init);
+    e64(e, init_stage), e64(e, 0);
+    ELAYOUT(e, final);
+    e64(e, 0), e64(e, 0);
 }
 
 static void s_import(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h, VkImageLayout init,
                      VkPipelineStageFlags2 init_stage, VkImageLayout final)
 {
-    e8(e, OP_TEX_IMPORT);
-    ename(e, nm);
-    EFMT(e, f);
-    e32(e, w), e32(e, h), e32(e, 1), e32(e, 1), e32(e, 1);
-    ELAYOUT(e, init);
-    e64(e, init_stage), e64(e, 0);
-    ELAYOUT(e, final);
-    e64(e, 0), e64(e, 0);
+    s_import_layers(e, nm, f, w, h, 1, 1, init, init_stage, final);
 }
 
 static void s_buf(enc *e, const char *nm, uint64_t size, bool import)
@@ -97,6 +110,7 @@ static void s_buf(enc *e, const char *nm, uint64_t size, bool import)
 typedef struct s_acc {
     int tex, buf;                     /* index, -1 */
     rg_usage usage;
+    VkImageAspectFlags aspect;        /* 0: the whole texture; else mip 0, layer 0 of this aspect */
 } s_acc;
 
 static void s_user(enc *e, const char *nm, rg_command_kind kind, const s_acc *a, uint32_t n)
@@ -105,12 +119,16 @@ static void s_user(enc *e, const char *nm, rg_command_kind kind, const s_acc *a,
     ename(e, nm);
     e8(e, kind), e8(e, 0), e8(e, n);
     for (uint32_t i = 0; i < n; i++) {
-        e8(e, (a[i].tex >= 0 ? 1u : 0u) | (a[i].buf >= 0 ? 2u : 0u) | 4u); /* whole */
+        e8(e, (a[i].tex >= 0 ? 1u : 0u) | (a[i].buf >= 0 ? 2u : 0u) | (a[i].aspect ? 0u : 4u)); /* 4: whole */
         if (a[i].tex >= 0)
             e8(e, (uint32_t)a[i].tex);
         if (a[i].buf >= 0)
             e8(e, (uint32_t)a[i].buf);
         e8(e, a[i].usage);
+        if (a[i].aspect) {
+            e8(e, index_of(aspects, COUNT(aspects), a[i].aspect));
+            e32(e, 0), e32(e, 1), e32(e, 0), e32(e, 1);
+        }
     }
 }
 
@@ -119,52 +137,98 @@ typedef struct s_att {
     VkAttachmentLoadOp load;
     VkAttachmentStoreOp store;
     int resolve;                      /* -1: none */
+    uint32_t mip, layer;              /* the attachment's view (one layer) */
+    uint32_t resolve_mip, resolve_layer;
+    VkResolveModeFlagBits mode;       /* 0: the format's default */
 } s_att;
+
+/* An s_att by its first four fields, the rest designated (or zero). */
+#define ATT(t, l, s, r, ...) {.tex = (t), .load = (l), .store = (s), .resolve = (r), __VA_ARGS__}
+#define LD_LOAD VK_ATTACHMENT_LOAD_OP_LOAD
+#define LD_CLEAR VK_ATTACHMENT_LOAD_OP_CLEAR
+#define LD_DONT VK_ATTACHMENT_LOAD_OP_DONT_CARE
+#define ST_STORE VK_ATTACHMENT_STORE_OP_STORE
+#define ST_DONT VK_ATTACHMENT_STORE_OP_DONT_CARE
+#define ST_NONE VK_ATTACHMENT_STORE_OP_NONE
 
 static void s_attachment(enc *e, const s_att *a)
 {
     e8(e, a->resolve >= 0 ? 1 : 0);
     e8(e, (uint32_t)a->tex);
-    e32(e, 0), e32(e, 0), e32(e, 0);
+    e32(e, a->mip), e32(e, a->layer), e32(e, 0);
     e8(e, index_of(load_ops, COUNT(load_ops), (uint32_t)a->load));
     e8(e, index_of(store_ops, COUNT(store_ops), (uint32_t)a->store));
     if (a->resolve >= 0) {
         e8(e, (uint32_t)a->resolve);
-        e32(e, 0), e32(e, 0), e32(e, 0);
+        e32(e, a->resolve_mip), e32(e, a->resolve_layer);
+        e8(e, index_of(resolve_modes, COUNT(resolve_modes), (uint32_t)a->mode));
     }
 }
 
-static void s_begin(enc *e, const char *nm, const s_att *colors, uint32_t n, const s_att *depth)
+/* A span; depth_ro makes its depth attachment read-only. */
+static void s_span(enc *e, const char *nm, const s_att *colors, uint32_t n, const s_att *depth, bool depth_ro)
 {
     e8(e, OP_BEGIN);
     ename(e, nm);
     e8(e, n);
     for (uint32_t i = 0; i < n; i++)
         s_attachment(e, &colors[i]);
-    e8(e, depth ? 1 : 0);
+    e8(e, (depth ? 1u : 0u) | (depth_ro ? 2u : 0u));
     if (depth)
         s_attachment(e, depth);
 }
 
+static void s_begin(enc *e, const char *nm, const s_att *colors, uint32_t n, const s_att *depth)
+{
+    s_span(e, nm, colors, n, depth, false);
+}
+
 static void s_op(enc *e, uint32_t op) { e8(e, op); }
+
+static void s_blit_filter(enc *e, int src, uint32_t src_mip, int dst, uint32_t dst_mip, VkFilter filter)
+{
+    e8(e, OP_BLIT);
+    e8(e, (uint32_t)src), e32(e, src_mip), e8(e, (uint32_t)dst), e32(e, dst_mip);
+    e8(e, index_of(filters, COUNT(filters), (uint32_t)filter));
+}
 
 static void s_blit(enc *e, int src, uint32_t src_mip, int dst, uint32_t dst_mip)
 {
-    e8(e, OP_BLIT);
-    e8(e, (uint32_t)src), e32(e, src_mip), e8(e, (uint32_t)dst), e32(e, dst_mip), e32(e, VK_FILTER_LINEAR);
+    s_blit_filter(e, src, src_mip, dst, dst_mip, VK_FILTER_LINEAR);
 }
 
-static void s_place(enc *e, const char *table)
+/* A whole mip, one layer, of texture tex from (to_tex) or into buffer buf at offset. */
+static void s_copy(enc *e, bool to_tex, int buf, uint64_t offset, int tex, uint32_t mip)
+{
+    e8(e, to_tex ? OP_COPY_B2T : OP_COPY_T2B);
+    e8(e, (uint32_t)buf), e64(e, offset), e8(e, (uint32_t)tex), e32(e, mip), e32(e, 0), e32(e, 1);
+}
+
+static uint32_t table_index(const char *table)
 {
     uint32_t t = 0;
     while (t < device_table_count && strcmp(device_tables[t].name, table) != 0)
         t++;
-    e8(e, OP_PLACE), e8(e, t), e8(e, 0); /* recorded requirements as the device would say */
+    return t;
+}
+
+static void s_place(enc *e, const char *table)
+{
+    e8(e, OP_PLACE), e8(e, table_index(table)), e8(e, 0); /* recorded requirements as the device would say */
+}
+
+/* OP_EXTEND: compile and place over `table`, then the `ops` declaration ops
+ * the caller encodes next, compile and place again, then `after`: 0 keep,
+ * 1 reset, 2 destroy and create a new graph. */
+static void s_extend(enc *e, const char *table, uint32_t ops, uint32_t after)
+{
+    e8(e, OP_EXTEND), e8(e, table_index(table) | after << 4), e8(e, ops - 1);
 }
 
 #define A(...) ((const s_acc[]){__VA_ARGS__}), (uint32_t)(sizeof((const s_acc[]){__VA_ARGS__}) / sizeof(s_acc))
-#define T(i, u) {(i), -1, (u)}
-#define B(i, u) {-1, (i), (u)}
+#define T(i, u) {(i), -1, (u), 0}
+#define TA(i, u, aspect) {(i), -1, (u), (aspect)}
+#define B(i, u) {-1, (i), (u), 0}
 
 /* One span: MSAA color resolved into the swapchain image, transient depth. */
 static void seed_msaa(enc *e)
@@ -173,8 +237,8 @@ static void seed_msaa(enc *e)
              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR); /* t0 */
     s_tex(e, "msaa color", VK_FORMAT_B8G8R8A8_SRGB, 1280, 720, 1, 4);                          /* t1 */
     s_tex(e, "msaa depth", VK_FORMAT_D32_SFLOAT, 1280, 720, 1, 4);                             /* t2 */
-    s_begin(e, "scene", (const s_att[]){{1, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE, 0}}, 1,
-            &(s_att){2, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE, -1});
+    s_begin(e, "scene", (const s_att[]){ATT(1, LD_CLEAR, ST_DONT, 0)}, 1,
+            &(s_att)ATT(2, LD_CLEAR, ST_DONT, -1));
     s_user(e, "draw cubes", RG_COMMAND_DRAW, NULL, 0);
     s_op(e, OP_END);
     s_op(e, OP_COMPILE);
@@ -195,13 +259,13 @@ static void seed_deferred(enc *e)
     s_tex(e, "bloom", VK_FORMAT_R16G16B16A16_SFLOAT, 960, 540, 4, 1);                          /* t5 */
     s_buf(e, "camera", 256, false);                                                            /* b0 */
     s_user(e, "upload camera", RG_COMMAND_OUTSIDE, A(B(0, RG_USAGE_STORAGE_WRITE_COMPUTE)));
-    const s_att st = {0, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE, -1};
+    const s_att st = ATT(0, LD_CLEAR, ST_STORE, -1);
     s_att g[2] = {st, st};
     g[0].tex = 1, g[1].tex = 2;
-    s_begin(e, "gbuffer", g, 2, &(s_att){3, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE, -1});
+    s_begin(e, "gbuffer", g, 2, &(s_att)ATT(3, LD_CLEAR, ST_STORE, -1));
     s_user(e, "draw scene", RG_COMMAND_DRAW, A(B(0, RG_USAGE_UNIFORM_VERTEX)));
     s_op(e, OP_END);
-    s_att h = {4, VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_STORE, -1};
+    s_att h = ATT(4, LD_DONT, ST_STORE, -1);
     s_begin(e, "lighting", &h, 1, NULL);
     s_user(e, "fullscreen light", RG_COMMAND_DRAW,
            A(T(1, RG_USAGE_SAMPLED_FRAGMENT), T(2, RG_USAGE_SAMPLED_FRAGMENT), T(3, RG_USAGE_SAMPLED_FRAGMENT),
@@ -211,7 +275,7 @@ static void seed_deferred(enc *e)
     s_blit(e, 5, 0, 5, 1);
     s_blit(e, 5, 1, 5, 2);
     s_blit(e, 5, 2, 5, 3);
-    s_att sc = {0, VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_STORE, -1};
+    s_att sc = ATT(0, LD_DONT, ST_STORE, -1);
     s_begin(e, "tonemap", &sc, 1, NULL);
     s_user(e, "tonemap", RG_COMMAND_DRAW, A(T(4, RG_USAGE_SAMPLED_FRAGMENT), T(5, RG_USAGE_SAMPLED_FRAGMENT)));
     s_op(e, OP_END);
@@ -252,8 +316,8 @@ static void seed_redeclare(enc *e)
     for (int round = 0; round < 2; round++) {
         s_tex(e, "color", VK_FORMAT_R8G8B8A8_UNORM, 640, 480, 1, 1);
         s_tex(e, "depth", VK_FORMAT_D24_UNORM_S8_UINT, 640, 480, 1, 1);
-        s_begin(e, "pass", (const s_att[]){{0, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE, -1}}, 1,
-                &(s_att){1, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE, -1});
+        s_begin(e, "pass", (const s_att[]){ATT(0, LD_CLEAR, ST_STORE, -1)}, 1,
+                &(s_att)ATT(1, LD_CLEAR, ST_DONT, -1));
         s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
         s_op(e, OP_END);
         s_user(e, "post", RG_COMMAND_OUTSIDE, A(T(0, RG_USAGE_SAMPLED_COMPUTE)));
@@ -276,17 +340,178 @@ static void seed_mrt_resolve(enc *e)
     for (int i = 0; i < 8; i++) {
         s_tex(e, "ms", VK_FORMAT_R16G16B16A16_SFLOAT, 320, 240, 1, 4); /* t 2i */
         s_tex(e, "resolved", VK_FORMAT_R16G16B16A16_SFLOAT, 320, 240, 1, 1); /* t 2i+1 */
-        colors[i] = (s_att){2 * i, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE, 2 * i + 1};
+        colors[i] = (s_att)ATT(2 * i, LD_CLEAR, ST_DONT, 2 * i + 1);
     }
     s_tex(e, "depth ms", VK_FORMAT_D32_SFLOAT, 320, 240, 1, 4); /* t16 */
     s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 320, 240, 1, 1);    /* t17 */
-    s_begin(e, "mrt", colors, 8, &(s_att){16, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE, 17});
+    s_begin(e, "mrt", colors, 8, &(s_att)ATT(16, LD_CLEAR, ST_DONT, 17));
     s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
     s_op(e, OP_END);
     s_user(e, "composite", RG_COMMAND_OUTSIDE,
            A(T(1, RG_USAGE_SAMPLED_COMPUTE), T(15, RG_USAGE_SAMPLED_COMPUTE), T(17, RG_USAGE_SAMPLED_COMPUTE)));
     s_op(e, OP_COMPILE);
     s_place(e, "Apple silicon, MoltenVK >= 1.2.9");
+}
+
+/* Every depth/stencil format: a depth+stencil prepass, each aspect sampled
+ * alone, read-only depth spans with each load and store op, a stencil-only
+ * and depth-only span, single-aspect copies and a depth blit. */
+static void seed_depth_stencil(enc *e)
+{
+    s_tex(e, "depth stencil", VK_FORMAT_D24_UNORM_S8_UINT, 640, 480, 1, 1); /* t0 */
+    s_tex(e, "depth stencil 32", VK_FORMAT_D32_SFLOAT_S8_UINT, 640, 480, 1, 1); /* t1 */
+    s_tex(e, "stencil", VK_FORMAT_S8_UINT, 640, 480, 1, 1);          /* t2 */
+    s_tex(e, "depth16", VK_FORMAT_D16_UNORM, 640, 480, 1, 1);        /* t3 */
+    s_tex(e, "depth32", VK_FORMAT_D32_SFLOAT, 640, 480, 1, 1);       /* t4 */
+    s_tex(e, "depth32 copy", VK_FORMAT_D32_SFLOAT, 640, 480, 1, 1);  /* t5 */
+    s_tex(e, "color", VK_FORMAT_R8G8B8A8_UNORM, 640, 480, 1, 1);     /* t6 */
+    s_buf(e, "readback", 640 * 480 * 4, true);                       /* b0 */
+    s_buf(e, "upload", 640 * 480 * 4, true);                         /* b1 */
+    const s_att color = ATT(6, LD_LOAD, ST_STORE, -1);
+    s_begin(e, "prepass", (const s_att[]){ATT(6, LD_CLEAR, ST_STORE, -1)}, 1, &(s_att)ATT(0, LD_CLEAR, ST_STORE, -1));
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_user(e, "stencil sample", RG_COMMAND_OUTSIDE, A(TA(0, RG_USAGE_SAMPLED_COMPUTE, VK_IMAGE_ASPECT_STENCIL_BIT)));
+    s_user(e, "depth sample", RG_COMMAND_OUTSIDE, A(TA(0, RG_USAGE_SAMPLED_COMPUTE, VK_IMAGE_ASPECT_DEPTH_BIT)));
+    /* Read-only depth spans back to back, no color: only their load and
+     * store ops order them (two pure reads in one layout need not wait). */
+    const struct {
+        const char *name;
+        VkAttachmentLoadOp load;
+        VkAttachmentStoreOp store;
+    } ro[] = {{"ro load store", LD_LOAD, ST_STORE}, {"ro load none", LD_LOAD, ST_NONE},
+              {"ro load none again", LD_LOAD, ST_NONE}, {"ro load dont care", LD_LOAD, ST_DONT},
+              {"ro clear none", LD_CLEAR, ST_NONE}};
+    for (uint32_t i = 0; i < COUNT(ro); i++) {
+        s_span(e, ro[i].name, NULL, 0, &(s_att)ATT(0, ro[i].load, ro[i].store, -1), true);
+        s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+        s_op(e, OP_END);
+    }
+    s_user(e, "depth read", RG_COMMAND_OUTSIDE, A(TA(0, RG_USAGE_SAMPLED_COMPUTE, VK_IMAGE_ASPECT_DEPTH_BIT)));
+    s_begin(e, "stencil only", &color, 1, &(s_att)ATT(2, LD_CLEAR, ST_STORE, -1));
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_begin(e, "d32s8", NULL, 0, &(s_att)ATT(1, LD_CLEAR, ST_STORE, -1));
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_user(e, "d32s8 stencil", RG_COMMAND_OUTSIDE, A(TA(1, RG_USAGE_SAMPLED_COMPUTE, VK_IMAGE_ASPECT_STENCIL_BIT)));
+    s_begin(e, "d16", NULL, 0, &(s_att)ATT(3, LD_CLEAR, ST_STORE, -1));
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_copy(e, false, 0, 0, 3, 0);          /* D16: 2 bytes a texel */
+    s_copy(e, false, 0, 640 * 480 * 2, 2, 0); /* S8: 1 byte, at a multiple of 4 */
+    s_copy(e, true, 1, 0, 4, 0);           /* D32: 4 bytes */
+    s_blit_filter(e, 4, 0, 5, 0, VK_FILTER_NEAREST);
+    s_user(e, "depth32 read", RG_COMMAND_OUTSIDE, A(T(5, RG_USAGE_SAMPLED_COMPUTE), T(2, RG_USAGE_SAMPLED_COMPUTE)));
+    s_op(e, OP_COMPILE);
+    s_place(e, "NVIDIA H200");
+    s_place(e, "lavapipe");
+}
+
+/* Integer colors resolved by SAMPLE_ZERO (named and default) next to a
+ * float one by AVERAGE, integer blits by NEAREST, and copies of
+ * block-compressed (BC1, BC7, ASTC 12x12, ETC2) and 3-byte formats. */
+static void seed_formats(enc *e)
+{
+    s_tex(e, "ms uint", VK_FORMAT_R8G8B8A8_UINT, 256, 256, 1, 4);          /* t0 */
+    s_tex(e, "uint", VK_FORMAT_R8G8B8A8_UINT, 256, 256, 1, 1);             /* t1 */
+    s_tex(e, "ms sint", VK_FORMAT_R32G32B32A32_SINT, 256, 256, 1, 4);      /* t2 */
+    s_tex(e, "sint", VK_FORMAT_R32G32B32A32_SINT, 256, 256, 1, 1);         /* t3 */
+    s_tex(e, "ms hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 256, 256, 1, 4);     /* t4 */
+    s_tex(e, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 256, 256, 1, 1);        /* t5 */
+    s_tex(e, "bc7", VK_FORMAT_BC7_UNORM_BLOCK, 256, 256, 4, 1);            /* t6 */
+    s_tex(e, "astc", VK_FORMAT_ASTC_12x12_UNORM_BLOCK, 100, 100, 1, 1);    /* t7 */
+    s_tex(e, "etc2", VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, 64, 64, 1, 1);   /* t8 */
+    s_tex(e, "bc1", VK_FORMAT_BC1_RGB_UNORM_BLOCK, 128, 128, 1, 1);        /* t9 */
+    s_tex(e, "ids", VK_FORMAT_R32_UINT, 256, 256, 1, 1);                   /* t10 */
+    s_tex(e, "ids half", VK_FORMAT_R32_UINT, 128, 128, 1, 1);              /* t11 */
+    s_tex(e, "uint16", VK_FORMAT_R16G16B16A16_UINT, 256, 256, 1, 1);       /* t12 */
+    s_tex(e, "rgb8", VK_FORMAT_R8G8B8_UNORM, 30, 30, 1, 1);                /* t13 */
+    s_buf(e, "texels", 1 << 20, true);                                     /* b0 */
+    s_buf(e, "readback", 1 << 20, true);                                   /* b1 */
+    s_begin(e, "ids",
+            (const s_att[]){ATT(0, LD_CLEAR, ST_DONT, 1, .mode = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT),
+                            ATT(2, LD_CLEAR, ST_DONT, 3),
+                            ATT(4, LD_CLEAR, ST_DONT, 5, .mode = VK_RESOLVE_MODE_AVERAGE_BIT)},
+            3, NULL);
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_copy(e, true, 0, 16, 6, 2);      /* BC7 mip 2, 64x64: 16x16 blocks of 16 bytes */
+    s_copy(e, true, 0, 8192, 7, 0);    /* ASTC 12x12, 100x100: 9x9 blocks */
+    s_copy(e, true, 0, 16384, 8, 0);   /* ETC2 RGBA8 */
+    s_copy(e, false, 1, 8, 9, 0);      /* BC1: 8-byte blocks */
+    s_copy(e, true, 0, 30000, 13, 0);  /* 3-byte texels at a multiple of 3 */
+    s_user(e, "write ids", RG_COMMAND_OUTSIDE, A(T(10, RG_USAGE_STORAGE_WRITE_COMPUTE)));
+    s_blit_filter(e, 10, 0, 11, 0, VK_FILTER_NEAREST);
+    s_blit_filter(e, 1, 0, 12, 0, VK_FILTER_NEAREST);
+    s_user(e, "read", RG_COMMAND_OUTSIDE,
+           A(T(3, RG_USAGE_SAMPLED_COMPUTE), T(5, RG_USAGE_SAMPLED_COMPUTE), T(6, RG_USAGE_SAMPLED_COMPUTE),
+             T(7, RG_USAGE_SAMPLED_COMPUTE), T(8, RG_USAGE_SAMPLED_COMPUTE), T(11, RG_USAGE_SAMPLED_COMPUTE),
+             T(12, RG_USAGE_SAMPLED_COMPUTE), T(13, RG_USAGE_SAMPLED_COMPUTE)));
+    s_op(e, OP_COMPILE);
+    s_place(e, "Apple silicon, MoltenVK >= 1.2.9");
+    s_place(e, "NVIDIA H200");
+}
+
+/* Imports with mips and layers rendered into and resolved into at mip and
+ * layer > 0; the declaration extended after its placement, compiled and
+ * placed again, reset; declared again, extended, the graph destroyed and a
+ * new one declared. Ends with an odd byte: a graph without aliasing. */
+static void seed_import_mips_extend(enc *e)
+{
+    s_import_layers(e, "probe", VK_FORMAT_R16G16B16A16_SFLOAT, 128, 128, 4, 6,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);                             /* t0 */
+    s_import_layers(e, "cascades", VK_FORMAT_D32_SFLOAT, 1024, 1024, 1, 4, VK_IMAGE_LAYOUT_UNDEFINED, 0,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);                             /* t1 */
+    s_tex(e, "ms face", VK_FORMAT_R16G16B16A16_SFLOAT, 32, 32, 1, 4);                      /* t2 */
+    s_import_layers(e, "persistent", VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 3, 2, VK_IMAGE_LAYOUT_GENERAL, 0,
+                    VK_IMAGE_LAYOUT_GENERAL);                                              /* t3 */
+    s_tex(e, "ms depth", VK_FORMAT_D32_SFLOAT, 1024, 1024, 1, 4);                          /* t4 */
+    s_buf(e, "scratch", 4096, false);                                                      /* b0 */
+    s_begin(e, "cascade 2", NULL, 0, &(s_att)ATT(1, LD_CLEAR, ST_STORE, -1, .layer = 2));
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_begin(e, "cascade 3 resolved", NULL, 0,
+            &(s_att)ATT(4, LD_CLEAR, ST_DONT, 1, .resolve_layer = 3, .mode = VK_RESOLVE_MODE_MAX_BIT));
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_begin(e, "face 3 mip 1", (const s_att[]){ATT(0, LD_CLEAR, ST_STORE, -1, .mip = 1, .layer = 3)}, 1, NULL);
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_begin(e, "face 4 mip 2 resolved",
+            (const s_att[]){ATT(2, LD_CLEAR, ST_DONT, 0, .resolve_mip = 2, .resolve_layer = 4)}, 1, NULL);
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_begin(e, "persistent", (const s_att[]){ATT(3, LD_LOAD, ST_STORE, -1, .mip = 2, .layer = 1)}, 1, NULL);
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_user(e, "sample", RG_COMMAND_OUTSIDE, A(T(0, RG_USAGE_SAMPLED_COMPUTE), T(1, RG_USAGE_SAMPLED_COMPUTE)));
+    /* Placed, then a span and a compute pass more; compiled and placed again; reset. */
+    s_extend(e, "NVIDIA H200", 4, 1);
+    s_begin(e, "late", (const s_att[]){ATT(3, LD_LOAD, ST_STORE, -1, .mip = 1)}, 1, NULL);
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_user(e, "late compute", RG_COMMAND_OUTSIDE,
+           A(T(3, RG_USAGE_STORAGE_READ_COMPUTE), B(0, RG_USAGE_STORAGE_WRITE_COMPUTE)));
+    /* Declared again: extended by a created texture and its writer, then destroyed. */
+    s_import_layers(e, "probe", VK_FORMAT_R16G16B16A16_SFLOAT, 128, 128, 4, 6, VK_IMAGE_LAYOUT_UNDEFINED, 0,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);                             /* t0 */
+    s_begin(e, "face 5 mip 3", (const s_att[]){ATT(0, LD_CLEAR, ST_STORE, -1, .mip = 3, .layer = 5)}, 1, NULL);
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_extend(e, "Apple silicon, MoltenVK >= 1.2.9", 2, 2);
+    s_tex(e, "late target", VK_FORMAT_R16G16B16A16_SFLOAT, 128, 128, 1, 1);                /* t1 */
+    s_user(e, "late write", RG_COMMAND_OUTSIDE,
+           A(T(1, RG_USAGE_STORAGE_WRITE_COMPUTE), T(0, RG_USAGE_SAMPLED_COMPUTE)));
+    /* A new graph after the destroy. */
+    s_tex(e, "a", VK_FORMAT_R8G8B8A8_UNORM, 256, 256, 1, 1);
+    s_tex(e, "b", VK_FORMAT_R8G8B8A8_UNORM, 256, 256, 1, 1);
+    s_user(e, "write a", RG_COMMAND_OUTSIDE, A(T(0, RG_USAGE_STORAGE_WRITE_COMPUTE)));
+    s_user(e, "a to b", RG_COMMAND_OUTSIDE, A(T(0, RG_USAGE_SAMPLED_COMPUTE), T(1, RG_USAGE_STORAGE_WRITE_COMPUTE)));
+    s_op(e, OP_COMPILE);
+    s_place(e, "lavapipe");
+    s_op(e, OP_FOREIGN), e8(e, 1); /* the odd last byte */
 }
 
 static int write_seed(const char *dir, const char *file, void (*fn)(enc *))
@@ -311,7 +536,9 @@ int main(int argc, char **argv)
         verbose = 1;
         return write_seed(argv[2], "msaa", seed_msaa) | write_seed(argv[2], "deferred", seed_deferred) |
                write_seed(argv[2], "compute_copy", seed_compute_copy) |
-               write_seed(argv[2], "redeclare", seed_redeclare) | write_seed(argv[2], "mrt_resolve", seed_mrt_resolve);
+               write_seed(argv[2], "redeclare", seed_redeclare) | write_seed(argv[2], "mrt_resolve", seed_mrt_resolve) |
+               write_seed(argv[2], "depth_stencil", seed_depth_stencil) | write_seed(argv[2], "formats", seed_formats) |
+               write_seed(argv[2], "import_mips_extend", seed_import_mips_extend);
     }
     if (argc < 2) {
         fprintf(stderr, "usage: %s --write-seeds DIR | FILE...\n", argv[0]);
