@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include "bench_deferred.h"
 
+#include <engine_files/engine_files.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,8 @@ static eng_result generated_ground(char *path, size_t size)
     return r;
 }
 
-eng_result bench_deferred_create(eng_context *ctx, const char *ground, VkExtent2D extent, bench_deferred *d)
+eng_result bench_deferred_create(eng_context *ctx, const char *ground, VkExtent2D extent, bool skip_draws,
+                                 bench_deferred *d)
 {
     memset(d, 0, sizeof *d);
     d->ctx = ctx;
@@ -50,7 +52,8 @@ eng_result bench_deferred_create(eng_context *ctx, const char *ground, VkExtent2
     if (r == ENG_SUCCESS) {
         deferred_scene_animate(&d->scene, 60);
         r = deferred_renderer_create(&(deferred_renderer_desc){ .ctx = ctx, .scene = &d->scene,
-                                                                .output_format = VK_FORMAT_R8G8B8A8_UNORM },
+                                                                .output_format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                                .skip_draws = skip_draws },
                                      &d->renderer);
     }
     if (r == ENG_SUCCESS)
@@ -74,11 +77,10 @@ void bench_deferred_destroy(bench_deferred *d)
     memset(d, 0, sizeof *d);
 }
 
-void bench_deferred_declare(bench_deferred *d, rg_graph *g, bench_capture *cap)
+void bench_deferred_declare(bench_deferred *d, rg_graph *g)
 {
     const eng_image_info *oi = eng_image_get_info(d->output);
-    bench_capture_use(cap);
-    rg_texture out = bench_rg_texture_import(
+    rg_texture out = rg_texture_import(
         g, &(rg_texture_import_desc){ .name = "output", .image = oi->image, .view = oi->view, .format = oi->format,
                                       .width = d->extent.width, .height = d->extent.height,
                                       .initial_layout = VK_IMAGE_LAYOUT_UNDEFINED,
@@ -86,5 +88,4 @@ void bench_deferred_declare(bench_deferred *d, rg_graph *g, bench_capture *cap)
                                       .final_stage = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                                       .final_access = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT });
     deferred_frame_declare(d->renderer, g, out, d->extent, NULL);
-    bench_capture_use(NULL);
 }

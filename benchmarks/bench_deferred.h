@@ -1,5 +1,5 @@
 /* The deferred demo's frame for the benchmarks: its scene, renderer and an
- * offscreen output texture, declared through bench_frame's capture. */
+ * offscreen output texture. */
 #ifndef BENCH_DEFERRED_H
 #define BENCH_DEFERRED_H
 
@@ -16,12 +16,15 @@ typedef struct bench_deferred {
 } bench_deferred;
 
 /* ground: a PNG, or NULL for a generated one (written to a temporary file,
- * loaded, removed). On failure eng_last_error() says why; *d is left empty. */
-eng_result bench_deferred_create(eng_context *ctx, const char *ground, VkExtent2D extent, bench_deferred *d);
+ * loaded, removed). skip_draws: the passes record no draws
+ * (deferred_renderer_desc.skip_draws). On failure eng_last_error() says
+ * why; *d is left empty. */
+eng_result bench_deferred_create(eng_context *ctx, const char *ground, VkExtent2D extent, bool skip_draws,
+                                 bench_deferred *d);
 void bench_deferred_destroy(bench_deferred *d);
 
 /* Declares the frame into g (its output imported, as the demo imports the
- * swapchain image, but left in COLOR_ATTACHMENT_OPTIMAL), through cap. */
-void bench_deferred_declare(bench_deferred *d, rg_graph *g, bench_capture *cap);
+ * swapchain image, but left in COLOR_ATTACHMENT_OPTIMAL). */
+void bench_deferred_declare(bench_deferred *d, rg_graph *g);
 
 #endif

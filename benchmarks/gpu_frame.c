@@ -49,7 +49,6 @@ static bool device_required(void)
 /* One graph (aliasing on or off) with its renderer and the flat copy. */
 typedef struct setup {
     bench_deferred d;
-    bench_capture *cap;
     rg_graph *graph;
     bench_flat *flat;
     rg_memory_totals totals;
@@ -71,7 +70,6 @@ static void setup_destroy(setup *s)
 {
     bench_flat_destroy(s->flat);
     rg_graph_destroy(s->graph);
-    bench_capture_destroy(s->cap);
     bench_deferred_destroy(&s->d);
     memset(s, 0, sizeof *s);
 }
@@ -109,30 +107,28 @@ static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_a
                         setup *s)
 {
     memset(s, 0, sizeof *s);
-    if (bench_deferred_create(ctx, ground, extent, &s->d) != ENG_SUCCESS) {
+    if (bench_deferred_create(ctx, ground, extent, false, &s->d) != ENG_SUCCESS) {
         fprintf(stderr, "gpu_frame: deferred frame: %s\n", eng_last_error());
         return 1;
     }
-    s->cap = bench_capture_create(256, 64, false);
     rg_graph_create(&(rg_graph_desc){ .name = no_aliasing ? "deferred, no aliasing" : "deferred", .ctx = ctx,
                                       .no_aliasing = no_aliasing },
                     &s->graph);
-    if (!s->cap || !s->graph)
+    if (!s->graph)
         return 1;
-    bench_capture_reset(s->cap);
-    bench_deferred_declare(&s->d, s->graph, s->cap);
+    bench_deferred_declare(&s->d, s->graph);
     if (rg_compile(s->graph) != RG_SUCCESS) {
         fprintf(stderr, "gpu_frame: compile: %s\n", rg_graph_error_message(s->graph));
         return 1;
     }
-    /* The first frame places the memory and lets the capture see the
-     * graph's images and views; then the frame is flattened. */
+    /* The first frame places the memory and binds the imports' views;
+     * then the frame is flattened. */
     if (frame_ms(t, s, false) < 0) {
         fprintf(stderr, "gpu_frame: first frame: %s\n", rg_graph_error_message(s->graph));
         return 1;
     }
     const char *error = NULL;
-    s->flat = bench_flatten(s->cap, s->graph, &error);
+    s->flat = bench_flatten(s->graph, &error);
     if (!s->flat) {
         fprintf(stderr, "gpu_frame: flattening: %s\n", error);
         return 1;

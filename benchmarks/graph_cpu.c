@@ -79,7 +79,7 @@ static uint32_t declare_frame(rg_graph *g, uint32_t commands, uint32_t draws)
     for (int i = 0; i < TARGETS; i++) {
         char name[16];
         snprintf(name, sizeof name, "target %d", i);
-        targets[i] = bench_rg_texture_create(g, &(rg_texture_desc){ .name = name, .format = VK_FORMAT_R8G8B8A8_UNORM,
+        targets[i] = rg_texture_create(g, &(rg_texture_desc){ .name = name, .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                                     .width = 64, .height = 64 });
     }
     uint32_t passes = commands / (draws + 2);
@@ -88,16 +88,16 @@ static uint32_t declare_frame(rg_graph *g, uint32_t commands, uint32_t draws)
     uint32_t made = 0;
     for (uint32_t p = 0; p < passes; p++) {
         rg_texture target = targets[p % TARGETS], source = targets[(p + TARGETS - 1) % TARGETS];
-        bench_rg_begin_rendering(g, &(rg_rendering_desc){
+        rg_begin_rendering(g, &(rg_rendering_desc){
             .name = "pass", .color_count = 1,
             .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                           .store = VK_ATTACHMENT_STORE_OP_STORE } } });
         rg_access read = { .texture = source, .usage = RG_USAGE_SAMPLED_FRAGMENT, .whole = true };
         for (uint32_t d = 0; d < draws; d++)
-            bench_rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW,
+            rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW,
                                                   .accesses = p ? &read : NULL, .access_count = p ? 1 : 0,
                                                   .record = record_nothing });
-        bench_rg_end_rendering(g);
+        rg_end_rendering(g);
         made += draws + 2;
     }
     return made;
@@ -205,14 +205,14 @@ typedef struct options {
 
 /* Places g (first execute), flattens it, checks the counts; optionally
  * submits both under validation. 0 on success. */
-static int prepare(eng_context *ctx, recorder *rec, frame *f, bench_capture *cap, row *out, const options *o)
+static int prepare(eng_context *ctx, recorder *rec, frame *f, row *out, const options *o)
 {
     if (record_timed(rec, f, false) < 0) {
         fprintf(stderr, "graph_cpu: %s: execute: %s\n", out->frame, rg_graph_error_message(f->graph));
         return 1;
     }
     const char *error = NULL;
-    f->flat = bench_flatten(cap, f->graph, &error);
+    f->flat = bench_flatten(f->graph, &error);
     if (!f->flat) {
         fprintf(stderr, "graph_cpu: %s: flattening: %s\n", out->frame, error);
         return 1;
@@ -317,22 +317,18 @@ static int run_generated(eng_context *ctx, recorder *rec, uint32_t n, const opti
     out->nodes = out->commands / (o->draws + 2);
     if (!ctx)
         return 0;
-    bench_capture *cap = bench_capture_create(n + 4 * (o->draws + 2), TARGETS, false);
     frame f = { 0 };
-    int rc = cap ? 0 : 1;
+    int rc = 0;
     if (rc == 0) {
         rg_graph_create(&(rg_graph_desc){ .name = "bench", .ctx = ctx }, &f.graph);
-        bench_capture_reset(cap);
-        bench_capture_use(cap);
         declare_frame(f.graph, n, o->draws);
-        bench_capture_use(NULL);
         if (rg_compile(f.graph) != RG_SUCCESS) {
             fprintf(stderr, "graph_cpu: compile: %s\n", rg_graph_error_message(f.graph));
             rc = 1;
         }
     }
     if (rc == 0)
-        rc = prepare(ctx, rec, &f, cap, out, o);
+        rc = prepare(ctx, rec, &f, out, o);
     if (rc == 0 && once) {
         rc = once_graph_execute(rec, &f) < 0 || once_hand_record(rec, &f) < 0;
     } else if (rc == 0) {
@@ -341,11 +337,11 @@ static int run_generated(eng_context *ctx, recorder *rec, uint32_t n, const opti
     eng_context_wait_idle(ctx);
     bench_flat_destroy(f.flat);
     rg_graph_destroy(f.graph);
-    bench_capture_destroy(cap);
     return rc;
 }
 
-/* The deferred demo's frame; stub: its draws replaced by empty callbacks. */
+/* The deferred demo's frame; stub: recorded without its draws
+ * (deferred_renderer_desc.skip_draws). */
 static int run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool stub, const options *o, bool once,
                         row *out)
 {
@@ -353,12 +349,11 @@ static int run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool
     snprintf(out->frame, sizeof out->frame, "deferred %ux%u%s", extent.width, extent.height,
              stub ? " (draws stubbed)" : " (demo draws)");
     bench_deferred d;
-    if (bench_deferred_create(ctx, o->ground, extent, &d) != ENG_SUCCESS) {
+    if (bench_deferred_create(ctx, o->ground, extent, stub, &d) != ENG_SUCCESS) {
         fprintf(stderr, "graph_cpu: deferred frame: %s\n", eng_last_error());
         return 1;
     }
-    bench_capture *cap = bench_capture_create(256, 64, stub);
-    int rc = cap ? 0 : 1;
+    int rc = 0;
     out->compile = out->steady = 1e300;
     uint32_t reps = once ? 1 : o->reps;
     /* compile (fresh graph) and steady (reset + declare + compile), as for
@@ -366,20 +361,18 @@ static int run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool
     for (uint32_t rep = 0; rep < reps && rc == 0; rep++) {
         rg_graph *g = NULL;
         rg_graph_create(&(rg_graph_desc){ .name = "deferred", .ctx = ctx }, &g);
-        bench_capture_reset(cap);
         double t0 = now_ns();
-        bench_deferred_declare(&d, g, cap);
+        bench_deferred_declare(&d, g);
         rg_result res = rg_compile(g);
         double t1 = now_ns();
         out->commands = command_count(g);
         rg_graph_reset(g);
-        bench_capture_reset(cap);
         /* A changed declaration (the frame at a slightly larger extent), so
          * compile cannot reuse its plan; this graph is never executed. */
         d.extent.width += 2;
         d.extent.height += 2;
         double t4 = now_ns();
-        bench_deferred_declare(&d, g, cap);
+        bench_deferred_declare(&d, g);
         rg_result res2 = rg_compile(g);
         double t5 = now_ns();
         d.extent = extent;
@@ -396,8 +389,7 @@ static int run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool
     frame f = { .deferred = &d };
     if (rc == 0) {
         rg_graph_create(&(rg_graph_desc){ .name = "deferred", .ctx = ctx }, &f.graph);
-        bench_capture_reset(cap);
-        bench_deferred_declare(&d, f.graph, cap);
+        bench_deferred_declare(&d, f.graph);
         if (rg_compile(f.graph) != RG_SUCCESS) {
             fprintf(stderr, "graph_cpu: deferred compile: %s\n", rg_graph_error_message(f.graph));
             rc = 1;
@@ -405,7 +397,7 @@ static int run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool
         out->commands = command_count(f.graph);
     }
     if (rc == 0)
-        rc = prepare(ctx, rec, &f, cap, out, o);
+        rc = prepare(ctx, rec, &f, out, o);
     out->nodes = out->counts.spans;
     if (rc == 0 && once)
         rc = once_graph_execute(rec, &f) < 0 || once_hand_record(rec, &f) < 0;
@@ -414,7 +406,6 @@ static int run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool
     eng_context_wait_idle(ctx);
     bench_flat_destroy(f.flat);
     rg_graph_destroy(f.graph);
-    bench_capture_destroy(cap);
     bench_deferred_destroy(&d);
     return rc;
 }

@@ -1,4 +1,4 @@
-# Version checks and install rules for the two libraries.
+# Version checks and install rules for the libraries.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -27,17 +27,21 @@ function(vkg_check_header_version header prefix)
   endif()
 endfunction()
 
-# vkg_install_library(TARGET DESCRIPTION text CONFIG file.in
+# vkg_install_library(TARGET DESCRIPTION text CONFIG file.in [NAMESPACE ns::]
 #                     [PC_REQUIRES modules...] [PC_LIBS flags...] [CONFIG_FILES files...])
 # Installs TARGET's include/ tree, the library, TARGETConfig.cmake (from
 # CONFIG), TARGETConfigVersion.cmake (SameMajorVersion), the export
-# TARGETTargets.cmake with namespace TARGET:: and TARGET.pc. The .pc file is
-# relocatable (paths from ${pcfiledir}), like the CMake files, so
-# `cmake --install --prefix` anywhere works.
+# TARGETTargets.cmake with namespace NAMESPACE (default TARGET::; the
+# imported name is NAMESPACE plus the target's EXPORT_NAME) and TARGET.pc.
+# The .pc file is relocatable (paths from ${pcfiledir}), like the CMake
+# files, so `cmake --install --prefix` anywhere works.
 function(vkg_install_library target)
-  cmake_parse_arguments(arg "" "DESCRIPTION;CONFIG" "PC_REQUIRES;PC_LIBS;CONFIG_FILES" ${ARGN})
+  cmake_parse_arguments(arg "" "DESCRIPTION;CONFIG;NAMESPACE" "PC_REQUIRES;PC_LIBS;CONFIG_FILES" ${ARGN})
   if(NOT VKG_INSTALL)
     return()
+  endif()
+  if(NOT arg_NAMESPACE)
+    set(arg_NAMESPACE ${target}::)
   endif()
   set(cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/${target})
 
@@ -46,7 +50,7 @@ function(vkg_install_library target)
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
           RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-  install(EXPORT ${target}Targets NAMESPACE ${target}:: DESTINATION ${cmake_dir})
+  install(EXPORT ${target}Targets NAMESPACE ${arg_NAMESPACE} DESTINATION ${cmake_dir})
 
   configure_package_config_file(${arg_CONFIG} ${CMAKE_CURRENT_BINARY_DIR}/${target}Config.cmake
                                 INSTALL_DESTINATION ${cmake_dir})

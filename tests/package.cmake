@@ -1,6 +1,7 @@
 # Packaging checks (included from tests/CMakeLists.txt): version, public
-# headers as C11 and C++, and the three ways another project takes the
-# libraries (add_subdirectory, the installed CMake package, pkg-config).
+# headers as C11 and C++, the three ways another project takes the
+# libraries (add_subdirectory, the installed CMake package, pkg-config), and
+# that the installed engine and rendergraph need Vulkan alone.
 
 # The version functions agree with the header macros and the project version.
 vkg_add_test(unit_version unit headers/test_version.c)
@@ -15,7 +16,7 @@ target_compile_definitions(unit_version PRIVATE
 # a header that either rejects fails the build; the programs run as tests.
 add_executable(headers_c11 headers/headers_c11.c)
 target_compile_options(headers_c11 PRIVATE -pedantic -Wstrict-prototypes -Wmissing-prototypes)
-target_link_libraries(headers_c11 PRIVATE rendergraph engine)
+target_link_libraries(headers_c11 PRIVATE rendergraph engine engine_files)
 add_test(NAME headers_c11 COMMAND headers_c11)
 set_tests_properties(headers_c11 PROPERTIES LABELS unit ENVIRONMENT "${VKG_TEST_ENV}"
                      FAIL_REGULAR_EXPRESSION "ERROR: (Leak|Address)Sanitizer;runtime error:")
@@ -27,7 +28,7 @@ if(CMAKE_CXX_COMPILER)
   add_executable(headers_cxx headers/headers.cpp)
   set_target_properties(headers_cxx PROPERTIES CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
   target_compile_options(headers_cxx PRIVATE -pedantic)
-  target_link_libraries(headers_cxx PRIVATE rendergraph engine)
+  target_link_libraries(headers_cxx PRIVATE rendergraph engine engine_files)
   add_test(NAME headers_cxx COMMAND headers_cxx)
   set_tests_properties(headers_cxx PROPERTIES LABELS unit ENVIRONMENT "${VKG_TEST_ENV}"
                        FAIL_REGULAR_EXPRESSION "ERROR: (Leak|Address)Sanitizer;runtime error:")
@@ -50,7 +51,7 @@ set(VKG_PACKAGE_ARGS
   -DSANITIZE=${VKG_SANITIZE} -DPKG_CONFIG=${PKG_CONFIG_EXECUTABLE})
 set(modes subdir)
 if(VKG_INSTALL)
-  list(APPEND modes install package pkgconfig)
+  list(APPEND modes install package pkgconfig vulkan_only)
 endif()
 foreach(mode IN LISTS modes)
   set(name package_${mode})
@@ -60,6 +61,8 @@ foreach(mode IN LISTS modes)
     set(name package_find_package)
   elseif(mode STREQUAL "pkgconfig")
     set(name package_pkg_config)
+  elseif(mode STREQUAL "vulkan_only")
+    set(name package_vulkan_only)
   endif()
   add_test(NAME ${name}
            COMMAND ${CMAKE_COMMAND} -DMODE=${mode} -DWORK=${VKG_PACKAGE_DIR}/${mode} ${VKG_PACKAGE_ARGS}
@@ -69,5 +72,6 @@ foreach(mode IN LISTS modes)
 endforeach()
 if(VKG_INSTALL)
   set_tests_properties(package_install PROPERTIES FIXTURES_SETUP vkg_installed)
-  set_tests_properties(package_find_package package_pkg_config PROPERTIES FIXTURES_REQUIRED vkg_installed)
+  set_tests_properties(package_find_package package_pkg_config package_vulkan_only
+                       PROPERTIES FIXTURES_REQUIRED vkg_installed)
 endif()

@@ -1,9 +1,11 @@
 /* Window, context, swapchain and the frame loop of a demo. */
 #include "demo_app.h"
 #include "demo_asset.h"
+#include "demo_glfw.h"
 #include "demo_graph.h"
-#include "demo_memory_report.h"
 
+#include <engine_files/engine_files.h>
+#define GLFW_INCLUDE_NONE /* vulkan.h comes from engine.h */
 #include <GLFW/glfw3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -97,15 +99,16 @@ void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **ar
     glfwSetFramebufferSizeCallback(app->window, on_framebuffer_size);
     glfwSetKeyCallback(app->window, on_key);
 
-    eng_context_desc cd = { .app_name = desc->name, .validation = app->opts.validation, .window = app->window };
+    eng_context_desc cd = { .app_name = desc->name, .validation = app->opts.validation };
+    if (!demo_glfw_context_desc(app->window, &cd))
+        demo_app_fail(app, "GLFW finds no Vulkan surface support on this system");
     DEMO_CHECK(app, eng_context_create(&cd, &app->ctx));
     eng_swapchain_desc sd = {
         /* A --frames run is a test or a measurement: no reason to wait for
          * vertical blank. Interactively, vsync keeps the CPU cool. */
         .vsync = app->opts.frames == 0,
-        .depth_format = desc->graph ? VK_FORMAT_UNDEFINED : desc->depth_format,
-        .samples = desc->graph ? VK_SAMPLE_COUNT_1_BIT : (VkSampleCountFlagBits)app->opts.samples,
     };
+    demo_glfw_swapchain_desc(app->window, &sd);
     DEMO_CHECK(app, eng_swapchain_create(app->ctx, &sd, &app->swapchain));
     char cache_name[128], cache_path[4096];
     snprintf(cache_name, sizeof cache_name, "pipelines.%s.cache", desc->name);
@@ -117,8 +120,6 @@ void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **ar
     printf("%s: %s, %ux%u, %ux MSAA\n", desc->name, eng_context_properties(app->ctx)->deviceName,
            eng_swapchain_extent(app->swapchain).width, eng_swapchain_extent(app->swapchain).height,
            app->opts.samples);
-    if (!desc->graph)
-        demo_print_swapchain_memory(app->ctx, app->swapchain);
 }
 
 void demo_app_on_key(demo_app *app, void (*fn)(demo_app *app, int key, void *user), void *user)
@@ -255,24 +256,4 @@ int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user)
     int status = exit_status(app, index, recreated);
     destroy_context_and_window(app);
     return status;
-}
-
-typedef struct draw_adapter {
-    demo_draw_fn draw;
-    void *user;
-} draw_adapter;
-
-/* The swapchain's own pass around the demo's draws. */
-static void record_swapchain_pass(demo_app *app, eng_frame *frame, uint64_t index, void *user)
-{
-    draw_adapter *a = user;
-    eng_swapchain_begin_rendering(app->swapchain, frame, app->desc.clear_color, 1.0f);
-    a->draw(app, frame, index, a->user);
-    eng_swapchain_end_rendering(app->swapchain, frame);
-}
-
-int demo_app_run(demo_app *app, demo_draw_fn draw, void *user)
-{
-    draw_adapter a = { draw, user };
-    return demo_app_run_frames(app, record_swapchain_pass, &a);
 }

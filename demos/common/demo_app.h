@@ -1,13 +1,14 @@
-/* The frame around a demo: flags, a GLFW window, the engine context and
- * swapchain, the frame loop (resize, minimize, --frames, --screenshot,
- * --resize-test) and the exit path (validation summary, exit status).
+/* The frame around a demo: flags, a GLFW window (glued to the engine by
+ * demo_glfw.h), the engine context and swapchain, the frame loop (resize,
+ * minimize, --frames, --screenshot, --resize-test) and the exit path
+ * (validation summary, exit status).
  *
  *   demo_app app;
  *   demo_app_init(&app, &desc, argc, argv);      exits on bad flags or failure
  *   struct scene s = {0};
  *   demo_app_on_cleanup(&app, scene_destroy, &s);
  *   DEMO_CHECK(&app, eng_...(app.ctx, ...));      create the scene
- *   return demo_app_run(&app, draw, &s);          loops, cleans up, exit status
+ *   return demo_app_run_graph(&app, declare, update, &s);  (demo_graph.h)
  *
  * On any failure DEMO_CHECK prints "<call>: <result>: <message>", runs the
  * cleanup callback, destroys the swapchain, context and window, and exits 1:
@@ -22,11 +23,7 @@
 typedef struct demo_app_desc {
     const char *name;                     /* window title, message prefix */
     const char *summary;                  /* one line for --help */
-    /* A render-graph demo: the swapchain gets no attachments of its own
-     * (--samples is the graph's to use); run with demo_app_run_graph. */
-    bool graph;
-    uint32_t default_samples;
-    VkFormat depth_format;                /* UNDEFINED = none */
+    uint32_t default_samples;             /* --samples, for the graph to use */
     float clear_color[4];                 /* linear; the swapchain is sRGB */
     demo_flag *extra_flags;               /* demo-specific flags, filled in by init */
     uint32_t extra_flag_count;
@@ -53,22 +50,17 @@ typedef struct demo_app {
     void (*placed_hook)(struct demo_app *app, struct rg_graph *g, void *user);
 } demo_app;
 
-/* Records the draws of one frame between the begun rendering and its end.
- * index counts drawn frames from 0: animation follows it, not the clock, so
- * the same flags always give the same picture. */
-typedef void (*demo_draw_fn)(demo_app *app, const eng_frame *frame, uint64_t index, void *user);
-
 void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **argv);
 void demo_app_on_cleanup(demo_app *app, void (*cleanup)(void *user), void *user);
 /* Called on each key press (GLFW_KEY_*); Escape always closes the window. */
 void demo_app_on_key(demo_app *app, void (*on_key)(demo_app *app, int key, void *user), void *user);
-/* Returns the process exit status. */
-int demo_app_run(demo_app *app, demo_draw_fn draw, void *user);
 
 /* Records a whole frame into frame->cmd, leaving the swapchain image ready
- * for present (eng_swapchain_end_rendering or eng_swapchain_finish_image). */
+ * for present (eng_swapchain_finish_image). index counts drawn frames from
+ * 0: animation follows it, not the clock, so the same flags always give the
+ * same picture. */
 typedef void (*demo_record_fn)(demo_app *app, eng_frame *frame, uint64_t index, void *user);
-/* The frame loop under demo_app_run and demo_app_run_graph. */
+/* The frame loop under demo_app_run_graph; returns the process exit status. */
 int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user);
 
 /* Prints "<name>: <message>", destroys everything and exits 1. */

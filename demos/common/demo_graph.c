@@ -165,8 +165,6 @@ static void record_graph(demo_app *app, eng_frame *frame, uint64_t index, void *
 
 int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn update, void *user)
 {
-    if (!app->desc.graph)
-        demo_app_fail(app, "demo_app_run_graph needs demo_app_desc.graph = true");
     app->graph = calloc(1, sizeof *app->graph);
     if (!app->graph)
         demo_app_fail(app, "out of memory");

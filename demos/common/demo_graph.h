@@ -5,7 +5,7 @@
  * (demo_app_rebuild_graph, e.g. from a key); --report, --dot and --timeline
  * are written each time it is placed.
  *
- *   demo_app_desc desc = { .graph = true, ... };
+ *   demo_app_desc desc = { .name = "demo", ... };
  *   demo_app_init(&app, &desc, argc, argv);
  *   ...create pipelines and the scene...
  *   return demo_app_run_graph(&app, declare, update, &scene);

@@ -87,6 +87,7 @@ struct deferred_renderer {
     VkDeviceSize lights_stride;
     eng_pipeline *gbuffer, *light, *bright, *down, *up, *tonemap;
     const deferred_scene *scene;
+    bool skip_draws;
     /* Per declaration: */
     VkExtent2D extent;
     fullscreen_pass passes[MAX_PASSES];
@@ -227,6 +228,7 @@ eng_result deferred_renderer_create(const deferred_renderer_desc *desc, deferred
     r->ctx = desc->ctx;
     r->device = eng_context_device(desc->ctx);
     r->scene = desc->scene;
+    r->skip_draws = desc->skip_draws;
     r->output_format = desc->output_format;
     r->samples = desc->samples ? desc->samples : VK_SAMPLE_COUNT_1_BIT;
     VkDevice dev = r->device;
@@ -390,6 +392,8 @@ static void pack_params(const deferred_material *m, uint32_t params[4])
 static bool draw_gbuffer(const rg_record_context *rc, void *user)
 {
     deferred_renderer *r = user;
+    if (r->skip_draws)
+        return true;
     const deferred_scene *s = r->scene;
     VkCommandBuffer cmd = rg_record_cmd(rc);
     VkPipelineLayout layout = eng_pipeline_layout(r->gbuffer);
@@ -429,6 +433,8 @@ static bool draw_fullscreen(const rg_record_context *rc, void *user)
 {
     fullscreen_pass *p = user;
     deferred_renderer *r = p->r;
+    if (r->skip_draws)
+        return true;
     VkDescriptorSet set;
     if (alloc_set(r->device, r->pools[r->slot], p->layout, &set) != VK_SUCCESS)
         return false;

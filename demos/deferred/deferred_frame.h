@@ -47,6 +47,9 @@ typedef struct deferred_renderer_desc {
     const deferred_scene *scene;
     VkFormat output_format;           /* of the output texture; sRGB encodes the tonemapped color */
     VkSampleCountFlagBits samples;    /* of the G-buffer; 0 = 1 */
+    /* The frame's passes are recorded without their draws (each callback
+     * returns at once): benchmarks measure the graph's own cost this way. */
+    bool skip_draws;
 } deferred_renderer_desc;
 
 /* The textures of one declaration (handles of that graph declaration). */

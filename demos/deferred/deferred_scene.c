@@ -1,6 +1,7 @@
 /* The deferred demo's scene (deferred_scene.h). */
 #include "deferred_scene.h"
 
+#include <engine_files/engine_files.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>

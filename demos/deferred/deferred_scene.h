@@ -59,7 +59,7 @@ typedef struct deferred_scene {
     deferred_light lights[DEFERRED_MAX_LIGHTS];
 } deferred_scene;
 
-/* Loads the ground texture (a PNG, through stb_image) and makes the meshes.
+/* Loads the ground texture (a PNG, through eng_texture_load) and makes the meshes.
  * light_count: 0 = 48, at most DEFERRED_MAX_LIGHTS. On failure everything
  * made so far is freed. */
 eng_result deferred_scene_create(eng_context *ctx, const char *ground_png, uint32_t light_count,

@@ -13,14 +13,7 @@ add_custom_command(
   VERBATIM)
 add_custom_target(deferred_assets ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/assets/ground.png)
 
-# The frame and its scene without a window, for the demo and for a
-# headless benchmark: target_link_libraries(bench PRIVATE deferred_frame).
-add_library(deferred_frame STATIC
-  ${CMAKE_CURRENT_LIST_DIR}/deferred_frame.c
-  ${CMAKE_CURRENT_LIST_DIR}/deferred_scene.c)
-target_include_directories(deferred_frame PUBLIC ${CMAKE_CURRENT_LIST_DIR} PRIVATE ${VKG_SHADER_OUT})
-target_link_libraries(deferred_frame PUBLIC engine rendergraph PkgConfig::CGLM m)
-add_dependencies(deferred_frame shaders)
+include(${CMAKE_CURRENT_LIST_DIR}/frame.cmake)
 
 add_executable(deferred ${CMAKE_CURRENT_LIST_DIR}/main.c)
 target_link_libraries(deferred PRIVATE deferred_frame demo_common)

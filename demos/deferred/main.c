@@ -70,7 +70,6 @@ int main(int argc, char **argv)
         .name = "deferred",
         .summary = "deferred shading of many point lights, bloom and tonemap as one render graph; "
                    "the bloom chain reuses the G-buffer's memory",
-        .graph = true,
         .default_samples = 1,
         .extra_flags = flags,
         .extra_flag_count = 2,

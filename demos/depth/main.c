@@ -94,9 +94,7 @@ int main(int argc, char **argv)
         .name = "depth",
         .summary = "overlapping cubes drawn nearest first: right only with the depth test, whose attachment the "
                    "render graph makes transient",
-        .graph = true,
         .default_samples = 1,
-        .depth_format = VK_FORMAT_D32_SFLOAT,
         .clear_color = { 0.045f, 0.05f, 0.06f, 1.0f },
         .extra_flags = flags,
         .extra_flag_count = 1,

@@ -11,6 +11,7 @@
 #include "demo_texture_binding.h"
 #include "demo_transform.h"
 
+#include <engine_files/engine_files.h>
 #include <stdio.h>
 
 static const uint32_t cube_vert[] =
@@ -83,9 +84,7 @@ int main(int argc, char **argv)
     demo_app_desc desc = {
         .name = "msaa",
         .summary = "a lit, rotating, textured cube; the render graph makes its MSAA color and depth transient",
-        .graph = true,
         .default_samples = 4,
-        .depth_format = VK_FORMAT_D32_SFLOAT,
         .clear_color = { 0.010f, 0.018f, 0.035f, 1.0f },
         .extra_flags = flags,
         .extra_flag_count = 1,

@@ -153,7 +153,6 @@ int main(int argc, char **argv)
         .name = "postfx",
         .summary = "a neon scene through a chain of fullscreen passes (keys 1..9 toggle them, 0 all); the render "
                    "graph aliases the chain's targets and recompiles when the passes change",
-        .graph = true,
         .default_samples = 1,
         .clear_color = { 0.0f, 0.0f, 0.0f, 1.0f },
         .extra_flags = flags,

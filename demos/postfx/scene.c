@@ -7,6 +7,7 @@
 #include "postfx.h"
 #include "demo_transform.h"
 
+#include <engine_files/engine_files.h>
 #include <math.h>
 
 static const uint32_t fullscreen_vert[] =

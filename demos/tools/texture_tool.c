@@ -1,7 +1,7 @@
 /* The shared part of the texture generators (texture_tool.h). */
 #include "texture_tool.h"
 
-#include <engine/engine.h>
+#include <engine_files/engine_files.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

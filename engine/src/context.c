@@ -1,8 +1,8 @@
-/* Context: instance, validation messenger, device choice, logical device,
- * queue, and a command pool for one-off setup submissions. */
+/* Context: instance, validation messenger, the application's surface,
+ * device choice, logical device, queue, and a command pool for one-off setup
+ * submissions. */
 #include "internal.h"
 
-#include <GLFW/glfw3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +10,6 @@ struct eng_context {
     VkInstance instance;
     VkDebugUtilsMessengerEXT messenger;
     VkSurfaceKHR surface;
-    GLFWwindow *window;
     VkPhysicalDevice physical;
     VkPhysicalDeviceProperties properties;
     VkPhysicalDeviceMemoryProperties memory;
@@ -127,22 +126,48 @@ static VkDebugUtilsMessengerCreateInfoEXT messenger_info(eng_context *ctx)
     };
 }
 
+/* Adds name to the instance's extensions unless the application's list
+ * already has it. */
+static void add_extension(const char **exts, uint32_t *count, const char *name)
+{
+    for (uint32_t i = 0; i < *count; i++)
+        if (strcmp(exts[i], name) == 0)
+            return;
+    exts[(*count)++] = name;
+}
+
+/* vkCreateInstance failed with EXTENSION_NOT_PRESENT: names the missing
+ * ones (the window system's, usually: no surface support on this system). */
+static eng_result missing_extensions(const char *const *exts, uint32_t count)
+{
+    char names[512] = "";
+    size_t len = 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (!has_instance_extension(exts[i]) && len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", exts[i]);
+    if (!names[0]) /* offered by none the loader lists: a layer's, perhaps */
+        return eng__vk_fail(VK_ERROR_EXTENSION_NOT_PRESENT, "vkCreateInstance");
+    return eng__fail(ENG_ERROR_UNSUPPORTED, "vkCreateInstance: instance extensions not available: %s", names);
+}
+
 static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc)
 {
+    /* The window system's (at most 24) and the engine's own (at most 2). */
     const char *exts[32];
     uint32_t ext_count = 0;
-    if (ctx->window) {
-        uint32_t n = 0;
-        const char **glfw_exts = glfwGetRequiredInstanceExtensions(&n);
-        if (!glfw_exts || n > 24)
-            return eng__fail(ENG_ERROR_WINDOW, "GLFW reports no Vulkan surface support on this system");
-        for (uint32_t i = 0; i < n; i++)
-            exts[ext_count++] = glfw_exts[i];
+    if (desc->instance_extension_count > 24 || (desc->instance_extension_count && !desc->instance_extensions))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                         "instance_extensions: at most 24, and not NULL when counted (%u given)",
+                         desc->instance_extension_count);
+    for (uint32_t i = 0; i < desc->instance_extension_count; i++) {
+        if (!desc->instance_extensions[i])
+            return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "instance_extensions[%u] is NULL", i);
+        add_extension(exts, &ext_count, desc->instance_extensions[i]);
     }
     VkInstanceCreateFlags flags = 0;
     /* MoltenVK only shows up to loaders that enumerate portability drivers. */
     if (has_instance_extension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
-        exts[ext_count++] = VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME;
+        add_extension(exts, &ext_count, VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
         flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
     }
     if (desc->extra_layer_count > 8 || (desc->extra_layer_count && !desc->extra_layers))
@@ -167,7 +192,7 @@ static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc
             return eng__fail(ENG_ERROR_LAYER_MISSING, "validation requested but %s is not available",
                              VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
         layers[layer_count++] = "VK_LAYER_KHRONOS_validation";
-        exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        add_extension(exts, &ext_count, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
         next = &features; /* messages during vkCreateInstance are counted too */
     }
     /* After validation: later-listed layers sit closer to the driver.
@@ -221,7 +246,11 @@ static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc
         .enabledExtensionCount = ext_count,
         .ppEnabledExtensionNames = exts,
     };
-    ENG_VK_CHECK(vkCreateInstance(&ci, NULL, &ctx->instance));
+    VkResult vr = vkCreateInstance(&ci, NULL, &ctx->instance);
+    if (vr == VK_ERROR_EXTENSION_NOT_PRESENT)
+        return missing_extensions(exts, ext_count);
+    if (vr != VK_SUCCESS)
+        return eng__vk_fail(vr, "vkCreateInstance");
     if (desc->validation) {
         PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
             ctx->instance, "vkCreateDebugUtilsMessengerEXT");
@@ -229,6 +258,19 @@ static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc
             return eng__fail(ENG_ERROR_LAYER_MISSING, "vkCreateDebugUtilsMessengerEXT not found");
         ENG_VK_CHECK(create(ctx->instance, &dbg, NULL, &ctx->messenger));
     }
+    return ENG_SUCCESS;
+}
+
+/* The application's surface, made by its window system; the context owns it. */
+static eng_result create_surface(eng_context *ctx, const eng_context_desc *desc)
+{
+    VkSurfaceKHR surface = VK_NULL_HANDLE;
+    VkResult vr = desc->create_surface(ctx->instance, desc->surface_user, &surface);
+    if (vr != VK_SUCCESS)
+        return eng__fail(ENG_ERROR_WINDOW, "create_surface: %s", eng__vk_result_string(vr));
+    if (!surface)
+        return eng__fail(ENG_ERROR_WINDOW, "create_surface: VK_SUCCESS but no surface");
+    ctx->surface = surface;
     return ENG_SUCCESS;
 }
 
@@ -358,15 +400,11 @@ eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
     eng_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "eng_context_create: out of host memory");
-    ctx->window = desc->window;
     ctx->validation = desc->validation;
     ctx->quiet = desc->quiet;
     eng_result res = create_instance(ctx, desc);
-    if (res == ENG_SUCCESS && ctx->window) {
-        VkResult vr = glfwCreateWindowSurface(ctx->instance, ctx->window, NULL, &ctx->surface);
-        if (vr != VK_SUCCESS)
-            res = eng__fail(ENG_ERROR_WINDOW, "glfwCreateWindowSurface: %s", eng__vk_result_string(vr));
-    }
+    if (res == ENG_SUCCESS && desc->create_surface)
+        res = create_surface(ctx, desc);
     if (res == ENG_SUCCESS)
         res = pick_device(ctx, desc);
     if (res == ENG_SUCCESS)
@@ -409,7 +447,6 @@ VkDevice eng_context_device(const eng_context *ctx) { return ctx->device; }
 VkQueue eng_context_queue(const eng_context *ctx) { return ctx->queue; }
 uint32_t eng_context_queue_family(const eng_context *ctx) { return ctx->queue_family; }
 VkSurfaceKHR eng_context_surface(const eng_context *ctx) { return ctx->surface; }
-GLFWwindow *eng_context_window(const eng_context *ctx) { return ctx->window; }
 const VkPhysicalDeviceProperties *eng_context_properties(const eng_context *ctx) { return &ctx->properties; }
 const VkPhysicalDeviceMemoryProperties *eng_context_memory_properties(const eng_context *ctx) { return &ctx->memory; }
 bool eng_context_has_memory_budget(const eng_context *ctx) { return ctx->memory_budget; }

@@ -6,12 +6,6 @@
 
 #include <stdio.h>
 
-#if defined(__GNUC__)
-#define ENG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define ENG_PRINTF(fmt, args)
-#endif
-
 /* Records the message for eng_last_error() and returns result, so a failure
  * reads `return eng__fail(ENG_ERROR_..., "what: why", ...);`. */
 eng_result eng__fail(eng_result result, const char *fmt, ...) ENG_PRINTF(2, 3);

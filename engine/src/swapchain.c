@@ -1,10 +1,11 @@
-/* Swapchain, its transient attachments (MSAA color, depth), and frames in
- * flight: one fence, acquire semaphore and command pool per slot, one
- * render-finished semaphore per image (a present may still hold the one of
- * the previous use of that image, never of another image). */
+/* Swapchain and frames in flight: one fence, acquire semaphore and command
+ * pool per slot, one render-finished semaphore per image (a present may
+ * still hold the one of the previous use of that image, never of another
+ * image). What draws the images (a render graph, usually) is the
+ * application's; the swapchain hands each one over and takes it back for
+ * presentation (eng_swapchain_finish_image). */
 #include "internal.h"
 
-#include <GLFW/glfw3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,6 @@ struct eng_swapchain {
     VkImage images[MAX_IMAGES];
     VkImageView views[MAX_IMAGES];
     VkSemaphore render_done[MAX_IMAGES];
-    eng_image *msaa_color;
-    eng_image *depth;
 
     uint32_t slots;
     VkCommandPool pools[MAX_SLOTS];
@@ -35,9 +34,10 @@ struct eng_swapchain {
     uint64_t frame_number;
     bool dirty;
     uint32_t wanted_width, wanted_height;
+    bool unsized;             /* the surface left the size to us, and none was given */
     uint32_t recreate_count;
 
-    bool capture_requested;   /* for the next end_rendering */
+    bool capture_requested;   /* for the next finish_image */
     bool capture_recorded;    /* recorded into capture_slot's commands */
     uint32_t capture_slot;
     eng_buffer *capture;
@@ -80,26 +80,22 @@ static void destroy_targets(eng_swapchain *sc)
         sc->render_done[i] = VK_NULL_HANDLE;
     }
     sc->image_count = 0;
-    eng_image_destroy(sc->msaa_color);
-    eng_image_destroy(sc->depth);
-    sc->msaa_color = NULL;
-    sc->depth = NULL;
 }
 
-/* The size to use: the surface's when it dictates one, else what the window
- * or the caller asked for, clamped to the surface's limits. */
+/* The size to use: the surface's when it dictates one, else what the caller
+ * asked for or the window's size callback says, clamped to the surface's
+ * limits. */
 static VkExtent2D pick_extent(eng_swapchain *sc, const VkSurfaceCapabilitiesKHR *caps)
 {
     if (caps->currentExtent.width != UINT32_MAX)
         return caps->currentExtent;
     VkExtent2D e = { sc->wanted_width, sc->wanted_height };
-    GLFWwindow *win = eng_context_window(sc->ctx);
-    if ((e.width == 0 || e.height == 0) && win) {
-        int w = 0, h = 0;
-        glfwGetFramebufferSize(win, &w, &h);
-        e.width = (uint32_t)w;
-        e.height = (uint32_t)h;
+    if ((e.width == 0 || e.height == 0) && sc->desc.window_size) {
+        e.width = e.height = 0;
+        sc->desc.window_size(sc->desc.window_size_user, &e.width, &e.height);
     }
+    if (e.width == 0 || e.height == 0)
+        return (VkExtent2D){ 0, 0 }; /* no area: not clamped up to the minimum */
     if (e.width < caps->minImageExtent.width) e.width = caps->minImageExtent.width;
     if (e.height < caps->minImageExtent.height) e.height = caps->minImageExtent.height;
     if (e.width > caps->maxImageExtent.width) e.width = caps->maxImageExtent.width;
@@ -118,6 +114,8 @@ static eng_result build(eng_swapchain *sc)
     VkSurfaceCapabilitiesKHR caps;
     ENG_VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(pd, surface, &caps));
     VkExtent2D extent = pick_extent(sc, &caps);
+    sc->unsized = caps.currentExtent.width == UINT32_MAX && !sc->desc.window_size &&
+                  (sc->wanted_width == 0 || sc->wanted_height == 0);
     if (extent.width == 0 || extent.height == 0 || caps.maxImageExtent.width == 0) {
         sc->dirty = true;
         return ENG_NOT_READY;
@@ -193,22 +191,6 @@ static eng_result build(eng_swapchain *sc)
         VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
         ENG_VK_CHECK(vkCreateSemaphore(dev, &sci, NULL, &sc->render_done[i]));
     }
-    /* Cleared at the start of every frame and discarded at its end: the
-     * attachments are TRANSIENT, so a tile GPU never gives them memory. */
-    if (sc->desc.samples > VK_SAMPLE_COUNT_1_BIT) {
-        eng_attachment_desc ad = { .name = "swapchain msaa color", .format = sc->format.format,
-                                   .width = extent.width, .height = extent.height, .samples = sc->desc.samples };
-        eng_result res = eng_attachment_create(ctx, &ad, &sc->msaa_color);
-        if (res != ENG_SUCCESS)
-            return res;
-    }
-    if (sc->desc.depth_format != VK_FORMAT_UNDEFINED) {
-        eng_attachment_desc ad = { .name = "swapchain depth", .format = sc->desc.depth_format,
-                                   .width = extent.width, .height = extent.height, .samples = sc->desc.samples };
-        eng_result res = eng_attachment_create(ctx, &ad, &sc->depth);
-        if (res != ENG_SUCCESS)
-            return res;
-    }
     sc->dirty = false;
     return ENG_SUCCESS;
 }
@@ -225,22 +207,12 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
     if (desc->frames_in_flight > MAX_SLOTS)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: %u frames in flight (max %d)",
                          desc->frames_in_flight, MAX_SLOTS);
-    VkSampleCountFlagBits samples = desc->samples ? desc->samples : VK_SAMPLE_COUNT_1_BIT;
-    const VkPhysicalDeviceLimits *lim = &eng_context_properties(ctx)->limits;
-    if ((samples & (samples - 1)) || !(lim->framebufferColorSampleCounts & samples) ||
-        (desc->depth_format && !(lim->framebufferDepthSampleCounts & samples)))
-        return eng__fail(ENG_ERROR_UNSUPPORTED, "swapchain: %ux MSAA is not supported by the device (color mask 0x%x)",
-                         (unsigned)samples, lim->framebufferColorSampleCounts);
-    if (desc->depth_format && !eng_format_has_depth(desc->depth_format) && !eng_format_has_stencil(desc->depth_format))
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "swapchain: depth format VkFormat %d is not a depth format",
-                         (int)desc->depth_format);
 
     eng_swapchain *sc = calloc(1, sizeof *sc);
     if (!sc)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "swapchain: out of host memory");
     sc->ctx = ctx;
     sc->desc = *desc;
-    sc->desc.samples = samples;
     sc->slots = desc->frames_in_flight ? desc->frames_in_flight : 2;
     sc->wanted_width = desc->width;
     sc->wanted_height = desc->height;
@@ -263,7 +235,10 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
     }
     res = build(sc);
     if (res == ENG_NOT_READY)
-        res = eng__fail(ENG_ERROR_INVALID_ARGUMENT, "swapchain: the window has no area (zero extent)");
+        res = eng__fail(ENG_ERROR_INVALID_ARGUMENT, "swapchain: %s",
+                        sc->unsized ? "the surface leaves the size to the application: give "
+                                      "eng_swapchain_desc width/height or window_size"
+                                    : "the window has no area (zero extent)");
     if (res != ENG_SUCCESS)
         goto fail;
     *out = sc;
@@ -346,122 +321,7 @@ eng_result eng_swapchain_acquire(eng_swapchain *sc, eng_frame *frame)
     frame->view = sc->views[image_index];
     frame->format = sc->format.format;
     frame->extent = sc->extent;
-    frame->msaa_color = sc->msaa_color;
-    frame->depth = sc->depth;
-    frame->samples = sc->desc.samples;
     return ENG_SUCCESS;
-}
-
-void eng_swapchain_begin_rendering(eng_swapchain *sc, const eng_frame *frame, const float clear_rgba[4],
-                                   float clear_depth)
-{
-    VkCommandBuffer cmd = frame->cmd;
-    VkImageMemoryBarrier2 barriers[3];
-    uint32_t count = 0;
-    /* Source stage = the acquire semaphore's wait stage, so the layout
-     * transition waits for the presentation engine to release the image. */
-    barriers[count++] = (VkImageMemoryBarrier2){
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-        .dstAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = frame->image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
-    /* The transient attachments are shared by all frames in flight: the
-     * previous frame's writes must finish before this frame clears them. */
-    if (frame->msaa_color) {
-        barriers[count++] = (VkImageMemoryBarrier2){
-            .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-            .srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-            .srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-            .dstStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-            .dstAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-            .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-            .newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .image = eng_image_get_info(frame->msaa_color)->image,
-            .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-        };
-    }
-    if (frame->depth) {
-        const eng_image_info *d = eng_image_get_info(frame->depth);
-        barriers[count++] = (VkImageMemoryBarrier2){
-            .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-            .srcStageMask = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-            .srcAccessMask = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-            .dstStageMask = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-            .dstAccessMask = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT,
-            .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-            .newLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .image = d->image,
-            .subresourceRange = { d->aspect, 0, 1, 0, 1 },
-        };
-    }
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = count,
-                             .pImageMemoryBarriers = barriers };
-    vkCmdPipelineBarrier2(cmd, &dep);
-
-    VkClearValue clear = { .color = { { clear_rgba[0], clear_rgba[1], clear_rgba[2], clear_rgba[3] } } };
-    VkRenderingAttachmentInfo color = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = frame->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .clearValue = clear,
-    };
-    if (frame->msaa_color) {
-        /* Samples live only during the pass; the resolve writes the image. */
-        color.imageView = eng_image_get_info(frame->msaa_color)->view;
-        color.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-        color.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
-        color.resolveImageView = frame->view;
-        color.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    }
-    VkRenderingAttachmentInfo depth = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .clearValue = { .depthStencil = { clear_depth, 0 } },
-    };
-    bool has_depth = false, has_stencil = false;
-    if (frame->depth) {
-        const eng_image_info *d = eng_image_get_info(frame->depth);
-        depth.imageView = d->view;
-        has_depth = eng_format_has_depth(d->format);
-        has_stencil = eng_format_has_stencil(d->format);
-    }
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, frame->extent },
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &color,
-        .pDepthAttachment = has_depth ? &depth : NULL,
-        .pStencilAttachment = has_stencil ? &depth : NULL,
-    };
-    vkCmdBeginRendering(cmd, &ri);
-    VkViewport vp = { 0, 0, (float)frame->extent.width, (float)frame->extent.height, 0, 1 };
-    VkRect2D scissor = { { 0, 0 }, frame->extent };
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
-    (void)sc;
-}
-
-void eng_swapchain_end_rendering(eng_swapchain *sc, const eng_frame *frame)
-{
-    vkCmdEndRendering(frame->cmd);
-    eng_swapchain_finish_image(sc, frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
 }
 
 void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkImageLayout layout,
@@ -592,7 +452,7 @@ eng_result eng_swapchain_read_capture(eng_swapchain *sc, uint8_t **rgba, uint32_
     if (!sc->capture_recorded)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
                          "eng_swapchain_read_capture: no capture was recorded (call eng_swapchain_capture_next "
-                         "before eng_swapchain_end_rendering)");
+                         "before eng_swapchain_finish_image)");
     VkDevice dev = eng_context_device(sc->ctx);
     ENG_VK_CHECK(vkWaitForFences(dev, 1, &sc->fences[sc->capture_slot], VK_TRUE, UINT64_MAX));
     VkExtent2D e = sc->capture_extent;
@@ -620,5 +480,3 @@ eng_result eng_swapchain_read_capture(eng_swapchain *sc, uint8_t **rgba, uint32_
 VkExtent2D eng_swapchain_extent(const eng_swapchain *sc) { return sc ? sc->extent : (VkExtent2D){ 0, 0 }; }
 VkFormat eng_swapchain_format(const eng_swapchain *sc) { return sc ? sc->format.format : VK_FORMAT_UNDEFINED; }
 uint32_t eng_swapchain_recreate_count(const eng_swapchain *sc) { return sc ? sc->recreate_count : 0; }
-const eng_image *eng_swapchain_msaa_color(const eng_swapchain *sc) { return sc ? sc->msaa_color : NULL; }
-const eng_image *eng_swapchain_depth(const eng_swapchain *sc) { return sc ? sc->depth : NULL; }

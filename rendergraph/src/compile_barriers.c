@@ -1,5 +1,8 @@
-/* Compile, second half: synchronization2 barriers planned over the execution
- * order from a per-subresource current state, and the resources' lifetimes.
+/* Compile stage "barriers": synchronization2 barriers planned over the
+ * execution order from a per-subresource current state. Run by compile with
+ * no alias scopes, and again by placement with the alias scopes of its
+ * memory plan (what each pooled resource's first use must wait for): that
+ * second list is what execute records.
  *
  * Per slot the state is: the current layout; the pending write (stage and
  * access of the last write, or of the last layout transition, which is a
@@ -48,7 +51,6 @@ typedef struct need {
 typedef struct planner {
     rg_graph *g;
     slot_state *slots;
-    uint32_t cap;                     /* barrier array capacity */
     uint32_t point;
     bool hoisted;
     uint32_t first_new;               /* first barrier made by the current access */
@@ -71,9 +73,9 @@ static need slot_step(planner *p, slot_state *st, const step *s)
         n.src_access = st->wa;
     }
     bool synced = n.barrier;
-    if (n.barrier && !transition && st->bar != RG_NONE && st->bar_point == p->point) {
+    if (n.barrier && !transition && st->bar != RG__NONE && st->bar_point == p->point) {
         /* Nothing ran on the slot since that barrier: widen it. */
-        rg_barrier_info *b = &p->g->barriers[st->bar];
+        rg_barrier_info *b = &p->g->compiled.barriers[st->bar];
         b->src_stage |= st->bar_src_stage;
         b->src_access |= st->bar_src_access;
         b->dst_stage |= s->stage;
@@ -112,29 +114,18 @@ static bool need_eq(const need *a, const need *b)
 static rg_barrier_info *barrier_append(planner *p)
 {
     rg_graph *g = p->g;
-    if (g->barrier_count == p->cap) {
-        uint32_t cap = p->cap ? p->cap * 2 : 64;
-        rg_barrier_info *b = realloc(g->barriers, (size_t)cap * sizeof *b);
-        if (!b)
-            return NULL;
-        g->barriers = b;
-        uint32_t *pt = realloc(g->barrier_point, (size_t)cap * sizeof *pt);
-        if (!pt)
-            return NULL;
-        g->barrier_point = pt;
-        p->cap = cap;
-    }
-    g->barrier_point[g->barrier_count] = p->point;
-    rg_barrier_info *b = &g->barriers[g->barrier_count++];
+    rg__compiled *c = &g->compiled;
+    uint32_t cap = c->barrier_cap, point_cap = c->barrier_cap;
+    if (!rg__grow((void **)&c->barriers, &cap, c->barrier_count + 1, sizeof *c->barriers) ||
+        !rg__grow((void **)&c->barrier_point, &point_cap, c->barrier_count + 1, sizeof *c->barrier_point))
+        return NULL;
+    c->barrier_cap = cap;
+    g->compiled.barrier_point[g->compiled.barrier_count] = p->point;
+    rg_barrier_info *b = &g->compiled.barriers[g->compiled.barrier_count++];
     memset(b, 0, sizeof *b);
-    b->before = p->point < g->order_count ? g->order_handles[p->point] : (rg_command){0};
+    b->before = p->point < g->compiled.order_count ? g->compiled.order_handles[p->point] : (rg_command){0};
     b->hoisted = p->hoisted;
     return b;
-}
-
-static uint32_t handle_id(const rg_graph *g, uint32_t resource)
-{
-    return (g->tag << RG_INDEX_BITS) | (resource + 1);
 }
 
 /* A run of slots of one texture access that need the same barrier: one
@@ -152,9 +143,9 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
     rg_graph *g = p->g;
     if (r->count == 0 || !r->n.barrier)
         return true;
-    uint32_t index = RG_NONE;
-    for (uint32_t i = p->first_new; i < g->barrier_count; i++) {
-        rg_barrier_info *b = &g->barriers[i];
+    uint32_t index = RG__NONE;
+    for (uint32_t i = p->first_new; i < g->compiled.barrier_count; i++) {
+        rg_barrier_info *b = &g->compiled.barriers[i];
         if (b->range.aspect == r->aspect && b->range.base_layer == r->layer && b->range.layer_count == r->count &&
             b->range.base_mip + b->range.mip_count == r->mip && b->old_layout == r->n.old_layout &&
             b->new_layout == r->n.new_layout && b->src_stage == r->n.src_stage &&
@@ -164,11 +155,11 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
             break;
         }
     }
-    if (index == RG_NONE) {
+    if (index == RG__NONE) {
         rg_barrier_info *b = barrier_append(p);
         if (!b)
             return false;
-        b->texture.id = handle_id(g, ri);
+        b->texture.id = rg__make_id(g, ri);
         b->range = (rg_range){r->aspect, r->mip, 1, r->layer, r->count};
         b->src_stage = r->n.src_stage;
         b->src_access = r->n.src_access;
@@ -176,9 +167,9 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
         b->dst_access = s->access;
         b->old_layout = r->n.old_layout;
         b->new_layout = r->n.new_layout;
-        index = g->barrier_count - 1;
+        index = g->compiled.barrier_count - 1;
     }
-    const rg_resource *res = &g->resources[ri];
+    const rg__resource *res = &g->decl.resources[ri];
     for (uint32_t bits = r->aspect; bits; bits &= bits - 1)
         for (uint32_t l = 0; l < r->count; l++) {
             slot_state *st = &p->slots[rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits), r->mip, r->layer + l)];
@@ -190,8 +181,8 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
 
 static bool plan_texture(planner *p, uint32_t ri, const rg_range *range, const step *s)
 {
-    const rg_resource *res = &p->g->resources[ri];
-    p->first_new = p->g->barrier_count;
+    const rg__resource *res = &p->g->decl.resources[ri];
+    p->first_new = p->g->compiled.barrier_count;
     run cur = {0};
     for (uint32_t m = range->base_mip; m < range->base_mip + range->mip_count; m++) {
         for (uint32_t l = range->base_layer; l < range->base_layer + range->layer_count; l++) {
@@ -226,19 +217,19 @@ static bool plan_texture(planner *p, uint32_t ri, const rg_range *range, const s
 static bool plan_buffer(planner *p, uint32_t ri, const step *s)
 {
     rg_graph *g = p->g;
-    slot_state *st = &p->slots[g->resources[ri].sub_base];
+    slot_state *st = &p->slots[g->decl.resources[ri].sub_base];
     need n = slot_step(p, st, s);
     if (!n.barrier)
         return true;
     rg_barrier_info *b = barrier_append(p);
     if (!b)
         return false;
-    b->buffer.id = handle_id(g, ri);
+    b->buffer.id = rg__make_id(g, ri);
     b->src_stage = n.src_stage;
     b->src_access = n.src_access;
     b->dst_stage = s->stage;
     b->dst_access = s->access;
-    st->bar = g->barrier_count - 1;
+    st->bar = g->compiled.barrier_count - 1;
     st->bar_point = p->point;
     return true;
 }
@@ -247,14 +238,14 @@ static bool plan_buffer(planner *p, uint32_t ri, const step *s)
  * them with; created resources as the frame before left them (carry), in
  * layout UNDEFINED, since the same compiled graph runs frame after frame on
  * one queue. */
-static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry)
+static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry, const rg__alias_scope *alias)
 {
-    for (uint32_t ri = 0; ri < g->resource_count; ri++) {
-        const rg_resource *r = &g->resources[ri];
+    for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
         for (uint32_t i = r->sub_base; i < r->sub_base + r->sub_count; i++) {
             slot_state *st = &slots[i];
             memset(st, 0, sizeof *st);
-            st->bar = RG_NONE;
+            st->bar = RG__NONE;
             if (r->imported) {
                 st->layout = r->initial_layout;
                 st->ws = r->initial_stage;
@@ -273,121 +264,120 @@ static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry)
             /* A pooled resource takes its memory over from the resources
              * overlapping it: its first use (a transition from UNDEFINED
              * for an image) waits on their last uses too. */
-            const rg_mem_plan *plan = rg__mem_plan_current(g);
-            if (!r->imported && plan && plan->items[ri].kind == RG_MEMORY_POOLED) {
-                st->ws |= plan->items[ri].alias_stage;
-                st->wa |= plan->items[ri].alias_access;
+            if (alias && !r->imported) {
+                st->ws |= alias[ri].stage;
+                st->wa |= alias[ri].access;
             }
         }
     }
 }
 
-static rg_result plan(rg_graph *g, slot_state *slots, const slot_state *carry, uint32_t *cap)
+static rg_result plan(rg_graph *g, slot_state *slots, const slot_state *carry, const rg__alias_scope *alias)
 {
-    planner p = {.g = g, .slots = slots, .cap = *cap};
-    g->barrier_count = 0;
-    init_slots(g, slots, carry);
+    planner p = {.g = g, .slots = slots};
+    g->compiled.barrier_count = 0;
+    init_slots(g, slots, carry, alias);
     bool ok = true;
-    for (uint32_t pos = 0; pos < g->order_count && ok; pos++) {
-        const rg_cmd_rec *cmd = &g->cmds[g->order[pos]];
+    for (uint32_t pos = 0; pos < g->compiled.order_count && ok; pos++) {
+        const rg__cmd *cmd = &g->decl.cmds[g->compiled.order[pos]];
         /* Inside a span everything is placed before its begin, which the
          * order puts right before the span's other commands. */
-        p.hoisted = cmd->span != RG_NONE && cmd->type != RG_CMD_BEGIN_RENDERING;
-        if (cmd->type == RG_CMD_BEGIN_RENDERING || cmd->span == RG_NONE)
+        p.hoisted = cmd->span != RG__NONE && cmd->type != RG_COMMAND_TYPE_BEGIN_RENDERING;
+        if (cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING || cmd->span == RG__NONE)
             p.point = pos;
         for (uint32_t k = 0; k < cmd->access_count && ok; k++) {
-            const rg_access_rec *a = &g->accesses[cmd->first_access + k];
-            if (a->role == RG_ROLE_LIFETIME)
+            const rg__access *a = &g->decl.accesses[cmd->first_access + k];
+            if (a->role == RG__ROLE_LIFETIME)
                 continue;
             step s = {a->stage, a->access, a->layout, a->write, false};
-            ok = g->resources[a->resource].is_texture ? plan_texture(&p, a->resource, &a->range, &s)
+            ok = g->decl.resources[a->resource].is_texture ? plan_texture(&p, a->resource, &a->range, &s)
                                                       : plan_buffer(&p, a->resource, &s);
         }
     }
     /* Imports end in their final state after the last command. */
-    p.point = g->order_count;
+    p.point = g->compiled.order_count;
     p.hoisted = false;
-    for (uint32_t ri = 0; ri < g->resource_count && ok; ri++) {
-        const rg_resource *r = &g->resources[ri];
+    for (uint32_t ri = 0; ri < g->decl.resource_count && ok; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
         if (!r->imported)
             continue;
         step s = {r->final_stage, r->final_access, r->final_layout, false, true};
         rg_range whole = {r->aspects, 0, r->mip_levels, 0, r->array_layers};
         ok = r->is_texture ? plan_texture(&p, ri, &whole, &s) : plan_buffer(&p, ri, &s);
     }
-    *cap = p.cap;
     return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
 }
 
-void rg__lifetimes(rg_graph *g)
+/* Where each point's barriers start, and execute's arrays sized for the
+ * point with the most. */
+static rg_result point_index(rg_graph *g)
 {
-    for (uint32_t ri = 0; ri < g->resource_count; ri++)
-        g->resources[ri].first_use = g->resources[ri].last_use = RG_NONE;
-    for (uint32_t pos = 0; pos < g->order_count; pos++) {
-        const rg_cmd_rec *cmd = &g->cmds[g->order[pos]];
-        for (uint32_t k = 0; k < cmd->access_count; k++) {
-            rg_resource *r = &g->resources[g->accesses[cmd->first_access + k].resource];
-            if (r->first_use == RG_NONE)
-                r->first_use = pos;
-            r->last_use = pos;
-        }
+    rg__compiled *c = &g->compiled;
+    c->point_start = malloc(((size_t)c->order_count + 2) * sizeof *c->point_start);
+    if (!c->point_start)
+        return RG_ERROR_OUT_OF_MEMORY;
+    uint32_t b = 0, most = 1;
+    for (uint32_t pt = 0; pt <= c->order_count + 1; pt++) {
+        c->point_start[pt] = b;
+        while (b < c->barrier_count && c->barrier_point[b] == pt)
+            b++;
+        if (b - c->point_start[pt] > most)
+            most = b - c->point_start[pt];
     }
+    c->scratch_cap = most;
+    c->scratch_image_barriers = calloc(most, sizeof *c->scratch_image_barriers);
+    c->scratch_buffer_barriers = calloc(most, sizeof *c->scratch_buffer_barriers);
+    return c->scratch_image_barriers && c->scratch_buffer_barriers ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
 }
 
-rg_result rg__plan_barriers(rg_graph *g)
+static void barriers_free(rg__compiled *c)
 {
-    size_t n = (size_t)g->sub_total + 1;
+    free(c->barriers);
+    free(c->barrier_point);
+    free(c->point_start);
+    free(c->scratch_image_barriers);
+    free(c->scratch_buffer_barriers);
+    c->barriers = NULL;
+    c->barrier_point = c->point_start = NULL;
+    c->scratch_image_barriers = NULL;
+    c->scratch_buffer_barriers = NULL;
+    c->barrier_count = c->barrier_cap = c->scratch_cap = 0;
+}
+
+rg_result rg__compile_barriers(rg_graph *g, const rg__alias_scope *alias)
+{
+    barriers_free(&g->compiled);
+    size_t n = (size_t)g->decl.sub_total + 1;
     slot_state *slots = malloc(n * sizeof *slots), *carry = malloc(n * sizeof *carry);
-    uint32_t cap = 0;
     rg_result r = slots && carry ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
     /* First pass: where the frame leaves each slot; second: the real plan,
      * with created resources starting from there. */
     if (r == RG_SUCCESS)
-        r = plan(g, slots, NULL, &cap);
+        r = plan(g, slots, NULL, alias);
     if (r == RG_SUCCESS) {
         memcpy(carry, slots, n * sizeof *slots);
-        r = plan(g, slots, carry, &cap);
+        r = plan(g, slots, carry, alias);
     }
     free(slots);
     free(carry);
+    if (r == RG_SUCCESS)
+        r = point_index(g);
     if (r != RG_SUCCESS)
-        return r;
-    g->point_start = malloc(((size_t)g->order_count + 2) * sizeof *g->point_start);
-    if (!g->point_start)
-        return RG_ERROR_OUT_OF_MEMORY;
-    uint32_t b = 0, most = 1;
-    for (uint32_t pt = 0; pt <= g->order_count + 1; pt++) {
-        g->point_start[pt] = b;
-        while (b < g->barrier_count && g->barrier_point[b] == pt)
-            b++;
-        if (b - g->point_start[pt] > most)
-            most = b - g->point_start[pt];
-    }
-    g->scratch_cap = most;
-    g->scratch_image_barriers = calloc(most, sizeof *g->scratch_image_barriers);
-    g->scratch_buffer_barriers = calloc(most, sizeof *g->scratch_buffer_barriers);
-    if (!g->scratch_image_barriers || !g->scratch_buffer_barriers)
-        return RG_ERROR_OUT_OF_MEMORY;
-    rg__lifetimes(g);
-    return RG_SUCCESS;
+        barriers_free(&g->compiled);
+    g->compiled.aliased = r == RG_SUCCESS && alias;
+    return r;
 }
 
-void rg__barriers_free(rg_graph *g)
+/* Frees what compile made (the declaration stays). */
+void rg__compiled_free(rg_graph *g)
 {
-    free(g->barriers);
-    free(g->barrier_point);
-    free(g->point_start);
-    free(g->scratch_image_barriers);
-    free(g->scratch_buffer_barriers);
-    g->barriers = NULL;
-    g->barrier_point = g->point_start = NULL;
-    g->scratch_image_barriers = NULL;
-    g->scratch_buffer_barriers = NULL;
-    g->barrier_count = g->scratch_cap = 0;
-}
-
-rg_result rg__plan_barriers_with_aliases(rg_graph *g)
-{
-    rg__barriers_free(g);
-    return rg__plan_barriers(g);
+    rg__compiled *c = &g->compiled;
+    barriers_free(c);
+    free(c->node_first_cmd);
+    free(c->node_batch);
+    free(c->closure);
+    free(c->edges);
+    free(c->order);
+    free(c->order_handles);
+    *c = (rg__compiled){0};
 }

@@ -1,6 +1,6 @@
-/* Transient attachments, decided at compile: a created texture whose
- * contents never outlive one span gets VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT,
- * so placement can give it lazily allocated (tile) memory where the device
+/* Compile stage "transient": a created texture whose contents never
+ * outlive one span gets VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT, so
+ * placement can give it lazily allocated (tile) memory where the device
  * offers it. AUTO infers it; FORCE demands it and turns every use that needs
  * the contents into an error naming the texture and the command; FORBID
  * never sets it.
@@ -19,7 +19,7 @@
 /* What a texture's uses say: whether one of them needs the contents (the
  * first such command and why), and whether they lie in more than one span. */
 typedef struct verdict {
-    uint32_t cmd;                     /* first command needing the contents, RG_NONE if none */
+    uint32_t cmd;                     /* first command needing the contents, RG__NONE if none */
     const char *why;
     uint32_t span;                    /* the span of the first attachment use */
     bool spans;                       /* attachment uses in two or more spans */
@@ -30,7 +30,7 @@ typedef struct verdict {
  * may attach several views of one texture, so all of them are checked. */
 static const char *attachment_ops(const rg_graph *g, uint32_t s, uint32_t ri)
 {
-    const rg_rendering_desc *d = &g->spans[s].desc;
+    const rg_rendering_desc *d = &g->decl.spans[s].desc;
     for (uint32_t i = 0; i <= d->color_count; i++) {
         const rg_attachment *a = i < d->color_count ? &d->colors[i] : &d->depth;
         if (a->texture.id == 0 || rg__texture_index(g, a->texture) != ri)
@@ -43,30 +43,30 @@ static const char *attachment_ops(const rg_graph *g, uint32_t s, uint32_t ri)
     return NULL;
 }
 
-static void judge(const rg_graph *g, uint32_t c, const rg_access_rec *a, verdict *v)
+static void judge(const rg_graph *g, uint32_t c, const rg__access *a, verdict *v)
 {
-    const rg_cmd_rec *cmd = &g->cmds[c];
+    const rg__cmd *cmd = &g->decl.cmds[c];
     v->used = true;
     const char *why = NULL;
-    if (a->role == RG_ROLE_LIFETIME)
+    if (a->role == RG__ROLE_LIFETIME)
         return; /* the end of a span whose begin was judged */
-    if (a->role == RG_ROLE_ATTACHMENT) {
-        if (v->span == RG_NONE)
+    if (a->role == RG__ROLE_ATTACHMENT) {
+        if (v->span == RG__NONE)
             v->span = cmd->span;
         else if (v->span != cmd->span)
             v->spans = true;
         why = attachment_ops(g, cmd->span, a->resource);
     } else {
-        why = a->role == RG_ROLE_RESOLVE ? "resolves into it" : "uses it other than as an attachment";
+        why = a->role == RG__ROLE_RESOLVE ? "resolves into it" : "uses it other than as an attachment";
     }
-    if (why && v->cmd == RG_NONE) {
+    if (why && v->cmd == RG__NONE) {
         v->cmd = c;
         v->why = why;
     }
 }
 
 /* Whether the texture could be transient at all, before its uses are seen. */
-static bool candidate(const rg_resource *r)
+static bool candidate(const rg__resource *r)
 {
     if (!r->is_texture || r->imported || r->transient_mode == RG_TRANSIENT_FORBID)
         return false;
@@ -77,18 +77,18 @@ static bool candidate(const rg_resource *r)
 
 static rg_result decide(rg_graph *g, uint32_t ri, const verdict *v)
 {
-    rg_resource *r = &g->resources[ri];
+    rg__resource *r = &g->decl.resources[ri];
     if (r->transient_mode == RG_TRANSIENT_FORCE) {
-        if (v->cmd != RG_NONE)
+        if (v->cmd != RG__NONE)
             return rg__fail(g, RG_ERROR_TRANSIENT_CONTENTS,
                             "texture '%s' is forced transient but command '%s' %s: a transient attachment has no "
-                            "contents outside its span", r->name, g->cmds[v->cmd].name, v->why);
+                            "contents outside its span", r->name, g->decl.cmds[v->cmd].name, v->why);
         VkImageUsageFlags extra = r->image_usage & ~(VkImageUsageFlags)FORCE_USAGE;
         if (extra)
             return rg__fail(g, RG_ERROR_TRANSIENT_CONTENTS,
                             "texture '%s' is forced transient but its extra usage 0x%x allows more than attachment "
                             "use", r->name, (unsigned)extra);
-    } else if (!v->used || v->cmd != RG_NONE || v->spans) {
+    } else if (!v->used || v->cmd != RG__NONE || v->spans) {
         return RG_SUCCESS;
     }
     r->transient = true;
@@ -96,9 +96,9 @@ static rg_result decide(rg_graph *g, uint32_t ri, const verdict *v)
     return RG_SUCCESS;
 }
 
-rg_result rg__infer_transient(rg_graph *g)
+rg_result rg__compile_transient(rg_graph *g)
 {
-    uint32_t n = g->resource_count;
+    uint32_t n = g->decl.resource_count;
     verdict *v = malloc(((size_t)n + 1) * sizeof *v);
     if (!v)
         return RG_ERROR_OUT_OF_MEMORY;
@@ -106,33 +106,25 @@ rg_result rg__infer_transient(rg_graph *g)
      * it is decided afresh (TRANSIENT in extra_usage means nothing; FORCE
      * says it). */
     for (uint32_t ri = 0; ri < n; ri++) {
-        g->resources[ri].transient = false;
-        if (!g->resources[ri].imported)
-            g->resources[ri].image_usage &= ~(VkImageUsageFlags)VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
-        v[ri] = (verdict){RG_NONE, NULL, RG_NONE, false, false};
+        g->decl.resources[ri].transient = false;
+        if (!g->decl.resources[ri].imported)
+            g->decl.resources[ri].image_usage &= ~(VkImageUsageFlags)VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+        v[ri] = (verdict){RG__NONE, NULL, RG__NONE, false, false};
     }
     /* One walk over every access in record order: the first command that
      * needs the contents is the one the error names. */
-    for (uint32_t c = 0; c < g->cmd_count; c++) {
-        const rg_cmd_rec *cmd = &g->cmds[c];
+    for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
+        const rg__cmd *cmd = &g->decl.cmds[c];
         for (uint32_t k = 0; k < cmd->access_count; k++) {
-            const rg_access_rec *a = &g->accesses[cmd->first_access + k];
-            if (candidate(&g->resources[a->resource]))
+            const rg__access *a = &g->decl.accesses[cmd->first_access + k];
+            if (candidate(&g->decl.resources[a->resource]))
                 judge(g, c, a, &v[a->resource]);
         }
     }
     rg_result res = RG_SUCCESS;
     for (uint32_t ri = 0; ri < n && res == RG_SUCCESS; ri++)
-        if (candidate(&g->resources[ri]))
+        if (candidate(&g->decl.resources[ri]))
             res = decide(g, ri, &v[ri]);
     free(v);
     return res;
-}
-
-bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
-{
-    if (!graph || !graph->compiled)
-        return false;
-    uint32_t i = rg__texture_index(graph, texture);
-    return i != RG_NONE && graph->resources[i].transient;
 }

@@ -7,7 +7,7 @@
 #include "declare_internal.h"
 
 /* A user access: handle, kind, range and usage row resolved. */
-static bool user_access(rg_pending *p, const rg_access *a, uint32_t span)
+static bool user_access(rg__pending *p, const rg_access *a, uint32_t span)
 {
     rg_graph *g = p->g;
     const rg_usage_info *info = rg_usage_get_info(a->usage);
@@ -19,16 +19,16 @@ static bool user_access(rg_pending *p, const rg_access *a, uint32_t span)
         return false;
     }
     uint32_t ri = has_t ? rg__texture_arg(p, a->texture) : rg__buffer_arg(p, a->buffer);
-    if (ri == RG_NONE)
+    if (ri == RG__NONE)
         return false;
-    rg_resource *r = &g->resources[ri];
+    rg__resource *r = &g->decl.resources[ri];
     bool raw = a->usage == RG_USAGE_RAW;
     if (!raw && (has_t ? info->layout == VK_IMAGE_LAYOUT_UNDEFINED : info->buffer_usage == 0)) {
         rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s': usage %s does not apply to %s '%s'", p->name, info->name,
                  has_t ? "texture" : "buffer", r->name);
         return false;
     }
-    rg_access_rec rec = {.resource = ri, .role = RG_ROLE_NORMAL};
+    rg__access rec = {.resource = ri, .role = RG__ROLE_NORMAL};
     rec.stage = raw ? a->stage : info->stage;
     rec.access = raw ? a->access : info->access;
     rec.write = raw ? a->write : info->write;
@@ -46,10 +46,10 @@ static bool user_access(rg_pending *p, const rg_access *a, uint32_t span)
     }
     /* Feedback loop: an interior access may not touch what the span renders
      * to (the attachment's own load/store is its begin access). */
-    if (span != RG_NONE) {
-        const rg_cmd_rec *begin = &g->cmds[g->spans[span].begin_cmd];
+    if (span != RG__NONE) {
+        const rg__cmd *begin = &g->decl.cmds[g->decl.spans[span].begin_cmd];
         for (uint32_t k = 0; k < begin->access_count; k++) {
-            const rg_access_rec *att = &g->accesses[begin->first_access + k];
+            const rg__access *att = &g->decl.accesses[begin->first_access + k];
             if (att->resource == ri && rg__ranges_overlap(&att->range, &rec.range)) {
                 rg__fail(g, RG_ERROR_FEEDBACK_LOOP,
                          "command '%s': access %s to texture '%s' touches an attachment of span '%s' (feedback loop)",
@@ -69,28 +69,28 @@ rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc)
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_cmd_user: NULL desc");
         return (rg_command){0};
     }
-    rg_pending p = rg__pending_begin(graph, desc->name ? desc->name : "user");
-    uint32_t span = graph->open_span;
+    rg__pending p = rg__pending_begin(graph, desc->name ? desc->name : "user");
+    uint32_t span = graph->decl.open_span;
     if (!desc->record || (desc->access_count && !desc->accesses) ||
         (desc->kind != RG_COMMAND_OUTSIDE && desc->kind != RG_COMMAND_DRAW)) {
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': NULL record callback, NULL accesses or bad kind",
                  p.name);
         return (rg_command){0};
     }
-    if (desc->kind == RG_COMMAND_DRAW && span == RG_NONE) {
+    if (desc->kind == RG_COMMAND_DRAW && span == RG__NONE) {
         rg__fail(graph, RG_ERROR_DRAW_OUTSIDE_SPAN, "command '%s': a draw command outside a span", p.name);
         return (rg_command){0};
     }
-    if (desc->kind == RG_COMMAND_OUTSIDE && span != RG_NONE) {
+    if (desc->kind == RG_COMMAND_OUTSIDE && span != RG__NONE) {
         rg__fail(graph, RG_ERROR_OUTSIDE_IN_SPAN,
                  "command '%s': an outside-kind command (dispatch, query, ...) inside span '%s'", p.name,
-                 graph->cmds[graph->spans[span].begin_cmd].name);
+                 graph->decl.cmds[graph->decl.spans[span].begin_cmd].name);
         return (rg_command){0};
     }
     for (uint32_t i = 0; i < desc->access_count; i++)
         if (!user_access(&p, &desc->accesses[i], span))
             return (rg_command){0};
-    rg_cmd_rec c = rg__cmd_template(RG_CMD_USER);
+    rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_USER);
     c.kind = desc->kind;
     c.span = span;
     c.u.user.record = desc->record;

@@ -1,9 +1,8 @@
-/* Helpers shared by the declaration files (graph.c, resources.c, records.c,
- * commands.c, transfers.c, spans.c): the declaration hash, array growth,
- * names and handles, and the command under construction (rg_pending) with
- * the calls that append its records. Not installed; compile, place,
- * execute and dot do not need it. The hot one-liners are static inline so
- * declaring stays as cheap as when it was one file.
+/* Helpers shared by the declaration files (declare_*.c): the declaration
+ * hash, growth that records an error, and the command under construction
+ * (rg__pending) with the calls that append its records. Not installed;
+ * later stages do not need it. The hot one-liners are static inline so that
+ * declaring stays cheap.
  */
 #ifndef RG_DECLARE_INTERNAL_H
 #define RG_DECLARE_INTERNAL_H
@@ -15,15 +14,16 @@
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 
-/* Every declaration append passes here: the compiled plan no longer
- * matches until rg_compile runs again. */
+/* Every declaration append passes here: what compile and placement made no
+ * longer matches until rg_compile runs again. */
 static inline void rg__hash_bytes(rg_graph *g, const void *p, size_t n)
 {
-    g->compiled = false;
+    if (g->state != RG__FAILED)
+        g->state = RG__DECLARED;
     /* FNV-1a over 8-byte words (then the tail bytes): the multiply chain is
      * the cost, so a word per step keeps declaring cheap. */
     const unsigned char *b = p;
-    uint64_t h = g->declaration_hash;
+    uint64_t h = g->decl.hash;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
@@ -32,27 +32,17 @@ static inline void rg__hash_bytes(rg_graph *g, const void *p, size_t n)
     }
     for (; i < n; i++)
         h = (h ^ b[i]) * FNV_PRIME;
-    g->declaration_hash = h;
+    g->decl.hash = h;
 }
 
 static inline void rg__hash_u32(rg_graph *g, uint32_t v) { rg__hash_bytes(g, &v, sizeof v); }
 
-/* Grows *p to hold need elements (geometric, so appends are amortised
- * O(1)); false after recording RG_ERROR_OUT_OF_MEMORY. */
-bool rg__grow(rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t elem);
-
-/* Bounded copy of src (or fallback when src is NULL or empty) into a
- * RG_NAME_MAX buffer. */
-void rg__copy_name(char *dst, const char *src, const char *fallback);
-
-/* Public handle id of the index-th record (see RG_INDEX_BITS). */
-static inline uint32_t rg__make_id(const rg_graph *g, uint32_t index)
-{
-    return (g->tag << RG_INDEX_BITS) | (index + 1);
-}
+/* rg__grow for a declaration array: false after recording
+ * RG_ERROR_OUT_OF_MEMORY. */
+bool rg__grow_declaration(rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t elem);
 
 /* Declaration calls are ignored once an error is kept. */
-static inline bool rg__usable(const rg_graph *g) { return g && g->error == RG_SUCCESS; }
+static inline bool rg__usable(const rg_graph *g) { return g && g->state != RG__FAILED; }
 
 static inline bool rg__ranges_overlap(const rg_range *a, const rg_range *b)
 {
@@ -63,42 +53,42 @@ static inline bool rg__ranges_overlap(const rg_range *a, const rg_range *b)
 
 /* A command under construction: its accesses are appended first, the
  * record last (so a failed command leaves nothing behind). */
-typedef struct rg_pending {
+typedef struct rg__pending {
     rg_graph *g;
     const char *name;
     uint32_t first_access;
-} rg_pending;
+} rg__pending;
 
-static inline rg_pending rg__pending_begin(rg_graph *g, const char *name)
+static inline rg__pending rg__pending_begin(rg_graph *g, const char *name)
 {
-    return (rg_pending){g, name, g->access_count};
+    return (rg__pending){g, name, g->decl.access_count};
 }
 
-static inline rg_cmd_rec rg__cmd_template(rg_cmd_type type)
+static inline rg__cmd rg__cmd_template(rg_command_type type)
 {
-    rg_cmd_rec c;
+    rg__cmd c;
     memset(&c, 0, sizeof c); /* zero padding and union bytes: the record is hashed */
     c.type = type;
-    c.span = RG_NONE;
+    c.span = RG__NONE;
     return c;
 }
 
-/* Handle argument -> resource index, or RG_NONE after recording
+/* Handle argument -> resource index, or RG__NONE after recording
  * RG_ERROR_INVALID_HANDLE with the command's name (records.c). */
-uint32_t rg__texture_arg(rg_pending *p, rg_texture t);
-uint32_t rg__buffer_arg(rg_pending *p, rg_buffer b);
+uint32_t rg__texture_arg(rg__pending *p, rg_texture t);
+uint32_t rg__buffer_arg(rg__pending *p, rg_buffer b);
 
 /* Appends one resolved access; the created resource learns the usage it
  * needs (lifetime-only accesses never add usage). */
-bool rg__access_push(rg_pending *p, const rg_access_rec *rec, VkImageUsageFlags image_usage,
+bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags image_usage,
                      VkBufferUsageFlags buffer_usage);
 
 /* Concrete range of a texture access (whole: every subresource), or false
  * after recording RG_ERROR_BAD_RANGE. */
-bool rg__texture_range(rg_pending *p, const rg_resource *r, bool whole, const rg_range *in, rg_range *out);
+bool rg__texture_range(rg__pending *p, const rg__resource *r, bool whole, const rg_range *in, rg_range *out);
 
 /* Appends the command record after its accesses; returns its handle (0
  * when an error is kept). */
-rg_command rg__cmd_finish(rg_pending *p, const rg_cmd_rec *tmpl);
+rg_command rg__cmd_finish(rg__pending *p, const rg__cmd *tmpl);
 
 #endif

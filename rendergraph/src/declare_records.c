@@ -1,5 +1,5 @@
 /* Appending declaration records for a command under construction
- * (rg_pending): handle arguments resolved to resource indices, concrete
+ * (rg__pending): handle arguments resolved to resource indices, concrete
  * texture ranges, resolved access records (which also teach a created
  * resource the usage it needs), and finally the command record itself.
  * Accesses are appended first and the command record last, so a command
@@ -10,19 +10,28 @@
 
 #include <string.h>
 
-uint32_t rg__texture_arg(rg_pending *p, rg_texture t)
+bool rg__grow_declaration(rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (rg__grow(p, cap, need, elem))
+        return true;
+    rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "out of memory growing the declaration to %u entries", need);
+    return false;
+}
+
+uint32_t rg__texture_arg(rg__pending *p, rg_texture t)
 {
     uint32_t i = rg__texture_index(p->g, t);
-    if (i == RG_NONE)
-        rg__fail(p->g, RG_ERROR_INVALID_HANDLE, "command '%s': texture handle 0x%x is 0, stale, foreign or not a texture",
+    if (i == RG__NONE)
+        rg__fail(p->g, RG_ERROR_INVALID_HANDLE,
+                 "command '%s': texture handle 0x%x is 0, stale, foreign or not a texture",
                  p->name, t.id);
     return i;
 }
 
-uint32_t rg__buffer_arg(rg_pending *p, rg_buffer b)
+uint32_t rg__buffer_arg(rg__pending *p, rg_buffer b)
 {
     uint32_t i = rg__buffer_index(p->g, b);
-    if (i == RG_NONE)
+    if (i == RG__NONE)
         rg__fail(p->g, RG_ERROR_INVALID_HANDLE, "command '%s': buffer handle 0x%x is 0, stale, foreign or not a buffer",
                  p->name, b.id);
     return i;
@@ -30,13 +39,14 @@ uint32_t rg__buffer_arg(rg_pending *p, rg_buffer b)
 
 /* Appends one resolved access; the created resource learns the usage it
  * needs (lifetime-only accesses never add usage). */
-bool rg__access_push(rg_pending *p, const rg_access_rec *rec, VkImageUsageFlags image_usage,
+bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags image_usage,
                         VkBufferUsageFlags buffer_usage)
 {
     rg_graph *g = p->g;
-    if (!rg__grow(g, (void **)&g->accesses, &g->access_cap, g->access_count + 1, sizeof *g->accesses))
+    if (!rg__grow_declaration(g, (void **)&g->decl.accesses, &g->decl.access_cap, g->decl.access_count + 1,
+                              sizeof *g->decl.accesses))
         return false;
-    rg_access_rec *a = &g->accesses[g->access_count++];
+    rg__access *a = &g->decl.accesses[g->decl.access_count++];
     memset(a, 0, sizeof *a);
     a->resource = rec->resource;
     a->range = rec->range;
@@ -45,7 +55,7 @@ bool rg__access_push(rg_pending *p, const rg_access_rec *rec, VkImageUsageFlags 
      * both (VUID-VkImageMemoryBarrier2-image-03320): an access to one aspect
      * of a depth+stencil texture is tracked as touching both. The command's
      * own range (a stencil-only clear) stays as declared. */
-    const rg_resource *res = &g->resources[rec->resource];
+    const rg__resource *res = &g->decl.resources[rec->resource];
     if (res->is_texture && (a->range.aspect & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)))
         a->range.aspect = res->aspects;
     a->offset = rec->offset;
@@ -56,8 +66,8 @@ bool rg__access_push(rg_pending *p, const rg_access_rec *rec, VkImageUsageFlags 
     a->write = rec->write;
     a->role = rec->role;
     rg__hash_bytes(g, a, sizeof *a);
-    rg_resource *r = &g->resources[rec->resource];
-    if (rec->role != RG_ROLE_LIFETIME && !r->imported) {
+    rg__resource *r = &g->decl.resources[rec->resource];
+    if (rec->role != RG__ROLE_LIFETIME && !r->imported) {
         r->image_usage |= image_usage;
         r->buffer_usage |= buffer_usage;
     }
@@ -66,7 +76,7 @@ bool rg__access_push(rg_pending *p, const rg_access_rec *rec, VkImageUsageFlags 
 
 /* Concrete range of a texture access: REMAINING resolves to the rest, zero
  * counts to 1, aspect 0 to every aspect of the format. */
-bool rg__texture_range(rg_pending *p, const rg_resource *r, bool whole, const rg_range *in, rg_range *out)
+bool rg__texture_range(rg__pending *p, const rg__resource *r, bool whole, const rg_range *in, rg_range *out)
 {
     if (whole) {
         *out = (rg_range){r->aspects, 0, r->mip_levels, 0, r->array_layers};
@@ -86,7 +96,8 @@ bool rg__texture_range(rg_pending *p, const rg_resource *r, bool whole, const rg
     if ((q.aspect & ~r->aspects) || q.base_mip >= r->mip_levels || q.mip_count > r->mip_levels - q.base_mip ||
         q.base_layer >= r->array_layers || q.layer_count > r->array_layers - q.base_layer) {
         rg__fail(p->g, RG_ERROR_BAD_RANGE,
-                 "command '%s': range (aspect 0x%x, mips %u+%u, layers %u+%u) outside texture '%s' (%u mips, %u layers)",
+                 "command '%s': range (aspect 0x%x, mips %u+%u, layers %u+%u) outside texture '%s' "
+                 "(%u mips, %u layers)",
                  p->name, in->aspect, in->base_mip, in->mip_count, in->base_layer, in->layer_count, r->name,
                  r->mip_levels, r->array_layers);
         return false;
@@ -96,19 +107,24 @@ bool rg__texture_range(rg_pending *p, const rg_resource *r, bool whole, const rg
 }
 
 /* Appends the command record after its accesses; returns its handle. */
-rg_command rg__cmd_finish(rg_pending *p, const rg_cmd_rec *tmpl)
+rg_command rg__cmd_finish(rg__pending *p, const rg__cmd *tmpl)
 {
     rg_graph *g = p->g;
-    if (g->error != RG_SUCCESS)
+    if (g->state == RG__FAILED)
         return (rg_command){0};
-    if (!rg__grow(g, (void **)&g->cmds, &g->cmd_cap, g->cmd_count + 1, sizeof *g->cmds))
+    if (g->decl.cmd_count >= RG__INDEX_MASK) {
+        rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "command '%s': too many commands (%u)", p->name, g->decl.cmd_count);
         return (rg_command){0};
-    rg_cmd_rec *c = &g->cmds[g->cmd_count];
+    }
+    if (!rg__grow_declaration(g, (void **)&g->decl.cmds, &g->decl.cmd_cap, g->decl.cmd_count + 1,
+                              sizeof *g->decl.cmds))
+        return (rg_command){0};
+    rg__cmd *c = &g->decl.cmds[g->decl.cmd_count];
     *c = *tmpl;
     rg__copy_name(c->name, p->name, "command");
     c->first_access = p->first_access;
-    c->access_count = g->access_count - p->first_access;
+    c->access_count = g->decl.access_count - p->first_access;
     c->node = 0;
     rg__hash_bytes(g, c, sizeof *c);
-    return (rg_command){++g->cmd_count};
+    return (rg_command){rg__make_id(g, g->decl.cmd_count++)};
 }

@@ -9,42 +9,35 @@
 
 #include <string.h>
 
-uint32_t rg__sub_slot(const rg_resource *r, VkImageAspectFlagBits aspect, uint32_t mip, uint32_t layer)
+static rg__resource *resource_append(rg_graph *g, bool texture, uint32_t sub_count)
 {
-    if (!r->is_texture)
-        return r->sub_base;
-    uint32_t a = (uint32_t)__builtin_popcount(r->aspects & ((uint32_t)aspect - 1u));
-    return r->sub_base + (a * r->mip_levels + mip) * r->array_layers + layer;
-}
-
-static rg_resource *resource_append(rg_graph *g, bool texture, uint32_t sub_count)
-{
-    if (g->resource_count >= RG_INDEX_MASK) {
-        rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "too many resources (%u)", g->resource_count);
+    if (g->decl.resource_count >= RG__INDEX_MASK) {
+        rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "too many resources (%u)", g->decl.resource_count);
         return NULL;
     }
-    if (!rg__grow(g, (void **)&g->resources, &g->resource_cap, g->resource_count + 1, sizeof *g->resources))
+    if (!rg__grow_declaration(g, (void **)&g->decl.resources, &g->decl.resource_cap, g->decl.resource_count + 1,
+                              sizeof *g->decl.resources))
         return NULL;
-    rg_resource *r = &g->resources[g->resource_count];
+    rg__resource *r = &g->decl.resources[g->decl.resource_count];
     memset(r, 0, sizeof *r);
     r->is_texture = texture;
-    r->sub_base = g->sub_total;
+    r->sub_base = g->decl.sub_total;
     r->sub_count = sub_count;
-    r->first_use = r->last_use = RG_NONE;
+    r->first_use = r->last_use = RG__NONE;
     return r;
 }
 
 /* Hashes what identifies the resource: not the Vulkan objects, which an
  * import may re-point every frame. */
-static void resource_commit(rg_graph *g, rg_resource *r)
+static void resource_commit(rg_graph *g, rg__resource *r)
 {
-    rg_resource h = *r;
+    rg__resource h = *r;
     h.image = VK_NULL_HANDLE;
     h.view = VK_NULL_HANDLE;
     h.buffer = VK_NULL_HANDLE;
     rg__hash_bytes(g, &h, sizeof h);
-    g->sub_total += r->sub_count;
-    g->resource_count++;
+    g->decl.sub_total += r->sub_count;
+    g->decl.resource_count++;
 }
 
 typedef struct texture_shape {
@@ -54,7 +47,7 @@ typedef struct texture_shape {
     VkSampleCountFlagBits samples;
 } texture_shape;
 
-static rg_resource *texture_append(rg_graph *g, const char *what, const texture_shape *s)
+static rg__resource *texture_append(rg_graph *g, const char *what, const texture_shape *s)
 {
     const char *name = s->name ? s->name : "";
     uint32_t mips = s->mips ? s->mips : 1, layers = s->layers ? s->layers : 1;
@@ -80,11 +73,11 @@ static rg_resource *texture_append(rg_graph *g, const char *what, const texture_
     }
     VkImageAspectFlags aspects = info.aspects;
     uint64_t subs = (uint64_t)__builtin_popcount(aspects) * mips * layers;
-    if (subs > (1u << 24) || g->sub_total + subs > UINT32_MAX / 2) {
+    if (subs > (1u << 24) || g->decl.sub_total + subs > UINT32_MAX / 2) {
         rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': too many subresources", what, name);
         return NULL;
     }
-    rg_resource *r = resource_append(g, true, (uint32_t)subs);
+    rg__resource *r = resource_append(g, true, (uint32_t)subs);
     if (!r)
         return NULL;
     rg__copy_name(r->name, s->name, "texture");
@@ -106,8 +99,8 @@ rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create: NULL desc");
         return (rg_texture){0};
     }
-    /* A value outside rg_transient was taken as AUTO; the library's own
-     * enums are checked, like rg_command_kind (found writing tests/fuzz). */
+    /* The library's own enums are checked, like rg_command_kind: a value
+     * outside rg_transient must not pass as AUTO. */
     if ((unsigned)desc->transient > (unsigned)RG_TRANSIENT_FORBID) {
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create '%s': transient mode %d is not an rg_transient",
                  desc->name ? desc->name : "", (int)desc->transient);
@@ -115,12 +108,12 @@ rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
     }
     texture_shape s = {desc->name, desc->format, desc->width, desc->height,
                        desc->mip_levels, desc->array_layers, desc->samples};
-    rg_resource *r = texture_append(graph, "rg_texture_create", &s);
+    rg__resource *r = texture_append(graph, "rg_texture_create", &s);
     if (!r)
         return (rg_texture){0};
     r->image_usage = desc->extra_usage;
     r->transient_mode = desc->transient;
-    uint32_t index = graph->resource_count;
+    uint32_t index = graph->decl.resource_count;
     resource_commit(graph, r);
     return (rg_texture){rg__make_id(graph, index)};
 }
@@ -135,7 +128,7 @@ rg_texture rg_texture_import(rg_graph *graph, const rg_texture_import_desc *desc
     }
     texture_shape s = {desc->name, desc->format, desc->width, desc->height,
                        desc->mip_levels, desc->array_layers, desc->samples};
-    rg_resource *r = texture_append(graph, "rg_texture_import", &s);
+    rg__resource *r = texture_append(graph, "rg_texture_import", &s);
     if (!r)
         return (rg_texture){0};
     r->imported = true;
@@ -147,13 +140,13 @@ rg_texture rg_texture_import(rg_graph *graph, const rg_texture_import_desc *desc
     r->final_layout = desc->final_layout;
     r->final_stage = desc->final_stage;
     r->final_access = desc->final_access;
-    uint32_t index = graph->resource_count;
+    uint32_t index = graph->decl.resource_count;
     resource_commit(graph, r);
     return (rg_texture){rg__make_id(graph, index)};
 }
 
 /* The part of creating and importing a buffer that is the same. */
-static rg_resource *buffer_append(rg_graph *graph, const char *fn, const char *name, VkDeviceSize size)
+static rg__resource *buffer_append(rg_graph *graph, const char *fn, const char *name, VkDeviceSize size)
 {
     if (!rg__usable(graph))
         return NULL;
@@ -161,7 +154,7 @@ static rg_resource *buffer_append(rg_graph *graph, const char *fn, const char *n
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "%s '%s': NULL desc or zero size", fn, name ? name : "");
         return NULL;
     }
-    rg_resource *r = resource_append(graph, false, 1);
+    rg__resource *r = resource_append(graph, false, 1);
     if (!r)
         return NULL;
     rg__copy_name(r->name, name, "buffer");
@@ -171,18 +164,18 @@ static rg_resource *buffer_append(rg_graph *graph, const char *fn, const char *n
 
 rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc)
 {
-    rg_resource *r = buffer_append(graph, "rg_buffer_create", desc ? desc->name : NULL, desc ? desc->size : 0);
+    rg__resource *r = buffer_append(graph, "rg_buffer_create", desc ? desc->name : NULL, desc ? desc->size : 0);
     if (!r)
         return (rg_buffer){0};
     r->buffer_usage = desc->extra_usage;
-    uint32_t index = graph->resource_count;
+    uint32_t index = graph->decl.resource_count;
     resource_commit(graph, r);
     return (rg_buffer){rg__make_id(graph, index)};
 }
 
 rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc)
 {
-    rg_resource *r = buffer_append(graph, "rg_buffer_import", desc ? desc->name : NULL, desc ? desc->size : 0);
+    rg__resource *r = buffer_append(graph, "rg_buffer_import", desc ? desc->name : NULL, desc ? desc->size : 0);
     if (!r)
         return (rg_buffer){0};
     r->imported = true;
@@ -191,7 +184,7 @@ rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc)
     r->initial_access = desc->initial_access;
     r->final_stage = desc->final_stage;
     r->final_access = desc->final_access;
-    uint32_t index = graph->resource_count;
+    uint32_t index = graph->decl.resource_count;
     resource_commit(graph, r);
     return (rg_buffer){rg__make_id(graph, index)};
 }
@@ -199,23 +192,31 @@ rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc)
 /* Re-pointing is not a declaration change: no hash, no sticky error. */
 rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, VkImage image, VkImageView view)
 {
-    uint32_t i = rg__texture_index(graph, texture);
-    if (i == RG_NONE)
-        return RG_ERROR_INVALID_HANDLE;
-    if (!graph->resources[i].imported)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    graph->resources[i].image = image;
-    graph->resources[i].view = view;
+    uint32_t i = rg__texture_index(graph, texture);
+    if (i == RG__NONE)
+        return rg__report(graph, RG_ERROR_INVALID_HANDLE, "rg_texture_set_image: texture handle 0x%x is 0, stale, "
+                          "foreign or not a texture", texture.id);
+    if (!graph->decl.resources[i].imported)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_set_image: texture '%s' is not an import",
+                          graph->decl.resources[i].name);
+    graph->decl.resources[i].image = image;
+    graph->decl.resources[i].view = view;
     return RG_SUCCESS;
 }
 
 rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, VkBuffer handle)
 {
-    uint32_t i = rg__buffer_index(graph, buffer);
-    if (i == RG_NONE)
-        return RG_ERROR_INVALID_HANDLE;
-    if (!graph->resources[i].imported)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    graph->resources[i].buffer = handle;
+    uint32_t i = rg__buffer_index(graph, buffer);
+    if (i == RG__NONE)
+        return rg__report(graph, RG_ERROR_INVALID_HANDLE, "rg_buffer_set_buffer: buffer handle 0x%x is 0, stale, "
+                          "foreign or not a buffer", buffer.id);
+    if (!graph->decl.resources[i].imported)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_buffer_set_buffer: buffer '%s' is not an import",
+                          graph->decl.resources[i].name);
+    graph->decl.resources[i].buffer = handle;
     return RG_SUCCESS;
 }

@@ -15,14 +15,14 @@ typedef struct att_view {
 } att_view;
 
 /* Resolves one attachment view: one mip, explicit layers, no REMAINING. */
-static bool attachment_view(rg_pending *p, rg_texture tex, uint32_t mip, uint32_t base_layer, uint32_t layer_count,
+static bool attachment_view(rg__pending *p, rg_texture tex, uint32_t mip, uint32_t base_layer, uint32_t layer_count,
                             att_view *out)
 {
     uint32_t ri = rg__texture_arg(p, tex);
-    if (ri == RG_NONE)
+    if (ri == RG__NONE)
         return false;
-    const rg_resource *r = &p->g->resources[ri];
-    uint32_t n = layer_count ? layer_count : 1;
+    const rg__resource *r = &p->g->decl.resources[ri];
+    uint32_t n = layer_count; /* at least 1: rendering_def */
     if (layer_count == VK_REMAINING_ARRAY_LAYERS || mip == VK_REMAINING_MIP_LEVELS || mip >= r->mip_levels ||
         base_layer >= r->array_layers || n > r->array_layers - base_layer) {
         rg__fail(p->g, RG_ERROR_BAD_RANGE,
@@ -35,21 +35,19 @@ static bool attachment_view(rg_pending *p, rg_texture tex, uint32_t mip, uint32_
 }
 
 typedef struct span_build {
-    rg_pending p;
-    /* One per attachment view a span can have, as placement makes them
-     * (it was 17, and a depth resolve after 8 resolved colors wrote past
-     * the end; found reviewing for tests/fuzz, shown by its sanitizer build). */
-    att_view views[RG_SPAN_VIEWS];
+    rg__pending p;
+    /* One per attachment slot a span can have. */
+    att_view views[RG__SPAN_SLOTS];
     uint32_t view_count;
     uint32_t width, height, layers; /* the smallest attachment extent */
 } span_build;
 
-static bool span_attach(span_build *b, const att_view *v, rg_access_role role, bool depth, bool read_only,
+static bool span_attach(span_build *b, const att_view *v, rg__access_role role, bool depth, bool read_only,
                         const rg_attachment *att)
 {
     VkAttachmentLoadOp load = att->load;
     rg_graph *g = b->p.g;
-    const rg_resource *r = &g->resources[v->resource];
+    const rg__resource *r = &g->decl.resources[v->resource];
     bool is_depth = (r->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) != 0;
     if (is_depth != depth) {
         rg__fail(g, RG_ERROR_ATTACHMENT_LAYOUT,
@@ -65,9 +63,9 @@ static bool span_attach(span_build *b, const att_view *v, rg_access_role role, b
         }
     }
     b->views[b->view_count++] = *v;
-    rg_access_rec rec = {.resource = v->resource, .range = v->range, .write = true, .role = role};
+    rg__access rec = {.resource = v->resource, .range = v->range, .write = true, .role = role};
     VkImageUsageFlags usage;
-    if (depth && role == RG_ROLE_ATTACHMENT) {
+    if (depth && role == RG__ROLE_ATTACHMENT) {
         const rg_usage_info *u = rg_usage_get_info(read_only ? RG_USAGE_DEPTH_READ_ONLY : RG_USAGE_DEPTH_ATTACHMENT);
         rec.stage = u->stage;
         rec.access = u->access;
@@ -84,10 +82,11 @@ static bool span_attach(span_build *b, const att_view *v, rg_access_role role, b
             rec.write = true;
         }
     } else {
-        const rg_usage_info *u = rg_usage_get_info(role == RG_ROLE_RESOLVE ? RG_USAGE_RESOLVE : RG_USAGE_COLOR_ATTACHMENT);
+        const rg_usage_info *u =
+            rg_usage_get_info(role == RG__ROLE_RESOLVE ? RG_USAGE_RESOLVE : RG_USAGE_COLOR_ATTACHMENT);
         rec.stage = u->stage;
         rec.access = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
-        if (role == RG_ROLE_ATTACHMENT && load == VK_ATTACHMENT_LOAD_OP_LOAD)
+        if (role == RG__ROLE_ATTACHMENT && load == VK_ATTACHMENT_LOAD_OP_LOAD)
             rec.access |= VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT;
         rec.layout = u->layout;
         usage = u->image_usage;
@@ -96,7 +95,7 @@ static bool span_attach(span_build *b, const att_view *v, rg_access_role role, b
             usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
         }
     }
-    if (role == RG_ROLE_ATTACHMENT) {
+    if (role == RG__ROLE_ATTACHMENT) {
         uint32_t w = r->width >> v->range.base_mip, h = r->height >> v->range.base_mip;
         b->width = b->width < (w ? w : 1) ? b->width : (w ? w : 1);
         b->height = b->height < (h ? h : 1) ? b->height : (h ? h : 1);
@@ -111,7 +110,7 @@ static bool attachment_ops_valid(span_build *b, const rg_attachment *a, bool dep
 {
     rg_graph *g = b->p.g;
     const char *what = depth ? "depth" : "color";
-    const char *tex = g->resources[rg__texture_index(g, a->texture)].name;
+    const char *tex = g->decl.resources[rg__texture_index(g, a->texture)].name;
     if (a->load != VK_ATTACHMENT_LOAD_OP_LOAD && a->load != VK_ATTACHMENT_LOAD_OP_CLEAR &&
         a->load != VK_ATTACHMENT_LOAD_OP_DONT_CARE) {
         rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s': %s attachment '%s': load op %d is not LOAD, CLEAR or "
@@ -133,7 +132,7 @@ static bool attachment_ops_valid(span_build *b, const rg_attachment *a, bool dep
  * (VUID-VkRenderingAttachmentInfo-imageView-06129, -06130); depth/stencil
  * by SAMPLE_ZERO (the default), MIN or MAX, never AVERAGE. Whether the
  * device offers MIN or MAX is checked at placement. */
-static bool resolve_mode(span_build *b, const rg_attachment *a, const rg_resource *src, bool depth,
+static bool resolve_mode(span_build *b, const rg_attachment *a, const rg__resource *src, bool depth,
                          VkResolveModeFlagBits *out)
 {
     eng_format_numeric n = eng_format_get_info(src->format).numeric;
@@ -164,7 +163,7 @@ static bool span_attachment(span_build *b, const rg_attachment *a, bool depth, b
     rg_graph *g = b->p.g;
     att_view v;
     if (!attachment_view(&b->p, a->texture, a->mip, a->base_layer, a->layer_count, &v) ||
-        !attachment_ops_valid(b, a, depth) || !span_attach(b, &v, RG_ROLE_ATTACHMENT, depth, read_only, a))
+        !attachment_ops_valid(b, a, depth) || !span_attach(b, &v, RG__ROLE_ATTACHMENT, depth, read_only, a))
         return false;
     *mode = 0;
     if (a->resolve.id == 0)
@@ -172,50 +171,66 @@ static bool span_attachment(span_build *b, const rg_attachment *a, bool depth, b
     att_view rv;
     if (!attachment_view(&b->p, a->resolve, a->resolve_mip, a->resolve_layer, v.range.layer_count, &rv))
         return false;
-    const rg_resource *src = &g->resources[v.resource], *dst = &g->resources[rv.resource];
+    const rg__resource *src = &g->decl.resources[v.resource], *dst = &g->decl.resources[rv.resource];
     if (src->samples == VK_SAMPLE_COUNT_1_BIT || dst->samples != VK_SAMPLE_COUNT_1_BIT || src->format != dst->format) {
         rg__fail(g, RG_ERROR_INVALID_ARGUMENT,
                  "command '%s': resolve of '%s' into '%s' needs a multisampled source and a single-sample target "
                  "of the same format", b->p.name, src->name, dst->name);
         return false;
     }
-    return resolve_mode(b, a, src, depth, mode) && span_attach(b, &rv, RG_ROLE_RESOLVE, depth, false, a);
+    return resolve_mode(b, a, src, depth, mode) && span_attach(b, &rv, RG__ROLE_RESOLVE, depth, false, a);
 }
 
 static void hash_attachment(rg_graph *g, const rg_attachment *a)
 {
-    uint32_t v[10] = {a->texture.id & RG_INDEX_MASK, a->mip, a->base_layer, a->layer_count, (uint32_t)a->load,
-                      (uint32_t)a->store, a->resolve.id & RG_INDEX_MASK, a->resolve_mip, a->resolve_layer,
+    uint32_t v[10] = {a->texture.id & RG__INDEX_MASK, a->mip, a->base_layer, a->layer_count, (uint32_t)a->load,
+                      (uint32_t)a->store, a->resolve.id & RG__INDEX_MASK, a->resolve_mip, a->resolve_layer,
                       (uint32_t)a->resolve_mode};
     rg__hash_bytes(g, v, sizeof v);
     rg__hash_bytes(g, &a->clear, sizeof a->clear);
 }
 
-rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *desc)
+/* The desc with its defaults resolved, once: an attachment's layer count
+ * 0 means 1. Resolve modes are resolved once they are checked
+ * (resolve_mode). */
+static rg_rendering_desc rendering_def(const rg_rendering_desc *in)
+{
+    rg_rendering_desc d = *in;
+    for (uint32_t i = 0; i < RG_MAX_COLOR_ATTACHMENTS; i++)
+        if (d.colors[i].layer_count == 0)
+            d.colors[i].layer_count = 1;
+    if (d.depth.layer_count == 0)
+        d.depth.layer_count = 1;
+    return d;
+}
+
+rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *in)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
-    if (!desc) {
+    if (!in) {
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_begin_rendering: NULL desc");
         return (rg_command){0};
     }
+    rg_rendering_desc def = rendering_def(in), *desc = &def;
     span_build b = {.p = rg__pending_begin(graph, desc->name ? desc->name : "begin_rendering"),
                     .width = UINT32_MAX, .height = UINT32_MAX, .layers = UINT32_MAX};
-    if (graph->open_span != RG_NONE) {
+    if (graph->decl.open_span != RG__NONE) {
         rg__fail(graph, RG_ERROR_NESTED_SPAN, "command '%s': begin_rendering inside span '%s'", b.p.name,
-                 graph->cmds[graph->spans[graph->open_span].begin_cmd].name);
+                 graph->decl.cmds[graph->decl.spans[graph->decl.open_span].begin_cmd].name);
         return (rg_command){0};
     }
-    if (desc->color_count > 8) {
-        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': %u color attachments (at most 8)", b.p.name,
-                 desc->color_count);
+    if (desc->color_count > RG_MAX_COLOR_ATTACHMENTS) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': %u color attachments (at most %u)", b.p.name,
+                 desc->color_count, RG_MAX_COLOR_ATTACHMENTS);
         return (rg_command){0};
     }
-    VkResolveModeFlagBits modes[9] = {0};
+    VkResolveModeFlagBits modes[RG_MAX_COLOR_ATTACHMENTS + 1] = {0}; /* colors, depth */
     for (uint32_t i = 0; i < desc->color_count; i++)
         if (!span_attachment(&b, &desc->colors[i], false, false, &modes[i]))
             return (rg_command){0};
-    if (desc->depth.texture.id && !span_attachment(&b, &desc->depth, true, desc->depth_read_only, &modes[8]))
+    if (desc->depth.texture.id && !span_attachment(&b, &desc->depth, true, desc->depth_read_only,
+                                                   &modes[RG_MAX_COLOR_ATTACHMENTS]))
         return (rg_command){0};
     VkRect2D area = desc->area;
     if (area.extent.width == 0 || area.extent.height == 0) {
@@ -234,26 +249,27 @@ rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *desc)
                  b.width == UINT32_MAX ? 0 : b.width, b.height == UINT32_MAX ? 0 : b.height);
         return (rg_command){0};
     }
-    if (!rg__grow(graph, (void **)&graph->spans, &graph->span_cap, graph->span_count + 1, sizeof *graph->spans))
+    if (!rg__grow_declaration(graph, (void **)&graph->decl.spans, &graph->decl.span_cap, graph->decl.span_count + 1,
+                              sizeof *graph->decl.spans))
         return (rg_command){0};
-    rg_cmd_rec c = rg__cmd_template(RG_CMD_BEGIN_RENDERING);
-    c.span = graph->span_count;
-    uint32_t cmd_index = graph->cmd_count;
+    rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_BEGIN_RENDERING);
+    c.span = graph->decl.span_count;
+    uint32_t cmd_index = graph->decl.cmd_count;
     rg_command h = rg__cmd_finish(&b.p, &c);
     if (h.id == 0)
         return h;
-    rg_span *s = &graph->spans[graph->span_count++];
+    rg__span *s = &graph->decl.spans[graph->decl.span_count++];
     memset(s, 0, sizeof *s);
     s->begin_cmd = cmd_index;
-    s->end_cmd = RG_NONE;
+    s->end_cmd = RG__NONE;
+    for (uint32_t i = 0; i < desc->color_count; i++)
+        desc->colors[i].resolve_mode = modes[i];
+    desc->depth.resolve_mode = modes[RG_MAX_COLOR_ATTACHMENTS];
     s->desc = *desc;
     s->desc.name = NULL; /* the command record keeps the name */
-    for (uint32_t i = 0; i < desc->color_count; i++)
-        s->desc.colors[i].resolve_mode = modes[i];
-    s->desc.depth.resolve_mode = modes[8];
     s->area = area;
     s->layer_count = b.layers == UINT32_MAX ? 1 : b.layers;
-    graph->open_span = c.span;
+    graph->decl.open_span = c.span;
     for (uint32_t i = 0; i < desc->color_count; i++)
         hash_attachment(graph, &desc->colors[i]);
     hash_attachment(graph, &desc->depth);
@@ -267,32 +283,32 @@ rg_command rg_end_rendering(rg_graph *graph)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
-    rg_pending p = rg__pending_begin(graph, "end_rendering");
-    if (graph->open_span == RG_NONE) {
+    rg__pending p = rg__pending_begin(graph, "end_rendering");
+    if (graph->decl.open_span == RG__NONE) {
         rg__fail(graph, RG_ERROR_END_WITHOUT_BEGIN, "command '%s': end_rendering without an open span", p.name);
         return (rg_command){0};
     }
-    uint32_t span = graph->open_span;
-    const rg_cmd_rec *begin = &graph->cmds[graph->spans[span].begin_cmd];
-    char name[RG_NAME_MAX];
-    snprintf(name, sizeof name, "end %.*s", RG_NAME_MAX - 5, begin->name);
+    uint32_t span = graph->decl.open_span;
+    const rg__cmd *begin = &graph->decl.cmds[graph->decl.spans[span].begin_cmd];
+    char name[RG__NAME_MAX];
+    snprintf(name, sizeof name, "end %.*s", RG__NAME_MAX - 5, begin->name);
     p.name = name;
     /* Lifetime-only copies keep every attachment alive to the end. */
     uint32_t first = begin->first_access, count = begin->access_count;
     for (uint32_t i = 0; i < count; i++) {
-        rg_access_rec rec = graph->accesses[first + i];
-        rec.role = RG_ROLE_LIFETIME;
+        rg__access rec = graph->decl.accesses[first + i];
+        rec.role = RG__ROLE_LIFETIME;
         if (!rg__access_push(&p, &rec, 0, 0))
             return (rg_command){0};
     }
-    rg_cmd_rec c = rg__cmd_template(RG_CMD_END_RENDERING);
+    rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_END_RENDERING);
     c.span = span;
-    uint32_t cmd_index = graph->cmd_count;
+    uint32_t cmd_index = graph->decl.cmd_count;
     rg_command h = rg__cmd_finish(&p, &c);
     if (h.id == 0)
         return h;
-    graph->spans[span].end_cmd = cmd_index;
-    graph->open_span = RG_NONE;
+    graph->decl.spans[span].end_cmd = cmd_index;
+    graph->decl.open_span = RG__NONE;
     rg__hash_u32(graph, span);
     return h;
 }

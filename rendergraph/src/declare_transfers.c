@@ -7,11 +7,11 @@
 #include "declare_internal.h"
 
 /* A built-in command's access through the usage table. */
-static bool table_access(rg_pending *p, uint32_t ri, rg_usage usage, const rg_range *range)
+static bool table_access(rg__pending *p, uint32_t ri, rg_usage usage, const rg_range *range)
 {
     const rg_usage_info *info = rg_usage_get_info(usage);
-    const rg_resource *r = &p->g->resources[ri];
-    rg_access_rec rec = {.resource = ri, .stage = info->stage, .access = info->access, .write = info->write};
+    const rg__resource *r = &p->g->decl.resources[ri];
+    rg__access rec = {.resource = ri, .stage = info->stage, .access = info->access, .write = info->write};
     if (r->is_texture) {
         rec.layout = info->layout;
         rec.range = *range;
@@ -22,21 +22,22 @@ static bool table_access(rg_pending *p, uint32_t ri, rg_usage usage, const rg_ra
 }
 
 /* Built-in commands are transfers: never inside a span. */
-static bool outside_span(rg_pending *p)
+static bool outside_span(rg__pending *p)
 {
-    if (p->g->open_span == RG_NONE)
+    if (p->g->decl.open_span == RG__NONE)
         return true;
     rg__fail(p->g, RG_ERROR_TRANSFER_IN_SPAN, "command '%s' inside span '%s': transfers, copies, clears and blits "
              "are not allowed inside a rendering instance", p->name,
-             p->g->cmds[p->g->spans[p->g->open_span].begin_cmd].name);
+             p->g->decl.cmds[p->g->decl.spans[p->g->decl.open_span].begin_cmd].name);
     return false;
 }
 
-static bool check_buffer_region(rg_pending *p, uint32_t bi, VkDeviceSize offset, VkDeviceSize size)
+static bool check_buffer_region(rg__pending *p, uint32_t bi, VkDeviceSize offset, VkDeviceSize size)
 {
-    const rg_resource *r = &p->g->resources[bi];
+    const rg__resource *r = &p->g->decl.resources[bi];
     if (size == 0 || offset > r->size || size > r->size - offset) {
-        rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': region offset %llu size %llu outside buffer '%s' (%llu bytes)",
+        rg__fail(p->g, RG_ERROR_BAD_RANGE,
+                 "command '%s': region offset %llu size %llu outside buffer '%s' (%llu bytes)",
                  p->name, (unsigned long long)offset, (unsigned long long)size, r->name,
                  (unsigned long long)r->size);
         return false;
@@ -49,20 +50,20 @@ rg_command rg_cmd_copy_buffer(rg_graph *graph, rg_buffer src, VkDeviceSize src_o
 {
     if (!rg__usable(graph))
         return (rg_command){0};
-    rg_pending p = rg__pending_begin(graph, "copy_buffer");
+    rg__pending p = rg__pending_begin(graph, "copy_buffer");
     if (!outside_span(&p))
         return (rg_command){0};
-    uint32_t s = rg__buffer_arg(&p, src), d = s == RG_NONE ? RG_NONE : rg__buffer_arg(&p, dst);
-    if (d == RG_NONE || !check_buffer_region(&p, s, src_offset, size) || !check_buffer_region(&p, d, dst_offset, size))
+    uint32_t s = rg__buffer_arg(&p, src), d = s == RG__NONE ? RG__NONE : rg__buffer_arg(&p, dst);
+    if (d == RG__NONE || !check_buffer_region(&p, s, src_offset, size) || !check_buffer_region(&p, d, dst_offset, size))
         return (rg_command){0};
     if (s == d && src_offset < dst_offset + size && dst_offset < src_offset + size) {
         rg__fail(graph, RG_ERROR_BAD_RANGE, "command '%s': overlapping regions in buffer '%s'", p.name,
-                 graph->resources[s].name);
+                 graph->decl.resources[s].name);
         return (rg_command){0};
     }
     if (!table_access(&p, s, RG_USAGE_TRANSFER_SRC, NULL) || !table_access(&p, d, RG_USAGE_TRANSFER_DST, NULL))
         return (rg_command){0};
-    rg_cmd_rec c = rg__cmd_template(RG_CMD_COPY_BUFFER);
+    rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_COPY_BUFFER);
     c.u.copy_buffer.src_offset = src_offset;
     c.u.copy_buffer.dst_offset = dst_offset;
     c.u.copy_buffer.size = size;
@@ -73,10 +74,10 @@ rg_command rg_cmd_copy_buffer(rg_graph *graph, rg_buffer src, VkDeviceSize src_o
  * aspect (Vulkan copies one per region, so a depth+stencil texture cannot
  * be copied whole); the buffer must hold the tightly packed texel blocks of
  * that aspect, sized from the engine's format table. */
-static bool copy_image_args(rg_pending *p, uint32_t ti, uint32_t bi, VkDeviceSize offset, uint32_t mip, uint32_t layer,
+static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSize offset, uint32_t mip, uint32_t layer,
                             uint32_t *layer_count, rg_range *range)
 {
-    const rg_resource *t = &p->g->resources[ti];
+    const rg__resource *t = &p->g->decl.resources[ti];
     uint32_t n = *layer_count ? *layer_count : 1;
     if (mip >= t->mip_levels || layer >= t->array_layers || n > t->array_layers - layer) {
         rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u layers %u+%u outside texture '%s'", p->name, mip,
@@ -95,10 +96,10 @@ static bool copy_image_args(rg_pending *p, uint32_t ti, uint32_t bi, VkDeviceSiz
     }
     eng_format_info f = eng_format_get_info(t->format);
     VkDeviceSize w = t->width >> mip ? t->width >> mip : 1, h = t->height >> mip ? t->height >> mip : 1;
-    VkDeviceSize blocks_x = (w + f.block_width - 1) / f.block_width, blocks_y = (h + f.block_height - 1) / f.block_height;
-    /* Overflow-checked: the byte count of a huge texture wrapped to a small
-     * one and let the copy through into a buffer far too small for it (the
-     * check the fuzzer harness makes, tests/fuzz). */
+    VkDeviceSize blocks_x = (w + f.block_width - 1) / f.block_width;
+    VkDeviceSize blocks_y = (h + f.block_height - 1) / f.block_height;
+    /* Overflow-checked: a huge texture's byte count must not wrap to a
+     * small one that lets the copy into a buffer far too small for it. */
     VkDeviceSize bytes = eng_format_copy_size(t->format, t->aspects);
     if (__builtin_mul_overflow(bytes, blocks_x, &bytes) || __builtin_mul_overflow(bytes, blocks_y, &bytes) ||
         __builtin_mul_overflow(bytes, (VkDeviceSize)n, &bytes)) {
@@ -106,7 +107,7 @@ static bool copy_image_args(rg_pending *p, uint32_t ti, uint32_t bi, VkDeviceSiz
                  "2^64 bytes", p->name, mip, t->name, t->width, t->height, n);
         return false;
     }
-    const rg_resource *b = &p->g->resources[bi];
+    const rg__resource *b = &p->g->decl.resources[bi];
     if (offset > b->size || bytes > b->size - offset) {
         rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u of texture '%s' (%u layers) takes %llu bytes; buffer "
                  "'%s' has %llu from offset %llu", p->name, mip, t->name, n, (unsigned long long)bytes, b->name,
@@ -132,16 +133,16 @@ rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDevic
 {
     if (!rg__usable(graph))
         return (rg_command){0};
-    rg_pending p = rg__pending_begin(graph, "copy_buffer_to_texture");
+    rg__pending p = rg__pending_begin(graph, "copy_buffer_to_texture");
     if (!outside_span(&p))
         return (rg_command){0};
-    uint32_t b = rg__buffer_arg(&p, src), t = b == RG_NONE ? RG_NONE : rg__texture_arg(&p, dst);
+    uint32_t b = rg__buffer_arg(&p, src), t = b == RG__NONE ? RG__NONE : rg__texture_arg(&p, dst);
     rg_range range;
-    if (t == RG_NONE || !copy_image_args(&p, t, b, offset, mip, layer, &layer_count, &range))
+    if (t == RG__NONE || !copy_image_args(&p, t, b, offset, mip, layer, &layer_count, &range))
         return (rg_command){0};
     if (!table_access(&p, b, RG_USAGE_TRANSFER_SRC, NULL) || !table_access(&p, t, RG_USAGE_TRANSFER_DST, &range))
         return (rg_command){0};
-    rg_cmd_rec c = rg__cmd_template(RG_CMD_COPY_BUFFER_TO_TEXTURE);
+    rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE);
     c.u.copy_image.offset = offset;
     c.u.copy_image.mip = mip;
     c.u.copy_image.layer = layer;
@@ -154,16 +155,16 @@ rg_command rg_cmd_copy_texture_to_buffer(rg_graph *graph, rg_texture src, uint32
 {
     if (!rg__usable(graph))
         return (rg_command){0};
-    rg_pending p = rg__pending_begin(graph, "copy_texture_to_buffer");
+    rg__pending p = rg__pending_begin(graph, "copy_texture_to_buffer");
     if (!outside_span(&p))
         return (rg_command){0};
-    uint32_t t = rg__texture_arg(&p, src), b = t == RG_NONE ? RG_NONE : rg__buffer_arg(&p, dst);
+    uint32_t t = rg__texture_arg(&p, src), b = t == RG__NONE ? RG__NONE : rg__buffer_arg(&p, dst);
     rg_range range;
-    if (b == RG_NONE || !copy_image_args(&p, t, b, offset, mip, layer, &layer_count, &range))
+    if (b == RG__NONE || !copy_image_args(&p, t, b, offset, mip, layer, &layer_count, &range))
         return (rg_command){0};
     if (!table_access(&p, t, RG_USAGE_TRANSFER_SRC, &range) || !table_access(&p, b, RG_USAGE_TRANSFER_DST, NULL))
         return (rg_command){0};
-    rg_cmd_rec c = rg__cmd_template(RG_CMD_COPY_TEXTURE_TO_BUFFER);
+    rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER);
     c.u.copy_image.offset = offset;
     c.u.copy_image.mip = mip;
     c.u.copy_image.layer = layer;
@@ -175,28 +176,28 @@ rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_ra
 {
     if (!rg__usable(graph))
         return (rg_command){0};
-    rg_pending p = rg__pending_begin(graph, "clear_texture");
+    rg__pending p = rg__pending_begin(graph, "clear_texture");
     if (!outside_span(&p))
         return (rg_command){0};
     uint32_t t = rg__texture_arg(&p, texture);
-    if (t == RG_NONE)
+    if (t == RG__NONE)
         return (rg_command){0};
     if (!value) {
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': NULL clear value for texture '%s'", p.name,
-                 graph->resources[t].name);
+                 graph->decl.resources[t].name);
         return (rg_command){0};
     }
-    if (eng_format_get_info(graph->resources[t].format).block_width > 1) {
+    if (eng_format_get_info(graph->decl.resources[t].format).block_width > 1) {
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': texture '%s' has a block-compressed format (%d), "
-                 "which vkCmdClearColorImage cannot clear", p.name, graph->resources[t].name,
-                 (int)graph->resources[t].format);
+                 "which vkCmdClearColorImage cannot clear", p.name, graph->decl.resources[t].name,
+                 (int)graph->decl.resources[t].format);
         return (rg_command){0};
     }
     rg_range r;
-    if (!rg__texture_range(&p, &graph->resources[t], range == NULL, range, &r) ||
+    if (!rg__texture_range(&p, &graph->decl.resources[t], range == NULL, range, &r) ||
         !table_access(&p, t, RG_USAGE_TRANSFER_DST, &r))
         return (rg_command){0};
-    rg_cmd_rec c = rg__cmd_template(RG_CMD_CLEAR);
+    rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_CLEAR);
     c.u.clear.range = r;
     c.u.clear.value = *value;
     return rg__cmd_finish(&p, &c);
@@ -206,7 +207,7 @@ rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_ra
  * (VUID-vkCmdBlitImage-srcImage-00229, -00230, -00231, -00232, and
  * -filter-02001 for integers, which never filter linearly); what a given
  * device refuses (format features) is checked at placement. */
-static const char *blit_formats_refused(const rg_resource *src, const rg_resource *dst, VkFilter filter)
+static const char *blit_formats_refused(const rg__resource *src, const rg__resource *dst, VkFilter filter)
 {
     eng_format_numeric a = eng_format_get_info(src->format).numeric, b = eng_format_get_info(dst->format).numeric;
     bool depth = a == ENG_FORMAT_DEPTH_STENCIL || b == ENG_FORMAT_DEPTH_STENCIL;
@@ -226,15 +227,16 @@ rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_tex
 {
     if (!rg__usable(graph))
         return (rg_command){0};
-    rg_pending p = rg__pending_begin(graph, "blit");
+    rg__pending p = rg__pending_begin(graph, "blit");
     if (!outside_span(&p))
         return (rg_command){0};
-    uint32_t s = rg__texture_arg(&p, src), d = s == RG_NONE ? RG_NONE : rg__texture_arg(&p, dst);
-    if (d == RG_NONE)
+    uint32_t s = rg__texture_arg(&p, src), d = s == RG__NONE ? RG__NONE : rg__texture_arg(&p, dst);
+    if (d == RG__NONE)
         return (rg_command){0};
-    const rg_resource *rs = &graph->resources[s], *rd = &graph->resources[d];
+    const rg__resource *rs = &graph->decl.resources[s], *rd = &graph->decl.resources[d];
     if (filter != VK_FILTER_NEAREST && filter != VK_FILTER_LINEAR) {
-        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': blit '%s' -> '%s': filter %d is not NEAREST or LINEAR",
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT,
+                 "command '%s': blit '%s' -> '%s': filter %d is not NEAREST or LINEAR",
                  p.name, rs->name, rd->name, (int)filter);
         return (rg_command){0};
     }
@@ -259,7 +261,7 @@ rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_tex
     rg_range dr = {rd->aspects, dst_mip, 1, 0, rd->array_layers};
     if (!table_access(&p, s, RG_USAGE_TRANSFER_SRC, &sr) || !table_access(&p, d, RG_USAGE_TRANSFER_DST, &dr))
         return (rg_command){0};
-    rg_cmd_rec c = rg__cmd_template(RG_CMD_BLIT);
+    rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_BLIT);
     c.u.blit.src_mip = src_mip;
     c.u.blit.dst_mip = dst_mip;
     c.u.blit.filter = filter;

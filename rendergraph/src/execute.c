@@ -1,48 +1,44 @@
-/* Execute: records the compiled frame. Everything it needs was sized at
- * compile and placement; a frame allocates nothing. */
+/* Execute: records a placed graph. Everything it needs was sized at
+ * compile and placement; a frame allocates nothing (but an import's view
+ * the first time one of its images is seen: place_views.c). */
 #include "graph_internal.h"
 
 #include <string.h>
-
-struct rg_record_context {
-    rg_graph *graph;
-    VkCommandBuffer cmd;
-};
 
 VkCommandBuffer rg_record_cmd(const rg_record_context *rc) { return rc ? rc->cmd : VK_NULL_HANDLE; }
 
 VkImage rg_record_image(const rg_record_context *rc, rg_texture t)
 {
-    uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG_NONE;
-    return i == RG_NONE ? VK_NULL_HANDLE : rc->graph->resources[i].image;
+    uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG__NONE;
+    return i == RG__NONE ? VK_NULL_HANDLE : rc->graph->decl.resources[i].image;
 }
 
 VkImageView rg_record_view(const rg_record_context *rc, rg_texture t)
 {
-    uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG_NONE;
-    return i == RG_NONE ? VK_NULL_HANDLE : rc->graph->resources[i].view;
+    uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG__NONE;
+    return i == RG__NONE ? VK_NULL_HANDLE : rc->graph->decl.resources[i].view;
 }
 
 VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer b)
 {
-    uint32_t i = rc ? rg__buffer_index(rc->graph, b) : RG_NONE;
-    return i == RG_NONE ? VK_NULL_HANDLE : rc->graph->resources[i].buffer;
+    uint32_t i = rc ? rg__buffer_index(rc->graph, b) : RG__NONE;
+    return i == RG__NONE ? VK_NULL_HANDLE : rc->graph->decl.resources[i].buffer;
 }
 
 static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
 {
-    uint32_t first = g->point_start[point], end = g->point_start[point + 1];
+    uint32_t first = g->compiled.point_start[point], end = g->compiled.point_start[point + 1];
     if (first == end)
         return;
     VkMemoryBarrier2 memory = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2 };
     uint32_t images = 0, buffers = 0, memories = 0;
     for (uint32_t i = first; i < end; i++) {
-        const rg_barrier_info *b = &g->barriers[i];
-        const rg_resource *tex = b->texture.id ? &g->resources[rg__texture_index(g, b->texture)] : NULL;
-        const rg_resource *buf = b->buffer.id ? &g->resources[rg__buffer_index(g, b->buffer)] : NULL;
+        const rg_barrier_info *b = &g->compiled.barriers[i];
+        const rg__resource *tex = b->texture.id ? &g->decl.resources[rg__texture_index(g, b->texture)] : NULL;
+        const rg__resource *buf = b->buffer.id ? &g->decl.resources[rg__buffer_index(g, b->buffer)] : NULL;
         if (tex && tex->image) {
-            const rg_resource *r = tex;
-            g->scratch_image_barriers[images++] = (VkImageMemoryBarrier2){
+            const rg__resource *r = tex;
+            g->compiled.scratch_image_barriers[images++] = (VkImageMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
                 .srcStageMask = b->src_stage,
                 .srcAccessMask = b->src_access,
@@ -57,8 +53,8 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
                                       b->range.layer_count },
             };
         } else if (buf && buf->buffer && !buf->pooled) {
-            const rg_resource *r = buf;
-            g->scratch_buffer_barriers[buffers++] = (VkBufferMemoryBarrier2){
+            const rg__resource *r = buf;
+            g->compiled.scratch_buffer_barriers[buffers++] = (VkBufferMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
                 .srcStageMask = b->src_stage,
                 .srcAccessMask = b->src_access,
@@ -88,22 +84,22 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
         .memoryBarrierCount = memories,
         .pMemoryBarriers = &memory,
         .bufferMemoryBarrierCount = buffers,
-        .pBufferMemoryBarriers = g->scratch_buffer_barriers,
+        .pBufferMemoryBarriers = g->compiled.scratch_buffer_barriers,
         .imageMemoryBarrierCount = images,
-        .pImageMemoryBarriers = g->scratch_image_barriers,
+        .pImageMemoryBarriers = g->compiled.scratch_image_barriers,
     };
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 
 /* The layout a transfer command declared for its i-th access. */
-static VkImageLayout access_layout(const rg_graph *g, const rg_cmd_rec *c, uint32_t i)
+static VkImageLayout access_layout(const rg_graph *g, const rg__cmd *c, uint32_t i)
 {
-    return g->accesses[c->first_access + i].layout;
+    return g->decl.accesses[c->first_access + i].layout;
 }
 
-static const rg_resource *access_resource(const rg_graph *g, const rg_cmd_rec *c, uint32_t i)
+static const rg__resource *access_resource(const rg_graph *g, const rg__cmd *c, uint32_t i)
 {
-    return &g->resources[g->accesses[c->first_access + i].resource];
+    return &g->decl.resources[g->decl.accesses[c->first_access + i].resource];
 }
 
 static uint32_t mip_extent(uint32_t size, uint32_t mip)
@@ -112,81 +108,34 @@ static uint32_t mip_extent(uint32_t size, uint32_t mip)
     return size ? size : 1;
 }
 
-/* The span's stored attachment has its resolve mode resolved at
- * declaration; the views are the slots' (views.c). */
-static VkRenderingAttachmentInfo attachment_info(const rg_attachment *a, VkImageView view, VkImageView resolve_view,
-                                                 VkImageLayout layout, bool depth)
+static void begin_rendering(const rg_graph *g, VkCommandBuffer cmd, uint32_t s)
 {
-    VkRenderingAttachmentInfo info = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = view,
-        .imageLayout = layout,
-        .loadOp = a->load,
-        .storeOp = a->store,
-        .clearValue = a->clear,
-    };
-    if (a->resolve.id) {
-        info.resolveMode = a->resolve_mode;
-        info.resolveImageView = resolve_view;
-        info.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-        if (depth)
-            info.resolveImageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
-    }
-    return info;
-}
-
-static void begin_rendering(rg_graph *g, VkCommandBuffer cmd, uint32_t s)
-{
-    const rg_span *span = &g->spans[s];
-    const rg_rendering_desc *d = &span->desc;
-    const rg_span_views *sv = &g->span_views[s];
-    VkRenderingAttachmentInfo colors[8];
-    for (uint32_t c = 0; c < d->color_count; c++)
-        colors[c] = attachment_info(&d->colors[c], sv->views[c], sv->views[8 + c],
-                                    VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, false);
-    VkRenderingAttachmentInfo depth = { 0 };
-    bool has_depth = false, has_stencil = false;
-    if (d->depth.texture.id) {
-        const rg_resource *r = &g->resources[rg__texture_index(g, d->depth.texture)];
-        VkImageLayout layout = d->depth_read_only ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
-                                                  : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
-        depth = attachment_info(&d->depth, sv->views[RG_SPAN_VIEW_DEPTH], sv->views[RG_SPAN_VIEW_DEPTH_RESOLVE],
-                                layout, true);
-        has_depth = (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
-        has_stencil = (r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
-    }
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = span->area,
-        .layerCount = span->layer_count,
-        .colorAttachmentCount = d->color_count,
-        .pColorAttachments = colors,
-        .pDepthAttachment = has_depth ? &depth : NULL,
-        .pStencilAttachment = has_stencil ? &depth : NULL,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    rg_span_rendering r;
+    rg__span_rendering(g, s, &r);
+    vkCmdBeginRendering(cmd, &r.info);
     /* The whole render area as the default viewport and scissor: draws
      * that want others set their own. */
-    VkViewport vp = { (float)span->area.offset.x, (float)span->area.offset.y, (float)span->area.extent.width,
-                      (float)span->area.extent.height, 0.0f, 1.0f };
+    const VkRect2D *area = &r.info.renderArea;
+    VkViewport vp = { (float)area->offset.x, (float)area->offset.y, (float)area->extent.width,
+                      (float)area->extent.height, 0.0f, 1.0f };
     vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &span->area);
+    vkCmdSetScissor(cmd, 0, 1, area);
 }
 
-static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg_cmd_rec *c)
+static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
 {
     switch (c->type) {
-    case RG_CMD_COPY_BUFFER: {
+    case RG_COMMAND_TYPE_COPY_BUFFER: {
         VkBufferCopy region = { c->u.copy_buffer.src_offset, c->u.copy_buffer.dst_offset, c->u.copy_buffer.size };
         vkCmdCopyBuffer(cmd, access_resource(g, c, 0)->buffer, access_resource(g, c, 1)->buffer, 1, &region);
         break;
     }
-    case RG_CMD_COPY_BUFFER_TO_TEXTURE:
-    case RG_CMD_COPY_TEXTURE_TO_BUFFER: {
-        bool to_texture = c->type == RG_CMD_COPY_BUFFER_TO_TEXTURE;
+    case RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE:
+    case RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER: {
+        bool to_texture = c->type == RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE;
         uint32_t ti = to_texture ? 1 : 0;
-        const rg_resource *tex = access_resource(g, c, ti);
-        const rg_resource *buf = access_resource(g, c, 1 - ti);
+        const rg__resource *tex = access_resource(g, c, ti);
+        const rg__resource *buf = access_resource(g, c, 1 - ti);
         VkBufferImageCopy region = {
             .bufferOffset = c->u.copy_image.offset,
             .imageSubresource = { tex->aspects, c->u.copy_image.mip, c->u.copy_image.layer,
@@ -200,8 +149,8 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg_cmd_rec *
             vkCmdCopyImageToBuffer(cmd, tex->image, access_layout(g, c, ti), buf->buffer, 1, &region);
         break;
     }
-    case RG_CMD_CLEAR: {
-        const rg_resource *tex = access_resource(g, c, 0);
+    case RG_COMMAND_TYPE_CLEAR: {
+        const rg__resource *tex = access_resource(g, c, 0);
         const rg_range *r = &c->u.clear.range;
         VkImageSubresourceRange range = { r->aspect, r->base_mip, r->mip_count, r->base_layer, r->layer_count };
         if (r->aspect & VK_IMAGE_ASPECT_COLOR_BIT)
@@ -211,8 +160,8 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg_cmd_rec *
                                         &range);
         break;
     }
-    case RG_CMD_BLIT: {
-        const rg_resource *src = access_resource(g, c, 0), *dst = access_resource(g, c, 1);
+    case RG_COMMAND_TYPE_BLIT: {
+        const rg__resource *src = access_resource(g, c, 0), *dst = access_resource(g, c, 1);
         uint32_t layers = src->array_layers < dst->array_layers ? src->array_layers : dst->array_layers;
         VkImageBlit region = {
             .srcSubresource = { src->aspects, c->u.blit.src_mip, 0, layers },
@@ -240,81 +189,63 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg_cmd_rec *
  * (record_barriers). Checked before anything is recorded. */
 static rg_result imports_ready(rg_graph *g)
 {
-    for (uint32_t i = 0; i < g->resource_count; i++) {
-        const rg_resource *r = &g->resources[i];
+    for (uint32_t i = 0; i < g->decl.resource_count; i++) {
+        const rg__resource *r = &g->decl.resources[i];
         if (!r->imported || (r->is_texture ? r->image != VK_NULL_HANDLE : r->buffer != VK_NULL_HANDLE))
             continue;
-        if (r->first_use != RG_NONE)
-            return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported %s '%s' has no Vulkan object",
+        if (r->first_use != RG__NONE)
+            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported %s '%s' has no Vulkan object",
                             r->is_texture ? "texture" : "buffer", r->name);
         if (r->is_texture && r->final_layout != VK_IMAGE_LAYOUT_UNDEFINED && r->final_layout != r->initial_layout)
-            return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported texture '%s' has no VkImage, and its "
+            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported texture '%s' has no VkImage, and its "
                             "final transition (layout %d to %d) needs one", r->name, (int)r->initial_layout,
                             (int)r->final_layout);
     }
     return RG_SUCCESS;
 }
 
-static rg_result execute(rg_graph *g, VkCommandBuffer cmd)
+rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd)
 {
-    if (cmd == VK_NULL_HANDLE)
-        return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: no command buffer");
-    if (!g->ctx)
-        return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: graph '%s' was created without a device", g->name);
-    if (!g->compiled)
-        return rg__fail(g, RG_ERROR_NOT_COMPILED, "rg_execute: graph '%s' is not compiled", g->name);
-    if (g->placed && g->placed_hash != g->compiled_hash)
-        rg__placement_free(g); /* a new declaration: the old memory does not fit */
-    rg_result res = rg__place(g);
-    if (res != RG_SUCCESS)
-        return res;
-    g->placed_hash = g->compiled_hash;
-    res = imports_ready(g);
+    rg_result res = imports_ready(g);
     if (res == RG_SUCCESS)
-        res = rg__views_bind(g);
+        res = rg__place_bind_imports(g);
     if (res != RG_SUCCESS)
         return res;
     rg_record_context rc = { g, cmd };
-    uint32_t open_span = RG_NONE;
-    for (uint32_t p = 0; p < g->order_count; p++) {
+    uint32_t open_span = RG__NONE;
+    for (uint32_t p = 0; p < g->compiled.order_count; p++) {
         record_barriers(g, cmd, p);
-        const rg_cmd_rec *c = &g->cmds[g->order[p]];
+        const rg__cmd *c = &g->decl.cmds[g->compiled.order[p]];
         switch (c->type) {
-        case RG_CMD_USER:
+        case RG_COMMAND_TYPE_USER:
             if (!c->u.user.record(&rc, c->u.user.user)) {
                 /* Never leave the command buffer inside a rendering instance. */
-                if (open_span != RG_NONE)
+                if (open_span != RG__NONE)
                     vkCmdEndRendering(cmd);
-                return rg__fail(g, RG_ERROR_CALLBACK, "rg_execute: command '%s' failed to record", c->name);
+                return rg__report(g, RG_ERROR_CALLBACK, "rg_execute: command '%s' failed to record", c->name);
             }
             break;
-        case RG_CMD_BEGIN_RENDERING:
+        case RG_COMMAND_TYPE_BEGIN_RENDERING:
             begin_rendering(g, cmd, c->span);
             open_span = c->span;
             break;
-        case RG_CMD_END_RENDERING:
+        case RG_COMMAND_TYPE_END_RENDERING:
             vkCmdEndRendering(cmd);
-            open_span = RG_NONE;
+            open_span = RG__NONE;
             break;
         default:
             record_transfer(g, cmd, c);
             break;
         }
     }
-    record_barriers(g, cmd, g->order_count);
+    record_barriers(g, cmd, g->compiled.order_count);
     return RG_SUCCESS;
 }
 
-rg_result rg_execute(rg_graph *g, VkCommandBuffer cmd)
+const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer cmd)
 {
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
-    bool clean = g->error == RG_SUCCESS;
-    rg_result res = execute(g, cmd);
-    /* A failure while executing (memory, a callback) is this frame's, not
-     * the declaration's: the message stays readable, but the graph is not
-     * poisoned, so the next execute (or compile) can succeed. */
-    if (res != RG_SUCCESS && clean)
-        g->error = RG_SUCCESS;
-    return res;
+    if (!graph || graph->state != RG__PLACED || !graph->placement.on_device)
+        return NULL;
+    graph->placement.record = (rg_record_context){ graph, cmd };
+    return &graph->placement.record;
 }

@@ -1,121 +1,45 @@
-/* The graph object and its declaration bookkeeping: create, destroy and
- * reset, the sticky first error (rg__fail, rg_graph_error*, rg_result_string),
- * handle tags and handle -> index lookup, and the small helpers every
- * declaration call appends through (growing an array, copying a name).
- * Distinct tags per graph and per reset let every later call reject stale
- * and foreign handles; reset clears the declaration and its hash but keeps
- * the compiled arrays for an identical re-declaration.
+/* The graph's life and its pipeline (graph_internal.h lists the stages):
+ * create, destroy and reset; rg_compile, rg_place, rg_place_offline and
+ * rg_execute, each a list of stage calls in order. This is the only file
+ * that frees a later stage's results when an earlier stage runs again, so
+ * no stage ever calls a later one.
  */
 #include "declare_internal.h"
 
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 
-const char *rg_result_string(rg_result result)
+/* ------------------------------------------------------------------ life */
+
+static void placement_free(rg_graph *g)
 {
-    switch (result) {
-    case RG_SUCCESS: return "success";
-    case RG_ERROR_INVALID_ARGUMENT: return "invalid argument";
-    case RG_ERROR_INVALID_HANDLE: return "invalid handle (0, stale or foreign)";
-    case RG_ERROR_BAD_RANGE: return "subresource range outside the resource or not concrete";
-    case RG_ERROR_UNBALANCED_SPAN: return "begin_rendering without end_rendering";
-    case RG_ERROR_NESTED_SPAN: return "begin_rendering inside a span";
-    case RG_ERROR_END_WITHOUT_BEGIN: return "end_rendering without begin_rendering";
-    case RG_ERROR_DRAW_OUTSIDE_SPAN: return "draw command outside a span";
-    case RG_ERROR_TRANSFER_IN_SPAN: return "copy, clear or blit inside a span";
-    case RG_ERROR_ATTACHMENT_LAYOUT: return "attachment layout not legal for rendering";
-    case RG_ERROR_ATTACHMENT_OVERLAP: return "two attachments on one subresource";
-    case RG_ERROR_FEEDBACK_LOOP: return "interior access touches an attachment (feedback loop)";
-    case RG_ERROR_TRANSITION_IN_SPAN: return "intra-span hazard needs a layout transition";
-    case RG_ERROR_NOT_COMPILED: return "graph not compiled";
-    case RG_ERROR_OUT_OF_MEMORY: return "out of memory";
-    case RG_ERROR_CALLBACK: return "record callback failed";
-    case RG_ERROR_VULKAN: return "Vulkan call failed";
-    case RG_ERROR_HAZARD_IN_SPAN: return "intra-span hazard needs a barrier inside the render pass";
-    case RG_ERROR_OUTSIDE_IN_SPAN: return "outside-kind command inside a span";
-    case RG_ERROR_TRANSIENT_CONTENTS: return "transient texture used in a way that needs its contents";
-    case RG_ERROR_NOT_PLACED: return "graph memory not placed";
-    case RG_RESULT_COUNT: break;
-    }
-    return "invalid rg_result value";
+    rg__place_views_free(g);
+    rg__place_memory_free(g);
+    rg__memory_plan_free(g);
+    g->placement.on_device = false;
 }
 
-rg_result rg__fail(rg_graph *g, rg_result r, const char *fmt, ...)
+/* Back to `state` at most: what later stages made is freed. */
+static void discard_from(rg_graph *g, rg__state state)
 {
-    if (g->error != RG_SUCCESS)
-        return g->error;
-    g->error = r;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(g->message, sizeof g->message, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
-/* Geometric growth keeps appends amortised O(1). */
-bool rg__grow(rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    uint32_t n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, (size_t)n * elem);
-    if (!q) {
-        rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "out of memory growing the declaration to %u entries", need);
-        return false;
-    }
-    *p = q;
-    *cap = n;
-    return true;
-}
-
-/* Every command is named: a plain bounded copy, since snprintf's format
- * machinery was a tenth of declaring a command. */
-void rg__copy_name(char *dst, const char *src, const char *fallback)
-{
-    const char *from = src && src[0] ? src : fallback;
-    size_t n = 0;
-    while (n < RG_NAME_MAX - 1 && from[n]) {
-        dst[n] = from[n];
-        n++;
-    }
-    dst[n] = '\0';
-}
-
-static uint32_t resource_index(const rg_graph *g, uint32_t id, bool texture)
-{
-    if (!g || id == 0 || (id >> RG_INDEX_BITS) != g->tag)
-        return RG_NONE;
-    uint32_t i = (id & RG_INDEX_MASK) - 1;
-    if (i >= g->resource_count || g->resources[i].is_texture != texture)
-        return RG_NONE;
-    return i;
-}
-
-uint32_t rg__texture_index(const rg_graph *g, rg_texture t) { return resource_index(g, t.id, true); }
-uint32_t rg__buffer_index(const rg_graph *g, rg_buffer b) { return resource_index(g, b.id, false); }
-
-static uint32_t next_tag(void)
-{
-    /* Distinct tags across graphs and resets catch foreign and stale handles. */
-    static atomic_uint counter;
-    return atomic_fetch_add(&counter, 1u) % ((1u << (32 - RG_INDEX_BITS)) - 1u) + 1u;
+    if (state <= RG__COMPILED)
+        placement_free(g);
+    if (state <= RG__DECLARED)
+        rg__compiled_free(g);
+    if (g->state != RG__FAILED && g->state > state)
+        g->state = state;
 }
 
 static void declaration_clear(rg_graph *g)
 {
-    g->resource_count = 0;
-    g->cmd_count = 0;
-    g->access_count = 0;
-    g->span_count = 0;
-    g->open_span = RG_NONE;
-    g->sub_total = 0;
+    rg__declaration *d = &g->decl;
+    d->resource_count = d->cmd_count = d->access_count = d->span_count = 0;
+    d->open_span = RG__NONE;
+    d->sub_total = 0;
+    d->hash = FNV_OFFSET;
+    d->tag = rg__next_tag();
+    g->state = RG__DECLARED;
     g->error = RG_SUCCESS;
     g->message[0] = '\0';
-    g->declaration_hash = FNV_OFFSET;
-    g->tag = next_tag();
 }
 
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
@@ -140,12 +64,12 @@ void rg_graph_destroy(rg_graph *graph)
 {
     if (!graph)
         return;
-    rg__placement_free(graph);
+    placement_free(graph);
     rg__compiled_free(graph);
-    free(graph->resources);
-    free(graph->cmds);
-    free(graph->accesses);
-    free(graph->spans);
+    free(graph->decl.resources);
+    free(graph->decl.cmds);
+    free(graph->decl.accesses);
+    free(graph->decl.spans);
     free(graph);
 }
 
@@ -153,13 +77,217 @@ void rg_graph_reset(rg_graph *graph)
 {
     if (!graph)
         return;
-    /* The compiled arrays stay: an identical re-declaration reuses them (see
-     * rg_compile). Placed memory belongs to the old resources. */
-    rg__placement_free(graph);
-    graph->compiled = false;
+    /* Placed memory belongs to the old resources. The compiled arrays stay:
+     * an identical re-declaration reuses them (rg_compile). */
+    placement_free(graph);
     declaration_clear(graph);
 }
 
-rg_result rg_graph_error(const rg_graph *graph) { return graph ? graph->error : RG_ERROR_INVALID_ARGUMENT; }
+rg_result rg_graph_error(const rg_graph *graph)
+{
+    if (!graph)
+        return RG_ERROR_INVALID_ARGUMENT;
+    return graph->state == RG__FAILED ? graph->error : RG_SUCCESS;
+}
 
 const char *rg_graph_error_message(const rg_graph *graph) { return graph ? graph->message : "no graph"; }
+
+/* --------------------------------------------------------------- compile */
+
+/* Handles in the compiled arrays carry the graph's tag, which a reset
+ * changes. */
+static void retag(rg_graph *g)
+{
+    rg__compiled *c = &g->compiled;
+    uint32_t tag = g->decl.tag << RG__INDEX_BITS;
+    for (uint32_t i = 0; i < c->barrier_count; i++) {
+        rg_barrier_info *b = &c->barriers[i];
+        if (b->texture.id)
+            b->texture.id = tag | (b->texture.id & RG__INDEX_MASK);
+        if (b->buffer.id)
+            b->buffer.id = tag | (b->buffer.id & RG__INDEX_MASK);
+        if (b->before.id)
+            b->before.id = tag | (b->before.id & RG__INDEX_MASK);
+    }
+    for (uint32_t i = 0; i < c->order_count; i++)
+        c->order_handles[i].id = tag | (c->order_handles[i].id & RG__INDEX_MASK);
+}
+
+/* The stages that read the declaration arrays' own fields (commands' nodes,
+ * resources' usage and lifetimes) run again after a reset and an identical
+ * re-declaration; the rest of the compiled arrays still hold. */
+static rg_result compile_again(rg_graph *g)
+{
+    rg_result r = rg__compile_nodes(g);
+    if (r == RG_SUCCESS)
+        r = rg__compile_transient(g);
+    if (r == RG_SUCCESS)
+        rg__compile_lifetimes(g);
+    /* The list a placement made had its aliasing; compile's has none. */
+    if (r == RG_SUCCESS && g->compiled.aliased)
+        r = rg__compile_barriers(g, NULL);
+    retag(g);
+    return r;
+}
+
+static rg_result compile_stages(rg_graph *g)
+{
+    rg_result r = rg__compile_nodes(g);     /* spans contracted into nodes */
+    if (r == RG_SUCCESS)
+        r = rg__compile_edges(g);           /* frontier -> hazard edges, rules inside a span */
+    if (r == RG_SUCCESS)
+        r = rg__compile_closure(g);         /* happens-before rows */
+    if (r == RG_SUCCESS)
+        r = rg__compile_order(g);           /* batches, execution order */
+    if (r == RG_SUCCESS)
+        r = rg__compile_transient(g);       /* attachments whose contents never leave a span */
+    if (r == RG_SUCCESS)
+        rg__compile_lifetimes(g);           /* first and last use */
+    if (r == RG_SUCCESS)
+        r = rg__compile_barriers(g, NULL);  /* sync2 barriers, nothing aliased yet */
+    return r;
+}
+
+rg_result rg_compile(rg_graph *graph)
+{
+    rg_graph *g = graph;
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (g->state == RG__FAILED)
+        return g->error;
+    if (g->decl.open_span != RG__NONE)
+        return rg__fail(g, RG_ERROR_UNBALANCED_SPAN, "command '%s': begin_rendering without end_rendering",
+                        g->decl.cmds[g->decl.spans[g->decl.open_span].begin_cmd].name);
+    if (g->state >= RG__COMPILED)
+        return RG_SUCCESS;
+    bool same = g->compiled.order && g->compiled.hash == g->decl.hash;
+    discard_from(g, same ? RG__COMPILED : RG__DECLARED);
+    rg_result r = same ? compile_again(g) : compile_stages(g);
+    if (r != RG_SUCCESS) {
+        rg__compiled_free(g);
+        /* A stage that found a declaration error kept it; memory is the
+         * only other failure. */
+        return r == RG_ERROR_OUT_OF_MEMORY ? rg__fail(g, r, "compile: out of memory") : rg__fail(g, r, "%s",
+                                                                                                   g->message);
+    }
+    g->compiled.hash = g->decl.hash;
+    g->state = RG__COMPILED;
+    return RG_SUCCESS;
+}
+
+/* ------------------------------------------------------------- placement */
+
+/* After a memory plan: the barriers with its alias scopes, and the state. */
+static rg_result placed(rg_graph *g, bool on_device)
+{
+    rg_result r = rg__compile_barriers(g, g->placement.plan.alias);
+    if (r != RG_SUCCESS)
+        return rg__report(g, r, "placement: out of host memory planning the barriers");
+    g->placement.on_device = on_device;
+    g->state = RG__PLACED;
+    return RG_SUCCESS;
+}
+
+static rg_result place_stages(rg_graph *g)
+{
+    rg_result r = rg__place_support(g);     /* formats, usages, blits, resolves on this device */
+    if (r != RG_SUCCESS)
+        return r;
+    rg__mem_requirements *reqs = calloc((size_t)g->decl.resource_count + 1, sizeof *reqs);
+    if (!reqs)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    rg__place_requirements(g, reqs);        /* vkGetDevice*MemoryRequirements */
+    r = rg__memory_plan(g, eng_context_memory_properties(g->ctx), reqs); /* lazy, dedicated, pools */
+    free(reqs);
+    if (r == RG_SUCCESS)
+        r = rg__place_memory(g);            /* allocate, create, bind */
+    if (r == RG_SUCCESS)
+        r = rg__place_views(g);             /* attachment views */
+    if (r == RG_SUCCESS)
+        r = placed(g, true);                /* barriers with the alias scopes */
+    return r;
+}
+
+rg_result rg_place(rg_graph *graph)
+{
+    rg_graph *g = graph;
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (g->state == RG__FAILED || g->state < RG__COMPILED)
+        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place: graph '%s' is not compiled", g->name);
+    if (!g->ctx)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place: graph '%s' was created without a device", g->name);
+    if (g->state == RG__PLACED && g->placement.on_device)
+        return RG_SUCCESS;
+    discard_from(g, RG__COMPILED);
+    rg_result r = place_stages(g);
+    if (r != RG_SUCCESS) {
+        /* Transactional: nothing of a failed placement stays. */
+        discard_from(g, RG__COMPILED);
+        rg__compile_barriers(g, NULL);
+    }
+    return r;
+}
+
+rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperties *props,
+                           rg_requirements_fn requirements, void *user)
+{
+    rg_graph *g = graph;
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (!props || !requirements)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT,
+                          "rg_place_offline: no memory properties or no requirements callback");
+    if (g->state == RG__FAILED || g->state < RG__COMPILED)
+        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place_offline: the graph is not compiled");
+    if (g->state == RG__PLACED && g->placement.on_device) /* its memory was bound by that plan */
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place_offline: the graph's memory was placed on the "
+                          "device");
+    rg__mem_requirements *reqs = calloc((size_t)g->decl.resource_count + 1, sizeof *reqs);
+    if (!reqs)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    rg_result r = RG_SUCCESS;
+    for (uint32_t i = 0; i < g->decl.resource_count && r == RG_SUCCESS; i++) {
+        const rg__resource *res = &g->decl.resources[i];
+        if (res->imported || res->first_use == RG__NONE)
+            continue;
+        rg__mem_requirements *q = &reqs[i];
+        if (!requirements(user, res->name, res->is_texture, i, &q->size, &q->alignment, &q->type_bits,
+                          &q->dedicated))
+            r = rg__report(g, RG_ERROR_CALLBACK, "placement: no memory requirements for %s '%s'",
+                           res->is_texture ? "texture" : "buffer", res->name);
+    }
+    discard_from(g, RG__COMPILED);
+    if (r == RG_SUCCESS)
+        r = rg__memory_plan(g, props, reqs);
+    free(reqs);
+    if (r == RG_SUCCESS)
+        r = placed(g, false);
+    if (r != RG_SUCCESS) {
+        discard_from(g, RG__COMPILED);
+        rg__compile_barriers(g, NULL);
+    }
+    return r;
+}
+
+/* --------------------------------------------------------------- execute */
+
+rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
+{
+    rg_graph *g = graph;
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (cmd == VK_NULL_HANDLE)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: no command buffer");
+    if (!g->ctx)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: graph '%s' was created without a device",
+                          g->name);
+    if (g->state == RG__FAILED || g->state < RG__COMPILED)
+        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_execute: graph '%s' is not compiled", g->name);
+    if (g->state != RG__PLACED || !g->placement.on_device) {
+        rg_result r = rg_place(g);
+        if (r != RG_SUCCESS)
+            return r;
+    }
+    return rg__execute(g, cmd);
+}

@@ -1,4 +1,4 @@
-/* The memory planner: pure, device-free. From each created resource's
+/* Placement stage "memory plan": pure, device-free. From each created resource's
  * memory requirements and the compile step's happens-before closure it
  * decides where the memory comes from (lazy, dedicated or a pool), packs
  * the pooled resources so that only provably ordered ones share bytes, and
@@ -29,28 +29,20 @@ typedef struct pooled {
 typedef struct planner {
     rg_graph *g;
     const VkPhysicalDeviceMemoryProperties *props;
-    const rg_mem_requirements *reqs;
-    rg_mem_plan *plan;
+    const rg__mem_requirements *reqs;
+    rg__mem_plan *plan;
     pooled *items;
     uint32_t count;
-    uint32_t *slot;                   /* per resource: index into items, RG_NONE */
+    uint32_t *slot;                   /* per resource: index into items, RG__NONE */
     uint64_t *uses, *preds;           /* count rows of row_words each */
-    uint32_t pool_cap;
 } planner;
 
-void rg__mem_plan_free(rg_mem_plan *plan)
+static void plan_free(rg__mem_plan *plan)
 {
-    if (!plan)
-        return;
     free(plan->items);
+    free(plan->alias);
     free(plan->pools);
-    free(plan);
-}
-
-const rg_mem_plan *rg__mem_plan_current(const rg_graph *g)
-{
-    const rg_mem_plan *p = g ? g->mem_plan : NULL;
-    return p && p->planned && g->compiled && p->compiled_hash == g->compiled_hash ? p : NULL;
+    *plan = (rg__mem_plan){0};
 }
 
 static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) & ~(a - 1); }
@@ -58,30 +50,23 @@ static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1
 /* The most bytes (and the largest alignment) one resource may ask for:
  * 1 TiB, above any device's heaps, and small enough that every sum the
  * planner makes over all the resources a graph can hold (2^20), alignment
- * padding included, stays far below 2^64. Recorded sizes near 2^64 made
- * pool ends and totals wrap, so a resource ended outside its pool (found
- * by tests/fuzz). */
+ * padding included, stays far below 2^64, so pool ends and totals never
+ * wrap. */
 #define MAX_RESOURCE_BYTES (1ull << 40)
 
 /* ------------------------------------------------------------- kinds */
 
 static rg_result pool_for(planner *p, uint32_t type, bool optimal, uint32_t *out)
 {
-    rg_mem_plan *plan = p->plan;
+    rg__mem_plan *plan = p->plan;
     for (uint32_t i = 0; i < plan->pool_count; i++)
         if (plan->pools[i].memory_type == type && plan->pools[i].optimal == optimal) {
             *out = i;
             return RG_SUCCESS;
         }
-    if (plan->pool_count == p->pool_cap) {
-        uint32_t cap = p->pool_cap ? p->pool_cap * 2 : 4;
-        rg_mem_pool *pools = realloc(plan->pools, (size_t)cap * sizeof *pools);
-        if (!pools)
-            return RG_ERROR_OUT_OF_MEMORY;
-        plan->pools = pools;
-        p->pool_cap = cap;
-    }
-    plan->pools[plan->pool_count] = (rg_mem_pool){type, optimal, 0};
+    if (!rg__grow((void **)&plan->pools, &plan->pool_cap, plan->pool_count + 1, sizeof *plan->pools))
+        return RG_ERROR_OUT_OF_MEMORY;
+    plan->pools[plan->pool_count] = (rg__mem_pool){type, optimal, 0};
     *out = plan->pool_count++;
     return RG_SUCCESS;
 }
@@ -92,13 +77,13 @@ static rg_result pool_for(planner *p, uint32_t type, bool optimal, uint32_t *out
 static rg_result classify(planner *p, uint32_t ri)
 {
     rg_graph *g = p->g;
-    const rg_resource *r = &g->resources[ri];
-    const rg_mem_requirements *q = &p->reqs[ri];
-    rg_mem_placement *m = &p->plan->items[ri];
+    const rg__resource *r = &g->decl.resources[ri];
+    const rg__mem_requirements *q = &p->reqs[ri];
+    rg__mem_placement *m = &p->plan->items[ri];
     VkDeviceSize alignment = q->alignment ? q->alignment : 1;
     if (q->size == 0 || (alignment & (alignment - 1)) || q->size > MAX_RESOURCE_BYTES ||
         alignment > MAX_RESOURCE_BYTES)
-        return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "placement: %s '%s': size %llu or alignment %llu not usable",
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: %s '%s': size %llu or alignment %llu not usable",
                         r->is_texture ? "texture" : "buffer", r->name, (unsigned long long)q->size,
                         (unsigned long long)q->alignment);
     m->size = q->size;
@@ -107,7 +92,7 @@ static rg_result classify(planner *p, uint32_t ri)
     uint32_t type;
     if (eng_choose_memory_type(p->props, q->type_bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, transient, &type) !=
         ENG_SUCCESS)
-        return rg__fail(g, RG_ERROR_VULKAN, "placement: %s '%s': no DEVICE_LOCAL memory type in bits 0x%x",
+        return rg__report(g, RG_ERROR_VULKAN, "placement: %s '%s': no DEVICE_LOCAL memory type in bits 0x%x",
                         r->is_texture ? "texture" : "buffer", r->name, q->type_bits);
     m->memory_type = type;
     if (transient && (p->props->memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)) {
@@ -139,7 +124,7 @@ static rg_result classify(planner *p, uint32_t ri)
 static rg_result collect_uses(planner *p)
 {
     rg_graph *g = p->g;
-    size_t words = g->row_words ? g->row_words : 1;
+    size_t words = g->compiled.row_words ? g->compiled.row_words : 1;
     p->uses = calloc((size_t)p->count * words + 1, sizeof *p->uses);
     p->preds = malloc(((size_t)p->count * words + 1) * sizeof *p->preds);
     uint32_t *last_node = malloc(((size_t)p->count + 1) * sizeof *last_node);
@@ -149,14 +134,14 @@ static rg_result collect_uses(planner *p)
     }
     memset(p->preds, 0xff, (size_t)p->count * words * sizeof *p->preds);
     for (uint32_t i = 0; i < p->count; i++)
-        last_node[i] = RG_NONE;
-    for (uint32_t c = 0; c < g->cmd_count; c++) {
-        const rg_cmd_rec *cmd = &g->cmds[c];
-        const uint64_t *row = &g->closure[(size_t)cmd->node * g->row_words];
+        last_node[i] = RG__NONE;
+    for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
+        const rg__cmd *cmd = &g->decl.cmds[c];
+        const uint64_t *row = &g->compiled.closure[(size_t)cmd->node * g->compiled.row_words];
         for (uint32_t k = 0; k < cmd->access_count; k++) {
-            const rg_access_rec *a = &g->accesses[cmd->first_access + k];
+            const rg__access *a = &g->decl.accesses[cmd->first_access + k];
             uint32_t i = p->slot[a->resource];
-            if (i == RG_NONE)
+            if (i == RG__NONE)
                 continue;
             p->items[i].stage |= a->stage;
             p->items[i].access |= a->access;
@@ -165,7 +150,7 @@ static rg_result collect_uses(planner *p)
             last_node[i] = cmd->node;
             uint64_t *u = &p->uses[(size_t)i * words], *pr = &p->preds[(size_t)i * words];
             u[cmd->node / 64] |= 1ull << (cmd->node % 64);
-            for (uint32_t w = 0; w < g->row_words; w++)
+            for (uint32_t w = 0; w < g->compiled.row_words; w++)
                 pr[w] &= row[w];
         }
     }
@@ -176,7 +161,7 @@ static rg_result collect_uses(planner *p)
 /* Every use of a happens-before every use of b. */
 static bool before(const planner *p, uint32_t a, uint32_t b)
 {
-    size_t words = p->g->row_words;
+    size_t words = p->g->compiled.row_words;
     const uint64_t *u = &p->uses[(size_t)a * words], *pr = &p->preds[(size_t)b * words];
     for (size_t w = 0; w < words; w++)
         if (u[w] & ~pr[w])
@@ -197,15 +182,21 @@ static bool conflict(const planner *p, uint32_t a, uint32_t b)
 
 /* ------------------------------------------------------------- packing */
 
-/* Larger first, then longer-lived, then declaration order (deterministic). */
-static int pack_order(const void *pa, const void *pb, const planner *p)
+/* The packing order: larger first, then longer-lived, then declaration
+ * order (deterministic). The key carries what the comparison reads, since
+ * qsort passes the comparator no context. */
+typedef struct pack_key {
+    VkDeviceSize size;
+    uint32_t life, resource, item;
+} pack_key;
+
+static int pack_order(const void *pa, const void *pb)
 {
-    const pooled *a = &p->items[*(const uint32_t *)pa], *b = &p->items[*(const uint32_t *)pb];
+    const pack_key *a = pa, *b = pb;
     if (a->size != b->size)
         return a->size > b->size ? -1 : 1;
-    uint32_t la = a->last - a->first, lb = b->last - b->first;
-    if (la != lb)
-        return la > lb ? -1 : 1;
+    if (a->life != b->life)
+        return a->life > b->life ? -1 : 1;
     return a->resource < b->resource ? -1 : (a->resource > b->resource);
 }
 
@@ -219,11 +210,6 @@ static int by_begin(const void *pa, const void *pb)
     return a->end < b->end ? -1 : (a->end > b->end);
 }
 
-/* qsort has no context argument in C11: the comparator reads it from here,
- * set only for the duration of one sort. */
-static _Thread_local const planner *sort_ctx;
-static int pack_cmp(const void *a, const void *b) { return pack_order(a, b, sort_ctx); }
-
 /* First fit over the offset-sorted ranges of the already placed resources
  * of the same pool that conflict with this one; with `apart`, every pair
  * conflicts (each resource gets a range of its own). Fills offsets (per
@@ -232,16 +218,19 @@ static rg_result pack(const planner *p, bool apart, VkDeviceSize *offsets, VkDev
 {
     uint32_t *seq = malloc(((size_t)p->count + 1) * sizeof *seq);
     range *busy = malloc(((size_t)p->count + 1) * sizeof *busy);
-    if (!seq || !busy) {
+    pack_key *keys = malloc(((size_t)p->count + 1) * sizeof *keys);
+    if (!seq || !busy || !keys) {
         free(seq);
         free(busy);
+        free(keys);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < p->count; i++)
-        seq[i] = i;
-    sort_ctx = p;
-    qsort(seq, p->count, sizeof *seq, pack_cmp);
-    sort_ctx = NULL;
+        keys[i] = (pack_key){p->items[i].size, p->items[i].last - p->items[i].first, p->items[i].resource, i};
+    qsort(keys, p->count, sizeof *keys, pack_order);
+    for (uint32_t i = 0; i < p->count; i++)
+        seq[i] = keys[i].item;
+    free(keys);
     memset(pool_sizes, 0, p->plan->pool_count * sizeof *pool_sizes);
     for (uint32_t k = 0; k < p->count; k++) {
         const pooled *it = &p->items[seq[k]];
@@ -301,14 +290,14 @@ static void alias_scopes(planner *p)
 {
     for (uint32_t i = 0; i < p->count; i++) {
         const pooled *a = &p->items[i];
-        rg_mem_placement *m = &p->plan->items[a->resource];
-        m->offset = a->offset;
+        p->plan->items[a->resource].offset = a->offset;
+        rg__alias_scope *scope = &p->plan->alias[a->resource];
         for (uint32_t j = 0; j < p->count; j++) {
             const pooled *b = &p->items[j];
             if (j == i || b->pool != a->pool || b->offset >= a->offset + a->size || a->offset >= b->offset + b->size)
                 continue;
-            m->alias_stage |= b->stage;
-            m->alias_access |= b->access;
+            scope->stage |= b->stage;
+            scope->access |= b->access;
         }
     }
 }
@@ -317,7 +306,7 @@ static void alias_scopes(planner *p)
  * resources live together conflict, so no packing can do better. */
 static rg_result lower_bound(planner *p)
 {
-    uint32_t n = p->g->order_count;
+    uint32_t n = p->g->compiled.order_count;
     VkDeviceSize *delta = malloc(((size_t)n + 1) * 2 * sizeof *delta);
     if (!delta)
         return RG_ERROR_OUT_OF_MEMORY;
@@ -346,14 +335,14 @@ static rg_result lower_bound(planner *p)
 static rg_result plan_all(planner *p)
 {
     rg_graph *g = p->g;
-    for (uint32_t ri = 0; ri < g->resource_count; ri++) {
-        const rg_resource *r = &g->resources[ri];
-        rg_mem_placement *m = &p->plan->items[ri];
-        *m = (rg_mem_placement){.memory_type = RG_NONE, .pool = RG_NONE};
-        p->slot[ri] = RG_NONE;
+    for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
+        rg__mem_placement *m = &p->plan->items[ri];
+        *m = (rg__mem_placement){.memory_type = RG__NONE, .pool = RG__NONE};
+        p->slot[ri] = RG__NONE;
         if (r->imported)
             m->kind = RG_MEMORY_IMPORTED;
-        else if (r->first_use == RG_NONE)
+        else if (r->first_use == RG__NONE)
             m->kind = RG_MEMORY_NOT_CREATED;
         else {
             rg_result res = classify(p, ri);
@@ -376,32 +365,29 @@ static rg_result plan_all(planner *p)
     return RG_SUCCESS;
 }
 
-rg_result rg__plan_memory(rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
-                          const rg_mem_requirements *reqs)
+rg_result rg__memory_plan(rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
+                          const rg__mem_requirements *reqs)
 {
-    if (!g || !props || !reqs)
-        return RG_ERROR_INVALID_ARGUMENT;
-    if (!g->compiled)
-        return RG_ERROR_NOT_COMPILED;
-    planner p = {.g = g, .props = props, .reqs = reqs};
-    size_t n = (size_t)g->resource_count + 1;
-    p.plan = calloc(1, sizeof *p.plan);
+    rg__mem_plan *plan = &g->placement.plan;
+    plan_free(plan);
+    planner p = {.g = g, .props = props, .reqs = reqs, .plan = plan};
+    size_t n = (size_t)g->decl.resource_count + 1;
     p.items = malloc(n * sizeof *p.items);
     p.slot = malloc(n * sizeof *p.slot);
+    plan->items = calloc(n, sizeof *plan->items);
+    plan->alias = calloc(n, sizeof *plan->alias);
     rg_result res = RG_ERROR_OUT_OF_MEMORY;
-    if (p.plan && p.items && p.slot && (p.plan->items = calloc(n, sizeof *p.plan->items)))
+    if (p.items && p.slot && plan->items && plan->alias)
         res = plan_all(&p);
     free(p.items);
     free(p.slot);
     free(p.uses);
     free(p.preds);
-    if (res != RG_SUCCESS) {
-        rg__mem_plan_free(p.plan);
-        return res == RG_ERROR_OUT_OF_MEMORY ? rg__fail(g, res, "placement: out of host memory") : res;
-    }
-    p.plan->planned = true;
-    p.plan->compiled_hash = g->compiled_hash;
-    rg__mem_plan_free(g->mem_plan);
-    g->mem_plan = p.plan;
-    return RG_SUCCESS;
+    if (res != RG_SUCCESS)
+        plan_free(plan);
+    if (res == RG_ERROR_OUT_OF_MEMORY)
+        return rg__report(g, res, "placement: out of host memory");
+    return res;
 }
+
+void rg__memory_plan_free(rg_graph *g) { plan_free(&g->placement.plan); }

@@ -1,16 +1,16 @@
-/* Placement on the device: each created, used resource's real memory
- * requirements (vkGetDevice*MemoryRequirements, dedicated ones included),
- * the pure planner (memory_plan.c) over them, then the memory: one
- * allocation per pool, one per lazy or dedicated resource; images and
- * buffers bound at their offsets (pooled images with ALIAS_BIT), whole views
- * and cached attachment views; finally the barriers are re-planned with the
- * alias scopes. Transactional: a failure frees everything it made. */
+/* Placement stage "memory" (needs the device): each created, used
+ * resource's real memory requirements (vkGetDevice*MemoryRequirements,
+ * dedicated ones included) for the planner, then, as it planned, one
+ * allocation per pool and one per lazy or dedicated resource, the images
+ * and buffers bound at their offsets (pooled images with ALIAS_BIT), and a
+ * whole view of each texture that is read or rendered through one.
+ */
 #include "graph_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static VkImageCreateInfo image_info(const rg_resource *r, VkImageCreateFlags flags)
+static VkImageCreateInfo image_info(const rg__resource *r, VkImageCreateFlags flags)
 {
     return (VkImageCreateInfo){
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
@@ -28,7 +28,7 @@ static VkImageCreateInfo image_info(const rg_resource *r, VkImageCreateFlags fla
     };
 }
 
-static VkBufferCreateInfo buffer_info(const rg_resource *r)
+static VkBufferCreateInfo buffer_info(const rg__resource *r)
 {
     return (VkBufferCreateInfo){
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
@@ -38,13 +38,13 @@ static VkBufferCreateInfo buffer_info(const rg_resource *r)
     };
 }
 
-static bool needs_memory(const rg_resource *r)
+static bool needs_memory(const rg__resource *r)
 {
-    return !r->imported && r->first_use != RG_NONE;
+    return !r->imported && r->first_use != RG__NONE;
 }
 
 /* Asks the device without creating anything (Vulkan 1.3). */
-static void query_requirements(VkDevice dev, const rg_resource *r, rg_mem_requirements *out)
+static void requirements_of(VkDevice dev, const rg__resource *r, rg__mem_requirements *out)
 {
     VkMemoryDedicatedRequirements ded = { .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS };
     VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &ded };
@@ -70,38 +70,40 @@ static void query_requirements(VkDevice dev, const rg_resource *r, rg_mem_requir
     out->dedicated = ded.requiresDedicatedAllocation;
 }
 
-void rg__placement_free(rg_graph *g)
+void rg__place_requirements(rg_graph *g, rg__mem_requirements *reqs)
 {
-    if (!g)
-        return;
-    VkDevice dev = g->ctx ? eng_context_device(g->ctx) : VK_NULL_HANDLE;
-    rg__views_free(g);
-    if (dev) {
-        for (uint32_t i = 0; i < g->resource_count; i++) {
-            rg_resource *r = &g->resources[i];
-            if (r->imported)
-                continue;
-            if (r->view)
-                vkDestroyImageView(dev, r->view, NULL);
-            if (r->image)
-                vkDestroyImage(dev, r->image, NULL);
-            if (r->buffer)
-                vkDestroyBuffer(dev, r->buffer, NULL);
-            r->view = VK_NULL_HANDLE;
-            r->image = VK_NULL_HANDLE;
-            r->buffer = VK_NULL_HANDLE;
-            r->pooled = false;
-        }
-        for (uint32_t i = 0; i < g->memory_count; i++)
-            vkFreeMemory(dev, g->memory[i], NULL);
-    }
-    free(g->memory);
-    g->memory = NULL;
-    g->memory_count = 0;
-    g->placed = false;
+    VkDevice dev = eng_context_device(g->ctx);
+    for (uint32_t i = 0; i < g->decl.resource_count; i++)
+        if (needs_memory(&g->decl.resources[i]))
+            requirements_of(dev, &g->decl.resources[i], &reqs[i]);
 }
 
-static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const rg_resource *dedicated_to,
+void rg__place_memory_free(rg_graph *g)
+{
+    VkDevice dev = g->ctx ? eng_context_device(g->ctx) : VK_NULL_HANDLE;
+    for (uint32_t i = 0; i < g->decl.resource_count; i++) {
+        rg__resource *r = &g->decl.resources[i];
+        if (r->imported)
+            continue;
+        if (dev && r->view)
+            vkDestroyImageView(dev, r->view, NULL);
+        if (dev && r->image)
+            vkDestroyImage(dev, r->image, NULL);
+        if (dev && r->buffer)
+            vkDestroyBuffer(dev, r->buffer, NULL);
+        r->view = VK_NULL_HANDLE;
+        r->image = VK_NULL_HANDLE;
+        r->buffer = VK_NULL_HANDLE;
+        r->pooled = false;
+    }
+    for (uint32_t i = 0; i < g->placement.memory_count && dev; i++)
+        vkFreeMemory(dev, g->placement.memory[i], NULL);
+    free(g->placement.memory);
+    g->placement.memory = NULL;
+    g->placement.memory_count = 0;
+}
+
+static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const rg__resource *dedicated_to,
                           VkDeviceMemory *out, const char *what)
 {
     VkMemoryDedicatedAllocateInfo ded = {
@@ -117,15 +119,15 @@ static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const r
     };
     VkResult vr = vkAllocateMemory(eng_context_device(g->ctx), &ai, NULL, out);
     if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY || vr == VK_ERROR_OUT_OF_HOST_MEMORY)
-        return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: %s: %llu bytes of memory type %u: out of memory", what,
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: %s: %llu bytes of memory type %u: out of memory", what,
                         (unsigned long long)size, type);
     if (vr != VK_SUCCESS)
-        return rg__fail(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: VkResult %d", what, (int)vr);
-    g->memory[g->memory_count++] = *out;
+        return rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: VkResult %d", what, (int)vr);
+    g->placement.memory[g->placement.memory_count++] = *out;
     return RG_SUCCESS;
 }
 
-static rg_result create_object(rg_graph *g, rg_resource *r, bool pooled)
+static rg_result create_object(rg_graph *g, rg__resource *r, bool pooled)
 {
     VkDevice dev = eng_context_device(g->ctx);
     VkResult vr;
@@ -137,14 +139,14 @@ static rg_result create_object(rg_graph *g, rg_resource *r, bool pooled)
         vr = vkCreateBuffer(dev, &ci, NULL, &r->buffer);
     }
     if (vr != VK_SUCCESS)
-        return rg__fail(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
+        return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                         "placement: creating %s '%s': VkResult %d", r->is_texture ? "texture" : "buffer", r->name,
                         (int)vr);
     return RG_SUCCESS;
 }
 
-static rg_result bind(rg_graph *g, rg_resource *r, VkDeviceMemory memory, VkDeviceSize offset)
+static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDeviceSize offset)
 {
     VkDevice dev = eng_context_device(g->ctx);
     VkResult vr;
@@ -158,7 +160,7 @@ static rg_result bind(rg_graph *g, rg_resource *r, VkDeviceMemory memory, VkDevi
         vr = vkBindBufferMemory2(dev, 1, &bi);
     }
     if (vr != VK_SUCCESS)
-        return rg__fail(g, RG_ERROR_VULKAN, "placement: binding '%s' at offset %llu: VkResult %d", r->name,
+        return rg__report(g, RG_ERROR_VULKAN, "placement: binding '%s' at offset %llu: VkResult %d", r->name,
                         (unsigned long long)offset, (int)vr);
     /* A view needs a usage that reads or renders through one; a texture
      * that is only copied has none. */
@@ -180,28 +182,28 @@ static rg_result bind(rg_graph *g, rg_resource *r, VkDeviceMemory memory, VkDevi
         vci.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
     vr = vkCreateImageView(dev, &vci, NULL, &r->view);
     if (vr != VK_SUCCESS)
-        return rg__fail(g, RG_ERROR_VULKAN, "placement: view of '%s': VkResult %d", r->name, (int)vr);
+        return rg__report(g, RG_ERROR_VULKAN, "placement: view of '%s': VkResult %d", r->name, (int)vr);
     return RG_SUCCESS;
 }
 
-static rg_result make_memory(rg_graph *g)
+rg_result rg__place_memory(rg_graph *g)
 {
-    rg_mem_plan *plan = g->mem_plan;
-    g->memory = calloc((size_t)plan->pool_count + g->resource_count + 1, sizeof *g->memory);
-    if (!g->memory)
-        return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    const rg__mem_plan *plan = &g->placement.plan;
+    g->placement.memory = calloc((size_t)plan->pool_count + g->decl.resource_count + 1, sizeof *g->placement.memory);
+    if (!g->placement.memory)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     rg_result res = RG_SUCCESS;
     VkDeviceMemory *pools = calloc((size_t)plan->pool_count + 1, sizeof *pools);
     if (!pools)
-        return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     for (uint32_t p = 0; p < plan->pool_count && res == RG_SUCCESS; p++) {
         char what[32];
         snprintf(what, sizeof what, "pool %u", p);
         res = allocate(g, plan->pools[p].size, plan->pools[p].memory_type, NULL, &pools[p], what);
     }
-    for (uint32_t i = 0; i < g->resource_count && res == RG_SUCCESS; i++) {
-        rg_resource *r = &g->resources[i];
-        const rg_mem_placement *m = &plan->items[i];
+    for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
+        rg__resource *r = &g->decl.resources[i];
+        const rg__mem_placement *m = &plan->items[i];
         if (!needs_memory(r) || m->kind == RG_MEMORY_NOT_CREATED || m->kind == RG_MEMORY_IMPORTED)
             continue;
         bool pooled = m->kind == RG_MEMORY_POOLED;
@@ -209,7 +211,7 @@ static rg_result make_memory(rg_graph *g)
         res = create_object(g, r, pooled);
         VkDeviceMemory own = VK_NULL_HANDLE;
         if (res == RG_SUCCESS && !pooled) {
-            char what[RG_NAME_MAX + 16];
+            char what[RG__NAME_MAX + 16];
             snprintf(what, sizeof what, "'%s'", r->name);
             res = allocate(g, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? r : NULL, &own, what);
         }
@@ -218,34 +220,4 @@ static rg_result make_memory(rg_graph *g)
     }
     free(pools);
     return res;
-}
-
-rg_result rg__place(rg_graph *g)
-{
-    if (g->placed)
-        return RG_SUCCESS;
-    rg_result checked = rg__check_device_support(g);
-    if (checked != RG_SUCCESS)
-        return checked;
-    VkDevice dev = eng_context_device(g->ctx);
-    rg_mem_requirements *reqs = calloc((size_t)g->resource_count + 1, sizeof *reqs);
-    if (!reqs)
-        return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
-    for (uint32_t i = 0; i < g->resource_count; i++)
-        if (needs_memory(&g->resources[i]))
-            query_requirements(dev, &g->resources[i], &reqs[i]);
-    rg_result res = rg__plan_memory(g, eng_context_memory_properties(g->ctx), reqs);
-    free(reqs);
-    if (res == RG_SUCCESS)
-        res = make_memory(g);
-    if (res == RG_SUCCESS)
-        res = rg__views_make(g);
-    if (res == RG_SUCCESS)
-        res = rg__plan_barriers_with_aliases(g);
-    if (res != RG_SUCCESS) {
-        rg__placement_free(g);
-        return res;
-    }
-    g->placed = true;
-    return RG_SUCCESS;
 }

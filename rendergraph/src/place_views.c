@@ -1,4 +1,4 @@
-/* Attachment views. Every attachment slot of a span (colors, their resolve
+/* Placement stage "views": attachment views. Every attachment slot of a span (colors, their resolve
  * targets, depth and its resolve target) renders through a view of exactly
  * its mip and layers:
  *   - a created texture's view is made at placement, once;
@@ -8,8 +8,9 @@
  *     texture) gets a view the graph makes of the import's current image,
  *     the first time that image is seen, kept per (slot, image) until the
  *     placement is freed.
- * rg__views_bind runs at the start of every execute and leaves the view of
- * every slot in g->span_views, so recording reads one array.
+ * rg__place_bind_imports runs at the start of every execute and leaves the
+ * view of every slot in g->placement.span_views, from which
+ * rg__span_rendering builds each span's VkRenderingInfo.
  */
 #include "graph_internal.h"
 
@@ -20,10 +21,11 @@
 static bool slot_subresource(const rg_graph *g, uint32_t s, uint32_t slot, uint32_t *resource, uint32_t *mip,
                              uint32_t *base_layer, uint32_t *layers)
 {
-    const rg_span *span = &g->spans[s];
+    const rg__span *span = &g->decl.spans[s];
     const rg_rendering_desc *d = &span->desc;
-    bool depth = slot >= RG_SPAN_VIEW_DEPTH, resolve = depth ? slot == RG_SPAN_VIEW_DEPTH_RESOLVE : slot >= 8;
-    uint32_t color = slot % 8;
+    bool depth = slot >= RG__SLOT_DEPTH;
+    bool resolve = depth ? slot == RG__SLOT_DEPTH_RESOLVE : slot >= RG__SLOT_RESOLVE(0);
+    uint32_t color = slot % RG_MAX_COLOR_ATTACHMENTS;
     const rg_attachment *a = depth ? &d->depth : &d->colors[color];
     if ((!depth && color >= d->color_count) || a->texture.id == 0 || (resolve && a->resolve.id == 0))
         return false;
@@ -36,12 +38,12 @@ static bool slot_subresource(const rg_graph *g, uint32_t s, uint32_t slot, uint3
         *resource = rg__texture_index(g, a->texture);
         *mip = a->mip;
         *base_layer = a->base_layer;
-        *layers = a->layer_count ? a->layer_count : 1;
+        *layers = a->layer_count; /* resolved at declaration */
     }
     return true;
 }
 
-static rg_result make_view(rg_graph *g, const rg_resource *r, VkImage image, uint32_t mip, uint32_t base_layer,
+static rg_result make_view(rg_graph *g, const rg__resource *r, VkImage image, uint32_t mip, uint32_t base_layer,
                            uint32_t layers, VkImageView *out)
 {
     VkImageViewCreateInfo ci = {
@@ -53,92 +55,90 @@ static rg_result make_view(rg_graph *g, const rg_resource *r, VkImage image, uin
     };
     VkResult vr = vkCreateImageView(eng_context_device(g->ctx), &ci, NULL, out);
     if (vr != VK_SUCCESS)
-        return rg__fail(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
+        return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                         "attachment view of texture '%s' (mip %u, layers %u+%u): VkResult %d", r->name, mip,
                         base_layer, layers, (int)vr);
     return RG_SUCCESS;
 }
 
-static bool whole_image(const rg_resource *r, uint32_t mip, uint32_t base_layer, uint32_t layers)
+static bool whole_image(const rg__resource *r, uint32_t mip, uint32_t base_layer, uint32_t layers)
 {
     return r->mip_levels == 1 && mip == 0 && base_layer == 0 && layers == r->array_layers;
 }
 
-rg_result rg__views_make(rg_graph *g)
+rg_result rg__place_views(rg_graph *g)
 {
-    g->span_views = calloc((size_t)g->span_count + 1, sizeof *g->span_views);
-    if (!g->span_views)
-        return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    rg__placement *pl = &g->placement;
+    pl->span_views = calloc((size_t)g->decl.span_count + 1, sizeof *pl->span_views);
+    if (!pl->span_views)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     /* The count the array was made with: a declaration extended later must
      * not change how much of it is walked. */
-    g->span_view_count = g->span_count;
+    pl->span_view_count = g->decl.span_count;
     uint32_t imports = 0;
-    for (uint32_t s = 0; s < g->span_count; s++) {
-        for (uint32_t slot = 0; slot < RG_SPAN_VIEWS; slot++) {
+    for (uint32_t s = 0; s < g->decl.span_count; s++) {
+        for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++) {
             uint32_t ri, mip, base, layers;
             if (!slot_subresource(g, s, slot, &ri, &mip, &base, &layers))
                 continue;
-            const rg_resource *r = &g->resources[ri];
+            const rg__resource *r = &g->decl.resources[ri];
             if (r->imported) {
                 imports++;
                 continue;
             }
-            rg_result res = make_view(g, r, r->image, mip, base, layers, &g->span_views[s].views[slot]);
+            rg_result res = make_view(g, r, r->image, mip, base, layers, &pl->span_views[s].views[slot]);
             if (res != RG_SUCCESS)
                 return res;
-            g->span_views[s].owned |= 1u << slot;
+            pl->span_views[s].owned |= 1u << slot;
         }
     }
-    g->import_slots = calloc((size_t)imports + 1, sizeof *g->import_slots);
-    if (!g->import_slots)
-        return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
-    for (uint32_t s = 0; s < g->span_count; s++)
-        for (uint32_t slot = 0; slot < RG_SPAN_VIEWS; slot++) {
+    pl->import_slots = calloc((size_t)imports + 1, sizeof *pl->import_slots);
+    if (!pl->import_slots)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    for (uint32_t s = 0; s < g->decl.span_count; s++)
+        for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++) {
             uint32_t ri, mip, base, layers;
-            if (slot_subresource(g, s, slot, &ri, &mip, &base, &layers) && g->resources[ri].imported)
-                g->import_slots[g->import_slot_count++] = (rg_import_slot){ s, slot, ri, mip, base, layers,
-                                                                            !whole_image(&g->resources[ri], mip,
-                                                                                         base, layers) };
+            if (!slot_subresource(g, s, slot, &ri, &mip, &base, &layers) || !g->decl.resources[ri].imported)
+                continue;
+            bool sub = !whole_image(&g->decl.resources[ri], mip, base, layers);
+            pl->import_slots[pl->import_slot_count++] = (rg__import_slot){ s, slot, ri, mip, base, layers, sub };
         }
     return RG_SUCCESS;
 }
 
 /* The graph's view of (slot, image), made on first sight. */
-static rg_result import_view(rg_graph *g, const rg_import_slot *is, VkImage image, VkImageView *out)
+static rg_result import_view(rg_graph *g, const rg__import_slot *is, VkImage image, VkImageView *out)
 {
-    for (uint32_t i = 0; i < g->import_view_count; i++) {
-        const rg_import_view *v = &g->import_views[i];
+    rg__placement *pl = &g->placement;
+    for (uint32_t i = 0; i < pl->import_view_count; i++) {
+        const rg__import_view *v = &pl->import_views[i];
         if (v->image == image && v->span == is->span && v->slot == is->slot) {
             *out = v->view;
             return RG_SUCCESS;
         }
     }
-    if (g->import_view_count == g->import_view_cap) {
-        uint32_t cap = g->import_view_cap ? g->import_view_cap * 2 : 8;
-        rg_import_view *v = realloc(g->import_views, (size_t)cap * sizeof *v);
-        if (!v)
-            return rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "rg_execute: out of host memory");
-        g->import_views = v;
-        g->import_view_cap = cap;
-    }
-    const rg_resource *r = &g->resources[is->resource];
+    if (!rg__grow((void **)&pl->import_views, &pl->import_view_cap, pl->import_view_count + 1,
+                  sizeof *pl->import_views))
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "rg_execute: out of host memory");
+    const rg__resource *r = &g->decl.resources[is->resource];
     rg_result res = make_view(g, r, image, is->mip, is->base_layer, is->layers, out);
     if (res == RG_SUCCESS)
-        g->import_views[g->import_view_count++] = (rg_import_view){ is->span, is->slot, image, *out };
+        pl->import_views[pl->import_view_count++] = (rg__import_view){ is->span, is->slot, image, *out };
     return res;
 }
 
-rg_result rg__views_bind(rg_graph *g)
+rg_result rg__place_bind_imports(rg_graph *g)
 {
-    for (uint32_t i = 0; i < g->import_slot_count; i++) {
-        const rg_import_slot *is = &g->import_slots[i];
-        const rg_resource *r = &g->resources[is->resource];
-        VkImageView *slot = &g->span_views[is->span].views[is->slot];
+    for (uint32_t i = 0; i < g->placement.import_slot_count; i++) {
+        const rg__import_slot *is = &g->placement.import_slots[i];
+        const rg__resource *r = &g->decl.resources[is->resource];
+        VkImageView *slot = &g->placement.span_views[is->span].views[is->slot];
         if (!is->sub) {
             if (!r->view)
-                return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported texture '%s' is an attachment "
-                                "of span '%s' but has no view", r->name, g->cmds[g->spans[is->span].begin_cmd].name);
+                return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported texture '%s' is an attachment "
+                                "of span '%s' but has no view", r->name,
+                                g->decl.cmds[g->decl.spans[is->span].begin_cmd].name);
             *slot = r->view;
             continue;
         }
@@ -149,20 +149,74 @@ rg_result rg__views_bind(rg_graph *g)
     return RG_SUCCESS;
 }
 
-void rg__views_free(rg_graph *g)
+void rg__place_views_free(rg_graph *g)
 {
+    rg__placement *pl = &g->placement;
     VkDevice dev = g->ctx ? eng_context_device(g->ctx) : VK_NULL_HANDLE;
-    for (uint32_t s = 0; s < g->span_view_count && dev; s++)
-        for (uint32_t slot = 0; slot < RG_SPAN_VIEWS; slot++)
-            if (g->span_views[s].owned & (1u << slot))
-                vkDestroyImageView(dev, g->span_views[s].views[slot], NULL);
-    for (uint32_t i = 0; i < g->import_view_count && dev; i++)
-        vkDestroyImageView(dev, g->import_views[i].view, NULL);
-    free(g->span_views);
-    free(g->import_slots);
-    free(g->import_views);
-    g->span_views = NULL;
-    g->import_slots = NULL;
-    g->import_views = NULL;
-    g->span_view_count = g->import_slot_count = g->import_view_count = g->import_view_cap = 0;
+    for (uint32_t s = 0; s < pl->span_view_count && dev; s++)
+        for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++)
+            if (pl->span_views[s].owned & (1u << slot))
+                vkDestroyImageView(dev, pl->span_views[s].views[slot], NULL);
+    for (uint32_t i = 0; i < pl->import_view_count && dev; i++)
+        vkDestroyImageView(dev, pl->import_views[i].view, NULL);
+    free(pl->span_views);
+    free(pl->import_slots);
+    free(pl->import_views);
+    pl->span_views = NULL;
+    pl->import_slots = NULL;
+    pl->import_views = NULL;
+    pl->span_view_count = pl->import_slot_count = pl->import_view_count = pl->import_view_cap = 0;
+}
+
+/* The view info of one attachment slot's attachment. */
+static VkRenderingAttachmentInfo attachment_info(const rg__span_views *sv, const rg_attachment *a, uint32_t slot,
+                                                 uint32_t resolve_slot, VkImageLayout layout,
+                                                 VkImageLayout resolve_layout)
+{
+    VkRenderingAttachmentInfo info = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = sv->views[slot],
+        .imageLayout = layout,
+        .loadOp = a->load,
+        .storeOp = a->store,
+        .clearValue = a->clear,
+    };
+    if (a->resolve.id) {
+        info.resolveMode = a->resolve_mode; /* resolved at declaration */
+        info.resolveImageView = sv->views[resolve_slot];
+        info.resolveImageLayout = resolve_layout;
+    }
+    return info;
+}
+
+void rg__span_rendering(const rg_graph *g, uint32_t s, rg_span_rendering *out)
+{
+    const rg__span *span = &g->decl.spans[s];
+    const rg_rendering_desc *d = &span->desc;
+    const rg__span_views *sv = &g->placement.span_views[s];
+    for (uint32_t c = 0; c < d->color_count; c++)
+        out->colors[c] = attachment_info(sv, &d->colors[c], c, RG__SLOT_RESOLVE(c),
+                                         VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                         VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    bool has_depth = false, has_stencil = false;
+    if (d->depth.texture.id) {
+        const rg__resource *r = &g->decl.resources[rg__texture_index(g, d->depth.texture)];
+        VkImageLayout layout = d->depth_read_only ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
+                                                  : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+        out->depth = attachment_info(sv, &d->depth, RG__SLOT_DEPTH, RG__SLOT_DEPTH_RESOLVE, layout,
+                                     VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+        has_depth = (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
+        has_stencil = (r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
+    }
+    out->info = (VkRenderingInfo){
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = span->area,
+        .layerCount = span->layer_count,
+        .colorAttachmentCount = d->color_count,
+        .pColorAttachments = out->colors,
+        .pDepthAttachment = has_depth ? &out->depth : NULL,
+        .pStencilAttachment = has_stencil ? &out->depth : NULL,
+    };
+    out->begin = (rg_command){rg__make_id(g, span->begin_cmd)};
+    out->end = (rg_command){rg__make_id(g, span->end_cmd)};
 }

@@ -19,20 +19,20 @@ static void put_label(FILE *f, const char *s)
 static void put_cmd(FILE *f, const rg_graph *g, uint32_t c, const char *indent)
 {
     fprintf(f, "%sc%u [label=\"#%u ", indent, c, c + 1);
-    put_label(f, g->cmds[c].name);
-    fprintf(f, "\"%s];\n", g->cmds[c].type == RG_CMD_USER ? "" : ", shape=box");
+    put_label(f, g->decl.cmds[c].name);
+    fprintf(f, "\"%s];\n", g->decl.cmds[c].type == RG_COMMAND_TYPE_USER ? "" : ", shape=box");
 }
 
 static void put_barrier(FILE *f, const rg_graph *g, const rg_barrier_info *b)
 {
-    const rg_resource *r = NULL;
+    const rg__resource *r = NULL;
     uint32_t t = rg__texture_index(g, b->texture), u = rg__buffer_index(g, b->buffer);
-    if (t != RG_NONE)
-        r = &g->resources[t];
-    else if (u != RG_NONE)
-        r = &g->resources[u];
+    if (t != RG__NONE)
+        r = &g->decl.resources[t];
+    else if (u != RG__NONE)
+        r = &g->decl.resources[u];
     put_label(f, r ? r->name : "memory");
-    if (t != RG_NONE)
+    if (t != RG__NONE)
         fprintf(f, " [a%x m%u+%u l%u+%u] %d->%d", b->range.aspect, b->range.base_mip, b->range.mip_count,
                 b->range.base_layer, b->range.layer_count, (int)b->old_layout, (int)b->new_layout);
     fprintf(f, " src 0x%llx/0x%llx dst 0x%llx/0x%llx%s\\l", (unsigned long long)b->src_stage,
@@ -45,13 +45,13 @@ static void write_graph(FILE *f, const rg_graph *g)
     fprintf(f, "digraph \"");
     put_label(f, g->name);
     fprintf(f, "\" {\n  node [fontname=monospace];\n");
-    for (uint32_t n = 0; n < g->node_count; n++) {
-        uint32_t first = g->node_first_cmd[n], end = g->node_first_cmd[n + 1];
-        bool span = g->cmds[first].span != RG_NONE;
+    for (uint32_t n = 0; n < g->compiled.node_count; n++) {
+        uint32_t first = g->compiled.node_first_cmd[n], end = g->compiled.node_first_cmd[n + 1];
+        bool span = g->decl.cmds[first].span != RG__NONE;
         if (span) {
             fprintf(f, "  subgraph cluster_%u {\n    label=\"span ", n);
-            put_label(f, g->cmds[first].name);
-            fprintf(f, " (batch %u)\";\n", g->node_batch[n]);
+            put_label(f, g->decl.cmds[first].name);
+            fprintf(f, " (batch %u)\";\n", g->compiled.node_batch[n]);
         }
         for (uint32_t c = first; c < end; c++)
             put_cmd(f, g, c, span ? "    " : "  ");
@@ -62,46 +62,38 @@ static void write_graph(FILE *f, const rg_graph *g)
     }
     /* Hazard edges from the last command of the earlier node to the first
      * of the later one. */
-    for (uint32_t e = 0; e < g->edge_count; e++)
-        fprintf(f, "  c%u -> c%u;\n", g->node_first_cmd[g->edges[2 * e] + 1] - 1,
-                g->node_first_cmd[g->edges[2 * e + 1]]);
-    for (uint32_t p = 0; p <= g->order_count; p++) {
-        uint32_t b0 = g->point_start[p], b1 = g->point_start[p + 1];
+    for (uint32_t e = 0; e < g->compiled.edge_count; e++)
+        fprintf(f, "  c%u -> c%u;\n", g->compiled.node_first_cmd[g->compiled.edges[2 * e] + 1] - 1,
+                g->compiled.node_first_cmd[g->compiled.edges[2 * e + 1]]);
+    for (uint32_t p = 0; p <= g->compiled.order_count; p++) {
+        uint32_t b0 = g->compiled.point_start[p], b1 = g->compiled.point_start[p + 1];
         if (b0 == b1)
             continue;
         fprintf(f, "  b%u [shape=note, label=\"", p);
         for (uint32_t b = b0; b < b1; b++)
-            put_barrier(f, g, &g->barriers[b]);
-        if (p < g->order_count)
-            fprintf(f, "\"];\n  b%u -> c%u [style=dashed, arrowhead=none];\n", p, g->order[p]);
+            put_barrier(f, g, &g->compiled.barriers[b]);
+        if (p < g->compiled.order_count)
+            fprintf(f, "\"];\n  b%u -> c%u [style=dashed, arrowhead=none];\n", p, g->compiled.order[p]);
         else
             fprintf(f, "\"];\n");
     }
     fprintf(f, "}\n");
 }
 
-/* A failed dump leaves the graph usable: its message is set (when no
- * declaration or compile error is kept) but no error becomes sticky. */
-static rg_result dot_fail(rg_graph *g, rg_result r, const char *path, const char *why)
-{
-    if (g->error == RG_SUCCESS)
-        snprintf(g->message, sizeof g->message, "rg_write_dot '%s': %s", path, why);
-    return r;
-}
-
 rg_result rg_write_dot(const rg_graph *graph, const char *path)
 {
     if (!graph || !path)
         return RG_ERROR_INVALID_ARGUMENT;
+    /* A failure sets the graph's message, its one mutable field. */
     rg_graph *g = (rg_graph *)graph;
-    if (!g->compiled)
-        return dot_fail(g, RG_ERROR_NOT_COMPILED, path, "the graph is not compiled");
+    if (g->state == RG__FAILED || g->state < RG__COMPILED)
+        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_write_dot '%s': the graph is not compiled", path);
     FILE *f = fopen(path, "w");
     if (!f)
-        return dot_fail(g, RG_ERROR_INVALID_ARGUMENT, path, strerror(errno));
+        return rg__report(g, RG_ERROR_IO, "rg_write_dot '%s': %s", path, strerror(errno));
     write_graph(f, g);
     bool failed = ferror(f) != 0;
     if (fclose(f) != 0 || failed)
-        return dot_fail(g, RG_ERROR_INVALID_ARGUMENT, path, "write failed");
+        return rg__report(g, RG_ERROR_IO, "rg_write_dot '%s': write failed", path);
     return RG_SUCCESS;
 }

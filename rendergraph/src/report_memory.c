@@ -1,9 +1,10 @@
 /* The memory report over a placement: a table, the same data as JSON, and
  * an SVG timeline per pool (x = execution-order position, y = byte offset)
- * where aliasing shows as bars stacked at one offset. Read-only: it only
- * reads the current plan (rg__mem_plan_current). */
+ * where aliasing shows as bars stacked at one offset. Reads the placement's
+ * plan; a failure sets the graph's message (its one mutable field). */
 #include "graph_internal.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const char *kind_name(rg_memory_kind k)
@@ -19,11 +20,36 @@ static const char *kind_name(rg_memory_kind k)
 }
 
 /* Two pooled resources whose byte ranges in one pool overlap. */
-static bool aliases(const rg_mem_plan *p, uint32_t a, uint32_t b)
+static bool aliases(const rg__mem_plan *p, uint32_t a, uint32_t b)
 {
-    const rg_mem_placement *x = &p->items[a], *y = &p->items[b];
+    const rg__mem_placement *x = &p->items[a], *y = &p->items[b];
     return a != b && x->kind == RG_MEMORY_POOLED && y->kind == RG_MEMORY_POOLED && x->pool == y->pool &&
            x->offset < y->offset + y->size && y->offset < x->offset + x->size;
+}
+
+/* The plan when placed, else NULL after setting the message. */
+static const rg__mem_plan *plan_of(const rg_graph *graph, const char *what)
+{
+    if (graph->state == RG__PLACED)
+        return &graph->placement.plan;
+    rg__report((rg_graph *)graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed", what, graph->name);
+    return NULL;
+}
+
+static FILE *open_for(const rg_graph *graph, const char *what, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        rg__report((rg_graph *)graph, RG_ERROR_IO, "%s '%s': %s", what, path, strerror(errno));
+    return f;
+}
+
+static rg_result finish(const rg_graph *graph, const char *what, const char *path, FILE *f)
+{
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad)
+        return rg__report((rg_graph *)graph, RG_ERROR_IO, "%s '%s': write failed", what, path);
+    return RG_SUCCESS;
 }
 
 static double mib(VkDeviceSize v) { return (double)v / (1024.0 * 1024.0); }
@@ -32,14 +58,14 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
 {
     if (!graph || !out)
         return RG_ERROR_INVALID_ARGUMENT;
-    const rg_mem_plan *p = rg__mem_plan_current(graph);
+    const rg__mem_plan *p = plan_of(graph, "rg_memory_report_print");
     if (!p)
         return RG_ERROR_NOT_PLACED;
     fprintf(out, "memory of graph '%s'\n%-24s %-7s %-9s %12s %8s %4s %4s %12s %9s  %s\n", graph->name, "resource",
             "kind", "memory", "size", "align", "type", "pool", "offset", "lifetime", "aliases");
-    for (uint32_t i = 0; i < graph->resource_count; i++) {
-        const rg_resource *r = &graph->resources[i];
-        const rg_mem_placement *m = &p->items[i];
+    for (uint32_t i = 0; i < graph->decl.resource_count; i++) {
+        const rg__resource *r = &graph->decl.resources[i];
+        const rg__mem_placement *m = &p->items[i];
         bool placed = m->kind != RG_MEMORY_NOT_CREATED && m->kind != RG_MEMORY_IMPORTED;
         fprintf(out, "%-24s %-7s %-9s ", r->name, r->is_texture ? "texture" : "buffer", kind_name(m->kind));
         if (placed)
@@ -51,14 +77,14 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
             fprintf(out, "%4u %12llu ", m->pool, (unsigned long long)m->offset);
         else
             fprintf(out, "%4s %12s ", "-", "-");
-        if (r->first_use != RG_NONE)
+        if (r->first_use != RG__NONE)
             fprintf(out, "%4u..%-3u ", r->first_use, r->last_use);
         else
             fprintf(out, "%9s ", "-");
         const char *sep = " ";
-        for (uint32_t j = 0; j < graph->resource_count; j++)
+        for (uint32_t j = 0; j < graph->decl.resource_count; j++)
             if (aliases(p, i, j)) {
-                fprintf(out, "%s%s", sep, graph->resources[j].name);
+                fprintf(out, "%s%s", sep, graph->decl.resources[j].name);
                 sep = ", ";
             }
         fputc('\n', out);
@@ -85,28 +111,22 @@ static void put_name(FILE *f, const char *s)
         fputc(strchr("\"\\<>&", *s) || (unsigned char)*s < 0x20 ? '_' : *s, f);
 }
 
-static rg_result finish(FILE *f)
-{
-    bool bad = ferror(f) != 0;
-    return fclose(f) != 0 || bad ? RG_ERROR_INVALID_ARGUMENT : RG_SUCCESS;
-}
-
 rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 {
     if (!graph || !path)
         return RG_ERROR_INVALID_ARGUMENT;
-    const rg_mem_plan *p = rg__mem_plan_current(graph);
+    const rg__mem_plan *p = plan_of(graph, "rg_memory_report_json");
     if (!p)
         return RG_ERROR_NOT_PLACED;
-    FILE *f = fopen(path, "w");
+    FILE *f = open_for(graph, "rg_memory_report_json", path);
     if (!f)
-        return RG_ERROR_INVALID_ARGUMENT;
+        return RG_ERROR_IO;
     fprintf(f, "{\n  \"graph\": \"");
     put_name(f, graph->name);
     fprintf(f, "\",\n  \"resources\": [");
-    for (uint32_t i = 0; i < graph->resource_count; i++) {
-        const rg_resource *r = &graph->resources[i];
-        const rg_mem_placement *m = &p->items[i];
+    for (uint32_t i = 0; i < graph->decl.resource_count; i++) {
+        const rg__resource *r = &graph->decl.resources[i];
+        const rg__mem_placement *m = &p->items[i];
         fprintf(f, "%s\n    {\"name\": \"", i ? "," : "");
         put_name(f, r->name);
         fprintf(f, "\", \"type\": \"%s\", \"kind\": \"%s\", \"size\": %llu, \"alignment\": %llu, ",
@@ -114,14 +134,14 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
                 (unsigned long long)m->alignment);
         fprintf(f, "\"memory_type\": %d, \"pool\": %d, \"offset\": %llu, \"first_use\": %d, \"last_use\": %d, "
                    "\"aliases\": [",
-                m->memory_type == RG_NONE ? -1 : (int)m->memory_type, m->pool == RG_NONE ? -1 : (int)m->pool,
-                (unsigned long long)m->offset, r->first_use == RG_NONE ? -1 : (int)r->first_use,
-                r->last_use == RG_NONE ? -1 : (int)r->last_use);
+                m->memory_type == RG__NONE ? -1 : (int)m->memory_type, m->pool == RG__NONE ? -1 : (int)m->pool,
+                (unsigned long long)m->offset, r->first_use == RG__NONE ? -1 : (int)r->first_use,
+                r->last_use == RG__NONE ? -1 : (int)r->last_use);
         const char *sep = "";
-        for (uint32_t j = 0; j < graph->resource_count; j++)
+        for (uint32_t j = 0; j < graph->decl.resource_count; j++)
             if (aliases(p, i, j)) {
                 fprintf(f, "%s\"", sep);
-                put_name(f, graph->resources[j].name);
+                put_name(f, graph->decl.resources[j].name);
                 fputc('"', f);
                 sep = ", ";
             }
@@ -139,7 +159,7 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
             (unsigned long long)t->pooled, (unsigned long long)t->unaliased, (unsigned long long)t->padding,
             (unsigned long long)t->lower_bound,
             (unsigned long long)t->lazy, (unsigned long long)t->dedicated, t->pools);
-    return finish(f);
+    return finish(graph, "rg_memory_report_json", path, f);
 }
 
 /* ------------------------------------------------------------------ SVG */
@@ -152,20 +172,20 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
 {
     if (!graph || !path)
         return RG_ERROR_INVALID_ARGUMENT;
-    const rg_mem_plan *p = rg__mem_plan_current(graph);
+    const rg__mem_plan *p = plan_of(graph, "rg_memory_timeline_svg");
     if (!p)
         return RG_ERROR_NOT_PLACED;
-    FILE *f = fopen(path, "w");
+    FILE *f = open_for(graph, "rg_memory_timeline_svg", path);
     if (!f)
-        return RG_ERROR_INVALID_ARGUMENT;
-    double width = 2 * SVG_MARGIN + SVG_COL * (graph->order_count ? graph->order_count : 1);
+        return RG_ERROR_IO;
+    double width = 2 * SVG_MARGIN + SVG_COL * (graph->compiled.order_count ? graph->compiled.order_count : 1);
     double height = SVG_MARGIN + (SVG_POOL_H + 2 * SVG_MARGIN) * (p->pool_count ? p->pool_count : 1);
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
             "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
             width, height);
     for (uint32_t pool = 0; pool < p->pool_count; pool++) {
-        const rg_mem_pool *pl = &p->pools[pool];
+        const rg__mem_pool *pl = &p->pools[pool];
         double top = SVG_MARGIN + pool * (SVG_POOL_H + 2 * SVG_MARGIN) + SVG_MARGIN;
         double scale = pl->size ? SVG_POOL_H / (double)pl->size : 0;
         fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">pool %u: memory type %u, %s, %llu bytes</text>\n", SVG_MARGIN,
@@ -173,9 +193,9 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
                 (unsigned long long)pl->size);
         fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"gray\"/>\n",
                 SVG_MARGIN, top, width - 2 * SVG_MARGIN, SVG_POOL_H);
-        for (uint32_t i = 0; i < graph->resource_count; i++) {
-            const rg_resource *r = &graph->resources[i];
-            const rg_mem_placement *m = &p->items[i];
+        for (uint32_t i = 0; i < graph->decl.resource_count; i++) {
+            const rg__resource *r = &graph->decl.resources[i];
+            const rg__mem_placement *m = &p->items[i];
             if (m->kind != RG_MEMORY_POOLED || m->pool != pool)
                 continue;
             double x = SVG_MARGIN + SVG_COL * r->first_use, w = SVG_COL * (r->last_use + 1 - r->first_use);
@@ -194,5 +214,5 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
         }
     }
     fprintf(f, "</svg>\n");
-    return finish(f);
+    return finish(graph, "rg_memory_timeline_svg", path, f);
 }

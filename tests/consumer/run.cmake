@@ -8,7 +8,15 @@
 #                    (find_package), build, run
 #   MODE=pkgconfig   compile consumer.c with C_COMPILER and
 #                    `pkg-config --cflags --libs rendergraph` (PKG_CONFIG_PATH
-#                    into PREFIX), run it
+#                    into PREFIX), consumer_files.c with engine_files', run them
+#   MODE=vulkan_only the installed engine and rendergraph need Vulkan alone:
+#                    consumer.c compiled and linked through pkg-config, then
+#                    through find_package, where pkg-config knows only PREFIX
+#                    and Vulkan, CMake cannot find stb, the consumer's
+#                    configure step checks what the packages bring in
+#                    (vulkan_only.cmake), and GLFW and stb headers that #error
+#                    are searched first. Fails if engine.pc or
+#                    engineConfig.cmake required glfw3 or stb again.
 # Also: SOURCE_DIR, BINARY_DIR, WORK (a folder of its own, emptied first),
 # PREFIX, GENERATOR, MAKE_PROGRAM, C_COMPILER, BUILD_TYPE, SANITIZE, PKG_CONFIG.
 cmake_minimum_required(VERSION 3.20)
@@ -34,6 +42,33 @@ function(configure_build_run build_dir)
       -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DCONSUMER_SANITIZE=${SANITIZE} ${ARGN})
   run(${CMAKE_COMMAND} --build ${build_dir} --parallel 2)
   run(${build_dir}/consumer)
+  if(EXISTS ${build_dir}/consumer_files)
+    run(${build_dir}/consumer_files ${build_dir})
+  endif()
+endfunction()
+
+# The folder of PREFIX's .pc files.
+function(find_pc_dir out)
+  file(GLOB_RECURSE pcs ${PREFIX}/*/rendergraph.pc)
+  if(NOT pcs)
+    message(FATAL_ERROR "no rendergraph.pc under ${PREFIX}")
+  endif()
+  list(GET pcs 0 pc)
+  get_filename_component(dir ${pc} DIRECTORY)
+  set(${out} ${dir} PARENT_SCOPE)
+endfunction()
+
+# pkg-config --cflags --libs MODULES into out (a list), or a fatal error.
+function(pkg_flags out)
+  execute_process(COMMAND ${PKG_CONFIG} --cflags --libs ${ARGN}
+                  OUTPUT_VARIABLE flags ERROR_VARIABLE why RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "pkg-config --cflags --libs ${ARGN} failed (PKG_CONFIG_LIBDIR=$ENV{PKG_CONFIG_LIBDIR}, "
+                        "PKG_CONFIG_PATH=$ENV{PKG_CONFIG_PATH}): ${why}")
+  endif()
+  message(STATUS "pkg-config --cflags --libs ${ARGN}: ${flags}")
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  set(${out} ${flags} PARENT_SCOPE)
 endfunction()
 
 if(MODE STREQUAL "subdir")
@@ -43,7 +78,7 @@ if(MODE STREQUAL "subdir")
 elseif(MODE STREQUAL "install")
   file(REMOVE_RECURSE ${PREFIX})
   run(${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${PREFIX} --config ${BUILD_TYPE})
-  foreach(f include/engine/engine.h include/rendergraph/rendergraph.h)
+  foreach(f include/engine/engine.h include/engine_files/engine_files.h include/rendergraph/rendergraph.h)
     if(NOT EXISTS ${PREFIX}/${f})
       message(FATAL_ERROR "not installed: ${f}")
     endif()
@@ -66,11 +101,13 @@ elseif(MODE STREQUAL "install")
   list(SORT seen)
   string(JOIN "\n  " listing ${seen})
   message(STATUS "installed into ${PREFIX}:\n  ${listing}")
-  foreach(want "libengine.a" "librendergraph.a" "cmake/engine/engineConfig.cmake"
+  foreach(want "libengine.a" "libengine_files.a" "librendergraph.a" "cmake/engine/engineConfig.cmake"
                "cmake/engine/engineConfigVersion.cmake" "cmake/engine/engineTargets.cmake"
-               "cmake/engine/engineDependencies.cmake" "cmake/rendergraph/rendergraphConfig.cmake"
+               "cmake/engine_files/engine_filesConfig.cmake" "cmake/engine_files/engine_filesConfigVersion.cmake"
+               "cmake/engine_files/engine_filesTargets.cmake" "cmake/engine_files/engine_filesDependencies.cmake"
+               "cmake/rendergraph/rendergraphConfig.cmake"
                "cmake/rendergraph/rendergraphConfigVersion.cmake" "cmake/rendergraph/rendergraphTargets.cmake"
-               "pkgconfig/engine.pc" "pkgconfig/rendergraph.pc")
+               "pkgconfig/engine.pc" "pkgconfig/engine_files.pc" "pkgconfig/rendergraph.pc")
     if(NOT listing MATCHES "/${want}")
       message(FATAL_ERROR "not installed: ${want}")
     endif()
@@ -83,27 +120,64 @@ elseif(MODE STREQUAL "package")
 elseif(MODE STREQUAL "pkgconfig")
   file(REMOVE_RECURSE ${WORK})
   file(MAKE_DIRECTORY ${WORK})
-  file(GLOB_RECURSE pcs ${PREFIX}/*/rendergraph.pc)
-  if(NOT pcs)
-    message(FATAL_ERROR "no rendergraph.pc under ${PREFIX}")
-  endif()
-  list(GET pcs 0 pc)
-  get_filename_component(pc_dir ${pc} DIRECTORY)
+  find_pc_dir(pc_dir)
   set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
-  execute_process(COMMAND ${PKG_CONFIG} --modversion rendergraph engine
+  execute_process(COMMAND ${PKG_CONFIG} --modversion rendergraph engine engine_files
                   OUTPUT_VARIABLE versions RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
-  message(STATUS "pkg-config --modversion rendergraph engine: ${versions}")
-  execute_process(COMMAND ${PKG_CONFIG} --cflags --libs rendergraph
-                  OUTPUT_VARIABLE flags RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "pkg-config --cflags --libs rendergraph failed (PKG_CONFIG_PATH=${pc_dir})")
-  endif()
-  message(STATUS "pkg-config --cflags --libs rendergraph: ${flags}")
-  separate_arguments(flags UNIX_COMMAND "${flags}")
+  message(STATUS "pkg-config --modversion rendergraph engine engine_files: ${versions}")
+  pkg_flags(flags rendergraph)
   run(${C_COMPILER} -std=c11 -Wall -Wextra -Werror ${sanitize_flags} -o ${WORK}/consumer
       ${consumer_src}/consumer.c ${flags})
   run(${WORK}/consumer)
+  pkg_flags(flags engine_files)
+  run(${C_COMPILER} -std=c11 -Wall -Wextra -Werror ${sanitize_flags} -o ${WORK}/consumer_files
+      ${consumer_src}/consumer_files.c ${flags})
+  run(${WORK}/consumer_files ${WORK})
+
+elseif(MODE STREQUAL "vulkan_only")
+  file(REMOVE_RECURSE ${WORK})
+  # Where stb's headers are, asked before pkg-config is fenced in: CMake is
+  # told to ignore that folder.
+  execute_process(COMMAND ${PKG_CONFIG} --cflags-only-I stb
+                  OUTPUT_VARIABLE stb_dirs OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  string(REPLACE "-I" "" stb_dirs "${stb_dirs}")
+  separate_arguments(stb_dirs UNIX_COMMAND "${stb_dirs}")
+  # GLFW and stb headers that stop any compilation that includes them.
+  set(poison ${WORK}/poison)
+  foreach(h GLFW/glfw3.h GLFW/glfw3native.h stb_image.h stb_image_write.h stb/stb_image.h stb/stb_image_write.h)
+    file(WRITE ${poison}/${h} "#error \"${h} included: engine.h and rendergraph.h must need Vulkan alone\"\n")
+  endforeach()
+  # pkg-config that knows PREFIX and Vulkan and nothing else: a .pc file
+  # that requires glfw3 or stb cannot be resolved.
+  execute_process(COMMAND ${PKG_CONFIG} --variable=pcfiledir vulkan
+                  OUTPUT_VARIABLE vulkan_pc_dir RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0 OR NOT EXISTS ${vulkan_pc_dir}/vulkan.pc)
+    message(FATAL_ERROR "pkg-config finds no vulkan.pc (Debian: libvulkan-dev)")
+  endif()
+  file(COPY ${vulkan_pc_dir}/vulkan.pc DESTINATION ${WORK}/pkgconfig-vulkan)
+  find_pc_dir(pc_dir)
+  set(ENV{PKG_CONFIG_LIBDIR} "${pc_dir}:${WORK}/pkgconfig-vulkan")
+  unset(ENV{PKG_CONFIG_PATH})
+  foreach(module engine rendergraph)
+    execute_process(COMMAND ${PKG_CONFIG} --print-requires ${module}
+                    OUTPUT_VARIABLE requires OUTPUT_STRIP_TRAILING_WHITESPACE)
+    string(REPLACE "\n" ", " requires "${requires}")
+    message(STATUS "${module}.pc requires: ${requires}")
+  endforeach()
+  pkg_flags(flags rendergraph)
+  string(TOLOWER "${flags}" lower)
+  if(lower MATCHES "glfw|stb")
+    message(FATAL_ERROR "pkg-config --cflags --libs rendergraph names GLFW or stb: ${flags}")
+  endif()
+  file(MAKE_DIRECTORY ${WORK}/pkgconfig-build)
+  run(${C_COMPILER} -std=c11 -Wall -Wextra -Werror ${sanitize_flags} -I${poison} -o ${WORK}/pkgconfig-build/consumer
+      ${consumer_src}/consumer.c ${flags})
+  run(${WORK}/pkgconfig-build/consumer)
+  # find_package in the same fence: pkg_check_modules(glfw3) and
+  # find_path(stb_image.h) fail, and vulkan_only.cmake checks the rest.
+  configure_build_run(${WORK}/cmake-build -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON
+                      -DCONSUMER_VULKAN_ONLY=ON -DCONSUMER_POISON_DIR=${poison} "-DCMAKE_IGNORE_PATH=${stb_dirs}")
 
 else()
-  message(FATAL_ERROR "MODE must be subdir, install, package or pkgconfig (got '${MODE}')")
+  message(FATAL_ERROR "MODE must be subdir, install, package, pkgconfig or vulkan_only (got '${MODE}')")
 endif()

@@ -20,27 +20,27 @@ static void record_graph(VkCommandBuffer cmd, void *user)
         j->result = rg_execute(j->graph, cmd);
 }
 
-rg_graph *rg_test_graph(const char *name)
+rg_graph *test_device_graph(const char *name)
 {
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = name, .ctx = test_ctx }, &g), RG_SUCCESS);
     return g;
 }
 
-void rg_test_compile(rg_graph *g)
+void test_compile(rg_graph *g)
 {
     rg_result r = rg_compile(g);
     cr_assert_eq(r, RG_SUCCESS, "rg_compile: %s: %s", rg_result_string(r), rg_graph_error_message(g));
 }
 
-void rg_test_run(rg_graph *g, int times)
+void test_run(rg_graph *g, int times)
 {
     exec_job j = { g, times, RG_SUCCESS };
     cr_assert_eq(eng_context_submit_once(test_ctx, record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
     cr_assert_eq(j.result, RG_SUCCESS, "rg_execute: %s", rg_graph_error_message(g));
 }
 
-eng_buffer *rg_test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data)
+eng_buffer *test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data)
 {
     eng_buffer_desc d = { .name = "host", .size = size, .usage = usage,
                           .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT };
@@ -53,7 +53,7 @@ eng_buffer *rg_test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, con
     return b;
 }
 
-rg_buffer rg_test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool readback)
+rg_buffer test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool readback)
 {
     rg_buffer_import_desc d = { .name = name, .buffer = eng_buffer_handle(b), .size = eng_buffer_size(b),
                                 .initial_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
@@ -65,7 +65,7 @@ rg_buffer rg_test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bo
     return rg_buffer_import(g, &d);
 }
 
-bool rg_test_record_nothing(const rg_record_context *rc, void *user)
+bool test_record_nothing(const rg_record_context *rc, void *user)
 {
     (void)rc;
     (void)user;
@@ -84,7 +84,7 @@ static unsigned mesa_major(void)
     return m && sscanf(m, "Mesa %u", &major) == 1 ? major : 0;
 }
 
-void rg_test_skip_if_resolve_ignores_base_layer(bool depth)
+void test_skip_if_resolve_ignores_base_layer(bool depth)
 {
     if (!strstr(eng_context_properties(test_ctx)->deviceName, "llvmpipe"))
         return;

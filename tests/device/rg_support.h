@@ -9,19 +9,19 @@
 #include <rendergraph/rendergraph.h>
 #include <stdbool.h>
 
-rg_graph *rg_test_graph(const char *name);
-void rg_test_compile(rg_graph *g);
+rg_graph *test_device_graph(const char *name);
+void test_compile(rg_graph *g);
 /* Executes g `times` times into one command buffer, submits and waits. */
-void rg_test_run(rg_graph *g, int times);
+void test_run(rg_graph *g, int times);
 /* Host-visible, coherent, mapped; filled from data or zeroed. */
-eng_buffer *rg_test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data);
+eng_buffer *test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data);
 /* Imported as written by the host before the frame; readback: read by the
  * host after it. */
-rg_buffer rg_test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool readback);
+rg_buffer test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool readback);
 /* Skips the test where the driver resolves into layer 0 of any resolve
  * view (lavapipe: Mesa 22.3 for color and depth, Mesa 25.0 for depth). */
-void rg_test_skip_if_resolve_ignores_base_layer(bool depth);
+void test_skip_if_resolve_ignores_base_layer(bool depth);
 /* A draw that records nothing (attachments' load and store ops do the work). */
-bool rg_test_record_nothing(const rg_record_context *rc, void *user);
+bool test_record_nothing(const rg_record_context *rc, void *user);
 
 #endif

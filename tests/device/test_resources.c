@@ -2,6 +2,7 @@
 #include "device_fixture.h"
 
 #include <criterion/criterion.h>
+#include <engine_files/engine_files.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-/* Device regressions for the bugs an independent acceptance suite found
- * (issue 12): each frame here failed before its fix, with wrong read-back
+/* Device regressions for the bugs an independent acceptance suite found:
+ * each frame here failed before its fix, with wrong read-back
  * values, a validation message (synchronization validation 1.4.309 sees
  * the attachment hazards; 1.3.239 does not) or a sanitizer report. Values
  * are exact: attachments are cleared by their load ops, read back through
@@ -44,7 +44,7 @@ static void clear_span(rg_graph *g, const char *name, rg_attachment a)
     if (!a.store)
         a.store = VK_ATTACHMENT_STORE_OP_STORE;
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = name, .colors = { a }, .color_count = 1 });
-    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = rg_test_record_nothing });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = test_record_nothing });
     rg_end_rendering(g);
 }
 
@@ -85,17 +85,17 @@ static bool format_supports(VkFormat f, VkImageUsageFlags usage, VkSampleCountFl
 DEVICE_TEST(rg_acceptance, declaration_extended_after_execute)
 {
     enum { ROUNDS = 20 };
-    eng_buffer *down = rg_test_host_buffer((VkDeviceSize)W * H * 4 * (ROUNDS + 1),
+    eng_buffer *down = test_host_buffer((VkDeviceSize)W * H * 4 * (ROUNDS + 1),
                                            VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = rg_test_graph("extended");
-    rg_buffer out = rg_test_import_buffer(g, "down", down, true);
+    rg_graph *g = test_device_graph("extended");
+    rg_buffer out = test_import_buffer(g, "down", down, true);
     for (uint32_t round = 0; round <= ROUNDS; round++) {
         rg_texture t = rg_texture_create(g, &(rg_texture_desc){ .name = "target", .format = RGBA8, .width = W,
                                                                 .height = H });
         clear_span(g, "span", (rg_attachment){ .texture = t, .clear = rgba8((uint8_t)round, 7, 0, 255) });
         rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, out, (VkDeviceSize)round * W * H * 4);
-        rg_test_compile(g);
-        rg_test_run(g, 1);
+        test_compile(g);
+        test_run(g, 1);
     }
     const uint8_t *bytes = eng_buffer_mapped(down);
     for (uint32_t round = 0; round <= ROUNDS; round++) {
@@ -114,18 +114,18 @@ static void render_into_import_subresource(uint32_t mips, uint32_t layers, uint3
 {
     eng_image *img = device_image(RGBA8, mips, layers, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
     VkDeviceSize per_layer = (VkDeviceSize)W * H * 4; /* mip 0's size: room for any mip */
-    eng_buffer *down = rg_test_host_buffer(per_layer * mips * layers, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = rg_test_graph("import subresource");
+    eng_buffer *down = test_host_buffer(per_layer * mips * layers, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = test_device_graph("import subresource");
     rg_texture t = import_image(g, img);
-    rg_buffer out = rg_test_import_buffer(g, "down", down, true);
+    rg_buffer out = test_import_buffer(g, "down", down, true);
     VkClearValue base = rgba8(1, 2, 3, 4);
     rg_cmd_clear_texture(g, t, NULL, &base);
     clear_span(g, "into one subresource",
                (rg_attachment){ .texture = t, .mip = mip, .base_layer = layer, .clear = rgba8(200, 100, 50, 255) });
     for (uint32_t m = 0; m < mips; m++)
         rg_cmd_copy_texture_to_buffer(g, t, m, 0, layers, out, per_layer * layers * m);
-    rg_test_compile(g);
-    rg_test_run(g, 2);
+    test_compile(g);
+    test_run(g, 2);
     const uint8_t *bytes = eng_buffer_mapped(down);
     for (uint32_t m = 0; m < mips; m++) {
         uint32_t w = W >> m, h = H >> m;
@@ -164,20 +164,20 @@ DEVICE_TEST(rg_acceptance, import_depth_attachment_at_layer_1)
 {
     VkFormat f = VK_FORMAT_D32_SFLOAT;
     eng_image *img = device_image(f, 1, 2, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
-    eng_buffer *down = rg_test_host_buffer((VkDeviceSize)W * H * 4 * 2, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = rg_test_graph("import depth layer");
+    eng_buffer *down = test_host_buffer((VkDeviceSize)W * H * 4 * 2, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = test_device_graph("import depth layer");
     rg_texture t = import_image(g, img);
-    rg_buffer out = rg_test_import_buffer(g, "down", down, true);
+    rg_buffer out = test_import_buffer(g, "down", down, true);
     rg_cmd_clear_texture(g, t, NULL, &(VkClearValue){ .depthStencil = { .depth = 0.25f } });
     rg_begin_rendering(g, &(rg_rendering_desc){
         .name = "depth layer 1",
         .depth = { .texture = t, .base_layer = 1, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                    .store = VK_ATTACHMENT_STORE_OP_STORE, .clear = { .depthStencil = { .depth = 0.75f } } } });
-    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = rg_test_record_nothing });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = test_record_nothing });
     rg_end_rendering(g);
     rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 2, out, 0);
-    rg_test_compile(g);
-    rg_test_run(g, 2);
+    test_compile(g);
+    test_run(g, 2);
     const float *v = eng_buffer_mapped(down);
     uint32_t bad[2] = { 0, 0 };
     for (uint32_t l = 0; l < 2; l++)
@@ -201,20 +201,20 @@ DEVICE_TEST(rg_acceptance, depth_stencil_sampled_through_depth_aspect)
     if (!format_supports(f, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                          VK_SAMPLE_COUNT_1_BIT))
         f = VK_FORMAT_D24_UNORM_S8_UINT;
-    rg_graph *g = rg_test_graph("depth aspect");
+    rg_graph *g = test_device_graph("depth aspect");
     rg_texture d = rg_texture_create(g, &(rg_texture_desc){ .name = "depth stencil", .format = f, .width = W,
                                                             .height = H });
     rg_begin_rendering(g, &(rg_rendering_desc){
         .name = "depth", .depth = { .texture = d, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                     .store = VK_ATTACHMENT_STORE_OP_STORE } });
-    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = rg_test_record_nothing });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = test_record_nothing });
     rg_end_rendering(g);
     rg_access sample = { .texture = d, .usage = RG_USAGE_SAMPLED_COMPUTE,
                          .range = { .aspect = VK_IMAGE_ASPECT_DEPTH_BIT } };
     rg_cmd_user(g, &(rg_user_desc){ .name = "sample depth", .accesses = &sample, .access_count = 1,
-                                    .record = rg_test_record_nothing });
-    rg_test_compile(g);
-    rg_test_run(g, 3);
+                                    .record = test_record_nothing });
+    test_compile(g);
+    test_run(g, 3);
     for (uint32_t i = 0; i < rg_barrier_count(g); i++) {
         const rg_barrier_info *b = rg_barrier_get(g, i);
         cr_expect_eq(b->range.aspect, VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT,
@@ -230,12 +230,12 @@ DEVICE_TEST(rg_acceptance, depth_stencil_sampled_through_depth_aspect)
  * specification: span 3 must wait for span 2's store. */
 static void read_only_depth_frames(VkAttachmentStoreOp store)
 {
-    rg_graph *g = rg_test_graph("read-only depth");
+    rg_graph *g = test_device_graph("read-only depth");
     rg_texture d = rg_texture_create(g, &(rg_texture_desc){ .name = "depth", .format = VK_FORMAT_D32_SFLOAT,
                                                             .width = W, .height = H });
     rg_texture c[3];
-    eng_buffer *down = rg_test_host_buffer((VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_buffer out = rg_test_import_buffer(g, "down", down, true);
+    eng_buffer *down = test_host_buffer((VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_buffer out = test_import_buffer(g, "down", down, true);
     for (int i = 0; i < 3; i++) {
         c[i] = rg_texture_create(g, &(rg_texture_desc){ .name = "color", .format = RGBA8, .width = W, .height = H });
         rg_rendering_desc rd = {
@@ -247,12 +247,12 @@ static void read_only_depth_frames(VkAttachmentStoreOp store)
             .depth_read_only = i > 0 };
         rg_begin_rendering(g, &rd);
         rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW,
-                                        .record = rg_test_record_nothing });
+                                        .record = test_record_nothing });
         rg_end_rendering(g);
     }
     rg_cmd_copy_texture_to_buffer(g, c[2], 0, 0, 1, out, 0);
-    rg_test_compile(g);
-    rg_test_run(g, 3);
+    test_compile(g);
+    test_run(g, 3);
     cr_expect_eq(count_not(eng_buffer_mapped(down), W * H, packed(9, 9, 9, 9)), 0);
     rg_graph_destroy(g);
     eng_buffer_destroy(down);
@@ -282,15 +282,15 @@ DEVICE_TEST(rg_acceptance, integer_format_copies_round_trip)
         uint8_t *src = malloc(size);
         for (VkDeviceSize i = 0; i < size; i++)
             src[i] = (uint8_t)(i * 7 + k);
-        eng_buffer *up = rg_test_host_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, src);
-        eng_buffer *down = rg_test_host_buffer(size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-        rg_graph *g = rg_test_graph("integer copy");
+        eng_buffer *up = test_host_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, src);
+        eng_buffer *down = test_host_buffer(size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+        rg_graph *g = test_device_graph("integer copy");
         rg_texture t = rg_texture_create(g, &(rg_texture_desc){ .name = "integer", .format = cases[k].f, .width = W,
                                                                 .height = H });
-        rg_cmd_copy_buffer_to_texture(g, rg_test_import_buffer(g, "up", up, false), 0, t, 0, 0, 1);
-        rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, rg_test_import_buffer(g, "down", down, true), 0);
-        rg_test_compile(g);
-        rg_test_run(g, 1);
+        rg_cmd_copy_buffer_to_texture(g, test_import_buffer(g, "up", up, false), 0, t, 0, 0, 1);
+        rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, test_import_buffer(g, "down", down, true), 0);
+        test_compile(g);
+        test_run(g, 1);
         cr_expect(memcmp(eng_buffer_mapped(down), src, size) == 0, "format %d: bytes differ", (int)cases[k].f);
         rg_graph_destroy(g);
         eng_buffer_destroy(up);
@@ -308,17 +308,17 @@ DEVICE_TEST(rg_acceptance, integer_resolve_default_mode)
     VkFormat f = VK_FORMAT_R32_UINT;
     if (!format_supports(f, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_SAMPLE_COUNT_4_BIT))
         cr_skip_test("no 4x R32_UINT color attachments");
-    eng_buffer *down = rg_test_host_buffer((VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = rg_test_graph("integer resolve");
+    eng_buffer *down = test_host_buffer((VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = test_device_graph("integer resolve");
     rg_texture ms = rg_texture_create(g, &(rg_texture_desc){ .name = "ids 4x", .format = f, .width = W, .height = H,
                                                              .samples = VK_SAMPLE_COUNT_4_BIT });
     rg_texture single = rg_texture_create(g, &(rg_texture_desc){ .name = "ids", .format = f, .width = W,
                                                                  .height = H });
     clear_span(g, "ids", (rg_attachment){ .texture = ms, .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
                                           .clear = { .color = { .uint32 = { 123456 } } }, .resolve = single });
-    rg_cmd_copy_texture_to_buffer(g, single, 0, 0, 1, rg_test_import_buffer(g, "down", down, true), 0);
-    rg_test_compile(g);
-    rg_test_run(g, 2);
+    rg_cmd_copy_texture_to_buffer(g, single, 0, 0, 1, test_import_buffer(g, "down", down, true), 0);
+    test_compile(g);
+    test_run(g, 2);
     cr_expect_eq(count_not(eng_buffer_mapped(down), W * H, 123456), 0);
     rg_graph_destroy(g);
     eng_buffer_destroy(down);
@@ -330,11 +330,12 @@ DEVICE_TEST(rg_acceptance, integer_resolve_default_mode)
  * object: its final barrier must not name VK_NULL_HANDLE. */
 DEVICE_TEST(rg_acceptance, unused_imports_without_objects)
 {
-    eng_buffer *down = rg_test_host_buffer((VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = rg_test_graph("unused imports");
+    eng_buffer *down = test_host_buffer((VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = test_device_graph("unused imports");
     rg_texture_import(g, &(rg_texture_import_desc){
         .name = "no image", .format = RGBA8, .width = W, .height = H,
-        .initial_layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, .initial_stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+        .initial_layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+        .initial_stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
         .initial_access = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, .final_layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
         .final_stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, .final_access = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT });
     rg_buffer_import(g, &(rg_buffer_import_desc){
@@ -343,9 +344,9 @@ DEVICE_TEST(rg_acceptance, unused_imports_without_objects)
         .final_access = VK_ACCESS_2_HOST_READ_BIT });
     rg_texture t = rg_texture_create(g, &(rg_texture_desc){ .name = "t", .format = RGBA8, .width = W, .height = H });
     clear_span(g, "span", (rg_attachment){ .texture = t, .clear = rgba8(5, 6, 7, 8) });
-    rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, rg_test_import_buffer(g, "down", down, true), 0);
-    rg_test_compile(g);
-    rg_test_run(g, 2);
+    rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, test_import_buffer(g, "down", down, true), 0);
+    test_compile(g);
+    test_run(g, 2);
     cr_expect_eq(count_not(eng_buffer_mapped(down), W * H, packed(5, 6, 7, 8)), 0);
     rg_graph_destroy(g);
     eng_buffer_destroy(down);
@@ -367,11 +368,11 @@ static void execute_once(VkCommandBuffer cmd, void *user)
  * nothing. */
 DEVICE_TEST(rg_acceptance, unused_import_transition_needs_its_image)
 {
-    rg_graph *g = rg_test_graph("unused import transition");
+    rg_graph *g = test_device_graph("unused import transition");
     rg_texture_import(g, &(rg_texture_import_desc){
         .name = "backbuffer", .format = RGBA8, .width = W, .height = H,
         .final_layout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR });
-    rg_test_compile(g);
+    test_compile(g);
     execute_job j = { g, RG_SUCCESS };
     cr_assert_eq(eng_context_submit_once(test_ctx, execute_once, &j), ENG_SUCCESS, "%s", eng_last_error());
     cr_expect_eq(j.result, RG_ERROR_INVALID_ARGUMENT);
@@ -385,13 +386,14 @@ DEVICE_TEST(rg_acceptance, unused_import_transition_needs_its_image)
  * two-layer texture whose both layers were cleared to `base` first. */
 static void resolve_into_import_layer_1(VkFormat format, bool depth)
 {
-    VkImageUsageFlags attach = depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    VkImageUsageFlags attach =
+        depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
     if (!format_supports(format, attach, VK_SAMPLE_COUNT_4_BIT))
         cr_skip_test("no 4x attachments of format %d", (int)format);
-    rg_test_skip_if_resolve_ignores_base_layer(depth);
+    test_skip_if_resolve_ignores_base_layer(depth);
     eng_image *img = device_image(format, 1, 2, attach);
-    eng_buffer *down = rg_test_host_buffer((VkDeviceSize)W * H * 4 * 2, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = rg_test_graph("resolve into import");
+    eng_buffer *down = test_host_buffer((VkDeviceSize)W * H * 4 * 2, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = test_device_graph("resolve into import");
     rg_texture target = import_image(g, img);
     rg_texture ms = rg_texture_create(g, &(rg_texture_desc){ .name = "4x", .format = format, .width = W, .height = H,
                                                              .samples = VK_SAMPLE_COUNT_4_BIT });
@@ -411,11 +413,11 @@ static void resolve_into_import_layer_1(VkFormat format, bool depth)
         rd.color_count = 1;
     }
     rg_begin_rendering(g, &rd);
-    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = rg_test_record_nothing });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = test_record_nothing });
     rg_end_rendering(g);
-    rg_cmd_copy_texture_to_buffer(g, target, 0, 0, 2, rg_test_import_buffer(g, "down", down, true), 0);
-    rg_test_compile(g);
-    rg_test_run(g, 2);
+    rg_cmd_copy_texture_to_buffer(g, target, 0, 0, 2, test_import_buffer(g, "down", down, true), 0);
+    test_compile(g);
+    test_run(g, 2);
     const float *v = eng_buffer_mapped(down);
     uint32_t bad[2] = { 0, 0 };
     for (uint32_t l = 0; l < 2; l++)
@@ -444,7 +446,7 @@ DEVICE_TEST(rg_acceptance, import_depth_resolve_target_at_layer_1)
  * anything is created or recorded; the graph stays usable. */
 static void expect_placement_refused(rg_graph *g, const char *needle)
 {
-    rg_test_compile(g);
+    test_compile(g);
     execute_job j = { g, RG_SUCCESS };
     cr_assert_eq(eng_context_submit_once(test_ctx, execute_once, &j), ENG_SUCCESS, "%s", eng_last_error());
     cr_expect_eq(j.result, RG_ERROR_INVALID_ARGUMENT, "%s", rg_graph_error_message(g));
@@ -454,7 +456,7 @@ static void expect_placement_refused(rg_graph *g, const char *needle)
 
 DEVICE_TEST(rg_acceptance, compressed_color_attachment_refused_at_placement)
 {
-    rg_graph *g = rg_test_graph("bc1 attachment");
+    rg_graph *g = test_device_graph("bc1 attachment");
     rg_texture t = rg_texture_create(g, &(rg_texture_desc){ .name = "bc1 target", .width = W, .height = H,
                                                             .format = VK_FORMAT_BC1_RGBA_UNORM_BLOCK });
     clear_span(g, "render into bc1", (rg_attachment){ .texture = t });
@@ -464,7 +466,7 @@ DEVICE_TEST(rg_acceptance, compressed_color_attachment_refused_at_placement)
 
 DEVICE_TEST(rg_acceptance, blit_into_compressed_refused_at_placement)
 {
-    rg_graph *g = rg_test_graph("bc1 blit");
+    rg_graph *g = test_device_graph("bc1 blit");
     rg_texture src = rg_texture_create(g, &(rg_texture_desc){ .name = "src", .format = RGBA8, .width = W,
                                                               .height = H });
     rg_texture dst = rg_texture_create(g, &(rg_texture_desc){ .name = "bc1", .width = W, .height = H,

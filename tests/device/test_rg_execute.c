@@ -39,7 +39,8 @@ typedef struct gpu {
 static gpu gpu_open(void)
 {
     gpu g = { test_ctx, eng_context_device(test_ctx), VK_NULL_HANDLE };
-    VkDescriptorPoolSize sizes[] = { { VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 8 }, { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 } };
+    VkDescriptorPoolSize sizes[] = { { VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 8 }, { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                                                8 } };
     VkDescriptorPoolCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 8,
                                       .poolSizeCount = 2, .pPoolSizes = sizes };
     cr_assert_eq(vkCreateDescriptorPool(g.dev, &ci, NULL, &g.pool), VK_SUCCESS);
@@ -106,7 +107,8 @@ static eng_buffer *readback_buffer(gpu *g, VkDeviceSize size)
 static rg_buffer import_readback(rg_graph *graph, eng_buffer *b)
 {
     rg_buffer_import_desc d = { .name = "readback", .buffer = eng_buffer_handle(b), .size = eng_buffer_size(b),
-                                .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT, .final_access = VK_ACCESS_2_HOST_READ_BIT };
+                                .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                                .final_access = VK_ACCESS_2_HOST_READ_BIT };
     return rg_buffer_import(graph, &d);
 }
 
@@ -218,7 +220,8 @@ DEVICE_TEST(rg_execute, clear_pass_sample_copy)
     rg_end_rendering(graph);
     rg_begin_rendering(graph, &(rg_rendering_desc){
         .name = "pass 2", .color_count = 1,
-        .colors = { { .texture = c, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE, .store = VK_ATTACHMENT_STORE_OP_STORE } } });
+        .colors = { { .texture = c, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                      .store = VK_ATTACHMENT_STORE_OP_STORE } } });
     rg_cmd_user(graph, &(rg_user_desc){ .name = "sample b", .kind = RG_COMMAND_DRAW, .accesses = &read_b,
                                          .access_count = 1, .record = draw_sampled, .user = &d2 });
     rg_end_rendering(graph);
@@ -398,7 +401,8 @@ DEVICE_TEST(rg_execute, compute_write_fragment_read)
                                          .record = dispatch_fill, .user = &cj });
     rg_begin_rendering(graph, &(rg_rendering_desc){
         .name = "show", .color_count = 1,
-        .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE, .store = VK_ATTACHMENT_STORE_OP_STORE } } });
+        .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                      .store = VK_ATTACHMENT_STORE_OP_STORE } } });
     rg_cmd_user(graph, &(rg_user_desc){ .name = "read color", .kind = RG_COMMAND_DRAW, .accesses = &read,
                                          .access_count = 1, .record = draw_from_ssbo, .user = &sd });
     rg_end_rendering(graph);
@@ -488,7 +492,8 @@ DEVICE_TEST(rg_execute, import_repointed_without_recompile)
     solid_job job = { pipe, full, color };
     rg_begin_rendering(graph, &(rg_rendering_desc){
         .name = "frame", .color_count = 1,
-        .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE, .store = VK_ATTACHMENT_STORE_OP_STORE } } });
+        .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                      .store = VK_ATTACHMENT_STORE_OP_STORE } } });
     rg_cmd_user(graph, &(rg_user_desc){ .name = "fill", .kind = RG_COMMAND_DRAW, .record = draw_solid, .user = &job });
     rg_end_rendering(graph);
     compile_ok(graph);

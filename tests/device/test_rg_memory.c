@@ -38,22 +38,22 @@ DEVICE_TEST(rg_memory, buffer_reuses_buffer_memory)
         first[i] = 0x11110000u + i;
         second[i] = 0x22220000u + i * 3;
     }
-    eng_buffer *up = rg_test_host_buffer(N, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, first);
-    eng_buffer *io = rg_test_host_buffer(2 * N, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    eng_buffer *up = test_host_buffer(N, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, first);
+    eng_buffer *io = test_host_buffer(2 * N, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     memcpy((char *)eng_buffer_mapped(io) + N, second, N);
-    eng_buffer *down = rg_test_host_buffer(N, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    eng_buffer *down = test_host_buffer(N, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
 
-    rg_graph *g = rg_test_graph("memory");
+    rg_graph *g = test_device_graph("memory");
     rg_buffer a = rg_buffer_create(g, &(rg_buffer_desc){ .name = "a", .size = N });
     rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){ .name = "b", .size = N });
-    rg_buffer u = rg_test_import_buffer(g, "up", up, false);
-    rg_buffer x = rg_test_import_buffer(g, "io", io, true), d = rg_test_import_buffer(g, "down", down, true);
+    rg_buffer u = test_import_buffer(g, "up", up, false);
+    rg_buffer x = test_import_buffer(g, "io", io, true), d = test_import_buffer(g, "down", down, true);
     rg_cmd_copy_buffer(g, u, 0, a, 0, N);
     rg_cmd_copy_buffer(g, a, 0, x, 0, N);
     rg_cmd_copy_buffer(g, x, N, b, 0, N); /* b takes a's memory over */
     rg_cmd_copy_buffer(g, b, 0, d, 0, N);
-    rg_test_compile(g);
-    rg_test_run(g, 3);
+    test_compile(g);
+    test_run(g, 3);
 
     VkDeviceSize oa = 0, ob = 0;
     uint32_t pa = 0, pb = 0;
@@ -78,22 +78,23 @@ DEVICE_TEST(rg_memory, image_reuses_image_memory)
     static uint8_t green_px[BYTES];
     for (uint32_t i = 0; i < W * H; i++)
         memcpy(green_px + i * 4, (uint8_t[4]){ 0, 255, 0, 255 }, 4);
-    eng_buffer *io = rg_test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    eng_buffer *io = test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                      NULL);
     memcpy((char *)eng_buffer_mapped(io) + BYTES, green_px, BYTES);
-    eng_buffer *down = rg_test_host_buffer(BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = rg_test_graph("memory");
+    eng_buffer *down = test_host_buffer(BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = test_device_graph("memory");
     rg_texture_desc td = { .format = FMT, .width = W, .height = H };
     td.name = "first";
     rg_texture a = rg_texture_create(g, &td);
     td.name = "second";
     rg_texture b = rg_texture_create(g, &td);
-    rg_buffer x = rg_test_import_buffer(g, "io", io, true), d = rg_test_import_buffer(g, "down", down, true);
+    rg_buffer x = test_import_buffer(g, "io", io, true), d = test_import_buffer(g, "down", down, true);
     rg_cmd_clear_texture(g, a, NULL, &(VkClearValue){ .color = { .float32 = { 1, 0, 0, 1 } } });
     rg_cmd_copy_texture_to_buffer(g, a, 0, 0, 1, x, 0);
     rg_cmd_copy_buffer_to_texture(g, x, BYTES, b, 0, 0, 1);
     rg_cmd_copy_texture_to_buffer(g, b, 0, 0, 1, d, 0);
-    rg_test_compile(g);
-    rg_test_run(g, 3);
+    test_compile(g);
+    test_run(g, 3);
 
     VkDeviceSize oa = 0, ob = 0;
     uint32_t pa = 0, pb = 0;
@@ -160,10 +161,10 @@ DEVICE_TEST(rg_memory, post_chain_targets_alias)
                              .set_layouts = &layout, .set_layout_count = 1, .push_constant_size = sizeof(solid_push) };
     eng_pipeline *pipe = NULL;
     cr_assert_eq(eng_pipeline_create(test_ctx, &pd, &pipe), ENG_SUCCESS, "%s", eng_last_error());
-    eng_buffer *down = rg_test_host_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    eng_buffer *down = test_host_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
 
     /* clear -> t0; t0 -> t1 -> ... -> t5 by copying passes; t5 -> host. */
-    rg_graph *g = rg_test_graph("memory");
+    rg_graph *g = test_device_graph("memory");
     rg_texture t[STEPS + 1];
     for (int i = 0; i <= STEPS; i++) {
         char name[16];
@@ -186,11 +187,11 @@ DEVICE_TEST(rg_memory, post_chain_targets_alias)
                                         .access_count = 1, .record = draw_post, .user = &draws[i] });
         rg_end_rendering(g);
     }
-    rg_buffer out = rg_test_import_buffer(g, "down", down, true);
+    rg_buffer out = test_import_buffer(g, "down", down, true);
     rg_cmd_copy_texture_to_buffer(g, t[STEPS], 0, 0, 1, out, 0);
-    rg_test_compile(g);
-    rg_test_run(g, 3);
-    rg_test_run(g, 1);
+    test_compile(g);
+    test_run(g, 3);
+    test_run(g, 1);
 
     const uint8_t *px = eng_buffer_mapped(down);
     static const uint8_t blue[4] = { 0, 0, 255, 255 };

@@ -24,8 +24,8 @@ TestSuite(rg_resolve, .init = device_setup, .fini = device_teardown);
 static uint32_t resolve_and_count_wrong(VkFormat format, bool depth, uint32_t layer)
 {
     enum { BYTES = W * H * 4 };
-    eng_buffer *down = rg_test_host_buffer(BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = rg_test_graph("resolve");
+    eng_buffer *down = test_host_buffer(BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = test_device_graph("resolve");
     rg_texture ms = rg_texture_create(g, &(rg_texture_desc){ .name = "multisampled", .format = format, .width = W,
                                                              .height = H, .samples = VK_SAMPLE_COUNT_4_BIT });
     rg_texture single = rg_texture_create(g, &(rg_texture_desc){ .name = "resolved", .format = format, .width = W,
@@ -43,12 +43,12 @@ static uint32_t resolve_and_count_wrong(VkFormat format, bool depth, uint32_t la
         rd.color_count = 1;
     }
     rg_begin_rendering(g, &rd);
-    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = rg_test_record_nothing });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = test_record_nothing });
     rg_end_rendering(g);
-    rg_buffer out = rg_test_import_buffer(g, "down", down, true);
+    rg_buffer out = test_import_buffer(g, "down", down, true);
     rg_cmd_copy_texture_to_buffer(g, single, 0, layer, 1, out, 0);
-    rg_test_compile(g);
-    rg_test_run(g, 2);
+    test_compile(g);
+    test_run(g, 2);
     cr_expect(rg_texture_is_transient(g, ms), "the multisampled texture never leaves its pass");
     const float *v = eng_buffer_mapped(down);
     uint32_t bad = 0;
@@ -75,14 +75,14 @@ DEVICE_TEST(rg_resolve, depth_into_layer_0)
 DEVICE_TEST(rg_resolve, depth_into_layer_1)
 {
     require_4x_depth();
-    rg_test_skip_if_resolve_ignores_base_layer(true);
+    test_skip_if_resolve_ignores_base_layer(true);
     uint32_t bad = resolve_and_count_wrong(VK_FORMAT_D32_SFLOAT, true, 1);
     cr_expect_eq(bad, 0, "%u of %u resolved depth values differ from 0.25", bad, W * H);
 }
 
 DEVICE_TEST(rg_resolve, color_into_layer_1)
 {
-    rg_test_skip_if_resolve_ignores_base_layer(false);
+    test_skip_if_resolve_ignores_base_layer(false);
     uint32_t bad = resolve_and_count_wrong(VK_FORMAT_R32_SFLOAT, false, 1);
     cr_expect_eq(bad, 0, "%u of %u resolved values differ from 0.25", bad, W * H);
 }

@@ -9,6 +9,7 @@
 #include "tile_support.h"
 
 #include <criterion/criterion.h>
+#include <engine_files/engine_files.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

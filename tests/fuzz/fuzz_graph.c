@@ -1,4 +1,4 @@
-/* libFuzzer harness for the render graph's device-free half (issue 8).
+/* libFuzzer harness for the render graph's device-free half.
  *
  * The input is a stream of operations, each an opcode byte and its
  * arguments (see the "decoder" below): created and imported textures and

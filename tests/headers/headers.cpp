@@ -1,8 +1,9 @@
-// Both public headers compile as C++ (C++11, -Wall -Wextra -pedantic, with
+// The public headers compile as C++ (C++11, -Wall -Wextra -pedantic, with
 // -Werror in CI builds) and the C libraries link into a C++ program through
 // their extern "C" declarations. Built with the project, so a header that
 // C++ rejects fails the build; the CTest entry runs it.
 #include <engine/engine.h>
+#include <engine_files/engine_files.h>
 #include <rendergraph/rendergraph.h>
 
 #include <cstdio>
@@ -58,5 +59,9 @@ int main()
                 eng_memory_flags_string(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
                                             VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT,
                                         flags, sizeof flags));
+    // engine_files, and the last-error message it shares with the engine.
+    if (eng_write_png(nullptr, 1, 1, nullptr) != ENG_ERROR_INVALID_ARGUMENT ||
+        eng_set_error(ENG_ERROR_IO, "cxx %d", 1) != ENG_ERROR_IO || std::strcmp(eng_last_error(), "cxx 1") != 0)
+        return 1;
     return 0;
 }

@@ -1,10 +1,11 @@
 /* The public headers compile as strict ISO C11 (-std=c11 -pedantic, with
  * -Wstrict-prototypes and -Wmissing-prototypes; -Werror in CI builds):
  * rendergraph.h on its own first (it must not rely on engine.h having been
- * included), then engine.h after it. Built with the project; the CTest entry
- * runs it. */
+ * included), then engine.h after it, then engine_files.h. Built with the
+ * project; the CTest entry runs it. */
 #include <rendergraph/rendergraph.h>
 #include <engine/engine.h>
+#include <engine_files/engine_files.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,9 @@ int main(void)
     if (rg_graph_create(&(rg_graph_desc){ .name = "c11" }, &graph) != RG_SUCCESS)
         return 1;
     rg_graph_destroy(graph);
+    /* engine_files reports through the engine's last-error message. */
+    if (eng_write_png(NULL, 1, 1, NULL) != ENG_ERROR_INVALID_ARGUMENT || !strstr(eng_last_error(), "eng_write_png"))
+        return 1;
     printf("headers_c11: engine %s, rendergraph %s\n", eng_version_string(), rg_version_string());
     return strcmp(eng_version_string(), ENG_VERSION) == 0 && strcmp(rg_version_string(), RG_VERSION) == 0 ? 0 : 1;
 }

@@ -11,24 +11,24 @@
 #define KiB64 (64u * 1024u)
 #define MEM_MAX 96
 
-typedef struct mem_entry {
+typedef struct test_mem_entry {
     VkDeviceSize size, align;
     uint32_t bits;                    /* 0: what the table gives the resource */
     bool dedicated;
     bool is_texture;
     rg_texture tex;
     rg_buffer buf;
-} mem_entry;
+} test_mem_entry;
 
-typedef struct mem_env {
+typedef struct test_mem_env {
     rg_graph *g;
     const device_table *table;
-    mem_entry e[MEM_MAX];             /* by declaration index */
+    test_mem_entry e[MEM_MAX];             /* by declaration index */
     uint32_t n;
     uint32_t calls;                   /* requirement callbacks made */
-} mem_env;
+} test_mem_env;
 
-static inline const device_table *mem_table(const char *name)
+static inline const device_table *test_mem_table(const char *name)
 {
     for (size_t i = 0; i < device_table_count; i++)
         if (strcmp(device_tables[i].name, name) == 0)
@@ -37,43 +37,45 @@ static inline const device_table *mem_table(const char *name)
     return NULL;
 }
 
-static inline void mem_init(mem_env *env, const char *table)
+static inline void test_mem_init(test_mem_env *env, const char *table)
 {
     memset(env, 0, sizeof *env);
-    env->g = rgu_graph();
-    env->table = mem_table(table);
+    env->g = test_graph();
+    env->table = test_mem_table(table);
 }
 
-static inline VkDeviceSize mem_round(VkDeviceSize v) { return (v + KiB64 - 1) / KiB64 * KiB64; }
+static inline VkDeviceSize test_mem_round(VkDeviceSize v) { return (v + KiB64 - 1) / KiB64 * KiB64; }
 
-static inline mem_entry *mem_push(mem_env *env, VkDeviceSize size)
+static inline test_mem_entry *test_mem_push(test_mem_env *env, VkDeviceSize size)
 {
     cr_assert_lt(env->n, MEM_MAX);
-    mem_entry *e = &env->e[env->n++];
+    test_mem_entry *e = &env->e[env->n++];
     e->size = size;
     e->align = KiB64;
     return e;
 }
 
 /* A created texture of size w*h*bpp*samples rounded up to 64 KiB. */
-static inline rg_texture mem_tex_ex(mem_env *env, const char *name, VkFormat f, uint32_t bpp, uint32_t w, uint32_t h,
+static inline rg_texture test_mem_tex_ex(test_mem_env *env, const char *name, VkFormat f, uint32_t bpp, uint32_t w,
+                                         uint32_t h,
                                     VkSampleCountFlagBits samples, rg_transient mode)
 {
-    mem_entry *e = mem_push(env, mem_round((VkDeviceSize)w * h * bpp * (samples ? samples : 1)));
+    test_mem_entry *e = test_mem_push(env, test_mem_round((VkDeviceSize)w * h * bpp * (samples ? samples : 1)));
     e->is_texture = true;
     e->tex = rg_texture_create(env->g, &(rg_texture_desc){.name = name, .format = f, .width = w, .height = h,
                                                           .samples = samples, .transient = mode});
     return e->tex;
 }
 
-static inline rg_texture mem_tex(mem_env *env, const char *name, VkFormat f, uint32_t bpp, uint32_t w, uint32_t h)
+static inline rg_texture test_mem_tex(test_mem_env *env, const char *name, VkFormat f, uint32_t bpp, uint32_t w,
+                                      uint32_t h)
 {
-    return mem_tex_ex(env, name, f, bpp, w, h, VK_SAMPLE_COUNT_1_BIT, RG_TRANSIENT_AUTO);
+    return test_mem_tex_ex(env, name, f, bpp, w, h, VK_SAMPLE_COUNT_1_BIT, RG_TRANSIENT_AUTO);
 }
 
-static inline rg_texture mem_import(mem_env *env, const char *name, VkFormat f, uint32_t w, uint32_t h)
+static inline rg_texture test_mem_import(test_mem_env *env, const char *name, VkFormat f, uint32_t w, uint32_t h)
 {
-    mem_entry *e = mem_push(env, 0);
+    test_mem_entry *e = test_mem_push(env, 0);
     e->is_texture = true;
     e->tex = rg_texture_import(env->g, &(rg_texture_import_desc){
                                            .name = name, .format = f, .width = w, .height = h,
@@ -81,21 +83,21 @@ static inline rg_texture mem_import(mem_env *env, const char *name, VkFormat f, 
     return e->tex;
 }
 
-static inline rg_buffer mem_buf(mem_env *env, const char *name, VkDeviceSize size)
+static inline rg_buffer test_mem_buf(test_mem_env *env, const char *name, VkDeviceSize size)
 {
-    mem_entry *e = mem_push(env, mem_round(size));
+    test_mem_entry *e = test_mem_push(env, test_mem_round(size));
     e->buf = rg_buffer_create(env->g, &(rg_buffer_desc){.name = name, .size = size});
     return e->buf;
 }
 
-static inline bool mem_requirements(void *user, const char *name, bool is_texture, uint32_t index,
+static inline bool test_mem_requirements(void *user, const char *name, bool is_texture, uint32_t index,
                                     VkDeviceSize *size, VkDeviceSize *alignment, uint32_t *type_bits,
                                     bool *dedicated)
 {
     (void)name;
-    mem_env *env = user;
+    test_mem_env *env = user;
     cr_assert_lt(index, env->n);
-    const mem_entry *e = &env->e[index];
+    const test_mem_entry *e = &env->e[index];
     cr_assert_eq(e->is_texture, is_texture);
     env->calls++;
     *size = e->size;
@@ -109,22 +111,22 @@ static inline bool mem_requirements(void *user, const char *name, bool is_textur
 }
 
 /* Compile and place; both must succeed. */
-static inline void mem_place(mem_env *env)
+static inline void test_mem_place(test_mem_env *env)
 {
     cr_assert_eq(rg_compile(env->g), RG_SUCCESS, "%s", rg_graph_error_message(env->g));
-    rg_result r = rg_place_offline(env->g, &env->table->props, mem_requirements, env);
+    rg_result r = rg_place_offline(env->g, &env->table->props, test_mem_requirements, env);
     cr_assert_eq(r, RG_SUCCESS, "%s: %s", rg_result_string(r), rg_graph_error_message(env->g));
 }
 
-typedef struct mem_where {
+typedef struct test_mem_where {
     rg_memory_kind kind;
     VkDeviceSize offset, size;
     uint32_t pool;
-} mem_where;
+} test_mem_where;
 
-static inline mem_where mem_tex_at(const mem_env *env, rg_texture t)
+static inline test_mem_where test_mem_tex_at(const test_mem_env *env, rg_texture t)
 {
-    mem_where w = {0};
+    test_mem_where w = {0};
     w.kind = rg_texture_memory(env->g, t, &w.offset, &w.pool);
     for (uint32_t i = 0; i < env->n; i++)
         if (env->e[i].is_texture && env->e[i].tex.id == t.id)
@@ -132,9 +134,9 @@ static inline mem_where mem_tex_at(const mem_env *env, rg_texture t)
     return w;
 }
 
-static inline mem_where mem_buf_at(const mem_env *env, rg_buffer b)
+static inline test_mem_where test_mem_buf_at(const test_mem_env *env, rg_buffer b)
 {
-    mem_where w = {0};
+    test_mem_where w = {0};
     w.kind = rg_buffer_memory(env->g, b, &w.offset, &w.pool);
     for (uint32_t i = 0; i < env->n; i++)
         if (!env->e[i].is_texture && env->e[i].buf.id == b.id)
@@ -142,7 +144,7 @@ static inline mem_where mem_buf_at(const mem_env *env, rg_buffer b)
     return w;
 }
 
-static inline bool mem_overlap(mem_where a, mem_where b)
+static inline bool test_mem_overlap(test_mem_where a, test_mem_where b)
 {
     return a.kind == RG_MEMORY_POOLED && b.kind == RG_MEMORY_POOLED && a.pool == b.pool &&
            a.offset < b.offset + b.size && b.offset < a.offset + a.size;

@@ -8,16 +8,17 @@
 
 #define TEX(t, u) ((rg_access){.texture = (t), .usage = (u), .whole = true})
 #define BUF(b, u) ((rg_access){.buffer = (b), .usage = (u)})
-#define ACC(...) ((const rg_access[]){__VA_ARGS__}), (uint32_t)(sizeof((const rg_access[]){__VA_ARGS__}) / sizeof(rg_access))
+#define ACC(...) \
+    ((const rg_access[]){__VA_ARGS__}), (uint32_t)(sizeof((const rg_access[]){__VA_ARGS__}) / sizeof(rg_access))
 
-static inline bool rgu_noop(const rg_record_context *rc, void *user)
+static inline bool test_noop(const rg_record_context *rc, void *user)
 {
     (void)rc;
     (void)user;
     return true;
 }
 
-static inline rg_graph *rgu_graph(void)
+static inline rg_graph *test_graph(void)
 {
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "test"}, &g), RG_SUCCESS);
@@ -25,33 +26,33 @@ static inline rg_graph *rgu_graph(void)
     return g;
 }
 
-static inline rg_texture rgu_tex(rg_graph *g, const char *name, VkFormat format)
+static inline rg_texture test_tex(rg_graph *g, const char *name, VkFormat format)
 {
     return rg_texture_create(g, &(rg_texture_desc){.name = name, .format = format, .width = 64, .height = 64});
 }
 
-static inline rg_texture rgu_color(rg_graph *g, const char *name)
+static inline rg_texture test_color(rg_graph *g, const char *name)
 {
-    return rgu_tex(g, name, VK_FORMAT_R8G8B8A8_UNORM);
+    return test_tex(g, name, VK_FORMAT_R8G8B8A8_UNORM);
 }
 
-static inline rg_buffer rgu_buf(rg_graph *g, const char *name)
+static inline rg_buffer test_buf(rg_graph *g, const char *name)
 {
     return rg_buffer_create(g, &(rg_buffer_desc){.name = name, .size = 256});
 }
 
-static inline rg_command rgu_cmd(rg_graph *g, const char *name, rg_command_kind kind, const rg_access *a,
+static inline rg_command test_cmd(rg_graph *g, const char *name, rg_command_kind kind, const rg_access *a,
                                  uint32_t n)
 {
     return rg_cmd_user(g, &(rg_user_desc){.name = name, .kind = kind, .accesses = a, .access_count = n,
-                                          .record = rgu_noop});
+                                          .record = test_noop});
 }
 
-#define rgu_draw(g, name, ...) rgu_cmd(g, name, RG_COMMAND_DRAW, ACC(__VA_ARGS__))
-#define rgu_outside(g, name, ...) rgu_cmd(g, name, RG_COMMAND_OUTSIDE, ACC(__VA_ARGS__))
+#define test_draw(g, name, ...) test_cmd(g, name, RG_COMMAND_DRAW, ACC(__VA_ARGS__))
+#define test_outside(g, name, ...) test_cmd(g, name, RG_COMMAND_OUTSIDE, ACC(__VA_ARGS__))
 
 /* A span rendering into one color texture, cleared. */
-static inline rg_command rgu_begin(rg_graph *g, const char *name, rg_texture color)
+static inline rg_command test_begin(rg_graph *g, const char *name, rg_texture color)
 {
     return rg_begin_rendering(g, &(rg_rendering_desc){
                                      .name = name,
@@ -61,7 +62,7 @@ static inline rg_command rgu_begin(rg_graph *g, const char *name, rg_texture col
 }
 
 /* Position of a command in the execution order, UINT32_MAX if absent. */
-static inline uint32_t rgu_pos(const rg_graph *g, rg_command c)
+static inline uint32_t test_pos(const rg_graph *g, rg_command c)
 {
     const rg_command *order;
     uint32_t n = rg_execution_order(g, &order);
@@ -72,7 +73,7 @@ static inline uint32_t rgu_pos(const rg_graph *g, rg_command c)
 }
 
 /* The barriers on one texture, in order; returns how many. */
-static inline uint32_t rgu_tex_barriers(const rg_graph *g, rg_texture t, const rg_barrier_info **out, uint32_t max)
+static inline uint32_t test_tex_barriers(const rg_graph *g, rg_texture t, const rg_barrier_info **out, uint32_t max)
 {
     uint32_t k = 0;
     for (uint32_t i = 0; i < rg_barrier_count(g); i++) {
@@ -83,7 +84,7 @@ static inline uint32_t rgu_tex_barriers(const rg_graph *g, rg_texture t, const r
     return k;
 }
 
-static inline void rgu_expect_error(rg_graph *g, rg_result code, const char *needle)
+static inline void test_expect_error(rg_graph *g, rg_result code, const char *needle)
 {
     rg_result r = rg_compile(g);
     cr_expect_eq(r, code, "compile: %s (%s), wanted %s", rg_result_string(r), rg_graph_error_message(g),

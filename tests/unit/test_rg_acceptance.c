@@ -1,5 +1,5 @@
 /* Device-free regressions for the bugs an independent acceptance suite
- * found (issue 12): refusals at declaration that name the command and the
+ * found: refusals at declaration that name the command and the
  * texture, barriers on depth+stencil formats, the write a read-only depth
  * attachment's store op makes, the totals under no_aliasing, and the place
  * a command without accesses keeps. The device halves are in
@@ -22,26 +22,26 @@ static rg_buffer buf(rg_graph *g, VkDeviceSize size)
 
 Test(rg_acceptance, depth_stencil_texture_to_buffer_copy_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture d = tex16(g, "depth stencil", VK_FORMAT_D32_SFLOAT_S8_UINT);
     rg_cmd_copy_texture_to_buffer(g, d, 0, 0, 1, buf(g, 16 * 16 * 8), 0);
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "copy_texture_to_buffer");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "copy_texture_to_buffer");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "depth stencil"), "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
 }
 
 Test(rg_acceptance, buffer_to_depth_stencil_texture_copy_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture d = tex16(g, "d24s8", VK_FORMAT_D24_UNORM_S8_UINT);
     rg_cmd_copy_buffer_to_texture(g, buf(g, 16 * 16 * 8), 0, d, 0, 0, 1);
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "copy_buffer_to_texture");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "copy_buffer_to_texture");
     rg_graph_destroy(g);
 }
 
 Test(rg_acceptance, single_aspect_depth_copies_still_allowed)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture d = tex16(g, "d32", VK_FORMAT_D32_SFLOAT);
     rg_texture s = tex16(g, "s8", VK_FORMAT_S8_UINT);
     rg_cmd_copy_texture_to_buffer(g, d, 0, 0, 1, buf(g, 16 * 16 * 4), 0);
@@ -56,12 +56,12 @@ Test(rg_acceptance, single_aspect_depth_copies_still_allowed)
  * into one of exactly its size it is accepted. */
 static void expect_copy_size(VkFormat f, VkDeviceSize bytes)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture t = tex16(g, "texels", f);
     rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, buf(g, bytes - 1), 0);
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "texels");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "texels");
     rg_graph_destroy(g);
-    g = rgu_graph();
+    g = test_graph();
     t = tex16(g, "texels", f);
     rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, buf(g, bytes), 0);
     rg_cmd_copy_buffer_to_texture(g, buf(g, bytes), 0, t, 0, 0, 1);
@@ -93,7 +93,7 @@ Test(rg_acceptance, copy_sizes_of_block_compressed_formats)
 /* A mip of a block-compressed texture smaller than a block is one block. */
 Test(rg_acceptance, copy_size_of_a_mip_below_one_block)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = "bc1", .format = VK_FORMAT_BC1_RGB_UNORM_BLOCK,
                                                           .width = 16, .height = 16, .mip_levels = 5});
     rg_cmd_copy_texture_to_buffer(g, t, 4, 0, 1, buf(g, 8), 0);
@@ -105,9 +105,9 @@ Test(rg_acceptance, copy_size_of_a_mip_below_one_block)
  * texture is declared, naming it. */
 Test(rg_acceptance, multi_planar_format_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     tex16(g, "video", VK_FORMAT_G8_B8R8_2PLANE_420_UNORM);
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "video");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "video");
     rg_graph_destroy(g);
 }
 
@@ -128,24 +128,24 @@ static void resolve_span(rg_graph *g, VkFormat f, VkResolveModeFlagBits mode)
 
 Test(rg_acceptance, average_resolve_of_integer_color_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     resolve_span(g, VK_FORMAT_R32_UINT, VK_RESOLVE_MODE_AVERAGE_BIT);
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "resolve span");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "resolve span");
     rg_graph_destroy(g);
 }
 
 Test(rg_acceptance, sample_zero_resolve_of_float_color_refused)
 {
     /* VUID-VkRenderingAttachmentInfo-imageView-06129: AVERAGE only. */
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     resolve_span(g, VK_FORMAT_R8G8B8A8_UNORM, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT);
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "resolve span");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "resolve span");
     rg_graph_destroy(g);
 }
 
 Test(rg_acceptance, default_resolve_modes_accepted)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     resolve_span(g, VK_FORMAT_R32_UINT, 0);
     resolve_span(g, VK_FORMAT_R16G16B16A16_SINT, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT);
     resolve_span(g, VK_FORMAT_R16G16B16A16_SFLOAT, 0);
@@ -157,13 +157,13 @@ Test(rg_acceptance, default_resolve_modes_accepted)
 
 Test(rg_acceptance, linear_blit_of_depth_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture d = rg_texture_create(g, &(rg_texture_desc){.name = "depth pyramid", .format = VK_FORMAT_D32_SFLOAT,
                                                           .width = 16, .height = 16, .mip_levels = 2});
     rg_cmd_blit(g, d, 0, d, 1, VK_FILTER_LINEAR);
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "depth pyramid");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "depth pyramid");
     rg_graph_destroy(g);
-    g = rgu_graph();
+    g = test_graph();
     d = rg_texture_create(g, &(rg_texture_desc){.name = "depth pyramid", .format = VK_FORMAT_D32_SFLOAT,
                                                 .width = 16, .height = 16, .mip_levels = 2});
     rg_cmd_blit(g, d, 0, d, 1, VK_FILTER_NEAREST);
@@ -181,18 +181,18 @@ Test(rg_acceptance, blits_between_unlike_formats_refused)
         {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_D32_SFLOAT, VK_FILTER_NEAREST},  /* color <-> depth */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        rg_graph *g = rgu_graph();
+        rg_graph *g = test_graph();
         rg_cmd_blit(g, tex16(g, "blit src", bad[i].a), 0, tex16(g, "blit dst", bad[i].b), 0, bad[i].f);
-        rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "blit src");
+        test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "blit src");
         rg_graph_destroy(g);
     }
 }
 
 Test(rg_acceptance, clear_of_compressed_texture_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_cmd_clear_texture(g, tex16(g, "bc7 albedo", VK_FORMAT_BC7_UNORM_BLOCK), NULL, &(VkClearValue){0});
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "bc7 albedo");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "bc7 albedo");
     rg_graph_destroy(g);
 }
 
@@ -200,7 +200,7 @@ Test(rg_acceptance, clear_of_compressed_texture_refused)
 
 Test(rg_acceptance, depth_stencil_barriers_name_both_aspects)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture d = tex16(g, "ds", VK_FORMAT_D32_SFLOAT_S8_UINT);
     rg_texture c = tex16(g, "c", VK_FORMAT_R8G8B8A8_UNORM);
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "depth", .depth = {.texture = d,
@@ -210,15 +210,15 @@ Test(rg_acceptance, depth_stencil_barriers_name_both_aspects)
                             .range = {.aspect = VK_IMAGE_ASPECT_DEPTH_BIT}};
     rg_access stencil_only = {.texture = d, .usage = RG_USAGE_SAMPLED_COMPUTE,
                               .range = {.aspect = VK_IMAGE_ASPECT_STENCIL_BIT}};
-    rgu_begin(g, "sample", c);
-    rgu_cmd(g, "sample depth", RG_COMMAND_DRAW, &depth_only, 1);
+    test_begin(g, "sample", c);
+    test_cmd(g, "sample depth", RG_COMMAND_DRAW, &depth_only, 1);
     rg_end_rendering(g);
-    rgu_cmd(g, "stencil", RG_COMMAND_OUTSIDE, &stencil_only, 1);
+    test_cmd(g, "stencil", RG_COMMAND_OUTSIDE, &stencil_only, 1);
     rg_cmd_clear_texture(g, d, &(rg_range){.aspect = VK_IMAGE_ASPECT_STENCIL_BIT},
                          &(VkClearValue){.depthStencil = {0.0f, 0}});
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const rg_barrier_info *b[16];
-    uint32_t n = rgu_tex_barriers(g, d, b, 16);
+    uint32_t n = test_tex_barriers(g, d, b, 16);
     cr_expect_geq(n, 3);
     for (uint32_t i = 0; i < n; i++)
         cr_expect_eq(b[i]->range.aspect, DS, "barrier %u names aspects 0x%x", i, b[i]->range.aspect);
@@ -244,7 +244,7 @@ static void read_only_spans(rg_graph *g, VkAttachmentStoreOp store, rg_command *
 
 Test(rg_acceptance, read_only_depth_with_store_writes)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_command second, third;
     read_only_spans(g, VK_ATTACHMENT_STORE_OP_STORE, &second, &third);
     cr_expect(rg_happens_before(g, second, third), "the second span's store must finish before the third");
@@ -269,7 +269,7 @@ Test(rg_acceptance, read_only_depth_with_store_writes)
 
 Test(rg_acceptance, read_only_depth_with_store_none_is_a_read)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_command second, third;
     read_only_spans(g, VK_ATTACHMENT_STORE_OP_NONE, &second, &third);
     for (uint32_t i = 0; i < rg_barrier_count(g); i++)
@@ -285,21 +285,21 @@ Test(rg_acceptance, read_only_depth_with_store_none_is_a_read)
  * showed: 195,072 pooled against 193,536). */
 static rg_memory_totals padded_totals(bool no_aliasing)
 {
-    mem_env env;
-    mem_init(&env, "NVIDIA H200");
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
     rg_graph_destroy(env.g);
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "padding", .no_aliasing = no_aliasing}, &env.g),
                  RG_SUCCESS);
     rg_buffer b[5];
     VkDeviceSize sizes[5] = {1000, 3000, 1500, 700, 4100};
     for (int i = 0; i < 5; i++) {
-        mem_entry *e = mem_push(&env, sizes[i]);
+        test_mem_entry *e = test_mem_push(&env, sizes[i]);
         e->align = 1024;
         e->buf = b[i] = rg_buffer_create(env.g, &(rg_buffer_desc){.name = "b", .size = sizes[i]});
-        rgu_outside(env.g, "write", BUF(b[i], RG_USAGE_STORAGE_WRITE_COMPUTE));
-        rgu_outside(env.g, "read", BUF(b[i], RG_USAGE_STORAGE_READ_COMPUTE));
+        test_outside(env.g, "write", BUF(b[i], RG_USAGE_STORAGE_WRITE_COMPUTE));
+        test_outside(env.g, "read", BUF(b[i], RG_USAGE_STORAGE_READ_COMPUTE));
     }
-    mem_place(&env);
+    test_mem_place(&env);
     rg_memory_totals t = rg_memory_get_totals(env.g);
     rg_graph_destroy(env.g);
     return t;
@@ -324,15 +324,15 @@ Test(rg_acceptance, no_aliasing_pooled_equals_unaliased_with_padding)
  * record order relative to the commands recorded next to it. */
 Test(rg_acceptance, command_without_accesses_keeps_record_order)
 {
-    rg_graph *g = rgu_graph();
-    rg_buffer x = rgu_buf(g, "x"), y = rgu_buf(g, "y");
-    rg_command a = rgu_outside(g, "a", BUF(x, RG_USAGE_STORAGE_WRITE_COMPUTE));
-    rg_command stamp = rgu_cmd(g, "timestamp", RG_COMMAND_OUTSIDE, NULL, 0);
-    rg_command b = rgu_outside(g, "b", BUF(y, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    rg_graph *g = test_graph();
+    rg_buffer x = test_buf(g, "x"), y = test_buf(g, "y");
+    rg_command a = test_outside(g, "a", BUF(x, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    rg_command stamp = test_cmd(g, "timestamp", RG_COMMAND_OUTSIDE, NULL, 0);
+    rg_command b = test_outside(g, "b", BUF(y, RG_USAGE_STORAGE_WRITE_COMPUTE));
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect(rg_happens_before(g, a, stamp));
     cr_expect(rg_happens_before(g, stamp, b));
-    cr_expect_lt(rgu_pos(g, a), rgu_pos(g, stamp));
-    cr_expect_lt(rgu_pos(g, stamp), rgu_pos(g, b));
+    cr_expect_lt(test_pos(g, a), test_pos(g, stamp));
+    cr_expect_lt(test_pos(g, stamp), test_pos(g, b));
     rg_graph_destroy(g);
 }

@@ -1,6 +1,5 @@
 /* Render graph declaration: results, handles, sticky errors, ranges, the
  * usage table and derived usage. No device. */
-#include "../../rendergraph/src/graph_internal.h"
 #include "rg_unit.h"
 
 Test(rg_declare, every_result_has_its_own_string)
@@ -24,7 +23,7 @@ Test(rg_declare, create_and_destroy)
     cr_expect_eq(rg_graph_create(&(rg_graph_desc){0}, NULL), RG_ERROR_INVALID_ARGUMENT);
     rg_graph_destroy(NULL);
     rg_graph_reset(NULL);
-    g = rgu_graph();
+    g = test_graph();
     cr_expect_eq(rg_graph_error(g), RG_SUCCESS);
     cr_expect_str_eq(rg_graph_error_message(g), "");
     cr_expect_eq(rg_compile(g), RG_SUCCESS, "an empty graph compiles");
@@ -34,146 +33,146 @@ Test(rg_declare, create_and_destroy)
 
 Test(rg_declare, stale_handle_after_reset)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture t = rgu_color(g, "old");
+    rg_graph *g = test_graph();
+    rg_texture t = test_color(g, "old");
     rg_graph_reset(g);
-    rg_texture fresh = rgu_color(g, "fresh");
+    rg_texture fresh = test_color(g, "fresh");
     cr_expect_neq(t.id, fresh.id, "a reset changes the handles");
-    rg_command c = rgu_outside(g, "stale_user", TEX(t, RG_USAGE_SAMPLED_COMPUTE));
+    rg_command c = test_outside(g, "stale_user", TEX(t, RG_USAGE_SAMPLED_COMPUTE));
     cr_expect_eq(c.id, 0);
-    rgu_expect_error(g, RG_ERROR_INVALID_HANDLE, "stale_user");
+    test_expect_error(g, RG_ERROR_INVALID_HANDLE, "stale_user");
     cr_expect_eq(rg_texture_set_image(g, t, VK_NULL_HANDLE, VK_NULL_HANDLE), RG_ERROR_INVALID_HANDLE);
     rg_graph_destroy(g);
 }
 
 Test(rg_declare, foreign_zero_and_wrong_kind_handles)
 {
-    rg_graph *a = rgu_graph(), *b = rgu_graph();
-    rg_texture ta = rgu_color(a, "a_tex");
-    rgu_outside(b, "foreign_user", TEX(ta, RG_USAGE_SAMPLED_COMPUTE));
-    rgu_expect_error(b, RG_ERROR_INVALID_HANDLE, "foreign_user");
+    rg_graph *a = test_graph(), *b = test_graph();
+    rg_texture ta = test_color(a, "a_tex");
+    test_outside(b, "foreign_user", TEX(ta, RG_USAGE_SAMPLED_COMPUTE));
+    test_expect_error(b, RG_ERROR_INVALID_HANDLE, "foreign_user");
     rg_graph_destroy(b);
 
-    b = rgu_graph();
-    rgu_outside(b, "zero_user", TEX((rg_texture){0}, RG_USAGE_SAMPLED_COMPUTE));
-    rgu_expect_error(b, RG_ERROR_INVALID_ARGUMENT, "zero_user"); /* neither texture nor buffer */
+    b = test_graph();
+    test_outside(b, "zero_user", TEX((rg_texture){0}, RG_USAGE_SAMPLED_COMPUTE));
+    test_expect_error(b, RG_ERROR_INVALID_ARGUMENT, "zero_user"); /* neither texture nor buffer */
     rg_graph_destroy(b);
 
     /* A texture's id passed as a buffer. */
     rg_buffer as_buffer = {ta.id};
-    rgu_outside(a, "kind_user", BUF(as_buffer, RG_USAGE_STORAGE_READ_COMPUTE));
-    rgu_expect_error(a, RG_ERROR_INVALID_HANDLE, "kind_user");
+    test_outside(a, "kind_user", BUF(as_buffer, RG_USAGE_STORAGE_READ_COMPUTE));
+    test_expect_error(a, RG_ERROR_INVALID_HANDLE, "kind_user");
     rg_graph_destroy(a);
 }
 
 Test(rg_declare, errors_are_sticky_and_later_calls_ignored)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_buffer zero = rg_buffer_create(g, &(rg_buffer_desc){.name = "empty", .size = 0});
     cr_expect_eq(zero.id, 0);
     cr_expect_eq(rg_graph_error(g), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_not_null(strstr(rg_graph_error_message(g), "empty"));
-    cr_expect_eq(rgu_color(g, "later").id, 0, "ignored after an error");
+    cr_expect_eq(test_color(g, "later").id, 0, "ignored after an error");
     cr_expect_eq(rg_end_rendering(g).id, 0);
     cr_expect_eq(rg_graph_error(g), RG_ERROR_INVALID_ARGUMENT, "the first error is kept");
     cr_expect_eq(rg_compile(g), RG_ERROR_INVALID_ARGUMENT);
     rg_graph_reset(g);
     cr_expect_eq(rg_graph_error(g), RG_SUCCESS, "a reset clears it");
-    cr_expect_neq(rgu_color(g, "again").id, 0);
+    cr_expect_neq(test_color(g, "again").id, 0);
     rg_graph_destroy(g);
 }
 
 Test(rg_declare, zero_sizes_and_extents)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     cr_expect_eq(rg_texture_create(g, &(rg_texture_desc){.name = "flat", .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                          .width = 0, .height = 4}).id, 0);
     cr_expect_eq(rg_graph_error(g), RG_ERROR_INVALID_ARGUMENT);
     rg_graph_destroy(g);
 
-    g = rgu_graph();
-    rg_buffer a = rgu_buf(g, "a"), b = rgu_buf(g, "b");
+    g = test_graph();
+    rg_buffer a = test_buf(g, "a"), b = test_buf(g, "b");
     cr_expect_eq(rg_cmd_copy_buffer(g, a, 0, b, 0, 0).id, 0);
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "copy_buffer");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "copy_buffer");
     rg_graph_destroy(g);
 
-    g = rgu_graph();
-    a = rgu_buf(g, "a");
-    b = rgu_buf(g, "b");
+    g = test_graph();
+    a = test_buf(g, "a");
+    b = test_buf(g, "b");
     cr_expect_eq(rg_cmd_copy_buffer(g, a, 200, b, 0, 100).id, 0, "past the end of a");
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "'a'");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "'a'");
     rg_graph_destroy(g);
 }
 
 Test(rg_declare, access_needs_one_resource_and_a_callback)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture t = rgu_color(g, "t");
-    rg_buffer b = rgu_buf(g, "b");
-    rgu_outside(g, "both_user", ((rg_access){.texture = t, .buffer = b, .usage = RG_USAGE_TRANSFER_SRC}));
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "both_user");
+    rg_graph *g = test_graph();
+    rg_texture t = test_color(g, "t");
+    rg_buffer b = test_buf(g, "b");
+    test_outside(g, "both_user", ((rg_access){.texture = t, .buffer = b, .usage = RG_USAGE_TRANSFER_SRC}));
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "both_user");
     rg_graph_destroy(g);
 
-    g = rgu_graph();
+    g = test_graph();
     cr_expect_eq(rg_cmd_user(g, &(rg_user_desc){.name = "no_callback"}).id, 0);
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "no_callback");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "no_callback");
     rg_graph_destroy(g);
 
-    g = rgu_graph();
-    t = rgu_color(g, "t");
-    rgu_outside(g, "sampled_buffer", BUF((rg_buffer){0}, RG_USAGE_SAMPLED_COMPUTE), TEX(t, RG_USAGE_VERTEX_BUFFER));
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "sampled_buffer");
+    g = test_graph();
+    t = test_color(g, "t");
+    test_outside(g, "sampled_buffer", BUF((rg_buffer){0}, RG_USAGE_SAMPLED_COMPUTE), TEX(t, RG_USAGE_VERTEX_BUFFER));
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "sampled_buffer");
     rg_graph_destroy(g);
 
-    g = rgu_graph();
-    t = rgu_color(g, "t");
-    rgu_outside(g, "vertex_texture", TEX(t, RG_USAGE_VERTEX_BUFFER));
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "vertex_texture");
+    g = test_graph();
+    t = test_color(g, "t");
+    test_outside(g, "vertex_texture", TEX(t, RG_USAGE_VERTEX_BUFFER));
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "vertex_texture");
     rg_graph_destroy(g);
 }
 
 Test(rg_declare, ranges_outside_the_texture)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = "mipped", .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                             .width = 64, .height = 64, .mip_levels = 2});
-    rgu_outside(g, "mip_user", ((rg_access){.texture = t, .usage = RG_USAGE_SAMPLED_COMPUTE,
+    test_outside(g, "mip_user", ((rg_access){.texture = t, .usage = RG_USAGE_SAMPLED_COMPUTE,
                                             .range = {.base_mip = 1, .mip_count = 2}}));
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "mip_user");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "mip_user");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "mipped"));
     rg_graph_destroy(g);
 
-    g = rgu_graph();
-    t = rgu_color(g, "t");
-    rgu_outside(g, "aspect_user", ((rg_access){.texture = t, .usage = RG_USAGE_SAMPLED_COMPUTE,
+    g = test_graph();
+    t = test_color(g, "t");
+    test_outside(g, "aspect_user", ((rg_access){.texture = t, .usage = RG_USAGE_SAMPLED_COMPUTE,
                                                .range = {.aspect = VK_IMAGE_ASPECT_DEPTH_BIT}}));
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "aspect_user");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "aspect_user");
     rg_graph_destroy(g);
 }
 
 Test(rg_declare, attachment_views_must_be_concrete)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = "layered", .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                             .width = 8, .height = 8, .array_layers = 4});
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "remaining_pass", .color_count = 1,
                                                .colors = {{.texture = t, .layer_count = VK_REMAINING_ARRAY_LAYERS}}});
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "remaining_pass");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "remaining_pass");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "layered"));
     rg_graph_destroy(g);
 
-    g = rgu_graph();
-    t = rgu_color(g, "t");
+    g = test_graph();
+    t = test_color(g, "t");
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "mip_pass", .color_count = 1,
                                                .colors = {{.texture = t, .mip = 1}}});
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "mip_pass");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "mip_pass");
     rg_graph_destroy(g);
 }
 
 Test(rg_declare, set_image_only_on_imports)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture created = rgu_color(g, "created");
+    rg_graph *g = test_graph();
+    rg_texture created = test_color(g, "created");
     rg_texture imported = rg_texture_import(g, &(rg_texture_import_desc){
                                                    .name = "imported", .format = VK_FORMAT_B8G8R8A8_SRGB,
                                                    .width = 8, .height = 8});
@@ -181,7 +180,7 @@ Test(rg_declare, set_image_only_on_imports)
     cr_expect_eq(rg_texture_set_image(g, created, VK_NULL_HANDLE, VK_NULL_HANDLE), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_eq(rg_texture_set_image(g, imported, (VkImage)(uintptr_t)0x10, VK_NULL_HANDLE), RG_SUCCESS);
     cr_expect_eq(rg_buffer_set_buffer(g, ib, (VkBuffer)(uintptr_t)0x20), RG_SUCCESS);
-    cr_expect_eq(rg_buffer_set_buffer(g, rgu_buf(g, "own"), VK_NULL_HANDLE), RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_eq(rg_buffer_set_buffer(g, test_buf(g, "own"), VK_NULL_HANDLE), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_eq(rg_graph_error(g), RG_SUCCESS, "re-pointing is no declaration error");
     rg_graph_destroy(g);
 }
@@ -204,16 +203,16 @@ Test(rg_declare, usage_table_rows)
 
 Test(rg_declare, raw_access_takes_its_own_scope)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture t = rgu_color(g, "t");
-    rgu_outside(g, "raw_user",
+    rg_graph *g = test_graph();
+    rg_texture t = test_color(g, "t");
+    test_outside(g, "raw_user",
                 ((rg_access){.texture = t, .usage = RG_USAGE_RAW, .whole = true,
                              .stage = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                              .access = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, .layout = VK_IMAGE_LAYOUT_GENERAL,
                              .write = true}));
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const rg_barrier_info *b[4];
-    cr_assert_eq(rgu_tex_barriers(g, t, b, 4), 1);
+    cr_assert_eq(test_tex_barriers(g, t, b, 4), 1);
     cr_expect_eq(b[0]->new_layout, VK_IMAGE_LAYOUT_GENERAL);
     cr_expect_eq(b[0]->dst_stage, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     cr_expect_eq(b[0]->dst_access, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
@@ -222,18 +221,21 @@ Test(rg_declare, raw_access_takes_its_own_scope)
 
 Test(rg_declare, created_usage_is_derived_from_accesses)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture color = rgu_color(g, "color");
+    rg_graph *g = test_graph();
+    rg_texture color = test_color(g, "color");
     rg_texture extra = rg_texture_create(g, &(rg_texture_desc){.name = "extra", .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                                 .width = 8, .height = 8,
                                                                 .extra_usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT});
-    rg_buffer out = rgu_buf(g, "out");
-    rgu_begin(g, "pass", color);
+    rg_buffer out = test_buf(g, "out");
+    test_begin(g, "pass", color);
     rg_end_rendering(g);
-    rgu_outside(g, "sample", TEX(color, RG_USAGE_SAMPLED_COMPUTE), TEX(extra, RG_USAGE_STORAGE_WRITE_COMPUTE),
+    test_outside(g, "sample", TEX(color, RG_USAGE_SAMPLED_COMPUTE), TEX(extra, RG_USAGE_STORAGE_WRITE_COMPUTE),
                 BUF(out, RG_USAGE_STORAGE_WRITE_COMPUTE));
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    const rg_resource *r = g->resources;
+    rg_resource_info r[3];
+    cr_assert_eq(rg_texture_get_info(g, color, &r[0]), RG_SUCCESS);
+    cr_assert_eq(rg_texture_get_info(g, extra, &r[1]), RG_SUCCESS);
+    cr_assert_eq(rg_buffer_get_info(g, out, &r[2]), RG_SUCCESS);
     cr_expect_eq(r[0].image_usage, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
     cr_expect_eq(r[1].image_usage, VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_STORAGE_BIT);
     cr_expect_eq(r[2].buffer_usage, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -242,46 +244,50 @@ Test(rg_declare, created_usage_is_derived_from_accesses)
 
 Test(rg_declare, lifetimes_cover_the_span_end)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture color = rgu_color(g, "color");
-    rgu_color(g, "unused");
-    rg_buffer data = rgu_buf(g, "data");
-    rgu_begin(g, "pass", color);
-    rgu_draw(g, "draw", BUF(data, RG_USAGE_UNIFORM_FRAGMENT));
+    rg_graph *g = test_graph();
+    rg_texture color = test_color(g, "color");
+    rg_texture unused = test_color(g, "unused");
+    rg_buffer data = test_buf(g, "data");
+    test_begin(g, "pass", color);
+    test_draw(g, "draw", BUF(data, RG_USAGE_UNIFORM_FRAGMENT));
     rg_command end = rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect_eq(g->resources[0].first_use, 0);
-    cr_expect_eq(g->resources[0].last_use, rgu_pos(g, end), "the attachment lives to end_rendering");
-    cr_expect_eq(g->resources[1].first_use, UINT32_MAX);
-    cr_expect_eq(g->resources[2].first_use, 1);
-    cr_expect_eq(g->resources[2].last_use, 1);
+    rg_resource_info r[3];
+    cr_assert_eq(rg_texture_get_info(g, color, &r[0]), RG_SUCCESS);
+    cr_assert_eq(rg_texture_get_info(g, unused, &r[1]), RG_SUCCESS);
+    cr_assert_eq(rg_buffer_get_info(g, data, &r[2]), RG_SUCCESS);
+    cr_expect_eq(r[0].first_use, 0);
+    cr_expect_eq(r[0].last_use, test_pos(g, end), "the attachment lives to end_rendering");
+    cr_expect_eq(r[1].first_use, RG_INDEX_NONE);
+    cr_expect_eq(r[2].first_use, 1);
+    cr_expect_eq(r[2].last_use, 1);
     rg_graph_destroy(g);
 }
 
 Test(rg_declare, copies_check_sizes_and_mips)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture t = rgu_color(g, "t"); /* 64x64 RGBA8: 16 KiB */
-    rg_buffer small = rgu_buf(g, "small");
+    rg_graph *g = test_graph();
+    rg_texture t = test_color(g, "t"); /* 64x64 RGBA8: 16 KiB */
+    rg_buffer small = test_buf(g, "small");
     cr_expect_eq(rg_cmd_copy_buffer_to_texture(g, small, 0, t, 0, 0, 1).id, 0);
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "copy_buffer_to_texture");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "copy_buffer_to_texture");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "small"));
     rg_graph_destroy(g);
 
-    g = rgu_graph();
-    t = rgu_color(g, "t");
+    g = test_graph();
+    t = test_color(g, "t");
     cr_expect_eq(rg_cmd_blit(g, t, 0, t, 0, VK_FILTER_NEAREST).id, 0, "one mip onto itself");
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "blit");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "blit");
     rg_graph_destroy(g);
 
-    g = rgu_graph();
-    rg_buffer b = rgu_buf(g, "b");
+    g = test_graph();
+    rg_buffer b = test_buf(g, "b");
     cr_expect_eq(rg_cmd_copy_buffer(g, b, 0, b, 16, 32).id, 0, "overlapping regions of one buffer");
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "copy_buffer");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "copy_buffer");
     rg_graph_destroy(g);
 
-    g = rgu_graph();
-    t = rgu_color(g, "t");
+    g = test_graph();
+    t = test_color(g, "t");
     rg_buffer big = rg_buffer_create(g, &(rg_buffer_desc){.name = "big", .size = 64 * 64 * 4});
     cr_expect_neq(rg_cmd_copy_buffer_to_texture(g, big, 0, t, 0, 0, 0).id, 0, "layer_count 0 = 1");
     cr_expect_neq(rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, big, 0).id, 0);
@@ -291,15 +297,15 @@ Test(rg_declare, copies_check_sizes_and_mips)
 
 Test(rg_declare, read_only_depth_attachment)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture depth = rgu_tex(g, "depth", VK_FORMAT_D32_SFLOAT), color = rgu_color(g, "color");
+    rg_graph *g = test_graph();
+    rg_texture depth = test_tex(g, "depth", VK_FORMAT_D32_SFLOAT), color = test_color(g, "color");
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "ro", .color_count = 1, .colors = {{.texture = color}},
                                                .depth = {.texture = depth}, .depth_read_only = true});
     rg_end_rendering(g);
-    rgu_outside(g, "sample_depth", TEX(depth, RG_USAGE_SAMPLED_COMPUTE));
+    test_outside(g, "sample_depth", TEX(depth, RG_USAGE_SAMPLED_COMPUTE));
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const rg_barrier_info *b[4];
-    cr_assert_eq(rgu_tex_barriers(g, depth, b, 4), 2);
+    cr_assert_eq(test_tex_barriers(g, depth, b, 4), 2);
     cr_expect_eq(b[0]->new_layout, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL);
     /* The default store op (STORE) writes even a read-only attachment. */
     cr_expect_eq(b[0]->dst_access,
@@ -307,7 +313,8 @@ Test(rg_declare, read_only_depth_attachment)
     cr_expect_eq(b[0]->range.aspect, VK_IMAGE_ASPECT_DEPTH_BIT);
     cr_expect_eq(b[1]->old_layout, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL);
     cr_expect_eq(b[1]->new_layout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-    cr_expect_eq(g->resources[0].image_usage,
-                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    rg_resource_info info;
+    cr_assert_eq(rg_texture_get_info(g, depth, &info), RG_SUCCESS);
+    cr_expect_eq(info.image_usage, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
     rg_graph_destroy(g);
 }

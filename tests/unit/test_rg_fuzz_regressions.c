@@ -22,14 +22,14 @@ static bool one_mib(void *user, const char *name, bool is_texture, uint32_t inde
  * declaration's. */
 Test(rg_fuzz_regressions, rejected_declaration_is_not_compiled)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture t = rgu_color(g, "t");
-    rgu_outside(g, "write", TEX(t, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    rg_graph *g = test_graph();
+    rg_texture t = test_color(g, "t");
+    test_outside(g, "write", TEX(t, RG_USAGE_STORAGE_WRITE_COMPUTE));
     cr_assert_eq(rg_compile(g), RG_SUCCESS);
     cr_assert_eq(rg_execution_order(g, NULL), 1);
     /* Rejected before anything is appended. */
     cr_expect_eq(rg_texture_create(g, &(rg_texture_desc){.name = "bad", .format = VK_FORMAT_UNDEFINED}).id, 0);
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'bad'");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'bad'");
     const rg_command *order = (const rg_command *)1;
     cr_expect_eq(rg_execution_order(g, &order), 0);
     cr_expect_null(order);
@@ -40,8 +40,8 @@ Test(rg_fuzz_regressions, rejected_declaration_is_not_compiled)
                        rg_graph_error_message(g));
     /* A reset and the same declaration compile again. */
     rg_graph_reset(g);
-    t = rgu_color(g, "t");
-    rgu_outside(g, "write", TEX(t, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    t = test_color(g, "t");
+    test_outside(g, "write", TEX(t, RG_USAGE_STORAGE_WRITE_COMPUTE));
     cr_expect_eq(rg_compile(g), RG_SUCCESS);
     cr_expect_eq(rg_execution_order(g, NULL), 1);
     rg_graph_destroy(g);
@@ -51,9 +51,9 @@ Test(rg_fuzz_regressions, rejected_declaration_is_not_compiled)
  * an error code and an empty message. */
 Test(rg_fuzz_regressions, refused_placement_has_a_message)
 {
-    rg_graph *g = rgu_graph();
-    rg_buffer b = rgu_buf(g, "b");
-    rgu_outside(g, "fill", BUF(b, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    rg_graph *g = test_graph();
+    rg_buffer b = test_buf(g, "b");
+    test_outside(g, "fill", BUF(b, RG_USAGE_STORAGE_WRITE_COMPUTE));
     cr_expect_eq(rg_place_offline(g, &device_tables[0].props, one_mib, NULL), RG_ERROR_NOT_COMPILED);
     cr_expect_neq(rg_graph_error_message(g)[0], '\0');
     cr_expect_not_null(strstr(rg_graph_error_message(g), "not compiled"), "%s", rg_graph_error_message(g));
@@ -72,7 +72,7 @@ Test(rg_fuzz_regressions, refused_placement_has_a_message)
  * sanitizers the overrun clobbered the builder's count and render area). */
 Test(rg_fuzz_regressions, eight_resolved_colors_and_a_resolved_depth)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_rendering_desc d = {.name = "mrt", .color_count = 8};
     for (int i = 0; i < 8; i++) {
         d.colors[i].texture = rg_texture_create(g, &(rg_texture_desc){.name = "ms", .format = VK_FORMAT_R8G8B8A8_UNORM,
@@ -88,7 +88,7 @@ Test(rg_fuzz_regressions, eight_resolved_colors_and_a_resolved_depth)
                                                              .width = 8, .height = 8});
     d.depth.load = VK_ATTACHMENT_LOAD_OP_CLEAR;
     cr_assert_neq(rg_begin_rendering(g, &d).id, 0, "%s", rg_graph_error_message(g));
-    rgu_draw(g, "draw", BUF(rgu_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "draw", BUF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_eq(rg_execution_order(g, NULL), 3);
@@ -112,10 +112,10 @@ static bool near_2_64(void *user, const char *name, bool is_texture, uint32_t in
  * the resource. */
 Test(rg_fuzz_regressions, absurd_recorded_sizes_are_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_buffer a = rg_buffer_create(g, &(rg_buffer_desc){.name = "a", .size = 16});
     rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){.name = "b", .size = 16});
-    rgu_outside(g, "both", BUF(a, RG_USAGE_STORAGE_WRITE_COMPUTE), BUF(b, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    test_outside(g, "both", BUF(a, RG_USAGE_STORAGE_WRITE_COMPUTE), BUF(b, RG_USAGE_STORAGE_WRITE_COMPUTE));
     cr_assert_eq(rg_compile(g), RG_SUCCESS);
     cr_expect_eq(rg_place_offline(g, &device_tables[0].props, near_2_64, NULL), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_not_null(strstr(rg_graph_error_message(g), "'a'"), "%s", rg_graph_error_message(g));
@@ -128,21 +128,21 @@ Test(rg_fuzz_regressions, absurd_recorded_sizes_are_refused)
  * copy of the whole mip into a 16-byte buffer was accepted. */
 Test(rg_fuzz_regressions, huge_texture_copy_does_not_wrap)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = "huge", .format = VK_FORMAT_R32G32B32A32_SFLOAT,
                                                           .width = 1u << 31, .height = 1u << 31});
     rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){.name = "tiny", .size = 16});
     cr_expect_eq(rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, b, 0).id, 0);
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "'huge'");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "'huge'");
     rg_graph_destroy(g);
 
     /* Without a wrap, the plain bounds check answers. */
-    g = rgu_graph();
+    g = test_graph();
     t = rg_texture_create(g, &(rg_texture_desc){.name = "big", .format = VK_FORMAT_R32G32B32A32_SFLOAT,
                                                 .width = 1u << 16, .height = 1u << 16});
     b = rg_buffer_create(g, &(rg_buffer_desc){.name = "tiny", .size = 16});
     cr_expect_eq(rg_cmd_copy_buffer_to_texture(g, b, 0, t, 0, 0, 1).id, 0);
-    rgu_expect_error(g, RG_ERROR_BAD_RANGE, "'tiny'");
+    test_expect_error(g, RG_ERROR_BAD_RANGE, "'tiny'");
     rg_graph_destroy(g);
 }
 
@@ -150,10 +150,10 @@ Test(rg_fuzz_regressions, huge_texture_copy_does_not_wrap)
  * while an invalid rg_command_kind is refused. */
 Test(rg_fuzz_regressions, invalid_transient_mode_is_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = "odd", .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                           .width = 8, .height = 8, .transient = (rg_transient)7});
     cr_expect_eq(t.id, 0);
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'odd'");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'odd'");
     rg_graph_destroy(g);
 }

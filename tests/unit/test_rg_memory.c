@@ -16,66 +16,69 @@
 
 Test(rg_memory, same_span_resources_never_share)
 {
-    mem_env env;
-    mem_init(&env, "NVIDIA H200");
-    rg_texture a = mem_tex(&env, "a", VK_FORMAT_R8G8B8A8_UNORM, 4, 256, 256);
-    rg_texture b = mem_tex(&env, "b", VK_FORMAT_R8G8B8A8_UNORM, 4, 256, 256);
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_texture a = test_mem_tex(&env, "a", VK_FORMAT_R8G8B8A8_UNORM, 4, 256, 256);
+    rg_texture b = test_mem_tex(&env, "b", VK_FORMAT_R8G8B8A8_UNORM, 4, 256, 256);
     rg_begin_rendering(env.g, &(rg_rendering_desc){
                                   .name = "mrt",
                                   .colors = {{.texture = a, .load = VK_ATTACHMENT_LOAD_OP_CLEAR},
                                              {.texture = b, .load = VK_ATTACHMENT_LOAD_OP_CLEAR}},
                                   .color_count = 2});
-    rgu_draw(env.g, "draw");
+    test_draw(env.g, "draw");
     rg_end_rendering(env.g);
-    rgu_outside(env.g, "use", TEX(a, RG_USAGE_SAMPLED_COMPUTE), TEX(b, RG_USAGE_SAMPLED_COMPUTE));
-    mem_place(&env);
-    mem_where wa = mem_tex_at(&env, a), wb = mem_tex_at(&env, b);
+    test_outside(env.g, "use", TEX(a, RG_USAGE_SAMPLED_COMPUTE), TEX(b, RG_USAGE_SAMPLED_COMPUTE));
+    test_mem_place(&env);
+    test_mem_where wa = test_mem_tex_at(&env, a), wb = test_mem_tex_at(&env, b);
     cr_expect_eq(wa.kind, RG_MEMORY_POOLED);
     cr_expect_eq(wa.pool, wb.pool);
-    cr_expect_not(mem_overlap(wa, wb));
+    cr_expect_not(test_mem_overlap(wa, wb));
     rg_graph_destroy(env.g);
 }
 
 Test(rg_memory, unordered_resources_in_distinct_batches_never_share)
 {
-    mem_env env;
-    mem_init(&env, "NVIDIA H200");
-    rg_buffer a = mem_buf(&env, "a", KiB64), c = mem_buf(&env, "c", KiB64), d = mem_buf(&env, "d", KiB64);
-    rg_buffer b = mem_buf(&env, "b", KiB64), x = mem_buf(&env, "x", KiB64);
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_buffer a = test_mem_buf(&env, "a", KiB64), c = test_mem_buf(&env, "c", KiB64), d = test_mem_buf(&env, "d",
+                                                                                                       KiB64);
+    rg_buffer b = test_mem_buf(&env, "b", KiB64), x = test_mem_buf(&env, "x", KiB64);
     /* Chain 1 uses a in batches 0..1; chain 2 uses b in batches 2..3:
      * disjoint in the execution order, yet nothing orders them. */
-    rg_command p0 = rgu_outside(env.g, "p0", BUF(a, SW));
-    rgu_outside(env.g, "p1", BUF(a, SR), BUF(x, SW));
-    rgu_outside(env.g, "q0", BUF(c, SW));
-    rgu_outside(env.g, "q1", BUF(c, SR), BUF(d, SW));
-    rg_command q2 = rgu_outside(env.g, "q2", BUF(d, SR), BUF(b, SW));
-    rgu_outside(env.g, "q3", BUF(b, SR));
-    mem_place(&env);
+    rg_command p0 = test_outside(env.g, "p0", BUF(a, SW));
+    test_outside(env.g, "p1", BUF(a, SR), BUF(x, SW));
+    test_outside(env.g, "q0", BUF(c, SW));
+    test_outside(env.g, "q1", BUF(c, SR), BUF(d, SW));
+    rg_command q2 = test_outside(env.g, "q2", BUF(d, SR), BUF(b, SW));
+    test_outside(env.g, "q3", BUF(b, SR));
+    test_mem_place(&env);
     cr_assert_not(rg_happens_before(env.g, p0, q2));
-    mem_where wa = mem_buf_at(&env, a), wb = mem_buf_at(&env, b);
-    cr_expect_not(mem_overlap(wa, wb), "a at %llu, b at %llu", (unsigned long long)wa.offset,
+    test_mem_where wa = test_mem_buf_at(&env, a), wb = test_mem_buf_at(&env, b);
+    cr_expect_not(test_mem_overlap(wa, wb), "a at %llu, b at %llu", (unsigned long long)wa.offset,
                   (unsigned long long)wb.offset);
-    cr_expect_lt(rgu_pos(env.g, (rg_command){p0.id + 1}), rgu_pos(env.g, q2), "distinct positions indeed");
+    cr_expect_lt(test_pos(env.g, (rg_command){p0.id + 1}), test_pos(env.g, q2), "distinct positions indeed");
     rg_graph_destroy(env.g);
 }
 
 Test(rg_memory, proven_ordered_resources_share_and_a_chain_meets_the_lower_bound)
 {
-    mem_env env;
-    mem_init(&env, "lavapipe");
-    rg_buffer a = mem_buf(&env, "a", KiB64), b = mem_buf(&env, "b", KiB64), c = mem_buf(&env, "c", KiB64);
-    rg_buffer d = mem_buf(&env, "d", KiB64);
-    rgu_outside(env.g, "p0", BUF(a, SW));
-    rgu_outside(env.g, "p1", BUF(a, SR), BUF(b, SW));
-    rgu_outside(env.g, "p2", BUF(b, SR), BUF(c, SW));
-    rgu_outside(env.g, "p3", BUF(c, SR), BUF(d, SW));
-    rgu_outside(env.g, "p4", BUF(d, SR));
-    mem_place(&env);
-    mem_where wa = mem_buf_at(&env, a), wb = mem_buf_at(&env, b), wc = mem_buf_at(&env, c), wd = mem_buf_at(&env, d);
-    cr_expect(mem_overlap(wa, wc));
-    cr_expect(mem_overlap(wb, wd));
-    cr_expect_not(mem_overlap(wa, wb));
-    cr_expect_not(mem_overlap(wc, wd));
+    test_mem_env env;
+    test_mem_init(&env, "lavapipe");
+    rg_buffer a = test_mem_buf(&env, "a", KiB64), b = test_mem_buf(&env, "b", KiB64), c = test_mem_buf(&env, "c",
+                                                                                                       KiB64);
+    rg_buffer d = test_mem_buf(&env, "d", KiB64);
+    test_outside(env.g, "p0", BUF(a, SW));
+    test_outside(env.g, "p1", BUF(a, SR), BUF(b, SW));
+    test_outside(env.g, "p2", BUF(b, SR), BUF(c, SW));
+    test_outside(env.g, "p3", BUF(c, SR), BUF(d, SW));
+    test_outside(env.g, "p4", BUF(d, SR));
+    test_mem_place(&env);
+    test_mem_where wa = test_mem_buf_at(&env, a), wb = test_mem_buf_at(&env, b);
+    test_mem_where wc = test_mem_buf_at(&env, c), wd = test_mem_buf_at(&env, d);
+    cr_expect(test_mem_overlap(wa, wc));
+    cr_expect(test_mem_overlap(wb, wd));
+    cr_expect_not(test_mem_overlap(wa, wb));
+    cr_expect_not(test_mem_overlap(wc, wd));
     rg_memory_totals t = rg_memory_get_totals(env.g);
     cr_expect_eq(t.pooled, 2 * KiB64);
     cr_expect_eq(t.lower_bound, 2 * KiB64);
@@ -86,15 +89,15 @@ Test(rg_memory, proven_ordered_resources_share_and_a_chain_meets_the_lower_bound
 
 Test(rg_memory, buffers_and_optimal_images_never_share_a_pool)
 {
-    mem_env env;
-    mem_init(&env, "lavapipe"); /* one memory type: only the class can split them */
-    rg_buffer a = mem_buf(&env, "a", KiB64);
-    rg_texture t = mem_tex(&env, "t", VK_FORMAT_R8G8B8A8_UNORM, 4, 128, 128);
-    rgu_outside(env.g, "p0", BUF(a, SW));
-    rgu_outside(env.g, "p1", BUF(a, SR), TEX(t, SW));
-    rgu_outside(env.g, "p2", TEX(t, SR));
-    mem_place(&env);
-    mem_where wa = mem_buf_at(&env, a), wt = mem_tex_at(&env, t);
+    test_mem_env env;
+    test_mem_init(&env, "lavapipe"); /* one memory type: only the class can split them */
+    rg_buffer a = test_mem_buf(&env, "a", KiB64);
+    rg_texture t = test_mem_tex(&env, "t", VK_FORMAT_R8G8B8A8_UNORM, 4, 128, 128);
+    test_outside(env.g, "p0", BUF(a, SW));
+    test_outside(env.g, "p1", BUF(a, SR), TEX(t, SW));
+    test_outside(env.g, "p2", TEX(t, SR));
+    test_mem_place(&env);
+    test_mem_where wa = test_mem_buf_at(&env, a), wt = test_mem_tex_at(&env, t);
     cr_expect_eq(wa.kind, RG_MEMORY_POOLED);
     cr_expect_eq(wt.kind, RG_MEMORY_POOLED);
     cr_expect_neq(wa.pool, wt.pool);
@@ -104,20 +107,21 @@ Test(rg_memory, buffers_and_optimal_images_never_share_a_pool)
 
 Test(rg_memory, a_resource_whose_bits_exclude_the_pool_type_gets_another_pool)
 {
-    mem_env env;
-    mem_init(&env, "NVIDIA H200");
-    rg_buffer a = mem_buf(&env, "a", KiB64), b = mem_buf(&env, "b", KiB64), c = mem_buf(&env, "c", KiB64);
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_buffer a = test_mem_buf(&env, "a", KiB64), b = test_mem_buf(&env, "b", KiB64), c = test_mem_buf(&env, "c",
+                                                                                                       KiB64);
     env.e[1].bits = 1u << 4; /* b: only type 4, DEVICE_LOCAL | HOST_VISIBLE | HOST_COHERENT */
-    rgu_outside(env.g, "p0", BUF(a, SW));
-    rgu_outside(env.g, "p1", BUF(a, SR), BUF(b, SW));
-    rgu_outside(env.g, "p2", BUF(b, SR), BUF(c, SW));
-    rgu_outside(env.g, "p3", BUF(c, SR));
-    mem_place(&env);
-    mem_where wa = mem_buf_at(&env, a), wb = mem_buf_at(&env, b), wc = mem_buf_at(&env, c);
+    test_outside(env.g, "p0", BUF(a, SW));
+    test_outside(env.g, "p1", BUF(a, SR), BUF(b, SW));
+    test_outside(env.g, "p2", BUF(b, SR), BUF(c, SW));
+    test_outside(env.g, "p3", BUF(c, SR));
+    test_mem_place(&env);
+    test_mem_where wa = test_mem_buf_at(&env, a), wb = test_mem_buf_at(&env, b), wc = test_mem_buf_at(&env, c);
     cr_expect_neq(wa.pool, wb.pool);
     cr_expect_eq(wa.pool, wc.pool);
-    cr_expect(mem_overlap(wa, wc), "a and c are ordered through b");
-    const rg_mem_plan *p = env.g->mem_plan;
+    cr_expect(test_mem_overlap(wa, wc), "a and c are ordered through b");
+    const rg__mem_plan *p = &env.g->placement.plan;
     cr_expect_eq(p->pools[wa.pool].memory_type, 1);
     cr_expect_eq(p->pools[wb.pool].memory_type, 4);
     rg_graph_destroy(env.g);
@@ -125,15 +129,15 @@ Test(rg_memory, a_resource_whose_bits_exclude_the_pool_type_gets_another_pool)
 
 Test(rg_memory, dedicated_resources_stay_out_of_pools)
 {
-    mem_env env;
-    mem_init(&env, "NVIDIA H200");
-    rg_buffer a = mem_buf(&env, "a", KiB64), b = mem_buf(&env, "b", 2 * KiB64);
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_buffer a = test_mem_buf(&env, "a", KiB64), b = test_mem_buf(&env, "b", 2 * KiB64);
     env.e[1].dedicated = true;
-    rgu_outside(env.g, "p0", BUF(a, SW));
-    rgu_outside(env.g, "p1", BUF(a, SR), BUF(b, SW));
-    rgu_outside(env.g, "p2", BUF(b, SR));
-    mem_place(&env);
-    cr_expect_eq(mem_buf_at(&env, b).kind, RG_MEMORY_DEDICATED);
+    test_outside(env.g, "p0", BUF(a, SW));
+    test_outside(env.g, "p1", BUF(a, SR), BUF(b, SW));
+    test_outside(env.g, "p2", BUF(b, SR));
+    test_mem_place(&env);
+    cr_expect_eq(test_mem_buf_at(&env, b).kind, RG_MEMORY_DEDICATED);
     rg_memory_totals t = rg_memory_get_totals(env.g);
     cr_expect_eq(t.dedicated, 2 * KiB64);
     cr_expect_eq(t.pooled, KiB64);
@@ -143,18 +147,18 @@ Test(rg_memory, dedicated_resources_stay_out_of_pools)
 
 Test(rg_memory, unused_resources_are_not_created_nor_asked_for)
 {
-    mem_env env;
-    mem_init(&env, "NVIDIA H200");
-    rg_buffer a = mem_buf(&env, "a", KiB64);
-    rg_texture unused = mem_tex_ex(&env, "unused", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64, VK_SAMPLE_COUNT_4_BIT,
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_buffer a = test_mem_buf(&env, "a", KiB64);
+    rg_texture unused = test_mem_tex_ex(&env, "unused", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64, VK_SAMPLE_COUNT_4_BIT,
                                    RG_TRANSIENT_FORCE);
-    rg_texture back = mem_import(&env, "back", VK_FORMAT_R8G8B8A8_UNORM, 64, 64);
-    rgu_outside(env.g, "p0", BUF(a, SW), TEX(back, RG_USAGE_TRANSFER_DST));
-    mem_place(&env);
+    rg_texture back = test_mem_import(&env, "back", VK_FORMAT_R8G8B8A8_UNORM, 64, 64);
+    test_outside(env.g, "p0", BUF(a, SW), TEX(back, RG_USAGE_TRANSFER_DST));
+    test_mem_place(&env);
     cr_expect_eq(env.calls, 1, "only 'a' is asked for");
-    cr_expect_eq(mem_tex_at(&env, unused).kind, RG_MEMORY_NOT_CREATED);
-    cr_expect_eq(mem_tex_at(&env, back).kind, RG_MEMORY_IMPORTED);
-    cr_expect_eq(mem_buf_at(&env, a).kind, RG_MEMORY_POOLED);
+    cr_expect_eq(test_mem_tex_at(&env, unused).kind, RG_MEMORY_NOT_CREATED);
+    cr_expect_eq(test_mem_tex_at(&env, back).kind, RG_MEMORY_IMPORTED);
+    cr_expect_eq(test_mem_buf_at(&env, a).kind, RG_MEMORY_POOLED);
     rg_graph_destroy(env.g);
 }
 
@@ -164,21 +168,22 @@ Test(rg_memory, lazy_exactly_on_devices_that_offer_it)
 {
     for (size_t i = 0; i < device_table_count; i++) {
         const device_table *dt = &device_tables[i];
-        mem_env env;
-        mem_init(&env, dt->name);
-        rg_texture msaa = mem_tex_ex(&env, "msaa", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64, VK_SAMPLE_COUNT_4_BIT,
+        test_mem_env env;
+        test_mem_init(&env, dt->name);
+        rg_texture msaa = test_mem_tex_ex(&env, "msaa", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64, VK_SAMPLE_COUNT_4_BIT,
                                      RG_TRANSIENT_AUTO);
-        rg_texture single = mem_tex(&env, "single", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+        rg_texture single = test_mem_tex(&env, "single", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
         rg_begin_rendering(env.g, &(rg_rendering_desc){
                                       .name = "pass",
                                       .colors = {{.texture = msaa, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                                   .store = VK_ATTACHMENT_STORE_OP_DONT_CARE, .resolve = single}},
                                       .color_count = 1});
         rg_end_rendering(env.g);
-        rgu_outside(env.g, "read", TEX(single, RG_USAGE_SAMPLED_COMPUTE));
-        mem_place(&env);
-        cr_expect_eq(mem_tex_at(&env, msaa).kind, dt->has_lazy ? RG_MEMORY_LAZY : RG_MEMORY_POOLED, "%s", dt->name);
-        cr_expect_eq(mem_tex_at(&env, single).kind, RG_MEMORY_POOLED, "%s", dt->name);
+        test_outside(env.g, "read", TEX(single, RG_USAGE_SAMPLED_COMPUTE));
+        test_mem_place(&env);
+        cr_expect_eq(test_mem_tex_at(&env, msaa).kind, dt->has_lazy ? RG_MEMORY_LAZY : RG_MEMORY_POOLED, "%s",
+                     dt->name);
+        cr_expect_eq(test_mem_tex_at(&env, single).kind, RG_MEMORY_POOLED, "%s", dt->name);
         cr_expect_eq(rg_memory_get_totals(env.g).lazy, dt->has_lazy ? env.e[0].size : 0, "%s", dt->name);
         rg_graph_destroy(env.g);
     }
@@ -188,39 +193,41 @@ Test(rg_memory, lazy_exactly_on_devices_that_offer_it)
 
 Test(rg_memory, alias_scope_of_a_read_only_previous_occupant)
 {
-    mem_env env;
-    mem_init(&env, "NVIDIA H200");
-    rg_buffer r = mem_buf(&env, "r", KiB64), x = mem_buf(&env, "x", KiB64), w = mem_buf(&env, "w", KiB64);
-    rgu_outside(env.g, "c1", BUF(r, RG_USAGE_UNIFORM_COMPUTE), BUF(x, SW));
-    rgu_outside(env.g, "c2", BUF(x, SR), BUF(w, SW));
-    rgu_outside(env.g, "c3", BUF(w, RG_USAGE_UNIFORM_COMPUTE));
-    mem_place(&env);
-    cr_assert(mem_overlap(mem_buf_at(&env, r), mem_buf_at(&env, w)));
-    const rg_mem_placement *m = &env.g->mem_plan->items[2];
-    cr_expect_eq(m->alias_stage, COMP);
-    cr_expect_eq(m->alias_access, VK_ACCESS_2_UNIFORM_READ_BIT, "0x%llx", (unsigned long long)m->alias_access);
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_buffer r = test_mem_buf(&env, "r", KiB64), x = test_mem_buf(&env, "x", KiB64), w = test_mem_buf(&env, "w",
+                                                                                                       KiB64);
+    test_outside(env.g, "c1", BUF(r, RG_USAGE_UNIFORM_COMPUTE), BUF(x, SW));
+    test_outside(env.g, "c2", BUF(x, SR), BUF(w, SW));
+    test_outside(env.g, "c3", BUF(w, RG_USAGE_UNIFORM_COMPUTE));
+    test_mem_place(&env);
+    cr_assert(test_mem_overlap(test_mem_buf_at(&env, r), test_mem_buf_at(&env, w)));
+    const rg__alias_scope *m = &env.g->placement.plan.alias[2];
+    cr_expect_eq(m->stage, COMP);
+    cr_expect_eq(m->access, VK_ACCESS_2_UNIFORM_READ_BIT, "0x%llx", (unsigned long long)m->access);
     /* Executed again, r follows w of the frame before. */
-    cr_expect_eq(env.g->mem_plan->items[0].alias_access,
+    cr_expect_eq(env.g->placement.plan.alias[0].access,
                  VK_ACCESS_2_UNIFORM_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     rg_graph_destroy(env.g);
 }
 
 Test(rg_memory, alias_scope_is_the_union_of_several_previous_occupants)
 {
-    mem_env env;
-    mem_init(&env, "NVIDIA H200");
-    rg_buffer r1 = mem_buf(&env, "r1", KiB64), r2 = mem_buf(&env, "r2", KiB64), x = mem_buf(&env, "x", KiB64);
-    rg_buffer w = mem_buf(&env, "w", 2 * KiB64);
-    rgu_outside(env.g, "c1", BUF(r1, RG_USAGE_UNIFORM_COMPUTE), BUF(r2, RG_USAGE_INDIRECT_BUFFER), BUF(x, SW));
-    rgu_outside(env.g, "c2", BUF(x, SR), BUF(w, SW));
-    rgu_outside(env.g, "c3", BUF(w, SR));
-    mem_place(&env);
-    mem_where ww = mem_buf_at(&env, w);
-    cr_assert(mem_overlap(ww, mem_buf_at(&env, r1)));
-    cr_assert(mem_overlap(ww, mem_buf_at(&env, r2)));
-    const rg_mem_placement *m = &env.g->mem_plan->items[3];
-    cr_expect_eq(m->alias_stage, COMP | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
-    cr_expect_eq(m->alias_access, VK_ACCESS_2_UNIFORM_READ_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_buffer r1 = test_mem_buf(&env, "r1", KiB64), r2 = test_mem_buf(&env, "r2", KiB64), x = test_mem_buf(&env, "x",
+                                                                                                           KiB64);
+    rg_buffer w = test_mem_buf(&env, "w", 2 * KiB64);
+    test_outside(env.g, "c1", BUF(r1, RG_USAGE_UNIFORM_COMPUTE), BUF(r2, RG_USAGE_INDIRECT_BUFFER), BUF(x, SW));
+    test_outside(env.g, "c2", BUF(x, SR), BUF(w, SW));
+    test_outside(env.g, "c3", BUF(w, SR));
+    test_mem_place(&env);
+    test_mem_where ww = test_mem_buf_at(&env, w);
+    cr_assert(test_mem_overlap(ww, test_mem_buf_at(&env, r1)));
+    cr_assert(test_mem_overlap(ww, test_mem_buf_at(&env, r2)));
+    const rg__alias_scope *m = &env.g->placement.plan.alias[3];
+    cr_expect_eq(m->stage, COMP | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
+    cr_expect_eq(m->access, VK_ACCESS_2_UNIFORM_READ_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
     rg_graph_destroy(env.g);
 }
 
@@ -228,18 +235,19 @@ Test(rg_memory, alias_scope_is_the_union_of_several_previous_occupants)
 
 Test(rg_memory, placing_twice_gives_the_same_result_and_the_report_writes)
 {
-    mem_env env;
-    mem_init(&env, "NVIDIA H200");
-    rg_buffer a = mem_buf(&env, "a", 3 * KiB64), b = mem_buf(&env, "b", KiB64), c = mem_buf(&env, "c", 2 * KiB64);
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_buffer a = test_mem_buf(&env, "a", 3 * KiB64), b = test_mem_buf(&env, "b", KiB64), c = test_mem_buf(&env, "c",
+                                                                                                           2 * KiB64);
     cr_expect_eq(rg_memory_report_print(env.g, stdout), RG_ERROR_NOT_PLACED);
-    rgu_outside(env.g, "p0", BUF(a, SW), BUF(b, SW));
-    rgu_outside(env.g, "p1", BUF(a, SR), BUF(c, SW));
-    rgu_outside(env.g, "p2", BUF(b, SR), BUF(c, SR));
-    mem_place(&env);
-    mem_where first[3] = {mem_buf_at(&env, a), mem_buf_at(&env, b), mem_buf_at(&env, c)};
+    test_outside(env.g, "p0", BUF(a, SW), BUF(b, SW));
+    test_outside(env.g, "p1", BUF(a, SR), BUF(c, SW));
+    test_outside(env.g, "p2", BUF(b, SR), BUF(c, SR));
+    test_mem_place(&env);
+    test_mem_where first[3] = {test_mem_buf_at(&env, a), test_mem_buf_at(&env, b), test_mem_buf_at(&env, c)};
     rg_memory_totals t1 = rg_memory_get_totals(env.g);
-    mem_place(&env);
-    mem_where second[3] = {mem_buf_at(&env, a), mem_buf_at(&env, b), mem_buf_at(&env, c)};
+    test_mem_place(&env);
+    test_mem_where second[3] = {test_mem_buf_at(&env, a), test_mem_buf_at(&env, b), test_mem_buf_at(&env, c)};
     rg_memory_totals t2 = rg_memory_get_totals(env.g);
     cr_expect_eq(memcmp(first, second, sizeof first), 0);
     cr_expect_eq(memcmp(&t1, &t2, sizeof t1), 0);
@@ -253,7 +261,8 @@ Test(rg_memory, placing_twice_gives_the_same_result_and_the_report_writes)
     fclose(null);
     cr_expect_eq(rg_memory_report_json(env.g, json), RG_SUCCESS);
     cr_expect_eq(rg_memory_timeline_svg(env.g, svg), RG_SUCCESS);
-    cr_expect_eq(rg_memory_report_json(env.g, "/nonexistent/dir/m.json"), RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_eq(rg_memory_report_json(env.g, "/nonexistent/dir/m.json"), RG_ERROR_IO);
+    cr_expect_not_null(strstr(rg_graph_error_message(env.g), "/nonexistent/dir/m.json"));
     FILE *f = fopen(json, "r");
     char text[4096] = {0};
     cr_assert_not_null(f);
@@ -266,7 +275,7 @@ Test(rg_memory, placing_twice_gives_the_same_result_and_the_report_writes)
     remove(svg);
     rmdir(dir);
     /* A changed declaration makes the plan stale. */
-    rgu_outside(env.g, "p3", BUF(a, SR));
+    test_outside(env.g, "p3", BUF(a, SR));
     cr_assert_eq(rg_compile(env.g), RG_SUCCESS);
     cr_expect_eq(rg_buffer_memory(env.g, a, NULL, NULL), RG_MEMORY_NOT_CREATED);
     cr_expect_eq(rg_memory_timeline_svg(env.g, svg), RG_ERROR_NOT_PLACED);
@@ -283,45 +292,45 @@ static bool no_requirements(void *user, const char *name, bool is_texture, uint3
 
 Test(rg_memory, failures_name_the_resource_and_leave_no_plan)
 {
-    mem_env env;
-    mem_init(&env, "NVIDIA H200");
-    rg_buffer a = mem_buf(&env, "odd", KiB64);
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_buffer a = test_mem_buf(&env, "odd", KiB64);
     env.e[0].align = 3 * 1024;
-    rgu_outside(env.g, "p0", BUF(a, SW));
+    test_outside(env.g, "p0", BUF(a, SW));
     cr_assert_eq(rg_compile(env.g), RG_SUCCESS);
-    cr_expect_eq(rg_place_offline(env.g, &env.table->props, mem_requirements, &env), RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_eq(rg_place_offline(env.g, &env.table->props, test_mem_requirements, &env), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_not_null(strstr(rg_graph_error_message(env.g), "'odd'"), "%s", rg_graph_error_message(env.g));
     cr_expect_eq(rg_buffer_memory(env.g, a, NULL, NULL), RG_MEMORY_NOT_CREATED);
     cr_expect_eq(rg_memory_get_totals(env.g).pools, 0);
     rg_graph_destroy(env.g);
 
-    mem_init(&env, "NVIDIA H200");
-    a = mem_buf(&env, "unasked", KiB64);
-    rgu_outside(env.g, "p0", BUF(a, SW));
+    test_mem_init(&env, "NVIDIA H200");
+    a = test_mem_buf(&env, "unasked", KiB64);
+    test_outside(env.g, "p0", BUF(a, SW));
     cr_assert_eq(rg_compile(env.g), RG_SUCCESS);
     cr_expect_eq(rg_place_offline(env.g, &env.table->props, no_requirements, NULL), RG_ERROR_CALLBACK);
     cr_expect_not_null(strstr(rg_graph_error_message(env.g), "'unasked'"));
     cr_expect_eq(rg_buffer_memory(env.g, a, NULL, NULL), RG_MEMORY_NOT_CREATED);
     rg_graph_destroy(env.g);
 
-    mem_init(&env, "NVIDIA H200");
-    a = mem_buf(&env, "host only", KiB64);
+    test_mem_init(&env, "NVIDIA H200");
+    a = test_mem_buf(&env, "host only", KiB64);
     env.e[0].bits = 1u << 2; /* HOST_VISIBLE | HOST_COHERENT, not DEVICE_LOCAL */
-    rgu_outside(env.g, "p0", BUF(a, SW));
+    test_outside(env.g, "p0", BUF(a, SW));
     cr_assert_eq(rg_compile(env.g), RG_SUCCESS);
-    cr_expect_eq(rg_place_offline(env.g, &env.table->props, mem_requirements, &env), RG_ERROR_VULKAN);
+    cr_expect_eq(rg_place_offline(env.g, &env.table->props, test_mem_requirements, &env), RG_ERROR_VULKAN);
     cr_expect_not_null(strstr(rg_graph_error_message(env.g), "'host only'"));
-    cr_expect_eq(rg_place_offline(NULL, &env.table->props, mem_requirements, &env), RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_eq(rg_place_offline(NULL, &env.table->props, test_mem_requirements, &env), RG_ERROR_INVALID_ARGUMENT);
     rg_graph_destroy(env.g);
 }
 
 Test(rg_memory, placing_needs_a_compiled_graph)
 {
-    mem_env env;
-    mem_init(&env, "lavapipe");
-    rg_buffer a = mem_buf(&env, "a", KiB64);
-    rgu_outside(env.g, "p0", BUF(a, SW));
-    cr_expect_eq(rg_place_offline(env.g, &env.table->props, mem_requirements, &env), RG_ERROR_NOT_COMPILED);
+    test_mem_env env;
+    test_mem_init(&env, "lavapipe");
+    rg_buffer a = test_mem_buf(&env, "a", KiB64);
+    test_outside(env.g, "p0", BUF(a, SW));
+    cr_expect_eq(rg_place_offline(env.g, &env.table->props, test_mem_requirements, &env), RG_ERROR_NOT_COMPILED);
     cr_expect_eq(rg_memory_report_json(env.g, "/tmp/never.json"), RG_ERROR_NOT_PLACED);
     rg_graph_destroy(env.g);
 }

@@ -28,7 +28,7 @@ static void print_totals(const char *what, const char *table, rg_memory_totals t
 }
 
 /* One full-screen pass: draws into `target`, sampling the given inputs. */
-static void pass(mem_env *env, const char *name, rg_texture target, const rg_texture *inputs, uint32_t n)
+static void pass(test_mem_env *env, const char *name, rg_texture target, const rg_texture *inputs, uint32_t n)
 {
     rg_begin_rendering(env->g, &(rg_rendering_desc){
                                    .name = name,
@@ -37,27 +37,27 @@ static void pass(mem_env *env, const char *name, rg_texture target, const rg_tex
     rg_access acc[8];
     for (uint32_t i = 0; i < n; i++)
         acc[i] = TEX(inputs[i], SAMPLED);
-    rgu_cmd(env->g, name, RG_COMMAND_DRAW, acc, n);
+    test_cmd(env->g, name, RG_COMMAND_DRAW, acc, n);
     rg_end_rendering(env->g);
 }
 
 /* G-buffer (albedo, normal, material, depth as MRT) -> lighting into HDR ->
  * bloom: 4 downsamples then 3 upsamples -> tonemap into the back buffer. */
-static void deferred_frame(mem_env *env)
+static void deferred_frame(test_mem_env *env)
 {
-    rg_texture albedo = mem_tex(env, "albedo", RGBA8, 4, W, H);
-    rg_texture normal = mem_tex(env, "normal", RGBA16F, 8, W, H);
-    rg_texture material = mem_tex(env, "material", RGBA8, 4, W, H);
-    rg_texture depth = mem_tex(env, "depth", D32, 4, W, H);
-    rg_texture hdr = mem_tex(env, "hdr", RGBA16F, 8, W, H);
+    rg_texture albedo = test_mem_tex(env, "albedo", RGBA8, 4, W, H);
+    rg_texture normal = test_mem_tex(env, "normal", RGBA16F, 8, W, H);
+    rg_texture material = test_mem_tex(env, "material", RGBA8, 4, W, H);
+    rg_texture depth = test_mem_tex(env, "depth", D32, 4, W, H);
+    rg_texture hdr = test_mem_tex(env, "hdr", RGBA16F, 8, W, H);
     rg_texture down[4], up[3];
     static const char *down_names[4] = {"bloom_down0", "bloom_down1", "bloom_down2", "bloom_down3"};
     static const char *up_names[3] = {"bloom_up0", "bloom_up1", "bloom_up2"};
     for (uint32_t i = 0; i < 4; i++)
-        down[i] = mem_tex(env, down_names[i], RGBA16F, 8, W >> (i + 1), H >> (i + 1));
+        down[i] = test_mem_tex(env, down_names[i], RGBA16F, 8, W >> (i + 1), H >> (i + 1));
     for (uint32_t i = 0; i < 3; i++)
-        up[i] = mem_tex(env, up_names[i], RGBA16F, 8, W >> (i + 1), H >> (i + 1));
-    rg_texture back = mem_import(env, "backbuffer", RGBA8, W, H);
+        up[i] = test_mem_tex(env, up_names[i], RGBA16F, 8, W >> (i + 1), H >> (i + 1));
+    rg_texture back = test_mem_import(env, "backbuffer", RGBA8, W, H);
 
     rg_begin_rendering(env->g, &(rg_rendering_desc){
                                    .name = "gbuffer",
@@ -66,7 +66,7 @@ static void deferred_frame(mem_env *env)
                                               {.texture = material, .load = CLEAR, .store = STORE}},
                                    .color_count = 3,
                                    .depth = {.texture = depth, .load = CLEAR, .store = STORE}});
-    rgu_draw(env->g, "scene");
+    test_draw(env->g, "scene");
     rg_end_rendering(env->g);
     pass(env, "lighting", hdr, (rg_texture[]){albedo, normal, material, depth}, 4);
     pass(env, "down0", down[0], &hdr, 1);
@@ -82,10 +82,10 @@ Test(rg_memory_frames, deferred_frame_is_within_ten_percent_of_the_lower_bound)
 {
     static const char *tables[] = {"NVIDIA H200", "lavapipe", "Apple silicon, MoltenVK >= 1.2.9"};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
-        mem_env env;
-        mem_init(&env, tables[i]);
+        test_mem_env env;
+        test_mem_init(&env, tables[i]);
         deferred_frame(&env);
-        mem_place(&env);
+        test_mem_place(&env);
         rg_memory_totals t = rg_memory_get_totals(env.g);
         print_totals("deferred frame", tables[i], t);
         if (i == 0)
@@ -101,17 +101,17 @@ Test(rg_memory_frames, deferred_frame_is_within_ten_percent_of_the_lower_bound)
 
 /* Four sets, one after another (each resolves into the same imported
  * image, which orders them): 4x MSAA RGBA8 + 4x D32, cleared, discarded. */
-static void msaa_sets(mem_env *env, VkDeviceSize *set_bytes)
+static void msaa_sets(test_mem_env *env, VkDeviceSize *set_bytes)
 {
-    rg_texture out = mem_import(env, "resolved", RGBA8, W, H);
+    rg_texture out = test_mem_import(env, "resolved", RGBA8, W, H);
     *set_bytes = 0;
     for (int s = 0; s < 4; s++) {
         char cn[16], dn[16], pn[16];
         snprintf(cn, sizeof cn, "color%d", s);
         snprintf(dn, sizeof dn, "depth%d", s);
         snprintf(pn, sizeof pn, "set%d", s);
-        rg_texture color = mem_tex_ex(env, cn, RGBA8, 4, W, H, VK_SAMPLE_COUNT_4_BIT, RG_TRANSIENT_AUTO);
-        rg_texture depth = mem_tex_ex(env, dn, D32, 4, W, H, VK_SAMPLE_COUNT_4_BIT, RG_TRANSIENT_AUTO);
+        rg_texture color = test_mem_tex_ex(env, cn, RGBA8, 4, W, H, VK_SAMPLE_COUNT_4_BIT, RG_TRANSIENT_AUTO);
+        rg_texture depth = test_mem_tex_ex(env, dn, D32, 4, W, H, VK_SAMPLE_COUNT_4_BIT, RG_TRANSIENT_AUTO);
         if (s == 0)
             *set_bytes = env->e[env->n - 1].size + env->e[env->n - 2].size;
         rg_begin_rendering(env->g, &(rg_rendering_desc){
@@ -120,7 +120,7 @@ static void msaa_sets(mem_env *env, VkDeviceSize *set_bytes)
                                                    .resolve = out}},
                                        .color_count = 1,
                                        .depth = {.texture = depth, .load = CLEAR, .store = DISCARD}});
-        rgu_draw(env->g, pn);
+        test_draw(env->g, pn);
         rg_end_rendering(env->g);
     }
 }
@@ -129,11 +129,11 @@ Test(rg_memory_frames, msaa_sets_take_one_set_without_lazy_memory_and_nothing_wi
 {
     static const char *tables[] = {"NVIDIA H200", "lavapipe", "Apple silicon, MoltenVK >= 1.2.9"};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
-        mem_env env;
-        mem_init(&env, tables[i]);
+        test_mem_env env;
+        test_mem_init(&env, tables[i]);
         VkDeviceSize set;
         msaa_sets(&env, &set);
-        mem_place(&env);
+        test_mem_place(&env);
         rg_memory_totals t = rg_memory_get_totals(env.g);
         print_totals("4 MSAA sets", tables[i], t);
         for (uint32_t k = 1; k < env.n; k++)
@@ -142,7 +142,7 @@ Test(rg_memory_frames, msaa_sets_take_one_set_without_lazy_memory_and_nothing_wi
             cr_expect_eq(t.pooled, 0);
             cr_expect_eq(t.lazy, 4 * set);
             for (uint32_t k = 1; k < env.n; k++)
-                cr_expect_eq(mem_tex_at(&env, env.e[k].tex).kind, RG_MEMORY_LAZY);
+                cr_expect_eq(test_mem_tex_at(&env, env.e[k].tex).kind, RG_MEMORY_LAZY);
         } else {
             cr_expect_eq(t.pooled, set, "%s: %llu, one set is %llu", tables[i], (unsigned long long)t.pooled,
                          (unsigned long long)set);
@@ -171,16 +171,16 @@ Test(rg_memory_frames, random_graphs_never_overlap_unordered_and_never_beat_the_
 {
     for (uint64_t seed = 1; seed <= 200; seed++) {
         uint64_t s = seed;
-        mem_env env;
-        mem_init(&env, seed % 2 ? "NVIDIA H200" : "lavapipe");
+        test_mem_env env;
+        test_mem_init(&env, seed % 2 ? "NVIDIA H200" : "lavapipe");
         bool is_tex[NRES];
         for (int r = 0; r < NRES; r++) {
             is_tex[r] = rnd(&s) % 2;
             VkDeviceSize size = (VkDeviceSize)(1 + rnd(&s) % 8) * KiB64;
             if (is_tex[r])
-                mem_tex(&env, "t", RGBA8, 4, 128, 128);
+                test_mem_tex(&env, "t", RGBA8, 4, 128, 128);
             else
-                mem_buf(&env, "b", size);
+                test_mem_buf(&env, "b", size);
             env.e[r].size = size;
             env.e[r].align = (VkDeviceSize)KiB64 >> (rnd(&s) % 4);
         }
@@ -198,9 +198,9 @@ Test(rg_memory_frames, random_graphs_never_overlap_unordered_and_never_beat_the_
                 rg_usage u = rnd(&s) % 2 ? RG_USAGE_STORAGE_WRITE_COMPUTE : RG_USAGE_STORAGE_READ_COMPUTE;
                 acc[n++] = is_tex[r] ? TEX(env.e[r].tex, u) : BUF(env.e[r].buf, u);
             }
-            cmds[c] = rgu_cmd(env.g, "c", RG_COMMAND_OUTSIDE, acc, n);
+            cmds[c] = test_cmd(env.g, "c", RG_COMMAND_OUTSIDE, acc, n);
         }
-        mem_place(&env);
+        test_mem_place(&env);
         rg_memory_totals t = rg_memory_get_totals(env.g);
         cr_assert_geq(t.pooled, t.lower_bound, "seed %llu", (unsigned long long)seed);
         cr_assert_leq(t.pooled, t.unaliased + 4 * KiB64 * NRES, "seed %llu", (unsigned long long)seed);
@@ -208,9 +208,11 @@ Test(rg_memory_frames, random_graphs_never_overlap_unordered_and_never_beat_the_
             for (int b = 0; b < NRES; b++) {
                 if (a == b)
                     continue;
-                mem_where wa = env.e[a].is_texture ? mem_tex_at(&env, env.e[a].tex) : mem_buf_at(&env, env.e[a].buf);
-                mem_where wb = env.e[b].is_texture ? mem_tex_at(&env, env.e[b].tex) : mem_buf_at(&env, env.e[b].buf);
-                if (!mem_overlap(wa, wb))
+                test_mem_where wa = env.e[a].is_texture ? test_mem_tex_at(&env, env.e[a].tex)
+                                                        : test_mem_buf_at(&env, env.e[a].buf);
+                test_mem_where wb = env.e[b].is_texture ? test_mem_tex_at(&env, env.e[b].tex)
+                                                        : test_mem_buf_at(&env, env.e[b].buf);
+                if (!test_mem_overlap(wa, wb))
                     continue;
                 bool a_first = true, b_first = true;
                 for (int x = 0; x < NCMD; x++)

@@ -4,36 +4,36 @@
 
 Test(rg_spans, unbalanced)
 {
-    rg_graph *g = rgu_graph();
-    rgu_begin(g, "open_pass", rgu_color(g, "c"));
-    rgu_expect_error(g, RG_ERROR_UNBALANCED_SPAN, "open_pass");
+    rg_graph *g = test_graph();
+    test_begin(g, "open_pass", test_color(g, "c"));
+    test_expect_error(g, RG_ERROR_UNBALANCED_SPAN, "open_pass");
     rg_graph_destroy(g);
 }
 
 Test(rg_spans, nested)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture a = rgu_color(g, "a"), b = rgu_color(g, "b");
-    rgu_begin(g, "outer", a);
-    cr_expect_eq(rgu_begin(g, "inner", b).id, 0);
-    rgu_expect_error(g, RG_ERROR_NESTED_SPAN, "inner");
+    rg_graph *g = test_graph();
+    rg_texture a = test_color(g, "a"), b = test_color(g, "b");
+    test_begin(g, "outer", a);
+    cr_expect_eq(test_begin(g, "inner", b).id, 0);
+    test_expect_error(g, RG_ERROR_NESTED_SPAN, "inner");
     rg_graph_destroy(g);
 }
 
 Test(rg_spans, end_without_begin)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     cr_expect_eq(rg_end_rendering(g).id, 0);
-    rgu_expect_error(g, RG_ERROR_END_WITHOUT_BEGIN, "end_rendering");
+    test_expect_error(g, RG_ERROR_END_WITHOUT_BEGIN, "end_rendering");
     rg_graph_destroy(g);
 }
 
 Test(rg_spans, draw_outside)
 {
-    rg_graph *g = rgu_graph();
-    rg_buffer b = rgu_buf(g, "b");
-    rgu_draw(g, "lonely_draw", BUF(b, RG_USAGE_VERTEX_BUFFER));
-    rgu_expect_error(g, RG_ERROR_DRAW_OUTSIDE_SPAN, "lonely_draw");
+    rg_graph *g = test_graph();
+    rg_buffer b = test_buf(g, "b");
+    test_draw(g, "lonely_draw", BUF(b, RG_USAGE_VERTEX_BUFFER));
+    test_expect_error(g, RG_ERROR_DRAW_OUTSIDE_SPAN, "lonely_draw");
     rg_graph_destroy(g);
 }
 
@@ -41,12 +41,12 @@ Test(rg_spans, transfers_inside)
 {
     static const VkClearValue black = {{{0}}};
     for (int kind = 0; kind < 3; kind++) {
-        rg_graph *g = rgu_graph();
-        rg_texture c = rgu_color(g, "c"), t = rgu_color(g, "t");
+        rg_graph *g = test_graph();
+        rg_texture c = test_color(g, "c"), t = test_color(g, "t");
         rg_texture m = rg_texture_create(g, &(rg_texture_desc){.name = "m", .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                                 .width = 8, .height = 8, .mip_levels = 2});
-        rg_buffer a = rgu_buf(g, "a"), b = rgu_buf(g, "b");
-        rgu_begin(g, "pass", c);
+        rg_buffer a = test_buf(g, "a"), b = test_buf(g, "b");
+        test_begin(g, "pass", c);
         const char *name = kind == 0 ? "copy_buffer" : kind == 1 ? "clear_texture" : "blit";
         if (kind == 0)
             rg_cmd_copy_buffer(g, a, 0, b, 0, 16);
@@ -54,67 +54,67 @@ Test(rg_spans, transfers_inside)
             rg_cmd_clear_texture(g, t, NULL, &black);
         else
             rg_cmd_blit(g, m, 0, m, 1, VK_FILTER_LINEAR);
-        rgu_expect_error(g, RG_ERROR_TRANSFER_IN_SPAN, name);
+        test_expect_error(g, RG_ERROR_TRANSFER_IN_SPAN, name);
         rg_graph_destroy(g);
     }
 }
 
 Test(rg_spans, outside_command_inside)
 {
-    rg_graph *g = rgu_graph();
-    rg_buffer b = rgu_buf(g, "b");
-    rgu_begin(g, "pass", rgu_color(g, "c"));
-    rgu_outside(g, "dispatch", BUF(b, RG_USAGE_STORAGE_WRITE_COMPUTE));
-    rgu_expect_error(g, RG_ERROR_OUTSIDE_IN_SPAN, "dispatch");
+    rg_graph *g = test_graph();
+    rg_buffer b = test_buf(g, "b");
+    test_begin(g, "pass", test_color(g, "c"));
+    test_outside(g, "dispatch", BUF(b, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    test_expect_error(g, RG_ERROR_OUTSIDE_IN_SPAN, "dispatch");
     rg_graph_destroy(g);
 }
 
 Test(rg_spans, attachment_layout)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture depth = rgu_tex(g, "depth", VK_FORMAT_D32_SFLOAT);
-    rgu_begin(g, "depth_as_color", depth);
-    rgu_expect_error(g, RG_ERROR_ATTACHMENT_LAYOUT, "depth_as_color");
+    rg_graph *g = test_graph();
+    rg_texture depth = test_tex(g, "depth", VK_FORMAT_D32_SFLOAT);
+    test_begin(g, "depth_as_color", depth);
+    test_expect_error(g, RG_ERROR_ATTACHMENT_LAYOUT, "depth_as_color");
     rg_graph_destroy(g);
 
-    g = rgu_graph();
-    rg_texture color = rgu_color(g, "color");
+    g = test_graph();
+    rg_texture color = test_color(g, "color");
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "color_as_depth", .depth = {.texture = color}});
-    rgu_expect_error(g, RG_ERROR_ATTACHMENT_LAYOUT, "color_as_depth");
+    test_expect_error(g, RG_ERROR_ATTACHMENT_LAYOUT, "color_as_depth");
     rg_graph_destroy(g);
 }
 
 Test(rg_spans, attachment_overlap)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture c = rgu_color(g, "shared");
+    rg_graph *g = test_graph();
+    rg_texture c = test_color(g, "shared");
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "twice", .color_count = 2,
                                                .colors = {{.texture = c}, {.texture = c}}});
-    rgu_expect_error(g, RG_ERROR_ATTACHMENT_OVERLAP, "twice");
+    test_expect_error(g, RG_ERROR_ATTACHMENT_OVERLAP, "twice");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "shared"));
     rg_graph_destroy(g);
 }
 
 Test(rg_spans, feedback_loop)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture c = rgu_color(g, "target");
-    rgu_begin(g, "pass", c);
-    rgu_draw(g, "sample_target", TEX(c, RG_USAGE_SAMPLED_FRAGMENT));
-    rgu_expect_error(g, RG_ERROR_FEEDBACK_LOOP, "sample_target");
+    rg_graph *g = test_graph();
+    rg_texture c = test_color(g, "target");
+    test_begin(g, "pass", c);
+    test_draw(g, "sample_target", TEX(c, RG_USAGE_SAMPLED_FRAGMENT));
+    test_expect_error(g, RG_ERROR_FEEDBACK_LOOP, "sample_target");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "target"));
     rg_graph_destroy(g);
 }
 
 Test(rg_spans, interior_storage_hazard_is_rejected)
 {
-    rg_graph *g = rgu_graph();
-    rg_buffer b = rgu_buf(g, "counters");
-    rgu_begin(g, "pass", rgu_color(g, "c"));
-    rgu_draw(g, "writer_draw", BUF(b, RG_USAGE_STORAGE_WRITE_FRAGMENT));
-    rgu_draw(g, "reader_draw", BUF(b, RG_USAGE_STORAGE_READ_FRAGMENT));
+    rg_graph *g = test_graph();
+    rg_buffer b = test_buf(g, "counters");
+    test_begin(g, "pass", test_color(g, "c"));
+    test_draw(g, "writer_draw", BUF(b, RG_USAGE_STORAGE_WRITE_FRAGMENT));
+    test_draw(g, "reader_draw", BUF(b, RG_USAGE_STORAGE_READ_FRAGMENT));
     rg_end_rendering(g);
-    rgu_expect_error(g, RG_ERROR_HAZARD_IN_SPAN, "writer_draw");
+    test_expect_error(g, RG_ERROR_HAZARD_IN_SPAN, "writer_draw");
     const char *m = rg_graph_error_message(g);
     cr_expect_not_null(strstr(m, "reader_draw"), "%s", m);
     cr_expect_not_null(strstr(m, "counters"), "%s", m);
@@ -122,26 +122,26 @@ Test(rg_spans, interior_storage_hazard_is_rejected)
     rg_graph_destroy(g);
 
     /* Storage image write then write by another draw: the same. */
-    g = rgu_graph();
-    rg_texture img = rgu_color(g, "img");
-    rgu_begin(g, "pass", rgu_color(g, "c"));
-    rgu_draw(g, "first", TEX(img, RG_USAGE_STORAGE_READ_WRITE_FRAGMENT));
-    rgu_draw(g, "second", TEX(img, RG_USAGE_STORAGE_WRITE_FRAGMENT));
+    g = test_graph();
+    rg_texture img = test_color(g, "img");
+    test_begin(g, "pass", test_color(g, "c"));
+    test_draw(g, "first", TEX(img, RG_USAGE_STORAGE_READ_WRITE_FRAGMENT));
+    test_draw(g, "second", TEX(img, RG_USAGE_STORAGE_WRITE_FRAGMENT));
     rg_end_rendering(g);
-    rgu_expect_error(g, RG_ERROR_HAZARD_IN_SPAN, "second");
+    test_expect_error(g, RG_ERROR_HAZARD_IN_SPAN, "second");
     rg_graph_destroy(g);
 }
 
 Test(rg_spans, interior_reads_and_one_command_read_write_are_fine)
 {
-    rg_graph *g = rgu_graph();
-    rg_buffer b = rgu_buf(g, "b");
-    rg_texture img = rgu_color(g, "img");
-    rgu_begin(g, "pass", rgu_color(g, "c"));
-    rgu_draw(g, "r1", BUF(b, RG_USAGE_STORAGE_READ_FRAGMENT), TEX(img, RG_USAGE_SAMPLED_FRAGMENT));
-    rgu_draw(g, "r2", BUF(b, RG_USAGE_UNIFORM_VERTEX), TEX(img, RG_USAGE_SAMPLED_VERTEX));
-    rg_buffer own = rgu_buf(g, "own");
-    rgu_draw(g, "rw", BUF(own, RG_USAGE_STORAGE_READ_FRAGMENT), BUF(own, RG_USAGE_STORAGE_WRITE_FRAGMENT));
+    rg_graph *g = test_graph();
+    rg_buffer b = test_buf(g, "b");
+    rg_texture img = test_color(g, "img");
+    test_begin(g, "pass", test_color(g, "c"));
+    test_draw(g, "r1", BUF(b, RG_USAGE_STORAGE_READ_FRAGMENT), TEX(img, RG_USAGE_SAMPLED_FRAGMENT));
+    test_draw(g, "r2", BUF(b, RG_USAGE_UNIFORM_VERTEX), TEX(img, RG_USAGE_SAMPLED_VERTEX));
+    rg_buffer own = test_buf(g, "own");
+    test_draw(g, "rw", BUF(own, RG_USAGE_STORAGE_READ_FRAGMENT), BUF(own, RG_USAGE_STORAGE_WRITE_FRAGMENT));
     rg_end_rendering(g);
     cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
@@ -149,13 +149,13 @@ Test(rg_spans, interior_reads_and_one_command_read_write_are_fine)
 
 Test(rg_spans, interior_layout_change_is_rejected)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture img = rgu_color(g, "lut");
-    rgu_begin(g, "pass", rgu_color(g, "c"));
-    rgu_draw(g, "sampler_draw", TEX(img, RG_USAGE_SAMPLED_FRAGMENT));
-    rgu_draw(g, "storage_draw", TEX(img, RG_USAGE_STORAGE_READ_FRAGMENT));
+    rg_graph *g = test_graph();
+    rg_texture img = test_color(g, "lut");
+    test_begin(g, "pass", test_color(g, "c"));
+    test_draw(g, "sampler_draw", TEX(img, RG_USAGE_SAMPLED_FRAGMENT));
+    test_draw(g, "storage_draw", TEX(img, RG_USAGE_STORAGE_READ_FRAGMENT));
     rg_end_rendering(g);
-    rgu_expect_error(g, RG_ERROR_TRANSITION_IN_SPAN, "sampler_draw");
+    test_expect_error(g, RG_ERROR_TRANSITION_IN_SPAN, "sampler_draw");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "storage_draw"));
     cr_expect_not_null(strstr(rg_graph_error_message(g), "lut"));
     rg_graph_destroy(g);
@@ -163,19 +163,19 @@ Test(rg_spans, interior_layout_change_is_rejected)
 
 Test(rg_spans, one_command_two_layouts)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture img = rgu_color(g, "img");
-    rgu_outside(g, "confused", TEX(img, RG_USAGE_SAMPLED_COMPUTE), TEX(img, RG_USAGE_STORAGE_READ_COMPUTE));
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "confused");
+    rg_graph *g = test_graph();
+    rg_texture img = test_color(g, "img");
+    test_outside(g, "confused", TEX(img, RG_USAGE_SAMPLED_COMPUTE), TEX(img, RG_USAGE_STORAGE_READ_COMPUTE));
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "confused");
     rg_graph_destroy(g);
 }
 
 Test(rg_spans, resolve_needs_multisampled_source)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture c = rgu_color(g, "c"), r = rgu_color(g, "r");
+    rg_graph *g = test_graph();
+    rg_texture c = test_color(g, "c"), r = test_color(g, "r");
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "bad_resolve", .color_count = 1,
                                                .colors = {{.texture = c, .resolve = r}}});
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "bad_resolve");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "bad_resolve");
     rg_graph_destroy(g);
 }

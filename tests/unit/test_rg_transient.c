@@ -34,7 +34,7 @@ static frame declare_frame(rg_graph *g, rg_transient mode, VkAttachmentLoadOp lo
                  .color_count = 1,
                  .depth = {.texture = f.depth, .load = CLEAR, .store = DISCARD},
              });
-    rgu_draw(f.g, "draw");
+    test_draw(f.g, "draw");
     rg_end_rendering(f.g);
     return f;
 }
@@ -42,7 +42,7 @@ static frame declare_frame(rg_graph *g, rg_transient mode, VkAttachmentLoadOp lo
 static frame msaa_frame(rg_transient mode, VkAttachmentLoadOp load, VkAttachmentStoreOp store,
                         VkImageUsageFlags extra)
 {
-    return declare_frame(rgu_graph(), mode, load, store, extra);
+    return declare_frame(test_graph(), mode, load, store, extra);
 }
 
 static void compile_ok(rg_graph *g) { cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g)); }
@@ -86,7 +86,7 @@ Test(rg_transient, store_op_store_is_not)
 Test(rg_transient, sampled_later_is_not)
 {
     frame f = msaa_frame(RG_TRANSIENT_AUTO, CLEAR, DISCARD, 0);
-    rgu_outside(f.g, "read depth", TEX(f.depth, RG_USAGE_SAMPLED_COMPUTE));
+    test_outside(f.g, "read depth", TEX(f.depth, RG_USAGE_SAMPLED_COMPUTE));
     compile_ok(f.g);
     cr_expect_not(rg_texture_is_transient(f.g, f.depth));
     cr_expect(rg_texture_is_transient(f.g, f.msaa));
@@ -99,7 +99,7 @@ Test(rg_transient, used_in_two_spans_is_not)
     rg_begin_rendering(f.g, &(rg_rendering_desc){.name = "second",
                                                  .colors = {{.texture = f.msaa, .load = CLEAR, .store = DISCARD}},
                                                  .color_count = 1});
-    rgu_draw(f.g, "draw 2");
+    test_draw(f.g, "draw 2");
     rg_end_rendering(f.g);
     compile_ok(f.g);
     cr_expect_not(rg_texture_is_transient(f.g, f.msaa));
@@ -108,11 +108,11 @@ Test(rg_transient, used_in_two_spans_is_not)
 
 Test(rg_transient, resolve_target_is_not)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture msaa = rg_texture_create(g, &(rg_texture_desc){.name = "msaa", .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                                .width = 8, .height = 8,
                                                                .samples = VK_SAMPLE_COUNT_4_BIT});
-    rg_texture single = rgu_tex(g, "single", VK_FORMAT_R8G8B8A8_UNORM);
+    rg_texture single = test_tex(g, "single", VK_FORMAT_R8G8B8A8_UNORM);
     rg_begin_rendering(g, &(rg_rendering_desc){
                               .name = "pass",
                               .colors = {{.texture = msaa, .load = CLEAR, .store = DISCARD, .resolve = single}},
@@ -151,7 +151,7 @@ Test(rg_transient, force_in_the_plain_case_is_transient)
 Test(rg_transient, force_with_load_names_texture_and_command)
 {
     frame f = msaa_frame(RG_TRANSIENT_FORCE, LOAD, DISCARD, 0);
-    rgu_expect_error(f.g, RG_ERROR_TRANSIENT_CONTENTS, "'msaa'");
+    test_expect_error(f.g, RG_ERROR_TRANSIENT_CONTENTS, "'msaa'");
     cr_expect_not_null(strstr(rg_graph_error_message(f.g), "'scene'"), "%s", rg_graph_error_message(f.g));
     rg_graph_destroy(f.g);
 }
@@ -159,7 +159,7 @@ Test(rg_transient, force_with_load_names_texture_and_command)
 Test(rg_transient, force_with_store_is_an_error)
 {
     frame f = msaa_frame(RG_TRANSIENT_FORCE, CLEAR, STORE, 0);
-    rgu_expect_error(f.g, RG_ERROR_TRANSIENT_CONTENTS, "store");
+    test_expect_error(f.g, RG_ERROR_TRANSIENT_CONTENTS, "store");
     rg_graph_destroy(f.g);
 }
 
@@ -168,14 +168,14 @@ Test(rg_transient, force_then_copied_names_the_copy)
     frame f = msaa_frame(RG_TRANSIENT_FORCE, CLEAR, DISCARD, 0);
     VkClearValue zero = {0};
     rg_cmd_clear_texture(f.g, f.msaa, NULL, &zero);
-    rgu_expect_error(f.g, RG_ERROR_TRANSIENT_CONTENTS, "clear_texture");
+    test_expect_error(f.g, RG_ERROR_TRANSIENT_CONTENTS, "clear_texture");
     rg_graph_destroy(f.g);
 }
 
 Test(rg_transient, force_with_storage_usage_is_an_error)
 {
     frame f = msaa_frame(RG_TRANSIENT_FORCE, CLEAR, DISCARD, VK_IMAGE_USAGE_STORAGE_BIT);
-    rgu_expect_error(f.g, RG_ERROR_TRANSIENT_CONTENTS, "'msaa'");
+    test_expect_error(f.g, RG_ERROR_TRANSIENT_CONTENTS, "'msaa'");
     rg_graph_destroy(f.g);
 }
 
@@ -184,7 +184,7 @@ Test(rg_transient, decided_again_when_the_declaration_grows)
     frame f = msaa_frame(RG_TRANSIENT_AUTO, CLEAR, DISCARD, 0);
     compile_ok(f.g);
     cr_expect(rg_texture_is_transient(f.g, f.depth));
-    rgu_outside(f.g, "read depth", TEX(f.depth, RG_USAGE_SAMPLED_COMPUTE));
+    test_outside(f.g, "read depth", TEX(f.depth, RG_USAGE_SAMPLED_COMPUTE));
     compile_ok(f.g);
     cr_expect_not(rg_texture_is_transient(f.g, f.depth));
     rg_graph_destroy(f.g);

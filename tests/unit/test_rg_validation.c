@@ -13,39 +13,39 @@ static rg_texture msaa(rg_graph *g, const char *name, VkFormat format)
 static void one_color_span(rg_graph *g, rg_attachment a, VkRect2D area)
 {
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "pass", .colors = { a }, .color_count = 1, .area = area });
-    rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = rgu_noop });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = test_noop });
     rg_end_rendering(g);
 }
 
 Test(rg_validation, unknown_load_op_is_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "pass", .color_count = 1,
-                                                .colors = { { .texture = rgu_color(g, "target"),
+                                                .colors = { { .texture = test_color(g, "target"),
                                                               .load = (VkAttachmentLoadOp)7 } } });
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "load op 7");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "load op 7");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "'target'"), "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
 }
 
 Test(rg_validation, unknown_store_op_is_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "pass", .color_count = 1,
-                                                .colors = { { .texture = rgu_color(g, "target"),
+                                                .colors = { { .texture = test_color(g, "target"),
                                                               .store = (VkAttachmentStoreOp)5 } } });
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "store op 5");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "store op 5");
     rg_graph_destroy(g);
 }
 
 Test(rg_validation, store_op_none_is_accepted)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "pass", .color_count = 1,
-                                                .colors = { { .texture = rgu_color(g, "target"),
+                                                .colors = { { .texture = test_color(g, "target"),
                                                               .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                                               .store = VK_ATTACHMENT_STORE_OP_NONE } } });
-    rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = rgu_noop });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = test_noop });
     rg_end_rendering(g);
     cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
@@ -53,27 +53,27 @@ Test(rg_validation, store_op_none_is_accepted)
 
 Test(rg_validation, average_depth_resolve_is_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture ms = msaa(g, "msaa depth", VK_FORMAT_D32_SFLOAT);
-    rg_texture single = rgu_tex(g, "depth", VK_FORMAT_D32_SFLOAT);
+    rg_texture single = test_tex(g, "depth", VK_FORMAT_D32_SFLOAT);
     rg_begin_rendering(g, &(rg_rendering_desc){
         .name = "pass",
         .depth = { .texture = ms, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .resolve = single,
                    .resolve_mode = VK_RESOLVE_MODE_AVERAGE_BIT } });
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "resolve mode 0x2");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "resolve mode 0x2");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "'msaa depth'"), "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
 }
 
 Test(rg_validation, unknown_color_resolve_mode_is_refused)
 {
-    rg_graph *g = rgu_graph();
+    rg_graph *g = test_graph();
     rg_texture ms = msaa(g, "msaa", VK_FORMAT_R8G8B8A8_UNORM);
     one_color_span(g, (rg_attachment){ .texture = ms, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                       .resolve = rgu_color(g, "resolved"),
+                                       .resolve = test_color(g, "resolved"),
                                        .resolve_mode = (VkResolveModeFlagBits)3 },
                    (VkRect2D){ 0 });
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "resolve mode 0x3");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "resolve mode 0x3");
     rg_graph_destroy(g);
 }
 
@@ -85,18 +85,18 @@ Test(rg_validation, render_area_outside_the_attachments_is_refused)
         { { 0, 0 }, { 64, 65 } },  /* one row too many */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        rg_graph *g = rgu_graph();
-        one_color_span(g, (rg_attachment){ .texture = rgu_color(g, "target"), .load = VK_ATTACHMENT_LOAD_OP_CLEAR },
+        rg_graph *g = test_graph();
+        one_color_span(g, (rg_attachment){ .texture = test_color(g, "target"), .load = VK_ATTACHMENT_LOAD_OP_CLEAR },
                        bad[i]);
-        rgu_expect_error(g, RG_ERROR_BAD_RANGE, "render area");
+        test_expect_error(g, RG_ERROR_BAD_RANGE, "render area");
         rg_graph_destroy(g);
     }
-    rg_graph *g = rgu_graph(); /* the whole attachment is fine */
-    rg_texture t = rgu_color(g, "target");
+    rg_graph *g = test_graph(); /* the whole attachment is fine */
+    rg_texture t = test_color(g, "target");
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "pass", .color_count = 1,
                                                 .colors = { { .texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR } },
                                                 .area = { { 32, 32 }, { 32, 32 } } });
-    rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = rgu_noop });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = test_noop });
     rg_end_rendering(g);
     cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
@@ -104,9 +104,9 @@ Test(rg_validation, render_area_outside_the_attachments_is_refused)
 
 Test(rg_validation, unknown_blit_filter_is_refused)
 {
-    rg_graph *g = rgu_graph();
-    rg_texture a = rgu_color(g, "a"), b = rgu_color(g, "b");
+    rg_graph *g = test_graph();
+    rg_texture a = test_color(g, "a"), b = test_color(g, "b");
     rg_cmd_blit(g, a, 0, b, 0, (VkFilter)9);
-    rgu_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "filter 9");
+    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "filter 9");
     rg_graph_destroy(g);
 }

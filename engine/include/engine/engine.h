@@ -3,10 +3,12 @@
  *
  * Workflow
  *   1. eng_context_create()      instance, optional validation, physical and
- *                                logical device, one graphics queue; headless
- *                                or with a GLFW window's surface.
+ *                                logical device, one graphics queue; headless,
+ *                                or windowed through the application's window
+ *                                system (instance extensions and a surface
+ *                                callback: the engine links no window library).
  *   2. eng_image_create(), eng_attachment_create(), eng_buffer_create(),
- *      eng_texture_load()        resources with their own memory. The memory
+ *      eng_image_upload()        resources with their own memory. The memory
  *                                type comes from eng_choose_memory_type(), a
  *                                pure function, so a TRANSIENT attachment lands
  *                                in LAZILY_ALLOCATED memory where the device
@@ -16,9 +18,13 @@
  *                                optionally through an eng_pipeline_cache
  *                                that is saved to a file and reused.
  *   4. eng_swapchain_create()    (windowed) frames in flight; each frame:
- *        eng_swapchain_acquire() -> eng_swapchain_begin_rendering() -> draw
- *        -> eng_swapchain_end_rendering() -> eng_swapchain_present().
+ *        eng_swapchain_acquire() -> record into frame.cmd what draws
+ *        frame.image (e.g. a render graph that imports it)
+ *        -> eng_swapchain_finish_image() -> eng_swapchain_present().
  *   5. Destroy in reverse order. Every destroy function accepts NULL.
+ *
+ * Image files (decoding textures, writing PNGs) are not in this library:
+ * engine_files (engine_files/engine_files.h) builds them on this API.
  *
  * Errors
  *   Every fallible function returns an eng_result. On failure it also sets a
@@ -33,26 +39,28 @@
  *   - Any thread, any time: the pure functions (eng_choose_memory_type,
  *     eng_pick_physical_device, eng_memory_flags_string, eng_result_string,
  *     eng_format_*, eng_version, eng_version_string), eng_spirv_load and
- *     eng_write_png.
+ *     eng_set_error.
  *   - Any thread while the context lives: the getters of what never changes
  *     after eng_context_create (eng_context_instance, _physical_device,
- *     _device, _queue, _queue_family, _surface, _window, _properties,
+ *     _device, _queue, _queue_family, _surface, _properties,
  *     _memory_properties, _has_memory_budget). The render graph uses only
  *     these, so graphs on one context may be driven from different threads.
  *   - Everything else on a context, and every object made from it, belongs
  *     to one thread at a time. The context has one queue and one command
  *     pool for waited setup work (eng_context_submit_once and what goes
- *     through it: eng_image_upload, eng_image_read, eng_texture_load,
- *     eng_buffer_upload, eng_buffer_create_with_data), and the swapchain
+ *     through it: eng_image_upload, eng_image_read, eng_buffer_upload,
+ *     eng_buffer_create_with_data), and the swapchain
  *     submits and presents on the same queue. Vulkan wants a queue
  *     externally synchronized: nothing else (another thread, your own
  *     vkQueueSubmit on eng_context_queue()) may submit while these run.
  *   - Validation message counts (eng_context_messages) are bumped without
  *     locks on whichever thread makes the Vulkan call: exact when one
  *     thread at a time uses the device.
- *   - A windowed swapchain reads the window's framebuffer size through GLFW
- *     when it is created and recreated (inside acquire and present), which
- *     GLFW allows on the main thread only: drive it from the main thread.
+ *   - The window-system callbacks run on the thread of the call that needs
+ *     them: create_surface inside eng_context_create, a swapchain's
+ *     window_size inside eng_swapchain_create and eng_swapchain_acquire
+ *     (which recreates the swapchain). Where the window library allows its
+ *     calls on the main thread only, make those calls there.
  *
  * Version
  *   ENG_VERSION* below say which version the header is; eng_version() and
@@ -69,8 +77,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-struct GLFWwindow;
 
 /* ---------------------------------------------------------------- version */
 
@@ -95,7 +101,7 @@ typedef enum eng_result {
     /* Not an error: the frame cannot be drawn now (window minimized). */
     ENG_NOT_READY,
     ENG_ERROR_INVALID_ARGUMENT,
-    ENG_ERROR_UNSUPPORTED,      /* format, sample count or usage not offered */
+    ENG_ERROR_UNSUPPORTED,      /* format, sample count, usage or instance extension not offered */
     ENG_ERROR_NO_DEVICE,        /* no Vulkan device, or none matches the selector */
     ENG_ERROR_MISSING_FEATURE,  /* no device has Vulkan 1.3 + required features */
     ENG_ERROR_LAYER_MISSING,    /* validation asked for but not installed */
@@ -103,7 +109,7 @@ typedef enum eng_result {
     ENG_ERROR_OUT_OF_MEMORY,
     ENG_ERROR_DEVICE_LOST,
     ENG_ERROR_SURFACE_LOST,
-    ENG_ERROR_WINDOW,           /* GLFW or surface creation failed */
+    ENG_ERROR_WINDOW,           /* the surface could not be created (create_surface) */
     ENG_ERROR_IO,               /* a file could not be read or written */
     ENG_ERROR_VULKAN,           /* any other failing VkResult */
     ENG_RESULT_COUNT
@@ -113,6 +119,18 @@ const char *eng_result_string(eng_result result);
 
 /* The message of the last failure on this thread ("" if none). */
 const char *eng_last_error(void);
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ENG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define ENG_PRINTF(fmt, args)
+#endif
+
+/* Sets this thread's last-error message (printf-style) and returns result,
+ * so that code built on the engine (engine_files) reports its failures the
+ * way the engine's own functions do: `return eng_set_error(ENG_ERROR_IO,
+ * "texture '%s': %s", path, why);`. */
+eng_result eng_set_error(eng_result result, const char *fmt, ...) ENG_PRINTF(2, 3);
 
 /* ------------------------------------------------------------- memory types */
 
@@ -162,8 +180,21 @@ typedef struct eng_context_desc {
      * a debug-utils messenger that counts messages (eng_context_messages).
      * Missing layer = ENG_ERROR_LAYER_MISSING. */
     bool validation;
-    /* NULL = headless: no surface, no swapchain extension. */
-    struct GLFWwindow *window;
+    /* Window-system integration, given by the application: the engine
+     * links no window library, and a few lines of glue make these from
+     * whichever the application uses (the demos' glue is in
+     * demos/common/). instance_extensions: what the window system needs
+     * enabled on the instance (VK_KHR_surface and the platform's surface
+     * extension, as the window library reports them; at most 24), added to
+     * the engine's own. create_surface: called once by eng_context_create,
+     * after the instance exists and before the device is chosen, with
+     * surface_user; it makes the window's surface and returns its VkResult.
+     * The context owns the surface from then on and destroys it. NULL =
+     * headless: no surface, no swapchain extension. */
+    const char *const *instance_extensions;
+    uint32_t instance_extension_count;
+    VkResult (*create_surface)(VkInstance instance, void *user, VkSurfaceKHR *out);
+    void *surface_user;
     /* Device selector (see eng_pick_physical_device); NULL = the ENG_DEVICE
      * environment variable, unset = automatic. */
     const char *device;
@@ -194,7 +225,6 @@ VkDevice eng_context_device(const eng_context *ctx);
 VkQueue eng_context_queue(const eng_context *ctx);
 uint32_t eng_context_queue_family(const eng_context *ctx);
 VkSurfaceKHR eng_context_surface(const eng_context *ctx);   /* VK_NULL_HANDLE headless */
-struct GLFWwindow *eng_context_window(const eng_context *ctx);
 const VkPhysicalDeviceProperties *eng_context_properties(const eng_context *ctx);
 const VkPhysicalDeviceMemoryProperties *eng_context_memory_properties(const eng_context *ctx);
 bool eng_context_has_memory_budget(const eng_context *ctx); /* VK_EXT_memory_budget on */
@@ -296,13 +326,6 @@ eng_result eng_image_upload(eng_context *ctx, eng_image *image, const void *texe
  * `layout`. out receives width*height*texel-size bytes. */
 eng_result eng_image_read(eng_context *ctx, eng_image *image, VkImageLayout layout,
                           void *out, size_t size);
-
-/* Loads a PNG/JPEG/... through stb_image as R8G8B8A8_SRGB, uploads it and
- * leaves it SHADER_READ_ONLY_OPTIMAL. */
-eng_result eng_texture_load(eng_context *ctx, const char *path, eng_image **out);
-
-/* Writes tightly packed RGBA8 pixels as a PNG (stb_image_write). */
-eng_result eng_write_png(const char *path, uint32_t width, uint32_t height, const uint8_t *rgba);
 
 /* --------------------------------------------------------------- formats */
 
@@ -431,11 +454,21 @@ VkPipelineLayout eng_pipeline_layout(const eng_pipeline *pipeline);
 typedef struct eng_swapchain eng_swapchain;
 
 typedef struct eng_swapchain_desc {
-    uint32_t width, height;           /* 0 = the window's framebuffer size */
+    /* The size in pixels where the surface leaves it to the application
+     * (currentExtent 0xFFFFFFFF, e.g. Wayland); 0 = ask window_size. A
+     * surface that dictates its size (currentExtent set: X11, Win32) always
+     * gets that size. eng_swapchain_resize replaces these. */
+    uint32_t width, height;
+    /* Where the surface leaves the size to the application and no size was
+     * given (width/height 0, no eng_swapchain_resize since): writes the
+     * window's framebuffer size in pixels (not its size in screen
+     * coordinates), asked at each creation and recreation, with
+     * window_size_user. NULL: such a surface needs
+     * width/height or eng_swapchain_resize (without either, creation fails
+     * and eng_swapchain_acquire answers ENG_NOT_READY). */
+    void (*window_size)(void *user, uint32_t *width, uint32_t *height);
+    void *window_size_user;
     bool vsync;                       /* FIFO; default MAILBOX/IMMEDIATE when offered */
-    VkFormat depth_format;            /* UNDEFINED = no depth attachment */
-    VkSampleCountFlagBits samples;    /* 0 = 1; >1 adds a transient MSAA color
-                                         attachment resolved into the image */
     uint32_t frames_in_flight;        /* 0 = 2 */
 } eng_swapchain_desc;
 
@@ -445,40 +478,32 @@ typedef struct eng_frame {
     uint64_t number;                  /* frames presented before this one */
     uint32_t slot;                    /* frame-in-flight index */
     uint32_t image_index;
-    VkImage image;
+    VkImage image;                    /* COLOR_ATTACHMENT usage (+ TRANSFER_SRC
+                                         where the surface allows it) */
     VkImageView view;
-    VkFormat format;
+    VkFormat format;                  /* sRGB where the surface offers it */
     VkExtent2D extent;
-    const eng_image *msaa_color;      /* NULL when samples == 1 */
-    const eng_image *depth;           /* NULL without depth_format */
-    VkSampleCountFlagBits samples;
 } eng_frame;
 
 eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc, eng_swapchain **out);
 void eng_swapchain_destroy(eng_swapchain *swapchain);
 
-/* Tells the swapchain the window changed size (from a GLFW framebuffer-size
- * callback); it is recreated at the next acquire. */
+/* Tells the swapchain the window changed size (from the window system's
+ * framebuffer-size event); it is recreated at the next acquire. */
 void eng_swapchain_resize(eng_swapchain *swapchain, uint32_t width, uint32_t height);
 
 /* Waits for the slot's fence, acquires an image (recreating the swapchain on
  * resize, OUT_OF_DATE or SUBOPTIMAL) and begins the frame's command buffer.
- * ENG_NOT_READY: the window has no area (minimized); skip this frame. */
+ * ENG_NOT_READY: the window has no area (minimized); skip this frame.
+ * The submission waits for the image at COLOR_ATTACHMENT_OUTPUT: the first
+ * use of frame->image must transition it from UNDEFINED with that stage as
+ * its source (a render graph import: initial_stage COLOR_ATTACHMENT_OUTPUT). */
 eng_result eng_swapchain_acquire(eng_swapchain *swapchain, eng_frame *frame);
 
-/* Records the transitions into the attachments and vkCmdBeginRendering:
- * color (MSAA resolved into the swapchain image) cleared to clear_rgba,
- * depth cleared to clear_depth; both transient ones discarded at the end.
- * Also sets a full-frame viewport and scissor. */
-void eng_swapchain_begin_rendering(eng_swapchain *swapchain, const eng_frame *frame,
-                                   const float clear_rgba[4], float clear_depth);
-/* vkCmdEndRendering, plus the capture copy when one was requested, and the
- * transition to PRESENT_SRC. */
-void eng_swapchain_end_rendering(eng_swapchain *swapchain, const eng_frame *frame);
-/* For frames rendered by other means (a render graph that imports
- * frame->image): the image was left in `layout` by its last use at
- * stage/access. Records the capture copy when one was requested and the
- * transition to PRESENT_SRC; instead of eng_swapchain_end_rendering. */
+/* Ends the frame's use of frame->image, after the last command that touches
+ * it: the image was left in `layout` by its last use at stage/access.
+ * Records the capture copy when one was requested and the transition to
+ * PRESENT_SRC. Once per frame, before eng_swapchain_present. */
 void eng_swapchain_finish_image(eng_swapchain *swapchain, const eng_frame *frame, VkImageLayout layout,
                                 VkPipelineStageFlags2 stage, VkAccessFlags2 access);
 
@@ -486,8 +511,8 @@ void eng_swapchain_finish_image(eng_swapchain *swapchain, const eng_frame *frame
  * swapchain when presentation reports OUT_OF_DATE or SUBOPTIMAL. */
 eng_result eng_swapchain_present(eng_swapchain *swapchain, eng_frame *frame);
 
-/* Asks for a copy of the next frame's image (request before
- * eng_swapchain_end_rendering). After that frame's present,
+/* Asks for a copy of the next frame's image (request before that frame's
+ * eng_swapchain_finish_image). After that frame's present,
  * eng_swapchain_read_capture waits for it and returns RGBA8 pixels. */
 eng_result eng_swapchain_capture_next(eng_swapchain *swapchain);
 eng_result eng_swapchain_read_capture(eng_swapchain *swapchain, uint8_t **rgba,
@@ -496,8 +521,6 @@ eng_result eng_swapchain_read_capture(eng_swapchain *swapchain, uint8_t **rgba,
 VkExtent2D eng_swapchain_extent(const eng_swapchain *swapchain);
 VkFormat eng_swapchain_format(const eng_swapchain *swapchain);
 uint32_t eng_swapchain_recreate_count(const eng_swapchain *swapchain);
-const eng_image *eng_swapchain_msaa_color(const eng_swapchain *swapchain);
-const eng_image *eng_swapchain_depth(const eng_swapchain *swapchain);
 
 #ifdef __cplusplus
 }

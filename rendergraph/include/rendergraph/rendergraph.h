@@ -8,15 +8,19 @@
  *   rg_texture color = rg_texture_create(g, &(rg_texture_desc){ ... });
  *   rg_texture back  = rg_texture_import(g, &(rg_texture_import_desc){ ... });
  *   rg_begin_rendering(g, &(rg_rendering_desc){ .colors = ..., });
- *     rg_cmd_draw(g, &(rg_user_desc){ .record = draw_scene, .accesses = ... });
+ *     rg_cmd_user(g, &(rg_user_desc){ .kind = RG_COMMAND_DRAW, .record = draw_scene, ... });
  *   rg_end_rendering(g);
- *   rg_compile(g);                       // validates, orders, plans barriers
+ *   rg_compile(g);     // device-free: validates, orders, plans barriers
+ *   rg_place(g);       // memory, images, views (optional: the first rg_execute places)
  *   each frame: rg_texture_set_image(g, back, image, view);  rg_execute(g, cmd);
  *
- * Declaration calls never fail loudly: the first error is kept (code and a
- * message naming the command and resource) and returned by rg_compile, and
- * every later declaration call is ignored. rg_graph_reset() starts a new
- * declaration and invalidates every handle made before it.
+ * Errors. Declaration calls never fail loudly: the first error is kept
+ * (code and a message naming the command and resource), returned by
+ * rg_compile, and every later declaration call is ignored; a compile error
+ * is kept the same way. Such a graph stays failed until rg_graph_reset(),
+ * which starts a new declaration and invalidates every handle made before
+ * it. Every other call (placement, execute, queries, reports) returns its
+ * code and sets rg_graph_error_message() for that call only.
  *
  * Spans. rg_begin_rendering .. rg_end_rendering bracket one dynamic-rendering
  * instance. The compiler treats the span as one node: nothing else is ever
@@ -45,14 +49,16 @@
  * family of the engine context, in submission order; cross-queue use is not
  * supported (and not faked).
  *
- * Threads: the library takes no locks and keeps no global state. A graph
- * belongs to one thread at a time (declaration, compile, queries, reports,
+ * Threads: the library takes no locks. Its one piece of global state is an
+ * atomic counter that gives each graph and each reset its own handle tag
+ * (so another graph's or a stale handle is refused). A graph belongs to one
+ * thread at a time (declaration, compile, placement, queries, reports,
  * execute, destroy). Different graphs may be used on different threads at
  * once: device-free ones without any condition, and graphs on one
  * eng_context too, since a graph takes only the context's device and memory
- * properties (placement at the first rg_execute creates images, buffers and
- * memory on that VkDevice, which Vulkan allows from any thread) and never its
- * queue or command pool. The command buffer given to rg_execute, and its
+ * properties (placement creates images, buffers and memory on that
+ * VkDevice, which Vulkan allows from any thread) and never its queue or
+ * command pool. The command buffer given to rg_execute, and its
  * pool, must not be used by another thread meanwhile (Vulkan's external
  * synchronization), and the record callbacks run on the thread that called
  * rg_execute. rg_result_string, rg_usage_get_info, rg_version and
@@ -115,10 +121,16 @@ typedef enum rg_result {
     RG_ERROR_OUTSIDE_IN_SPAN,         /* an RG_COMMAND_OUTSIDE command inside a span */
     RG_ERROR_TRANSIENT_CONTENTS,      /* a forced-transient texture used in a way that needs its contents */
     RG_ERROR_NOT_PLACED,              /* no memory placement for the compiled graph yet */
+    RG_ERROR_IO,                      /* a report or dump could not be written */
     RG_RESULT_COUNT
 } rg_result;
 
 const char *rg_result_string(rg_result result);
+
+/* The "none" value of indices the API returns (a pool, a span). */
+#define RG_INDEX_NONE UINT32_MAX
+/* Color attachments of one span at most. */
+#define RG_MAX_COLOR_ATTACHMENTS 8
 
 typedef struct rg_graph rg_graph;
 /* Small typed handles; 0 is never valid. */
@@ -301,7 +313,8 @@ rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, VkBuffer handl
 
 /* ---------------------------------------------------------------- commands */
 
-/* A command handle: its index in record order plus one. */
+/* A command handle; like resource handles it belongs to one declaration
+ * (stale after rg_graph_reset, foreign in another graph). */
 typedef struct rg_command { uint32_t id; } rg_command;
 
 /* What a record callback can ask for while the graph executes. */
@@ -375,7 +388,7 @@ typedef struct rg_attachment {
 
 typedef struct rg_rendering_desc {
     const char *name;
-    rg_attachment colors[8];
+    rg_attachment colors[RG_MAX_COLOR_ATTACHMENTS];
     uint32_t color_count;
     rg_attachment depth;              /* texture.id == 0: none; stencil follows the format */
     bool depth_read_only;
@@ -391,18 +404,46 @@ rg_command rg_end_rendering(rg_graph *graph);
 
 /* Validates, builds the hazard DAG over spans-as-nodes, orders and plans
  * barriers. Device-free. Compiling an unchanged declaration again returns
- * at once. */
+ * at once; compiling a changed one frees the previous placement (see
+ * "Placement and the GPU"). */
 rg_result rg_compile(rg_graph *graph);
 
-/* After compile: a happens-before b (record-order command handles). Uses
- * inside one span are unordered: false both ways. */
+/* After compile: a happens-before b. Uses inside one span are unordered:
+ * false both ways. */
 bool rg_happens_before(const rg_graph *graph, rg_command a, rg_command b);
 
 /* The compiled execution order as command handles. */
 uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order);
 
+/* What a command is, after compile. */
+typedef enum rg_command_type {
+    RG_COMMAND_TYPE_USER = 0,         /* rg_cmd_user */
+    RG_COMMAND_TYPE_COPY_BUFFER,
+    RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE,
+    RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER,
+    RG_COMMAND_TYPE_CLEAR,
+    RG_COMMAND_TYPE_BLIT,
+    RG_COMMAND_TYPE_BEGIN_RENDERING,
+    RG_COMMAND_TYPE_END_RENDERING,
+} rg_command_type;
+
+typedef struct rg_command_info {
+    const char *name;                 /* valid while the graph's declaration is */
+    rg_command_type type;
+    rg_command_kind kind;             /* user commands */
+    uint32_t index;                   /* place in record order, from 0 */
+    uint32_t span;                    /* its span (rg_span_get_rendering), or RG_INDEX_NONE */
+    rg_record_fn record;              /* user commands: as declared */
+    void *user;
+} rg_command_info;
+
+/* RG_ERROR_NOT_COMPILED before compile; RG_ERROR_INVALID_HANDLE for a
+ * stale, foreign or 0 handle. */
+rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_command_info *out);
+
 typedef struct rg_barrier_info {
-    rg_command before;                /* recorded right before this command */
+    rg_command before;                /* recorded right before this command; 0: after
+                                         the last one (the imports' final state) */
     bool hoisted;                     /* moved before the span's begin_rendering */
     rg_texture texture;               /* one of texture / buffer, or neither (memory) */
     rg_buffer buffer;
@@ -412,6 +453,15 @@ typedef struct rg_barrier_info {
     VkImageLayout old_layout, new_layout;
 } rg_barrier_info;
 
+/* The barriers, sorted by the point they are recorded at. After rg_compile:
+ * the frame's barriers as if no two resources shared memory. After
+ * placement (rg_place, rg_place_offline, or the first rg_execute): those
+ * plus what aliasing needs (a pooled resource's first use waits for the
+ * last uses of the resources that held its bytes). After placement, this
+ * list is exactly what rg_execute records: one vkCmdPipelineBarrier2 per
+ * point, memory barriers folded into one, and a buffer whose memory is
+ * pooled (or an unused import without its object) synchronized by a memory
+ * barrier. */
 uint32_t rg_barrier_count(const rg_graph *graph);
 const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index);
 
@@ -445,23 +495,35 @@ typedef struct rg_memory_totals {
     uint32_t pools;
 } rg_memory_totals;
 
+/* Places the compiled graph on its device: checks what the device offers
+ * for it (formats with their usages, sample counts, blits, resolve modes),
+ * plans memory (lazy / dedicated / pools, aliasing under proven order),
+ * creates the images, buffers and memory and binds them, makes the
+ * attachment views, and plans the barriers with aliasing (rg_barrier_get).
+ * Placing an already placed graph returns at once. rg_execute calls it when
+ * the graph is not placed. A failure frees whatever it made; the graph
+ * stays compiled. */
+rg_result rg_place(rg_graph *graph);
+
 /* Plans placement without a device from recorded memory requirements, as a
  * device would report them: for tools, tests and what-if reports. The graph
  * must be compiled. requirements(user, texture_or_buffer_name, is_texture,
  * index, &size, &alignment, &type_bits, &dedicated) is called per created,
  * used resource; index is its place among all declared textures and buffers
  * (declaration order, from 0); returning false fails with RG_ERROR_CALLBACK.
- * Doing it again replaces the previous plan (same inputs, same result); a
- * graph whose memory a device placement made is refused
- * (RG_ERROR_INVALID_ARGUMENT). A compile of a changed declaration drops the
- * plan. */
+ * The barriers are planned with its aliasing, as rg_place's are. Doing it
+ * again replaces the previous plan (same inputs, same result); a graph
+ * whose memory rg_place made is refused (RG_ERROR_INVALID_ARGUMENT). A
+ * compile of a changed declaration drops the plan, and rg_execute replaces
+ * it with a device placement. */
 typedef bool (*rg_requirements_fn)(void *user, const char *name, bool is_texture, uint32_t index,
                                    VkDeviceSize *size, VkDeviceSize *alignment, uint32_t *type_bits,
                                    bool *dedicated);
 rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperties *props,
                            rg_requirements_fn requirements, void *user);
 
-/* After placement (rg_execute's first run, or rg_place_offline). */
+/* After placement. A pool index is RG_INDEX_NONE unless the kind is
+ * RG_MEMORY_POOLED. */
 rg_memory_totals rg_memory_get_totals(const rg_graph *graph);
 rg_memory_kind rg_texture_memory(const rg_graph *graph, rg_texture texture, VkDeviceSize *offset,
                                  uint32_t *pool);
@@ -469,8 +531,34 @@ rg_memory_kind rg_buffer_memory(const rg_graph *graph, rg_buffer buffer, VkDevic
 /* True when the texture got TRANSIENT_ATTACHMENT usage (after compile). */
 bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture);
 
+/* What compile derived for a resource. */
+typedef struct rg_resource_info {
+    const char *name;                 /* valid while the graph's declaration is */
+    bool imported;
+    bool transient;                   /* textures: TRANSIENT_ATTACHMENT usage */
+    /* Created resources: the usage the graph creates them with (from the
+     * declared accesses, the extra usage and transience). */
+    VkImageUsageFlags image_usage;
+    VkBufferUsageFlags buffer_usage;
+    uint32_t first_use, last_use;     /* positions in rg_execution_order, or
+                                         RG_INDEX_NONE when unused */
+} rg_resource_info;
+
+/* RG_ERROR_NOT_COMPILED before compile; RG_ERROR_INVALID_HANDLE for a
+ * stale, foreign or 0 handle. */
+rg_result rg_texture_get_info(const rg_graph *graph, rg_texture texture, rg_resource_info *out);
+rg_result rg_buffer_get_info(const rg_graph *graph, rg_buffer buffer, rg_resource_info *out);
+/* The Vulkan objects of a texture or buffer: a created one's after rg_place
+ * (VK_NULL_HANDLE before, or when unused), an import's as last set. The
+ * view is of the whole texture (depth only for a sampled depth/stencil
+ * texture). */
+VkImage rg_texture_image(const rg_graph *graph, rg_texture texture);
+VkImageView rg_texture_view(const rg_graph *graph, rg_texture texture);
+VkBuffer rg_buffer_handle(const rg_graph *graph, rg_buffer buffer);
+
 /* The memory report: per resource size, alignment, memory type, pool,
- * offset, lifetime, kind and what it aliases; totals. */
+ * offset, lifetime, kind and what it aliases; totals. RG_ERROR_IO when the
+ * file cannot be written. */
 rg_result rg_memory_report_print(const rg_graph *graph, FILE *out);
 rg_result rg_memory_report_json(const rg_graph *graph, const char *path);
 /* A picture of the pools: resources as bars over the execution order at
@@ -480,9 +568,39 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path);
 /* ----------------------------------------------------------------- execute */
 
 /* Records the compiled frame into cmd (which must be recording, on the
- * context's queue family). Created resources get their memory at the first
- * execute after a compile; no heap allocation per frame after that. */
+ * context's queue family), placing the graph first when it is not placed.
+ * No heap allocation per frame after the first execute (an import
+ * rendered into at a mip or some layers gets a view made the first time
+ * each of its images is seen). An error never leaves a rendering instance
+ * open in cmd. */
 rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd);
+
+/* Spans and commands one by one, for tools that record a placed graph
+ * themselves (a benchmark against hand-written recording, a debugger): the
+ * barriers come from rg_barrier_get at their points, and these give what
+ * rg_execute records between them. */
+uint32_t rg_span_count(const rg_graph *graph);
+
+/* One span's vkCmdBeginRendering as rg_execute records it: info points into
+ * colors and depth of the same struct (do not copy it by value). An
+ * import's attachment views are those of the last rg_execute (its own view
+ * when it covers the whole image). rg_execute then sets the viewport and
+ * scissor to info.renderArea. */
+typedef struct rg_span_rendering {
+    VkRenderingInfo info;
+    VkRenderingAttachmentInfo colors[RG_MAX_COLOR_ATTACHMENTS];
+    VkRenderingAttachmentInfo depth;  /* also info.pStencilAttachment for a stencil format */
+    rg_command begin, end;
+} rg_span_rendering;
+
+/* RG_ERROR_NOT_PLACED before placement on the device. */
+rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_rendering *out);
+
+/* The record context rg_execute passes to callbacks, for recording into
+ * cmd: a tool calls a user command's callback (rg_command_get_info's record
+ * and user) with it. Valid until the graph is used with another cmd or
+ * changes; NULL unless the graph is placed on its device. */
+const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer cmd);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,13 @@
+# The deferred frame and its scene without a window, for the demo and the
+# headless benchmarks (both include this file; it defines the target once):
+# target_link_libraries(bench PRIVATE deferred_frame).
+include_guard(GLOBAL)
+if(NOT TARGET PkgConfig::CGLM)
+  pkg_check_modules(CGLM REQUIRED IMPORTED_TARGET cglm)
+endif()
+add_library(deferred_frame STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/deferred_frame.c
+  ${CMAKE_CURRENT_LIST_DIR}/deferred_scene.c)
+target_include_directories(deferred_frame PUBLIC ${CMAKE_CURRENT_LIST_DIR} PRIVATE ${VKG_SHADER_OUT})
+target_link_libraries(deferred_frame PUBLIC engine engine_files rendergraph PkgConfig::CGLM m)
+add_dependencies(deferred_frame shaders)

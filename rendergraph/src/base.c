@@ -1,0 +1,130 @@
+/* Leaf helpers every stage uses: result strings, the two error rules
+ * (rg__fail sticky, rg__report not), array growth, names, handle tags and
+ * handle -> index lookup, subresource slots. Calls no other file of the
+ * library. */
+#include "graph_internal.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+const char *rg_result_string(rg_result result)
+{
+    switch (result) {
+    case RG_SUCCESS: return "success";
+    case RG_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case RG_ERROR_INVALID_HANDLE: return "invalid handle (0, stale or foreign)";
+    case RG_ERROR_BAD_RANGE: return "subresource range outside the resource or not concrete";
+    case RG_ERROR_UNBALANCED_SPAN: return "begin_rendering without end_rendering";
+    case RG_ERROR_NESTED_SPAN: return "begin_rendering inside a span";
+    case RG_ERROR_END_WITHOUT_BEGIN: return "end_rendering without begin_rendering";
+    case RG_ERROR_DRAW_OUTSIDE_SPAN: return "draw command outside a span";
+    case RG_ERROR_TRANSFER_IN_SPAN: return "copy, clear or blit inside a span";
+    case RG_ERROR_ATTACHMENT_LAYOUT: return "attachment layout not legal for rendering";
+    case RG_ERROR_ATTACHMENT_OVERLAP: return "two attachments on one subresource";
+    case RG_ERROR_FEEDBACK_LOOP: return "interior access touches an attachment (feedback loop)";
+    case RG_ERROR_TRANSITION_IN_SPAN: return "intra-span hazard needs a layout transition";
+    case RG_ERROR_NOT_COMPILED: return "graph not compiled";
+    case RG_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case RG_ERROR_CALLBACK: return "record callback failed";
+    case RG_ERROR_VULKAN: return "Vulkan call failed";
+    case RG_ERROR_HAZARD_IN_SPAN: return "intra-span hazard needs a barrier inside the render pass";
+    case RG_ERROR_OUTSIDE_IN_SPAN: return "outside-kind command inside a span";
+    case RG_ERROR_TRANSIENT_CONTENTS: return "transient texture used in a way that needs its contents";
+    case RG_ERROR_NOT_PLACED: return "graph memory not placed";
+    case RG_ERROR_IO: return "file could not be written";
+    case RG_RESULT_COUNT: break;
+    }
+    return "invalid rg_result value";
+}
+
+rg_result rg__fail(rg_graph *g, rg_result r, const char *fmt, ...)
+{
+    if (g->state == RG__FAILED)
+        return g->error;
+    g->state = RG__FAILED;
+    g->error = r;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->message, sizeof g->message, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+rg_result rg__report(rg_graph *g, rg_result r, const char *fmt, ...)
+{
+    if (g->state == RG__FAILED)
+        return r; /* the kept error's message stays: it is why nothing runs */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->message, sizeof g->message, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+bool rg__grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    uint64_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    if (n > UINT32_MAX)
+        n = UINT32_MAX;
+    void *q = realloc(*p, (size_t)n * elem);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = (uint32_t)n;
+    return true;
+}
+
+/* Every command is named: a plain bounded copy (snprintf's format
+ * machinery would be a tenth of declaring a command). */
+void rg__copy_name(char *dst, const char *src, const char *fallback)
+{
+    const char *from = src && src[0] ? src : fallback;
+    size_t n = 0;
+    while (n < RG__NAME_MAX - 1 && from[n]) {
+        dst[n] = from[n];
+        n++;
+    }
+    dst[n] = '\0';
+}
+
+uint32_t rg__next_tag(void)
+{
+    static atomic_uint counter;
+    return atomic_fetch_add(&counter, 1u) % ((1u << (32 - RG__INDEX_BITS)) - 1u) + 1u;
+}
+
+/* The record index a handle id names in g's current declaration, or
+ * RG__NONE. */
+static uint32_t id_index(const rg_graph *g, uint32_t id, uint32_t count)
+{
+    if (!g || id == 0 || (id >> RG__INDEX_BITS) != g->decl.tag)
+        return RG__NONE;
+    uint32_t i = (id & RG__INDEX_MASK) - 1;
+    return i < count ? i : RG__NONE;
+}
+
+static uint32_t resource_index(const rg_graph *g, uint32_t id, bool texture)
+{
+    uint32_t i = g ? id_index(g, id, g->decl.resource_count) : RG__NONE;
+    return i != RG__NONE && g->decl.resources[i].is_texture == texture ? i : RG__NONE;
+}
+
+uint32_t rg__texture_index(const rg_graph *g, rg_texture t) { return resource_index(g, t.id, true); }
+uint32_t rg__buffer_index(const rg_graph *g, rg_buffer b) { return resource_index(g, b.id, false); }
+uint32_t rg__command_index(const rg_graph *g, rg_command c)
+{
+    return g ? id_index(g, c.id, g->decl.cmd_count) : RG__NONE;
+}
+
+uint32_t rg__sub_slot(const rg__resource *r, VkImageAspectFlagBits aspect, uint32_t mip, uint32_t layer)
+{
+    if (!r->is_texture)
+        return r->sub_base;
+    uint32_t a = (uint32_t)__builtin_popcount(r->aspects & ((uint32_t)aspect - 1u));
+    return r->sub_base + (a * r->mip_levels + mip) * r->array_layers + layer;
+}

@@ -1,0 +1,173 @@
+/* What the public API reads back from the stages: happens-before, the
+ * order, commands, barriers, spans' rendering, transient flags, placement
+ * and Vulkan objects. Read-only; each query says what it needs (compiled or
+ * placed) and returns a neutral value otherwise.
+ */
+#include "graph_internal.h"
+
+#include <string.h>
+
+static bool compiled(const rg_graph *g) { return g && g->state != RG__FAILED && g->state >= RG__COMPILED; }
+static bool placed(const rg_graph *g) { return g && g->state == RG__PLACED; }
+
+/* ---------------------------------------------------------------- compile */
+
+bool rg_happens_before(const rg_graph *graph, rg_command a, rg_command b)
+{
+    if (!compiled(graph))
+        return false;
+    uint32_t ia = rg__command_index(graph, a), ib = rg__command_index(graph, b);
+    if (ia == RG__NONE || ib == RG__NONE)
+        return false;
+    uint32_t na = graph->decl.cmds[ia].node, nb = graph->decl.cmds[ib].node;
+    if (na >= nb) /* same node (one span) or later: never */
+        return false;
+    return (graph->compiled.closure[(size_t)nb * graph->compiled.row_words + na / 64] >> (na % 64)) & 1u;
+}
+
+uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order)
+{
+    bool ok = compiled(graph);
+    if (order)
+        *order = ok ? graph->compiled.order_handles : NULL;
+    return ok ? graph->compiled.order_count : 0;
+}
+
+rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_command_info *out)
+{
+    if (!graph || !out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!compiled(graph))
+        return RG_ERROR_NOT_COMPILED;
+    uint32_t i = rg__command_index(graph, command);
+    if (i == RG__NONE)
+        return RG_ERROR_INVALID_HANDLE;
+    const rg__cmd *c = &graph->decl.cmds[i];
+    *out = (rg_command_info){ .name = c->name, .type = c->type, .kind = c->kind, .index = i, .span = c->span };
+    if (c->type == RG_COMMAND_TYPE_USER) {
+        out->record = c->u.user.record;
+        out->user = c->u.user.user;
+    }
+    return RG_SUCCESS;
+}
+
+uint32_t rg_barrier_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.barrier_count : 0; }
+
+const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index)
+{
+    if (!compiled(graph) || index >= graph->compiled.barrier_count)
+        return NULL;
+    return &graph->compiled.barriers[index];
+}
+
+bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
+{
+    if (!compiled(graph))
+        return false;
+    uint32_t i = rg__texture_index(graph, texture);
+    return i != RG__NONE && graph->decl.resources[i].transient;
+}
+
+static rg_result resource_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
+{
+    if (!g || !out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!compiled(g))
+        return RG_ERROR_NOT_COMPILED;
+    if (i == RG__NONE)
+        return RG_ERROR_INVALID_HANDLE;
+    const rg__resource *r = &g->decl.resources[i];
+    *out = (rg_resource_info){ .name = r->name, .imported = r->imported, .transient = r->transient,
+                               .first_use = r->first_use, .last_use = r->last_use };
+    if (!r->imported) {
+        out->image_usage = r->image_usage;
+        out->buffer_usage = r->buffer_usage;
+    }
+    return RG_SUCCESS;
+}
+
+rg_result rg_texture_get_info(const rg_graph *graph, rg_texture texture, rg_resource_info *out)
+{
+    return resource_info(graph, graph ? rg__texture_index(graph, texture) : RG__NONE, out);
+}
+
+rg_result rg_buffer_get_info(const rg_graph *graph, rg_buffer buffer, rg_resource_info *out)
+{
+    return resource_info(graph, graph ? rg__buffer_index(graph, buffer) : RG__NONE, out);
+}
+
+/* ---------------------------------------------------------------- spans */
+
+uint32_t rg_span_count(const rg_graph *graph) { return compiled(graph) ? graph->decl.span_count : 0; }
+
+rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_rendering *out)
+{
+    if (!graph || !out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!compiled(graph))
+        return RG_ERROR_NOT_COMPILED;
+    if (!placed(graph) || !graph->placement.on_device)
+        return RG_ERROR_NOT_PLACED;
+    if (span >= graph->decl.span_count)
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg__span_rendering(graph, span, out);
+    return RG_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+rg_memory_totals rg_memory_get_totals(const rg_graph *graph)
+{
+    return placed(graph) ? graph->placement.plan.totals : (rg_memory_totals){ 0 };
+}
+
+static rg_memory_kind memory_of(const rg_graph *g, uint32_t i, VkDeviceSize *offset, uint32_t *pool)
+{
+    const rg__mem_placement *m = placed(g) && i != RG__NONE ? &g->placement.plan.items[i] : NULL;
+    if (offset)
+        *offset = m ? m->offset : 0;
+    if (pool)
+        *pool = m ? m->pool : RG__NONE;
+    return m ? m->kind : RG_MEMORY_NOT_CREATED;
+}
+
+rg_memory_kind rg_texture_memory(const rg_graph *graph, rg_texture texture, VkDeviceSize *offset, uint32_t *pool)
+{
+    return memory_of(graph, graph ? rg__texture_index(graph, texture) : RG__NONE, offset, pool);
+}
+
+rg_memory_kind rg_buffer_memory(const rg_graph *graph, rg_buffer buffer, VkDeviceSize *offset, uint32_t *pool)
+{
+    return memory_of(graph, graph ? rg__buffer_index(graph, buffer) : RG__NONE, offset, pool);
+}
+
+/* Created resources' objects exist only once placed on the device; an
+ * import's are what the application set. */
+static const rg__resource *with_objects(const rg_graph *g, uint32_t i)
+{
+    if (i == RG__NONE)
+        return NULL;
+    const rg__resource *r = &g->decl.resources[i];
+    return r->imported || (placed(g) && g->placement.on_device) ? r : NULL;
+}
+
+VkImage rg_texture_image(const rg_graph *graph, rg_texture texture)
+{
+    const rg__resource *r = graph ? with_objects(graph, rg__texture_index(graph, texture)) : NULL;
+    return r ? r->image : VK_NULL_HANDLE;
+}
+
+VkImageView rg_texture_view(const rg_graph *graph, rg_texture texture)
+{
+    const rg__resource *r = graph ? with_objects(graph, rg__texture_index(graph, texture)) : NULL;
+    return r ? r->view : VK_NULL_HANDLE;
+}
+
+VkBuffer rg_buffer_handle(const rg_graph *graph, rg_buffer buffer)
+{
+    const rg__resource *r = graph ? with_objects(graph, rg__buffer_index(graph, buffer)) : NULL;
+    return r ? r->buffer : VK_NULL_HANDLE;
+}
