@@ -78,25 +78,12 @@ void demo_graph_destroy(demo_app *app)
     app->graph = NULL;
 }
 
-#define DEMO_RG_CHECK(app, call)                                                                      \
-    do {                                                                                              \
-        rg_result demo_rr_ = (call);                                                                  \
-        if (demo_rr_ != RG_SUCCESS)                                                                   \
-            demo_app_fail((app), "%s: %s: %s", #call, rg_result_string(demo_rr_),                     \
-                          rg_graph_error_message((app)->graph->graph));                              \
-    } while (0)
-
-/* Declares and compiles the frame for the swapchain's current extent. The
- * previous build's memory may still be in use by frames in flight. */
-static void build(demo_app *app, const eng_frame *frame)
+rg_texture demo_import_swapchain(rg_graph *g, const eng_frame *frame)
 {
-    demo_graph_state *s = app->graph;
-    DEMO_CHECK(app, eng_context_wait_idle(app->ctx));
-    rg_graph_reset(s->graph);
     /* The acquire semaphore is waited at COLOR_ATTACHMENT_OUTPUT: the first
      * transition of the image waits there. The frame's end hands the image
      * over as a color attachment (eng_swapchain_finish_image). */
-    s->backbuffer = rg_texture_import(s->graph, &(rg_texture_import_desc){
+    return rg_texture_import(g, &(rg_texture_import_desc){
         .name = "swapchain",
         .image = frame->image,
         .view = frame->view,
@@ -109,6 +96,16 @@ static void build(demo_app *app, const eng_frame *frame)
         .final_stage = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
         .final_access = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
     });
+}
+
+/* Declares and compiles the frame for the swapchain's current extent. The
+ * previous build's memory may still be in use by frames in flight. */
+static void build(demo_app *app, const eng_frame *frame)
+{
+    demo_graph_state *s = app->graph;
+    DEMO_CHECK(app, eng_context_wait_idle(app->ctx));
+    rg_graph_reset(s->graph);
+    s->backbuffer = demo_import_swapchain(s->graph, frame);
     demo_target target = {
         .backbuffer = s->backbuffer,
         .format = frame->format,
@@ -116,30 +113,37 @@ static void build(demo_app *app, const eng_frame *frame)
         .samples = (VkSampleCountFlagBits)app->opts.samples,
     };
     s->declare(app, s->graph, &target, s->user);
-    DEMO_RG_CHECK(app, rg_compile(s->graph));
+    DEMO_RG_CHECK(app, s->graph, rg_compile(s->graph));
+    DEMO_RG_CHECK(app, s->graph, rg_place(s->graph));
     s->extent = frame->extent;
     s->stale = false;
     s->placed = false;
 }
 
-static void write_reports(demo_app *app)
+void demo_graph_placed(demo_app *app, rg_graph *g, VkExtent2D extent)
 {
-    demo_graph_state *s = app->graph;
     const demo_options *o = &app->opts;
-    rg_memory_totals t = rg_memory_get_totals(s->graph);
+    rg_memory_totals t = rg_memory_get_totals(g);
     const double mib = 1024.0 * 1024.0;
     printf("%s: graph placed at %ux%u: pooled %.1f MiB in %u pools (unaliased %.1f MiB, lower bound %.1f MiB), "
            "lazy %.1f MiB, dedicated %.1f MiB\n",
-           app->desc.name, s->extent.width, s->extent.height, (double)t.pooled / mib, t.pools,
+           app->desc.name, extent.width, extent.height, (double)t.pooled / mib, t.pools,
            (double)t.unaliased / mib, (double)t.lower_bound / mib, (double)t.lazy / mib, (double)t.dedicated / mib);
     snprintf(app->status, sizeof app->status, "transient %.1f MiB pooled, %.1f MiB lazy", (double)t.pooled / mib,
              (double)t.lazy / mib);
     if (o->report)
-        DEMO_RG_CHECK(app, rg_memory_report_print(s->graph, stdout));
+        DEMO_RG_CHECK(app, g, rg_memory_report_print(g, stdout));
     if (o->dot)
-        DEMO_RG_CHECK(app, rg_write_dot(s->graph, o->dot));
+        DEMO_RG_CHECK(app, g, rg_write_dot(g, o->dot));
     if (o->timeline)
-        DEMO_RG_CHECK(app, rg_memory_timeline_svg(s->graph, o->timeline));
+        DEMO_RG_CHECK(app, g, rg_memory_timeline_svg(g, o->timeline));
+    fflush(stdout);
+}
+
+static void write_reports(demo_app *app)
+{
+    demo_graph_state *s = app->graph;
+    demo_graph_placed(app, s->graph, s->extent);
     if (s->on_placed)
         s->on_placed(app, s->graph, s->user);
     fflush(stdout);
@@ -152,10 +156,10 @@ static void record_graph(demo_app *app, eng_frame *frame, uint64_t index, void *
     demo_graph_state *s = app->graph;
     if (s->stale || frame->extent.width != s->extent.width || frame->extent.height != s->extent.height)
         build(app, frame);
-    DEMO_RG_CHECK(app, rg_texture_set_image(s->graph, s->backbuffer, frame->image, frame->view));
+    DEMO_RG_CHECK(app, s->graph, rg_texture_set_image(s->graph, s->backbuffer, frame->image, frame->view));
     if (s->update)
         s->update(app, frame, index, s->user);
-    DEMO_RG_CHECK(app, rg_execute(s->graph, frame->cmd));
+    DEMO_RG_CHECK(app, s->graph, rg_execute(s->graph, frame->cmd));
     if (!s->placed)
         write_reports(app);
     eng_swapchain_finish_image(app->swapchain, frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,

@@ -55,4 +55,25 @@ void demo_declare_forward(rg_graph *g, const demo_target *target, const float cl
  * each span's render area.) */
 rg_access demo_read(rg_texture texture, rg_usage usage);
 
+/* The acquired swapchain image imported into g: contents not needed, first
+ * written at COLOR_ATTACHMENT_OUTPUT (where the acquire semaphore is
+ * waited), left as a color attachment for eng_swapchain_finish_image.
+ * Re-point it each frame with rg_texture_set_image. */
+rg_texture demo_import_swapchain(rg_graph *g, const eng_frame *frame);
+
+/* After a placement at `extent`: prints the memory line, puts the
+ * transient memory in the window title, and writes --report, --dot and
+ * --timeline. */
+void demo_graph_placed(demo_app *app, rg_graph *g, VkExtent2D extent);
+
+/* Exits through demo_app_fail with the graph's message when call (an
+ * rg_ call on graph) fails. */
+#define DEMO_RG_CHECK(app, graph, call)                                                                   \
+    do {                                                                                                  \
+        rg_result demo_rr_ = (call);                                                                      \
+        if (demo_rr_ != RG_SUCCESS)                                                                       \
+            demo_app_fail((app), "%s: %s: %s", #call, rg_result_string(demo_rr_),                         \
+                          rg_graph_error_message(graph));                                                \
+    } while (0)
+
 #endif

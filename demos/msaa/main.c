@@ -3,7 +3,14 @@
  * are cleared at the start of the span, resolved (color) into the swapchain
  * image and discarded at its end, so the graph makes them TRANSIENT by
  * inference (lazily allocated where the device offers it: no memory at all
- * on a tile GPU). */
+ * on a tile GPU).
+ *
+ * The whole life of the graph is in this file (record_frame):
+ *   - declare the frame (declare_frame), compile it, place its memory:
+ *     at the first frame and whenever the swapchain's size changed;
+ *   - each frame: point the swapchain import at the acquired image and
+ *     execute the graph into the frame's command buffer.
+ * demo_app (window, swapchain, flags) only runs the loop. */
 #include "demo_app.h"
 #include "demo_asset.h"
 #include "demo_graph.h"
@@ -13,6 +20,7 @@
 
 #include <engine_files/engine_files.h>
 #include <stdio.h>
+#include <string.h>
 
 static const uint32_t cube_vert[] =
 #include "cube.vert.inc"
@@ -22,17 +30,21 @@ static const uint32_t cube_frag[] =
     ;
 
 typedef struct scene {
+    demo_app *app;
     eng_image *texture;
     demo_texture_binding binding;
     demo_mesh cube;
     eng_pipeline *pipeline;
+    rg_graph *graph;
+    rg_texture backbuffer;            /* the swapchain image, imported */
+    VkExtent2D extent;                /* the graph was declared for */
     uint64_t index;                   /* frame being recorded */
-    VkExtent2D extent;
 } scene;
 
 static void scene_destroy(void *user)
 {
     scene *s = user;
+    rg_graph_destroy(s->graph);
     eng_pipeline_destroy(s->pipeline);
     demo_mesh_destroy(&s->cube);
     demo_texture_binding_destroy(&s->binding);
@@ -61,19 +73,59 @@ static bool draw(const rg_record_context *rc, void *user)
     return true;
 }
 
-/* One span: MSAA color resolved into the swapchain image, depth tested. */
-static void declare(demo_app *app, rg_graph *g, const demo_target *t, void *user)
+/* One span into the swapchain image: with --samples > 1 through an MSAA
+ * color attachment resolved into it, depth tested. Both are cleared at the
+ * start and discarded at the end: the graph makes them transient. */
+static void declare_frame(scene *s, const eng_frame *frame)
 {
-    scene *s = user;
-    s->extent = t->extent;
-    demo_declare_forward(g, t, app->desc.clear_color, VK_FORMAT_D32_SFLOAT, "cube", draw, s);
+    rg_graph *g = s->graph;
+    s->backbuffer = demo_import_swapchain(g, frame);
+    VkSampleCountFlagBits samples = (VkSampleCountFlagBits)s->app->opts.samples;
+    rg_texture_desc td = { .width = frame->extent.width, .height = frame->extent.height, .samples = samples };
+    td.name = "depth";
+    td.format = VK_FORMAT_D32_SFLOAT;
+    rg_texture depth = rg_texture_create(g, &td);
+    rg_attachment color = { .texture = s->backbuffer, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                            .store = VK_ATTACHMENT_STORE_OP_STORE };
+    memcpy(color.clear.color.float32, s->app->desc.clear_color, sizeof color.clear.color.float32);
+    if (samples > 1) {
+        td.name = "msaa color";
+        td.format = frame->format;
+        color.texture = rg_texture_create(g, &td);
+        color.store = VK_ATTACHMENT_STORE_OP_DONT_CARE; /* only the resolve is kept */
+        color.resolve = s->backbuffer;
+    }
+    rg_begin_rendering(g, &(rg_rendering_desc){
+        .name = "cube",
+        .colors = { color },
+        .color_count = 1,
+        .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                   .clear.depthStencil = { 1.0f, 0 } },
+    });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "cube", .kind = RG_COMMAND_DRAW, .record = draw, .user = s });
+    rg_end_rendering(g);
 }
 
-static void update(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
+static void record_frame(demo_app *app, eng_frame *frame, uint64_t index, void *user)
 {
-    (void)app;
-    (void)frame;
-    ((scene *)user)->index = index;
+    scene *s = user;
+    if (frame->extent.width != s->extent.width || frame->extent.height != s->extent.height) {
+        /* A new size: declare the frame again. Compiling a changed
+         * declaration frees the old placement, which frames in flight may
+         * still use. */
+        DEMO_CHECK(app, eng_context_wait_idle(app->ctx));
+        rg_graph_reset(s->graph);
+        declare_frame(s, frame);
+        DEMO_RG_CHECK(app, s->graph, rg_compile(s->graph));
+        DEMO_RG_CHECK(app, s->graph, rg_place(s->graph));
+        s->extent = frame->extent;
+        demo_graph_placed(app, s->graph, s->extent);
+    }
+    DEMO_RG_CHECK(app, s->graph, rg_texture_set_image(s->graph, s->backbuffer, frame->image, frame->view));
+    s->index = index;
+    DEMO_RG_CHECK(app, s->graph, rg_execute(s->graph, frame->cmd));
+    eng_swapchain_finish_image(app->swapchain, frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
 }
 
 int main(int argc, char **argv)
@@ -91,7 +143,7 @@ int main(int argc, char **argv)
     };
     demo_app app;
     demo_app_init(&app, &desc, argc, argv);
-    scene s = { 0 };
+    scene s = { .app = &app };
     demo_app_on_cleanup(&app, scene_destroy, &s);
 
     char path[4096];
@@ -127,5 +179,8 @@ int main(int argc, char **argv)
         .cache = app.pipeline_cache,
     };
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
-    return demo_app_run_graph(&app, declare, update, &s);
+    rg_result r = rg_graph_create(&(rg_graph_desc){ .name = "msaa", .ctx = app.ctx }, &s.graph);
+    if (r != RG_SUCCESS)
+        demo_app_fail(&app, "rg_graph_create: %s", rg_result_string(r));
+    return demo_app_run_frames(&app, record_frame, &s);
 }

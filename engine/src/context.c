@@ -267,7 +267,7 @@ static eng_result create_surface(eng_context *ctx, const eng_context_desc *desc)
     VkSurfaceKHR surface = VK_NULL_HANDLE;
     VkResult vr = desc->create_surface(ctx->instance, desc->surface_user, &surface);
     if (vr != VK_SUCCESS)
-        return eng__fail(ENG_ERROR_WINDOW, "create_surface: %s", eng__vk_result_string(vr));
+        return eng__fail(ENG_ERROR_WINDOW, "create_surface: %s", eng_vk_result_string(vr));
     if (!surface)
         return eng__fail(ENG_ERROR_WINDOW, "create_surface: VK_SUCCESS but no surface");
     ctx->surface = surface;

@@ -12,7 +12,6 @@ eng_result eng__fail(eng_result result, const char *fmt, ...) ENG_PRINTF(2, 3);
 
 /* Maps a failing VkResult to an eng_result and records "<what>: <VkResult>". */
 eng_result eng__vk_fail(VkResult vr, const char *what);
-const char *eng__vk_result_string(VkResult vr);
 
 /* The one stringifying Vulkan check: on failure it records the call's text
  * and returns the mapped eng_result from the calling function. */

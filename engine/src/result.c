@@ -57,7 +57,7 @@ eng_result eng_set_error(eng_result result, const char *fmt, ...)
     return result;
 }
 
-const char *eng__vk_result_string(VkResult vr)
+const char *eng_vk_result_string(VkResult vr)
 {
     switch (vr) {
 #define CASE(x) case x: return #x;
@@ -71,8 +71,11 @@ const char *eng__vk_result_string(VkResult vr)
     CASE(VK_ERROR_SURFACE_LOST_KHR) CASE(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
     CASE(VK_ERROR_OUT_OF_DATE_KHR) CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
     CASE(VK_ERROR_FRAGMENTED_POOL) CASE(VK_ERROR_UNKNOWN)
+    CASE(VK_ERROR_INVALID_EXTERNAL_HANDLE) CASE(VK_ERROR_FRAGMENTATION)
+    CASE(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS) CASE(VK_PIPELINE_COMPILE_REQUIRED)
+    CASE(VK_ERROR_VALIDATION_FAILED_EXT)
 #undef CASE
-    default: return "VkResult(?)";
+    default: return "an unnamed VkResult";
     }
 }
 
@@ -93,8 +96,8 @@ eng_result eng__vk_fail(VkResult vr, const char *what)
     default: r = ENG_ERROR_VULKAN; break;
     }
     if (vr == VK_ERROR_INCOMPATIBLE_DRIVER)
-        return eng__fail(ENG_ERROR_NO_DEVICE, "%s: %s (no Vulkan driver)", what, eng__vk_result_string(vr));
-    return eng__fail(r, "%s: %s", what, eng__vk_result_string(vr));
+        return eng__fail(ENG_ERROR_NO_DEVICE, "%s: %s (no Vulkan driver)", what, eng_vk_result_string(vr));
+    return eng__fail(r, "%s: %s", what, eng_vk_result_string(vr));
 }
 
 void eng__copy_name(char *dst, size_t size, const char *name, const char *fallback)

@@ -122,7 +122,7 @@ static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const r
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: %s: %llu bytes of memory type %u: out of memory", what,
                         (unsigned long long)size, type);
     if (vr != VK_SUCCESS)
-        return rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: VkResult %d", what, (int)vr);
+        return rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: %s", what, eng_vk_result_string(vr));
     g->placement.memory[g->placement.memory_count++] = *out;
     return RG_SUCCESS;
 }
@@ -141,8 +141,8 @@ static rg_result create_object(rg_graph *g, rg__resource *r, bool pooled)
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
-                        "placement: creating %s '%s': VkResult %d", r->is_texture ? "texture" : "buffer", r->name,
-                        (int)vr);
+                        "placement: creating %s '%s': %s", r->is_texture ? "texture" : "buffer", r->name,
+                        eng_vk_result_string(vr));
     return RG_SUCCESS;
 }
 
@@ -160,8 +160,8 @@ static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDev
         vr = vkBindBufferMemory2(dev, 1, &bi);
     }
     if (vr != VK_SUCCESS)
-        return rg__report(g, RG_ERROR_VULKAN, "placement: binding '%s' at offset %llu: VkResult %d", r->name,
-                        (unsigned long long)offset, (int)vr);
+        return rg__report(g, RG_ERROR_VULKAN, "placement: binding '%s' at offset %llu: %s", r->name,
+                        (unsigned long long)offset, eng_vk_result_string(vr));
     /* A view needs a usage that reads or renders through one; a texture
      * that is only copied has none. */
     const VkImageUsageFlags viewable = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
@@ -182,7 +182,7 @@ static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDev
         vci.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
     vr = vkCreateImageView(dev, &vci, NULL, &r->view);
     if (vr != VK_SUCCESS)
-        return rg__report(g, RG_ERROR_VULKAN, "placement: view of '%s': VkResult %d", r->name, (int)vr);
+        return rg__report(g, RG_ERROR_VULKAN, "placement: view of '%s': %s", r->name, eng_vk_result_string(vr));
     return RG_SUCCESS;
 }
 

@@ -27,8 +27,8 @@ static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, const rg__resou
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
-                        "placement: texture '%s': vkGetPhysicalDeviceImageFormatProperties: VkResult %d", r->name,
-                        (int)vr);
+                        "placement: texture '%s': vkGetPhysicalDeviceImageFormatProperties: %s", r->name,
+                        eng_vk_result_string(vr));
     if (!(p.sampleCounts & r->samples) || r->mip_levels > p.maxMipLevels || r->array_layers > p.maxArrayLayers ||
         r->width > p.maxExtent.width || r->height > p.maxExtent.height)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: texture '%s' (format %d, usage 0x%x): %ux%u, %u "

@@ -57,8 +57,8 @@ static rg_result make_view(rg_graph *g, const rg__resource *r, VkImage image, ui
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
-                        "attachment view of texture '%s' (mip %u, layers %u+%u): VkResult %d", r->name, mip,
-                        base_layer, layers, (int)vr);
+                        "attachment view of texture '%s' (mip %u, layers %u+%u): %s", r->name, mip,
+                        base_layer, layers, eng_vk_result_string(vr));
     return RG_SUCCESS;
 }
 

@@ -45,3 +45,11 @@ Test(format, facts)
     cr_expect_not(eng_format_has_depth(VK_FORMAT_R8G8B8A8_UNORM));
     cr_expect_not(eng_format_has_stencil(VK_FORMAT_R8G8B8A8_UNORM));
 }
+
+Test(result, vulkan_results_by_name)
+{
+    cr_expect_str_eq(eng_vk_result_string(VK_SUCCESS), "VK_SUCCESS");
+    cr_expect_str_eq(eng_vk_result_string(VK_ERROR_OUT_OF_DEVICE_MEMORY), "VK_ERROR_OUT_OF_DEVICE_MEMORY");
+    cr_expect_str_eq(eng_vk_result_string(VK_ERROR_DEVICE_LOST), "VK_ERROR_DEVICE_LOST");
+    cr_expect_str_eq(eng_vk_result_string((VkResult)-12345), "an unnamed VkResult");
+}

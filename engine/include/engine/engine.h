@@ -116,6 +116,8 @@ typedef enum eng_result {
 } eng_result;
 
 const char *eng_result_string(eng_result result);
+/* A VkResult's name ("VK_ERROR_OUT_OF_DEVICE_MEMORY"), for messages. */
+const char *eng_vk_result_string(VkResult result);
 
 /* The message of the last failure on this thread ("" if none). */
 const char *eng_last_error(void);
