@@ -179,7 +179,11 @@ static void record_frame(VkCommandBuffer cmd, void *user)
     const VkPipelineStageFlags2 ds =
         VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
     VkImageMemoryBarrier2 b[3] = {
-        to_layout(j->color, cs, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+        /* A LOAD reads the attachment: the transition must be visible to
+         * COLOR_ATTACHMENT_READ too (synchronization validation 1.4 checks
+         * it), else its hazard report would come before the layer's. */
+        to_layout(j->color, cs, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT,
+                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
         to_layout(j->depth, ds,
                   VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
                   VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),

@@ -111,6 +111,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tile_CreateInstance(const VkInstanceCreate
     if (!d->get_memory_properties2)
         GET(get_memory_properties2, PFN_vkGetPhysicalDeviceMemoryProperties2,
             "vkGetPhysicalDeviceMemoryProperties2KHR");
+    GET(get_properties, PFN_vkGetPhysicalDeviceProperties, "vkGetPhysicalDeviceProperties");
     GET(create_device, PFN_vkCreateDevice, "vkCreateDevice");
     GET(enumerate_device_extensions, PFN_vkEnumerateDeviceExtensionProperties, "vkEnumerateDeviceExtensionProperties");
     GET(create_messenger, PFN_vkCreateDebugUtilsMessengerEXT, "vkCreateDebugUtilsMessengerEXT");

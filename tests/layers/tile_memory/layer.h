@@ -29,6 +29,7 @@ typedef struct instance_data {
     PFN_vkDestroyInstance destroy_instance;
     PFN_vkGetPhysicalDeviceMemoryProperties get_memory_properties;
     PFN_vkGetPhysicalDeviceMemoryProperties2 get_memory_properties2;
+    PFN_vkGetPhysicalDeviceProperties get_properties;
     PFN_vkEnumerateDeviceExtensionProperties enumerate_device_extensions;
     PFN_vkCreateDevice create_device;
     PFN_vkCreateDebugUtilsMessengerEXT create_messenger;

@@ -85,10 +85,15 @@ static void add_usage(device_data *d, void *user)
 }
 
 /* Lazy allocations occupy no memory on a tile GPU, so they are left out of
- * heap usage. A driver with VK_EXT_memory_budget counts their real backing:
- * it is subtracted. Without it, the usage is the layer's own count of live
- * allocations (every vkAllocateMemory passes through the layer) and the
- * budget is the heap's size: an emulation, documented as one. */
+ * heap usage. A GPU driver with VK_EXT_memory_budget counts their real
+ * backing: it is subtracted from its figures (NVIDIA). Otherwise the usage
+ * is the layer's own count of live allocations (every vkAllocateMemory
+ * passes through the layer): where the driver lacks the extension (Mesa
+ * 22 lavapipe), with the heap's size as the budget, and on a CPU device,
+ * whose figure is not an allocation count: Mesa 25 lavapipe reports the
+ * process's resident memory, which grows only as pages are touched and
+ * does not shrink when memory is freed. The budget stays the driver's
+ * there. An emulation, documented as one. */
 void tile_fill_budget(instance_data *inst, VkPhysicalDevice pd, VkPhysicalDeviceMemoryProperties2 *p)
 {
     VkPhysicalDeviceMemoryBudgetPropertiesEXT *b = NULL;
@@ -99,24 +104,29 @@ void tile_fill_budget(instance_data *inst, VkPhysicalDevice pd, VkPhysicalDevice
         return;
     usage_sum sum = { 0 };
     tile_for_each_device(pd, add_usage, &sum);
+    bool native = false;
     uint32_t n = 0;
     if (inst->enumerate_device_extensions) {
         VkExtensionProperties props[256];
         n = 256;
         if (inst->enumerate_device_extensions(pd, NULL, &n, props) < 0)
             n = 0;
-        bool native = false;
         for (uint32_t i = 0; i < n; i++)
             native |= strcmp(props[i].extensionName, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME) == 0;
         sum.emulated |= !native;
     }
+    VkPhysicalDeviceProperties dp = { 0 };
+    if (inst->get_properties)
+        inst->get_properties(pd, &dp);
+    bool counted = sum.emulated || dp.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     const VkPhysicalDeviceMemoryProperties *mp = &p->memoryProperties;
     for (uint32_t h = 0; h < VK_MAX_MEMORY_HEAPS; h++) {
         if (h >= mp->memoryHeapCount) {
             b->heapUsage[h] = b->heapBudget[h] = 0; /* as the spec requires */
-        } else if (sum.emulated) {
+        } else if (counted) {
             b->heapUsage[h] = sum.used[h];
-            b->heapBudget[h] = mp->memoryHeaps[h].size;
+            if (!native)
+                b->heapBudget[h] = mp->memoryHeaps[h].size;
         } else {
             b->heapUsage[h] = b->heapUsage[h] > sum.lazy[h] ? b->heapUsage[h] - sum.lazy[h] : 0;
         }
