@@ -9,11 +9,16 @@
 #
 # Environment: BUILD_DIR (default build), CI=true (warnings are errors, a
 # missing Vulkan device fails the tests), SANITIZE=1 (ASan + UBSan build),
-# ENG_DEVICE (pick a GPU by index or name).
+# ENG_DEVICE (pick a GPU by index or name), STACK=debian13 (run the
+# subcommand inside a Debian 13 root: Vulkan 1.4.309, Mesa 25 lavapipe;
+# scripts/stack.sh makes it; needs root; builds into build-debian13).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+if [ -n "${STACK:-}" ] && [ -z "${VKG_STACK:-}" ] && [ $# -gt 0 ]; then
+  exec "$root/scripts/stack.sh" "$STACK" "$@"
+fi
 build_dir=${BUILD_DIR:-build}
 
 debian_packages=(
@@ -122,5 +127,5 @@ build) cmd_build ;;
 test) cmd_test "$@" ;;
 demo) cmd_demo "$@" ;;
 bench) cmd_bench "$@" ;;
-*) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+*) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
