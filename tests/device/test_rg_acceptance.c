@@ -76,6 +76,18 @@ static bool format_supports(VkFormat f, VkImageUsageFlags usage, VkSampleCountFl
     return r == VK_SUCCESS && (p.sampleCounts & samples);
 }
 
+/* Two layers of W x H floats read back: layer 0 all 0.25, layer 1 all 0.75. */
+static void expect_layers_025_075(const eng_buffer *down, const char *what0, const char *what1)
+{
+    const float *v = eng_buffer_mapped(down);
+    uint32_t bad[2] = { 0, 0 };
+    for (uint32_t l = 0; l < 2; l++)
+        for (uint32_t i = 0; i < W * H; i++)
+            bad[l] += v[l * W * H + i] != (l ? 0.75f : 0.25f);
+    cr_expect_eq(bad[0], 0, "layer 0 (%s): %u texels wrong", what0, bad[0]);
+    cr_expect_eq(bad[1], 0, "layer 1 (%s): %u texels wrong", what1, bad[1]);
+}
+
 /* ------------------------------------------------- 1: extending after execute */
 
 /* Declare one span, execute; declare one more span, compile, execute again,
@@ -178,13 +190,7 @@ DEVICE_TEST(rg_acceptance, import_depth_attachment_at_layer_1)
     rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 2, out, 0);
     test_compile(g);
     test_run(g, 2);
-    const float *v = eng_buffer_mapped(down);
-    uint32_t bad[2] = { 0, 0 };
-    for (uint32_t l = 0; l < 2; l++)
-        for (uint32_t i = 0; i < W * H; i++)
-            bad[l] += v[l * W * H + i] != (l ? 0.75f : 0.25f);
-    cr_expect_eq(bad[0], 0, "layer 0 (cleared to 0.25): %u texels wrong", bad[0]);
-    cr_expect_eq(bad[1], 0, "layer 1 (rendered 0.75): %u texels wrong", bad[1]);
+    expect_layers_025_075(down, "cleared to 0.25", "rendered 0.75");
     rg_graph_destroy(g);
     eng_buffer_destroy(down);
     eng_image_destroy(img);
@@ -418,13 +424,7 @@ static void resolve_into_import_layer_1(VkFormat format, bool depth)
     rg_cmd_copy_texture_to_buffer(g, target, 0, 0, 2, test_import_buffer(g, "down", down, true), 0);
     test_compile(g);
     test_run(g, 2);
-    const float *v = eng_buffer_mapped(down);
-    uint32_t bad[2] = { 0, 0 };
-    for (uint32_t l = 0; l < 2; l++)
-        for (uint32_t i = 0; i < W * H; i++)
-            bad[l] += v[l * W * H + i] != (l ? 0.75f : 0.25f);
-    cr_expect_eq(bad[0], 0, "layer 0 (cleared only): %u texels wrong", bad[0]);
-    cr_expect_eq(bad[1], 0, "layer 1 (resolved): %u texels wrong", bad[1]);
+    expect_layers_025_075(down, "cleared only", "resolved");
     rg_graph_destroy(g);
     eng_buffer_destroy(down);
     eng_image_destroy(img);
