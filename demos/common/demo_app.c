@@ -1,4 +1,7 @@
-/* Window, context, swapchain and the frame loop of a demo. */
+/* Window, context, swapchain and the frame loop of a demo. Under --headless
+ * there is no window: GLFW is never initialized, the context has no surface
+ * and the swapchain is offscreen (eng_swapchain_desc.offscreen); the loop
+ * is the same, without events, and resizes go to the swapchain directly. */
 #include "demo_app.h"
 #include "demo_asset.h"
 #include "demo_glfw.h"
@@ -58,7 +61,8 @@ static void destroy_context_and_window(demo_app *app)
     if (app->window)
         glfwDestroyWindow(app->window);
     app->window = NULL;
-    glfwTerminate();
+    if (!app->opts.headless)
+        glfwTerminate();
 }
 
 void demo_app_fail(demo_app *app, const char *fmt, ...)
@@ -74,6 +78,28 @@ void demo_app_fail(demo_app *app, const char *fmt, ...)
     exit(1);
 }
 
+/* The GLFW window, its callbacks, and the context's window-system inputs. */
+static void open_window(demo_app *app, eng_context_desc *cd)
+{
+    if (!glfwInit()) {
+        const char *why = NULL;
+        glfwGetError(&why);
+        demo_app_fail(app, "glfwInit: %s", why ? why : "unknown error");
+    }
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API); /* Vulkan draws, not GL */
+    app->window = glfwCreateWindow((int)app->opts.width, (int)app->opts.height, app->desc.name, NULL, NULL);
+    if (!app->window) {
+        const char *why = NULL;
+        glfwGetError(&why);
+        demo_app_fail(app, "glfwCreateWindow: %s", why ? why : "unknown error");
+    }
+    glfwSetWindowUserPointer(app->window, app);
+    glfwSetFramebufferSizeCallback(app->window, on_framebuffer_size);
+    glfwSetKeyCallback(app->window, on_key);
+    if (!demo_glfw_context_desc(app->window, cd))
+        demo_app_fail(app, "GLFW finds no Vulkan surface support on this system");
+}
+
 void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **argv)
 {
     *app = (demo_app){ .desc = *desc };
@@ -83,32 +109,19 @@ void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **ar
     case DEMO_PARSE_ERROR: exit(2);
     case DEMO_PARSE_RUN: break;
     }
-    if (!glfwInit()) {
-        const char *why = NULL;
-        glfwGetError(&why);
-        demo_app_fail(app, "glfwInit: %s", why ? why : "unknown error");
-    }
-    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API); /* Vulkan draws, not GL */
-    app->window = glfwCreateWindow((int)app->opts.width, (int)app->opts.height, desc->name, NULL, NULL);
-    if (!app->window) {
-        const char *why = NULL;
-        glfwGetError(&why);
-        demo_app_fail(app, "glfwCreateWindow: %s", why ? why : "unknown error");
-    }
-    glfwSetWindowUserPointer(app->window, app);
-    glfwSetFramebufferSizeCallback(app->window, on_framebuffer_size);
-    glfwSetKeyCallback(app->window, on_key);
-
     eng_context_desc cd = { .app_name = desc->name, .validation = app->opts.validation };
-    if (!demo_glfw_context_desc(app->window, &cd))
-        demo_app_fail(app, "GLFW finds no Vulkan surface support on this system");
+    if (!app->opts.headless)
+        open_window(app, &cd);
     DEMO_CHECK(app, eng_context_create(&cd, &app->ctx));
     eng_swapchain_desc sd = {
         /* A --frames run is a test or a measurement: no reason to wait for
          * vertical blank. Interactively, vsync keeps the CPU cool. */
         .vsync = app->opts.frames == 0,
     };
-    demo_glfw_swapchain_desc(app->window, &sd);
+    if (app->opts.headless)
+        sd = (eng_swapchain_desc){ .offscreen = true, .width = app->opts.width, .height = app->opts.height };
+    else
+        demo_glfw_swapchain_desc(app->window, &sd);
     DEMO_CHECK(app, eng_swapchain_create(app->ctx, &sd, &app->swapchain));
     char cache_name[128], cache_path[4096];
     snprintf(cache_name, sizeof cache_name, "pipelines.%s.cache", desc->name);
@@ -120,6 +133,9 @@ void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **ar
     printf("%s: %s, %ux%u, %ux MSAA\n", desc->name, eng_context_properties(app->ctx)->deviceName,
            eng_swapchain_extent(app->swapchain).width, eng_swapchain_extent(app->swapchain).height,
            app->opts.samples);
+    if (app->opts.headless)
+        printf("%s: headless: %llu frames into offscreen images, no window\n", desc->name,
+               (unsigned long long)app->opts.frames);
 }
 
 void demo_app_on_key(demo_app *app, void (*fn)(demo_app *app, int key, void *user), void *user)
@@ -134,6 +150,16 @@ void demo_app_on_cleanup(demo_app *app, void (*cleanup)(void *user), void *user)
     app->cleanup_user = user;
 }
 
+/* A new window size; headless, the offscreen swapchain's new size (what the
+ * window's framebuffer-size event would bring). */
+static void set_size(demo_app *app, uint32_t width, uint32_t height)
+{
+    if (app->window)
+        glfwSetWindowSize(app->window, (int)width, (int)height);
+    else
+        eng_swapchain_resize(app->swapchain, width, height);
+}
+
 /* --resize-test: shrink at 1/4 of the run, grow at 1/2, and return to the
  * requested size at 3/4, so the last frame (the screenshot) has it again. */
 static void resize_step(demo_app *app, uint64_t index, uint32_t *done)
@@ -142,7 +168,7 @@ static void resize_step(demo_app *app, uint64_t index, uint32_t *done)
     const uint32_t w = app->opts.width, h = app->opts.height;
     const uint32_t sizes[3][2] = { { w / 2, h / 2 }, { w + w / 4, h + h / 4 }, { w, h } };
     if (*done < 3 && index >= n * (*done + 1) / 4) {
-        glfwSetWindowSize(app->window, (int)sizes[*done][0], (int)sizes[*done][1]);
+        set_size(app, sizes[*done][0], sizes[*done][1]);
         (*done)++;
     }
 }
@@ -154,16 +180,19 @@ static void storm_step(demo_app *app, uint64_t index)
 {
     const uint32_t w = app->opts.width, h = app->opts.height;
     if (index + 1 >= app->opts.frames) {
-        glfwSetWindowSize(app->window, (int)w, (int)h);
+        set_size(app, w, h);
         return;
     }
     uint32_t x = (uint32_t)(index * 2654435761u + 12345u);
     uint32_t sw = w / 4 + (x >> 8) % (w + w / 4), sh = h / 4 + (x >> 20) % (h + h / 4);
-    glfwSetWindowSize(app->window, (int)(sw < 16 ? 16 : sw), (int)(sh < 16 ? 16 : sh));
+    set_size(app, sw < 16 ? 16 : sw, sh < 16 ? 16 : sh);
 }
 
+/* The frame time in the window title (no window headless: nothing). */
 static void show_frame_time(demo_app *app, double *since, uint32_t *frames)
 {
+    if (!app->window)
+        return;
     double now = glfwGetTime();
     (*frames)++;
     if (now - *since < 0.5)
@@ -217,10 +246,13 @@ int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user)
     const demo_options *o = &app->opts;
     uint64_t index = 0;
     uint32_t resizes = 0, timed_frames = 0;
-    double since = glfwGetTime();
+    double since = app->window ? glfwGetTime() : 0.0;
     for (;;) {
-        glfwPollEvents();
-        bool closing = glfwWindowShouldClose(app->window);
+        bool closing = false; /* headless: no window, no events; --frames ends the run */
+        if (app->window) {
+            glfwPollEvents();
+            closing = glfwWindowShouldClose(app->window);
+        }
         /* Closed by the user: stop, unless an interactive run still owes
          * its screenshot, which is then this last frame. */
         if (closing && (o->frames || !o->screenshot))
@@ -233,7 +265,7 @@ int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user)
 
         eng_frame frame;
         eng_result r = eng_swapchain_acquire(app->swapchain, &frame);
-        if (r == ENG_NOT_READY) { /* minimized: sleep until something happens */
+        if (r == ENG_NOT_READY && app->window) { /* minimized: sleep until something happens */
             glfwWaitEvents();
             continue;
         }

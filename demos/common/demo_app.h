@@ -1,7 +1,8 @@
 /* The frame around a demo: flags, a GLFW window (glued to the engine by
  * demo_glfw.h), the engine context and swapchain, the frame loop (resize,
  * minimize, --frames, --screenshot, --resize-test) and the exit path
- * (validation summary, exit status).
+ * (validation summary, exit status). Under --headless there is no window
+ * and no GLFW at all: the swapchain is offscreen and the loop the same.
  *
  *   demo_app app;
  *   demo_app_init(&app, &desc, argc, argv);      exits on bad flags or failure
@@ -35,7 +36,7 @@ struct rg_graph;
 typedef struct demo_app {
     demo_app_desc desc;
     demo_options opts;
-    struct GLFWwindow *window;
+    struct GLFWwindow *window;            /* NULL under --headless */
     eng_context *ctx;
     eng_swapchain *swapchain;
     /* Saved to <executable dir>/assets/pipelines.<demo>.cache at exit and

@@ -14,7 +14,8 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
     fprintf(f,
             "%s: %s\n"
             "usage: %s [flags]\n"
-            "  --frames N          render N frames, then exit (default: until the window closes)\n"
+            "  --frames N          render N frames, then exit (default: until the window closes;\n"
+            "                      with --headless, %d)\n"
             "  --screenshot FILE   write the last frame to FILE as PNG\n"
             "  --width W           window width (default %" PRIu32 ")\n"
             "  --height H          window height (default %" PRIu32 ")\n"
@@ -25,8 +26,11 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
             "  --resize-storm      give the window a new size every frame of a --frames run\n"
             "  --report            print the render graph's memory report (each time it is placed)\n"
             "  --dot FILE          write the render graph as Graphviz DOT\n"
-            "  --timeline FILE     write the render graph's memory timeline as SVG\n",
-            prog, summary, prog, defaults->width, defaults->height, defaults->samples);
+            "  --timeline FILE     write the render graph's memory timeline as SVG\n"
+            "  --headless          no window and no display: render into offscreen images of the\n"
+            "                      same size and format, the same frames and screenshot; keys are\n"
+            "                      not read, and --resize-test and --resize-storm resize the images\n",
+            prog, summary, prog, DEMO_HEADLESS_FRAMES, defaults->width, defaults->height, defaults->samples);
     for (uint32_t i = 0; i < extra_count; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", extra[i].name, extra[i].arg ? " " : "",
@@ -91,6 +95,9 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
         } else if (strcmp(flag, "--resize-storm") == 0) {
             opts->resize_storm = true;
             takes_value = false;
+        } else if (strcmp(flag, "--headless") == 0) {
+            opts->headless = true;
+            takes_value = false;
         } else if (strcmp(flag, "--report") == 0) {
             opts->report = true;
             takes_value = false;
@@ -122,6 +129,8 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
         if (takes_value)
             i++;
     }
+    if (opts->headless && opts->frames == 0) /* no window to close */
+        opts->frames = DEMO_HEADLESS_FRAMES;
     if (opts->resize_test && opts->frames < 4) {
         fprintf(stderr, "%s: --resize-test needs --frames 4 or more (it resizes at 1/4, 1/2 and 3/4)\n", prog);
         return DEMO_PARSE_ERROR;

@@ -15,8 +15,14 @@ typedef struct demo_flag {
     const char *value;
 } demo_flag;
 
+/* --headless without --frames renders this many frames. */
+#define DEMO_HEADLESS_FRAMES 60
+
 typedef struct demo_options {
     uint64_t frames;          /* 0 = until the window closes */
+    /* No window, no surface, no display: frames go into the offscreen
+     * swapchain's images (eng_swapchain_desc.offscreen). */
+    bool headless;
     const char *screenshot;   /* NULL = none */
     uint32_t width, height;
     uint32_t samples;

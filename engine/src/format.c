@@ -300,3 +300,5 @@ VkImageAspectFlags eng__format_aspect(VkFormat f)
     VkImageAspectFlags a = eng_format_get_info(f).aspects;
     return a ? a : VK_IMAGE_ASPECT_COLOR_BIT;
 }
+
+const VkFormat eng__display_formats[ENG__DISPLAY_FORMAT_COUNT] = { VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_SRGB };

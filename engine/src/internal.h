@@ -51,4 +51,19 @@ void eng__image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags a
 
 VkImageAspectFlags eng__format_aspect(VkFormat format);
 
+/* The formats a swapchain's images get, best first (format.c): sRGB, so
+ * that shader output in linear space is encoded for display. A window's
+ * swapchain takes the first its surface offers, an offscreen one the first
+ * the device can render to. */
+#define ENG__DISPLAY_FORMAT_COUNT 2
+extern const VkFormat eng__display_formats[ENG__DISPLAY_FORMAT_COUNT];
+
+/* The images of an offscreen swapchain (offscreen.c). */
+eng_result eng__offscreen_format(eng_context *ctx, VkFormat *out);
+/* Creates count images of format and extent, with COLOR_ATTACHMENT and
+ * TRANSFER_SRC usage; on failure none is left. */
+eng_result eng__offscreen_images_create(eng_context *ctx, VkFormat format, VkExtent2D extent, uint32_t count,
+                                        eng_image **out);
+void eng__offscreen_images_destroy(eng_image **images, uint32_t count);
+
 #endif

@@ -3,7 +3,12 @@
  * still hold the one of the previous use of that image, never of another
  * image). What draws the images (a render graph, usually) is the
  * application's; the swapchain hands each one over and takes it back for
- * presentation (eng_swapchain_finish_image). */
+ * presentation (eng_swapchain_finish_image).
+ *
+ * An offscreen swapchain (desc.offscreen) has no surface: it owns one image
+ * per slot (offscreen.c), so the slot's fence, waited at acquire, is also
+ * the end of the image's previous use; it submits with that fence alone and
+ * presents nothing. Everything else (frames, capture) is shared. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -24,6 +29,7 @@ struct eng_swapchain {
     VkImage images[MAX_IMAGES];
     VkImageView views[MAX_IMAGES];
     VkSemaphore render_done[MAX_IMAGES];
+    eng_image *offscreen[MAX_SLOTS]; /* desc.offscreen: the images, one per slot */
 
     uint32_t slots;
     VkCommandPool pools[MAX_SLOTS];
@@ -46,11 +52,10 @@ struct eng_swapchain {
 
 static VkSurfaceFormatKHR choose_format(const VkSurfaceFormatKHR *formats, uint32_t n)
 {
-    /* sRGB so that shader output in linear space is encoded for display. */
-    static const VkFormat wanted[] = { VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_SRGB };
-    for (size_t w = 0; w < sizeof wanted / sizeof wanted[0]; w++)
+    for (uint32_t w = 0; w < ENG__DISPLAY_FORMAT_COUNT; w++)
         for (uint32_t i = 0; i < n; i++)
-            if (formats[i].format == wanted[w] && formats[i].colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR)
+            if (formats[i].format == eng__display_formats[w] &&
+                formats[i].colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR)
                 return formats[i];
     return formats[0];
 }
@@ -70,6 +75,11 @@ static VkPresentModeKHR choose_present_mode(const VkPresentModeKHR *modes, uint3
 
 static void destroy_targets(eng_swapchain *sc)
 {
+    if (sc->desc.offscreen) { /* each image owns its view */
+        eng__offscreen_images_destroy(sc->offscreen, sc->image_count);
+        sc->image_count = 0;
+        return;
+    }
     VkDevice dev = eng_context_device(sc->ctx);
     for (uint32_t i = 0; i < sc->image_count; i++) {
         if (sc->views[i])
@@ -195,6 +205,32 @@ static eng_result build(eng_swapchain *sc)
     return ENG_SUCCESS;
 }
 
+/* (Re)creates the offscreen images at the wanted size. ENG_NOT_READY when
+ * that size has no area (eng_swapchain_resize to 0); it stays dirty. */
+static eng_result build_offscreen(eng_swapchain *sc)
+{
+    VkExtent2D extent = { sc->wanted_width, sc->wanted_height };
+    if (extent.width == 0 || extent.height == 0) {
+        sc->dirty = true;
+        return ENG_NOT_READY;
+    }
+    if (sc->image_count) /* frames in flight may still draw into the old images */
+        ENG_VK_CHECK(vkDeviceWaitIdle(eng_context_device(sc->ctx)));
+    destroy_targets(sc);
+    eng_result res = eng__offscreen_images_create(sc->ctx, sc->format.format, extent, sc->slots, sc->offscreen);
+    if (res != ENG_SUCCESS)
+        return res;
+    sc->image_count = sc->slots;
+    for (uint32_t i = 0; i < sc->image_count; i++) {
+        const eng_image_info *info = eng_image_get_info(sc->offscreen[i]);
+        sc->images[i] = info->image;
+        sc->views[i] = info->view;
+    }
+    sc->extent = extent;
+    sc->dirty = false;
+    return ENG_SUCCESS;
+}
+
 eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc, eng_swapchain **out)
 {
     if (!out)
@@ -202,8 +238,13 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
     *out = NULL;
     if (!ctx || !desc)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: NULL context or desc");
-    if (!eng_context_surface(ctx))
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: the context is headless (no window)");
+    if (!eng_context_surface(ctx) && !desc->offscreen)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: the context is headless (no window); "
+                                                     "eng_swapchain_desc.offscreen renders without one");
+    if (desc->offscreen && (desc->width == 0 || desc->height == 0))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                         "eng_swapchain_create: an offscreen swapchain needs width and height (got %ux%u)",
+                         desc->width, desc->height);
     if (desc->frames_in_flight > MAX_SLOTS)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: %u frames in flight (max %d)",
                          desc->frames_in_flight, MAX_SLOTS);
@@ -231,9 +272,18 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
         VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT };
         ENG_VK_TRY(res, vkCreateFence(dev, &fci, NULL, &sc->fences[i]), fail);
         VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
-        ENG_VK_TRY(res, vkCreateSemaphore(dev, &sci, NULL, &sc->acquired[i]), fail);
+        if (!desc->offscreen) /* nothing to acquire offscreen */
+            ENG_VK_TRY(res, vkCreateSemaphore(dev, &sci, NULL, &sc->acquired[i]), fail);
     }
-    res = build(sc);
+    if (desc->offscreen) {
+        sc->format.colorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
+        sc->usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+        res = eng__offscreen_format(ctx, &sc->format.format);
+        if (res == ENG_SUCCESS)
+            res = build_offscreen(sc);
+    } else {
+        res = build(sc);
+    }
     if (res == ENG_NOT_READY)
         res = eng__fail(ENG_ERROR_INVALID_ARGUMENT, "swapchain: %s",
                         sc->unsized ? "the surface leaves the size to the application: give "
@@ -275,6 +325,49 @@ void eng_swapchain_resize(eng_swapchain *sc, uint32_t width, uint32_t height)
     sc->dirty = true;
 }
 
+/* The next image of the surface's swapchain, recreated first when dirty;
+ * the slot's acquire semaphore is signaled when it is free. */
+static eng_result acquire_image(eng_swapchain *sc, uint32_t slot, uint32_t *image_index)
+{
+    VkDevice dev = eng_context_device(sc->ctx);
+    for (int attempt = 0;; attempt++) {
+        if (sc->dirty) {
+            eng_result res = build(sc);
+            if (res != ENG_SUCCESS)
+                return res; /* ENG_NOT_READY while minimized */
+            sc->recreate_count++;
+        }
+        VkResult vr = vkAcquireNextImageKHR(dev, sc->swapchain, UINT64_MAX, sc->acquired[slot], VK_NULL_HANDLE,
+                                            image_index);
+        if (vr == VK_SUCCESS)
+            return ENG_SUCCESS;
+        if (vr == VK_SUBOPTIMAL_KHR) {
+            /* The semaphore is signaled: draw this frame, recreate after it. */
+            sc->dirty = true;
+            return ENG_SUCCESS;
+        }
+        if (vr == VK_ERROR_OUT_OF_DATE_KHR && attempt < 3) {
+            sc->dirty = true;
+            continue;
+        }
+        return eng__vk_fail(vr, "vkAcquireNextImageKHR");
+    }
+}
+
+/* The slot's own offscreen image, free since the slot's fence was waited;
+ * recreated first after eng_swapchain_resize. */
+static eng_result next_offscreen_image(eng_swapchain *sc, uint32_t slot, uint32_t *image_index)
+{
+    if (sc->dirty) {
+        eng_result res = build_offscreen(sc);
+        if (res != ENG_SUCCESS)
+            return res; /* ENG_NOT_READY at a size of no area */
+        sc->recreate_count++;
+    }
+    *image_index = slot;
+    return ENG_SUCCESS;
+}
+
 eng_result eng_swapchain_acquire(eng_swapchain *sc, eng_frame *frame)
 {
     if (!sc || !frame)
@@ -284,28 +377,10 @@ eng_result eng_swapchain_acquire(eng_swapchain *sc, eng_frame *frame)
     uint32_t slot = (uint32_t)(sc->frame_number % sc->slots);
     ENG_VK_CHECK(vkWaitForFences(dev, 1, &sc->fences[slot], VK_TRUE, UINT64_MAX));
     uint32_t image_index = 0;
-    for (int attempt = 0;; attempt++) {
-        if (sc->dirty) {
-            eng_result res = build(sc);
-            if (res != ENG_SUCCESS)
-                return res; /* ENG_NOT_READY while minimized */
-            sc->recreate_count++;
-        }
-        VkResult vr = vkAcquireNextImageKHR(dev, sc->swapchain, UINT64_MAX, sc->acquired[slot], VK_NULL_HANDLE,
-                                            &image_index);
-        if (vr == VK_SUCCESS)
-            break;
-        if (vr == VK_SUBOPTIMAL_KHR) {
-            /* The semaphore is signaled: draw this frame, recreate after it. */
-            sc->dirty = true;
-            break;
-        }
-        if (vr == VK_ERROR_OUT_OF_DATE_KHR && attempt < 3) {
-            sc->dirty = true;
-            continue;
-        }
-        return eng__vk_fail(vr, "vkAcquireNextImageKHR");
-    }
+    eng_result res = sc->desc.offscreen ? next_offscreen_image(sc, slot, &image_index)
+                                        : acquire_image(sc, slot, &image_index);
+    if (res != ENG_SUCCESS)
+        return res;
     /* Reset only once an image is ours: an early return above must leave the
      * fence signaled or the next acquire would wait forever. */
     ENG_VK_CHECK(vkResetFences(dev, 1, &sc->fences[slot]));
@@ -364,6 +439,16 @@ void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkIma
         sc->capture_slot = frame->slot;
         sc->capture_extent = frame->extent;
     }
+    if (sc->desc.offscreen) {
+        /* Left ready to be copied out, as a presented image is ready to be
+         * shown; the next use of the image (at its slot's next frame) starts
+         * at COLOR_ATTACHMENT_OUTPUT, the stage an acquire semaphore would
+         * release, so the destination stage chains to it. */
+        eng__image_barrier(cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,
+                           VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, 0, before_present,
+                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        return;
+    }
     /* Presentation waits on the render-finished semaphore, which covers all
      * prior work; no destination stage is needed here. */
     eng__image_barrier(cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,
@@ -386,16 +471,23 @@ eng_result eng_swapchain_present(eng_swapchain *sc, eng_frame *frame)
         .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
     };
     VkCommandBufferSubmitInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = frame->cmd };
+    /* Offscreen: no acquire to wait for, no present to signal. */
+    const uint32_t semaphores = sc->desc.offscreen ? 0 : 1;
     VkSubmitInfo2 si = {
         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
-        .waitSemaphoreInfoCount = 1,
+        .waitSemaphoreInfoCount = semaphores,
         .pWaitSemaphoreInfos = &wait,
         .commandBufferInfoCount = 1,
         .pCommandBufferInfos = &cbi,
-        .signalSemaphoreInfoCount = 1,
+        .signalSemaphoreInfoCount = semaphores,
         .pSignalSemaphoreInfos = &signal,
     };
     ENG_VK_CHECK(vkQueueSubmit2(eng_context_queue(sc->ctx), 1, &si, sc->fences[frame->slot]));
+    if (sc->desc.offscreen) {
+        sc->frame_number++;
+        frame->cmd = VK_NULL_HANDLE;
+        return ENG_SUCCESS;
+    }
     VkPresentInfoKHR pi = {
         .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
         .waitSemaphoreCount = 1,

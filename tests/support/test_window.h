@@ -1,8 +1,7 @@
-/* GLFW windows for the window tests, glued to the engine the way an
- * application does it: the engine links no window library and takes the
- * window system's instance extensions and a surface callback
- * (eng_context_desc), and a framebuffer-size callback (eng_swapchain_desc),
- * from its caller. demos/common/demo_glfw.c is the demos' copy of the glue.
+/* GLFW windows for the window tests. They are glued to the engine the way
+ * an application does it, with the demos' glue (demos/common/demo_glfw.h:
+ * the window system's instance extensions and surface callback for
+ * eng_context_desc, the framebuffer-size callback for eng_swapchain_desc).
  * Built into the window tests only (they link GLFW). */
 #ifndef TEST_WINDOW_H
 #define TEST_WINDOW_H
@@ -17,10 +16,5 @@ struct GLFWwindow;
 struct GLFWwindow *test_window_open(int width, int height, const char *title);
 /* Destroys the window (NULL accepted) and terminates GLFW. */
 void test_window_close(struct GLFWwindow *window);
-
-/* The window's instance extensions and surface callback, into desc. */
-void test_window_context_desc(struct GLFWwindow *window, eng_context_desc *desc);
-/* The window's framebuffer-size callback, into desc. */
-void test_window_swapchain_desc(struct GLFWwindow *window, eng_swapchain_desc *desc);
 
 #endif

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include "device_fixture.h"
 #include "solid.h"
+#include "demo_glfw.h"
 #include "test_window.h"
 #include "window_graph.h"
 
@@ -26,7 +27,7 @@ static void window_setup(void)
 {
     window = test_window_open(320, 240, "vkgraph window test");
     eng_context_desc cd = { .app_name = "window-tests", .validation = true };
-    test_window_context_desc(window, &cd);
+    cr_assert(demo_glfw_context_desc(window, &cd), "GLFW finds no Vulkan surface support");
     eng_result r = eng_context_create(&cd, &test_ctx);
     if (r != ENG_SUCCESS) {
         test_window_close(window);
@@ -182,7 +183,7 @@ DEVICE_TEST(swapchain, msaa_depth_frames_capture_and_resize)
                                         ? VK_SAMPLE_COUNT_4_BIT
                                         : VK_SAMPLE_COUNT_1_BIT;
     eng_swapchain_desc sd = { 0 };
-    test_window_swapchain_desc(window, &sd);
+    demo_glfw_swapchain_desc(window, &sd);
     eng_swapchain *sc = NULL;
     eng_result r = eng_swapchain_create(ctx, &sd, &sc);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());

@@ -10,6 +10,7 @@
  * A lost surface or device is an error for the caller, never an assertion. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "device_fixture.h"
+#include "demo_glfw.h"
 #include "test_window.h"
 #include "window_graph.h"
 
@@ -45,7 +46,7 @@ static eng_context *faulty_context(const char *variable, unsigned n)
     const char *layers[] = { TILE_LAYER };
     eng_context_desc cd = { .app_name = "swapchain-faults", .validation = true, .extra_layers = layers,
                             .extra_layer_count = 1 };
-    test_window_context_desc(window, &cd);
+    cr_assert(demo_glfw_context_desc(window, &cd), "GLFW finds no Vulkan surface support");
     eng_context *ctx = NULL;
     eng_result r = eng_context_create(&cd, &ctx);
     unsetenv(variable);
@@ -117,7 +118,7 @@ Test(swapchain_faults, each_allocation_fails_cleanly_and_the_call_succeeds_again
         glfwSetWindowSize(window, 160, 120);
         glfwPollEvents();
         eng_swapchain_desc sd = { 0 };
-        test_window_swapchain_desc(window, &sd);
+        demo_glfw_swapchain_desc(window, &sd);
         eng_swapchain *sc = NULL;
         MAY_FAIL(&rn, "eng_swapchain_create", eng_swapchain_create(ctx, &sd, &sc));
         window_graph wg;
@@ -164,7 +165,7 @@ Test(swapchain_faults, lost_surface_and_lost_device_are_errors)
         eng_context *ctx = faulty_context(variables[i], at[i]);
         eng_swapchain *sc = NULL;
         eng_swapchain_desc sd = { 0 };
-        test_window_swapchain_desc(window, &sd);
+        demo_glfw_swapchain_desc(window, &sd);
         cr_assert_eq(eng_swapchain_create(ctx, &sd, &sc), ENG_SUCCESS, "%s", eng_last_error());
         window_graph wg;
         cr_assert_eq(window_graph_create(ctx, &wg), RG_SUCCESS);

@@ -17,7 +17,9 @@
  *   3. eng_pipeline_create()     graphics pipelines for dynamic rendering,
  *                                optionally through an eng_pipeline_cache
  *                                that is saved to a file and reused.
- *   4. eng_swapchain_create()    (windowed) frames in flight; each frame:
+ *   4. eng_swapchain_create()    frames in flight, in a window or (offscreen,
+ *                                any context) into images of its own; each
+ *                                frame, the same calls either way:
  *        eng_swapchain_acquire() -> record into frame.cmd what draws
  *        frame.image (e.g. a render graph that imports it)
  *        -> eng_swapchain_finish_image() -> eng_swapchain_present().
@@ -192,7 +194,8 @@ typedef struct eng_context_desc {
      * after the instance exists and before the device is chosen, with
      * surface_user; it makes the window's surface and returns its VkResult.
      * The context owns the surface from then on and destroys it. NULL =
-     * headless: no surface, no swapchain extension. */
+     * headless: no surface, no swapchain extension (an offscreen swapchain,
+     * eng_swapchain_desc.offscreen, still runs the frame loop). */
     const char *const *instance_extensions;
     uint32_t instance_extension_count;
     VkResult (*create_surface)(VkInstance instance, void *user, VkSurfaceKHR *out);
@@ -456,10 +459,24 @@ VkPipelineLayout eng_pipeline_layout(const eng_pipeline *pipeline);
 typedef struct eng_swapchain eng_swapchain;
 
 typedef struct eng_swapchain_desc {
+    /* No surface: the swapchain owns frames_in_flight images of its own, one
+     * per slot, of width x height (required), in the format a window's
+     * swapchain would get (B8G8R8A8_SRGB, else R8G8B8A8_SRGB: the first one
+     * the device can render to, blend into and copy from), with
+     * COLOR_ATTACHMENT and TRANSFER_SRC usage. Works on any context,
+     * headless included (a headless context refuses a swapchain without
+     * it). The frame calls are the same: acquire waits for the slot's fence
+     * and hands over its image, finish_image leaves it in
+     * TRANSFER_SRC_OPTIMAL (capture works as in a window), present submits
+     * with the fence and presents nothing; eng_swapchain_resize makes new
+     * images at the next acquire (ENG_NOT_READY at 0x0). vsync and
+     * window_size do not apply. */
+    bool offscreen;
     /* The size in pixels where the surface leaves it to the application
      * (currentExtent 0xFFFFFFFF, e.g. Wayland); 0 = ask window_size. A
      * surface that dictates its size (currentExtent set: X11, Win32) always
-     * gets that size. eng_swapchain_resize replaces these. */
+     * gets that size. Offscreen: the images' size. eng_swapchain_resize
+     * replaces these. */
     uint32_t width, height;
     /* Where the surface leaves the size to the application and no size was
      * given (width/height 0, no eng_swapchain_resize since): writes the
@@ -479,9 +496,10 @@ typedef struct eng_frame {
     VkCommandBuffer cmd;              /* begun, one-time submit */
     uint64_t number;                  /* frames presented before this one */
     uint32_t slot;                    /* frame-in-flight index */
-    uint32_t image_index;
+    uint32_t image_index;             /* offscreen: equal to slot */
     VkImage image;                    /* COLOR_ATTACHMENT usage (+ TRANSFER_SRC
-                                         where the surface allows it) */
+                                         where the surface allows it; always
+                                         offscreen) */
     VkImageView view;
     VkFormat format;                  /* sRGB where the surface offers it */
     VkExtent2D extent;
@@ -491,7 +509,8 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
 void eng_swapchain_destroy(eng_swapchain *swapchain);
 
 /* Tells the swapchain the window changed size (from the window system's
- * framebuffer-size event); it is recreated at the next acquire. */
+ * framebuffer-size event), or gives an offscreen swapchain a new size; it is
+ * recreated at the next acquire. */
 void eng_swapchain_resize(eng_swapchain *swapchain, uint32_t width, uint32_t height);
 
 /* Waits for the slot's fence, acquires an image (recreating the swapchain on
@@ -499,18 +518,22 @@ void eng_swapchain_resize(eng_swapchain *swapchain, uint32_t width, uint32_t hei
  * ENG_NOT_READY: the window has no area (minimized); skip this frame.
  * The submission waits for the image at COLOR_ATTACHMENT_OUTPUT: the first
  * use of frame->image must transition it from UNDEFINED with that stage as
- * its source (a render graph import: initial_stage COLOR_ATTACHMENT_OUTPUT). */
+ * its source (a render graph import: initial_stage COLOR_ATTACHMENT_OUTPUT).
+ * Offscreen, the image's previous use ends with a barrier into that stage,
+ * so the same first use is right there too. */
 eng_result eng_swapchain_acquire(eng_swapchain *swapchain, eng_frame *frame);
 
 /* Ends the frame's use of frame->image, after the last command that touches
  * it: the image was left in `layout` by its last use at stage/access.
  * Records the capture copy when one was requested and the transition to
- * PRESENT_SRC. Once per frame, before eng_swapchain_present. */
+ * PRESENT_SRC (offscreen: TRANSFER_SRC_OPTIMAL). Once per frame, before
+ * eng_swapchain_present. */
 void eng_swapchain_finish_image(eng_swapchain *swapchain, const eng_frame *frame, VkImageLayout layout,
                                 VkPipelineStageFlags2 stage, VkAccessFlags2 access);
 
 /* Ends and submits the command buffer, presents, and recreates the
- * swapchain when presentation reports OUT_OF_DATE or SUBOPTIMAL. */
+ * swapchain when presentation reports OUT_OF_DATE or SUBOPTIMAL. Offscreen:
+ * submits only (the slot's fence says when the image is done). */
 eng_result eng_swapchain_present(eng_swapchain *swapchain, eng_frame *frame);
 
 /* Asks for a copy of the next frame's image (request before that frame's
