@@ -177,6 +177,16 @@ rg_result rg_compile(rg_graph *graph)
 
 /* ------------------------------------------------------------- placement */
 
+/* Back to compiled after a failed placement: nothing of it stays, and the
+ * barriers are compile's again (a failed or aliased list is planned anew;
+ * when even that runs out of memory, the next rg_compile starts over). */
+static void unplace(rg_graph *g)
+{
+    discard_from(g, RG__COMPILED);
+    if ((g->compiled.aliased || !g->compiled.point_start) && rg__compile_barriers(g, NULL) != RG_SUCCESS)
+        discard_from(g, RG__DECLARED);
+}
+
 /* After a memory plan: the barriers with its alias scopes, and the state. */
 static rg_result placed(rg_graph *g, bool on_device)
 {
@@ -221,11 +231,8 @@ rg_result rg_place(rg_graph *graph)
         return RG_SUCCESS;
     discard_from(g, RG__COMPILED);
     rg_result r = place_stages(g);
-    if (r != RG_SUCCESS) {
-        /* Transactional: nothing of a failed placement stays. */
-        discard_from(g, RG__COMPILED);
-        rg__compile_barriers(g, NULL);
-    }
+    if (r != RG_SUCCESS)
+        unplace(g); /* transactional */
     return r;
 }
 
@@ -263,10 +270,8 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
     free(reqs);
     if (r == RG_SUCCESS)
         r = placed(g, false);
-    if (r != RG_SUCCESS) {
-        discard_from(g, RG__COMPILED);
-        rg__compile_barriers(g, NULL);
-    }
+    if (r != RG_SUCCESS)
+        unplace(g);
     return r;
 }
 
