@@ -11,12 +11,17 @@
  * access are already covered needs nothing, so two readers of one producer
  * get one barrier.
  *
- * Every barrier a command inside a span needs is placed at the span's begin
- * point (before vkCmdBeginRendering): a barrier inside a dynamic rendering
- * instance is illegal without VK_KHR_dynamic_rendering_local_read, and
- * compile already rejected every hazard between two interior commands, so
- * whatever an interior command waits for lies outside the span. Barriers
- * that meet one subresource at one point are merged (unioned scopes).
+ * Every barrier a command inside a span needs is placed at the begin point
+ * of its rendering instance (before vkCmdBeginRendering): a barrier inside
+ * a dynamic rendering instance is illegal without
+ * VK_KHR_dynamic_rendering_local_read, and compile already rejected every
+ * hazard between two interior commands of a span, so whatever an interior
+ * command waits for lies outside the span. In a merged instance a span
+ * after the first may wait for an earlier span of the instance: that
+ * barrier goes to the span's own begin point, inside the instance, and is
+ * recorded by region (the merge rules made it a framebuffer-local
+ * dependency in one layout). Barriers that meet one subresource at one
+ * point are merged (unioned scopes); the list is then sorted by point.
  */
 #include "graph_internal.h"
 
@@ -28,6 +33,7 @@ typedef struct slot_state {
     VkPipelineStageFlags2 ws, rs, vs; /* pending write, readers since, visible to */
     VkAccessFlags2 wa, va;
     uint32_t bar, bar_point;          /* the last barrier touching the slot, and its point */
+    uint32_t touched;                 /* position of the last access, RG__NONE before */
     VkPipelineStageFlags2 bar_src_stage; /* what that barrier had to wait for */
     VkAccessFlags2 bar_src_access;
 } slot_state;
@@ -43,6 +49,7 @@ typedef struct step {
 
 typedef struct need {
     bool barrier;
+    uint32_t point;                   /* where it is recorded */
     VkImageLayout old_layout, new_layout;
     VkPipelineStageFlags2 src_stage;
     VkAccessFlags2 src_access;
@@ -51,8 +58,12 @@ typedef struct need {
 typedef struct planner {
     rg_graph *g;
     slot_state *slots;
+    uint32_t pos;                     /* the access's command's position */
     uint32_t point;
     bool hoisted;
+    /* A span after the first of a merged instance: its instance's begin
+     * position and its own begin point (else RG__NONE). */
+    uint32_t instance_begin, local_point;
     uint32_t first_new;               /* first barrier made by the current access */
 } planner;
 
@@ -60,7 +71,9 @@ typedef struct planner {
  * at the same point is widened instead of a second one. */
 static need slot_step(planner *p, slot_state *st, const step *s)
 {
-    need n = {.old_layout = st->layout};
+    need n = {.old_layout = st->layout, .point = p->point};
+    if (p->local_point != RG__NONE && st->touched != RG__NONE && st->touched >= p->instance_begin)
+        n.point = p->local_point; /* waits for an earlier span of the instance */
     n.new_layout = s->final && s->layout == VK_IMAGE_LAYOUT_UNDEFINED ? st->layout : s->layout;
     bool transition = n.new_layout != st->layout;
     if (transition || s->write || (s->final && (s->stage | s->access))) {
@@ -73,14 +86,14 @@ static need slot_step(planner *p, slot_state *st, const step *s)
         n.src_access = st->wa;
     }
     bool synced = n.barrier;
-    if (n.barrier && !transition && st->bar != RG__NONE && st->bar_point == p->point) {
+    if (n.barrier && !transition && st->bar != RG__NONE && st->bar_point == n.point) {
         /* Nothing ran on the slot since that barrier: widen it. */
         rg_barrier_info *b = &p->g->compiled.barriers[st->bar];
         b->src_stage |= st->bar_src_stage;
         b->src_access |= st->bar_src_access;
         b->dst_stage |= s->stage;
         b->dst_access |= s->access;
-        n = (need){.old_layout = st->layout, .new_layout = st->layout};
+        n = (need){.old_layout = st->layout, .new_layout = st->layout, .point = n.point};
     } else if (n.barrier) {
         st->bar_src_stage = n.src_stage;
         st->bar_src_access = n.src_access;
@@ -102,16 +115,18 @@ static need slot_step(planner *p, slot_state *st, const step *s)
         st->rs |= s->stage;
     }
     st->layout = n.new_layout;
+    st->touched = p->pos;
     return n;
 }
 
 static bool need_eq(const need *a, const need *b)
 {
-    return a->barrier == b->barrier && a->old_layout == b->old_layout && a->new_layout == b->new_layout &&
+    return a->barrier == b->barrier && a->point == b->point && a->old_layout == b->old_layout &&
+           a->new_layout == b->new_layout &&
            a->src_stage == b->src_stage && a->src_access == b->src_access;
 }
 
-static rg_barrier_info *barrier_append(planner *p)
+static rg_barrier_info *barrier_append(planner *p, uint32_t point)
 {
     rg_graph *g = p->g;
     rg__compiled *c = &g->compiled;
@@ -120,11 +135,12 @@ static rg_barrier_info *barrier_append(planner *p)
         !rg__grow((void **)&c->barrier_point, &point_cap, c->barrier_count + 1, sizeof *c->barrier_point))
         return NULL;
     c->barrier_cap = cap;
-    g->compiled.barrier_point[g->compiled.barrier_count] = p->point;
+    g->compiled.barrier_point[g->compiled.barrier_count] = point;
     rg_barrier_info *b = &g->compiled.barriers[g->compiled.barrier_count++];
     memset(b, 0, sizeof *b);
-    b->before = p->point < g->compiled.order_count ? g->compiled.order_handles[p->point] : (rg_command){0};
-    b->hoisted = p->hoisted;
+    b->before = point < g->compiled.order_count ? g->compiled.order_handles[point] : (rg_command){0};
+    b->by_region = point == p->local_point;
+    b->hoisted = p->hoisted && !b->by_region;
     return b;
 }
 
@@ -146,7 +162,8 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
     uint32_t index = RG__NONE;
     for (uint32_t i = p->first_new; i < g->compiled.barrier_count; i++) {
         rg_barrier_info *b = &g->compiled.barriers[i];
-        if (b->range.aspect == r->aspect && b->range.base_layer == r->layer && b->range.layer_count == r->count &&
+        if (g->compiled.barrier_point[i] == r->n.point && b->range.aspect == r->aspect &&
+            b->range.base_layer == r->layer && b->range.layer_count == r->count &&
             b->range.base_mip + b->range.mip_count == r->mip && b->old_layout == r->n.old_layout &&
             b->new_layout == r->n.new_layout && b->src_stage == r->n.src_stage &&
             b->src_access == r->n.src_access) {
@@ -156,7 +173,7 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
         }
     }
     if (index == RG__NONE) {
-        rg_barrier_info *b = barrier_append(p);
+        rg_barrier_info *b = barrier_append(p, r->n.point);
         if (!b)
             return false;
         b->texture.id = rg__make_id(g, ri);
@@ -174,7 +191,7 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
         for (uint32_t l = 0; l < r->count; l++) {
             slot_state *st = &p->slots[rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits), r->mip, r->layer + l)];
             st->bar = index;
-            st->bar_point = p->point;
+            st->bar_point = r->n.point;
         }
     return true;
 }
@@ -221,7 +238,7 @@ static bool plan_buffer(planner *p, uint32_t ri, const step *s)
     need n = slot_step(p, st, s);
     if (!n.barrier)
         return true;
-    rg_barrier_info *b = barrier_append(p);
+    rg_barrier_info *b = barrier_append(p, n.point);
     if (!b)
         return false;
     b->buffer.id = rg__make_id(g, ri);
@@ -230,7 +247,7 @@ static bool plan_buffer(planner *p, uint32_t ri, const step *s)
     b->dst_stage = s->stage;
     b->dst_access = s->access;
     st->bar = g->compiled.barrier_count - 1;
-    st->bar_point = p->point;
+    st->bar_point = n.point;
     return true;
 }
 
@@ -245,7 +262,7 @@ static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry, 
         for (uint32_t i = r->sub_base; i < r->sub_base + r->sub_count; i++) {
             slot_state *st = &slots[i];
             memset(st, 0, sizeof *st);
-            st->bar = RG__NONE;
+            st->bar = st->touched = RG__NONE;
             if (r->imported) {
                 st->layout = r->initial_layout;
                 st->ws = r->initial_stage;
@@ -274,29 +291,48 @@ static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry, 
 
 static rg_result plan(rg_graph *g, slot_state *slots, const slot_state *carry, const rg__alias_scope *alias)
 {
-    planner p = {.g = g, .slots = slots};
+    planner p = {.g = g, .slots = slots, .instance_begin = RG__NONE, .local_point = RG__NONE};
     g->compiled.barrier_count = 0;
     init_slots(g, slots, carry, alias);
     bool ok = true;
+    uint32_t begin_pos = 0;
     for (uint32_t pos = 0; pos < g->compiled.order_count && ok; pos++) {
         const rg__cmd *cmd = &g->decl.cmds[g->compiled.order[pos]];
-        /* Inside a span everything is placed before its begin, which the
-         * order puts right before the span's other commands. */
-        p.hoisted = cmd->span != RG__NONE && cmd->type != RG_COMMAND_TYPE_BEGIN_RENDERING;
-        if (cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING || cmd->span == RG__NONE)
+        p.pos = pos;
+        /* Inside a span everything is placed before its instance's begin,
+         * which the order puts right before the span's other commands; in
+         * a merged instance, what waits for an earlier span of it at the
+         * span's own begin. */
+        p.hoisted = cmd->span != RG__NONE && (cmd->type != RG_COMMAND_TYPE_BEGIN_RENDERING ||
+                                              g->compiled.instances[g->compiled.span_map[cmd->span].instance]
+                                                      .begin_pos != pos);
+        p.local_point = p.instance_begin = RG__NONE;
+        if (cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING)
+            begin_pos = pos;
+        if (cmd->span == RG__NONE) {
             p.point = pos;
+        } else {
+            const rg__instance *in = &g->compiled.instances[g->compiled.span_map[cmd->span].instance];
+            p.point = in->begin_pos;
+            if (in->begin_pos != begin_pos) {
+                p.instance_begin = in->begin_pos;
+                p.local_point = begin_pos;
+            }
+        }
         for (uint32_t k = 0; k < cmd->access_count && ok; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
             if (a->role == RG__ROLE_LIFETIME)
                 continue;
-            step s = {a->stage, a->access, a->layout, a->write, false};
+            step s = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED, a->write, false};
+            rg__access_effective(g, cmd->first_access + k, &s.stage, &s.access, &s.layout);
             ok = g->decl.resources[a->resource].is_texture ? plan_texture(&p, a->resource, &a->range, &s)
                                                       : plan_buffer(&p, a->resource, &s);
         }
     }
     /* Imports end in their final state after the last command. */
-    p.point = g->compiled.order_count;
+    p.point = p.pos = g->compiled.order_count;
     p.hoisted = false;
+    p.local_point = p.instance_begin = RG__NONE;
     for (uint32_t ri = 0; ri < g->decl.resource_count && ok; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
         if (!r->imported)
@@ -306,6 +342,41 @@ static rg_result plan(rg_graph *g, slot_state *slots, const slot_state *carry, c
         ok = r->is_texture ? plan_texture(&p, ri, &whole, &s) : plan_buffer(&p, ri, &s);
     }
     return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+}
+
+/* A merged instance's hoisted barriers are made after barriers of later
+ * points: a stable sort by point puts them in place. */
+static rg_result sort_by_point(rg__compiled *c)
+{
+    bool sorted = true;
+    for (uint32_t i = 1; i < c->barrier_count && sorted; i++)
+        sorted = c->barrier_point[i - 1] <= c->barrier_point[i];
+    if (sorted)
+        return RG_SUCCESS;
+    uint32_t *start = calloc((size_t)c->order_count + 2, sizeof *start);
+    rg_barrier_info *b = malloc((size_t)c->barrier_count * sizeof *b);
+    uint32_t *pt = malloc((size_t)c->barrier_count * sizeof *pt);
+    if (!start || !b || !pt) {
+        free(start);
+        free(b);
+        free(pt);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < c->barrier_count; i++)
+        start[c->barrier_point[i] + 1]++;
+    for (uint32_t p = 0; p <= c->order_count; p++)
+        start[p + 1] += start[p];
+    for (uint32_t i = 0; i < c->barrier_count; i++) {
+        uint32_t at = start[c->barrier_point[i]]++;
+        b[at] = c->barriers[i];
+        pt[at] = c->barrier_point[i];
+    }
+    memcpy(c->barriers, b, (size_t)c->barrier_count * sizeof *b);
+    memcpy(c->barrier_point, pt, (size_t)c->barrier_count * sizeof *pt);
+    free(start);
+    free(b);
+    free(pt);
+    return RG_SUCCESS;
 }
 
 /* Where each point's barriers start, and execute's arrays sized for the
@@ -361,6 +432,8 @@ rg_result rg__compile_barriers(rg_graph *g, const rg__alias_scope *alias)
     free(slots);
     free(carry);
     if (r == RG_SUCCESS)
+        r = sort_by_point(&g->compiled);
+    if (r == RG_SUCCESS)
         r = point_index(g);
     if (r != RG_SUCCESS)
         barriers_free(&g->compiled);
@@ -379,5 +452,10 @@ void rg__compiled_free(rg_graph *g)
     free(c->edges);
     free(c->order);
     free(c->order_handles);
+    free(c->instances);
+    free(c->instance_spans);
+    free(c->span_map);
+    free(c->access_mode);
+    free(c->merges);
     *c = (rg__compiled){0};
 }

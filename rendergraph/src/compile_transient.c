@@ -1,61 +1,79 @@
 /* Compile stage "transient": a created texture whose contents never
- * outlive one span gets VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT, so
- * placement can give it lazily allocated (tile) memory where the device
- * offers it. AUTO infers it; FORCE demands it and turns every use that needs
- * the contents into an error naming the texture and the command; FORBID
- * never sets it.
+ * outlive one rendering instance gets VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT,
+ * so placement can give it lazily allocated (tile) memory where the device
+ * offers it. Its uses are attachments of one instance, which loads it by
+ * CLEAR or DONT_CARE and discards it (a merged instance discards a created
+ * texture nothing else uses: compile_merge.c), and the input-attachment
+ * reads merged into that instance. AUTO infers it; FORCE demands it and
+ * turns every use that needs the contents into an error naming the texture
+ * and the command; FORBID never sets it.
  */
 #include "graph_internal.h"
 
 #include <stdlib.h>
 
 /* The only usage a transient image may carry besides TRANSIENT (Vulkan:
- * VUID-VkImageCreateInfo-usage-00966). Input attachments are allowed by
- * Vulkan, but MoltenVK silently gives them real memory, so AUTO never
- * infers transient for them. */
+ * VUID-VkImageCreateInfo-usage-00966). MoltenVK gives input-attachment
+ * images real memory, so there AUTO never infers transient for them. */
 #define ATTACHMENT_USAGE (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)
 #define FORCE_USAGE (ATTACHMENT_USAGE | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT)
 
 /* What a texture's uses say: whether one of them needs the contents (the
- * first such command and why), and whether they lie in more than one span. */
+ * first such command and why), and whether they lie in more than one
+ * instance. */
 typedef struct verdict {
     uint32_t cmd;                     /* first command needing the contents, RG__NONE if none */
     const char *why;
-    uint32_t span;                    /* the span of the first attachment use */
-    bool spans;                       /* attachment uses in two or more spans */
+    uint32_t instance;                /* the instance of the first use */
+    uint32_t span;                    /* and its span */
+    bool instances;                   /* uses in two or more instances */
+    bool spans;                       /* uses in two or more spans of one merged instance */
     bool used;
 } verdict;
 
-/* Load and store ops of every attachment of span s on texture ri. A span
- * may attach several views of one texture, so all of them are checked. */
-static const char *attachment_ops(const rg_graph *g, uint32_t s, uint32_t ri)
+/* Load and store ops of every attachment of the instance on texture ri, as
+ * the instance loads and stores them. */
+static const char *attachment_ops(const rg_graph *g, uint32_t ii, uint32_t ri)
 {
-    const rg_rendering_desc *d = &g->decl.spans[s].desc;
-    for (uint32_t i = 0; i <= d->color_count; i++) {
-        const rg_attachment *a = i < d->color_count ? &d->colors[i] : &d->depth;
-        if (a->texture.id == 0 || rg__texture_index(g, a->texture) != ri)
+    const rg__instance *in = &g->compiled.instances[ii];
+    for (uint32_t u = 0; u <= in->color_count; u++) {
+        const rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
+        if (!att || att->resource != ri)
             continue;
+        const rg_rendering_desc *d = &g->decl.spans[att->span].desc;
+        const rg_attachment *a = u < in->color_count ? &d->colors[att->slot] : &d->depth;
         if (a->load != VK_ATTACHMENT_LOAD_OP_CLEAR && a->load != VK_ATTACHMENT_LOAD_OP_DONT_CARE)
             return "loads it (load op neither CLEAR nor DONT_CARE)";
-        if (a->store != VK_ATTACHMENT_STORE_OP_DONT_CARE)
+        if (att->store != VK_ATTACHMENT_STORE_OP_DONT_CARE)
             return "stores it (store op not DONT_CARE)";
     }
     return NULL;
 }
 
-static void judge(const rg_graph *g, uint32_t c, const rg__access *a, verdict *v)
+static void judge(const rg_graph *g, uint32_t c, uint32_t ai, verdict *v)
 {
+    const rg__access *a = &g->decl.accesses[ai];
     const rg__cmd *cmd = &g->decl.cmds[c];
     v->used = true;
     const char *why = NULL;
     if (a->role == RG__ROLE_LIFETIME)
         return; /* the end of a span whose begin was judged */
-    if (a->role == RG__ROLE_ATTACHMENT) {
-        if (v->span == RG__NONE)
+    bool input = g->compiled.access_mode[ai] == RG__MODE_INPUT;
+    if (a->role == RG__ROLE_ATTACHMENT || input) {
+        uint32_t ii = g->compiled.span_map[cmd->span].instance;
+        if (v->instance == RG__NONE) {
+            v->instance = ii;
             v->span = cmd->span;
-        else if (v->span != cmd->span)
+        } else if (v->instance != ii) {
+            v->instances = true;
+        } else if (v->span != cmd->span) {
             v->spans = true;
-        why = attachment_ops(g, cmd->span, a->resource);
+        }
+        if (!input)
+            why = attachment_ops(g, ii, a->resource);
+        if (!why && v->spans && g->caps.driver == VK_DRIVER_ID_MOLTENVK)
+            why = "uses it on both sides of a local-read barrier, where MoltenVK restarts the render pass and "
+                  "discards memoryless attachments";
     } else {
         why = a->role == RG__ROLE_RESOLVE ? "resolves into it" : "uses it other than as an attachment";
     }
@@ -66,13 +84,16 @@ static void judge(const rg_graph *g, uint32_t c, const rg__access *a, verdict *v
 }
 
 /* Whether the texture could be transient at all, before its uses are seen. */
-static bool candidate(const rg__resource *r)
+static bool candidate(const rg_graph *g, const rg__resource *r)
 {
     if (!r->is_texture || r->imported || r->transient_mode == RG_TRANSIENT_FORBID)
         return false;
-    /* AUTO: usage beyond attachments (extra_usage, or a use that is not an
-     * attachment) rules it out at once. */
-    return r->transient_mode == RG_TRANSIENT_FORCE || !(r->image_usage & ~(VkImageUsageFlags)ATTACHMENT_USAGE);
+    /* AUTO: usage beyond attachments and input attachments (extra_usage,
+     * or a use that is neither) rules it out at once. */
+    VkImageUsageFlags allowed = ATTACHMENT_USAGE;
+    if (g->caps.driver != VK_DRIVER_ID_MOLTENVK)
+        allowed |= VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
+    return r->transient_mode == RG_TRANSIENT_FORCE || !(r->image_usage & ~allowed);
 }
 
 static rg_result decide(rg_graph *g, uint32_t ri, const verdict *v)
@@ -82,13 +103,13 @@ static rg_result decide(rg_graph *g, uint32_t ri, const verdict *v)
         if (v->cmd != RG__NONE)
             return rg__fail(g, RG_ERROR_TRANSIENT_CONTENTS,
                             "texture '%s' is forced transient but command '%s' %s: a transient attachment has no "
-                            "contents outside its span", r->name, g->decl.cmds[v->cmd].name, v->why);
+                            "contents outside its rendering instance", r->name, g->decl.cmds[v->cmd].name, v->why);
         VkImageUsageFlags extra = r->image_usage & ~(VkImageUsageFlags)FORCE_USAGE;
         if (extra)
             return rg__fail(g, RG_ERROR_TRANSIENT_CONTENTS,
                             "texture '%s' is forced transient but its extra usage 0x%x allows more than attachment "
                             "use", r->name, (unsigned)extra);
-    } else if (!v->used || v->cmd != RG__NONE || v->spans) {
+    } else if (!v->used || v->cmd != RG__NONE || v->instances) {
         return RG_SUCCESS;
     }
     r->transient = true;
@@ -109,7 +130,7 @@ rg_result rg__compile_transient(rg_graph *g)
         g->decl.resources[ri].transient = false;
         if (!g->decl.resources[ri].imported)
             g->decl.resources[ri].image_usage &= ~(VkImageUsageFlags)VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
-        v[ri] = (verdict){RG__NONE, NULL, RG__NONE, false, false};
+        v[ri] = (verdict){RG__NONE, NULL, RG__NONE, RG__NONE, false, false, false};
     }
     /* One walk over every access in record order: the first command that
      * needs the contents is the one the error names. */
@@ -117,13 +138,13 @@ rg_result rg__compile_transient(rg_graph *g)
         const rg__cmd *cmd = &g->decl.cmds[c];
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
-            if (candidate(&g->decl.resources[a->resource]))
-                judge(g, c, a, &v[a->resource]);
+            if (candidate(g, &g->decl.resources[a->resource]))
+                judge(g, c, cmd->first_access + k, &v[a->resource]);
         }
     }
     rg_result res = RG_SUCCESS;
     for (uint32_t ri = 0; ri < n && res == RG_SUCCESS; ri++)
-        if (candidate(&g->decl.resources[ri]))
+        if (candidate(g, &g->decl.resources[ri]))
             res = decide(g, ri, &v[ri]);
     free(v);
     return res;

@@ -28,7 +28,13 @@ static bool user_access(rg__pending *p, const rg_access *a, uint32_t span)
                  has_t ? "texture" : "buffer", r->name);
         return false;
     }
-    rg__access rec = {.resource = ri, .role = RG__ROLE_NORMAL};
+    bool local = a->usage == RG_USAGE_PIXEL_LOCAL_READ;
+    if (local && (!has_t || span == RG__NONE)) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s': a pixel-local read of %s '%s' needs a texture and a "
+                 "draw command inside a span", p->name, has_t ? "texture" : "buffer", r->name);
+        return false;
+    }
+    rg__access rec = {.resource = ri, .role = RG__ROLE_NORMAL, .local = local};
     rec.stage = raw ? a->stage : info->stage;
     rec.access = raw ? a->access : info->access;
     rec.write = raw ? a->write : info->write;

@@ -64,10 +64,12 @@ bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags im
     a->access = rec->access;
     a->layout = rec->layout;
     a->write = rec->write;
+    a->local = rec->local;
     a->role = rec->role;
     rg__hash_bytes(g, a, sizeof *a);
     rg__resource *r = &g->decl.resources[rec->resource];
     if (rec->role != RG__ROLE_LIFETIME && !r->imported) {
+        r->declared_usage |= image_usage;
         r->image_usage |= image_usage;
         r->buffer_usage |= buffer_usage;
     }

@@ -111,7 +111,7 @@ rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
     rg__resource *r = texture_append(graph, "rg_texture_create", &s);
     if (!r)
         return (rg_texture){0};
-    r->image_usage = desc->extra_usage;
+    r->image_usage = r->declared_usage = desc->extra_usage;
     r->transient_mode = desc->transient;
     uint32_t index = graph->decl.resource_count;
     resource_commit(graph, r);

@@ -25,11 +25,36 @@ VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer b)
     return i == RG__NONE ? VK_NULL_HANDLE : rc->graph->decl.resources[i].buffer;
 }
 
+/* Inside a merged instance: one by-region memory barrier (image barriers
+ * there would have to name attachments in RENDERING_LOCAL_READ only). */
+static void record_local_barrier(rg_graph *g, VkCommandBuffer cmd, uint32_t first, uint32_t end)
+{
+    VkMemoryBarrier2 memory = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2 };
+    for (uint32_t i = first; i < end; i++) {
+        const rg_barrier_info *b = &g->compiled.barriers[i];
+        memory.srcStageMask |= b->src_stage;
+        memory.srcAccessMask |= b->src_access;
+        memory.dstStageMask |= b->dst_stage;
+        memory.dstAccessMask |= b->dst_access;
+    }
+    VkDependencyInfo dep = {
+        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+        .dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT,
+        .memoryBarrierCount = 1,
+        .pMemoryBarriers = &memory,
+    };
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
 static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
 {
     uint32_t first = g->compiled.point_start[point], end = g->compiled.point_start[point + 1];
     if (first == end)
         return;
+    if (g->compiled.barriers[first].by_region) {
+        record_local_barrier(g, cmd, first, end);
+        return;
+    }
     VkMemoryBarrier2 memory = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2 };
     uint32_t images = 0, buffers = 0, memories = 0;
     for (uint32_t i = first; i < end; i++) {
@@ -108,13 +133,39 @@ static uint32_t mip_extent(uint32_t size, uint32_t mip)
     return size ? size : 1;
 }
 
+/* A merged span's attachment locations and input-attachment indices. */
+static void set_local_read_state(const rg_graph *g, VkCommandBuffer cmd, uint32_t s)
+{
+    const rg__span_map *map = &g->compiled.span_map[s];
+    const rg__instance *in = &g->compiled.instances[map->instance];
+    VkRenderingAttachmentLocationInfoKHR loc = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR,
+        .colorAttachmentCount = in->color_count,
+        .pColorAttachmentLocations = map->locations,
+    };
+    g->placement.set_locations(cmd, &loc);
+    VkRenderingInputAttachmentIndexInfoKHR inputs = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO_KHR,
+        .colorAttachmentCount = in->color_count,
+        .pColorAttachmentInputIndices = map->inputs,
+        .pDepthInputAttachmentIndex = &map->depth_input,
+        .pStencilInputAttachmentIndex = &map->depth_input,
+    };
+    g->placement.set_input_indices(cmd, &inputs);
+}
+
+/* Begins span s's rendering instance, or continues it (merged). */
 static void begin_rendering(const rg_graph *g, VkCommandBuffer cmd, uint32_t s)
 {
     rg_span_rendering r;
     rg__span_rendering(g, s, &r);
-    vkCmdBeginRendering(cmd, &r.info);
-    /* The whole render area as the default viewport and scissor: draws
-     * that want others set their own. */
+    bool merged = g->compiled.instances[g->compiled.span_map[s].instance].count > 1;
+    if (!r.continues)
+        vkCmdBeginRendering(cmd, &r.info);
+    if (merged)
+        set_local_read_state(g, cmd, s);
+    /* The whole render area as the default viewport and scissor, for every
+     * span (merged ones too): draws that want others set their own. */
     const VkRect2D *area = &r.info.renderArea;
     VkViewport vp = { (float)area->offset.x, (float)area->offset.y, (float)area->extent.width,
                       (float)area->extent.height, 0.0f, 1.0f };
@@ -212,7 +263,7 @@ rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd)
     if (res != RG_SUCCESS)
         return res;
     rg_record_context rc = { g, cmd };
-    uint32_t open_span = RG__NONE;
+    bool open = false;
     for (uint32_t p = 0; p < g->compiled.order_count; p++) {
         record_barriers(g, cmd, p);
         const rg__cmd *c = &g->decl.cmds[g->compiled.order[p]];
@@ -220,19 +271,23 @@ rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd)
         case RG_COMMAND_TYPE_USER:
             if (!c->u.user.record(&rc, c->u.user.user)) {
                 /* Never leave the command buffer inside a rendering instance. */
-                if (open_span != RG__NONE)
+                if (open)
                     vkCmdEndRendering(cmd);
                 return rg__report(g, RG_ERROR_CALLBACK, "rg_execute: command '%s' failed to record", c->name);
             }
             break;
         case RG_COMMAND_TYPE_BEGIN_RENDERING:
             begin_rendering(g, cmd, c->span);
-            open_span = c->span;
+            open = true;
             break;
-        case RG_COMMAND_TYPE_END_RENDERING:
-            vkCmdEndRendering(cmd);
-            open_span = RG__NONE;
+        case RG_COMMAND_TYPE_END_RENDERING: {
+            const rg__instance *in = &g->compiled.instances[g->compiled.span_map[c->span].instance];
+            if (g->compiled.instance_spans[in->first + in->count - 1] == c->span) {
+                vkCmdEndRendering(cmd);
+                open = false;
+            }
             break;
+        }
         default:
             record_transfer(g, cmd, c);
             break;

@@ -55,6 +55,25 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     rg__copy_name(g->name, desc->name, "graph");
     g->ctx = desc->ctx;
     g->no_aliasing = desc->no_aliasing;
+    g->merge = desc->merge;
+    if (desc->device) {
+        g->caps = *desc->device;
+    } else if (desc->ctx) {
+        eng_local_read lr = eng_context_local_read(desc->ctx);
+        const VkPhysicalDeviceLimits *limits = &eng_context_properties(desc->ctx)->limits;
+        g->caps = (rg_device_caps){
+            .local_read = lr.supported,
+            .local_read_multisampled = lr.multisampled,
+            .local_read_depth_stencil = lr.depth_stencil,
+            .max_color_attachments = limits->maxColorAttachments,
+            .max_input_attachments = limits->maxPerStageDescriptorInputAttachments,
+            .driver = eng_context_driver(desc->ctx),
+        };
+    }
+    if ((unsigned)g->merge > RG_MERGE_OFF) {
+        free(g);
+        return RG_ERROR_INVALID_ARGUMENT;
+    }
     declaration_clear(g);
     *out = g;
     return RG_SUCCESS;
@@ -119,8 +138,10 @@ static void retag(rg_graph *g)
 static rg_result compile_again(rg_graph *g)
 {
     rg_result r = rg__compile_nodes(g);
-    if (r == RG_SUCCESS)
+    if (r == RG_SUCCESS) {
+        rg__compile_merge_usage(g);
         r = rg__compile_transient(g);
+    }
     if (r == RG_SUCCESS)
         rg__compile_lifetimes(g);
     /* The list a placement made had its aliasing; compile's has none. */
@@ -140,7 +161,9 @@ static rg_result compile_stages(rg_graph *g)
     if (r == RG_SUCCESS)
         r = rg__compile_order(g);           /* batches, execution order */
     if (r == RG_SUCCESS)
-        r = rg__compile_transient(g);       /* attachments whose contents never leave a span */
+        r = rg__compile_merge(g);           /* rendering instances, local reads */
+    if (r == RG_SUCCESS)
+        r = rg__compile_transient(g);       /* attachments whose contents never leave an instance */
     if (r == RG_SUCCESS)
         rg__compile_lifetimes(g);           /* first and last use */
     if (r == RG_SUCCESS)

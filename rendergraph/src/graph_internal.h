@@ -13,7 +13,11 @@
  *   compile_edges.c        per-subresource frontier -> hazard edges
  *   compile_closure.c      happens-before rows; the edges they did not imply
  *   compile_order.c        batches (longest path) and the execution order
- *   compile_transient.c    created textures whose contents never leave a span
+ *   compile_merge.c        rendering instances: spans merged by local read,
+ *                          made adjacent where the DAG allows; each
+ *                          access's effective stage, access and layout
+ *   compile_transient.c    created textures whose contents never leave a
+ *                          rendering instance
  *   compile_lifetimes.c    first and last use of each resource
  *   compile_barriers.c     synchronization2 barriers over the order, given
  *                          the alias scopes placement found (none at compile)
@@ -25,6 +29,8 @@
  *   execute.c              recording a placed graph
  *   queries.c              what the public API reads back from the stages
  *   report_memory.c        the memory report, JSON and SVG timeline
+ *   report_traffic.c       tile traffic estimate (loads, stores, resolves,
+ *                          sampled reads of the frame's own results)
  *   report_dot.c           the Graphviz dump
  *   graph.c                the graph's life: create, destroy, reset, and the
  *                          pipeline entry points rg_compile, rg_place,
@@ -80,7 +86,9 @@ typedef struct rg__resource {
     uint32_t width, height, mip_levels, array_layers;
     VkSampleCountFlagBits samples;
     VkImageAspectFlags aspects;       /* every aspect of the format */
-    VkImageUsageFlags image_usage;    /* derived from accesses + extra (+ TRANSIENT at compile) */
+    VkImageUsageFlags declared_usage; /* from accesses + extra */
+    VkImageUsageFlags image_usage;    /* declared + what compile decided (pixel-local
+                                         reads: SAMPLED or INPUT_ATTACHMENT; TRANSIENT) */
     rg_transient transient_mode;      /* as declared */
     bool transient;                   /* after compile: TRANSIENT_ATTACHMENT usage */
     bool pooled;                      /* after placement: shares a pool's memory */
@@ -121,6 +129,7 @@ typedef struct rg__access {
     VkAccessFlags2 access;
     VkImageLayout layout;             /* UNDEFINED for buffers */
     bool write;
+    bool local;                       /* RG_USAGE_PIXEL_LOCAL_READ */
     rg__access_role role;
 } rg__access;
 
@@ -165,6 +174,51 @@ typedef struct rg__declaration {
 
 /* --------------------------------------------------------------- compiled */
 
+/* How compile_merge.c changed an access: a pixel-local read merged into an
+ * input-attachment read; an attachment kept in RENDERING_LOCAL_READ layout
+ * for its instance. */
+typedef enum rg__access_mode {
+    RG__MODE_DECLARED = 0,
+    RG__MODE_INPUT,
+    RG__MODE_LOCAL_LAYOUT,
+} rg__access_mode;
+
+/* One attachment of a rendering instance. */
+typedef struct rg__inst_att {
+    uint32_t resource;
+    uint32_t span, slot;              /* the first span naming it and its slot there
+                                         (view, load op, clear value) */
+    uint32_t last_span, last_slot;    /* the last one (store op, resolve) */
+    VkImageLayout layout;
+    VkAttachmentStoreOp store;        /* as the instance stores it */
+} rg__inst_att;
+
+/* Consecutive spans rendered as one instance (one span when not merged). */
+typedef struct rg__instance {
+    uint32_t first, count;            /* into compiled.instance_spans */
+    uint32_t color_count;
+    rg__inst_att colors[RG_MAX_COLOR_ATTACHMENTS];
+    bool has_depth;
+    rg__inst_att depth;
+    uint32_t begin_pos, end_pos;      /* execution-order positions of its first
+                                         begin and last end */
+} rg__instance;
+
+/* Per span: its instance and, merged, its locations and input indices per
+ * instance color attachment. */
+typedef struct rg__span_map {
+    uint32_t instance;
+    uint32_t locations[RG_MAX_COLOR_ATTACHMENTS];
+    uint32_t inputs[RG_MAX_COLOR_ATTACHMENTS];
+    uint32_t depth_input;
+} rg__span_map;
+
+/* A pair of spans that could merge, and why they did not ("" merged). */
+typedef struct rg__merge_note {
+    uint32_t first, second;           /* spans */
+    char reason[160];
+} rg__merge_note;
+
 typedef struct rg__compiled {
     uint64_t hash;                    /* the declaration hash it was made from */
     uint32_t node_count;
@@ -182,6 +236,14 @@ typedef struct rg__compiled {
     uint32_t *order;                  /* command indices in execution order */
     uint32_t order_count;
     rg_command *order_handles;        /* the same as public handles */
+    /* Rendering instances (compile_merge.c). */
+    rg__instance *instances;
+    uint32_t instance_count;
+    uint32_t *instance_spans;         /* spans in execution order */
+    rg__span_map *span_map;           /* per span */
+    uint8_t *access_mode;             /* per access: rg__access_mode */
+    rg__merge_note *merges;
+    uint32_t merge_count;
     /* Barriers sorted by point; point p = recorded before order[p]
      * (p == order_count: after the last command, the imports' final
      * transitions). point_start has order_count + 2 entries. */
@@ -280,6 +342,9 @@ typedef struct rg__placement {
     rg__import_view *import_views;    /* made at execute, kept until placement is freed */
     uint32_t import_view_count, import_view_cap;
     rg_record_context record;         /* rg_record_context_get's */
+    /* Merged instances' per-span state (VK_KHR_dynamic_rendering_local_read). */
+    PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;
+    PFN_vkCmdSetRenderingInputAttachmentIndicesKHR set_input_indices;
 } rg__placement;
 
 /* ------------------------------------------------------------------ graph */
@@ -288,6 +353,8 @@ struct rg_graph {
     char name[RG__NAME_MAX];
     eng_context *ctx;                 /* NULL: device-free */
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
+    rg_merge merge;                   /* rg_graph_desc.merge */
+    rg_device_caps caps;              /* the device compile merges for */
     rg__state state;
     rg_result error;                  /* the sticky error (RG__FAILED) */
     char message[512];                /* the last error's message */
@@ -343,6 +410,15 @@ rg_result rg__compile_nodes(rg_graph *g);
 rg_result rg__compile_edges(rg_graph *g);
 rg_result rg__compile_closure(rg_graph *g);
 rg_result rg__compile_order(rg_graph *g);
+/* Rendering instances from the order (which it may change to make merge
+ * candidates adjacent), the accesses' modes, and the usage pixel-local
+ * reads need (rg__compile_merge_usage, also after an identical
+ * re-declaration). */
+rg_result rg__compile_merge(rg_graph *g);
+void rg__compile_merge_usage(rg_graph *g);
+/* An access as compile decided it: stage, access and layout. */
+void rg__access_effective(const rg_graph *g, uint32_t access, VkPipelineStageFlags2 *stage, VkAccessFlags2 *mask,
+                          VkImageLayout *layout);
 rg_result rg__compile_transient(rg_graph *g);
 void rg__compile_lifetimes(rg_graph *g);
 /* The barriers over the execution order; alias: per resource, what its

@@ -135,23 +135,36 @@ static rg_result collect_uses(planner *p)
     memset(p->preds, 0xff, (size_t)p->count * words * sizeof *p->preds);
     for (uint32_t i = 0; i < p->count; i++)
         last_node[i] = RG__NONE;
+    const rg__compiled *cc = &g->compiled;
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
-        const uint64_t *row = &g->compiled.closure[(size_t)cmd->node * g->compiled.row_words];
+        /* A merged instance binds its attachments from its first span to
+         * its last: a use in it is a use in all of its spans' nodes. */
+        const rg__instance *in = cmd->span != RG__NONE ? &cc->instances[cc->span_map[cmd->span].instance] : NULL;
+        uint32_t nodes = in && in->count > 1 ? in->count : 1;
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
             uint32_t i = p->slot[a->resource];
             if (i == RG__NONE)
                 continue;
-            p->items[i].stage |= a->stage;
-            p->items[i].access |= a->access;
+            VkPipelineStageFlags2 stage;
+            VkAccessFlags2 access;
+            VkImageLayout layout;
+            rg__access_effective(g, cmd->first_access + k, &stage, &access, &layout);
+            p->items[i].stage |= stage;
+            p->items[i].access |= access;
             if (last_node[i] == cmd->node)
                 continue;
             last_node[i] = cmd->node;
             uint64_t *u = &p->uses[(size_t)i * words], *pr = &p->preds[(size_t)i * words];
-            u[cmd->node / 64] |= 1ull << (cmd->node % 64);
-            for (uint32_t w = 0; w < g->compiled.row_words; w++)
-                pr[w] &= row[w];
+            for (uint32_t j = 0; j < nodes; j++) {
+                uint32_t node = nodes > 1 ? g->decl.cmds[g->decl.spans[cc->instance_spans[in->first + j]].begin_cmd].node
+                                          : cmd->node;
+                const uint64_t *row = &cc->closure[(size_t)node * cc->row_words];
+                u[node / 64] |= 1ull << (node % 64);
+                for (uint32_t w = 0; w < cc->row_words; w++)
+                    pr[w] &= row[w];
+            }
         }
     }
     free(last_node);

@@ -93,6 +93,19 @@ rg_result rg__place_views(rg_graph *g)
             pl->span_views[s].owned |= 1u << slot;
         }
     }
+    bool merged = false;
+    for (uint32_t i = 0; i < g->compiled.instance_count; i++)
+        merged = merged || g->compiled.instances[i].count > 1;
+    if (merged) {
+        VkDevice dev = eng_context_device(g->ctx);
+        pl->set_locations = (PFN_vkCmdSetRenderingAttachmentLocationsKHR)vkGetDeviceProcAddr(
+            dev, "vkCmdSetRenderingAttachmentLocationsKHR");
+        pl->set_input_indices = (PFN_vkCmdSetRenderingInputAttachmentIndicesKHR)vkGetDeviceProcAddr(
+            dev, "vkCmdSetRenderingInputAttachmentIndicesKHR");
+        if (!pl->set_locations || !pl->set_input_indices)
+            return rg__report(g, RG_ERROR_VULKAN, "placement: graph '%s' merges spans but the device has no "
+                              "VK_KHR_dynamic_rendering_local_read", g->name);
+    }
     pl->import_slots = calloc((size_t)imports + 1, sizeof *pl->import_slots);
     if (!pl->import_slots)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
@@ -163,6 +176,8 @@ void rg__place_views_free(rg_graph *g)
     free(pl->import_slots);
     free(pl->import_views);
     pl->span_views = NULL;
+    pl->set_locations = NULL;
+    pl->set_input_indices = NULL;
     pl->import_slots = NULL;
     pl->import_views = NULL;
     pl->span_view_count = pl->import_slot_count = pl->import_view_count = pl->import_view_cap = 0;
@@ -189,9 +204,69 @@ static VkRenderingAttachmentInfo attachment_info(const rg__span_views *sv, const
     return info;
 }
 
+/* A merged instance's attachment: its view from the first span naming it,
+ * load and clear as that span declared them, store as the instance
+ * stores it, resolve from the last span naming it. */
+static VkRenderingAttachmentInfo instance_attachment(const rg_graph *g, const rg__inst_att *att, bool depth)
+{
+    const rg__span_views *views = g->placement.span_views;
+    const rg_rendering_desc *first = &g->decl.spans[att->span].desc, *last = &g->decl.spans[att->last_span].desc;
+    const rg_attachment *a = depth ? &first->depth : &first->colors[att->slot];
+    const rg_attachment *z = depth ? &last->depth : &last->colors[att->last_slot];
+    uint32_t slot = depth ? RG__SLOT_DEPTH : att->slot;
+    VkRenderingAttachmentInfo info = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = views[att->span].views[slot],
+        .imageLayout = att->layout,
+        .loadOp = a->load,
+        .storeOp = att->store,
+        .clearValue = a->clear,
+    };
+    if (z->resolve.id) {
+        info.resolveMode = z->resolve_mode;
+        info.resolveImageView =
+            views[att->last_span].views[depth ? RG__SLOT_DEPTH_RESOLVE : RG__SLOT_RESOLVE(att->last_slot)];
+        info.resolveImageLayout = depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+                                        : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    }
+    return info;
+}
+
+static void instance_rendering(const rg_graph *g, const rg__instance *in, rg_span_rendering *out)
+{
+    const rg__span *first = &g->decl.spans[g->compiled.instance_spans[in->first]];
+    for (uint32_t u = 0; u < in->color_count; u++)
+        out->colors[u] = instance_attachment(g, &in->colors[u], false);
+    bool has_depth = false, has_stencil = false;
+    if (in->has_depth) {
+        const rg__resource *r = &g->decl.resources[in->depth.resource];
+        out->depth = instance_attachment(g, &in->depth, true);
+        has_depth = (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
+        has_stencil = (r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
+    }
+    out->info = (VkRenderingInfo){
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = first->area,
+        .layerCount = first->layer_count,
+        .colorAttachmentCount = in->color_count,
+        .pColorAttachments = out->colors,
+        .pDepthAttachment = has_depth ? &out->depth : NULL,
+        .pStencilAttachment = has_stencil ? &out->depth : NULL,
+    };
+}
+
 void rg__span_rendering(const rg_graph *g, uint32_t s, rg_span_rendering *out)
 {
     const rg__span *span = &g->decl.spans[s];
+    const rg__instance *in = &g->compiled.instances[g->compiled.span_map[s].instance];
+    out->continues = g->compiled.instance_spans[in->first] != s;
+    out->ends = g->compiled.instance_spans[in->first + in->count - 1] == s;
+    out->begin = (rg_command){rg__make_id(g, span->begin_cmd)};
+    out->end = (rg_command){rg__make_id(g, span->end_cmd)};
+    if (in->count > 1) {
+        instance_rendering(g, in, out);
+        return;
+    }
     const rg_rendering_desc *d = &span->desc;
     const rg__span_views *sv = &g->placement.span_views[s];
     for (uint32_t c = 0; c < d->color_count; c++)
@@ -217,6 +292,4 @@ void rg__span_rendering(const rg_graph *g, uint32_t s, rg_span_rendering *out)
         .pDepthAttachment = has_depth ? &out->depth : NULL,
         .pStencilAttachment = has_stencil ? &out->depth : NULL,
     };
-    out->begin = (rg_command){rg__make_id(g, span->begin_cmd)};
-    out->end = (rg_command){rg__make_id(g, span->end_cmd)};
 }

@@ -5,6 +5,7 @@
  */
 #include "graph_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static bool compiled(const rg_graph *g) { return g && g->state != RG__FAILED && g->state >= RG__COMPILED; }
@@ -49,6 +50,117 @@ rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_comm
         out->record = c->u.user.record;
         out->user = c->u.user.user;
     }
+    return RG_SUCCESS;
+}
+
+/* The instance's format of an attachment. */
+static VkFormat att_format(const rg_graph *g, const rg__inst_att *att)
+{
+    return g->decl.resources[att->resource].format;
+}
+
+rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg_command_rendering *out)
+{
+    if (!graph || !out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!compiled(graph))
+        return RG_ERROR_NOT_COMPILED;
+    uint32_t i = rg__command_index(graph, command);
+    if (i == RG__NONE)
+        return RG_ERROR_INVALID_HANDLE;
+    uint32_t s = graph->decl.cmds[i].span;
+    if (s == RG__NONE)
+        return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' is "
+                          "outside spans", graph->decl.cmds[i].name);
+    const rg__span_map *map = &graph->compiled.span_map[s];
+    const rg__instance *in = &graph->compiled.instances[map->instance];
+    out->instance = map->instance;
+    out->merged = in->count > 1;
+    out->color_count = in->color_count;
+    out->samples = VK_SAMPLE_COUNT_1_BIT;
+    for (uint32_t u = 0; u < in->color_count; u++) {
+        out->color_formats[u] = att_format(graph, &in->colors[u]);
+        out->color_locations[u] = map->locations[u];
+        out->color_input_indices[u] = map->inputs[u];
+        out->samples = graph->decl.resources[in->colors[u].resource].samples;
+    }
+    for (uint32_t u = in->color_count; u < RG_MAX_COLOR_ATTACHMENTS; u++)
+        out->color_locations[u] = out->color_input_indices[u] = VK_ATTACHMENT_UNUSED;
+    out->depth_input_index = out->stencil_input_index = VK_ATTACHMENT_UNUSED;
+    if (in->has_depth) {
+        const rg__resource *r = &graph->decl.resources[in->depth.resource];
+        if (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) {
+            out->depth_format = r->format;
+            out->depth_input_index = map->depth_input;
+        }
+        if (r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) {
+            out->stencil_format = r->format;
+            out->stencil_input_index = map->depth_input;
+        }
+        out->samples = r->samples;
+    }
+    /* FNV-1a over the fields (padding zeroed by the memset above). */
+    uint64_t h = 0xcbf29ce484222325ull;
+    const unsigned char *b = (const unsigned char *)out;
+    for (size_t k = 0; k < offsetof(rg_command_rendering, key); k++)
+        h = (h ^ b[k]) * 0x100000001b3ull;
+    out->key = h;
+    return RG_SUCCESS;
+}
+
+rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, rg_texture texture,
+                                    rg_local_read_info *out)
+{
+    if (!graph || !out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!compiled(graph))
+        return RG_ERROR_NOT_COMPILED;
+    uint32_t i = rg__command_index(graph, command), t = rg__texture_index(graph, texture);
+    if (i == RG__NONE || t == RG__NONE)
+        return RG_ERROR_INVALID_HANDLE;
+    const rg__cmd *c = &graph->decl.cmds[i];
+    for (uint32_t k = 0; k < c->access_count; k++) {
+        uint32_t ai = c->first_access + k;
+        const rg__access *a = &graph->decl.accesses[ai];
+        if (!a->local || a->resource != t)
+            continue;
+        out->input_attachment = graph->compiled.access_mode[ai] == RG__MODE_INPUT;
+        out->input_index = VK_ATTACHMENT_UNUSED;
+        out->layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        if (out->input_attachment) {
+            const rg__span_map *map = &graph->compiled.span_map[c->span];
+            const rg__instance *in = &graph->compiled.instances[map->instance];
+            out->layout = VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR;
+            for (uint32_t u = 0; u < in->color_count; u++)
+                if (in->colors[u].resource == t && map->inputs[u] != VK_ATTACHMENT_UNUSED)
+                    out->input_index = map->inputs[u];
+            if (in->has_depth && in->depth.resource == t)
+                out->input_index = map->depth_input;
+        }
+        return RG_SUCCESS;
+    }
+    return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_local_read: command '%s' does "
+                      "not read texture '%s' pixel-locally", c->name, graph->decl.resources[t].name);
+}
+
+uint32_t rg_merge_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.merge_count : 0; }
+
+rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out)
+{
+    if (!graph || !out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!compiled(graph))
+        return RG_ERROR_NOT_COMPILED;
+    if (index >= graph->compiled.merge_count)
+        return RG_ERROR_INVALID_ARGUMENT;
+    const rg__merge_note *n = &graph->compiled.merges[index];
+    out->first = (rg_command){rg__make_id(graph, graph->decl.spans[n->first].begin_cmd)};
+    out->second = (rg_command){rg__make_id(graph, graph->decl.spans[n->second].begin_cmd)};
+    out->merged = n->reason[0] == '\0';
+    out->reason = n->reason;
     return RG_SUCCESS;
 }
 

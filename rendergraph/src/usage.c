@@ -74,6 +74,11 @@ static const rg_usage_info usage_table[RG_USAGE_COUNT] = {
                           0, false},
     /* Stage, access, layout and write come from the rg_access itself. */
     [RG_USAGE_RAW] = {"raw", 0, 0, UND, 0, 0, false},
+    /* As read when its span is not merged (texelFetch); compile_merge.c
+     * turns it into an input-attachment read in RENDERING_LOCAL_READ
+     * layout where the span merges. The usage (SAMPLED or
+     * INPUT_ATTACHMENT) is added by compile, which knows which. */
+    [RG_USAGE_PIXEL_LOCAL_READ] = {"pixel_local_read", SH_F, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, SRO, 0, 0, false},
 };
 
 const rg_usage_info *rg_usage_get_info(rg_usage usage)

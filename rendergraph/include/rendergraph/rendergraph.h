@@ -45,6 +45,44 @@
  * once, so the GPU must be done with every command buffer the graph
  * recorded before them (wait on their fences, or vkDeviceWaitIdle).
  *
+ * Merging. Consecutive spans can share one rendering instance (Vulkan's
+ * VK_KHR_dynamic_rendering_local_read): the later one reads what the
+ * earlier rendered through input attachments, after a by-region barrier,
+ * so a tile GPU keeps the data on chip (and an attachment whose every use
+ * lies in the instance needs no memory: see rg_transient). Compile merges
+ * span S into the instance of the span P right before it when:
+ *   - S reads an attachment P's instance rendered, pixel-locally
+ *     (RG_USAGE_PIXEL_LOCAL_READ); every other access of S to what the
+ *     instance touches is a read both do in one layout, or S continuing
+ *     the same attachment (same view and layout, load LOAD);
+ *   - the render areas and layer counts are equal, and so are the sample
+ *     counts (more than one only with the device's
+ *     dynamicRenderingLocalReadMultisampledAttachments);
+ *   - S has no depth/stencil attachment or the instance's (same view,
+ *     same read-only flag, load LOAD); depth/stencil is read as an input
+ *     attachment only with dynamicRenderingLocalReadDepthStencilAttachments;
+ *   - no span before S in the instance resolves (resolves run at the end
+ *     of the instance), and the instance's color attachments and S's input
+ *     attachments fit the device's limits.
+ * Where the dependencies allow, the order moves independent work out from
+ * between P and S to make them adjacent. Between merged spans the graph
+ * records one by-region barrier and sets the attachment locations and
+ * input-attachment indices of the next span; attachments read as input
+ * attachments stay in RENDERING_LOCAL_READ layout for the whole instance.
+ * The instance begins with the first span's begin_rendering: it loads
+ * each attachment as the first span that names it says, and stores it as
+ * the last says, except a created texture whose every use lies in the
+ * instance, whose contents nothing can read afterwards: it is discarded
+ * (and so can be transient). rg_merge_get says, for every pair of spans
+ * that could merge, whether they did and why not.
+ *
+ * Whether to merge (rg_graph_desc.merge): AUTO follows the device's driver
+ * (rg_merge_by_default); ON and OFF force it, where the device can. After
+ * compile, rg_command_get_rendering gives the rendering state each draw's
+ * pipeline must be built against (the instance's formats, this span's
+ * attachment locations and input indices, and a key that changes with
+ * them), and rg_command_get_local_read how each pixel-local read reads.
+ *
  * Queue model: one queue. A compiled graph must be executed on the queue
  * family of the engine context, in submission order; cross-queue use is not
  * supported (and not faked).
@@ -168,6 +206,15 @@ typedef enum rg_usage {
     RG_USAGE_TRANSFER_DST,
     RG_USAGE_PRESENT,
     RG_USAGE_RAW,
+    /* A fragment shader reads the texture only at its own pixel (and
+     * sample), from a draw inside a span: the G-buffer read of a deferred
+     * lighting pass. The graph decides how (see "Merging"): where the span
+     * merges with the one that rendered the texture, an input-attachment
+     * read (subpassLoad) in RENDERING_LOCAL_READ layout that stays in tile
+     * memory; otherwise a sampled read (texelFetch) in SHADER_READ_ONLY
+     * layout, as rg_usage_get_info's row says. rg_command_get_local_read
+     * tells which after compile. */
+    RG_USAGE_PIXEL_LOCAL_READ,
     RG_USAGE_COUNT
 } rg_usage;
 
@@ -211,6 +258,40 @@ typedef struct rg_access {
 
 /* ------------------------------------------------------------------- graph */
 
+typedef enum rg_merge {
+    RG_MERGE_AUTO = 0,                /* rg_merge_by_default(driver) */
+    RG_MERGE_ON,                      /* wherever the device has local read */
+    RG_MERGE_OFF,
+} rg_merge;
+
+/* What compile needs to know of a device to merge spans
+ * (VK_KHR_dynamic_rendering_local_read). */
+typedef struct rg_device_caps {
+    bool local_read;                  /* dynamicRenderingLocalRead enabled */
+    bool local_read_multisampled;     /* dynamicRenderingLocalReadMultisampledAttachments */
+    bool local_read_depth_stencil;    /* dynamicRenderingLocalReadDepthStencilAttachments */
+    uint32_t max_color_attachments;   /* 0 = RG_MAX_COLOR_ATTACHMENTS */
+    uint32_t max_input_attachments;   /* maxPerStageDescriptorInputAttachments; 0 = no limit */
+    VkDriverId driver;                /* for the AUTO policy and the MoltenVK rule */
+} rg_device_caps;
+
+/* Whether AUTO merges spans on a driver. On: the tile GPUs whose drivers
+ * keep local reads on chip (VK_DRIVER_ID_ARM_PROPRIETARY,
+ * QUALCOMM_PROPRIETARY, IMAGINATION_PROPRIETARY, MESA_TURNIP,
+ * MESA_PANVK): keeping a G-buffer on chip saves about 55% of the bandwidth
+ * on Mali (Khronos Vulkan-Samples "subpasses") and gave Arm's deferred demo
+ * +30% frame rate with -80% bandwidth on a Galaxy S7. Off: desktop GPUs,
+ * which have no tile memory to keep it in (Blender measured local read
+ * about 20% slower than separate passes on NVIDIA, AMD and Intel and
+ * enables it on Qualcomm only; benchmarks/README.md has this graph's H200
+ * figure), CPU devices, and MoltenVK, which restarts the Metal render pass
+ * at every local-read barrier (storing every attachment and giving
+ * input-attachment images real memory), so merging saves nothing there.
+ * Under MoltenVK, forced on, an attachment used on both sides of a
+ * local-read barrier is never made transient: its memoryless contents
+ * would be discarded at the restart. */
+bool rg_merge_by_default(VkDriverId driver);
+
 typedef struct rg_graph_desc {
     const char *name;
     /* NULL: a device-free graph that can be declared and compiled (tests,
@@ -221,6 +302,12 @@ typedef struct rg_graph_desc {
      * included); for measuring what aliasing saves. false (the default):
      * aliasing on. */
     bool no_aliasing;
+    /* Span merging (see "Merging"): AUTO (0) by the driver's policy. */
+    rg_merge merge;
+    /* The device to compile for: what the context reports when NULL, or
+     * for a device-free graph none (it never merges). Given, it replaces
+     * the context's (what-if compiles, tests). */
+    const rg_device_caps *device;
 } rg_graph_desc;
 
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out);
@@ -441,10 +528,74 @@ typedef struct rg_command_info {
  * stale, foreign or 0 handle. */
 rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_command_info *out);
 
+/* The rendering state a draw's pipeline must be built against, after
+ * compile (VkPipelineRenderingCreateInfo and, when merged, the chained
+ * VkRenderingAttachmentLocationInfoKHR and
+ * VkRenderingInputAttachmentIndexInfoKHR). Arrays are per color attachment
+ * of the rendering instance. A draw of a span that was not merged gets its
+ * span's own attachments, locations 0..n-1 and no input indices. key
+ * hashes every field: a pipeline built for one key is valid only where
+ * rg_command_get_rendering returns that key (a different merge decision
+ * gives a different key), so keep pipelines by it. */
+typedef struct rg_command_rendering {
+    uint32_t instance;                /* rendering instance, from 0 in execution order */
+    bool merged;                      /* the instance holds more than this span */
+    uint32_t color_count;
+    VkFormat color_formats[RG_MAX_COLOR_ATTACHMENTS];
+    VkFormat depth_format, stencil_format; /* UNDEFINED: none */
+    VkSampleCountFlagBits samples;
+    /* The fragment output location that writes each attachment, or
+     * VK_ATTACHMENT_UNUSED: this span's i-th declared color is location i. */
+    uint32_t color_locations[RG_MAX_COLOR_ATTACHMENTS];
+    /* The InputAttachmentIndex each attachment is read through, or
+     * VK_ATTACHMENT_UNUSED (rg_command_get_local_read). */
+    uint32_t color_input_indices[RG_MAX_COLOR_ATTACHMENTS];
+    uint32_t depth_input_index, stencil_input_index;
+    uint64_t key;
+} rg_command_rendering;
+
+/* RG_ERROR_NOT_COMPILED before compile; RG_ERROR_INVALID_ARGUMENT for a
+ * command outside spans. */
+rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg_command_rendering *out);
+
+/* How a pixel-local read (RG_USAGE_PIXEL_LOCAL_READ) of a command reads its
+ * texture, after compile. Merged: through an input attachment (subpassLoad;
+ * a VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT descriptor of the texture's view in
+ * RENDERING_LOCAL_READ layout) whose InputAttachmentIndex is input_index:
+ * the i-th distinct texture the span's draws read pixel-locally (in
+ * declaration order) is index i. Otherwise: a sampled read (texelFetch) in
+ * SHADER_READ_ONLY_OPTIMAL layout. */
+typedef struct rg_local_read_info {
+    bool input_attachment;
+    uint32_t input_index;             /* VK_ATTACHMENT_UNUSED when sampled */
+    VkImageLayout layout;             /* for the descriptor */
+} rg_local_read_info;
+
+/* RG_ERROR_INVALID_ARGUMENT when the command does not read the texture
+ * pixel-locally. */
+rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, rg_texture texture,
+                                    rg_local_read_info *out);
+
+/* A pair of spans that could have merged (the later reads what the earlier
+ * rendered pixel-locally), after compile: whether they did, and if not
+ * why, naming the rule, command or resource. */
+typedef struct rg_merge_info {
+    rg_command first, second;         /* their begin_rendering commands */
+    bool merged;
+    const char *reason;               /* "" when merged; valid until the next compile */
+} rg_merge_info;
+
+uint32_t rg_merge_count(const rg_graph *graph);
+rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out);
+
 typedef struct rg_barrier_info {
     rg_command before;                /* recorded right before this command; 0: after
                                          the last one (the imports' final state) */
-    bool hoisted;                     /* moved before the span's begin_rendering */
+    bool hoisted;                     /* moved before the span's (or its merged
+                                         instance's) begin_rendering */
+    bool by_region;                   /* between two merged spans, inside their
+                                         rendering instance: recorded with
+                                         VK_DEPENDENCY_BY_REGION_BIT */
     rg_texture texture;               /* one of texture / buffer, or neither (memory) */
     rg_buffer buffer;
     rg_range range;
@@ -591,6 +742,12 @@ typedef struct rg_span_rendering {
     VkRenderingAttachmentInfo colors[RG_MAX_COLOR_ATTACHMENTS];
     VkRenderingAttachmentInfo depth;  /* also info.pStencilAttachment for a stencil format */
     rg_command begin, end;
+    /* Merged spans (see "Merging"): a span that continues its instance is
+     * not begun (info is its instance's); rg_execute records its barriers
+     * and then sets the attachment locations and input-attachment indices
+     * of rg_command_get_rendering(begin). Only the instance's last span
+     * ends it. */
+    bool continues, ends;
 } rg_span_rendering;
 
 /* RG_ERROR_NOT_PLACED before placement on the device. */

@@ -1,0 +1,673 @@
+/* Compile stage "merge": rendering instances. Every span is an instance of
+ * its own unless it merges into the instance of the span right before it
+ * (the rules are in rendergraph.h, "Merging"): then the two share one
+ * vkCmdBeginRendering, a by-region barrier sits between them, and the
+ * attachments the later span reads pixel-locally are input attachments in
+ * RENDERING_LOCAL_READ layout.
+ *
+ * 1. Candidates: a span S reading pixel-locally exactly what an attachment
+ *    of span P wrote last (one forward walk keeps each subresource's last
+ *    writer).
+ * 2. Adjacency: when merging is on and P and S pass the pairwise rules,
+ *    the nodes between them are moved out where the closure allows: those
+ *    S needs but P does not go before P, those S does not need go after S.
+ * 3. Instances: the spans in the new order, each joining the instance
+ *    before it when it directly follows it, reads one of its attachments
+ *    pixel-locally, and passes the rules against the whole instance.
+ * 4. The instance's attachments (union, load of the first span naming
+ *    each, store of the last; a created texture used nowhere else is
+ *    discarded), each span's locations and input indices, and each
+ *    access's mode.
+ * Candidate pairs that did not merge keep the reason.
+ */
+#include "graph_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool rg_merge_by_default(VkDriverId driver)
+{
+    switch (driver) {
+    case VK_DRIVER_ID_ARM_PROPRIETARY:
+    case VK_DRIVER_ID_QUALCOMM_PROPRIETARY:
+    case VK_DRIVER_ID_IMAGINATION_PROPRIETARY:
+    case VK_DRIVER_ID_MESA_TURNIP:
+    case VK_DRIVER_ID_MESA_PANVK:
+        return true;
+    default:
+        return false;
+    }
+}
+
+typedef struct merger {
+    rg_graph *g;
+    uint32_t *nodes;                  /* node sequence of the order */
+    uint32_t node_len;
+    uint32_t *node_pos;               /* per node: index in nodes */
+    uint32_t *cand;                   /* per span: the producer span of a pixel-local read, or RG__NONE */
+    const char *off;                  /* why merging is off, NULL when on */
+} merger;
+
+static const rg__span *span_of(const rg_graph *g, uint32_t s) { return &g->decl.spans[s]; }
+
+static uint32_t span_node(const rg_graph *g, uint32_t s) { return g->decl.cmds[g->decl.spans[s].begin_cmd].node; }
+
+/* The accesses of span s: its commands' records are contiguous. */
+static void span_accesses(const rg_graph *g, uint32_t s, uint32_t *first, uint32_t *end)
+{
+    const rg__cmd *b = &g->decl.cmds[g->decl.spans[s].begin_cmd], *e = &g->decl.cmds[g->decl.spans[s].end_cmd];
+    *first = b->first_access;
+    *end = e->first_access + e->access_count;
+}
+
+static bool closure_has(const rg_graph *g, uint32_t row, uint32_t node)
+{
+    return (g->compiled.closure[(size_t)row * g->compiled.row_words + node / 64] >> (node % 64)) & 1u;
+}
+
+static bool ranges_equal(const rg_range *a, const rg_range *b)
+{
+    return a->aspect == b->aspect && a->base_mip == b->base_mip && a->mip_count == b->mip_count &&
+           a->base_layer == b->base_layer && a->layer_count == b->layer_count;
+}
+
+static bool overlap(const rg__access *a, const rg__access *b)
+{
+    if (a->resource != b->resource)
+        return false;
+    const rg_range *x = &a->range, *y = &b->range;
+    return (x->aspect & y->aspect) && x->base_mip < y->base_mip + y->mip_count &&
+           y->base_mip < x->base_mip + x->mip_count && x->base_layer < y->base_layer + y->layer_count &&
+           y->base_layer < x->base_layer + x->layer_count;
+}
+
+/* The command an access belongs to (commands' accesses are appended in
+ * command order). */
+static uint32_t cmd_of(const rg_graph *g, uint32_t access)
+{
+    uint32_t lo = 0, hi = g->decl.cmd_count;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->decl.cmds[mid].first_access <= access)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* commands without accesses share first_access with the next one */
+    while (lo + 1 < g->decl.cmd_count && g->decl.cmds[lo + 1].first_access <= access)
+        lo++;
+    return lo;
+}
+
+/* ------------------------------------------------------------ candidates */
+
+/* Per span, the span whose attachment last wrote what it reads
+ * pixel-locally (the first such read decides). */
+static rg_result find_candidates(merger *m)
+{
+    rg_graph *g = m->g;
+    uint32_t *last = malloc(((size_t)g->decl.sub_total + 1) * sizeof *last);
+    if (!last)
+        return RG_ERROR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < g->decl.sub_total; i++)
+        last[i] = RG__NONE;
+    for (uint32_t pos = 0; pos < g->compiled.order_count; pos++) {
+        const rg__cmd *cmd = &g->decl.cmds[g->compiled.order[pos]];
+        for (uint32_t k = 0; k < cmd->access_count; k++) {
+            uint32_t ai = cmd->first_access + k;
+            const rg__access *a = &g->decl.accesses[ai];
+            const rg__resource *r = &g->decl.resources[a->resource];
+            if (!r->is_texture || a->role == RG__ROLE_LIFETIME)
+                continue;
+            if (a->local && m->cand[cmd->span] == RG__NONE) {
+                /* Every subresource read was last written by one attachment
+                 * access of exactly this range. */
+                uint32_t writer = last[rg__sub_slot(r, (VkImageAspectFlagBits)(a->range.aspect & -a->range.aspect),
+                                                   a->range.base_mip, a->range.base_layer)];
+                bool same = writer != RG__NONE;
+                for (uint32_t bits = a->range.aspect; bits && same; bits &= bits - 1)
+                    for (uint32_t mip = a->range.base_mip; mip < a->range.base_mip + a->range.mip_count; mip++)
+                        for (uint32_t l = a->range.base_layer; l < a->range.base_layer + a->range.layer_count; l++)
+                            same = same && last[rg__sub_slot(r, (VkImageAspectFlagBits)(bits & -bits), mip, l)] ==
+                                               writer;
+                const rg__access *w = same ? &g->decl.accesses[writer] : NULL;
+                if (w && w->role == RG__ROLE_ATTACHMENT && ranges_equal(&w->range, &a->range) &&
+                    g->decl.cmds[cmd_of(g, writer)].span != cmd->span)
+                    m->cand[cmd->span] = g->decl.cmds[cmd_of(g, writer)].span;
+            }
+            if (a->write)
+                for (uint32_t bits = a->range.aspect; bits; bits &= bits - 1)
+                    for (uint32_t mip = a->range.base_mip; mip < a->range.base_mip + a->range.mip_count; mip++)
+                        for (uint32_t l = a->range.base_layer; l < a->range.base_layer + a->range.layer_count; l++)
+                            last[rg__sub_slot(r, (VkImageAspectFlagBits)(bits & -bits), mip, l)] = ai;
+        }
+    }
+    free(last);
+    return RG_SUCCESS;
+}
+
+/* ----------------------------------------------------------------- rules */
+
+static VkSampleCountFlagBits span_samples(const rg_graph *g, uint32_t s)
+{
+    const rg_rendering_desc *d = &span_of(g, s)->desc;
+    const rg_attachment *a = d->color_count ? &d->colors[0] : &d->depth;
+    if (a->texture.id == 0)
+        return VK_SAMPLE_COUNT_1_BIT;
+    return g->decl.resources[rg__texture_index(g, a->texture)].samples;
+}
+
+static bool same_view(const rg_graph *g, const rg_attachment *a, const rg_attachment *b)
+{
+    return rg__texture_index(g, a->texture) == rg__texture_index(g, b->texture) && a->mip == b->mip &&
+           a->base_layer == b->base_layer && a->layer_count == b->layer_count;
+}
+
+static bool has_resolve(const rg_graph *g, uint32_t s)
+{
+    const rg_rendering_desc *d = &span_of(g, s)->desc;
+    for (uint32_t i = 0; i < d->color_count; i++)
+        if (d->colors[i].resolve.id)
+            return true;
+    return d->depth.texture.id && d->depth.resolve.id;
+}
+
+static const char *cmd_name(const rg_graph *g, uint32_t access) { return g->decl.cmds[cmd_of(g, access)].name; }
+
+static const char *span_name(const rg_graph *g, uint32_t s) { return g->decl.cmds[span_of(g, s)->begin_cmd].name; }
+
+static bool why(char *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out, sizeof ((rg__merge_note *)0)->reason, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* The load op span s declared for the attachment whose begin access is
+ * a. */
+static VkAttachmentLoadOp attachment_load(const rg_graph *g, uint32_t s, const rg__access *a)
+{
+    const rg_rendering_desc *d = &span_of(g, s)->desc;
+    for (uint32_t i = 0; i <= d->color_count; i++) {
+        const rg_attachment *at = i < d->color_count ? &d->colors[i] : &d->depth;
+        if (at->texture.id && rg__texture_index(g, at->texture) == a->resource && at->mip == a->range.base_mip &&
+            at->base_layer == a->range.base_layer)
+            return at->load;
+    }
+    return VK_ATTACHMENT_LOAD_OP_LOAD;
+}
+
+/* Whether span s may join the instance of spans[0..count); else the reason. */
+static bool may_join(merger *m, const uint32_t *spans, uint32_t count, uint32_t s, char *reason)
+{
+    rg_graph *g = m->g;
+    const rg_device_caps *caps = &g->caps;
+    const rg__span *first = span_of(g, spans[0]), *next = span_of(g, s);
+    if (memcmp(&first->area, &next->area, sizeof first->area) != 0 || first->layer_count != next->layer_count)
+        return why(reason, "render areas or layer counts differ ('%s' and '%s')", span_name(g, spans[0]),
+                   span_name(g, s));
+    VkSampleCountFlagBits samples = span_samples(g, spans[0]);
+    if (span_samples(g, s) != samples)
+        return why(reason, "sample counts differ (%u and %u)", (unsigned)samples, (unsigned)span_samples(g, s));
+    if (samples != VK_SAMPLE_COUNT_1_BIT && !caps->local_read_multisampled)
+        return why(reason, "multisampled, and the device lacks dynamicRenderingLocalReadMultisampledAttachments");
+    const rg_rendering_desc *fd = &first->desc, *nd = &next->desc;
+    if (nd->depth.texture.id && (!fd->depth.texture.id || !same_view(g, &fd->depth, &nd->depth) ||
+                                 fd->depth_read_only != nd->depth_read_only ||
+                                 nd->depth.load != VK_ATTACHMENT_LOAD_OP_LOAD))
+        return why(reason, "'%s' has a depth/stencil attachment other than the instance's (or does not load it)",
+                   span_name(g, s));
+    for (uint32_t i = 0; i < count; i++)
+        if (has_resolve(g, spans[i]))
+            return why(reason, "'%s' resolves, which happens at the end of the rendering instance",
+                       span_name(g, spans[i]));
+    /* The union of color attachments. */
+    uint32_t colors = 0;
+    rg_attachment seen[2 * RG_MAX_COLOR_ATTACHMENTS];
+    for (uint32_t i = 0; i <= count; i++) {
+        const rg_rendering_desc *d = &span_of(g, i < count ? spans[i] : s)->desc;
+        for (uint32_t c = 0; c < d->color_count; c++) {
+            bool dup = false;
+            for (uint32_t k = 0; k < colors && !dup; k++)
+                dup = same_view(g, &seen[k], &d->colors[c]);
+            if (!dup)
+                seen[colors++] = d->colors[c];
+        }
+    }
+    uint32_t max_colors = caps->max_color_attachments ? caps->max_color_attachments : RG_MAX_COLOR_ATTACHMENTS;
+    if (max_colors > RG_MAX_COLOR_ATTACHMENTS)
+        max_colors = RG_MAX_COLOR_ATTACHMENTS;
+    if (colors > max_colors)
+        return why(reason, "the instance would have %u color attachments (at most %u)", colors, max_colors);
+    /* Every access of s against every access of the instance. */
+    uint32_t sf, se, inputs = 0;
+    span_accesses(g, s, &sf, &se);
+    for (uint32_t bi = sf; bi < se; bi++) {
+        const rg__access *b = &g->decl.accesses[bi];
+        if (b->role == RG__ROLE_LIFETIME)
+            continue;
+        bool counted = false;
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t f, e;
+            span_accesses(g, spans[i], &f, &e);
+            for (uint32_t ai = f; ai < e; ai++) {
+                const rg__access *a = &g->decl.accesses[ai];
+                if (a->role == RG__ROLE_LIFETIME || !overlap(a, b))
+                    continue;
+                bool hazard = a->write || b->write || a->layout != b->layout;
+                if (!hazard)
+                    continue;
+                bool is_depth = (a->range.aspect & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) != 0;
+                if (b->local && a->role == RG__ROLE_ATTACHMENT && ranges_equal(&a->range, &b->range)) {
+                    if (is_depth && !caps->local_read_depth_stencil)
+                        return why(reason, "'%s' reads depth/stencil '%s' pixel-locally, and the device lacks "
+                                   "dynamicRenderingLocalReadDepthStencilAttachments", cmd_name(g, bi),
+                                   g->decl.resources[b->resource].name);
+                    if (!counted)
+                        inputs++;
+                    counted = true;
+                    continue;
+                }
+                if (b->role == RG__ROLE_ATTACHMENT && a->role == RG__ROLE_ATTACHMENT &&
+                    ranges_equal(&a->range, &b->range) && a->layout == b->layout &&
+                    attachment_load(g, s, b) == VK_ATTACHMENT_LOAD_OP_LOAD)
+                    continue;
+                return why(reason, "'%s' %s texture '%s' other than pixel-locally after '%s' %s it", cmd_name(g, bi),
+                           b->write ? "writes" : "reads", g->decl.resources[b->resource].name, cmd_name(g, ai),
+                           a->write ? "wrote" : "read");
+            }
+        }
+    }
+    if (caps->max_input_attachments && inputs > caps->max_input_attachments)
+        return why(reason, "'%s' would read %u input attachments (at most %u)", span_name(g, s), inputs,
+                   caps->max_input_attachments);
+    return true;
+}
+
+/* ------------------------------------------------------------- adjacency */
+
+static void node_positions(merger *m)
+{
+    for (uint32_t i = 0; i < m->node_len; i++)
+        m->node_pos[m->nodes[i]] = i;
+}
+
+/* Moves the nodes between P and S out of the way where the closure allows;
+ * false (with the reason) when a node must stay between them. */
+static bool make_adjacent(merger *m, uint32_t p_node, uint32_t s_node, uint32_t *scratch, char *reason)
+{
+    rg_graph *g = m->g;
+    uint32_t pp = m->node_pos[p_node], sp = m->node_pos[s_node];
+    if (sp == pp + 1)
+        return true;
+    for (uint32_t i = pp + 1; i < sp; i++) {
+        uint32_t x = m->nodes[i];
+        if (closure_has(g, s_node, x) && closure_has(g, x, p_node))
+            return why(reason, "'%s' must run between them", g->decl.cmds[g->compiled.node_first_cmd[x]].name);
+    }
+    /* [S needs, not after P] P [S] [S does not need], relative order kept. */
+    uint32_t n = 0;
+    for (uint32_t i = pp + 1; i < sp; i++)
+        if (closure_has(g, s_node, m->nodes[i]))
+            scratch[n++] = m->nodes[i];
+    scratch[n++] = p_node;
+    scratch[n++] = s_node;
+    for (uint32_t i = pp + 1; i < sp; i++)
+        if (!closure_has(g, s_node, m->nodes[i]))
+            scratch[n++] = m->nodes[i];
+    memcpy(&m->nodes[pp], scratch, n * sizeof *scratch);
+    node_positions(m);
+    return true;
+}
+
+static rg_result rebuild_order(rg_graph *g, const merger *m)
+{
+    rg__compiled *c = &g->compiled;
+    uint32_t p = 0;
+    for (uint32_t i = 0; i < m->node_len; i++) {
+        uint32_t n = m->nodes[i];
+        for (uint32_t cmd = c->node_first_cmd[n]; cmd < c->node_first_cmd[n + 1]; cmd++) {
+            c->order[p] = cmd;
+            c->order_handles[p] = (rg_command){rg__make_id(g, cmd)};
+            p++;
+        }
+    }
+    return RG_SUCCESS;
+}
+
+/* ------------------------------------------------------------- instances */
+
+static bool note(rg_graph *g, uint32_t first, uint32_t second, const char *reason)
+{
+    rg__compiled *c = &g->compiled;
+    rg__merge_note *n = realloc(c->merges, ((size_t)c->merge_count + 1) * sizeof *n);
+    if (!n)
+        return false;
+    c->merges = n;
+    n = &c->merges[c->merge_count++];
+    n->first = first;
+    n->second = second;
+    snprintf(n->reason, sizeof n->reason, "%s", reason);
+    return true;
+}
+
+static uint32_t find_color(const rg_graph *g, const rg__instance *in, const rg_attachment *a)
+{
+    for (uint32_t u = 0; u < in->color_count; u++) {
+        const rg_attachment *x = &span_of(g, in->colors[u].span)->desc.colors[in->colors[u].slot];
+        if (same_view(g, x, a))
+            return u;
+    }
+    return RG__NONE;
+}
+
+/* Every access of resource r lies in the instance's spans. */
+static bool only_in_instance(const rg_graph *g, const rg__instance *in, uint32_t r)
+{
+    uint32_t inside = 0, total = 0;
+    for (uint32_t a = 0; a < g->decl.access_count; a++)
+        total += g->decl.accesses[a].resource == r;
+    for (uint32_t i = 0; i < in->count; i++) {
+        uint32_t f, e;
+        span_accesses(g, g->compiled.instance_spans[in->first + i], &f, &e);
+        for (uint32_t a = f; a < e; a++)
+            inside += g->decl.accesses[a].resource == r;
+    }
+    return inside == total;
+}
+
+/* Attachments, locations, input indices and access modes of instance i. */
+static void build_instance(rg_graph *g, uint32_t ii)
+{
+    rg__compiled *c = &g->compiled;
+    rg__instance *in = &c->instances[ii];
+    bool merged = in->count > 1;
+    for (uint32_t k = 0; k < in->count; k++) {
+        uint32_t s = c->instance_spans[in->first + k];
+        const rg_rendering_desc *d = &span_of(g, s)->desc;
+        rg__span_map *map = &c->span_map[s];
+        map->instance = ii;
+        for (uint32_t j = 0; j < d->color_count; j++) {
+            uint32_t u = find_color(g, in, &d->colors[j]);
+            if (u == RG__NONE) {
+                u = in->color_count++;
+                in->colors[u] = (rg__inst_att){rg__texture_index(g, d->colors[j].texture), s, j, s, j,
+                                               VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, d->colors[j].store};
+            }
+            in->colors[u].last_span = s;
+            in->colors[u].last_slot = j;
+            in->colors[u].store = d->colors[j].store;
+        }
+        if (d->depth.texture.id) {
+            if (!in->has_depth)
+                in->depth = (rg__inst_att){rg__texture_index(g, d->depth.texture), s, RG__SLOT_DEPTH, s,
+                                           RG__SLOT_DEPTH,
+                                           d->depth_read_only ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
+                                                              : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                                           d->depth.store};
+            in->has_depth = true;
+            in->depth.last_span = s;
+            in->depth.store = d->depth.store;
+        }
+    }
+    for (uint32_t k = 0; k < in->count; k++) {
+        uint32_t s = c->instance_spans[in->first + k];
+        const rg_rendering_desc *d = &span_of(g, s)->desc;
+        rg__span_map *map = &c->span_map[s];
+        for (uint32_t u = 0; u < RG_MAX_COLOR_ATTACHMENTS; u++) {
+            map->locations[u] = u < in->color_count ? VK_ATTACHMENT_UNUSED : 0;
+            map->inputs[u] = VK_ATTACHMENT_UNUSED;
+        }
+        map->depth_input = VK_ATTACHMENT_UNUSED;
+        for (uint32_t j = 0; j < d->color_count; j++)
+            map->locations[find_color(g, in, &d->colors[j])] = j;
+        if (!merged || k == 0)
+            continue;
+        /* Input indices: the span's pixel-local reads of the instance's
+         * attachments, numbered in declaration order. */
+        uint32_t f, e, next = 0;
+        span_accesses(g, s, &f, &e);
+        for (uint32_t ai = f; ai < e; ai++) {
+            const rg__access *a = &g->decl.accesses[ai];
+            if (!a->local)
+                continue;
+            uint32_t *index = NULL;
+            rg__inst_att *att = NULL;
+            for (uint32_t u = 0; u < in->color_count && !index; u++) {
+                const rg_attachment *x = &span_of(g, in->colors[u].span)->desc.colors[in->colors[u].slot];
+                if (in->colors[u].resource == a->resource && x->mip == a->range.base_mip &&
+                    x->base_layer == a->range.base_layer && x->layer_count == a->range.layer_count &&
+                    a->range.mip_count == 1) {
+                    index = &map->inputs[u];
+                    att = &in->colors[u];
+                }
+            }
+            if (!index && in->has_depth && in->depth.resource == a->resource) {
+                const rg_attachment *x = &span_of(g, in->depth.span)->desc.depth;
+                if (x->mip == a->range.base_mip && x->base_layer == a->range.base_layer &&
+                    x->layer_count == a->range.layer_count && a->range.mip_count == 1) {
+                    index = &map->depth_input;
+                    att = &in->depth;
+                }
+            }
+            if (!index)
+                continue; /* not the instance's: stays a sampled read */
+            if (*index == VK_ATTACHMENT_UNUSED)
+                *index = next++;
+            att->layout = VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR;
+            c->access_mode[ai] = RG__MODE_INPUT;
+        }
+    }
+    if (!merged)
+        return;
+    /* Discarded: created textures nothing outside the instance uses. */
+    for (uint32_t u = 0; u <= in->color_count; u++) {
+        rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
+        if (att && !g->decl.resources[att->resource].imported && only_in_instance(g, in, att->resource))
+            att->store = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    }
+    /* Attachment accesses of textures kept in RENDERING_LOCAL_READ. */
+    for (uint32_t k = 0; k < in->count; k++) {
+        uint32_t f, e, s = c->instance_spans[in->first + k];
+        span_accesses(g, s, &f, &e);
+        for (uint32_t ai = f; ai < e; ai++) {
+            const rg__access *a = &g->decl.accesses[ai];
+            if (a->role != RG__ROLE_ATTACHMENT && a->role != RG__ROLE_LIFETIME)
+                continue;
+            for (uint32_t u = 0; u <= in->color_count; u++) {
+                const rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
+                if (att && att->resource == a->resource && att->layout == VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR)
+                    c->access_mode[ai] = RG__MODE_LOCAL_LAYOUT;
+            }
+        }
+    }
+}
+
+static void merged_free(rg__compiled *c)
+{
+    free(c->instances);
+    free(c->instance_spans);
+    free(c->span_map);
+    free(c->access_mode);
+    free(c->merges);
+    c->instances = NULL;
+    c->instance_spans = NULL;
+    c->span_map = NULL;
+    c->access_mode = NULL;
+    c->merges = NULL;
+    c->instance_count = c->merge_count = 0;
+}
+
+/* Why merging is off for this graph, or NULL. */
+static const char *merging_off(const rg_graph *g)
+{
+    if (g->merge == RG_MERGE_OFF)
+        return "merging is off (rg_graph_desc.merge)";
+    if (!g->caps.local_read)
+        return "the device has no dynamicRenderingLocalRead";
+    if (g->merge == RG_MERGE_AUTO && !rg_merge_by_default(g->caps.driver))
+        return "merging is off by default on this driver (rg_merge_by_default)";
+    return NULL;
+}
+
+static rg_result merge(merger *m)
+{
+    rg_graph *g = m->g;
+    rg__compiled *c = &g->compiled;
+    rg_result r = find_candidates(m);
+    if (r != RG_SUCCESS)
+        return r;
+    /* The node sequence of the order. */
+    for (uint32_t p = 0; p < c->order_count; p++) {
+        uint32_t n = g->decl.cmds[c->order[p]].node;
+        if (m->node_len == 0 || m->nodes[m->node_len - 1] != n)
+            m->nodes[m->node_len++] = n;
+    }
+    node_positions(m);
+    uint32_t *scratch = malloc(((size_t)m->node_len + 1) * sizeof *scratch);
+    char *reasons = calloc((size_t)g->decl.span_count + 1, sizeof ((rg__merge_note *)0)->reason);
+    if (!scratch || !reasons) {
+        free(scratch);
+        free(reasons);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    const size_t rs = sizeof ((rg__merge_note *)0)->reason;
+    /* Adjacency, in order of the later span. */
+    if (!m->off) {
+        for (uint32_t i = 0; i < m->node_len; i++) {
+            uint32_t first = c->node_first_cmd[m->nodes[i]];
+            uint32_t s = g->decl.cmds[first].span;
+            if (s == RG__NONE || m->cand[s] == RG__NONE)
+                continue;
+            uint32_t p = m->cand[s];
+            if (may_join(m, &p, 1, s, &reasons[(size_t)s * rs]))
+                make_adjacent(m, span_node(g, p), span_node(g, s), scratch, &reasons[(size_t)s * rs]);
+        }
+        rebuild_order(g, m);
+    }
+    /* Instances in the order. */
+    c->span_map = calloc((size_t)g->decl.span_count + 1, sizeof *c->span_map);
+    c->instance_spans = malloc(((size_t)g->decl.span_count + 1) * sizeof *c->instance_spans);
+    c->instances = calloc((size_t)g->decl.span_count + 1, sizeof *c->instances);
+    c->access_mode = calloc((size_t)g->decl.access_count + 1, sizeof *c->access_mode);
+    if (!c->span_map || !c->instance_spans || !c->instances || !c->access_mode) {
+        free(scratch);
+        free(reasons);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    uint32_t spans = 0, prev_node_pos = RG__NONE;
+    rg_result res = RG_SUCCESS;
+    for (uint32_t i = 0; i < m->node_len && res == RG_SUCCESS; i++) {
+        uint32_t s = g->decl.cmds[c->node_first_cmd[m->nodes[i]]].span;
+        if (s == RG__NONE)
+            continue;
+        c->instance_spans[spans] = s;
+        rg__instance *cur = c->instance_count ? &c->instances[c->instance_count - 1] : NULL;
+        uint32_t p = m->cand[s];
+        bool joined = false;
+        char *why_not = &reasons[(size_t)s * rs];
+        if (p != RG__NONE) {
+            bool in_cur = false;
+            for (uint32_t k = 0; cur && k < cur->count; k++)
+                in_cur = in_cur || c->instance_spans[cur->first + k] == p;
+            if (m->off)
+                snprintf(why_not, rs, "%s", m->off);
+            else if (why_not[0])
+                ; /* the pairwise rules or adjacency said why */
+            else if (!in_cur || prev_node_pos + 1 != i)
+                snprintf(why_not, rs, "not adjacent in the execution order");
+            else if (may_join(m, &c->instance_spans[cur->first], cur->count, s, why_not))
+                joined = true;
+            if (!note(g, p, s, joined ? "" : why_not))
+                res = RG_ERROR_OUT_OF_MEMORY;
+        }
+        if (joined) {
+            cur->count++;
+        } else {
+            cur = &c->instances[c->instance_count++];
+            cur->first = spans;
+            cur->count = 1;
+        }
+        spans++;
+        prev_node_pos = i;
+    }
+    for (uint32_t ii = 0; ii < c->instance_count; ii++)
+        build_instance(g, ii);
+    /* Positions of each instance's begin and end. */
+    for (uint32_t p = 0; p < c->order_count; p++) {
+        const rg__cmd *cmd = &g->decl.cmds[c->order[p]];
+        if (cmd->span == RG__NONE)
+            continue;
+        rg__instance *in = &c->instances[c->span_map[cmd->span].instance];
+        if (cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING && cmd->span == c->instance_spans[in->first])
+            in->begin_pos = p;
+        if (cmd->type == RG_COMMAND_TYPE_END_RENDERING && cmd->span == c->instance_spans[in->first + in->count - 1])
+            in->end_pos = p;
+    }
+    free(scratch);
+    free(reasons);
+    return res;
+}
+
+rg_result rg__compile_merge(rg_graph *g)
+{
+    rg__compiled *c = &g->compiled;
+    merged_free(c);
+    merger m = {.g = g, .off = merging_off(g)};
+    m.nodes = malloc(((size_t)c->node_count + 1) * sizeof *m.nodes);
+    m.node_pos = malloc(((size_t)c->node_count + 1) * sizeof *m.node_pos);
+    m.cand = malloc(((size_t)g->decl.span_count + 1) * sizeof *m.cand);
+    rg_result r = m.nodes && m.node_pos && m.cand ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    for (uint32_t s = 0; r == RG_SUCCESS && s < g->decl.span_count; s++)
+        m.cand[s] = RG__NONE;
+    if (r == RG_SUCCESS)
+        r = merge(&m);
+    free(m.nodes);
+    free(m.node_pos);
+    free(m.cand);
+    if (r != RG_SUCCESS)
+        merged_free(c);
+    else
+        rg__compile_merge_usage(g);
+    return r;
+}
+
+void rg__compile_merge_usage(rg_graph *g)
+{
+    for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
+        rg__resource *r = &g->decl.resources[ri];
+        if (!r->imported)
+            r->image_usage = r->declared_usage;
+    }
+    for (uint32_t ai = 0; ai < g->decl.access_count; ai++) {
+        const rg__access *a = &g->decl.accesses[ai];
+        rg__resource *r = &g->decl.resources[a->resource];
+        if (a->local && !r->imported)
+            r->image_usage |= g->compiled.access_mode[ai] == RG__MODE_INPUT ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT
+                                                                             : VK_IMAGE_USAGE_SAMPLED_BIT;
+    }
+}
+
+void rg__access_effective(const rg_graph *g, uint32_t ai, VkPipelineStageFlags2 *stage, VkAccessFlags2 *mask,
+                          VkImageLayout *layout)
+{
+    const rg__access *a = &g->decl.accesses[ai];
+    *stage = a->stage;
+    *mask = a->access;
+    *layout = a->layout;
+    switch (g->compiled.access_mode ? g->compiled.access_mode[ai] : RG__MODE_DECLARED) {
+    case RG__MODE_INPUT:
+        *stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
+        *mask = VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT;
+        *layout = VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR;
+        break;
+    case RG__MODE_LOCAL_LAYOUT:
+        *layout = VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR;
+        break;
+    default:
+        break;
+    }
+}
