@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The Vulkan version the instance asks for (VkApplicationInfo::apiVersion):
+ * a device's newer core functionality is usable only up to this version. */
+#define ENG__API_VERSION VK_API_VERSION_1_3
+
 struct eng_context {
     VkInstance instance;
     VkDebugUtilsMessengerEXT messenger;
@@ -18,6 +22,8 @@ struct eng_context {
     VkQueue queue;
     VkCommandPool once_pool;
     bool memory_budget;
+    VkDriverId driver;
+    eng_local_read local_read;
     /* The enabled layer that offers VK_EXT_memory_budget (an emulation,
      * e.g. the tile-memory layer on lavapipe); "" = the driver. */
     char memory_budget_layer[VK_MAX_EXTENSION_NAME_SIZE];
@@ -234,7 +240,7 @@ static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc
         .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
         .pApplicationName = desc->app_name ? desc->app_name : "engine",
         .pEngineName = "engine",
-        .apiVersion = VK_API_VERSION_1_3,
+        .apiVersion = ENG__API_VERSION,
     };
     VkInstanceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
@@ -340,9 +346,60 @@ done:
     return res;
 }
 
+/* The driver's identity and what dynamic rendering local read the device
+ * offers, before the device is made: ctx->local_read.supported says
+ * whether create_device is to enable it. */
+static void query_device(eng_context *ctx, const eng_context_desc *desc)
+{
+    VkPhysicalDeviceDriverProperties driver = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
+    VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &driver };
+    /* Core properties of a newer version may be asked for only where both
+     * the device and the instance's apiVersion reach it. */
+    uint32_t version = ctx->properties.apiVersion < ENG__API_VERSION ? ctx->properties.apiVersion : ENG__API_VERSION;
+#ifdef VK_VERSION_1_4
+    VkPhysicalDeviceVulkan14Properties p14 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_4_PROPERTIES };
+    bool have_p14 = version >= VK_API_VERSION_1_4;
+    if (have_p14)
+        driver.pNext = &p14;
+#else
+    (void)version;
+#endif
+    vkGetPhysicalDeviceProperties2(ctx->physical, &p2);
+    ctx->driver = driver.driverID;
+
+    const VkPhysicalDeviceLimits *lim = &ctx->properties.limits;
+    ctx->local_read = (eng_local_read){
+        .max_color_attachments = lim->maxColorAttachments,
+        .max_input_attachments = lim->maxPerStageDescriptorInputAttachments,
+    };
+    if (desc->no_local_read || !has_device_extension(ctx->physical, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME))
+        return;
+    VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR lr = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR,
+    };
+    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &lr };
+    vkGetPhysicalDeviceFeatures2(ctx->physical, &f2);
+    if (!lr.dynamicRenderingLocalRead)
+        return;
+    /* Depth/stencil and multisampled attachments: the spec's appendices
+     * (VK_KHR_dynamic_rendering_local_read, "Promotion to Vulkan 1.4";
+     * versions-1.4) say the extension itself covers them and only a 1.4
+     * device without it may be limited to single-sampled color and
+     * storage resources. Drivers disagree: Mesa 25 lavapipe offers the
+     * extension yet reports both 1.4 properties VK_FALSE. So the context
+     * claims them only where a 1.4 property says so, and no further. */
+    ctx->local_read.supported = true;
+#ifdef VK_VERSION_1_4
+    if (have_p14) {
+        ctx->local_read.depth_stencil = p14.dynamicRenderingLocalReadDepthStencilAttachments;
+        ctx->local_read.multisampled = p14.dynamicRenderingLocalReadMultisampledAttachments;
+    }
+#endif
+}
+
 static eng_result create_device(eng_context *ctx)
 {
-    const char *exts[4];
+    const char *exts[8];
     uint32_t ext_count = 0;
     if (ctx->surface)
         exts[ext_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
@@ -371,6 +428,14 @@ static eng_result create_device(eng_context *ctx)
          * which needs it on. */
         .maintenance4 = VK_TRUE,
     };
+    VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR lr = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR,
+        .dynamicRenderingLocalRead = VK_TRUE,
+    };
+    if (ctx->local_read.supported) {
+        exts[ext_count++] = VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME;
+        f13.pNext = &lr;
+    }
     VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13 };
     VkDeviceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
@@ -407,8 +472,10 @@ eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
         res = create_surface(ctx, desc);
     if (res == ENG_SUCCESS)
         res = pick_device(ctx, desc);
-    if (res == ENG_SUCCESS)
+    if (res == ENG_SUCCESS) {
+        query_device(ctx, desc);
         res = create_device(ctx);
+    }
     if (res != ENG_SUCCESS) {
         /* Keep the message: teardown must not overwrite it. */
         eng_context_destroy(ctx);
@@ -450,6 +517,8 @@ VkSurfaceKHR eng_context_surface(const eng_context *ctx) { return ctx->surface; 
 const VkPhysicalDeviceProperties *eng_context_properties(const eng_context *ctx) { return &ctx->properties; }
 const VkPhysicalDeviceMemoryProperties *eng_context_memory_properties(const eng_context *ctx) { return &ctx->memory; }
 bool eng_context_has_memory_budget(const eng_context *ctx) { return ctx->memory_budget; }
+VkDriverId eng_context_driver(const eng_context *ctx) { return ctx->driver; }
+eng_local_read eng_context_local_read(const eng_context *ctx) { return ctx->local_read; }
 const char *eng_context_memory_budget_layer(const eng_context *ctx)
 {
     return ctx->memory_budget && ctx->memory_budget_layer[0] ? ctx->memory_budget_layer : NULL;

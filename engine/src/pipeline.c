@@ -201,6 +201,63 @@ static eng_result make_module(eng_context *ctx, const char *name, const char *st
     return ENG_SUCCESS;
 }
 
+/* The local-read mapping: what the context can do, then the rules of
+ * VkRenderingAttachmentLocationInfo and VkRenderingInputAttachmentIndexInfo
+ * (locations distinct and below maxColorAttachments; input indices
+ * distinct, a color's never the depth's or the stencil's). */
+static eng_result check_local_read(eng_context *ctx, const eng_pipeline_desc *d, const char *name,
+                                   VkSampleCountFlagBits samples)
+{
+    eng_local_read lr = eng_context_local_read(ctx);
+    if (!lr.supported)
+        return eng__fail(ENG_ERROR_UNSUPPORTED,
+                         "pipeline '%s': local_read needs %s with its dynamicRenderingLocalRead feature, which the "
+                         "context did not enable (not offered by the device, or eng_context_desc.no_local_read)",
+                         name, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME);
+    const uint32_t unused = VK_ATTACHMENT_UNUSED;
+    bool has_depth = eng_format_has_depth(d->depth_format);
+    bool has_stencil = eng_format_has_stencil(d->depth_format);
+    if (d->depth_input_index != unused && !has_depth)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                         "pipeline '%s': depth_input_index %u without a depth attachment (VK_ATTACHMENT_UNUSED: "
+                         "not read)", name, d->depth_input_index);
+    if (d->stencil_input_index != unused && !has_stencil)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                         "pipeline '%s': stencil_input_index %u without a stencil attachment (VK_ATTACHMENT_UNUSED: "
+                         "not read)", name, d->stencil_input_index);
+    bool reads_color = false;
+    for (uint32_t i = 0; i < d->color_count; i++) {
+        uint32_t loc = d->color_locations[i], in = d->color_input_indices[i];
+        if (loc != unused && loc >= lr.max_color_attachments)
+            return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                             "pipeline '%s': color attachment %u: location %u (maxColorAttachments %u)", name, i,
+                             loc, lr.max_color_attachments);
+        if (in != unused && (in == d->depth_input_index || in == d->stencil_input_index))
+            return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                             "pipeline '%s': color attachment %u: input index %u is also the depth or stencil one",
+                             name, i, in);
+        for (uint32_t j = 0; j < i; j++) {
+            if (loc != unused && d->color_locations[j] == loc)
+                return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                                 "pipeline '%s': color attachments %u and %u both at location %u", name, j, i, loc);
+            if (in != unused && d->color_input_indices[j] == in)
+                return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                                 "pipeline '%s': color attachments %u and %u both at input index %u", name, j, i, in);
+        }
+        reads_color = reads_color || in != unused;
+    }
+    bool reads_depth_stencil = d->depth_input_index != unused || d->stencil_input_index != unused;
+    if (reads_depth_stencil && !lr.depth_stencil)
+        return eng__fail(ENG_ERROR_UNSUPPORTED,
+                         "pipeline '%s': reads depth/stencil as an input attachment, but the device's local read "
+                         "does not cover depth/stencil attachments", name);
+    if ((reads_color || reads_depth_stencil) && samples != VK_SAMPLE_COUNT_1_BIT && !lr.multisampled)
+        return eng__fail(ENG_ERROR_UNSUPPORTED,
+                         "pipeline '%s': reads %ux multisampled attachments, but the device's local read does not "
+                         "cover multisampled attachments", name, (unsigned)samples);
+    return ENG_SUCCESS;
+}
+
 static eng_result check_pipeline_desc(eng_context *ctx, const eng_pipeline_desc *d, const char *name,
                                       VkSampleCountFlagBits samples)
 {
@@ -245,7 +302,7 @@ static eng_result check_pipeline_desc(eng_context *ctx, const eng_pipeline_desc 
     if (d->push_constant_size > lim->maxPushConstantsSize || d->push_constant_size % 4 != 0)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': push constant size %u (multiple of 4, max %u)",
                          name, d->push_constant_size, lim->maxPushConstantsSize);
-    return ENG_SUCCESS;
+    return d->local_read ? check_local_read(ctx, d, name, samples) : ENG_SUCCESS;
 }
 
 eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng_pipeline **out)
@@ -363,6 +420,24 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
         .depthAttachmentFormat = has_depth ? d->depth_format : VK_FORMAT_UNDEFINED,
         .stencilAttachmentFormat = has_stencil ? d->depth_format : VK_FORMAT_UNDEFINED,
     };
+    /* Depth and stencil indices always go as pointers: NULL would mean
+     * "read without an InputAttachmentIndex", which local_read does not
+     * offer (it is the default without local_read). */
+    VkRenderingInputAttachmentIndexInfoKHR input_indices = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO_KHR,
+        .colorAttachmentCount = d->color_count,
+        .pColorAttachmentInputIndices = d->color_count ? d->color_input_indices : NULL,
+        .pDepthInputAttachmentIndex = &d->depth_input_index,
+        .pStencilInputAttachmentIndex = &d->stencil_input_index,
+    };
+    VkRenderingAttachmentLocationInfoKHR locations = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR,
+        .pNext = &input_indices,
+        .colorAttachmentCount = d->color_count,
+        .pColorAttachmentLocations = d->color_count ? d->color_locations : NULL,
+    };
+    if (d->local_read)
+        rendering.pNext = &locations;
     VkGraphicsPipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
         .pNext = &rendering,

@@ -45,8 +45,9 @@
  *   - Any thread while the context lives: the getters of what never changes
  *     after eng_context_create (eng_context_instance, _physical_device,
  *     _device, _queue, _queue_family, _surface, _properties,
- *     _memory_properties, _has_memory_budget). The render graph uses only
- *     these, so graphs on one context may be driven from different threads.
+ *     _memory_properties, _has_memory_budget, _driver, _local_read). The
+ *     render graph uses only these, so graphs on one context may be driven
+ *     from different threads.
  *   - Everything else on a context, and every object made from it, belongs
  *     to one thread at a time. The context has one queue and one command
  *     pool for waited setup work (eng_context_submit_once and what goes
@@ -78,6 +79,53 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* --------------------------------------------------- Vulkan header compat */
+
+/* VK_KHR_dynamic_rendering_local_read for Vulkan headers that predate it
+ * (1.3.276; Debian 12 ships 1.3.239): the names, values and layouts the
+ * 1.4.309 header gives them, so code that uses the extension compiles
+ * against either. Newer headers define VK_KHR_dynamic_rendering_local_read
+ * and all of these; this block then adds nothing. It defines that guard
+ * too, so other code keyed on it sees the names, but declares no
+ * prototypes: the loader exports no extension commands either way, so get
+ * the two with vkGetDeviceProcAddr. */
+#ifndef VK_KHR_dynamic_rendering_local_read
+#define VK_KHR_dynamic_rendering_local_read 1
+#define VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_SPEC_VERSION 1
+#define VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME "VK_KHR_dynamic_rendering_local_read"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR ((VkStructureType)1000232000)
+#define VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR ((VkStructureType)1000232001)
+#define VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO_KHR ((VkStructureType)1000232002)
+#define VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR ((VkImageLayout)1000232000)
+
+typedef struct VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR {
+    VkStructureType    sType;
+    void*              pNext;
+    VkBool32           dynamicRenderingLocalRead;
+} VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR;
+
+typedef struct VkRenderingAttachmentLocationInfoKHR {
+    VkStructureType    sType;
+    const void*        pNext;
+    uint32_t           colorAttachmentCount;
+    const uint32_t*    pColorAttachmentLocations;
+} VkRenderingAttachmentLocationInfoKHR;
+
+typedef struct VkRenderingInputAttachmentIndexInfoKHR {
+    VkStructureType    sType;
+    const void*        pNext;
+    uint32_t           colorAttachmentCount;
+    const uint32_t*    pColorAttachmentInputIndices;
+    const uint32_t*    pDepthInputAttachmentIndex;
+    const uint32_t*    pStencilInputAttachmentIndex;
+} VkRenderingInputAttachmentIndexInfoKHR;
+
+typedef void (VKAPI_PTR *PFN_vkCmdSetRenderingAttachmentLocationsKHR)(VkCommandBuffer commandBuffer,
+    const VkRenderingAttachmentLocationInfoKHR* pLocationInfo);
+typedef void (VKAPI_PTR *PFN_vkCmdSetRenderingInputAttachmentIndicesKHR)(VkCommandBuffer commandBuffer,
+    const VkRenderingInputAttachmentIndexInfoKHR* pInputAttachmentIndexInfo);
 #endif
 
 /* ---------------------------------------------------------------- version */
@@ -215,6 +263,10 @@ typedef struct eng_context_desc {
      * in all. */
     const char *const *extra_layers;
     uint32_t extra_layer_count;
+    /* Never enable VK_KHR_dynamic_rendering_local_read, even where the
+     * device offers it (eng_context_local_read then reports it
+     * unsupported): the same frames can run without it, for comparison. */
+    bool no_local_read;
 } eng_context_desc;
 
 typedef struct eng_message_counts {
@@ -238,6 +290,34 @@ bool eng_context_has_memory_budget(const eng_context *ctx); /* VK_EXT_memory_bud
  * own count of live allocations where the driver lacks the extension, else
  * the driver's usage less the memory the layer pretends is on-chip. */
 const char *eng_context_memory_budget_layer(const eng_context *ctx);
+/* The driver (VkPhysicalDeviceDriverProperties::driverID), e.g.
+ * VK_DRIVER_ID_MESA_LLVMPIPE for lavapipe, VK_DRIVER_ID_MOLTENVK. */
+VkDriverId eng_context_driver(const eng_context *ctx);
+
+/* VK_KHR_dynamic_rendering_local_read as the context enabled it: on
+ * wherever the device offers the extension with its dynamicRenderingLocalRead
+ * feature, unless eng_context_desc.no_local_read. */
+typedef struct eng_local_read {
+    bool supported;                   /* extension and feature enabled */
+    /* Local reads of depth/stencil and of multisampled attachments: the
+     * device's dynamicRenderingLocalReadDepthStencilAttachments and
+     * dynamicRenderingLocalReadMultisampledAttachments (Vulkan 1.4
+     * properties), read only where the device and the instance's
+     * apiVersion (now 1.3) both reach 1.4; false otherwise, and when
+     * !supported. The spec lets the extension imply both, but drivers
+     * that offer it report them false (Mesa 25 lavapipe), so the context
+     * claims only what a property states. */
+    bool depth_stencil;
+    bool multisampled;
+    /* The device's limits that bound a local-read pass: color attachments
+     * (hence attachment locations) and input attachments a fragment shader
+     * may read (VkPhysicalDeviceLimits::maxColorAttachments,
+     * maxPerStageDescriptorInputAttachments); recorded whether or not
+     * local read is supported. */
+    uint32_t max_color_attachments;
+    uint32_t max_input_attachments;
+} eng_local_read;
+eng_local_read eng_context_local_read(const eng_context *ctx);
 
 /* Validation messages seen so far, by severity, and the first warning or
  * error's text ("" if none): tests assert warning + error == 0. */
@@ -433,6 +513,36 @@ typedef struct eng_pipeline_desc {
     uint32_t color_count;
     VkFormat depth_format;            /* UNDEFINED = no depth attachment */
     VkSampleCountFlagBits samples;    /* 0 = 1 */
+
+    /* Dynamic rendering local read (eng_context_local_read): a pipeline
+     * drawn in a rendering instance whose attachment locations or input
+     * attachment indices are set (vkCmdSetRenderingAttachmentLocationsKHR,
+     * vkCmdSetRenderingInputAttachmentIndicesKHR) must be built with the
+     * same mapping. false: the mapping vkCmdBeginRendering starts with
+     * (color attachment i at location i and InputAttachmentIndex i; depth
+     * and stencil read through input attachments without an
+     * InputAttachmentIndex); the arrays below are ignored. true: every
+     * entry below up to color_count, and both depth and stencil indices,
+     * are the mapping (0 is a location and an index, not "default"), and
+     * a rendering instance that draws with the pipeline sets both
+     * mappings to these values (the depth and stencil indices as pointers
+     * to them, never NULL). Refused with ENG_ERROR_UNSUPPORTED where the
+     * context has no local read, or the mapping reads depth/stencil or
+     * multisampled attachments and local read does not cover those.
+     * Blend state stays per attachment, not per location: an attachment
+     * at VK_ATTACHMENT_UNUSED is simply not written. */
+    bool local_read;
+    /* Per color attachment: the fragment output location that writes it,
+     * or VK_ATTACHMENT_UNUSED (not written). Distinct, < maxColorAttachments. */
+    uint32_t color_locations[ENG_MAX_COLOR_ATTACHMENTS];
+    /* Per color attachment: the InputAttachmentIndex it is read through,
+     * or VK_ATTACHMENT_UNUSED (not read). Distinct, and distinct from the
+     * depth and stencil indices. */
+    uint32_t color_input_indices[ENG_MAX_COLOR_ATTACHMENTS];
+    /* The InputAttachmentIndex of the depth and of the stencil attachment,
+     * or VK_ATTACHMENT_UNUSED (not read); one that is not UNUSED needs that
+     * aspect in depth_format. */
+    uint32_t depth_input_index, stencil_input_index;
 
     bool triangle_strip;              /* default: triangle list */
     VkCullModeFlags cull_mode;        /* default: none */
