@@ -65,6 +65,11 @@ make_root() {
 
 [ -e "$root/.vkgraph-stack" ] || make_root
 
+# One run per root at a time: a second one waits (the mounts and the build
+# folder are shared).
+exec 9>"$root.lock"
+flock 9
+
 mounted=()
 cleanup() {
   local i

@@ -1,0 +1,262 @@
+/* Span merging on a device: a G-buffer-like span writes two textures, the
+ * next span reads both pixel-locally. Merged (one rendering instance,
+ * input attachments, a by-region barrier: VK_KHR_dynamic_rendering_local_read)
+ * and unmerged (two instances, sampled reads) frames must give the same
+ * exact pixels with the validation layer, synchronization validation
+ * included, silent. Pipelines are built from the state the graph reports
+ * per command (rg_command_get_rendering), as an application would. Where the
+ * device has no local read (Debian 12's lavapipe), RG_MERGE_ON must not
+ * merge and the frames are the same. */
+#include "device_fixture.h"
+#include "rg_support.h"
+#include "solid.h"
+
+#include <criterion/criterion.h>
+#include <rendergraph/rendergraph.h>
+#include <string.h>
+
+TestSuite(rg_merge_device, .init = device_setup, .fini = device_teardown);
+
+static const uint32_t two_outputs_frag[] =
+#include "local_read_test.frag.inc"
+    ;
+static const uint32_t fullscreen_vert[] =
+#include "fullscreen.vert.inc"
+    ;
+static const uint32_t read_sampled_frag[] =
+#include "merge_read.frag.inc"
+    ;
+static const uint32_t read_local_frag[] =
+#include "merge_read_local.frag.inc"
+    ;
+
+#define W 32
+#define H 32
+#define FMT VK_FORMAT_R8G8B8A8_UNORM
+
+/* A draw whose pipeline follows the graph's reported state. */
+typedef struct job {
+    rg_graph *graph;
+    rg_command cmd;
+    bool reader;                      /* the pixel-local reader, else the two-output writer */
+    rg_texture a, b;
+    eng_pipeline *pipeline;
+    uint64_t key;
+    VkDescriptorSetLayout layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;              /* written at the first record (the views stay) */
+    bool written;
+    uint32_t pipelines_built;
+    bool merged;                      /* as last recorded */
+} job;
+
+static void job_free(job *j)
+{
+    VkDevice dev = eng_context_device(test_ctx);
+    eng_pipeline_destroy(j->pipeline);
+    if (j->layout)
+        vkDestroyDescriptorSetLayout(dev, j->layout, NULL);
+    if (j->pool)
+        vkDestroyDescriptorPool(dev, j->pool, NULL);
+    j->pipeline = NULL;
+    j->layout = VK_NULL_HANDLE;
+    j->pool = VK_NULL_HANDLE;
+}
+
+/* The pipeline (and for the reader its descriptor set layout) for the
+ * command's current rendering state. */
+static bool job_pipeline(job *j, const rg_command_rendering *st)
+{
+    if (j->pipeline && j->key == st->key)
+        return true;
+    job_free(j);
+    VkDevice dev = eng_context_device(test_ctx);
+    rg_local_read_info lr = {0};
+    if (j->reader) {
+        if (rg_command_get_local_read(j->graph, j->cmd, j->a, &lr) != RG_SUCCESS)
+            return false;
+        VkDescriptorType type = lr.input_attachment ? VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT
+                                                    : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+        VkDescriptorSetLayoutBinding b[2] = {{0, type, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+                                             {1, type, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
+        VkDescriptorSetLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                              .bindingCount = 2, .pBindings = b};
+        if (vkCreateDescriptorSetLayout(dev, &ci, NULL, &j->layout) != VK_SUCCESS)
+            return false;
+        VkDescriptorPoolSize size = {type, 8};
+        VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 4,
+                                          .poolSizeCount = 1, .pPoolSizes = &size};
+        if (vkCreateDescriptorPool(dev, &pci, NULL, &j->pool) != VK_SUCCESS)
+            return false;
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = j->pool, .descriptorSetCount = 1,
+                                          .pSetLayouts = &j->layout};
+        if (vkAllocateDescriptorSets(dev, &ai, &j->set) != VK_SUCCESS)
+            return false;
+        j->written = false;
+    }
+    eng_pipeline_desc d = {
+        .name = j->reader ? "merge test reader" : "merge test writer",
+        .vertex_spirv = j->reader ? fullscreen_vert : solid_vert_spv,
+        .vertex_size = j->reader ? sizeof fullscreen_vert : solid_vert_size,
+        .fragment_spirv = j->reader ? (lr.input_attachment ? read_local_frag : read_sampled_frag)
+                                    : two_outputs_frag,
+        .fragment_size = j->reader ? (lr.input_attachment ? sizeof read_local_frag : sizeof read_sampled_frag)
+                                   : sizeof two_outputs_frag,
+        .color_count = st->color_count,
+        .depth_format = st->depth_format,
+        .samples = st->samples,
+        .triangle_strip = !j->reader,
+        .set_layouts = j->reader ? &j->layout : NULL,
+        .set_layout_count = j->reader ? 1 : 0,
+        .push_constant_size = j->reader ? 0 : sizeof(solid_push),
+        .local_read = st->merged,
+        .depth_input_index = st->depth_input_index,
+        .stencil_input_index = st->stencil_input_index,
+    };
+    memcpy(d.color_formats, st->color_formats, sizeof d.color_formats);
+    memcpy(d.color_locations, st->color_locations, sizeof d.color_locations);
+    memcpy(d.color_input_indices, st->color_input_indices, sizeof d.color_input_indices);
+    if (eng_pipeline_create(test_ctx, &d, &j->pipeline) != ENG_SUCCESS)
+        return false;
+    j->key = st->key;
+    j->pipelines_built++;
+    return true;
+}
+
+static bool record_job(const rg_record_context *rc, void *user)
+{
+    job *j = user;
+    rg_command_rendering st;
+    if (rg_command_get_rendering(j->graph, j->cmd, &st) != RG_SUCCESS || !job_pipeline(j, &st))
+        return false;
+    j->merged = st.merged;
+    VkCommandBuffer cmd = rg_record_cmd(rc);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
+    if (!j->reader) {
+        static const float left_half[4] = {-1, -1, 0, 1}, color[4] = {0.2f, 0.4f, 0.6f, 1.0f};
+        solid_draw(cmd, j->pipeline, left_half, color, 0.0f);
+        return true;
+    }
+    VkDevice dev = eng_context_device(test_ctx);
+    VkDescriptorSet set = j->set;
+    rg_texture tex[2] = {j->a, j->b};
+    VkDescriptorImageInfo info[2];
+    VkWriteDescriptorSet w[2];
+    for (int i = 0; i < 2; i++) {
+        rg_local_read_info lr;
+        if (rg_command_get_local_read(j->graph, j->cmd, tex[i], &lr) != RG_SUCCESS)
+            return false;
+        /* The shaders' input_attachment_index: a first, b second. */
+        if (lr.input_attachment && lr.input_index != (uint32_t)i)
+            return false;
+        info[i] = (VkDescriptorImageInfo){VK_NULL_HANDLE, rg_record_view(rc, tex[i]), lr.layout};
+        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
+                                      .dstBinding = (uint32_t)i, .descriptorCount = 1,
+                                      .descriptorType = lr.input_attachment ? VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT
+                                                                            : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+                                      .pImageInfo = &info[i]};
+    }
+    if (!j->written)
+        vkUpdateDescriptorSets(dev, 2, w, 0, NULL);
+    j->written = true;
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_layout(j->pipeline), 0, 1, &set, 0,
+                            NULL);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    return true;
+}
+
+typedef struct frame_result {
+    uint8_t pixels[W * H * 4];
+    bool merged;
+    uint32_t by_region;
+    bool a_transient;
+} frame_result;
+
+static void run_frame(rg_merge merge, frame_result *out)
+{
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge", .ctx = test_ctx, .merge = merge}, &g),
+                 RG_SUCCESS);
+    eng_buffer *host = NULL;
+    eng_buffer_desc bd = {.name = "readback", .size = W * H * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
+    cr_assert_eq(eng_buffer_create(test_ctx, &bd, &host), ENG_SUCCESS, "%s", eng_last_error());
+    rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){
+                                                 .name = "readback", .buffer = eng_buffer_handle(host),
+                                                 .size = W * H * 4, .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                                                 .final_access = VK_ACCESS_2_HOST_READ_BIT});
+    rg_texture_desc td = {.format = FMT, .width = W, .height = H};
+    td.name = "a";
+    rg_texture a = rg_texture_create(g, &td);
+    td.name = "b";
+    rg_texture b = rg_texture_create(g, &td);
+    td.name = "c";
+    rg_texture c = rg_texture_create(g, &td);
+    job writer = {.graph = g, .a = a, .b = b}, reader = {.graph = g, .reader = true, .a = a, .b = b};
+    rg_command gb = rg_begin_rendering(
+        g, &(rg_rendering_desc){
+               .name = "gbuffer", .color_count = 2,
+               .colors = {{.texture = a, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                           .clear = {.color = {.float32 = {1, 0, 0, 1}}}},
+                          {.texture = b, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                           .clear = {.color = {.float32 = {0, 0, 1, 1}}}}}});
+    writer.cmd = rg_cmd_user(g, &(rg_user_desc){.name = "scene", .kind = RG_COMMAND_DRAW, .record = record_job,
+                                               .user = &writer});
+    rg_end_rendering(g);
+    rg_command light = rg_begin_rendering(
+        g, &(rg_rendering_desc){.name = "lighting", .color_count = 1,
+                                .colors = {{.texture = c, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE}}});
+    rg_access reads[2] = {{.texture = a, .usage = RG_USAGE_PIXEL_LOCAL_READ, .whole = true},
+                          {.texture = b, .usage = RG_USAGE_PIXEL_LOCAL_READ, .whole = true}};
+    reader.cmd = rg_cmd_user(g, &(rg_user_desc){.name = "light", .kind = RG_COMMAND_DRAW, .accesses = reads,
+                                               .access_count = 2, .record = record_job, .user = &reader});
+    rg_end_rendering(g);
+    rg_cmd_copy_texture_to_buffer(g, c, 0, 0, 1, readback, 0);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(rg_merge_count(g), 1);
+    rg_merge_info m;
+    cr_assert_eq(rg_merge_get(g, 0, &m), RG_SUCCESS);
+    cr_expect_eq(m.first.id, gb.id);
+    cr_expect_eq(m.second.id, light.id);
+    out->merged = m.merged;
+    out->a_transient = rg_texture_is_transient(g, a);
+    out->by_region = 0;
+    for (uint32_t i = 0; i < rg_barrier_count(g); i++)
+        out->by_region += rg_barrier_get(g, i)->by_region;
+
+    /* Two submissions of two frames each: the second frame of each runs
+     * after one that used every resource. */
+    for (int round = 0; round < 2; round++)
+        test_run(g, 2);
+    cr_expect_eq(writer.merged, out->merged);
+    cr_expect_eq(reader.pipelines_built, 1, "one pipeline per reported state");
+    memcpy(out->pixels, eng_buffer_mapped(host), sizeof out->pixels);
+    rg_graph_destroy(g);
+    job_free(&writer);
+    job_free(&reader);
+    eng_buffer_destroy(host);
+}
+
+DEVICE_TEST(rg_merge_device, merged_and_unmerged_frames_are_identical)
+{
+    static frame_result off, on;
+    run_frame(RG_MERGE_OFF, &off);
+    run_frame(RG_MERGE_ON, &on);
+    bool local_read = eng_context_local_read(test_ctx).supported;
+    cr_expect_not(off.merged);
+    cr_expect_eq(on.merged, local_read, "RG_MERGE_ON merges exactly where the device has local read");
+    cr_expect_eq(on.by_region, local_read ? 2u : 0u, "one by-region barrier per G-buffer texture");
+    cr_expect_eq(on.a_transient, local_read, "a lives and dies in the merged instance");
+    cr_expect_not(off.a_transient);
+    /* Left half: a = (0.2, 0.4, 0.6, 1), b = its complement (0.8, 0.6, 0.4,
+     * 1); right half: the clear colors. The reader takes r, g of a and b, a
+     * of b. */
+    static const uint8_t left[4] = {51, 102, 102, 255}, right[4] = {255, 0, 255, 255};
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            const uint8_t *want = x < W / 2 ? left : right, *px = &off.pixels[(y * W + x) * 4];
+            cr_assert(memcmp(px, want, 4) == 0, "unmerged (%u,%u) = %u %u %u %u", x, y, px[0], px[1], px[2], px[3]);
+        }
+    cr_expect(memcmp(off.pixels, on.pixels, sizeof off.pixels) == 0, "merged and unmerged pixels differ");
+}
