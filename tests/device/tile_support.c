@@ -22,14 +22,19 @@ eng_context *tile_context(bool quiet)
     return ctx;
 }
 
+eng_context *tile_context_with(const char *variable, const char *value, bool quiet)
+{
+    setenv(variable, value, 1); /* read by the layer at vkCreateDevice */
+    eng_context *ctx = tile_context(quiet);
+    unsetenv(variable);
+    return ctx;
+}
+
 eng_context *tile_faulty_context(const char *variable, unsigned long long value)
 {
     char v[32];
     snprintf(v, sizeof v, "%llu", value);
-    setenv(variable, v, 1); /* read by the layer at vkCreateDevice */
-    eng_context *ctx = tile_context(false);
-    unsetenv(variable);
-    return ctx;
+    return tile_context_with(variable, v, false);
 }
 
 struct tile_rule_counter {

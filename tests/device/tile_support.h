@@ -12,6 +12,10 @@
 
 /* A validation context with the layer; quiet: messages counted, not printed. */
 eng_context *tile_context(bool quiet);
+/* The same with the layer's environment variable `variable` (read at
+ * vkCreateDevice) set to value while the device is made, e.g.
+ * VKGRAPH_TILE_MOLTENVK=1. */
+eng_context *tile_context_with(const char *variable, const char *value, bool quiet);
 /* The same with VKGRAPH_TILE_FAIL_ALLOC (variable "VKGRAPH_TILE_FAIL_ALLOC")
  * or VKGRAPH_TILE_FAIL_BYTES set to value while the device is made. Skips
  * (or fails, with ENG_REQUIRE_DEVICE) without a device. */

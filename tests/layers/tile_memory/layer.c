@@ -22,7 +22,16 @@
  *     device's live real (non-lazy) memory above B bytes;
  *   - loss injection: VKGRAPH_TILE_LOSE_DEVICE=N and
  *     VKGRAPH_TILE_LOSE_SURFACE=N make submissions, or acquires and
- *     presents, fail from the Nth on as a lost device or surface would.
+ *     presents, fail from the Nth on as a lost device or surface would;
+ *   - MoltenVK's local read: VKGRAPH_TILE_MOLTENVK=1 reports a lazy
+ *     attachment whose contents are needed across a local-read barrier
+ *     (vkCmdPipelineBarrier2 or vkCmdPipelineBarrier inside vkCmdBeginRendering
+ *     .. vkCmdEndRendering): MoltenVK restarts the render pass there and
+ *     discards memoryless attachments (rules.c says when contents count as
+ *     needed). Only then does the layer intercept draws, barriers and the
+ *     local-read commands; otherwise VK_KHR_dynamic_rendering_local_read, its
+ *     feature struct and its commands pass through untouched, as does every
+ *     extension and pNext chain the layer does not name above.
  *
  * It emulates accounting and rules, not tile hardware speed. Enable it below
  * the validation layer (listed after it in ppEnabledLayerNames) so that
@@ -31,8 +40,8 @@
  *
  * This file: the loader interface, instances, devices and messengers;
  * memory.c: memory types, allocations, budget, faults; rules.c: the
- * memoryless rules (templates.c for update templates); lost.c: device and
- * surface loss. */
+ * memoryless rules and MoltenVK's local-read rule (templates.c for update
+ * templates); lost.c: device and surface loss. */
 #include "layer.h"
 
 #include <stdio.h>
@@ -408,10 +417,38 @@ static VKAPI_ATTR VkResult VKAPI_CALL tile_CreateDevice(VkPhysicalDevice pd, con
         GET(queue_submit2, PFN_vkQueueSubmit2, "vkQueueSubmit2KHR");
     GET(acquire_next_image, PFN_vkAcquireNextImageKHR, "vkAcquireNextImageKHR");
     GET(queue_present, PFN_vkQueuePresentKHR, "vkQueuePresentKHR");
+    GET(set_object_name, PFN_vkSetDebugUtilsObjectNameEXT, "vkSetDebugUtilsObjectNameEXT");
+    GET(begin_command_buffer, PFN_vkBeginCommandBuffer, "vkBeginCommandBuffer");
+    GET(end_rendering, PFN_vkCmdEndRendering, "vkCmdEndRendering");
+    if (!d->end_rendering)
+        GET(end_rendering, PFN_vkCmdEndRendering, "vkCmdEndRenderingKHR");
+    GET(set_locations, PFN_vkCmdSetRenderingAttachmentLocationsKHR, "vkCmdSetRenderingAttachmentLocations");
+    if (!d->set_locations)
+        GET(set_locations, PFN_vkCmdSetRenderingAttachmentLocationsKHR, "vkCmdSetRenderingAttachmentLocationsKHR");
+    GET(set_input_indices, PFN_vkCmdSetRenderingInputAttachmentIndicesKHR, "vkCmdSetRenderingInputAttachmentIndices");
+    if (!d->set_input_indices)
+        GET(set_input_indices, PFN_vkCmdSetRenderingInputAttachmentIndicesKHR,
+            "vkCmdSetRenderingInputAttachmentIndicesKHR");
+    GET(pipeline_barrier, PFN_vkCmdPipelineBarrier, "vkCmdPipelineBarrier");
+    GET(pipeline_barrier2, PFN_vkCmdPipelineBarrier2, "vkCmdPipelineBarrier2");
+    if (!d->pipeline_barrier2)
+        GET(pipeline_barrier2, PFN_vkCmdPipelineBarrier2, "vkCmdPipelineBarrier2KHR");
+    GET(draw, PFN_vkCmdDraw, "vkCmdDraw");
+    GET(draw_indexed, PFN_vkCmdDrawIndexed, "vkCmdDrawIndexed");
+    GET(draw_indirect, PFN_vkCmdDrawIndirect, "vkCmdDrawIndirect");
+    GET(draw_indexed_indirect, PFN_vkCmdDrawIndexedIndirect, "vkCmdDrawIndexedIndirect");
+    GET(draw_indirect_count, PFN_vkCmdDrawIndirectCount, "vkCmdDrawIndirectCount");
+    if (!d->draw_indirect_count)
+        GET(draw_indirect_count, PFN_vkCmdDrawIndirectCount, "vkCmdDrawIndirectCountKHR");
+    GET(draw_indexed_indirect_count, PFN_vkCmdDrawIndexedIndirectCount, "vkCmdDrawIndexedIndirectCount");
+    if (!d->draw_indexed_indirect_count)
+        GET(draw_indexed_indirect_count, PFN_vkCmdDrawIndexedIndirectCount, "vkCmdDrawIndexedIndirectCountKHR");
+    GET(execute_commands, PFN_vkCmdExecuteCommands, "vkCmdExecuteCommands");
 #undef GET
     pthread_mutex_init(&d->lock, NULL);
     tile_faults_reset(d);
     tile_lost_reset();
+    tile_moltenvk_reset(d);
     pthread_mutex_lock(&global_lock);
     d->next = devices;
     devices = d;
@@ -441,6 +478,7 @@ static VKAPI_ATTR void VKAPI_CALL tile_DestroyDevice(VkDevice device, const VkAl
     tile_map_clear(&d->views);
     tile_map_clear(&d->memory);
     tile_templates_clear(d);
+    tile_moltenvk_clear(d);
     pthread_mutex_destroy(&d->lock);
     free(d);
 }
@@ -501,6 +539,32 @@ static const intercept device_fns[] = {
     FN("vkAcquireNextImageKHR", tile_AcquireNextImageKHR),
     FN("vkQueuePresentKHR", tile_QueuePresentKHR),
 };
+/* Handed out by vkGetDeviceProcAddr only to devices in MoltenVK mode
+ * (VKGRAPH_TILE_MOLTENVK=1): other devices call the next layer's directly,
+ * draws included. Through vkGetInstanceProcAddr they pass by unless the
+ * device is in that mode. */
+static const intercept moltenvk_fns[] = {
+    FN("vkSetDebugUtilsObjectNameEXT", tile_SetDebugUtilsObjectNameEXT),
+    FN("vkBeginCommandBuffer", tile_BeginCommandBuffer),
+    FN("vkCmdEndRendering", tile_CmdEndRendering),
+    FN("vkCmdEndRenderingKHR", tile_CmdEndRendering),
+    FN("vkCmdSetRenderingAttachmentLocations", tile_CmdSetRenderingAttachmentLocationsKHR),
+    FN("vkCmdSetRenderingAttachmentLocationsKHR", tile_CmdSetRenderingAttachmentLocationsKHR),
+    FN("vkCmdSetRenderingInputAttachmentIndices", tile_CmdSetRenderingInputAttachmentIndicesKHR),
+    FN("vkCmdSetRenderingInputAttachmentIndicesKHR", tile_CmdSetRenderingInputAttachmentIndicesKHR),
+    FN("vkCmdPipelineBarrier", tile_CmdPipelineBarrier),
+    FN("vkCmdPipelineBarrier2", tile_CmdPipelineBarrier2),
+    FN("vkCmdPipelineBarrier2KHR", tile_CmdPipelineBarrier2),
+    FN("vkCmdDraw", tile_CmdDraw),
+    FN("vkCmdDrawIndexed", tile_CmdDrawIndexed),
+    FN("vkCmdDrawIndirect", tile_CmdDrawIndirect),
+    FN("vkCmdDrawIndexedIndirect", tile_CmdDrawIndexedIndirect),
+    FN("vkCmdDrawIndirectCount", tile_CmdDrawIndirectCount),
+    FN("vkCmdDrawIndirectCountKHR", tile_CmdDrawIndirectCount),
+    FN("vkCmdDrawIndexedIndirectCount", tile_CmdDrawIndexedIndirectCount),
+    FN("vkCmdDrawIndexedIndirectCountKHR", tile_CmdDrawIndexedIndirectCount),
+    FN("vkCmdExecuteCommands", tile_CmdExecuteCommands),
+};
 static const intercept instance_fns[] = {
     FN("vkCreateInstance", tile_CreateInstance),
     FN("vkDestroyInstance", tile_DestroyInstance),
@@ -532,6 +596,8 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL tile_GetDeviceProcAddr(VkDevice 
     if (!d)
         return NULL;
     PFN_vkVoidFunction fn = lookup(device_fns, COUNT(device_fns), name);
+    if (!fn && d->moltenvk)
+        fn = lookup(moltenvk_fns, COUNT(moltenvk_fns), name);
     /* Only where the next layer has the function: the application must see
      * NULL for what the device does not offer. */
     PFN_vkVoidFunction next = d->gdpa(device, name);
@@ -553,6 +619,8 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL tile_GetInstanceProcAddr(VkInsta
     PFN_vkVoidFunction fn = lookup(instance_fns, COUNT(instance_fns), name);
     if (!fn)
         fn = lookup(device_fns, COUNT(device_fns), name);
+    if (!fn)
+        fn = lookup(moltenvk_fns, COUNT(moltenvk_fns), name);
     return fn && next ? fn : next;
 }
 

@@ -13,6 +13,56 @@
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
+/* VK_KHR_dynamic_rendering_local_read where the Vulkan headers predate it
+ * (Debian 12's 1.3.239): its types as vulkan_core.h 1.4.309 defines them,
+ * its enum values as constants of their enum types. The layer uses the KHR
+ * names only, which every header that has the extension defines. */
+#ifndef VK_KHR_dynamic_rendering_local_read
+#define VK_KHR_dynamic_rendering_local_read 1
+#define VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_SPEC_VERSION 1
+#define VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME "VK_KHR_dynamic_rendering_local_read"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES ((VkStructureType)1000232000)
+#define VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO ((VkStructureType)1000232001)
+#define VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO ((VkStructureType)1000232002)
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR \
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES
+#define VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO
+#define VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO_KHR \
+    VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO
+#define VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ ((VkImageLayout)1000232000)
+#define VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ
+
+typedef struct VkPhysicalDeviceDynamicRenderingLocalReadFeatures {
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 dynamicRenderingLocalRead;
+} VkPhysicalDeviceDynamicRenderingLocalReadFeatures;
+
+typedef struct VkRenderingAttachmentLocationInfo {
+    VkStructureType sType;
+    const void *pNext;
+    uint32_t colorAttachmentCount;
+    const uint32_t *pColorAttachmentLocations;
+} VkRenderingAttachmentLocationInfo;
+
+typedef struct VkRenderingInputAttachmentIndexInfo {
+    VkStructureType sType;
+    const void *pNext;
+    uint32_t colorAttachmentCount;
+    const uint32_t *pColorAttachmentInputIndices;
+    const uint32_t *pDepthInputAttachmentIndex;
+    const uint32_t *pStencilInputAttachmentIndex;
+} VkRenderingInputAttachmentIndexInfo;
+
+typedef VkPhysicalDeviceDynamicRenderingLocalReadFeatures VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR;
+typedef VkRenderingAttachmentLocationInfo VkRenderingAttachmentLocationInfoKHR;
+typedef VkRenderingInputAttachmentIndexInfo VkRenderingInputAttachmentIndexInfoKHR;
+typedef void(VKAPI_PTR *PFN_vkCmdSetRenderingAttachmentLocationsKHR)(
+    VkCommandBuffer commandBuffer, const VkRenderingAttachmentLocationInfo *pLocationInfo);
+typedef void(VKAPI_PTR *PFN_vkCmdSetRenderingInputAttachmentIndicesKHR)(
+    VkCommandBuffer commandBuffer, const VkRenderingInputAttachmentIndexInfo *pInputAttachmentIndexInfo);
+#endif
+
 #define LAYER_NAME "VK_LAYER_VKGRAPH_tile_memory"
 #define RULE_ID "VKGRAPH-tile-memoryless"
 
@@ -54,6 +104,9 @@ typedef struct device_data {
     /* Fault injection (VKGRAPH_TILE_FAIL_BYTES): live bytes of real
      * (non-lazy) memory above which an allocation fails; 0 = no limit. */
     VkDeviceSize fail_bytes;
+    /* VKGRAPH_TILE_MOLTENVK=1: the local-read rule (rules.c) is checked and
+     * the commands it follows are intercepted; otherwise they pass by. */
+    bool moltenvk;
     PFN_vkGetDeviceProcAddr gdpa;
     PFN_vkDestroyDevice destroy_device;
     PFN_vkCreateImage create_image;
@@ -89,11 +142,31 @@ typedef struct device_data {
     PFN_vkQueueSubmit2 queue_submit2;
     PFN_vkAcquireNextImageKHR acquire_next_image;
     PFN_vkQueuePresentKHR queue_present;
+    /* MoltenVK mode only (rules.c): the commands the local-read rule
+     * follows. Where a core name and its KHR alias both exist, the core
+     * function, else the KHR one (a device below the version that made it
+     * core), as for the ones above. */
+    PFN_vkSetDebugUtilsObjectNameEXT set_object_name;
+    PFN_vkBeginCommandBuffer begin_command_buffer;
+    PFN_vkCmdEndRendering end_rendering;
+    PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;
+    PFN_vkCmdSetRenderingInputAttachmentIndicesKHR set_input_indices;
+    PFN_vkCmdPipelineBarrier pipeline_barrier;
+    PFN_vkCmdPipelineBarrier2 pipeline_barrier2;
+    PFN_vkCmdDraw draw;
+    PFN_vkCmdDrawIndexed draw_indexed;
+    PFN_vkCmdDrawIndirect draw_indirect;
+    PFN_vkCmdDrawIndexedIndirect draw_indexed_indirect;
+    PFN_vkCmdDrawIndirectCount draw_indirect_count;
+    PFN_vkCmdDrawIndexedIndirectCount draw_indexed_indirect_count;
+    PFN_vkCmdExecuteCommands execute_commands;
     pthread_mutex_t lock; /* guards the maps and the counters below */
     tile_map images;      /* VkImage -> usage | IMAGE_LAZY when bound to lazy memory */
     tile_map views;       /* VkImageView -> VkImage */
     tile_map memory;      /* VkDeviceMemory -> memory_value() */
     tile_map templates;   /* VkDescriptorUpdateTemplate -> its image entries (templates.c) */
+    tile_map names;       /* MoltenVK mode: VkImage -> its debug-utils name (malloc'd) */
+    tile_map passes;      /* MoltenVK mode: VkCommandBuffer -> its rendering instance's state (rules.c) */
     VkDeviceSize heap_used[VK_MAX_MEMORY_HEAPS]; /* live real (non-lazy) bytes */
     VkDeviceSize lazy_used[VK_MAX_MEMORY_HEAPS]; /* live lazy bytes */
     struct device_data *next;
@@ -191,5 +264,34 @@ VKAPI_ATTR void VKAPI_CALL tile_UpdateDescriptorSets(VkDevice, uint32_t, const V
                                                      const VkCopyDescriptorSet *);
 VKAPI_ATTR void VKAPI_CALL tile_CmdPushDescriptorSetKHR(VkCommandBuffer, VkPipelineBindPoint, VkPipelineLayout,
                                                         uint32_t, uint32_t, const VkWriteDescriptorSet *);
+
+/* rules.c, MoltenVK mode: the local-read rule. tile_moltenvk_reset reads
+ * VKGRAPH_TILE_MOLTENVK at each vkCreateDevice; tile_moltenvk_clear frees
+ * what the mode kept (image names, rendering instances being recorded);
+ * tile_forget_name drops a destroyed image's name. */
+void tile_moltenvk_reset(device_data *d);
+void tile_moltenvk_clear(device_data *d);
+void tile_forget_name(device_data *d, VkImage image);
+VKAPI_ATTR VkResult VKAPI_CALL tile_SetDebugUtilsObjectNameEXT(VkDevice, const VkDebugUtilsObjectNameInfoEXT *);
+VKAPI_ATTR VkResult VKAPI_CALL tile_BeginCommandBuffer(VkCommandBuffer, const VkCommandBufferBeginInfo *);
+VKAPI_ATTR void VKAPI_CALL tile_CmdEndRendering(VkCommandBuffer);
+VKAPI_ATTR void VKAPI_CALL tile_CmdSetRenderingAttachmentLocationsKHR(VkCommandBuffer,
+                                                                      const VkRenderingAttachmentLocationInfoKHR *);
+VKAPI_ATTR void VKAPI_CALL
+tile_CmdSetRenderingInputAttachmentIndicesKHR(VkCommandBuffer, const VkRenderingInputAttachmentIndexInfoKHR *);
+VKAPI_ATTR void VKAPI_CALL tile_CmdPipelineBarrier(VkCommandBuffer, VkPipelineStageFlags, VkPipelineStageFlags,
+                                                   VkDependencyFlags, uint32_t, const VkMemoryBarrier *, uint32_t,
+                                                   const VkBufferMemoryBarrier *, uint32_t,
+                                                   const VkImageMemoryBarrier *);
+VKAPI_ATTR void VKAPI_CALL tile_CmdPipelineBarrier2(VkCommandBuffer, const VkDependencyInfo *);
+VKAPI_ATTR void VKAPI_CALL tile_CmdDraw(VkCommandBuffer, uint32_t, uint32_t, uint32_t, uint32_t);
+VKAPI_ATTR void VKAPI_CALL tile_CmdDrawIndexed(VkCommandBuffer, uint32_t, uint32_t, uint32_t, int32_t, uint32_t);
+VKAPI_ATTR void VKAPI_CALL tile_CmdDrawIndirect(VkCommandBuffer, VkBuffer, VkDeviceSize, uint32_t, uint32_t);
+VKAPI_ATTR void VKAPI_CALL tile_CmdDrawIndexedIndirect(VkCommandBuffer, VkBuffer, VkDeviceSize, uint32_t, uint32_t);
+VKAPI_ATTR void VKAPI_CALL tile_CmdDrawIndirectCount(VkCommandBuffer, VkBuffer, VkDeviceSize, VkBuffer, VkDeviceSize,
+                                                     uint32_t, uint32_t);
+VKAPI_ATTR void VKAPI_CALL tile_CmdDrawIndexedIndirectCount(VkCommandBuffer, VkBuffer, VkDeviceSize, VkBuffer,
+                                                            VkDeviceSize, uint32_t, uint32_t);
+VKAPI_ATTR void VKAPI_CALL tile_CmdExecuteCommands(VkCommandBuffer, uint32_t, const VkCommandBuffer *);
 
 #endif

@@ -159,6 +159,8 @@ VKAPI_ATTR void VKAPI_CALL tile_DestroyImage(VkDevice device, VkImage image, con
     pthread_mutex_lock(&d->lock);
     tile_map_remove(&d->images, (uint64_t)image);
     pthread_mutex_unlock(&d->lock);
+    if (d->moltenvk)
+        tile_forget_name(d, image);
     d->destroy_image(device, image, alloc);
 }
 
