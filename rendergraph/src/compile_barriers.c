@@ -33,7 +33,8 @@ typedef struct slot_state {
     VkPipelineStageFlags2 ws, rs, vs; /* pending write, readers since, visible to */
     VkAccessFlags2 wa, va;
     uint32_t bar, bar_point;          /* the last barrier touching the slot, and its point */
-    uint32_t touched;                 /* position of the last access, RG__NONE before */
+    uint32_t written;                 /* position of this frame's last write or
+                                         transition, RG__NONE before */
     VkPipelineStageFlags2 bar_src_stage; /* what that barrier had to wait for */
     VkAccessFlags2 bar_src_access;
 } slot_state;
@@ -72,8 +73,11 @@ typedef struct planner {
 static need slot_step(planner *p, slot_state *st, const step *s)
 {
     need n = {.old_layout = st->layout, .point = p->point};
-    if (p->local_point != RG__NONE && st->touched != RG__NONE && st->touched >= p->instance_begin)
-        n.point = p->local_point; /* waits for an earlier span of the instance */
+    /* Waiting for a write of an earlier span of the instance: between the
+     * spans. Anything else (the frame before, work before the instance)
+     * waits before the instance begins. */
+    if (p->local_point != RG__NONE && st->written != RG__NONE && st->written >= p->instance_begin)
+        n.point = p->local_point;
     n.new_layout = s->final && s->layout == VK_IMAGE_LAYOUT_UNDEFINED ? st->layout : s->layout;
     bool transition = n.new_layout != st->layout;
     if (transition || s->write || (s->final && (s->stage | s->access))) {
@@ -115,7 +119,8 @@ static need slot_step(planner *p, slot_state *st, const step *s)
         st->rs |= s->stage;
     }
     st->layout = n.new_layout;
-    st->touched = p->pos;
+    if (s->write || transition)
+        st->written = p->pos;
     return n;
 }
 
@@ -262,7 +267,7 @@ static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry, 
         for (uint32_t i = r->sub_base; i < r->sub_base + r->sub_count; i++) {
             slot_state *st = &slots[i];
             memset(st, 0, sizeof *st);
-            st->bar = st->touched = RG__NONE;
+            st->bar = st->written = RG__NONE;
             if (r->imported) {
                 st->layout = r->initial_layout;
                 st->ws = r->initial_stage;

@@ -72,10 +72,12 @@ static bool ranges_equal(const rg_range *a, const rg_range *b)
            a->base_layer == b->base_layer && a->layer_count == b->layer_count;
 }
 
-static bool overlap(const rg__access *a, const rg__access *b)
+static bool overlap(const rg_graph *g, const rg__access *a, const rg__access *b)
 {
     if (a->resource != b->resource)
         return false;
+    if (!g->decl.resources[a->resource].is_texture)
+        return true; /* buffer accesses are whole: rg__access_push */
     const rg_range *x = &a->range, *y = &b->range;
     return (x->aspect & y->aspect) && x->base_mip < y->base_mip + y->mip_count &&
            y->base_mip < x->base_mip + x->mip_count && x->base_layer < y->base_layer + y->layer_count &&
@@ -255,7 +257,7 @@ static bool may_join(merger *m, const uint32_t *spans, uint32_t count, uint32_t 
             span_accesses(g, spans[i], &f, &e);
             for (uint32_t ai = f; ai < e; ai++) {
                 const rg__access *a = &g->decl.accesses[ai];
-                if (a->role == RG__ROLE_LIFETIME || !overlap(a, b))
+                if (a->role == RG__ROLE_LIFETIME || !overlap(g, a, b))
                     continue;
                 bool hazard = a->write || b->write || a->layout != b->layout;
                 if (!hazard)

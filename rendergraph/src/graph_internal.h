@@ -28,9 +28,10 @@
  *   place_views.c          attachment views
  *   execute.c              recording a placed graph
  *   queries.c              what the public API reads back from the stages
- *   report_memory.c        the memory report, JSON and SVG timeline
  *   report_traffic.c       tile traffic estimate (loads, stores, resolves,
  *                          sampled reads of the frame's own results)
+ *   report_memory.c        the memory report (with the tile traffic), JSON
+ *                          and SVG timeline
  *   report_dot.c           the Graphviz dump
  *   graph.c                the graph's life: create, destroy, reset, and the
  *                          pipeline entry points rg_compile, rg_place,
@@ -454,5 +455,13 @@ void rg__place_views_free(rg_graph *g);
 /* ---------------------------------------------------------------- execute */
 
 rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd);
+
+/* ---------------------------------------------------------------- reports */
+
+/* The tile traffic (report_traffic.c) of a compiled graph: per rendering
+ * instance (per: instance_count entries), of the commands outside spans
+ * (their reads only) and of the frame. RG_ERROR_OUT_OF_MEMORY sets no
+ * message. */
+rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traffic *outside, rg_tile_traffic *total);
 
 #endif

@@ -1,6 +1,12 @@
 /* Graphviz DOT dump of a compiled graph: commands as nodes (spans as
- * clusters), hazard edges between nodes, and each barrier point as a note
- * attached to the command it is recorded before. */
+ * clusters, a merged rendering instance as one cluster holding its spans'),
+ * hazard edges between nodes, a dashed edge between the begin commands of
+ * two spans that could merge and did not (labelled with the reason), and
+ * each barrier point as a note attached to the command it is recorded
+ * before. A graph with neither merged instances nor merge candidates that
+ * stayed apart gets no instance clusters and no such edges: its DOT is the
+ * plain spans-and-nodes one (scripts/demo_outputs.sh compares DOT files
+ * across builds). */
 #include "graph_internal.h"
 
 #include <errno.h>
@@ -40,6 +46,41 @@ static void put_barrier(FILE *f, const rg_graph *g, const rg_barrier_info *b)
             (unsigned long long)b->dst_access, b->hoisted ? " (hoisted)" : "");
 }
 
+/* The merged instance of span s, or NULL when its instance is s alone. */
+static const rg__instance *merged_instance(const rg_graph *g, uint32_t s)
+{
+    const rg__instance *in = &g->compiled.instances[g->compiled.span_map[s].instance];
+    return in->count > 1 ? in : NULL;
+}
+
+static uint32_t span_node(const rg_graph *g, uint32_t s) { return g->decl.cmds[g->decl.spans[s].begin_cmd].node; }
+
+/* A merged instance as one cluster, its spans (in execution order) as
+ * clusters inside it. */
+static void put_instance(FILE *f, const rg_graph *g, const rg__instance *in)
+{
+    const uint32_t *spans = &g->compiled.instance_spans[in->first];
+    fprintf(f, "  subgraph cluster_i%u {\n    label=\"instance: ", g->compiled.span_map[spans[0]].instance);
+    for (uint32_t k = 0; k < in->count; k++) {
+        fputs(k ? " + " : "", f);
+        put_label(f, g->decl.cmds[g->decl.spans[spans[k]].begin_cmd].name);
+    }
+    fprintf(f, " (merged)\";\n");
+    for (uint32_t k = 0; k < in->count; k++) {
+        uint32_t n = span_node(g, spans[k]);
+        uint32_t first = g->compiled.node_first_cmd[n], end = g->compiled.node_first_cmd[n + 1];
+        fprintf(f, "    subgraph cluster_%u {\n      label=\"span ", n);
+        put_label(f, g->decl.cmds[first].name);
+        fprintf(f, " (batch %u)\";\n", g->compiled.node_batch[n]);
+        for (uint32_t c = first; c < end; c++)
+            put_cmd(f, g, c, "      ");
+        for (uint32_t c = first; c + 1 < end; c++)
+            fprintf(f, "      c%u -> c%u [style=dotted];\n", c, c + 1);
+        fprintf(f, "    }\n");
+    }
+    fprintf(f, "  }\n");
+}
+
 static void write_graph(FILE *f, const rg_graph *g)
 {
     fprintf(f, "digraph \"");
@@ -48,6 +89,13 @@ static void write_graph(FILE *f, const rg_graph *g)
     for (uint32_t n = 0; n < g->compiled.node_count; n++) {
         uint32_t first = g->compiled.node_first_cmd[n], end = g->compiled.node_first_cmd[n + 1];
         bool span = g->decl.cmds[first].span != RG__NONE;
+        const rg__instance *in = span ? merged_instance(g, g->decl.cmds[first].span) : NULL;
+        if (in) {
+            /* Drawn whole where its first span's node comes. */
+            if (n == span_node(g, g->compiled.instance_spans[in->first]))
+                put_instance(f, g, in);
+            continue;
+        }
         if (span) {
             fprintf(f, "  subgraph cluster_%u {\n    label=\"span ", n);
             put_label(f, g->decl.cmds[first].name);
@@ -65,6 +113,15 @@ static void write_graph(FILE *f, const rg_graph *g)
     for (uint32_t e = 0; e < g->compiled.edge_count; e++)
         fprintf(f, "  c%u -> c%u;\n", g->compiled.node_first_cmd[g->compiled.edges[2 * e] + 1] - 1,
                 g->compiled.node_first_cmd[g->compiled.edges[2 * e + 1]]);
+    for (uint32_t i = 0; i < g->compiled.merge_count; i++) {
+        const rg__merge_note *m = &g->compiled.merges[i];
+        if (!m->reason[0])
+            continue;
+        fprintf(f, "  c%u -> c%u [style=dashed, constraint=false, label=\"not merged: ",
+                g->decl.spans[m->first].begin_cmd, g->decl.spans[m->second].begin_cmd);
+        put_label(f, m->reason);
+        fprintf(f, "\"];\n");
+    }
     for (uint32_t p = 0; p <= g->compiled.order_count; p++) {
         uint32_t b0 = g->compiled.point_start[p], b1 = g->compiled.point_start[p + 1];
         if (b0 == b1)

@@ -1,10 +1,14 @@
 /* The memory report over a placement: a table, the same data as JSON, and
  * an SVG timeline per pool (x = execution-order position, y = byte offset)
  * where aliasing shows as bars stacked at one offset. Reads the placement's
- * plan; a failure sets the graph's message (its one mutable field). */
+ * plan; a failure sets the graph's message (its one mutable field). The
+ * table and the JSON end with the tile traffic per rendering instance
+ * (report_traffic.c) and the merge notes, after the memory lines (tests
+ * and scripts compare those line by line). */
 #include "graph_internal.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *kind_name(rg_memory_kind k)
@@ -54,6 +58,68 @@ static rg_result finish(const rg_graph *graph, const char *what, const char *pat
 
 static double mib(VkDeviceSize v) { return (double)v / (1024.0 * 1024.0); }
 
+/* ---------------------------------------------------------- tile traffic */
+
+/* The tile traffic of every instance and of the frame, for the reports. */
+typedef struct traffic {
+    rg_tile_traffic *per;             /* instance_count entries */
+    rg_tile_traffic outside, total;
+} traffic;
+
+static rg_result traffic_of(const rg_graph *graph, const char *what, traffic *t)
+{
+    t->per = malloc(((size_t)graph->compiled.instance_count + 1) * sizeof *t->per);
+    rg_result r = t->per ? rg__tile_traffic(graph, t->per, &t->outside, &t->total) : RG_ERROR_OUT_OF_MEMORY;
+    if (r != RG_SUCCESS) {
+        free(t->per);
+        t->per = NULL;
+        return rg__report((rg_graph *)graph, r, "%s: out of memory for the tile traffic", what);
+    }
+    return RG_SUCCESS;
+}
+
+static const char *span_name(const rg_graph *g, uint32_t s) { return g->decl.cmds[g->decl.spans[s].begin_cmd].name; }
+
+/* An instance's spans' names joined with " + ", through put (raw or
+ * escaped). */
+static void put_instance(FILE *f, const rg_graph *g, uint32_t ii, void (*put)(FILE *, const char *))
+{
+    const rg__instance *in = &g->compiled.instances[ii];
+    for (uint32_t k = 0; k < in->count; k++) {
+        if (k)
+            fputs(" + ", f);
+        put(f, span_name(g, g->compiled.instance_spans[in->first + k]));
+    }
+}
+
+static void put_raw(FILE *f, const char *s) { fputs(s, f); }
+
+static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
+{
+    fprintf(out, "tile traffic per frame (estimate: attachment loads, stores, resolves, and reads of what the frame "
+                 "wrote)\n");
+    for (uint32_t ii = 0; ii < g->compiled.instance_count; ii++) {
+        const rg_tile_traffic *x = &t->per[ii];
+        fprintf(out, "  instance %u '", ii);
+        put_instance(out, g, ii, put_raw);
+        fprintf(out, "'%s: loads %.2f MiB, stores %.2f MiB, resolves %.2f MiB, sampled %.2f MiB, total %.2f MiB\n",
+                g->compiled.instances[ii].count > 1 ? " (merged)" : "", mib(x->loads), mib(x->stores),
+                mib(x->resolves), mib(x->sampled), mib(x->total));
+    }
+    fprintf(out, "  outside spans: sampled %.2f MiB\n", mib(t->outside.sampled));
+    const rg_tile_traffic *x = &t->total;
+    fprintf(out,
+            "  frame: loads %.2f MiB, stores %.2f MiB, resolves %.2f MiB, sampled %.2f MiB, total %llu bytes "
+            "(%.2f MiB)\n",
+            mib(x->loads), mib(x->stores), mib(x->resolves), mib(x->sampled), (unsigned long long)x->total,
+            mib(x->total));
+    for (uint32_t i = 0; i < g->compiled.merge_count; i++) {
+        const rg__merge_note *n = &g->compiled.merges[i];
+        fprintf(out, "merge '%s' -> '%s': %s%s\n", span_name(g, n->first), span_name(g, n->second),
+                n->reason[0] ? "not merged: " : "merged", n->reason);
+    }
+}
+
 rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
 {
     if (!graph || !out)
@@ -61,6 +127,9 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
     const rg__mem_plan *p = plan_of(graph, "rg_memory_report_print");
     if (!p)
         return RG_ERROR_NOT_PLACED;
+    traffic tr;
+    if (traffic_of(graph, "rg_memory_report_print", &tr) != RG_SUCCESS)
+        return RG_ERROR_OUT_OF_MEMORY;
     fprintf(out, "memory of graph '%s'\n%-24s %-7s %-9s %12s %8s %4s %4s %12s %9s  %s\n", graph->name, "resource",
             "kind", "memory", "size", "align", "type", "pool", "offset", "lifetime", "aliases");
     for (uint32_t i = 0; i < graph->decl.resource_count; i++) {
@@ -100,6 +169,8 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
     for (uint32_t i = 0; i < p->pool_count; i++)
         fprintf(out, "pool %u: memory type %u, %s, %llu bytes\n", i, p->pools[i].memory_type,
                 p->pools[i].optimal ? "optimal images" : "buffers", (unsigned long long)p->pools[i].size);
+    print_traffic(graph, &tr, out);
+    free(tr.per);
     return RG_SUCCESS;
 }
 
@@ -111,6 +182,54 @@ static void put_name(FILE *f, const char *s)
         fputc(strchr("\"\\<>&", *s) || (unsigned char)*s < 0x20 ? '_' : *s, f);
 }
 
+/* Free text (merge reasons) as a JSON string's contents. */
+static void put_json_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            fputc(*s, f);
+    }
+}
+
+static void json_counts(FILE *f, const rg_tile_traffic *x)
+{
+    fprintf(f, "\"loads\": %llu, \"stores\": %llu, \"resolves\": %llu, \"sampled\": %llu, \"total\": %llu",
+            (unsigned long long)x->loads, (unsigned long long)x->stores, (unsigned long long)x->resolves,
+            (unsigned long long)x->sampled, (unsigned long long)x->total);
+}
+
+/* Closes the pools' array, writes the tile traffic, and opens the merges'
+ * array with its entries (the totals' line closes it). */
+static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
+{
+    fprintf(f, "\n  ],\n  \"tile_traffic\": {\n    \"instances\": [");
+    for (uint32_t ii = 0; ii < g->compiled.instance_count; ii++) {
+        fprintf(f, "%s\n      {\"spans\": \"", ii ? "," : "");
+        put_instance(f, g, ii, put_name);
+        fprintf(f, "\", \"merged\": %s, ", g->compiled.instances[ii].count > 1 ? "true" : "false");
+        json_counts(f, &t->per[ii]);
+        fputc('}', f);
+    }
+    fprintf(f, "\n    ],\n    \"outside\": {\"sampled\": %llu},\n    \"frame\": {",
+            (unsigned long long)t->outside.sampled);
+    json_counts(f, &t->total);
+    fprintf(f, "}\n  },\n  \"merges\": [");
+    for (uint32_t i = 0; i < g->compiled.merge_count; i++) {
+        const rg__merge_note *n = &g->compiled.merges[i];
+        fprintf(f, "%s\n    {\"first\": \"", i ? "," : "");
+        put_name(f, span_name(g, n->first));
+        fprintf(f, "\", \"second\": \"");
+        put_name(f, span_name(g, n->second));
+        fprintf(f, "\", \"merged\": %s, \"reason\": \"", n->reason[0] ? "false" : "true");
+        put_json_text(f, n->reason);
+        fprintf(f, "\"}");
+    }
+}
+
 rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 {
     if (!graph || !path)
@@ -118,9 +237,14 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
     const rg__mem_plan *p = plan_of(graph, "rg_memory_report_json");
     if (!p)
         return RG_ERROR_NOT_PLACED;
+    traffic tr;
+    if (traffic_of(graph, "rg_memory_report_json", &tr) != RG_SUCCESS)
+        return RG_ERROR_OUT_OF_MEMORY;
     FILE *f = open_for(graph, "rg_memory_report_json", path);
-    if (!f)
+    if (!f) {
+        free(tr.per);
         return RG_ERROR_IO;
+    }
     fprintf(f, "{\n  \"graph\": \"");
     put_name(f, graph->name);
     fprintf(f, "\",\n  \"resources\": [");
@@ -152,6 +276,10 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
         fprintf(f, "%s\n    {\"memory_type\": %u, \"class\": \"%s\", \"size\": %llu}", i ? "," : "",
                 p->pools[i].memory_type, p->pools[i].optimal ? "optimal" : "buffer",
                 (unsigned long long)p->pools[i].size);
+    /* Between the pools and the totals, so that the totals' line keeps its
+     * form: it closes the merges' array. */
+    json_traffic(f, graph, &tr);
+    free(tr.per);
     const rg_memory_totals *t = &p->totals;
     fprintf(f,
             "\n  ],\n  \"totals\": {\"pooled\": %llu, \"unaliased\": %llu, \"padding\": %llu, \"lower_bound\": %llu, "

@@ -54,7 +54,13 @@
  *     where padding exceeds unaliased, unaliased less padding is not the
  *     pooled resources' sizes, or (under rg_graph_desc.no_aliasing) pooled
  *     differs from unaliased; or placing again gives another plan;
- *   - a report fails on a graph that was just placed.
+ *   - a report fails on a graph that was just placed;
+ *   - span merging (caps and merge mode decoded from the input's last
+ *     bytes): a merged pair whose later span does not follow an end of
+ *     rendering, a merge on a device without local read or with merging
+ *     off, a barrier between merged spans that is not by region in
+ *     RENDERING_LOCAL_READ with framebuffer-space stages only, a reported
+ *     rendering state with repeated locations or input indices.
  *
  * Built with -DFUZZ_STANDALONE (no libFuzzer) it has a main instead:
  *   fuzz_graph_standalone --write-seeds DIR   writes the seed corpus (real frames)
@@ -268,6 +274,8 @@ typedef struct fz {
     req reqs[MAX_RES];
     bool callback_failed;
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing of g */
+    rg_merge merge;                   /* rg_graph_desc.merge of g */
+    rg_device_caps caps;              /* and its device */
     char name_buf[8][128];
     uint32_t name_next;
 } fz;
@@ -1042,6 +1050,62 @@ static void check_barriers(const fz *f, const rg_command *order, uint32_t n)
     CHECK(rg_barrier_get(f->g, bc) == NULL, "barrier past the end");
 }
 
+#define FRAMEBUFFER_STAGES                                                                                          \
+    (VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |                        \
+     VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT)
+
+/* Merging: merged pairs follow an end of rendering, only where the device
+ * and the mode allow; barriers between merged spans are framebuffer-local;
+ * the reported rendering states are well formed. */
+static void check_merges(const fz *f, const rg_command *order, uint32_t n)
+{
+    bool can = f->caps.local_read && f->merge != RG_MERGE_OFF &&
+               (f->merge == RG_MERGE_ON || rg_merge_by_default(f->caps.driver));
+    uint32_t mc = rg_merge_count(f->g);
+    for (uint32_t i = 0; i < mc; i++) {
+        rg_merge_info m;
+        CHECK(rg_merge_get(f->g, i, &m) == RG_SUCCESS, "merge note %u", i);
+        CHECK(m.reason != NULL && m.merged == (m.reason[0] == '\0'), "merge note %u: reason", i);
+        if (!m.merged)
+            continue;
+        CHECK(can, "spans merged without local read or with merging off (mode %d)", (int)f->merge);
+        uint32_t p = position(order, n, m.second);
+        rg_command_info before;
+        CHECK(p != UINT32_MAX && p > 0 && rg_command_get_info(f->g, order[p - 1], &before) == RG_SUCCESS &&
+                  before.type == RG_COMMAND_TYPE_END_RENDERING,
+              "merged span %u does not follow an end of rendering", m.second.id);
+    }
+    CHECK(rg_merge_get(f->g, mc, &(rg_merge_info){0}) != RG_SUCCESS, "merge note past the end");
+    for (uint32_t i = 0; i < rg_barrier_count(f->g); i++) {
+        const rg_barrier_info *b = rg_barrier_get(f->g, i);
+        if (!b->by_region)
+            continue;
+        CHECK(can, "a by-region barrier without merging");
+        CHECK(!((b->src_stage | b->dst_stage) & ~(VkPipelineStageFlags2)FRAMEBUFFER_STAGES),
+              "by-region barrier %u with stages 0x%llx -> 0x%llx", i, (unsigned long long)b->src_stage,
+              (unsigned long long)b->dst_stage);
+        CHECK(b->old_layout == b->new_layout && (!b->texture.id || b->new_layout ==
+                                                                       VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR),
+              "by-region barrier %u changes layout %d -> %d", i, (int)b->old_layout, (int)b->new_layout);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        rg_command_rendering st;
+        if (rg_command_get_rendering(f->g, order[i], &st) != RG_SUCCESS)
+            continue;
+        CHECK(st.color_count <= RG_MAX_COLOR_ATTACHMENTS, "%u colors", st.color_count);
+        CHECK(!st.merged || can, "a merged state without merging");
+        for (uint32_t a = 0; a < st.color_count; a++)
+            for (uint32_t b = a + 1; b < st.color_count; b++) {
+                CHECK(st.color_locations[a] == VK_ATTACHMENT_UNUSED ||
+                          st.color_locations[a] != st.color_locations[b],
+                      "location %u twice", st.color_locations[a]);
+                CHECK(st.color_input_indices[a] == VK_ATTACHMENT_UNUSED ||
+                          st.color_input_indices[a] != st.color_input_indices[b],
+                      "input index %u twice", st.color_input_indices[a]);
+            }
+    }
+}
+
 static void queries(fz *f, bool compiled)
 {
     const rg_command *order = NULL;
@@ -1068,6 +1132,7 @@ static void queries(fz *f, bool compiled)
                       a.id, b.id);
             }
         check_barriers(f, order, n);
+        check_merges(f, order, n);
         check_hazards(f);
     } else {
         CHECK(n == 0 && order == NULL, "an uncompiled graph has an order");
@@ -1419,7 +1484,9 @@ static void op_recreate(fz *f)
     forget_declaration(f);
     rg_graph_destroy(f->g);
     f->g = NULL;
-    rg_result res = rg_graph_create(&(rg_graph_desc){.name = "fuzz again", .no_aliasing = f->no_aliasing}, &f->g);
+    rg_result res = rg_graph_create(&(rg_graph_desc){.name = "fuzz again", .no_aliasing = f->no_aliasing,
+                                                     .merge = f->merge, .device = &f->caps},
+                                    &f->g);
     CHECK(res == RG_SUCCESS && f->g != NULL, "rg_graph_create after a destroy: %s", rg_result_string(res));
 }
 
@@ -1517,7 +1584,20 @@ static void run_input(const uint8_t *data, size_t size)
     /* The last byte's low bit: a graph that never aliases (the seeds' last
      * byte is an even opcode or argument, so they alias). */
     f->no_aliasing = size && (data[size - 1] & 1);
-    if (rg_graph_create(&(rg_graph_desc){.name = "fuzz \"graph\"\n", .no_aliasing = f->no_aliasing}, &f->g) !=
+    /* The last byte's next bits: the merge mode and the device's local
+     * read (on, multisampled, depth/stencil, few attachments, a tile or a
+     * desktop or MoltenVK driver). */
+    uint8_t last = size ? data[size - 1] : 0;
+    static const VkDriverId drivers[] = {VK_DRIVER_ID_ARM_PROPRIETARY, VK_DRIVER_ID_NVIDIA_PROPRIETARY,
+                                         VK_DRIVER_ID_MOLTENVK, VK_DRIVER_ID_QUALCOMM_PROPRIETARY};
+    f->merge = (rg_merge)(((last >> 1) & 3) % 3);
+    f->caps = (rg_device_caps){.local_read = (last >> 3) & 1, .local_read_multisampled = (last >> 4) & 1,
+                               .local_read_depth_stencil = (last >> 4) & 1,
+                               .max_color_attachments = (last >> 5) & 1 ? 2 : 0,
+                               .max_input_attachments = (last >> 5) & 1 ? 1 : 0, .driver = drivers[last >> 6]};
+    if (rg_graph_create(&(rg_graph_desc){.name = "fuzz \"graph\"\n", .no_aliasing = f->no_aliasing,
+                                         .merge = f->merge, .device = &f->caps},
+                        &f->g) !=
             RG_SUCCESS ||
         rg_graph_create(&(rg_graph_desc){.name = NULL}, &f->other) != RG_SUCCESS) {
         rg_graph_destroy(f->g);

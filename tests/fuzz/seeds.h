@@ -284,6 +284,39 @@ static void seed_deferred(enc *e)
     s_place(e, "lavapipe");
 }
 
+/* The deferred frame with its G-buffer read pixel-locally, on a tile GPU
+ * with local read and merging forced on (the last byte: merge ON, local
+ * read, an Arm driver): G-buffer and lighting merge into one instance. */
+static void seed_deferred_merged(enc *e)
+{
+    s_import(e, "swapchain", VK_FORMAT_B8G8R8A8_SRGB, 1920, 1080, VK_IMAGE_LAYOUT_UNDEFINED,
+             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR); /* t0 */
+    s_tex(e, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, 1);                            /* t1 */
+    s_tex(e, "normal", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                       /* t2 */
+    s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, 1);                                 /* t3 */
+    s_tex(e, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                          /* t4 */
+    s_buf(e, "camera", 256, false);                                                            /* b0 */
+    const s_att st = ATT(0, LD_CLEAR, ST_STORE, -1);
+    s_att g[2] = {st, st};
+    g[0].tex = 1, g[1].tex = 2;
+    s_begin(e, "gbuffer", g, 2, &(s_att)ATT(3, LD_CLEAR, ST_DONT, -1));
+    s_user(e, "draw scene", RG_COMMAND_DRAW, A(B(0, RG_USAGE_UNIFORM_VERTEX)));
+    s_op(e, OP_END);
+    s_att h = ATT(4, LD_DONT, ST_STORE, -1);
+    s_begin(e, "lighting", &h, 1, NULL);
+    s_user(e, "fullscreen light", RG_COMMAND_DRAW,
+           A(T(1, RG_USAGE_PIXEL_LOCAL_READ), T(2, RG_USAGE_PIXEL_LOCAL_READ), B(0, RG_USAGE_UNIFORM_FRAGMENT)));
+    s_op(e, OP_END);
+    s_att sc = ATT(0, LD_DONT, ST_STORE, -1);
+    s_begin(e, "tonemap", &sc, 1, NULL);
+    s_user(e, "tonemap", RG_COMMAND_DRAW, A(T(4, RG_USAGE_PIXEL_LOCAL_READ)));
+    s_op(e, OP_END);
+    s_op(e, OP_COMPILE);
+    s_place(e, "Mali, ARM proprietary ([1], [2] uncertain)");
+    s_place(e, "NVIDIA H200");
+    s_op(e, OP_FOREIGN), e8(e, 0x0a); /* the last byte: merge ON, local read, Arm */
+}
+
 /* Compute writing a storage buffer and image, copies to and from them,
  * a clear, readback into imported buffers. */
 static void seed_compute_copy(enc *e)
@@ -538,7 +571,8 @@ int main(int argc, char **argv)
                write_seed(argv[2], "compute_copy", seed_compute_copy) |
                write_seed(argv[2], "redeclare", seed_redeclare) | write_seed(argv[2], "mrt_resolve", seed_mrt_resolve) |
                write_seed(argv[2], "depth_stencil", seed_depth_stencil) | write_seed(argv[2], "formats", seed_formats) |
-               write_seed(argv[2], "import_mips_extend", seed_import_mips_extend);
+               write_seed(argv[2], "import_mips_extend", seed_import_mips_extend) |
+               write_seed(argv[2], "deferred_merged", seed_deferred_merged);
     }
     if (argc < 2) {
         fprintf(stderr, "usage: %s --write-seeds DIR | FILE...\n", argv[0]);

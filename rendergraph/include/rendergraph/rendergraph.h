@@ -708,13 +708,58 @@ VkImageView rg_texture_view(const rg_graph *graph, rg_texture texture);
 VkBuffer rg_buffer_handle(const rg_graph *graph, rg_buffer buffer);
 
 /* The memory report: per resource size, alignment, memory type, pool,
- * offset, lifetime, kind and what it aliases; totals. RG_ERROR_IO when the
- * file cannot be written. */
+ * offset, lifetime, kind and what it aliases; totals; then the tile
+ * traffic per rendering instance and of the frame (rg_tile_traffic_get)
+ * and the merge notes (rg_merge_get). RG_ERROR_IO when the file cannot be
+ * written. */
 rg_result rg_memory_report_print(const rg_graph *graph, FILE *out);
 rg_result rg_memory_report_json(const rg_graph *graph, const char *path);
 /* A picture of the pools: resources as bars over the execution order at
  * their offsets, so aliasing can be seen. */
 rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path);
+
+/* ------------------------------------------------------------ tile traffic */
+
+/* An estimate of the bytes a tile GPU moves between tile memory and DRAM
+ * per frame, from the compiled graph alone (no device, no placement):
+ *   - every attachment of a rendering instance covers the render area:
+ *     width x height x layer count x texel bytes x samples (texel bytes of
+ *     the format, whole compressed blocks; depth/stencil formats by their
+ *     size, both aspects together);
+ *   - loads: attachments loaded (load op LOAD of the first span of the
+ *     instance naming it);
+ *   - stores: attachments stored (store op STORE, as the instance stores
+ *     it: a merged instance discards what nothing else uses; NONE and
+ *     DONT_CARE cost nothing);
+ *   - resolves: resolve targets written (the last span's naming the
+ *     attachment), at one sample;
+ *   - sampled: reads by commands (sampled, storage, the read half of
+ *     read-write storage, transfer, pixel-local reads not merged into input
+ *     attachments) of subresources written earlier in the frame, in
+ *     execution order, by any command (attachment writes included): each
+ *     mip m read is max(1, w >> m) x max(1, h >> m) x texel bytes x
+ *     samples per layer. Merged input-attachment reads stay on chip: 0.
+ *     Reads of what the frame did not write (an import's previous
+ *     contents) are the frame's inputs, not counted; neither are buffers,
+ *     presentation, nor writes other than attachment stores and resolves.
+ * total is the sum of the four. */
+typedef struct rg_tile_traffic {
+    uint64_t loads;
+    uint64_t stores;
+    uint64_t resolves;
+    uint64_t sampled;
+    uint64_t total;
+} rg_tile_traffic;
+
+/* Rendering instances after compile (merged spans count once), in
+ * execution order: rg_command_rendering.instance indexes them. 0 before
+ * compile. */
+uint32_t rg_instance_count(const rg_graph *graph);
+/* instance < rg_instance_count: that rendering instance, its spans' reads
+ * included; RG_INDEX_NONE: the whole frame, reads by commands outside
+ * spans included. RG_ERROR_NOT_COMPILED before compile,
+ * RG_ERROR_INVALID_ARGUMENT for another index. */
+rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_traffic *out);
 
 /* ----------------------------------------------------------------- execute */
 
