@@ -20,8 +20,18 @@
  * bytes. Without timestamp support on the queue: says so and exits 77
  * (skipped), or 1 when ENG_REQUIRE_DEVICE is set.
  *
+ * --merge auto|on|off is the graphs' span merging (rg_graph_desc.merge;
+ * default auto, the driver's policy): run it once with on and once with off
+ * to compare a frame whose lighting shares the G-buffer's rendering
+ * instance (VK_KHR_dynamic_rendering_local_read) with one that samples the
+ * G-buffer. The mode and the spans that merged are printed and in the JSON.
+ * A graph that merged spans is timed through rg_execute only: the
+ * hand-written recording (bench_frame.c) begins every span's rendering
+ * itself and does not record merged instances, so its configurations are
+ * left out there.
+ *
  *   gpu_frame [--sizes WxH,...] [--frames N] [--warmup N] [--json FILE]
- *             [--validation] [--ground PNG]
+ *             [--validation] [--ground PNG] [--merge auto|on|off]
  */
 #include "bench_deferred.h"
 #include "bench_frame.h"
@@ -46,13 +56,17 @@ static bool device_required(void)
     return req && req[0] && strcmp(req, "0") != 0;
 }
 
-/* One graph (aliasing on or off) with its renderer and the flat copy. */
+static const char *merge_names[] = { [RG_MERGE_AUTO] = "auto", [RG_MERGE_ON] = "on", [RG_MERGE_OFF] = "off" };
+
+/* One graph (aliasing on or off) with its renderer and the flat copy (NULL
+ * when the graph merged spans: see the top). */
 typedef struct setup {
     bench_deferred d;
     rg_graph *graph;
     bench_flat *flat;
     rg_memory_totals totals;
     bench_flat_counts counts;
+    uint32_t merged;                  /* span pairs that share a rendering instance */
 } setup;
 
 typedef struct timer {
@@ -103,8 +117,8 @@ static double frame_ms(timer *t, setup *s, bool hand)
     return (double)((ts[1] - ts[0]) & t->mask) * t->period_ns / 1e6;
 }
 
-static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_aliasing, const char *ground,
-                        setup *s)
+static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_aliasing, rg_merge merge,
+                        const char *ground, setup *s)
 {
     memset(s, 0, sizeof *s);
     if (bench_deferred_create(ctx, ground, extent, false, &s->d) != ENG_SUCCESS) {
@@ -112,7 +126,7 @@ static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_a
         return 1;
     }
     rg_graph_create(&(rg_graph_desc){ .name = no_aliasing ? "deferred, no aliasing" : "deferred", .ctx = ctx,
-                                      .no_aliasing = no_aliasing },
+                                      .no_aliasing = no_aliasing, .merge = merge },
                     &s->graph);
     if (!s->graph)
         return 1;
@@ -127,6 +141,13 @@ static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_a
         fprintf(stderr, "gpu_frame: first frame: %s\n", rg_graph_error_message(s->graph));
         return 1;
     }
+    s->totals = rg_memory_get_totals(s->graph);
+    for (uint32_t i = 0; i < rg_merge_count(s->graph); i++) {
+        rg_merge_info m;
+        s->merged += rg_merge_get(s->graph, i, &m) == RG_SUCCESS && m.merged;
+    }
+    if (s->merged)
+        return 0; /* no hand-written side: it cannot record merged instances */
     const char *error = NULL;
     s->flat = bench_flatten(s->graph, &error);
     if (!s->flat) {
@@ -141,7 +162,6 @@ static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_a
                 gc.barrier_calls, s->counts.barrier_calls);
         return 1;
     }
-    s->totals = rg_memory_get_totals(s->graph);
     return 0;
 }
 
@@ -204,6 +224,7 @@ int main(int argc, char **argv)
     uint32_t size_count = 2, frames = 50, warmup = 5;
     const char *json_path = NULL, *ground = NULL;
     bool validation = false;
+    rg_merge merge = RG_MERGE_AUTO;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             size_count = 0;
@@ -231,9 +252,21 @@ int main(int argc, char **argv)
             ground = argv[++i];
         } else if (!strcmp(argv[i], "--validation")) {
             validation = true;
+        } else if (!strcmp(argv[i], "--merge") && i + 1 < argc) {
+            const char *mode = argv[++i];
+            if (!strcmp(mode, "auto"))
+                merge = RG_MERGE_AUTO;
+            else if (!strcmp(mode, "on"))
+                merge = RG_MERGE_ON;
+            else if (!strcmp(mode, "off"))
+                merge = RG_MERGE_OFF;
+            else {
+                fprintf(stderr, "gpu_frame: --merge needs auto, on or off, got '%s'\n", mode);
+                return 2;
+            }
         } else {
             fprintf(stderr, "usage: gpu_frame [--sizes WxH,...] [--frames N] [--warmup N] [--json FILE] "
-                            "[--validation] [--ground PNG]\n");
+                            "[--validation] [--ground PNG] [--merge auto|on|off]\n");
             return 2;
         }
     }
@@ -254,12 +287,12 @@ int main(int argc, char **argv)
         return device_required() ? 1 : 77;
     }
     printf("device: %s (driver 0x%x, Vulkan %u.%u.%u), timestampPeriod %g ns; deferred frame; %u warm-up + %u "
-           "frames per configuration%s\n",
+           "frames per configuration; merge %s%s\n",
            props->deviceName, props->driverVersion, VK_API_VERSION_MAJOR(props->apiVersion),
            VK_API_VERSION_MINOR(props->apiVersion), VK_API_VERSION_PATCH(props->apiVersion), t.period_ns, warmup,
-           frames, validation ? "; under validation (times are not meaningful)" : "");
-    printf("%-10s %-20s %10s %10s %10s %12s %12s %6s %7s\n", "size", "configuration", "median ms", "min ms",
-           "max ms", "pooled MiB", "unaliased", "calls", "images");
+           frames, merge_names[merge], validation ? "; under validation (times are not meaningful)" : "");
+    printf("%-10s %-20s %10s %10s %10s %12s %12s %6s %7s %6s\n", "size", "configuration", "median ms", "min ms",
+           "max ms", "pooled MiB", "unaliased", "calls", "images", "merged");
     FILE *json = NULL;
     if (rc == 0 && json_path && !(json = fopen(json_path, "w"))) {
         fprintf(stderr, "gpu_frame: cannot write %s\n", json_path);
@@ -267,24 +300,33 @@ int main(int argc, char **argv)
     }
     if (json)
         fprintf(json, "{\"benchmark\":\"gpu_frame\",\"device\":\"%s\",\"driver_version\":%u,\"timestamp_period_ns\":%g,"
-                      "\"frame\":\"deferred\",\"warmup\":%u,\"frames\":%u,\"validation\":%s,\"results\":[",
-                props->deviceName, props->driverVersion, t.period_ns, warmup, frames, validation ? "true" : "false");
+                      "\"frame\":\"deferred\",\"warmup\":%u,\"frames\":%u,\"validation\":%s,\"merge\":\"%s\","
+                      "\"results\":[",
+                props->deviceName, props->driverVersion, t.period_ns, warmup, frames, validation ? "true" : "false",
+                merge_names[merge]);
     double *ms = calloc((size_t)CONFIGS * frames, sizeof *ms);
+    bool json_first = true;
     if (!ms)
         rc = 1;
     for (uint32_t si = 0; si < size_count && rc == 0; si++) {
         VkExtent2D extent = { sizes[si][0], sizes[si][1] };
         setup s[2];
         memset(s, 0, sizeof s);
-        rc = setup_create(ctx, &t, extent, false, ground, &s[0]);
+        rc = setup_create(ctx, &t, extent, false, merge, ground, &s[0]);
         if (rc == 0)
-            rc = setup_create(ctx, &t, extent, true, ground, &s[1]);
+            rc = setup_create(ctx, &t, extent, true, merge, ground, &s[1]);
+        /* A hand configuration runs where its graph has the flat copy. */
+        bool runs[CONFIGS];
+        for (uint32_t c = 0; c < CONFIGS; c++)
+            runs[c] = c % 2 == 0 || s[c / 2].flat;
         for (uint32_t c = 0; c < CONFIGS && rc == 0; c++)
-            for (uint32_t w = 0; w < warmup && rc == 0; w++)
+            for (uint32_t w = 0; w < warmup && rc == 0 && runs[c]; w++)
                 rc = frame_ms(&t, &s[c / 2], c % 2) < 0;
         for (uint32_t f = 0; f < frames && rc == 0; f++)
             for (uint32_t k = 0; k < CONFIGS && rc == 0; k++) {
                 uint32_t c = (f % 2) ? CONFIGS - 1 - k : k; /* alternate the order */
+                if (!runs[c])
+                    continue;
                 double v = frame_ms(&t, &s[c / 2], c % 2);
                 if (v < 0) {
                     fprintf(stderr, "gpu_frame: %s: frame failed: %s\n", config_names[c],
@@ -294,27 +336,36 @@ int main(int argc, char **argv)
                 ms[c * frames + f] = v;
             }
         for (uint32_t c = 0; c < CONFIGS && rc == 0; c++) {
-            double *v = &ms[c * frames];
-            qsort(v, frames, sizeof *v, cmp_double);
-            double median = frames % 2 ? v[frames / 2] : (v[frames / 2 - 1] + v[frames / 2]) / 2;
             const setup *st = &s[c / 2];
             char res[32];
             snprintf(res, sizeof res, "%ux%u", extent.width, extent.height);
-            printf("%-10s %-20s %10.3f %10.3f %10.3f %12.2f %12.2f %6u %7u\n", res, config_names[c], median, v[0],
+            if (!runs[c]) {
+                printf("%-10s %-20s %10s %10s %10s %12s %12s %6s %7s %6s  (merged spans: not recorded by hand)\n",
+                       res, config_names[c], "-", "-", "-", "-", "-", "-", "-", "-");
+                continue;
+            }
+            double *v = &ms[c * frames];
+            qsort(v, frames, sizeof *v, cmp_double);
+            double median = frames % 2 ? v[frames / 2] : (v[frames / 2 - 1] + v[frames / 2]) / 2;
+            /* The graph's barrier counts: the flat copy's equal them where it exists. */
+            bench_flat_counts counts = st->flat ? st->counts : bench_graph_counts(st->graph);
+            printf("%-10s %-20s %10.3f %10.3f %10.3f %12.2f %12.2f %6u %7u %6u\n", res, config_names[c], median, v[0],
                    v[frames - 1], st->totals.pooled / 1048576.0, st->totals.unaliased / 1048576.0,
-                   st->counts.barrier_calls, st->counts.image_barriers);
+                   counts.barrier_calls, counts.image_barriers, st->merged);
             if (json)
                 fprintf(json,
                         "%s{\"width\":%u,\"height\":%u,\"configuration\":\"%s\",\"aliasing\":%s,\"recording\":\"%s\","
+                        "\"merge\":\"%s\",\"merged_span_pairs\":%u,"
                         "\"ms\":{\"median\":%.4f,\"min\":%.4f,\"max\":%.4f},\"pooled_bytes\":%llu,"
                         "\"unaliased_bytes\":%llu,\"lower_bound_bytes\":%llu,\"lazy_bytes\":%llu,"
                         "\"dedicated_bytes\":%llu,\"pools\":%u,\"barrier_calls\":%u,\"image_barriers\":%u}",
-                        (si || c) ? "," : "", extent.width, extent.height, config_names[c], c / 2 ? "false" : "true",
-                        c % 2 ? "hand" : "graph", median, v[0], v[frames - 1],
-                        (unsigned long long)st->totals.pooled, (unsigned long long)st->totals.unaliased,
-                        (unsigned long long)st->totals.lower_bound, (unsigned long long)st->totals.lazy,
-                        (unsigned long long)st->totals.dedicated, st->totals.pools, st->counts.barrier_calls,
-                        st->counts.image_barriers);
+                        json_first ? "" : ",", extent.width, extent.height, config_names[c],
+                        c / 2 ? "false" : "true", c % 2 ? "hand" : "graph", merge_names[merge], st->merged, median,
+                        v[0], v[frames - 1], (unsigned long long)st->totals.pooled,
+                        (unsigned long long)st->totals.unaliased, (unsigned long long)st->totals.lower_bound,
+                        (unsigned long long)st->totals.lazy, (unsigned long long)st->totals.dedicated,
+                        st->totals.pools, counts.barrier_calls, counts.image_barriers);
+            json_first = false;
         }
         vkDeviceWaitIdle(eng_context_device(ctx));
         setup_destroy(&s[1]);

@@ -27,3 +27,31 @@ function(vkg_add_shaders target)
   endforeach()
   add_custom_target(${target} ALL DEPENDS ${outputs})
 endfunction()
+
+# vkg_add_shader_variants(TARGET VARIANT DEFINE SOURCES...): each source
+# compiled once more with -D<DEFINE>, into <name>.<VARIANT>.<ext>.spv and
+# .inc next to the plain ones (deferred_light.frag with VARIANT local_read:
+# deferred_light.local_read.frag.spv), so one source holds both forms of a
+# shader behind #ifdef DEFINE. The sources are also compiled plainly by
+# vkg_add_shaders; TARGET builds the variants only.
+function(vkg_add_shader_variants target variant define)
+  set(outputs)
+  foreach(src IN LISTS ARGN)
+    get_filename_component(stem ${src} NAME_WLE)
+    get_filename_component(ext ${src} LAST_EXT)
+    set(name ${stem}.${variant}${ext})
+    set(spv ${VKG_SHADER_OUT}/${name}.spv)
+    set(inc ${VKG_SHADER_OUT}/${name}.inc)
+    set(flags --target-env=vulkan1.3 -O -D${define})
+    add_custom_command(
+      OUTPUT ${spv} ${inc}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${VKG_SHADER_OUT}
+      COMMAND ${GLSLC} ${flags} -o ${spv} ${CMAKE_CURRENT_SOURCE_DIR}/${src}
+      COMMAND ${GLSLC} ${flags} -mfmt=c -o ${inc} ${CMAKE_CURRENT_SOURCE_DIR}/${src}
+      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${src}
+      COMMENT "glslc -D${define} ${src} -> ${name}"
+      VERBATIM)
+    list(APPEND outputs ${spv} ${inc})
+  endforeach()
+  add_custom_target(${target} ALL DEPENDS ${outputs})
+endfunction()

@@ -3,10 +3,29 @@
 // G-buffer texel under the pixel and writes HDR light. (The multisampled
 // variant, deferred_light_ms.frag, shares everything below the G-buffer
 // bindings: keep the two in step.)
+//
+// Compiled twice (shaders/CMakeLists.txt), and the demos keep exactly these
+// two variants of each G-buffer reader: without LOCAL_READ the G-buffer is
+// read with texelFetch from sampled textures (the lighting span has its own
+// rendering instance); with LOCAL_READ (deferred_light.local_read.frag.spv)
+// through input attachments with subpassLoad, where the render graph merged
+// the lighting span into the G-buffer span's rendering instance. The input
+// attachment indices are the order in which the lighting draw declares its
+// pixel-local reads (albedo, normal, material, depth); deferred_frame.c
+// checks that the graph reports exactly these.
+#ifdef LOCAL_READ
+layout(input_attachment_index = 0, set = 0, binding = 0) uniform subpassInput g_albedo;
+layout(input_attachment_index = 1, set = 0, binding = 1) uniform subpassInput g_normal;
+layout(input_attachment_index = 2, set = 0, binding = 2) uniform subpassInput g_material;
+layout(input_attachment_index = 3, set = 0, binding = 3) uniform subpassInput g_depth;
+#define G_LOAD(g) subpassLoad(g)
+#else
 layout(set = 0, binding = 0) uniform sampler2D g_albedo;
 layout(set = 0, binding = 1) uniform sampler2D g_normal;
 layout(set = 0, binding = 2) uniform sampler2D g_material;
 layout(set = 0, binding = 3) uniform sampler2D g_depth;
+#define G_LOAD(g) texelFetch(g, ivec2(gl_FragCoord.xy), 0)
+#endif
 
 layout(set = 1, binding = 0) uniform Lights {
     vec4 info;            // x: light count, y: samples, z, w: tan of half the field of view across, up
@@ -69,8 +88,6 @@ vec3 shade(vec3 albedo, vec4 normal_emissive, vec2 material, float depth)
 
 void main()
 {
-    ivec2 p = ivec2(gl_FragCoord.xy);
-    vec3 c = shade(texelFetch(g_albedo, p, 0).rgb, texelFetch(g_normal, p, 0), texelFetch(g_material, p, 0).xy,
-                   texelFetch(g_depth, p, 0).r);
+    vec3 c = shade(G_LOAD(g_albedo).rgb, G_LOAD(g_normal), G_LOAD(g_material).xy, G_LOAD(g_depth).r);
     out_color = vec4(c, 1.0);
 }

@@ -3,10 +3,28 @@
 // sample is lit on its own and the results averaged, so edges blend lit
 // colors (resolving the G-buffer first would blend normals and depths).
 // Shares everything below the G-buffer bindings with deferred_light.frag.
+//
+// Compiled twice like deferred_light.frag, the two variants the demos keep:
+// texelFetch from multisampled sampled textures, or with LOCAL_READ
+// (deferred_light_ms.local_read.frag.spv) subpassLoad from multisampled
+// input attachments, where the render graph merged the lighting span into
+// the G-buffer's rendering instance (only on devices with
+// dynamicRenderingLocalReadMultisampledAttachments, and only when the two
+// spans' sample counts agree). Input attachment indices: the lighting draw's
+// pixel-local reads in declaration order, checked by deferred_frame.c.
+#ifdef LOCAL_READ
+layout(input_attachment_index = 0, set = 0, binding = 0) uniform subpassInputMS g_albedo;
+layout(input_attachment_index = 1, set = 0, binding = 1) uniform subpassInputMS g_normal;
+layout(input_attachment_index = 2, set = 0, binding = 2) uniform subpassInputMS g_material;
+layout(input_attachment_index = 3, set = 0, binding = 3) uniform subpassInputMS g_depth;
+#define G_LOAD(g, s) subpassLoad(g, s)
+#else
 layout(set = 0, binding = 0) uniform sampler2DMS g_albedo;
 layout(set = 0, binding = 1) uniform sampler2DMS g_normal;
 layout(set = 0, binding = 2) uniform sampler2DMS g_material;
 layout(set = 0, binding = 3) uniform sampler2DMS g_depth;
+#define G_LOAD(g, s) texelFetch(g, ivec2(gl_FragCoord.xy), s)
+#endif
 
 layout(set = 1, binding = 0) uniform Lights {
     vec4 info;            // x: light count, y: samples, z, w: tan of half the field of view across, up
@@ -69,11 +87,9 @@ vec3 shade(vec3 albedo, vec4 normal_emissive, vec2 material, float depth)
 
 void main()
 {
-    ivec2 p = ivec2(gl_FragCoord.xy);
     int samples = int(u.info.y);
     vec3 c = vec3(0.0);
     for (int s = 0; s < samples; s++)
-        c += shade(texelFetch(g_albedo, p, s).rgb, texelFetch(g_normal, p, s), texelFetch(g_material, p, s).xy,
-                   texelFetch(g_depth, p, s).r);
+        c += shade(G_LOAD(g_albedo, s).rgb, G_LOAD(g_normal, s), G_LOAD(g_material, s).xy, G_LOAD(g_depth, s).r);
     out_color = vec4(c / float(samples), 1.0);
 }

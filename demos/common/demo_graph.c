@@ -53,6 +53,18 @@ void demo_declare_forward(rg_graph *g, const demo_target *t, const float clear_r
     rg_end_rendering(g);
 }
 
+rg_merge demo_graph_merge(demo_merge merge)
+{
+    switch (merge) {
+    case DEMO_MERGE_ON:
+        return RG_MERGE_ON;
+    case DEMO_MERGE_OFF:
+        return RG_MERGE_OFF;
+    default:
+        return RG_MERGE_AUTO;
+    }
+}
+
 rg_graph *demo_app_graph(const demo_app *app)
 {
     return app->graph ? app->graph->graph : NULL;
@@ -174,7 +186,8 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
         demo_app_fail(app, "out of memory");
     *app->graph = (demo_graph_state){ .declare = declare, .update = update, .on_placed = app->placed_hook,
                                       .user = user, .stale = true };
-    rg_result r = rg_graph_create(&(rg_graph_desc){ .name = app->desc.name, .ctx = app->ctx }, &app->graph->graph);
+    rg_graph_desc gd = { .name = app->desc.name, .ctx = app->ctx, .merge = demo_graph_merge(app->opts.merge) };
+    rg_result r = rg_graph_create(&gd, &app->graph->graph);
     if (r != RG_SUCCESS)
         demo_app_fail(app, "rg_graph_create: %s", rg_result_string(r));
     return demo_app_run_frames(app, record_graph, NULL);

@@ -3,7 +3,8 @@
  * frame's command buffer and presents. The graph is declared again, compiled
  * and placed at the start, after a resize and when the demo asks
  * (demo_app_rebuild_graph, e.g. from a key); --report, --dot and --timeline
- * are written each time it is placed.
+ * are written each time it is placed, and --merge sets the graph's span
+ * merging.
  *
  *   demo_app_desc desc = { .name = "demo", ... };
  *   demo_app_init(&app, &desc, argc, argv);
@@ -50,6 +51,10 @@ void demo_graph_destroy(demo_app *app);
  * cleared and discarded, so the graph makes them transient by inference. */
 void demo_declare_forward(rg_graph *g, const demo_target *target, const float clear_rgba[4], VkFormat depth_format,
                           const char *name, rg_record_fn draw, void *user);
+
+/* --merge as the graph's rg_graph_desc.merge (demo_app_run_graph passes it
+ * when it creates the graph). */
+rg_merge demo_graph_merge(demo_merge merge);
 
 /* A whole-texture access. (Viewport and scissor: the graph sets them to
  * each span's render area.) */

@@ -27,10 +27,14 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
             "  --report            print the render graph's memory report (each time it is placed)\n"
             "  --dot FILE          write the render graph as Graphviz DOT\n"
             "  --timeline FILE     write the render graph's memory timeline as SVG\n"
+            "  --merge MODE        render-graph span merging (VK_KHR_dynamic_rendering_local_read):\n"
+            "                      auto (the driver's default: on for tile GPUs), on (wherever the\n"
+            "                      device has local read) or off (default %s)\n"
             "  --headless          no window and no display: render into offscreen images of the\n"
             "                      same size and format, the same frames and screenshot; keys are\n"
             "                      not read, and --resize-test and --resize-storm resize the images\n",
-            prog, summary, prog, DEMO_HEADLESS_FRAMES, defaults->width, defaults->height, defaults->samples);
+            prog, summary, prog, DEMO_HEADLESS_FRAMES, defaults->width, defaults->height, defaults->samples,
+            demo_merge_name(defaults->merge));
     for (uint32_t i = 0; i < extra_count; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", extra[i].name, extra[i].arg ? " " : "",
@@ -38,6 +42,30 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
         fprintf(f, "  %-19s %s\n", left, extra[i].help);
     }
     fprintf(f, "  --help              show this text\n");
+}
+
+const char *demo_merge_name(demo_merge merge)
+{
+    switch (merge) {
+    case DEMO_MERGE_ON:
+        return "on";
+    case DEMO_MERGE_OFF:
+        return "off";
+    default:
+        return "auto";
+    }
+}
+
+/* One of the --merge words; anything else is a bad flag. */
+static bool parse_merge(const char *s, demo_merge *out)
+{
+    static const demo_merge modes[] = { DEMO_MERGE_AUTO, DEMO_MERGE_ON, DEMO_MERGE_OFF };
+    for (size_t i = 0; s && i < sizeof modes / sizeof modes[0]; i++)
+        if (strcmp(s, demo_merge_name(modes[i])) == 0) {
+            *out = modes[i];
+            return true;
+        }
+    return false;
 }
 
 /* A whole decimal number in [min, max]; anything else is a bad flag. */
@@ -101,6 +129,9 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
         } else if (strcmp(flag, "--report") == 0) {
             opts->report = true;
             takes_value = false;
+        } else if (strcmp(flag, "--merge") == 0) {
+            ok = parse_merge(value, &opts->merge);
+            want = "auto, on or off";
         } else if (strcmp(flag, "--dot") == 0 || strcmp(flag, "--timeline") == 0) {
             ok = value && *value;
             *(flag[2] == 'd' ? &opts->dot : &opts->timeline) = value;

@@ -18,6 +18,19 @@ typedef struct demo_flag {
 /* --headless without --frames renders this many frames. */
 #define DEMO_HEADLESS_FRAMES 60
 
+/* --merge: whether a render-graph demo's graph merges spans into one
+ * rendering instance (rg_graph_desc.merge; VK_KHR_dynamic_rendering_local_read).
+ * AUTO follows the driver's default (on for tile GPUs); ON merges wherever
+ * the device has local read. */
+typedef enum demo_merge {
+    DEMO_MERGE_AUTO = 0,
+    DEMO_MERGE_ON,
+    DEMO_MERGE_OFF,
+} demo_merge;
+
+/* "auto", "on" or "off". */
+const char *demo_merge_name(demo_merge merge);
+
 typedef struct demo_options {
     uint64_t frames;          /* 0 = until the window closes */
     /* No window, no surface, no display: frames go into the offscreen
@@ -34,6 +47,7 @@ typedef struct demo_options {
     bool report;
     const char *dot;
     const char *timeline;
+    demo_merge merge;         /* render-graph demos: span merging */
 } demo_options;
 
 typedef enum demo_parse_result {

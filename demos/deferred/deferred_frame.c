@@ -4,6 +4,8 @@
 #include <cglm/clipspace/persp_rh_zo.h>
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +23,14 @@ static const uint32_t light_frag[] =
     ;
 static const uint32_t light_ms_frag[] =
 #include "deferred_light_ms.frag.inc"
+    ;
+/* The lighting shaders' LOCAL_READ variants (input attachments), for a
+ * lighting span merged into the G-buffer's rendering instance. */
+static const uint32_t light_local_frag[] =
+#include "deferred_light.local_read.frag.inc"
+    ;
+static const uint32_t light_ms_local_frag[] =
+#include "deferred_light_ms.local_read.frag.inc"
     ;
 static const uint32_t bright_frag[] =
 #include "deferred_bright.frag.inc"
@@ -60,37 +70,87 @@ typedef struct gbuffer_push {
 } gbuffer_push;
 
 enum { MAX_PASSES = 2 + 2 * DEFERRED_MAX_BLOOM + 1, SETS_PER_FRAME = MAX_PASSES, TEXTURES_PER_FRAME = 4 * MAX_PASSES };
+/* Input attachments per frame: the lighting pass's G-buffer reads. */
+enum { INPUTS_PER_FRAME = 4 };
 
-/* One fullscreen pass: what its record callback binds. */
-typedef struct fullscreen_pass {
+_Static_assert(RG_MAX_COLOR_ATTACHMENTS == ENG_MAX_COLOR_ATTACHMENTS, "rendering state arrays differ in size");
+
+/* The frame's pipelines by what they draw. Each is built for every
+ * rendering state the graph reports for its draws (pipeline_for): the
+ * instance's attachments and, where spans merged, the attachment locations
+ * and input-attachment indices. */
+typedef enum program {
+    PROGRAM_GBUFFER,
+    PROGRAM_LIGHT,
+    PROGRAM_BRIGHT,
+    PROGRAM_DOWN,
+    PROGRAM_UP,
+    PROGRAM_TONEMAP,
+    PROGRAM_COUNT
+} program;
+
+typedef struct program_info {
+    const char *name;
+    const uint32_t *frag;             /* reads its sources as sampled textures */
+    size_t frag_size;
+    /* The LOCAL_READ variant, reading the pixel-local sources through input
+     * attachments; NULL where the program has none. */
+    const uint32_t *local_frag;
+    size_t local_frag_size;
+    VkDescriptorSetLayout layout, local_layout; /* set 0 of each variant */
+    bool lights;                      /* set 1 is the lights' uniforms, else a 16-byte push constant */
+} program_info;
+
+/* A built pipeline and the rendering state it was built for (instance and
+ * key cleared: equal states in different instances share it). */
+typedef struct pipeline_entry {
+    program program;
+    rg_command_rendering state;
+    eng_pipeline *pipeline;
+} pipeline_entry;
+
+/* One draw of the frame: what its record callback binds. The graph and the
+ * command are known at declaration; the pipeline and how each source is read
+ * come from the graph's compiled state (pass_prepare). */
+typedef struct pass {
     deferred_renderer *r;
-    const eng_pipeline *pipeline;
-    VkDescriptorSetLayout layout;
+    const char *name;
+    program program;
+    rg_graph *graph;
+    rg_command cmd;
     rg_texture src[4];
     uint32_t src_count;
+    uint32_t pixel_local;             /* bit i: src[i] is read with RG_USAGE_PIXEL_LOCAL_READ */
     VkSampler sampler;
-    VkExtent2D extent;
     float push[4];
-    bool lights;                      /* binds the lights' uniforms as set 1 */
-} fullscreen_pass;
+    /* For the rendering state of key (valid while pipeline is set): */
+    uint64_t key;
+    const eng_pipeline *pipeline;
+    VkDescriptorSetLayout set_layout;
+    bool input[4];                    /* src[i] is an input attachment */
+    VkImageLayout layout[4];          /* of src[i] in its descriptor */
+} pass;
 
 struct deferred_renderer {
     eng_context *ctx;
     VkDevice device;
+    eng_pipeline_cache *cache;
     VkFormat output_format;
     VkSampleCountFlagBits samples;
     VkSampler linear, nearest, repeat;
-    VkDescriptorSetLayout tex1, tex2, gbuffer_layout, lights_layout;
+    VkDescriptorSetLayout tex1, tex2, gbuffer_layout, gbuffer_input_layout, lights_layout;
     VkDescriptorPool static_pool, pools[DEFERRED_SLOTS];
     VkDescriptorSet ground_set, lights_set;
     eng_buffer *lights;               /* DEFERRED_SLOTS regions of light_block, host-visible */
     VkDeviceSize lights_stride;
-    eng_pipeline *gbuffer, *light, *bright, *down, *up, *tonemap;
+    program_info programs[PROGRAM_COUNT];
+    pipeline_entry *pipelines;        /* every pipeline built, destroyed with the renderer */
+    uint32_t pipeline_count, pipeline_capacity;
     const deferred_scene *scene;
     bool skip_draws;
     /* Per declaration: */
     VkExtent2D extent;
-    fullscreen_pass passes[MAX_PASSES];
+    pass passes[MAX_PASSES];
     uint32_t pass_count;
     /* Per frame: */
     uint32_t slot;
@@ -194,26 +254,131 @@ static VkResult static_sets(deferred_renderer *r)
     return VK_SUCCESS;
 }
 
-static eng_result fullscreen_pipeline(deferred_renderer *r, eng_pipeline_cache *cache, const char *name,
-                                      const uint32_t *frag, size_t frag_size, VkFormat format,
-                                      const VkDescriptorSetLayout *layouts, uint32_t layout_count, bool push,
-                                      eng_pipeline **out)
+/* ------------------------------------------------------------ pipelines */
+
+/* Whether the state reads any attachment through an input attachment. */
+static bool reads_inputs(const rg_command_rendering *st)
 {
+    bool any = st->depth_input_index != VK_ATTACHMENT_UNUSED || st->stencil_input_index != VK_ATTACHMENT_UNUSED;
+    for (uint32_t i = 0; i < st->color_count; i++)
+        any = any || st->color_input_indices[i] != VK_ATTACHMENT_UNUSED;
+    return any;
+}
+
+/* Two states a pipeline cannot tell apart (the fields the pipeline is built
+ * from). */
+static bool same_state(const rg_command_rendering *a, const rg_command_rendering *b)
+{
+    if (a->merged != b->merged || a->color_count != b->color_count || a->depth_format != b->depth_format ||
+        a->stencil_format != b->stencil_format || a->samples != b->samples ||
+        a->depth_input_index != b->depth_input_index || a->stencil_input_index != b->stencil_input_index)
+        return false;
+    for (uint32_t i = 0; i < a->color_count; i++)
+        if (a->color_formats[i] != b->color_formats[i] || a->color_locations[i] != b->color_locations[i] ||
+            a->color_input_indices[i] != b->color_input_indices[i])
+            return false;
+    return true;
+}
+
+/* The program's pipeline for one rendering state: its formats and sample
+ * count, and where the state is merged, its locations and input indices
+ * (eng_pipeline_desc.local_read takes every entry as given). A state that
+ * reads input attachments takes the LOCAL_READ shader. */
+static eng_result build_pipeline(deferred_renderer *r, program prog, const rg_command_rendering *st,
+                                 eng_pipeline **out)
+{
+    const program_info *pi = &r->programs[prog];
+    bool local = reads_inputs(st);
+    if (local && !pi->local_frag)
+        return eng_set_error(ENG_ERROR_UNSUPPORTED,
+                             "%s: the graph reads its sources through input attachments, and the program has no "
+                             "LOCAL_READ variant",
+                             pi->name);
+    VkDescriptorSetLayout layouts[2] = { local ? pi->local_layout : pi->layout, r->lights_layout };
     eng_pipeline_desc pd = {
-        .name = name,
+        .name = pi->name,
         .vertex_spirv = fullscreen_vert,
         .vertex_size = sizeof fullscreen_vert,
-        .fragment_spirv = frag,
-        .fragment_size = frag_size,
-        .color_formats = { format },
-        .color_count = 1,
+        .fragment_spirv = local ? pi->local_frag : pi->frag,
+        .fragment_size = local ? pi->local_frag_size : pi->frag_size,
+        .color_count = st->color_count,
+        .depth_format = st->depth_format != VK_FORMAT_UNDEFINED ? st->depth_format : st->stencil_format,
+        .samples = st->samples,
+        .local_read = st->merged,
+        .depth_input_index = st->depth_input_index,
+        .stencil_input_index = st->stencil_input_index,
         .set_layouts = layouts,
-        .set_layout_count = layout_count,
-        .push_constant_size = push ? 16 : 0,
+        .set_layout_count = pi->lights ? 2 : 1,
+        .push_constant_size = pi->lights ? 0 : 16,
         .push_constant_stages = VK_SHADER_STAGE_FRAGMENT_BIT,
-        .cache = cache,
+        .cache = r->cache,
     };
+    memcpy(pd.color_formats, st->color_formats, sizeof pd.color_formats);
+    memcpy(pd.color_locations, st->color_locations, sizeof pd.color_locations);
+    memcpy(pd.color_input_indices, st->color_input_indices, sizeof pd.color_input_indices);
+    if (prog == PROGRAM_GBUFFER) {
+        pd.vertex_spirv = gbuffer_vert;
+        pd.vertex_size = sizeof gbuffer_vert;
+        pd.bindings = &deferred_vertex_binding;
+        pd.binding_count = 1;
+        pd.attributes = deferred_vertex_attributes;
+        pd.attribute_count = 3;
+        pd.cull_mode = VK_CULL_MODE_BACK_BIT;
+        pd.depth_test = true;
+        pd.depth_write = true;
+        pd.push_constant_size = sizeof(gbuffer_push);
+        pd.push_constant_stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    }
     return eng_pipeline_create(r->ctx, &pd, out);
+}
+
+/* The program's pipeline for a state the graph reported: one already built
+ * for an equal state, or a new one kept until the renderer is destroyed. */
+static eng_result pipeline_for(deferred_renderer *r, program prog, const rg_command_rendering *reported,
+                               const eng_pipeline **out)
+{
+    rg_command_rendering st = *reported;
+    st.instance = 0;
+    st.key = 0;
+    for (uint32_t i = 0; i < r->pipeline_count; i++)
+        if (r->pipelines[i].program == prog && same_state(&r->pipelines[i].state, &st)) {
+            *out = r->pipelines[i].pipeline;
+            return ENG_SUCCESS;
+        }
+    if (r->pipeline_count == r->pipeline_capacity) {
+        uint32_t cap = r->pipeline_capacity ? 2 * r->pipeline_capacity : 2 * PROGRAM_COUNT;
+        pipeline_entry *grown = realloc(r->pipelines, cap * sizeof *grown);
+        if (!grown)
+            return eng_set_error(ENG_ERROR_OUT_OF_MEMORY, "%s: no memory for another pipeline",
+                                 r->programs[prog].name);
+        r->pipelines = grown;
+        r->pipeline_capacity = cap;
+    }
+    eng_pipeline *p = NULL;
+    eng_result res = build_pipeline(r, prog, &st, &p);
+    if (res != ENG_SUCCESS)
+        return res;
+    r->pipelines[r->pipeline_count++] = (pipeline_entry){ .program = prog, .state = st, .pipeline = p };
+    *out = p;
+    return ENG_SUCCESS;
+}
+
+/* The pipeline for a span of its own (not merged): what the graph reports
+ * for it, built now so that an unusable state fails at renderer creation
+ * and the first frame finds it ready. */
+static eng_result standalone_pipeline(deferred_renderer *r, program prog, const VkFormat *formats, uint32_t count,
+                                      VkFormat depth, VkSampleCountFlagBits samples)
+{
+    rg_command_rendering st = { .color_count = count, .depth_format = depth, .samples = samples,
+                                .depth_input_index = VK_ATTACHMENT_UNUSED,
+                                .stencil_input_index = VK_ATTACHMENT_UNUSED };
+    for (uint32_t i = 0; i < RG_MAX_COLOR_ATTACHMENTS; i++) {
+        st.color_formats[i] = i < count ? formats[i] : VK_FORMAT_UNDEFINED;
+        st.color_locations[i] = i < count ? i : VK_ATTACHMENT_UNUSED;
+        st.color_input_indices[i] = VK_ATTACHMENT_UNUSED;
+    }
+    const eng_pipeline *p;
+    return pipeline_for(r, prog, &st, &p);
 }
 
 eng_result deferred_renderer_create(const deferred_renderer_desc *desc, deferred_renderer **out)
@@ -227,6 +392,7 @@ eng_result deferred_renderer_create(const deferred_renderer_desc *desc, deferred
     eng_result res = ENG_SUCCESS;
     r->ctx = desc->ctx;
     r->device = eng_context_device(desc->ctx);
+    r->cache = desc->cache;
     r->scene = desc->scene;
     r->skip_draws = desc->skip_draws;
     r->output_format = desc->output_format;
@@ -239,6 +405,7 @@ eng_result deferred_renderer_create(const deferred_renderer_desc *desc, deferred
     TRY_VK(make_layout(dev, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, &r->tex1));
     TRY_VK(make_layout(dev, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2, &r->tex2));
     TRY_VK(make_layout(dev, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4, &r->gbuffer_layout));
+    TRY_VK(make_layout(dev, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 4, &r->gbuffer_input_layout));
     TRY_VK(make_layout(dev, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, &r->lights_layout));
 
     VkDeviceSize align = eng_context_properties(desc->ctx)->limits.minUniformBufferOffsetAlignment;
@@ -253,54 +420,45 @@ eng_result deferred_renderer_create(const deferred_renderer_desc *desc, deferred
                                                         VK_MEMORY_PROPERTY_HOST_COHERENT_BIT },
                           &r->lights));
     TRY_VK(static_sets(r));
-    VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, TEXTURES_PER_FRAME };
+    VkDescriptorPoolSize sizes[2] = {
+        { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, TEXTURES_PER_FRAME },
+        { VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, INPUTS_PER_FRAME },
+    };
     VkDescriptorPoolCreateInfo pi = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
         .maxSets = SETS_PER_FRAME,
-        .poolSizeCount = 1,
-        .pPoolSizes = &size,
+        .poolSizeCount = 2,
+        .pPoolSizes = sizes,
     };
     for (uint32_t i = 0; i < DEFERRED_SLOTS; i++)
         TRY_VK(vkCreateDescriptorPool(dev, &pi, NULL, &r->pools[i]));
 
-    eng_pipeline_desc gd = {
-        .name = "deferred G-buffer",
-        .vertex_spirv = gbuffer_vert,
-        .vertex_size = sizeof gbuffer_vert,
-        .fragment_spirv = gbuffer_frag,
-        .fragment_size = sizeof gbuffer_frag,
-        .bindings = &deferred_vertex_binding,
-        .binding_count = 1,
-        .attributes = deferred_vertex_attributes,
-        .attribute_count = 3,
-        .color_formats = { ALBEDO_FORMAT, NORMAL_FORMAT, MATERIAL_FORMAT, DEPTH_FORMAT },
-        .color_count = 4,
-        .depth_format = ZBUFFER_FORMAT,
-        .samples = r->samples,
-        .cull_mode = VK_CULL_MODE_BACK_BIT,
-        .depth_test = true,
-        .depth_write = true,
-        .set_layouts = &r->tex1,
-        .set_layout_count = 1,
-        .push_constant_size = sizeof(gbuffer_push),
-        .cache = desc->cache,
+    bool ms = r->samples > 1;
+    r->programs[PROGRAM_GBUFFER] = (program_info){ .name = "deferred G-buffer", .frag = gbuffer_frag,
+                                                   .frag_size = sizeof gbuffer_frag, .layout = r->tex1 };
+    r->programs[PROGRAM_LIGHT] = (program_info){
+        .name = ms ? "deferred lighting (per sample)" : "deferred lighting",
+        .frag = ms ? light_ms_frag : light_frag,
+        .frag_size = ms ? sizeof light_ms_frag : sizeof light_frag,
+        .local_frag = ms ? light_ms_local_frag : light_local_frag,
+        .local_frag_size = ms ? sizeof light_ms_local_frag : sizeof light_local_frag,
+        .layout = r->gbuffer_layout,
+        .local_layout = r->gbuffer_input_layout,
+        .lights = true,
     };
-    TRY(eng_pipeline_create(desc->ctx, &gd, &r->gbuffer));
-    VkDescriptorSetLayout light_layouts[2] = { r->gbuffer_layout, r->lights_layout };
-    if (r->samples > 1)
-        TRY(fullscreen_pipeline(r, desc->cache, "deferred lighting (per sample)", light_ms_frag, sizeof light_ms_frag,
-                                HDR_FORMAT, light_layouts, 2, false, &r->light));
-    else
-        TRY(fullscreen_pipeline(r, desc->cache, "deferred lighting", light_frag, sizeof light_frag, HDR_FORMAT,
-                                light_layouts, 2, false, &r->light));
-    TRY(fullscreen_pipeline(r, desc->cache, "bloom bright pass", bright_frag, sizeof bright_frag, HDR_FORMAT, &r->tex1,
-                            1, true, &r->bright));
-    TRY(fullscreen_pipeline(r, desc->cache, "bloom downsample", down_frag, sizeof down_frag, HDR_FORMAT, &r->tex1, 1,
-                            true, &r->down));
-    TRY(fullscreen_pipeline(r, desc->cache, "bloom upsample", up_frag, sizeof up_frag, HDR_FORMAT, &r->tex2, 2, true,
-                            &r->up));
-    TRY(fullscreen_pipeline(r, desc->cache, "tonemap", tonemap_frag, sizeof tonemap_frag, desc->output_format,
-                            &r->tex2, 2, true, &r->tonemap));
+    r->programs[PROGRAM_BRIGHT] = (program_info){ .name = "bloom bright pass", .frag = bright_frag,
+                                                  .frag_size = sizeof bright_frag, .layout = r->tex1 };
+    r->programs[PROGRAM_DOWN] = (program_info){ .name = "bloom downsample", .frag = down_frag,
+                                                .frag_size = sizeof down_frag, .layout = r->tex1 };
+    r->programs[PROGRAM_UP] = (program_info){ .name = "bloom upsample", .frag = up_frag, .frag_size = sizeof up_frag,
+                                              .layout = r->tex2 };
+    r->programs[PROGRAM_TONEMAP] = (program_info){ .name = "tonemap", .frag = tonemap_frag,
+                                                   .frag_size = sizeof tonemap_frag, .layout = r->tex2 };
+    const VkFormat gbuffer[4] = { ALBEDO_FORMAT, NORMAL_FORMAT, MATERIAL_FORMAT, DEPTH_FORMAT };
+    TRY(standalone_pipeline(r, PROGRAM_GBUFFER, gbuffer, 4, ZBUFFER_FORMAT, r->samples));
+    for (program p = PROGRAM_LIGHT; p <= PROGRAM_UP; p++)
+        TRY(standalone_pipeline(r, p, &HDR_FORMAT, 1, VK_FORMAT_UNDEFINED, VK_SAMPLE_COUNT_1_BIT));
+    TRY(standalone_pipeline(r, PROGRAM_TONEMAP, &desc->output_format, 1, VK_FORMAT_UNDEFINED, VK_SAMPLE_COUNT_1_BIT));
     *out = r;
     return ENG_SUCCESS;
 fail:
@@ -312,17 +470,15 @@ void deferred_renderer_destroy(deferred_renderer *r)
 {
     if (!r)
         return;
-    eng_pipeline_destroy(r->tonemap);
-    eng_pipeline_destroy(r->up);
-    eng_pipeline_destroy(r->down);
-    eng_pipeline_destroy(r->bright);
-    eng_pipeline_destroy(r->light);
-    eng_pipeline_destroy(r->gbuffer);
+    for (uint32_t i = 0; i < r->pipeline_count; i++)
+        eng_pipeline_destroy(r->pipelines[i].pipeline);
+    free(r->pipelines);
     for (uint32_t i = 0; i < DEFERRED_SLOTS; i++)
         vkDestroyDescriptorPool(r->device, r->pools[i], NULL);
     vkDestroyDescriptorPool(r->device, r->static_pool, NULL);
     eng_buffer_destroy(r->lights);
     vkDestroyDescriptorSetLayout(r->device, r->lights_layout, NULL);
+    vkDestroyDescriptorSetLayout(r->device, r->gbuffer_input_layout, NULL);
     vkDestroyDescriptorSetLayout(r->device, r->gbuffer_layout, NULL);
     vkDestroyDescriptorSetLayout(r->device, r->tex2, NULL);
     vkDestroyDescriptorSetLayout(r->device, r->tex1, NULL);
@@ -389,15 +545,79 @@ static void pack_params(const deferred_material *m, uint32_t params[4])
     memcpy(&params[3], &m->uv_scale, 4);
 }
 
+/* Says why a pass cannot record (on stderr: a record callback can only
+ * return false, and rg_execute then reports RG_ERROR_CALLBACK). */
+static bool pass_fail(const pass *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool pass_fail(const pass *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "deferred frame: %s: ", p->name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return false;
+}
+
+/* The pipeline for the rendering state the graph reports for this draw, and
+ * how each pixel-local source is read (an input attachment where the span
+ * was merged, else a sampled texture). Looked up again only when the state's
+ * key changes: a compile of another declaration (or merge decision) changes
+ * it. */
+static bool pass_prepare(pass *p)
+{
+    rg_command_rendering st;
+    rg_result rr = rg_command_get_rendering(p->graph, p->cmd, &st);
+    if (rr != RG_SUCCESS)
+        return pass_fail(p, "rg_command_get_rendering: %s: %s", rg_result_string(rr),
+                         rg_graph_error_message(p->graph));
+    if (p->pipeline && p->key == st.key)
+        return true;
+    p->pipeline = NULL;
+    bool inputs = false;
+    for (uint32_t i = 0; i < p->src_count; i++) {
+        p->input[i] = false;
+        p->layout[i] = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        if (!(p->pixel_local & (1u << i)))
+            continue;
+        rg_local_read_info lr;
+        rr = rg_command_get_local_read(p->graph, p->cmd, p->src[i], &lr);
+        if (rr != RG_SUCCESS)
+            return pass_fail(p, "rg_command_get_local_read: %s: %s", rg_result_string(rr),
+                             rg_graph_error_message(p->graph));
+        /* The LOCAL_READ shaders read binding i as input_attachment_index i:
+         * the graph numbers a span's pixel-local reads in declaration order,
+         * and the sources are declared in binding order. */
+        if (lr.input_attachment && lr.input_index != i)
+            return pass_fail(p, "the graph reads source %u through input attachment index %u, the shader through %u",
+                             i, lr.input_index, i);
+        p->input[i] = lr.input_attachment;
+        p->layout[i] = lr.layout;
+        inputs = inputs || lr.input_attachment;
+    }
+    if (inputs != reads_inputs(&st))
+        return pass_fail(p, "the graph's local reads and its rendering state disagree on input attachments");
+    eng_result er = pipeline_for(p->r, p->program, &st, &p->pipeline);
+    if (er != ENG_SUCCESS)
+        return pass_fail(p, "%s: %s", eng_result_string(er), eng_last_error());
+    const program_info *pi = &p->r->programs[p->program];
+    p->set_layout = inputs ? pi->local_layout : pi->layout;
+    p->key = st.key;
+    return true;
+}
+
 static bool draw_gbuffer(const rg_record_context *rc, void *user)
 {
-    deferred_renderer *r = user;
+    pass *p = user;
+    deferred_renderer *r = p->r;
     if (r->skip_draws)
         return true;
+    if (!pass_prepare(p))
+        return false;
     const deferred_scene *s = r->scene;
     VkCommandBuffer cmd = rg_record_cmd(rc);
-    VkPipelineLayout layout = eng_pipeline_layout(r->gbuffer);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(r->gbuffer));
+    VkPipelineLayout layout = eng_pipeline_layout(p->pipeline);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(p->pipeline));
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &r->ground_set, 0, NULL);
     mat4 view_projection;
     glm_mat4_mul(r->projection, r->view, view_projection);
@@ -428,27 +648,32 @@ static bool draw_gbuffer(const rg_record_context *rc, void *user)
 
 /* A fullscreen triangle reading the pass's sources through a set made now:
  * the views exist only once the graph is placed, and change when it is
- * placed again. */
+ * placed again. A source read as an input attachment gets an
+ * INPUT_ATTACHMENT descriptor in the layout the graph reports
+ * (RENDERING_LOCAL_READ); the others a sampled one. */
 static bool draw_fullscreen(const rg_record_context *rc, void *user)
 {
-    fullscreen_pass *p = user;
+    pass *p = user;
     deferred_renderer *r = p->r;
     if (r->skip_draws)
         return true;
-    VkDescriptorSet set;
-    if (alloc_set(r->device, r->pools[r->slot], p->layout, &set) != VK_SUCCESS)
+    if (!pass_prepare(p))
         return false;
+    VkDescriptorSet set;
+    if (alloc_set(r->device, r->pools[r->slot], p->set_layout, &set) != VK_SUCCESS)
+        return pass_fail(p, "no descriptor set left in the frame's pool");
     VkDescriptorImageInfo info[4];
     VkWriteDescriptorSet w[4];
     for (uint32_t i = 0; i < p->src_count; i++) {
-        info[i] = (VkDescriptorImageInfo){ p->sampler, rg_record_view(rc, p->src[i]),
-                                           VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
+        info[i] = (VkDescriptorImageInfo){ p->input[i] ? VK_NULL_HANDLE : p->sampler, rg_record_view(rc, p->src[i]),
+                                           p->layout[i] };
         w[i] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
             .dstSet = set,
             .dstBinding = i,
             .descriptorCount = 1,
-            .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+            .descriptorType = p->input[i] ? VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT
+                                          : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
             .pImageInfo = &info[i],
         };
     }
@@ -457,7 +682,7 @@ static bool draw_fullscreen(const rg_record_context *rc, void *user)
     VkPipelineLayout layout = eng_pipeline_layout(p->pipeline);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(p->pipeline));
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
-    if (p->lights) {
+    if (r->programs[p->program].lights) {
         uint32_t offset = (uint32_t)(r->lights_stride * r->slot);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 1, 1, &r->lights_set, 1, &offset);
     } else {
@@ -475,31 +700,48 @@ static rg_texture texture(rg_graph *g, const char *name, VkFormat format, VkExte
         .name = name, .format = format, .width = e.width, .height = e.height, .samples = samples });
 }
 
-/* One span of one fullscreen draw into `target`, its sources read as
- * sampled textures (declared, so the graph orders and transitions them). */
-static void fullscreen_span(deferred_renderer *r, rg_graph *g, const char *name, rg_texture target,
-                            const eng_pipeline *pipeline, VkDescriptorSetLayout layout, const rg_texture *src,
-                            uint32_t src_count, VkSampler sampler, VkExtent2D extent, const float push[4])
+/* The next pass of this declaration. */
+static pass *new_pass(deferred_renderer *r, rg_graph *g, const char *name, program prog)
 {
     if (r->pass_count == MAX_PASSES)
-        return; /* cannot happen: MAX_PASSES counts the longest chain */
-    fullscreen_pass *p = &r->passes[r->pass_count++];
-    *p = (fullscreen_pass){ .r = r, .pipeline = pipeline, .layout = layout, .src_count = src_count,
-                            .sampler = sampler, .extent = extent, .lights = push == NULL };
+        return NULL; /* cannot happen: MAX_PASSES counts the longest chain */
+    pass *p = &r->passes[r->pass_count++];
+    *p = (pass){ .r = r, .name = name, .program = prog, .graph = g };
+    return p;
+}
+
+/* One span of one fullscreen draw into `target`, its sources declared so
+ * the graph orders and transitions them: bit i of pixel_local reads src[i]
+ * at the fragment's own pixel (RG_USAGE_PIXEL_LOCAL_READ: merged into the
+ * producer's rendering instance where the graph can), the others are
+ * sampled with filtering. */
+static void fullscreen_span(deferred_renderer *r, rg_graph *g, const char *name, rg_texture target, program prog,
+                            const rg_texture *src, uint32_t src_count, uint32_t pixel_local, VkSampler sampler,
+                            const float push[4])
+{
+    pass *p = new_pass(r, g, name, prog);
+    if (!p)
+        return;
+    p->src_count = src_count;
+    p->pixel_local = pixel_local;
+    p->sampler = sampler;
     rg_access reads[4];
     for (uint32_t i = 0; i < src_count; i++) {
         p->src[i] = src[i];
-        reads[i] = (rg_access){ .texture = src[i], .usage = RG_USAGE_SAMPLED_FRAGMENT, .whole = true };
+        reads[i] = (rg_access){ .texture = src[i], .whole = true,
+                                .usage = (pixel_local & (1u << i)) ? RG_USAGE_PIXEL_LOCAL_READ
+                                                                   : RG_USAGE_SAMPLED_FRAGMENT };
     }
     if (push)
         memcpy(p->push, push, sizeof p->push);
     rg_begin_rendering(g, &(rg_rendering_desc){
         .name = name,
-        .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE, .store = VK_ATTACHMENT_STORE_OP_STORE } },
+        .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                      .store = VK_ATTACHMENT_STORE_OP_STORE } },
         .color_count = 1,
     });
-    rg_cmd_user(g, &(rg_user_desc){ .name = name, .kind = RG_COMMAND_DRAW, .accesses = reads,
-                                    .access_count = src_count, .record = draw_fullscreen, .user = p });
+    p->cmd = rg_cmd_user(g, &(rg_user_desc){ .name = name, .kind = RG_COMMAND_DRAW, .accesses = reads,
+                                             .access_count = src_count, .record = draw_fullscreen, .user = p });
     rg_end_rendering(g);
 }
 
@@ -535,13 +777,21 @@ void deferred_frame_declare(deferred_renderer *r, rg_graph *g, rg_texture output
     for (int i = 0; i < 4; i++)
         gb.colors[i] = (rg_attachment){ .texture = gtex[i], .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                         .store = VK_ATTACHMENT_STORE_OP_STORE }; /* cleared to 0: depth 0 = sky */
+    pass *scene = new_pass(r, g, "draw scene", PROGRAM_GBUFFER);
     rg_begin_rendering(g, &gb);
-    rg_cmd_user(g, &(rg_user_desc){ .name = "draw scene", .kind = RG_COMMAND_DRAW, .record = draw_gbuffer, .user = r });
+    rg_command draw = rg_cmd_user(g, &(rg_user_desc){ .name = "draw scene", .kind = RG_COMMAND_DRAW,
+                                                      .record = draw_gbuffer, .user = scene });
+    if (scene)
+        scene->cmd = draw;
     rg_end_rendering(g);
 
-    /* Lighting: the G-buffer's last use. */
+    /* Lighting: the G-buffer's last use, each texel read at its own pixel.
+     * Where the graph merges this span into the G-buffer's rendering
+     * instance the G-buffer is read through input attachments (indices 0..3
+     * in this order, as deferred_light*.frag's LOCAL_READ variants expect)
+     * and never leaves tile memory on a tile GPU. */
     t->hdr = texture(g, "hdr", HDR_FORMAT, extent, VK_SAMPLE_COUNT_1_BIT);
-    fullscreen_span(r, g, "lighting", t->hdr, r->light, r->gbuffer_layout, gtex, 4, r->nearest, extent, NULL);
+    fullscreen_span(r, g, "lighting", t->hdr, PROGRAM_LIGHT, gtex, 4, 0xfu, r->nearest, NULL);
 
     /* Bloom: halve while both sides stay at least 8 texels. */
     VkExtent2D level[DEFERRED_MAX_BLOOM];
@@ -558,31 +808,38 @@ void deferred_frame_declare(deferred_renderer *r, rg_graph *g, rg_texture output
         rg_texture src = i ? t->bloom_down[i - 1] : t->hdr;
         VkExtent2D se = i ? level[i - 1] : extent;
         float push[4] = { 1.0f / (float)se.width, 1.0f / (float)se.height, 1.0f, 0.5f };
-        fullscreen_span(r, g, i ? bloom_down_names[i] : "bloom bright pass", t->bloom_down[i], i ? r->down : r->bright,
-                        r->tex1, &src, 1, r->linear, level[i], push);
+        fullscreen_span(r, g, i ? bloom_down_names[i] : "bloom bright pass", t->bloom_down[i],
+                        i ? PROGRAM_DOWN : PROGRAM_BRIGHT, &src, 1, 0, r->linear, push);
     }
     rg_texture bloom = t->bloom_down[n - 1];
     for (uint32_t i = n - 1; i-- > 0;) {
         t->bloom_up[i] = texture(g, bloom_up_names[i], HDR_FORMAT, level[i], VK_SAMPLE_COUNT_1_BIT);
         rg_texture src[2] = { bloom, t->bloom_down[i] };
         float push[4] = { 1.0f / (float)level[i + 1].width, 1.0f / (float)level[i + 1].height, 1.0f, 0.0f };
-        fullscreen_span(r, g, bloom_up_names[i], t->bloom_up[i], r->up, r->tex2, src, 2, r->linear, level[i], push);
+        fullscreen_span(r, g, bloom_up_names[i], t->bloom_up[i], PROGRAM_UP, src, 2, 0, r->linear, push);
         bloom = t->bloom_up[i];
     }
 
-    /* Tonemap into the output, the frame's last span. */
+    /* Tonemap into the output, the frame's last span. It reads hdr at its
+     * own pixel, but the bloom chain also reads hdr and must run between the
+     * two, so the graph cannot merge tonemap into lighting's instance (its
+     * merge notes say so). */
     rg_texture src[2] = { t->hdr, bloom };
     float push[4] = { 1.0f, 0.12f, 0.0f, 0.0f };
-    fullscreen_span(r, g, "tonemap", output, r->tonemap, r->tex2, src, 2, r->linear, extent, push);
+    fullscreen_span(r, g, "tonemap", output, PROGRAM_TONEMAP, src, 2, 0x1u, r->linear, push);
 }
 
-/* ------------------------------------------------------------- aliasing */
+/* ------------------------------------------------------------- placement */
 
-/* The size the graph's image of this texture takes (placement asks the
- * device the same way, with the same usage and alias flag). */
-static VkDeviceSize image_size(VkDevice dev, VkFormat format, VkExtent2D e, VkSampleCountFlagBits samples,
-                               VkImageUsageFlags usage)
+/* The size the graph's image of this texture takes when pooled: placement
+ * asks the device the same way, with the usage compile derived for it (from
+ * the accesses, merging and transience) and the alias flag. */
+static VkDeviceSize image_size(const deferred_renderer *r, const rg_graph *g, rg_texture t, VkFormat format,
+                               VkExtent2D e, VkSampleCountFlagBits samples)
 {
+    rg_resource_info info;
+    if (rg_texture_get_info(g, t, &info) != RG_SUCCESS)
+        return 0;
     VkImageCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
         .flags = VK_IMAGE_CREATE_ALIAS_BIT,
@@ -593,12 +850,13 @@ static VkDeviceSize image_size(VkDevice dev, VkFormat format, VkExtent2D e, VkSa
         .arrayLayers = 1,
         .samples = samples,
         .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = usage,
+        .usage = info.image_usage,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
-    VkDeviceImageMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS, .pCreateInfo = &ci };
+    VkDeviceImageMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS,
+                                          .pCreateInfo = &ci };
     VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2 };
-    vkGetDeviceImageMemoryRequirements(dev, &q, &req);
+    vkGetDeviceImageMemoryRequirements(r->device, &q, &req);
     return req.memoryRequirements.size;
 }
 
@@ -618,6 +876,18 @@ static range range_of(const rg_graph *g, rg_texture t, VkDeviceSize size)
     return rr;
 }
 
+/* The pool ranges of the four G-buffer textures. */
+static void gbuffer_ranges(const deferred_renderer *r, const rg_graph *g, const deferred_frame_textures *t,
+                           range out[4], VkDeviceSize sizes[4])
+{
+    const rg_texture tex[4] = { t->albedo, t->normal, t->material, t->depth };
+    const VkFormat formats[4] = { ALBEDO_FORMAT, NORMAL_FORMAT, MATERIAL_FORMAT, DEPTH_FORMAT };
+    for (int k = 0; k < 4; k++) {
+        sizes[k] = image_size(r, g, tex[k], formats[k], r->extent, r->samples);
+        out[k] = range_of(g, tex[k], sizes[k]);
+    }
+}
+
 void deferred_frame_bloom_aliasing(const deferred_renderer *r, const rg_graph *g, const deferred_frame_textures *t,
                                    deferred_aliasing *out)
 {
@@ -625,14 +895,9 @@ void deferred_frame_bloom_aliasing(const deferred_renderer *r, const rg_graph *g
     if (rg_texture_memory(g, t->hdr, NULL, NULL) == RG_MEMORY_NOT_CREATED)
         return; /* no placement yet */
     out->placed = true;
-    const VkImageUsageFlags color = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
-    const VkExtent2D e = r->extent;
-    range gbuf[4] = {
-        range_of(g, t->albedo, image_size(r->device, ALBEDO_FORMAT, e, r->samples, color)),
-        range_of(g, t->normal, image_size(r->device, NORMAL_FORMAT, e, r->samples, color)),
-        range_of(g, t->material, image_size(r->device, MATERIAL_FORMAT, e, r->samples, color)),
-        range_of(g, t->depth, image_size(r->device, DEPTH_FORMAT, e, r->samples, color)),
-    };
+    range gbuf[4];
+    VkDeviceSize gbuf_sizes[4];
+    gbuffer_ranges(r, g, t, gbuf, gbuf_sizes);
     rg_texture bloom[2 * DEFERRED_MAX_BLOOM];
     VkExtent2D extents[2 * DEFERRED_MAX_BLOOM];
     uint32_t n = 0;
@@ -644,7 +909,7 @@ void deferred_frame_bloom_aliasing(const deferred_renderer *r, const rg_graph *g
     for (uint32_t i = 0; i < n; i++) {
         if (rg_texture_memory(g, bloom[i], NULL, NULL) == RG_MEMORY_NOT_CREATED)
             continue;
-        VkDeviceSize size = image_size(r->device, HDR_FORMAT, extents[i], VK_SAMPLE_COUNT_1_BIT, color);
+        VkDeviceSize size = image_size(r, g, bloom[i], HDR_FORMAT, extents[i], VK_SAMPLE_COUNT_1_BIT);
         range b = range_of(g, bloom[i], size);
         out->bloom_targets++;
         out->bloom_bytes += size;
@@ -660,4 +925,25 @@ void deferred_frame_bloom_aliasing(const deferred_renderer *r, const rg_graph *g
         out->sharing += shared > 0;
         out->shared_bytes += shared;
     }
+}
+
+void deferred_frame_placement(const deferred_renderer *r, const rg_graph *g, const deferred_frame_textures *t,
+                              deferred_placement *out)
+{
+    *out = (deferred_placement){ 0 };
+    if (rg_texture_memory(g, t->hdr, NULL, NULL) == RG_MEMORY_NOT_CREATED)
+        return; /* no placement yet */
+    out->placed = true;
+    /* passes[0] is the G-buffer draw, passes[1] lighting's (declaration order). */
+    rg_command_rendering scene, light;
+    out->gbuffer_merged = r->pass_count > 1 && rg_command_get_rendering(g, r->passes[0].cmd, &scene) == RG_SUCCESS &&
+                          rg_command_get_rendering(g, r->passes[1].cmd, &light) == RG_SUCCESS &&
+                          scene.instance == light.instance;
+    range gbuf[4];
+    VkDeviceSize sizes[4];
+    gbuffer_ranges(r, g, t, gbuf, sizes);
+    for (int k = 0; k < 4; k++)
+        out->gbuffer_pooled += gbuf[k].pooled ? sizes[k] : 0;
+    out->totals = rg_memory_get_totals(g);
+    out->traffic_known = rg_tile_traffic_get(g, RG_INDEX_NONE, &out->traffic) == RG_SUCCESS;
 }

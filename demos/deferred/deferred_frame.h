@@ -7,15 +7,32 @@
  *                   and a D32 depth buffer that is cleared and discarded in
  *                   the span (transient by inference: lazy on tile GPUs).
  *                   With samples > 1 all of them are multisampled.
- *   lighting span   fullscreen; reads the G-buffer (texelFetch, per sample
- *                   and averaged when multisampled), adds up the point
- *                   lights into an HDR RGBA16F target.
+ *   lighting span   fullscreen; reads the G-buffer at its own pixel
+ *                   (RG_USAGE_PIXEL_LOCAL_READ; per sample and averaged
+ *                   when multisampled), adds up the point lights into an
+ *                   HDR RGBA16F target. Where the graph merges it into the
+ *                   G-buffer span's rendering instance
+ *                   (VK_KHR_dynamic_rendering_local_read; rg_graph_desc.merge)
+ *                   the G-buffer is read through input attachments and,
+ *                   used nowhere else, needs no memory on a tile GPU;
+ *                   otherwise it is sampled (texelFetch).
  *   bloom chain     a bright pass into 1/2 size, downsamples to 1/4, 1/8 ...
  *                   then upsamples that add each level back.
- *   tonemap span    HDR + bloom, ACES, into the output texture.
+ *   tonemap span    HDR (read at its own pixel) + bloom, ACES, into the
+ *                   output texture. The bloom chain reads HDR in between,
+ *                   so tonemap never merges into lighting's instance.
  *
  * The G-buffer dies after lighting; the bloom targets are created after it
- * and the graph's aliasing places them in its memory.
+ * and the graph's aliasing places them in its memory (when the G-buffer has
+ * memory at all).
+ *
+ * Pipelines follow the graph: each draw's record callback asks the compiled
+ * graph for its rendering state (rg_command_get_rendering: the instance's
+ * formats, and when merged the attachment locations and input indices) and
+ * binds the renderer's pipeline for that state, built the first time the
+ * state is seen and kept until the renderer is destroyed. A merged lighting
+ * span takes the LOCAL_READ variants of deferred_light*.frag and an
+ * INPUT_ATTACHMENT descriptor set.
  *
  *   deferred_scene scene;  deferred_scene_create(ctx, "ground.png", 0, &scene);
  *   deferred_renderer *r;  deferred_renderer_create(&(deferred_renderer_desc){ .scene = &scene, ... }, &r);
@@ -26,6 +43,7 @@
  *                                                                     use finished)
  *                          rg_execute(g, cmd);
  *   after placement:       deferred_frame_bloom_aliasing(r, g, &textures, &aliasing);
+ *                          deferred_frame_placement(r, g, &textures, &placement);
  */
 #ifndef DEFERRED_FRAME_H
 #define DEFERRED_FRAME_H
@@ -64,7 +82,10 @@ typedef struct deferred_frame_textures {
 } deferred_frame_textures;
 
 /* Pipelines, samplers, descriptor pools and the lights' uniform buffer
- * (DEFERRED_SLOTS regions). A sample count the device cannot render fails
+ * (DEFERRED_SLOTS regions). The pipelines made here are those of spans that
+ * are not merged; a merged state's are made by the first execute that
+ * records it (a failure there prints why on stderr and fails the execute
+ * with RG_ERROR_CALLBACK). A sample count the device cannot render fails
  * here with ENG_ERROR_UNSUPPORTED and eng_last_error() naming it (one it
  * cannot sample fails when the graph creates the G-buffer, at the first
  * execute). Failing raw Vulkan calls give ENG_ERROR_VULKAN. */
@@ -95,8 +116,25 @@ typedef struct deferred_aliasing {
 } deferred_aliasing;
 
 /* Compares the bloom targets' pool ranges with the G-buffer's (sizes from
- * vkGetDeviceImageMemoryRequirements). */
+ * vkGetDeviceImageMemoryRequirements with the usage the graph gave them). */
 void deferred_frame_bloom_aliasing(const deferred_renderer *r, const rg_graph *g,
                                    const deferred_frame_textures *textures, deferred_aliasing *out);
+
+/* What merging did to the G-buffer, after the graph is placed. */
+typedef struct deferred_placement {
+    bool placed;                      /* false: not placed yet, the rest is 0 */
+    bool gbuffer_merged;              /* lighting shares the G-buffer span's rendering instance */
+    /* Bytes of the four G-buffer textures that lie in the graph's pools: 0
+     * when they are lazily allocated or need no memory at all. */
+    VkDeviceSize gbuffer_pooled;
+    rg_memory_totals totals;
+    /* The frame's tile traffic estimate (rg_tile_traffic_get), when
+     * traffic_known. */
+    bool traffic_known;
+    rg_tile_traffic traffic;
+} deferred_placement;
+
+void deferred_frame_placement(const deferred_renderer *r, const rg_graph *g, const deferred_frame_textures *textures,
+                              deferred_placement *out);
 
 #endif

@@ -2,8 +2,12 @@
  * G-buffer, with bloom and a tonemap, declared entirely as a render graph
  * (deferred_frame.c). The G-buffer dies after the lighting pass and the
  * bloom chain's targets reuse its memory: the demo says so once each time
- * the graph is placed. With --samples N the G-buffer is multisampled and
- * lit per sample. This file is the window glue only. */
+ * the graph is placed. With --merge on (or auto on a tile GPU) the lighting
+ * span shares the G-buffer span's rendering instance where the device has
+ * local read, and the G-buffer needs no pooled memory: the demo prints the
+ * graph's merge decisions, the G-buffer's pooled bytes and the frame's tile
+ * traffic estimate after each placement. With --samples N the G-buffer is
+ * multisampled and lit per sample. This file is the window glue only. */
 #include "demo_app.h"
 #include "demo_asset.h"
 #include "demo_graph.h"
@@ -34,9 +38,20 @@ static void declare(demo_app *app, rg_graph *g, const demo_target *target, void 
     deferred_frame_declare(d->renderer, g, target->backbuffer, target->extent, &d->textures);
 }
 
-/* Whether the bloom chain landed in the G-buffer's memory: read back from
- * the graph's placement, not assumed. */
-static void report_aliasing(demo_app *app, rg_graph *g, void *user)
+/* The name of a span by its begin_rendering command. */
+static const char *span_name(const rg_graph *g, rg_command begin)
+{
+    rg_command_info info;
+    return rg_command_get_info(g, begin, &info) == RG_SUCCESS ? info.name : "?";
+}
+
+/* Whether the bloom chain landed in the G-buffer's memory, and what merging
+ * did: read back from the graph's placement, not assumed. Fixed formats,
+ * for tests to match:
+ *   deferred: merge MODE: merged: FIRST + SECOND
+ *   deferred: merge MODE: not merged: FIRST / SECOND: REASON
+ *   deferred: merge MODE: G-buffer pooled N bytes; pooled X MiB, lazy Y MiB; tile traffic Z MiB/frame */
+static void report_placement(demo_app *app, rg_graph *g, void *user)
 {
     demo *d = user;
     deferred_aliasing a;
@@ -51,6 +66,27 @@ static void report_aliasing(demo_app *app, rg_graph *g, void *user)
     else
         printf("%s: bloom targets do not share memory with the G-buffer (%u bloom targets, %.2f MiB)\n",
                app->desc.name, a.bloom_targets, (double)a.bloom_bytes / mib);
+
+    const char *mode = demo_merge_name(app->opts.merge);
+    for (uint32_t i = 0; i < rg_merge_count(g); i++) {
+        rg_merge_info m;
+        if (rg_merge_get(g, i, &m) != RG_SUCCESS)
+            continue;
+        if (m.merged)
+            printf("%s: merge %s: merged: %s + %s\n", app->desc.name, mode, span_name(g, m.first),
+                   span_name(g, m.second));
+        else
+            printf("%s: merge %s: not merged: %s / %s: %s\n", app->desc.name, mode, span_name(g, m.first),
+                   span_name(g, m.second), m.reason);
+    }
+    deferred_placement p;
+    deferred_frame_placement(d->renderer, g, &d->textures, &p);
+    char traffic[48] = "unknown";
+    if (p.traffic_known)
+        snprintf(traffic, sizeof traffic, "%.2f MiB/frame", (double)p.traffic.total / mib);
+    printf("%s: merge %s: G-buffer pooled %llu bytes; pooled %.2f MiB, lazy %.2f MiB; tile traffic %s\n",
+           app->desc.name, mode, (unsigned long long)p.gbuffer_pooled, (double)p.totals.pooled / mib,
+           (double)p.totals.lazy / mib, traffic);
 }
 
 static void update(demo_app *app, const eng_frame *frame, uint64_t index, void *user)
@@ -103,6 +139,6 @@ int main(int argc, char **argv)
         .samples = (VkSampleCountFlagBits)app.opts.samples,
     };
     DEMO_CHECK(&app, deferred_renderer_create(&rd, &d.renderer));
-    demo_app_on_placed(&app, report_aliasing);
+    demo_app_on_placed(&app, report_placement);
     return demo_app_run_graph(&app, declare, update, &d);
 }

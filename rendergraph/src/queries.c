@@ -100,10 +100,11 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
         }
         out->samples = r->samples;
     }
-    /* FNV-1a over the fields (padding zeroed by the memset above). */
+    /* FNV-1a over the fields a pipeline depends on, not the instance's
+     * index (padding zeroed by the memset above): equal states, equal keys. */
     uint64_t h = 0xcbf29ce484222325ull;
     const unsigned char *b = (const unsigned char *)out;
-    for (size_t k = 0; k < offsetof(rg_command_rendering, key); k++)
+    for (size_t k = offsetof(rg_command_rendering, merged); k < offsetof(rg_command_rendering, key); k++)
         h = (h ^ b[k]) * 0x100000001b3ull;
     out->key = h;
     return RG_SUCCESS;

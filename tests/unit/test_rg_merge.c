@@ -398,3 +398,24 @@ Test(rg_merge, pixel_local_read_needs_a_draw_and_a_texture)
     cr_expect(strstr(rg_graph_error_message(g), "pixel-local") != NULL, "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
 }
+
+/* Two spans with the same attachments' formats: one key, two instances
+ * (a pipeline serves both). */
+Test(rg_merge, equal_states_share_a_key)
+{
+    rg_graph *g = merge_graph(&tile_caps, RG_MERGE_AUTO);
+    rg_texture a = test_color(g, "a"), b = test_color(g, "b");
+    test_begin(g, "one", a);
+    rg_command da = test_draw(g, "draw a", BUF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
+    rg_end_rendering(g);
+    test_begin(g, "two", b);
+    rg_command db = test_draw(g, "draw b", TEX(a, RG_USAGE_SAMPLED_FRAGMENT));
+    rg_end_rendering(g);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_command_rendering ra, rb;
+    cr_assert_eq(rg_command_get_rendering(g, da, &ra), RG_SUCCESS);
+    cr_assert_eq(rg_command_get_rendering(g, db, &rb), RG_SUCCESS);
+    cr_expect_neq(ra.instance, rb.instance);
+    cr_expect_eq(ra.key, rb.key);
+    rg_graph_destroy(g);
+}

@@ -534,9 +534,10 @@ rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_comm
  * VkRenderingInputAttachmentIndexInfoKHR). Arrays are per color attachment
  * of the rendering instance. A draw of a span that was not merged gets its
  * span's own attachments, locations 0..n-1 and no input indices. key
- * hashes every field: a pipeline built for one key is valid only where
- * rg_command_get_rendering returns that key (a different merge decision
- * gives a different key), so keep pipelines by it. */
+ * hashes every field but the instance: a pipeline built for one key is
+ * valid wherever rg_command_get_rendering returns that key, and only there
+ * (a different merge decision gives a different key), so keep pipelines
+ * by it. */
 typedef struct rg_command_rendering {
     uint32_t instance;                /* rendering instance, from 0 in execution order */
     bool merged;                      /* the instance holds more than this span */
