@@ -1,11 +1,15 @@
 /* bench_frame: a placed graph's frame recorded by hand (bench_frame.h). */
 #include "bench_frame.h"
 
+#include <engine/engine.h> /* VK_KHR_dynamic_rendering_local_read on older headers */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum op_kind { OP_BARRIER, OP_BEGIN, OP_END, OP_CALL } op_kind;
+/* OP_BEGIN begins a span's rendering instance, OP_CONTINUE continues it
+ * with the next merged span (its locations and input indices). */
+typedef enum op_kind { OP_BARRIER, OP_BEGIN, OP_CONTINUE, OP_END, OP_CALL } op_kind;
 
 typedef struct op {
     op_kind kind;
@@ -26,7 +30,10 @@ struct bench_flat {
     VkBufferMemoryBarrier2 *buffers;
     VkMemoryBarrier2 *memories;
     rg_span_rendering *spans;         /* never moved: their infos point into them */
+    rg_command_rendering *states;     /* per span: its merged locations and input indices */
     VkViewport *viewports;
+    PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;
+    PFN_vkCmdSetRenderingInputAttachmentIndicesKHR set_input_indices;
     call *calls;
     bench_flat_counts counts;
 };
@@ -41,6 +48,7 @@ void bench_flat_destroy(bench_flat *f)
     free(f->buffers);
     free(f->memories);
     free(f->spans);
+    free(f->states);
     free(f->viewports);
     free(f->calls);
     free(f);
@@ -106,10 +114,17 @@ bench_flat_counts bench_graph_counts(const rg_graph *g)
             memory_in_call = true;
         }
     }
+    uint32_t instance = UINT32_MAX;
     for (uint32_t p = 0; p < n; p++) {
         rg_command_info info;
         rg_command_get_info(g, order[p], &info);
-        c.spans += info.type == RG_COMMAND_TYPE_BEGIN_RENDERING;
+        rg_command_rendering st;
+        /* One vkCmdBeginRendering per rendering instance. */
+        if (info.type == RG_COMMAND_TYPE_BEGIN_RENDERING && rg_command_get_rendering(g, order[p], &st) == RG_SUCCESS &&
+            st.instance != instance) {
+            c.spans++;
+            instance = st.instance;
+        }
         c.calls += info.type == RG_COMMAND_TYPE_USER;
     }
     free(pos);
@@ -123,8 +138,9 @@ bench_flat_counts bench_graph_counts(const rg_graph *g)
 static void add_barrier(bench_flat *f, const rg_graph *g, const rg_barrier_info *b, VkMemoryBarrier2 *mem,
                         bool *memory)
 {
-    VkImage image = b->texture.id ? rg_texture_image(g, b->texture) : VK_NULL_HANDLE;
-    VkBuffer buffer = b->buffer.id && rg_buffer_memory(g, b->buffer, NULL, NULL) != RG_MEMORY_POOLED
+    /* Between merged spans: folded into the one by-region memory barrier. */
+    VkImage image = b->texture.id && !b->by_region ? rg_texture_image(g, b->texture) : VK_NULL_HANDLE;
+    VkBuffer buffer = b->buffer.id && !b->by_region && rg_buffer_memory(g, b->buffer, NULL, NULL) != RG_MEMORY_POOLED
                           ? rg_buffer_handle(g, b->buffer) : VK_NULL_HANDLE;
     if (image) {
         f->images[f->counts.image_barriers++] = (VkImageMemoryBarrier2){
@@ -172,7 +188,7 @@ static const char *flatten_point(bench_flat *f, const rg_graph *g, uint32_t p, c
     uint32_t barriers = rg_barrier_count(g);
     VkMemoryBarrier2 *mem = &f->memories[f->counts.barrier_calls];
     *mem = (VkMemoryBarrier2){ .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2 };
-    bool any = false, memory = false;
+    bool any = false, memory = false, by_region = false;
     for (; *next < barriers; (*next)++) {
         const rg_barrier_info *b = rg_barrier_get(g, *next);
         uint32_t bp = point_of(g, b, pos, n);
@@ -181,12 +197,14 @@ static const char *flatten_point(bench_flat *f, const rg_graph *g, uint32_t p, c
         if (bp != p)
             break;
         any = true;
+        by_region = by_region || b->by_region;
         add_barrier(f, g, b, mem, &memory);
     }
     if (!any)
         return NULL;
     f->deps[f->counts.barrier_calls] = (VkDependencyInfo){
         .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+        .dependencyFlags = by_region ? VK_DEPENDENCY_BY_REGION_BIT : 0,
         .memoryBarrierCount = memory ? 1 : 0,
         .pMemoryBarriers = mem,
         .bufferMemoryBarrierCount = f->counts.buffer_barriers - first_buffer,
@@ -212,26 +230,30 @@ static const char *flatten_command(bench_flat *f, const rg_graph *g, rg_command 
         return NULL;
     case RG_COMMAND_TYPE_BEGIN_RENDERING: {
         uint32_t s = info.span;
-        if (rg_span_get_rendering(g, s, &f->spans[s]) != RG_SUCCESS)
+        if (rg_span_get_rendering(g, s, &f->spans[s]) != RG_SUCCESS ||
+            rg_command_get_rendering(g, c, &f->states[s]) != RG_SUCCESS)
             return "a span whose rendering the graph does not give";
+        if (f->states[s].merged && (!f->set_locations || !f->set_input_indices))
+            return "a merged span, and the device has no VK_KHR_dynamic_rendering_local_read";
         const VkRect2D *a = &f->spans[s].info.renderArea;
-        /* rg_execute sets the render area as viewport and scissor after
-         * each vkCmdBeginRendering: so does the hand-written frame. */
+        /* rg_execute sets the render area as viewport and scissor at each
+         * span's begin: so does the hand-written frame. */
         f->viewports[s] = (VkViewport){ (float)a->offset.x, (float)a->offset.y, (float)a->extent.width,
                                         (float)a->extent.height, 0.0f, 1.0f };
-        f->ops[f->op_count++] = (op){ OP_BEGIN, s };
-        f->counts.spans++;
+        f->ops[f->op_count++] = (op){ f->spans[s].continues ? OP_CONTINUE : OP_BEGIN, s };
+        f->counts.spans += !f->spans[s].continues;
         return NULL;
     }
     case RG_COMMAND_TYPE_END_RENDERING:
-        f->ops[f->op_count++] = (op){ OP_END, 0 };
+        if (f->spans[info.span].ends)
+            f->ops[f->op_count++] = (op){ OP_END, 0 };
         return NULL;
     default:
         return "a command the hand-written path does not know (transfers are not supported)";
     }
 }
 
-bench_flat *bench_flatten(rg_graph *g, const char **error)
+bench_flat *bench_flatten(rg_graph *g, VkDevice device, const char **error)
 {
     *error = NULL;
     uint32_t n = 0;
@@ -246,6 +268,10 @@ bench_flat *bench_flatten(rg_graph *g, const char **error)
         return NULL;
     }
     f->graph = g;
+    f->set_locations = (PFN_vkCmdSetRenderingAttachmentLocationsKHR)vkGetDeviceProcAddr(
+        device, "vkCmdSetRenderingAttachmentLocationsKHR");
+    f->set_input_indices = (PFN_vkCmdSetRenderingInputAttachmentIndicesKHR)vkGetDeviceProcAddr(
+        device, "vkCmdSetRenderingInputAttachmentIndicesKHR");
     size_t points = (size_t)n + 1;
     f->ops = calloc(2 * points, sizeof *f->ops);
     f->deps = calloc(points, sizeof *f->deps);
@@ -253,9 +279,11 @@ bench_flat *bench_flatten(rg_graph *g, const char **error)
     f->buffers = calloc((size_t)barriers + 1, sizeof *f->buffers);
     f->memories = calloc(points, sizeof *f->memories);
     f->spans = calloc((size_t)spans + 1, sizeof *f->spans);
+    f->states = calloc((size_t)spans + 1, sizeof *f->states);
     f->viewports = calloc((size_t)spans + 1, sizeof *f->viewports);
     f->calls = calloc(points, sizeof *f->calls);
-    if (!f->ops || !f->deps || !f->images || !f->buffers || !f->memories || !f->spans || !f->viewports || !f->calls)
+    if (!f->ops || !f->deps || !f->images || !f->buffers || !f->memories || !f->spans || !f->states || !f->viewports ||
+        !f->calls)
         *error = "out of memory";
     uint32_t next = 0; /* next barrier, sorted by point */
     for (uint32_t p = 0; p <= n && !*error; p++) {
@@ -273,6 +301,25 @@ bench_flat *bench_flatten(rg_graph *g, const char **error)
     return f;
 }
 
+/* A merged span's attachment locations and input-attachment indices. */
+static void set_span_state(const bench_flat *f, VkCommandBuffer cmd, const rg_command_rendering *st)
+{
+    VkRenderingAttachmentLocationInfoKHR loc = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR,
+        .colorAttachmentCount = st->color_count,
+        .pColorAttachmentLocations = st->color_locations,
+    };
+    f->set_locations(cmd, &loc);
+    VkRenderingInputAttachmentIndexInfoKHR inputs = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO_KHR,
+        .colorAttachmentCount = st->color_count,
+        .pColorAttachmentInputIndices = st->color_input_indices,
+        .pDepthInputAttachmentIndex = &st->depth_input_index,
+        .pStencilInputAttachmentIndex = &st->stencil_input_index,
+    };
+    f->set_input_indices(cmd, &inputs);
+}
+
 bool bench_flat_record(const bench_flat *f, VkCommandBuffer cmd)
 {
     const op *ops = f->ops;
@@ -283,9 +330,13 @@ bool bench_flat_record(const bench_flat *f, VkCommandBuffer cmd)
         case OP_BARRIER:
             vkCmdPipelineBarrier2(cmd, &f->deps[ops[i].index]);
             break;
-        case OP_BEGIN: {
+        case OP_BEGIN:
+        case OP_CONTINUE: {
             const VkRenderingInfo *ri = &f->spans[ops[i].index].info;
-            vkCmdBeginRendering(cmd, ri);
+            if (ops[i].kind == OP_BEGIN)
+                vkCmdBeginRendering(cmd, ri);
+            if (f->states[ops[i].index].merged)
+                set_span_state(f, cmd, &f->states[ops[i].index]);
             vkCmdSetViewport(cmd, 0, 1, &f->viewports[ops[i].index]);
             vkCmdSetScissor(cmd, 0, 1, &ri->renderArea);
             in_span = true;

@@ -4,7 +4,9 @@
  * rendering infos (rg_span_get_rendering) and its user commands' callbacks
  * (rg_command_get_info, called with rg_record_context_get's context),
  * flattened once into plain arrays and replayed with vkCmdPipelineBarrier2
- * / vkCmdBeginRendering / vkCmdEndRendering / the callbacks. Everything
+ * / vkCmdBeginRendering / vkCmdEndRendering / the callbacks; a merged
+ * span continues its instance with the locations and input indices of
+ * rg_command_get_rendering. Everything
  * comes from the graph's public queries.
  *
  * Built-in transfer commands (copies, clears, blits) are not supported:
@@ -36,8 +38,10 @@ typedef struct bench_flat_counts {
 bench_flat_counts bench_graph_counts(const rg_graph *g);
 
 /* Flattens g, which must be placed and executed once (so that imports'
- * attachment views are bound). NULL on failure: *error says why. */
-bench_flat *bench_flatten(rg_graph *g, const char **error);
+ * attachment views are bound), on the device it was placed on (merged
+ * spans need its VK_KHR_dynamic_rendering_local_read commands). NULL on
+ * failure: *error says why. */
+bench_flat *bench_flatten(rg_graph *g, VkDevice device, const char **error);
 void bench_flat_destroy(bench_flat *flat);
 bench_flat_counts bench_flat_get_counts(const bench_flat *flat);
 /* Records the frame by hand; false when a callback failed (no rendering

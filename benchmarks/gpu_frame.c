@@ -24,11 +24,8 @@
  * default auto, the driver's policy): run it once with on and once with off
  * to compare a frame whose lighting shares the G-buffer's rendering
  * instance (VK_KHR_dynamic_rendering_local_read) with one that samples the
- * G-buffer. The mode and the spans that merged are printed and in the JSON.
- * A graph that merged spans is timed through rg_execute only: the
- * hand-written recording (bench_frame.c) begins every span's rendering
- * itself and does not record merged instances, so its configurations are
- * left out there.
+ * G-buffer. The mode and the spans that merged are printed and in the JSON;
+ * the hand-written recording continues merged instances as rg_execute does.
  *
  *   gpu_frame [--sizes WxH,...] [--frames N] [--warmup N] [--json FILE]
  *             [--validation] [--ground PNG] [--merge auto|on|off]
@@ -58,8 +55,7 @@ static bool device_required(void)
 
 static const char *merge_names[] = { [RG_MERGE_AUTO] = "auto", [RG_MERGE_ON] = "on", [RG_MERGE_OFF] = "off" };
 
-/* One graph (aliasing on or off) with its renderer and the flat copy (NULL
- * when the graph merged spans: see the top). */
+/* One graph (aliasing on or off) with its renderer and the flat copy. */
 typedef struct setup {
     bench_deferred d;
     rg_graph *graph;
@@ -146,10 +142,8 @@ static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_a
         rg_merge_info m;
         s->merged += rg_merge_get(s->graph, i, &m) == RG_SUCCESS && m.merged;
     }
-    if (s->merged)
-        return 0; /* no hand-written side: it cannot record merged instances */
     const char *error = NULL;
-    s->flat = bench_flatten(s->graph, &error);
+    s->flat = bench_flatten(s->graph, eng_context_device(ctx), &error);
     if (!s->flat) {
         fprintf(stderr, "gpu_frame: flattening: %s\n", error);
         return 1;

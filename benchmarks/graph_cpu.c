@@ -212,7 +212,7 @@ static int prepare(eng_context *ctx, recorder *rec, frame *f, row *out, const op
         return 1;
     }
     const char *error = NULL;
-    f->flat = bench_flatten(f->graph, &error);
+    f->flat = bench_flatten(f->graph, eng_context_device(ctx), &error);
     if (!f->flat) {
         fprintf(stderr, "graph_cpu: %s: flattening: %s\n", out->frame, error);
         return 1;
