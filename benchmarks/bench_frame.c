@@ -102,8 +102,9 @@ bench_flat_counts bench_graph_counts(const rg_graph *g)
             last_point = p;
             memory_in_call = false;
         }
-        bool image = b->texture.id && rg_texture_image(g, b->texture);
-        bool buffer = b->buffer.id && rg_buffer_memory(g, b->buffer, NULL, NULL) != RG_MEMORY_POOLED &&
+        /* Between merged spans everything folds into one memory barrier. */
+        bool image = b->texture.id && !b->by_region && rg_texture_image(g, b->texture);
+        bool buffer = b->buffer.id && !b->by_region && rg_buffer_memory(g, b->buffer, NULL, NULL) != RG_MEMORY_POOLED &&
                       rg_buffer_handle(g, b->buffer);
         if (image)
             c.image_barriers++;
