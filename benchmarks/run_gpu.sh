@@ -8,6 +8,7 @@
 #                                  frame at 1920x1080, graph vs hand-written
 #   gpu_frame.{json,txt}           the deferred frame at 1920x1080 and
 #                                  3840x2160, graph vs hand, aliasing on/off
+#   gpu_frame_merge_{off,on}.*     the same with span merging forced off / on
 #   *_validation.txt               small runs of graph_cpu and gpu_frame under
 #                                  synchronization validation (must be silent)
 #   environment.txt                date, device, driver, commands
@@ -64,10 +65,16 @@ run memory_budget_tile env ENG_LAYERS=VK_LAYER_VKGRAPH_tile_memory \
   "$BIN/memory_budget" --json "$OUT/memory_budget_tile.json"
 run graph_cpu "$BIN/graph_cpu" --reps 21 --deferred 1920x1080 --json "$OUT/graph_cpu.json"
 run gpu_frame "$BIN/gpu_frame" --sizes 1920x1080,3840x2160 --frames 100 --warmup 10 --json "$OUT/gpu_frame.json"
+# Span merging forced off and on: the evidence for the driver's default.
+for m in off on; do
+  run gpu_frame_merge_$m "$BIN/gpu_frame" --merge $m --sizes 1920x1080,3840x2160 --frames 100 --warmup 10 \
+    --json "$OUT/gpu_frame_merge_$m.json"
+done
 # Under validation (times not meaningful): the hand-written frames and the
 # graph's must both pass synchronization validation.
 run graph_cpu_validation "$BIN/graph_cpu" --sizes 10,100,1000 --reps 1 --deferred 1920x1080 --validation
 run gpu_frame_validation "$BIN/gpu_frame" --sizes 1920x1080 --frames 2 --warmup 1 --validation
+run gpu_frame_merge_on_validation "$BIN/gpu_frame" --merge on --sizes 1920x1080 --frames 2 --warmup 1 --validation
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if [ -f "$here/../scripts/plot_benchmarks.sh" ] && command -v gnuplot >/dev/null && command -v jq >/dev/null; then
