@@ -158,8 +158,9 @@ static rg_result collect_uses(planner *p)
             last_node[i] = cmd->node;
             uint64_t *u = &p->uses[(size_t)i * words], *pr = &p->preds[(size_t)i * words];
             for (uint32_t j = 0; j < nodes; j++) {
-                uint32_t node = nodes > 1 ? g->decl.cmds[g->decl.spans[cc->instance_spans[in->first + j]].begin_cmd].node
-                                          : cmd->node;
+                uint32_t node = cmd->node;
+                if (nodes > 1)
+                    node = g->decl.cmds[g->decl.spans[cc->instance_spans[in->first + j]].begin_cmd].node;
                 const uint64_t *row = &cc->closure[(size_t)node * cc->row_words];
                 u[node / 64] |= 1ull << (node % 64);
                 for (uint32_t w = 0; w < cc->row_words; w++)

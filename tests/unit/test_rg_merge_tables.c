@@ -35,17 +35,18 @@ static void declare(test_mem_env *env, deferred *d)
     rg_begin_rendering(g, &gb);
     test_draw(g, "draw scene", BUF(test_mem_buf(env, "vertices", 1 << 20), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
+    const VkAttachmentLoadOp any = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "lighting", .color_count = 1,
-                                              .colors = {{.texture = d->hdr, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE}}});
+                                              .colors = {{.texture = d->hdr, .load = any}}});
     test_draw(g, "light", TEX(d->gbuffer[0], RG_USAGE_PIXEL_LOCAL_READ), TEX(d->gbuffer[1], RG_USAGE_PIXEL_LOCAL_READ),
               TEX(d->gbuffer[2], RG_USAGE_PIXEL_LOCAL_READ), TEX(d->gbuffer[3], RG_USAGE_PIXEL_LOCAL_READ));
     rg_end_rendering(g);
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "bloom", .color_count = 1,
-                                              .colors = {{.texture = d->bloom, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE}}});
+                                              .colors = {{.texture = d->bloom, .load = any}}});
     test_draw(g, "bright pass", TEX(d->hdr, RG_USAGE_SAMPLED_FRAGMENT));
     rg_end_rendering(g);
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "tonemap", .color_count = 1,
-                                              .colors = {{.texture = d->out, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE}}});
+                                              .colors = {{.texture = d->out, .load = any}}});
     test_draw(g, "tonemap", TEX(d->hdr, RG_USAGE_PIXEL_LOCAL_READ), TEX(d->bloom, RG_USAGE_SAMPLED_FRAGMENT));
     rg_end_rendering(g);
 }
