@@ -93,10 +93,12 @@ static uint32_t declare_frame(rg_graph *g, uint32_t commands, uint32_t draws)
             .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                           .store = VK_ATTACHMENT_STORE_OP_STORE } } });
         rg_access read = { .texture = source, .usage = RG_USAGE_SAMPLED_FRAGMENT, .whole = true };
+        /* The last pass's draws stand for the frame's output (side
+         * effects): every pass feeds the next, so culling keeps them all. */
         for (uint32_t d = 0; d < draws; d++)
             rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW,
                                                   .accesses = p ? &read : NULL, .access_count = p ? 1 : 0,
-                                                  .record = record_nothing });
+                                                  .record = record_nothing, .side_effects = p + 1 == passes });
         rg_end_rendering(g);
         made += draws + 2;
     }

@@ -454,6 +454,7 @@ void rg__compiled_free(rg_graph *g)
     free(c->node_first_cmd);
     free(c->node_batch);
     free(c->closure);
+    free(c->node_culled);
     free(c->edges);
     free(c->order);
     free(c->order_handles);

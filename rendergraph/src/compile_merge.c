@@ -366,12 +366,16 @@ static uint32_t find_color(const rg_graph *g, const rg__instance *in, const rg_a
     return RG__NONE;
 }
 
-/* Every access of resource r lies in the instance's spans. */
+/* Every access of resource r by a kept command lies in the instance's
+ * spans. */
 static bool only_in_instance(const rg_graph *g, const rg__instance *in, uint32_t r)
 {
     uint32_t inside = 0, total = 0;
-    for (uint32_t a = 0; a < g->decl.access_count; a++)
-        total += g->decl.accesses[a].resource == r;
+    for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
+        const rg__cmd *cmd = &g->decl.cmds[c];
+        for (uint32_t k = 0; k < cmd->access_count && !rg__culled(g, c); k++)
+            total += g->decl.accesses[cmd->first_access + k].resource == r;
+    }
     for (uint32_t i = 0; i < in->count; i++) {
         uint32_t f, e;
         span_accesses(g, g->compiled.instance_spans[in->first + i], &f, &e);
@@ -560,6 +564,8 @@ static rg_result merge(merger *m)
         free(reasons);
         return RG_ERROR_OUT_OF_MEMORY;
     }
+    for (uint32_t s = 0; s < g->decl.span_count; s++)
+        c->span_map[s].instance = RG__NONE; /* culled spans keep it */
     uint32_t spans = 0, prev_node_pos = RG__NONE;
     rg_result res = RG_SUCCESS;
     for (uint32_t i = 0; i < m->node_len && res == RG_SUCCESS; i++) {

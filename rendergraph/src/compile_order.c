@@ -1,8 +1,8 @@
 /* Compile stage "order": each node's Kahn batch (the longest path to it
  * from a source, over the kept hazard edges, which come sorted by target so
  * a source's batch is final when met), then the execution order: batches
- * ascending, node index within a batch. Deterministic, and a span's
- * commands stay together in record order.
+ * ascending, node index within a batch, culled nodes left out.
+ * Deterministic, and a span's commands stay together in record order.
  */
 #include "graph_internal.h"
 
@@ -50,6 +50,8 @@ rg_result rg__compile_order(rg_graph *g)
     uint32_t p = 0;
     for (uint32_t i = 0; i < c->node_count; i++) {
         uint32_t n = sorted[i];
+        if (c->node_culled[n])
+            continue;
         for (uint32_t cmd = c->node_first_cmd[n]; cmd < c->node_first_cmd[n + 1]; cmd++) {
             c->order[p] = cmd;
             c->order_handles[p] = (rg_command){rg__make_id(g, cmd)};

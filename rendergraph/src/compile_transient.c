@@ -136,6 +136,8 @@ rg_result rg__compile_transient(rg_graph *g)
      * needs the contents is the one the error names. */
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
+        if (rg__culled(g, c))
+            continue;
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
             if (candidate(g, &g->decl.resources[a->resource]))

@@ -98,6 +98,7 @@ rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc)
             return (rg_command){0};
     rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_USER);
     c.kind = desc->kind;
+    c.side_effects = desc->side_effects;
     c.span = span;
     c.u.user.record = desc->record;
     c.u.user.user = desc->user;

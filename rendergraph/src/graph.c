@@ -55,6 +55,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     rg__copy_name(g->name, desc->name, "graph");
     g->ctx = desc->ctx;
     g->no_aliasing = desc->no_aliasing;
+    g->no_culling = desc->no_culling;
     g->merge = desc->merge;
     if (desc->device) {
         g->caps = *desc->device;
@@ -158,6 +159,8 @@ static rg_result compile_stages(rg_graph *g)
         r = rg__compile_edges(g);           /* frontier -> hazard edges, rules inside a span */
     if (r == RG_SUCCESS)
         r = rg__compile_closure(g);         /* happens-before rows */
+    if (r == RG_SUCCESS)
+        r = rg__compile_cull(g);            /* what reaches nothing observable */
     if (r == RG_SUCCESS)
         r = rg__compile_order(g);           /* batches, execution order */
     if (r == RG_SUCCESS)

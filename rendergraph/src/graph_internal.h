@@ -12,6 +12,7 @@
  *   compile_nodes.c        spans contracted into nodes
  *   compile_edges.c        per-subresource frontier -> hazard edges
  *   compile_closure.c      happens-before rows; the edges they did not imply
+ *   compile_cull.c         nodes whose results reach nothing observable
  *   compile_order.c        batches (longest path) and the execution order
  *   compile_merge.c        rendering instances: spans merged by local read,
  *                          made adjacent where the DAG allows; each
@@ -137,6 +138,7 @@ typedef struct rg__access {
 typedef struct rg__cmd {
     rg_command_type type;
     rg_command_kind kind;             /* RG_COMMAND_USER only */
+    bool side_effects;                /* rg_user_desc.side_effects */
     char name[RG__NAME_MAX];
     uint32_t first_access, access_count; /* into accesses[] */
     uint32_t span;                    /* span index, RG__NONE outside spans
@@ -208,7 +210,7 @@ typedef struct rg__instance {
 /* Per span: its instance and, merged, its locations and input indices per
  * instance color attachment. */
 typedef struct rg__span_map {
-    uint32_t instance;
+    uint32_t instance;                /* RG__NONE: the span was culled */
     uint32_t locations[RG_MAX_COLOR_ATTACHMENTS];
     uint32_t inputs[RG_MAX_COLOR_ATTACHMENTS];
     uint32_t depth_input;
@@ -233,6 +235,8 @@ typedef struct rg__compiled {
     uint64_t *closure;                /* node_count rows of row_words: bit b of row a
                                          = node b happens-before node a */
     uint32_t row_words;
+    uint8_t *node_culled;             /* per node: not recorded (compile_cull.c) */
+    uint32_t culled_count;            /* commands culled */
     uint32_t *node_batch;             /* Kahn batch (longest path from a source) */
     uint32_t *order;                  /* command indices in execution order */
     uint32_t order_count;
@@ -354,6 +358,7 @@ struct rg_graph {
     char name[RG__NAME_MAX];
     eng_context *ctx;                 /* NULL: device-free */
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
+    bool no_culling;                  /* rg_graph_desc.no_culling */
     rg_merge merge;                   /* rg_graph_desc.merge */
     rg_device_caps caps;              /* the device compile merges for */
     rg__state state;
@@ -410,6 +415,12 @@ uint32_t rg__sub_slot(const rg__resource *r, VkImageAspectFlagBits aspect, uint3
 rg_result rg__compile_nodes(rg_graph *g);
 rg_result rg__compile_edges(rg_graph *g);
 rg_result rg__compile_closure(rg_graph *g);
+rg_result rg__compile_cull(rg_graph *g);
+/* Whether command c was culled (after compile_cull). */
+static inline bool rg__culled(const rg_graph *g, uint32_t c)
+{
+    return g->compiled.node_culled && g->compiled.node_culled[g->decl.cmds[c].node];
+}
 rg_result rg__compile_order(rg_graph *g);
 /* Rendering instances from the order (which it may change to make merge
  * candidates adjacent), the accesses' modes, and the usage pixel-local

@@ -138,6 +138,8 @@ static rg_result collect_uses(planner *p)
     const rg__compiled *cc = &g->compiled;
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
+        if (rg__culled(g, c))
+            continue;
         /* A merged instance binds its attachments from its first span to
          * its last: a use in it is a use in all of its spans' nodes. */
         const rg__instance *in = cmd->span != RG__NONE ? &cc->instances[cc->span_map[cmd->span].instance] : NULL;

@@ -87,7 +87,7 @@ rg_result rg__place_support(rg_graph *g)
             res = check_texture(g, pd, r);
     }
     for (uint32_t c = 0; c < g->decl.cmd_count && res == RG_SUCCESS; c++)
-        if (g->decl.cmds[c].type == RG_COMMAND_TYPE_BLIT)
+        if (g->decl.cmds[c].type == RG_COMMAND_TYPE_BLIT && !rg__culled(g, c))
             res = check_blit(g, pd, &g->decl.cmds[c]);
     VkPhysicalDeviceDepthStencilResolveProperties resolve = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES };

@@ -17,10 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What slot `slot` of span s views; false when the span has no such slot. */
+/* What slot `slot` of span s views; false when the span has no such slot
+ * or was culled (its textures may not exist). */
 static bool slot_subresource(const rg_graph *g, uint32_t s, uint32_t slot, uint32_t *resource, uint32_t *mip,
                              uint32_t *base_layer, uint32_t *layers)
 {
+    if (g->compiled.span_map[s].instance == RG__NONE)
+        return false;
     const rg__span *span = &g->decl.spans[s];
     const rg_rendering_desc *d = &span->desc;
     bool depth = slot >= RG__SLOT_DEPTH;

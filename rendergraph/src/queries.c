@@ -45,7 +45,8 @@ rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_comm
     if (i == RG__NONE)
         return RG_ERROR_INVALID_HANDLE;
     const rg__cmd *c = &graph->decl.cmds[i];
-    *out = (rg_command_info){ .name = c->name, .type = c->type, .kind = c->kind, .index = i, .span = c->span };
+    *out = (rg_command_info){ .name = c->name, .type = c->type, .kind = c->kind, .index = i, .span = c->span,
+                              .culled = rg__culled(graph, i) };
     if (c->type == RG_COMMAND_TYPE_USER) {
         out->record = c->u.user.record;
         out->user = c->u.user.user;
@@ -74,6 +75,9 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
         return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' is "
                           "outside spans", graph->decl.cmds[i].name);
     const rg__span_map *map = &graph->compiled.span_map[s];
+    if (map->instance == RG__NONE)
+        return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' "
+                          "was culled", graph->decl.cmds[i].name);
     const rg__instance *in = &graph->compiled.instances[map->instance];
     out->instance = map->instance;
     out->merged = in->count > 1;
@@ -226,6 +230,9 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
         return RG_ERROR_NOT_PLACED;
     if (span >= graph->decl.span_count)
         return RG_ERROR_INVALID_ARGUMENT;
+    if (graph->compiled.span_map[span].instance == RG__NONE)
+        return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_span_get_rendering: span %u was culled",
+                          span);
     rg__span_rendering(graph, span, out);
     return RG_SUCCESS;
 }

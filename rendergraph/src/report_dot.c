@@ -22,11 +22,14 @@ static void put_label(FILE *f, const char *s)
     }
 }
 
+/* A culled command is drawn grey and says so. */
 static void put_cmd(FILE *f, const rg_graph *g, uint32_t c, const char *indent)
 {
+    bool culled = rg__culled(g, c);
     fprintf(f, "%sc%u [label=\"#%u ", indent, c, c + 1);
     put_label(f, g->decl.cmds[c].name);
-    fprintf(f, "\"%s];\n", g->decl.cmds[c].type == RG_COMMAND_TYPE_USER ? "" : ", shape=box");
+    const char *shape = g->decl.cmds[c].type == RG_COMMAND_TYPE_USER ? "" : ", shape=box";
+    fprintf(f, "%s\"%s%s];\n", culled ? " (culled)" : "", shape, culled ? ", color=gray, fontcolor=gray" : "");
 }
 
 static void put_barrier(FILE *f, const rg_graph *g, const rg_barrier_info *b)
@@ -49,8 +52,8 @@ static void put_barrier(FILE *f, const rg_graph *g, const rg_barrier_info *b)
 /* The merged instance of span s, or NULL when its instance is s alone. */
 static const rg__instance *merged_instance(const rg_graph *g, uint32_t s)
 {
-    const rg__instance *in = &g->compiled.instances[g->compiled.span_map[s].instance];
-    return in->count > 1 ? in : NULL;
+    uint32_t ii = g->compiled.span_map[s].instance;
+    return ii != RG__NONE && g->compiled.instances[ii].count > 1 ? &g->compiled.instances[ii] : NULL;
 }
 
 static uint32_t span_node(const rg_graph *g, uint32_t s) { return g->decl.cmds[g->decl.spans[s].begin_cmd].node; }
@@ -99,7 +102,10 @@ static void write_graph(FILE *f, const rg_graph *g)
         if (span) {
             fprintf(f, "  subgraph cluster_%u {\n    label=\"span ", n);
             put_label(f, g->decl.cmds[first].name);
-            fprintf(f, " (batch %u)\";\n", g->compiled.node_batch[n]);
+            if (g->compiled.node_culled[n])
+                fprintf(f, " (culled)\";\n    color=gray;\n    fontcolor=gray;\n");
+            else
+                fprintf(f, " (batch %u)\";\n", g->compiled.node_batch[n]);
         }
         for (uint32_t c = first; c < end; c++)
             put_cmd(f, g, c, span ? "    " : "  ");

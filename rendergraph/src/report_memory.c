@@ -80,6 +80,32 @@ static rg_result traffic_of(const rg_graph *graph, const char *what, traffic *t)
 
 static const char *span_name(const rg_graph *g, uint32_t s) { return g->decl.cmds[g->decl.spans[s].begin_cmd].name; }
 
+/* The culled commands (spans by their begin) and the created resources
+ * that therefore were not created. */
+static void culled_lines(const rg_graph *g, FILE *out)
+{
+    if (g->compiled.culled_count == 0)
+        return;
+    fprintf(out, "culled (nothing observable reads their results):");
+    for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
+        const rg__cmd *cmd = &g->decl.cmds[c];
+        if (rg__culled(g, c) && (cmd->span == RG__NONE || cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING))
+            fprintf(out, " '%s'%s", cmd->name, cmd->span == RG__NONE ? "" : " (span)");
+    }
+    fprintf(out, "\nnot created, used by culled commands only:");
+    for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
+        if (r->imported || r->first_use != RG__NONE)
+            continue;
+        bool used = false;
+        for (uint32_t a = 0; a < g->decl.access_count && !used; a++)
+            used = g->decl.accesses[a].resource == ri;
+        if (used)
+            fprintf(out, " '%s'", r->name);
+    }
+    fprintf(out, "\n");
+}
+
 /* An instance's spans' names joined with " + ", through put (raw or
  * escaped). */
 static void put_instance(FILE *f, const rg_graph *g, uint32_t ii, void (*put)(FILE *, const char *))
@@ -118,6 +144,7 @@ static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
         fprintf(out, "merge '%s' -> '%s': %s%s\n", span_name(g, n->first), span_name(g, n->second),
                 n->reason[0] ? "not merged: " : "merged", n->reason);
     }
+    culled_lines(g, out);
 }
 
 rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)

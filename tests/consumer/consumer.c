@@ -26,7 +26,10 @@ int main(void)
         return 1;
     rg_texture color = rg_texture_create(graph, &(rg_texture_desc){ .name = "color",
         .format = VK_FORMAT_R8G8B8A8_UNORM, .width = 64, .height = 64 });
-    rg_buffer readback = rg_buffer_create(graph, &(rg_buffer_desc){ .name = "readback", .size = 64 * 64 * 4 });
+    /* Imported: what the frame writes into it is observable, so nothing is
+     * culled. */
+    rg_buffer readback = rg_buffer_import(graph, &(rg_buffer_import_desc){ .name = "readback", .size = 64 * 64 * 4,
+        .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT, .final_access = VK_ACCESS_2_HOST_READ_BIT });
     rg_begin_rendering(graph, &(rg_rendering_desc){ .name = "clear", .color_count = 1,
         .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR } } });
     rg_end_rendering(graph);

@@ -9,6 +9,8 @@
 #include <rendergraph/rendergraph.h>
 #include <stdbool.h>
 
+/* Culling off: device tests check what commands record, whether or not an
+ * import sees their results (test_rg_cull.c tests culling). */
 rg_graph *test_device_graph(const char *name);
 void test_compile(rg_graph *g);
 /* Executes g `times` times into one command buffer, submits and waits. */

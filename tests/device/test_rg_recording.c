@@ -276,7 +276,8 @@ DEVICE_TEST(rg_recording, execute_records_what_the_queries_say)
 DEVICE_TEST(rg_recording, merged_spans_record_what_the_queries_say)
 {
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "merged", .ctx = test_ctx, .merge = RG_MERGE_ON }, &g),
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "merged", .ctx = test_ctx, .merge = RG_MERGE_ON,
+                                                   .no_culling = true }, &g),
                  RG_SUCCESS);
     rg_texture_desc color = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
     color.name = "a";

@@ -55,6 +55,10 @@
  *     pooled resources' sizes, or (under rg_graph_desc.no_aliasing) pooled
  *     differs from unaliased; or placing again gives another plan;
  *   - a report fails on a graph that was just placed;
+ *   - culling (on unless the second-to-last byte's low bit is set): a
+ *     culled command in the order or a kept one missing, a span culled in
+ *     part, a command without accesses or one writing an import culled,
+ *     anything culled with culling off;
  *   - span merging (caps and merge mode decoded from the input's last
  *     bytes): a merged pair whose later span does not follow an end of
  *     rendering, a merge on a device without local read or with merging
@@ -275,6 +279,7 @@ typedef struct fz {
     bool callback_failed;
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing of g */
     rg_merge merge;                   /* rg_graph_desc.merge of g */
+    bool no_culling;                  /* rg_graph_desc.no_culling of g */
     rg_device_caps caps;              /* and its device */
     char name_buf[8][128];
     uint32_t name_next;
@@ -933,9 +938,13 @@ static void check_order(const fz *f, const rg_command *order, uint32_t n)
     for (uint32_t i = 0; i + 1 < f->cmd_count; i++) {
         const cmd_info *a = &f->cmds[i], *b = &f->cmds[i + 1];
         uint32_t pa = position(order, n, a->h), pb = position(order, n, b->h);
-        if (a->span && a->span == b->span)
-            CHECK(pb == pa + 1, "commands %u and %u of one span run at %u and %u", a->h.id, b->h.id, pa, pb);
-        if (a->bare || b->bare)
+        bool ca = pa == UINT32_MAX, cb = pb == UINT32_MAX; /* culled */
+        CHECK(!(a->bare && ca) && !(b->bare && cb), "a command without accesses was culled");
+        if (a->span && a->span == b->span) {
+            CHECK(ca == cb, "commands %u and %u of one span: one culled, one kept", a->h.id, b->h.id);
+            CHECK(ca || pb == pa + 1, "commands %u and %u of one span run at %u and %u", a->h.id, b->h.id, pa, pb);
+        }
+        if ((a->bare || b->bare) && !ca && !cb)
             CHECK(pa < pb, "command %u (recorded before %u, one of them without accesses) runs after it", a->h.id,
                   b->h.id);
     }
@@ -1114,12 +1123,25 @@ static void queries(fz *f, bool compiled)
         /* The order holds every command once (the harness saw them all
          * unless it ran out of room). */
         CHECK(order != NULL || n == 0, "order NULL");
-        if (f->cmd_count < MAX_CMDS)
-            CHECK(n == f->cmd_count, "order of %u commands, %u declared", n, f->cmd_count);
-        check_distinct(order, n);
-        for (uint32_t i = 0; i < f->cmd_count; i++)
-            CHECK(position(order, n, f->cmds[i].h) != UINT32_MAX, "command %u missing from the order",
+        uint32_t culled = 0;
+        for (uint32_t i = 0; i < f->cmd_count; i++) {
+            rg_command_info info;
+            CHECK(rg_command_get_info(f->g, f->cmds[i].h, &info) == RG_SUCCESS, "info of command %u",
                   f->cmds[i].h.id);
+            culled += info.culled;
+            CHECK(!info.culled || !f->no_culling, "command %u culled with culling off", f->cmds[i].h.id);
+            CHECK((position(order, n, f->cmds[i].h) != UINT32_MAX) == !info.culled,
+                  "command %u: culled %d, in the order %d", f->cmds[i].h.id, info.culled,
+                  position(order, n, f->cmds[i].h) != UINT32_MAX);
+            /* A write to an import is observable. */
+            for (uint32_t x = 0; x < f->cmds[i].touch_count && info.culled; x++)
+                CHECK(!f->cmds[i].write[x] || !f->res[f->cmds[i].touch[x]].imported,
+                      "command %u writes import %u and was culled", f->cmds[i].h.id, f->cmds[i].touch[x]);
+        }
+        if (f->cmd_count < MAX_CMDS)
+            CHECK(n == f->cmd_count - culled, "order of %u commands, %u declared, %u culled", n, f->cmd_count,
+                  culled);
+        check_distinct(order, n);
         check_order(f, order, n);
         uint32_t m = f->cmd_count < 48 ? f->cmd_count : 48;
         for (uint32_t i = 0; i < m; i++)
@@ -1128,7 +1150,8 @@ static void queries(fz *f, bool compiled)
                 if (!rg_happens_before(f->g, a, b))
                     continue;
                 CHECK(!rg_happens_before(f->g, b, a), "%u and %u happen before each other", a.id, b.id);
-                CHECK(position(order, n, a) < position(order, n, b), "%u happens before %u but runs after",
+                uint32_t pa = position(order, n, a), pb = position(order, n, b);
+                CHECK(pa == UINT32_MAX || pb == UINT32_MAX || pa < pb, "%u happens before %u but runs after",
                       a.id, b.id);
             }
         check_barriers(f, order, n);
@@ -1277,10 +1300,14 @@ static where memory_of(const fz *f, uint32_t i)
 /* Whether an accepted command of this declaration uses resource i. */
 static bool used(const fz *f, uint32_t i)
 {
-    for (uint32_t c = 0; c < f->cmd_count; c++)
+    for (uint32_t c = 0; c < f->cmd_count; c++) {
+        rg_command_info info;
+        if (rg_command_get_info(f->g, f->cmds[c].h, &info) == RG_SUCCESS && info.culled)
+            continue; /* a culled command's resources are not created */
         for (uint32_t x = 0; x < f->cmds[c].touch_count; x++)
             if (f->cmds[c].touch[x] == i)
                 return true;
+    }
     return false;
 }
 
@@ -1485,7 +1512,8 @@ static void op_recreate(fz *f)
     rg_graph_destroy(f->g);
     f->g = NULL;
     rg_result res = rg_graph_create(&(rg_graph_desc){.name = "fuzz again", .no_aliasing = f->no_aliasing,
-                                                     .merge = f->merge, .device = &f->caps},
+                                                     .merge = f->merge, .device = &f->caps,
+                                                     .no_culling = f->no_culling},
                                     &f->g);
     CHECK(res == RG_SUCCESS && f->g != NULL, "rg_graph_create after a destroy: %s", rg_result_string(res));
 }
@@ -1595,8 +1623,10 @@ static void run_input(const uint8_t *data, size_t size)
                                .local_read_depth_stencil = (last >> 4) & 1,
                                .max_color_attachments = (last >> 5) & 1 ? 2 : 0,
                                .max_input_attachments = (last >> 5) & 1 ? 1 : 0, .driver = drivers[last >> 6]};
+    /* The byte before it, low bit: culling off. */
+    f->no_culling = size >= 2 && (data[size - 2] & 1);
     if (rg_graph_create(&(rg_graph_desc){.name = "fuzz \"graph\"\n", .no_aliasing = f->no_aliasing,
-                                         .merge = f->merge, .device = &f->caps},
+                                         .merge = f->merge, .device = &f->caps, .no_culling = f->no_culling},
                         &f->g) !=
             RG_SUCCESS ||
         rg_graph_create(&(rg_graph_desc){.name = NULL}, &f->other) != RG_SUCCESS) {

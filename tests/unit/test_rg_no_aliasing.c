@@ -15,7 +15,8 @@ static void declare_chain(test_mem_env *env, bool no_aliasing, rg_texture *a, rg
     test_mem_init(env, "NVIDIA H200");
     rg_graph_destroy(env->g);
     env->g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "no aliasing", .no_aliasing = no_aliasing}, &env->g),
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "no aliasing", .no_aliasing = no_aliasing,
+                                                  .no_culling = true}, &env->g),
                  RG_SUCCESS);
     *a = test_mem_tex(env, "a", VK_FORMAT_R8G8B8A8_UNORM, 4, 256, 256);
     *b = test_mem_tex(env, "b", VK_FORMAT_R8G8B8A8_UNORM, 4, 256, 256);

@@ -45,6 +45,17 @@
  * once, so the GPU must be done with every command buffer the graph
  * recorded before them (wait on their fences, or vkDeviceWaitIdle).
  *
+ * Culling. A command whose results reach nothing observable is not
+ * recorded, and a created resource only such commands use is not created.
+ * Observable: a write to an import (a swapchain image, a readback buffer,
+ * a persistent texture), a command declared with side effects
+ * (rg_user_desc.side_effects: queries, writes through descriptors the
+ * graph does not see), a command without accesses (a timestamp, a label),
+ * and every command whose writes those read, transitively. A span is
+ * culled whole or kept whole. rg_command_get_info says which commands were
+ * culled (the memory report and the DOT show them);
+ * rg_graph_desc.no_culling keeps everything.
+ *
  * Merging. Consecutive spans can share one rendering instance (Vulkan's
  * VK_KHR_dynamic_rendering_local_read): the later one reads what the
  * earlier rendered through input attachments, after a by-region barrier,
@@ -304,6 +315,9 @@ typedef struct rg_graph_desc {
     bool no_aliasing;
     /* Span merging (see "Merging"): AUTO (0) by the driver's policy. */
     rg_merge merge;
+    /* true: no command is culled (see "Culling"), for tests and for
+     * measuring what culling saves. */
+    bool no_culling;
     /* The device to compile for: what the context reports when NULL, or
      * for a device-free graph none (it never merges). Given, it replaces
      * the context's (what-if compiles, tests). */
@@ -427,6 +441,10 @@ typedef struct rg_user_desc {
     uint32_t access_count;
     rg_record_fn record;
     void *user;
+    /* Never culled (see "Culling"): it has effects the declared accesses do
+     * not show (queries, writes through descriptors the graph cannot see,
+     * host-visible results read by address). */
+    bool side_effects;
 } rg_user_desc;
 
 rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc);
@@ -522,6 +540,8 @@ typedef struct rg_command_info {
     uint32_t span;                    /* its span (rg_span_get_rendering), or RG_INDEX_NONE */
     rg_record_fn record;              /* user commands: as declared */
     void *user;
+    bool culled;                      /* not recorded: nothing observable reads its
+                                         results (see "Culling") */
 } rg_command_info;
 
 /* RG_ERROR_NOT_COMPILED before compile; RG_ERROR_INVALID_HANDLE for a
