@@ -29,6 +29,7 @@ shot msaa msaa --frames 30
 shot depth depth --frames 30
 shot deferred deferred --frames 40 --dot "$tmp/deferred.dot" --timeline "$out/deferred-timeline.svg"
 shot postfx postfx --frames 30
+shot postfx-trails postfx --frames 30 --trails
 if command -v dot >/dev/null; then
   dot -Tsvg "$tmp/deferred.dot" -o "$out/deferred-graph.svg"
 else

@@ -81,5 +81,6 @@ void main()
     vec3 c = v_uv.y < pc.horizon ? sky(v_uv) : floor_grid(v_uv);
     // A thin glowing line along the horizon.
     c += vec3(2.0, 0.5, 1.4) * exp(-abs(v_uv.y - pc.horizon) * 400.0);
-    out_color = vec4(c, 1.0);
+    // Alpha 0: the backdrop (the cube writes 1), for the trails pass.
+    out_color = vec4(c, 0.0);
 }

@@ -5,7 +5,8 @@
  * the chain's targets into about two targets' worth of pooled memory; the
  * demo prints how many it declared against what the pools hold. Keys 1..9
  * toggle the passes, and the graph is declared, compiled and placed again
- * while the demo runs (postfx.h has the map of the files). */
+ * while the demo runs (postfx.h has the map of the files). --trails adds
+ * motion trails, kept from frame to frame in a history texture. */
 #include "demo_asset.h"
 #include "postfx.h"
 
@@ -73,6 +74,9 @@ void postfx_print_memory_line(postfx *fx)
            fx->link_count, fx->link_count == 1 ? "" : "es", fx->extent.width, fx->extent.height, fx->target_count,
            fx->target_count == 1 ? "" : "s", one / mib, msaa,
            (double)t.pooled / one, (double)t.pooled / mib, (double)t.unaliased / one, (double)t.lower_bound / one);
+    /* The trail's two images live across frames: never pooled. */
+    if (fx->trails)
+        printf("postfx: trails: a history texture of 2 images, %.2f MiB dedicated\n", (double)t.dedicated / mib);
     fflush(stdout);
 }
 
@@ -89,6 +93,13 @@ static void print_passes(const char *what, uint32_t mask)
 static void on_key(demo_app *app, int key, void *user)
 {
     postfx *fx = &((demo *)user)->fx;
+    if (key == GLFW_KEY_T) {
+        fx->trails = !fx->trails;
+        printf("postfx: trails %s\n", fx->trails ? "on" : "off");
+        fflush(stdout);
+        demo_app_rebuild_graph(app);
+        return;
+    }
     if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9)
         fx->wanted ^= 1u << (key - GLFW_KEY_1);
     else if (key == GLFW_KEY_0)
@@ -111,6 +122,8 @@ static void declare(demo_app *app, rg_graph *g, const demo_target *target, void 
     fx->extent = target->extent;
     fx->target_count = 0;
     rg_texture scene = postfx_declare_scene(fx, g, target);
+    if (fx->trails)
+        scene = postfx_declare_trails(fx, g, target, scene);
     postfx_declare_chain(fx, g, target, scene);
     fx->memory_line_due = true;
 }
@@ -148,15 +161,17 @@ int main(int argc, char **argv)
         { .name = "--toggle-test", .help = "toggle passes at 1/4, 1/2 and 3/4 of a --frames run (5 or more)" },
         { .name = "--texture", .arg = "PATH",
           .help = "image for the cube (default: assets/bricks.png next to postfx)" },
+        { .name = "--trails", .help = "motion trails of the cube, drifting outwards and fading, kept across frames "
+                                      "in a render graph history texture (key T toggles)" },
     };
     demo_app_desc desc = {
         .name = "postfx",
-        .summary = "a neon scene through a chain of fullscreen passes (keys 1..9 toggle them, 0 all); the render "
-                   "graph aliases the chain's targets and recompiles when the passes change",
+        .summary = "a neon scene through a chain of fullscreen passes (keys 1..9 toggle them, 0 all, T motion "
+                   "trails); the render graph aliases the chain's targets and recompiles when the passes change",
         .default_samples = 1,
         .clear_color = { 0.0f, 0.0f, 0.0f, 1.0f },
         .extra_flags = flags,
-        .extra_flag_count = 3,
+        .extra_flag_count = 4,
     };
     /* This demo's flag values are checked before any window opens, so a bad
      * one exits 2 like any other bad flag. */
@@ -183,6 +198,7 @@ int main(int argc, char **argv)
     static demo d; /* outlives demo_app_run_graph: the counts are read after it */
     d.fx.app = &app;
     d.fx.wanted = initial;
+    d.fx.trails = flags[3].value != NULL;
     d.toggles = (toggle_test){ .on = flags[1].value != NULL, .initial = initial };
     demo_app_on_cleanup(&app, cleanup, &d);
     demo_app_on_key(&app, on_key, &d);
@@ -194,7 +210,7 @@ int main(int argc, char **argv)
             demo_app_fail(&app, "the path of assets/bricks.png is too long");
         texture = path;
     }
-    demo_descriptors_create(&app, POSTFX_PASS_COUNT + 1, &d.fx.descriptors);
+    demo_descriptors_create(&app, POSTFX_PASS_COUNT + 2, &d.fx.descriptors); /* the chain, trails */
     postfx_scene_create(&d.fx, texture);
     postfx_pipelines_create(&d.fx, eng_swapchain_format(app.swapchain));
     print_passes("passes (keys 1..9 toggle, 0 all)", initial);

@@ -1,5 +1,5 @@
 /* The chain of fullscreen passes (postfx.h): the table, --passes, the
- * pipelines and the chain's declaration. */
+ * pipelines and the chain's declaration; the trails pass before it. */
 #include "postfx.h"
 
 #include <stdio.h>
@@ -31,6 +31,9 @@ static const uint32_t fxaa_frag[] =
     ;
 static const uint32_t copy_frag[] =
 #include "postfx_copy.frag.inc"
+    ;
+static const uint32_t trails_frag[] =
+#include "postfx_trails.frag.inc"
     ;
 
 /* Chain order: outlines on the sharp scene, the glow over them, the
@@ -122,6 +125,22 @@ void postfx_pipelines_create(postfx *fx, VkFormat swapchain_format)
             };
             DEMO_CHECK(app, eng_pipeline_create(app->ctx, &pd, &fx->pipelines[i][f]));
         }
+    fx->trails_layout = demo_descriptors_layout(app, 2);
+    eng_pipeline_desc td = {
+        .name = "trails",
+        .vertex_spirv = fullscreen_vert,
+        .vertex_size = sizeof fullscreen_vert,
+        .fragment_spirv = trails_frag,
+        .fragment_size = sizeof trails_frag,
+        .color_formats = { POSTFX_FORMAT, POSTFX_FORMAT },
+        .color_count = 2,
+        .set_layouts = &fx->trails_layout,
+        .set_layout_count = 1,
+        .push_constant_size = sizeof(pass_push),
+        .push_constant_stages = VK_SHADER_STAGE_FRAGMENT_BIT,
+        .cache = app->pipeline_cache,
+    };
+    DEMO_CHECK(app, eng_pipeline_create(app->ctx, &td, &fx->trails_pipeline));
 }
 
 void postfx_pipelines_destroy(postfx *fx)
@@ -129,9 +148,13 @@ void postfx_pipelines_destroy(postfx *fx)
     for (uint32_t i = 0; i <= POSTFX_PASS_COUNT; i++)
         for (uint32_t f = 0; f < 2; f++)
             eng_pipeline_destroy(fx->pipelines[i][f]);
+    eng_pipeline_destroy(fx->trails_pipeline);
+    fx->trails_pipeline = NULL;
     if (fx->source_layout && fx->app && fx->app->ctx)
         vkDestroyDescriptorSetLayout(eng_context_device(fx->app->ctx), fx->source_layout, NULL);
-    fx->source_layout = VK_NULL_HANDLE;
+    if (fx->trails_layout && fx->app && fx->app->ctx)
+        vkDestroyDescriptorSetLayout(eng_context_device(fx->app->ctx), fx->trails_layout, NULL);
+    fx->source_layout = fx->trails_layout = VK_NULL_HANDLE;
 }
 
 /* One fullscreen triangle sampling the link's source. The view is asked
@@ -210,4 +233,64 @@ void postfx_declare_chain(postfx *fx, rg_graph *g, const demo_target *target, rg
         source = l->target;
     }
     fx->link_count = n;
+}
+
+/* The scene and the trail the frame before wrote, sampled; the composite
+ * and this frame's trail written. The trail's view alternates between the
+ * history's two images: asked for at every frame. */
+static bool record_trails(const rg_record_context *rc, void *user)
+{
+    const postfx_trails *t = user;
+    postfx *fx = t->fx;
+    VkImageView views[2] = { rg_record_view(rc, t->scene), rg_record_view(rc, t->previous) };
+    VkDescriptorSet set = demo_descriptors_textures(&fx->descriptors, fx->trails_layout, views, 2);
+    if (!views[0] || !views[1] || !set)
+        return false;
+    const eng_pipeline *p = fx->trails_pipeline;
+    float tx = 1.0f / (float)fx->extent.width, ty = 1.0f / (float)fx->extent.height;
+    pass_push push = { .texel = { tx, ty }, .frame = (float)fx->index, .strength = POSTFX_TRAIL_DECAY };
+    VkCommandBuffer cmd = rg_record_cmd(rc);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(p));
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_layout(p), 0, 1, &set, 0, NULL);
+    vkCmdPushConstants(cmd, eng_pipeline_layout(p), VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof push, &push);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    return true;
+}
+
+rg_texture postfx_declare_trails(postfx *fx, rg_graph *g, const demo_target *target, rg_texture scene)
+{
+    rg_texture_desc td = {
+        .name = "trail",
+        .format = POSTFX_FORMAT,
+        .width = target->extent.width,
+        .height = target->extent.height,
+    };
+    /* The trail outlives the frame: a history texture, whose first frame
+     * after each declaration reads zeros (history_clear), no trail yet. */
+    postfx_trails *t = &fx->trails_pass;
+    *t = (postfx_trails){ .fx = fx, .scene = scene };
+    rg_texture trail = rg_texture_create_history(g, &td, &t->previous);
+    td.name = "after trails";
+    rg_texture composite = rg_texture_create(g, &td);
+    fx->target_count++;
+    rg_begin_rendering(g, &(rg_rendering_desc){
+        .name = "trails",
+        .colors = { { .texture = composite, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                      .store = VK_ATTACHMENT_STORE_OP_STORE },
+                    { .texture = trail, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                      .store = VK_ATTACHMENT_STORE_OP_STORE } },
+        .color_count = 2,
+    });
+    rg_access reads[2] = { demo_read(scene, RG_USAGE_SAMPLED_FRAGMENT),
+                           demo_read(t->previous, RG_USAGE_SAMPLED_FRAGMENT) };
+    rg_cmd_user(g, &(rg_user_desc){
+        .name = "trails",
+        .kind = RG_COMMAND_DRAW,
+        .accesses = reads,
+        .access_count = 2,
+        .record = record_trails,
+        .user = t,
+    });
+    rg_end_rendering(g);
+    return composite;
 }

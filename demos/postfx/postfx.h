@@ -2,12 +2,14 @@
  * fullscreen passes, each sampling the previous pass's target and writing
  * the next; the last writes the swapchain image. The whole frame is a render
  * graph, declared again (and so compiled and placed again) whenever the set
- * of passes changes: keys 1..9, --passes, --toggle-test.
+ * of passes changes: keys 1..9, --passes, --toggle-test. With --trails (key
+ * T), a motion-trails pass between the scene and the chain keeps a fading
+ * trail of the cube in a render graph history texture.
  *
  *   scene.c   the scene pass: sky, sun and neon grid, a brick cube with
  *             glowing mortar (RGBA16F, values above 1.0)
  *   passes.c  the pass table, --passes parsing, the chain's pipelines and
- *             its declaration
+ *             its declaration, the trails pass
  *   main.c    flags, keys, the toggle test, the memory line */
 #ifndef POSTFX_H
 #define POSTFX_H
@@ -43,6 +45,16 @@ extern const postfx_pass_info postfx_passes[POSTFX_PASS_COUNT + 1];
 
 typedef struct postfx postfx;
 
+/* The motion-trails pass: the scene and last frame's trail in, the
+ * composite and this frame's trail out. */
+typedef struct postfx_trails {
+    postfx *fx;
+    rg_texture scene, previous;
+} postfx_trails;
+
+/* How much of a trail is left after one frame. */
+#define POSTFX_TRAIL_DECAY 0.9f
+
 /* One fullscreen pass of the declared chain: its record callback's data. */
 typedef struct postfx_link {
     postfx *fx;
@@ -65,6 +77,10 @@ struct postfx {
     demo_descriptors descriptors;
     VkDescriptorSetLayout source_layout;             /* one sampled texture */
     eng_pipeline *pipelines[POSTFX_PASS_COUNT + 1][2]; /* [pass][0: RGBA16F target, 1: swapchain] */
+    VkDescriptorSetLayout trails_layout;             /* the scene and the trail */
+    eng_pipeline *trails_pipeline;                   /* two RGBA16F targets */
+    bool trails;                      /* the trails pass in the next declaration */
+    postfx_trails trails_pass;
 
     uint32_t wanted;                  /* passes for the next declaration (bit i = key i + 1) */
     postfx_link links[POSTFX_PASS_COUNT];
@@ -91,6 +107,9 @@ void postfx_pipelines_create(postfx *fx, VkFormat swapchain_format);
 void postfx_pipelines_destroy(postfx *fx);
 /* Declares the chain of fx->wanted from scene to target->backbuffer. */
 void postfx_declare_chain(postfx *fx, rg_graph *g, const demo_target *target, rg_texture scene);
+/* Declares the trails pass after the scene; returns the composite the
+ * chain starts from. */
+rg_texture postfx_declare_trails(postfx *fx, rg_graph *g, const demo_target *target, rg_texture scene);
 
 /* scene.c */
 void postfx_scene_create(postfx *fx, const char *texture_path);

@@ -22,6 +22,19 @@
  * recorded by region (the merge rules made it a framebuffer-local
  * dependency in one layout). Barriers that meet one subresource at one
  * point are merged (unioned scopes); the list is then sorted by point.
+ *
+ * History pairs (rendergraph.h, "History"): the image a previous half reads
+ * is the one its current half wrote in the frame before, and the image the
+ * current half writes is the one the previous half read then. So, per
+ * subresource, the current half ends the frame as if read by its previous
+ * half's reads: in the layout the first of them is in, visible to every
+ * read in that layout (its "target"); the previous half starts the frame
+ * as the current half ended it (so its first reads need no barrier); the
+ * current half starts in UNDEFINED, waiting for the previous half's uses
+ * of the frame before. The first execute after placement has no frame
+ * before: it clears the targeted subresources and leaves them in their
+ * targets (history_clears), the state the previous half's plan starts
+ * from.
  */
 #include "graph_internal.h"
 
@@ -47,6 +60,15 @@ typedef struct step {
                                          step: keep the current layout */
     bool write, final;
 } step;
+
+/* Per subresource slot of a history pair's previous half: the layout the
+ * frame first reads it in, and the union of its reads in that layout. */
+typedef struct target {
+    bool read;
+    VkImageLayout layout;
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+} target;
 
 typedef struct need {
     bool barrier;
@@ -256,11 +278,91 @@ static bool plan_buffer(planner *p, uint32_t ri, const step *s)
     return true;
 }
 
+/* The targets of every history pair's previous half, from its accesses in
+ * execution order. */
+static void history_targets(const rg_graph *g, target *t)
+{
+    memset(t, 0, ((size_t)g->decl.sub_total + 1) * sizeof *t);
+    for (uint32_t pos = 0; pos < g->compiled.order_count; pos++) {
+        const rg__cmd *cmd = &g->decl.cmds[g->compiled.order[pos]];
+        for (uint32_t k = 0; k < cmd->access_count; k++) {
+            const rg__access *a = &g->decl.accesses[cmd->first_access + k];
+            const rg__resource *r = &g->decl.resources[a->resource];
+            if (a->role == RG__ROLE_LIFETIME || !rg__history(r) || !r->history_previous)
+                continue;
+            VkPipelineStageFlags2 stage;
+            VkAccessFlags2 access;
+            VkImageLayout layout;
+            rg__access_effective(g, cmd->first_access + k, &stage, &access, &layout);
+            for (uint32_t bits = a->range.aspect; bits; bits &= bits - 1)
+                for (uint32_t m = a->range.base_mip; m < a->range.base_mip + a->range.mip_count; m++)
+                    for (uint32_t l = a->range.base_layer; l < a->range.base_layer + a->range.layer_count; l++) {
+                        target *x = &t[rg__sub_slot(r, (VkImageAspectFlagBits)(bits & -bits), m, l)];
+                        if (!x->read)
+                            *x = (target){true, layout, 0, 0};
+                        if (x->layout == layout) {
+                            x->stage |= stage;
+                            x->access |= access;
+                        }
+                    }
+        }
+    }
+}
+
+static bool target_eq(const target *a, const target *b)
+{
+    return a->read == b->read && a->layout == b->layout && a->stage == b->stage && a->access == b->access;
+}
+
+/* Calls fn for every run of consecutive layers of one mip of previous half
+ * r whose slots have one read target (every aspect together: accesses to
+ * one aspect of a depth/stencil texture touch both). */
+static bool target_runs(planner *p, const rg__resource *r, const target *t,
+                        bool (*fn)(planner *p, const rg__resource *r, const rg_range *range, const target *x))
+{
+    VkImageAspectFlagBits first = (VkImageAspectFlagBits)(r->aspects & -r->aspects);
+    for (uint32_t m = 0; m < r->mip_levels; m++)
+        for (uint32_t l = 0; l < r->array_layers;) {
+            const target *x = &t[rg__sub_slot(r, first, m, l)];
+            uint32_t n = 1;
+            while (l + n < r->array_layers && target_eq(&t[rg__sub_slot(r, first, m, l + n)], x))
+                n++;
+            rg_range range = {r->aspects, m, 1, l, n};
+            if (x->read && !fn(p, r, &range, x))
+                return false;
+            l += n;
+        }
+    return true;
+}
+
+/* The current half's final step on one run: its previous half's target,
+ * planned as a read (so a write already visible to it needs nothing). */
+static bool history_final(planner *p, const rg__resource *previous, const rg_range *range, const target *x)
+{
+    step s = {x->stage, x->access, x->layout, false, false};
+    return plan_texture(p, previous->history_pair, range, &s);
+}
+
+/* One run for the first execute's clear. */
+static bool history_clear(planner *p, const rg__resource *previous, const rg_range *range, const target *x)
+{
+    rg__compiled *c = &p->g->compiled;
+    if (!rg__grow((void **)&c->history_clears, &c->history_clear_cap, c->history_clear_count + 1,
+                  sizeof *c->history_clears))
+        return false;
+    c->history_clears[c->history_clear_count++] = (rg__history_clear){
+        (uint32_t)(previous - p->g->decl.resources), *range, x->layout, x->stage, x->access};
+    return true;
+}
+
 /* Starting states: imports as declared, plus what the frame before left
  * them with; created resources as the frame before left them (carry), in
  * layout UNDEFINED, since the same compiled graph runs frame after frame on
- * one queue. */
-static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry, const rg__alias_scope *alias)
+ * one queue; history pairs as above, the previous half in its target on
+ * the first pass (as the current half's final step or the first execute's
+ * clear leaves it), as the current half ended the frame afterwards. */
+static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry, const rg__alias_scope *alias,
+                       const target *t)
 {
     for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
@@ -268,7 +370,23 @@ static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry, 
             slot_state *st = &slots[i];
             memset(st, 0, sizeof *st);
             st->bar = st->written = RG__NONE;
-            if (r->imported) {
+            /* The other half's slot of the same subresource. */
+            uint32_t other = rg__history(r) ? g->decl.resources[r->history_pair].sub_base + (i - r->sub_base) : 0;
+            if (rg__history(r) && r->history_previous) {
+                if (carry) {
+                    *st = carry[other];
+                    st->bar = st->written = RG__NONE;
+                } else if (t[i].read) {
+                    st->layout = t[i].layout;
+                    st->ws = st->rs = st->vs = t[i].stage;
+                    st->va = t[i].access;
+                }
+            } else if (rg__history(r)) {
+                if (carry) {
+                    st->ws = carry[other].ws | carry[other].rs;
+                    st->wa = carry[other].wa;
+                }
+            } else if (r->imported) {
                 st->layout = r->initial_layout;
                 st->ws = r->initial_stage;
                 st->wa = r->initial_access;
@@ -294,11 +412,13 @@ static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry, 
     }
 }
 
-static rg_result plan(rg_graph *g, slot_state *slots, const slot_state *carry, const rg__alias_scope *alias)
+static rg_result plan(rg_graph *g, slot_state *slots, const slot_state *carry, const rg__alias_scope *alias,
+                      const target *t)
 {
     planner p = {.g = g, .slots = slots, .instance_begin = RG__NONE, .local_point = RG__NONE};
     g->compiled.barrier_count = 0;
-    init_slots(g, slots, carry, alias);
+    g->compiled.history_clear_count = 0;
+    init_slots(g, slots, carry, alias, t);
     bool ok = true;
     uint32_t begin_pos = 0;
     for (uint32_t pos = 0; pos < g->compiled.order_count && ok; pos++) {
@@ -345,6 +465,13 @@ static rg_result plan(rg_graph *g, slot_state *slots, const slot_state *carry, c
         step s = {r->final_stage, r->final_access, r->final_layout, false, true};
         rg_range whole = {r->aspects, 0, r->mip_levels, 0, r->array_layers};
         ok = r->is_texture ? plan_texture(&p, ri, &whole, &s) : plan_buffer(&p, ri, &s);
+    }
+    /* History pairs: current halves end in their previous halves' targets;
+     * the clears of the first execute after placement. */
+    for (uint32_t ri = 0; ri < g->decl.resource_count && ok; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
+        if (rg__history(r) && r->history_previous)
+            ok = target_runs(&p, r, t, history_final) && target_runs(&p, r, t, history_clear);
     }
     return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
 }
@@ -400,6 +527,10 @@ static rg_result point_index(rg_graph *g)
         if (b - c->point_start[pt] > most)
             most = b - c->point_start[pt];
     }
+    /* The first execute after placement records the history clears'
+     * barriers at once. */
+    if (c->history_clear_count > most)
+        most = c->history_clear_count;
     c->scratch_cap = most;
     c->scratch_image_barriers = calloc(most, sizeof *c->scratch_image_barriers);
     c->scratch_buffer_barriers = calloc(most, sizeof *c->scratch_buffer_barriers);
@@ -413,6 +544,9 @@ static void barriers_free(rg__compiled *c)
     free(c->point_start);
     free(c->scratch_image_barriers);
     free(c->scratch_buffer_barriers);
+    free(c->history_clears);
+    c->history_clears = NULL;
+    c->history_clear_count = c->history_clear_cap = 0;
     c->barriers = NULL;
     c->barrier_point = c->point_start = NULL;
     c->scratch_image_barriers = NULL;
@@ -425,17 +559,21 @@ rg_result rg__compile_barriers(rg_graph *g, const rg__alias_scope *alias)
     barriers_free(&g->compiled);
     size_t n = (size_t)g->decl.sub_total + 1;
     slot_state *slots = malloc(n * sizeof *slots), *carry = malloc(n * sizeof *carry);
-    rg_result r = slots && carry ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    target *t = malloc(n * sizeof *t);
+    rg_result r = slots && carry && t ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    if (r == RG_SUCCESS)
+        history_targets(g, t);
     /* First pass: where the frame leaves each slot; second: the real plan,
      * with created resources starting from there. */
     if (r == RG_SUCCESS)
-        r = plan(g, slots, NULL, alias);
+        r = plan(g, slots, NULL, alias, t);
     if (r == RG_SUCCESS) {
         memcpy(carry, slots, n * sizeof *slots);
-        r = plan(g, slots, carry, alias);
+        r = plan(g, slots, carry, alias, t);
     }
     free(slots);
     free(carry);
+    free(t);
     if (r == RG_SUCCESS)
         r = sort_by_point(&g->compiled);
     if (r == RG_SUCCESS)

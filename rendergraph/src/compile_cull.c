@@ -1,6 +1,7 @@
 /* Compile stage "cull": which nodes are recorded. A node is kept when it
- * is observable (it writes an import, a command of it has side effects or
- * no accesses at all) or when a kept node reads what it writes; every other
+ * is observable (it writes an import or a history texture's current, which
+ * the next frame reads; a command of it has side effects or no accesses at
+ * all) or when a kept node reads what it writes; every other
  * node is culled (rendergraph.h, "Culling"). A span is one node, so it is
  * culled or kept whole.
  *
@@ -54,7 +55,8 @@ static bool observable(const rg_graph *g, uint32_t n)
             return true;
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
-            if (a->write && a->role != RG__ROLE_LIFETIME && g->decl.resources[a->resource].imported)
+            const rg__resource *r = &g->decl.resources[a->resource];
+            if (a->write && a->role != RG__ROLE_LIFETIME && (r->imported || rg__history(r)))
                 return true;
         }
     }

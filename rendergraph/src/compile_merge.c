@@ -469,10 +469,12 @@ static void build_instance(rg_graph *g, uint32_t ii)
     }
     if (!merged)
         return;
-    /* Discarded: created textures nothing outside the instance uses. */
+    /* Discarded: created textures nothing outside the instance uses (a
+     * history texture's next frame reads it). */
     for (uint32_t u = 0; u <= in->color_count; u++) {
         rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
-        if (att && !g->decl.resources[att->resource].imported && only_in_instance(g, in, att->resource))
+        const rg__resource *r = att ? &g->decl.resources[att->resource] : NULL;
+        if (r && !r->imported && !rg__history(r) && only_in_instance(g, in, att->resource))
             att->store = VK_ATTACHMENT_STORE_OP_DONT_CARE;
     }
     /* Attachment accesses of textures kept in RENDERING_LOCAL_READ. */

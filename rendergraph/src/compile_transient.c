@@ -7,6 +7,10 @@
  * reads merged into that instance. AUTO infers it; FORCE demands it and
  * turns every use that needs the contents into an error naming the texture
  * and the command; FORBID never sets it.
+ *
+ * History pairs are never transient. Their halves trade images every
+ * frame, so both get the union of their usages, plus TRANSFER_DST for the
+ * first frame's clear: this is where their usage is final.
  */
 #include "graph_internal.h"
 
@@ -86,7 +90,7 @@ static void judge(const rg_graph *g, uint32_t c, uint32_t ai, verdict *v)
 /* Whether the texture could be transient at all, before its uses are seen. */
 static bool candidate(const rg_graph *g, const rg__resource *r)
 {
-    if (!r->is_texture || r->imported || r->transient_mode == RG_TRANSIENT_FORBID)
+    if (!r->is_texture || r->imported || rg__history(r) || r->transient_mode == RG_TRANSIENT_FORBID)
         return false;
     /* AUTO: usage beyond attachments and input attachments (extra_usage,
      * or a use that is neither) rules it out at once. */
@@ -149,5 +153,13 @@ rg_result rg__compile_transient(rg_graph *g)
         if (candidate(g, &g->decl.resources[ri]))
             res = decide(g, ri, &v[ri]);
     free(v);
+    for (uint32_t ri = 0; ri < n; ri++) {
+        rg__resource *r = &g->decl.resources[ri];
+        if (rg__history(r) && !r->history_previous) {
+            rg__resource *other = &g->decl.resources[r->history_pair];
+            r->image_usage |= other->image_usage | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+            other->image_usage = r->image_usage;
+        }
+    }
     return res;
 }

@@ -43,6 +43,15 @@ bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags im
                         VkBufferUsageFlags buffer_usage)
 {
     rg_graph *g = p->g;
+    /* A history pair's previous half holds what the frame before wrote:
+     * the frame only reads it (the span's end only keeps it alive). */
+    const rg__resource *target = &g->decl.resources[rec->resource];
+    if (rec->write && rec->role != RG__ROLE_LIFETIME && rg__history(target) && target->history_previous) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s' writes texture '%s', the previous frame's contents of "
+                 "history texture '%s', which is read-only (write '%s' instead)", p->name, target->name,
+                 g->decl.resources[target->history_pair].name, g->decl.resources[target->history_pair].name);
+        return false;
+    }
     if (!rg__grow_declaration(g, (void **)&g->decl.accesses, &g->decl.access_cap, g->decl.access_count + 1,
                               sizeof *g->decl.accesses))
         return false;

@@ -1,5 +1,6 @@
-/* Resource declaration: created and imported textures and buffers, their
- * subresource slots, and re-pointing an import's Vulkan objects. Shapes are
+/* Resource declaration: created and imported textures and buffers, history
+ * pairs, their subresource slots, and re-pointing an import's Vulkan
+ * objects. Shapes are
  * validated at once (format, extent, mips, samples, subresource count) so
  * the message names the resource. A resource is hashed by what identifies
  * it, never by the Vulkan objects, so an import re-pointed every frame does
@@ -7,6 +8,7 @@
  */
 #include "declare_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static rg__resource *resource_append(rg_graph *g, bool texture, uint32_t sub_count)
@@ -24,6 +26,7 @@ static rg__resource *resource_append(rg_graph *g, bool texture, uint32_t sub_cou
     r->sub_base = g->decl.sub_total;
     r->sub_count = sub_count;
     r->first_use = r->last_use = RG__NONE;
+    r->history_pair = RG__NONE;
     return r;
 }
 
@@ -116,6 +119,57 @@ rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
     uint32_t index = graph->decl.resource_count;
     resource_commit(graph, r);
     return (rg_texture){rg__make_id(graph, index)};
+}
+
+/* Two created textures, adjacent in the declaration: current, then
+ * previous; each names the other. Their usages are united at compile
+ * (compile_transient.c), placement gives each its own allocation, and
+ * execute swaps their images. */
+rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *desc, rg_texture *previous)
+{
+    if (previous)
+        *previous = (rg_texture){0};
+    if (!rg__usable(graph))
+        return (rg_texture){0};
+    const char *name = desc && desc->name ? desc->name : "";
+    if (!desc || !previous) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history '%s': NULL %s", name,
+                 desc ? "previous" : "desc");
+        return (rg_texture){0};
+    }
+    if (desc->transient != RG_TRANSIENT_AUTO && desc->transient != RG_TRANSIENT_FORBID) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history '%s': transient mode %d refused: a "
+                 "history texture's contents outlive the frame, so it is never transient", name,
+                 (int)desc->transient);
+        return (rg_texture){0};
+    }
+    /* The first frame clears previous (vkCmdClear*Image takes no
+     * compressed format). */
+    eng_format_info info = eng_format_get_info(desc->format);
+    if (info.block_width > 1 || info.block_height > 1) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history '%s': compressed format %d refused: "
+                 "the first frame clears the previous contents", name, (int)desc->format);
+        return (rg_texture){0};
+    }
+    char previous_name[RG__NAME_MAX];
+    snprintf(previous_name, sizeof previous_name, "%s (previous)", desc->name ? desc->name : "texture");
+    const char *names[2] = {desc->name, previous_name};
+    uint32_t first = graph->decl.resource_count;
+    for (uint32_t k = 0; k < 2; k++) {
+        texture_shape s = {names[k], desc->format, desc->width, desc->height,
+                           desc->mip_levels, desc->array_layers, desc->samples};
+        rg__resource *r = texture_append(graph, "rg_texture_create_history", &s);
+        if (!r)
+            return (rg_texture){0};
+        r->image_usage = r->declared_usage = desc->extra_usage;
+        r->transient_mode = RG_TRANSIENT_FORBID;
+        r->history_pair = first + 1 - k;
+        r->history_previous = k == 1;
+        r->history_clear = desc->history_clear;
+        resource_commit(graph, r);
+    }
+    *previous = (rg_texture){rg__make_id(graph, first + 1)};
+    return (rg_texture){rg__make_id(graph, first)};
 }
 
 rg_texture rg_texture_import(rg_graph *graph, const rg_texture_import_desc *desc)

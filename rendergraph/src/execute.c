@@ -1,6 +1,9 @@
 /* Execute: records a placed graph. Everything it needs was sized at
  * compile and placement; a frame allocates nothing (but an import's view
- * the first time one of its images is seen: place_views.c). */
+ * the first time one of its images is seen: place_views.c). History pairs
+ * (rendergraph.h, "History"): every execute after the first of a
+ * placement swaps the halves' images before anything is bound; the first
+ * clears the previous halves before the frame's commands. */
 #include "graph_internal.h"
 
 #include <string.h>
@@ -255,13 +258,81 @@ static rg_result imports_ready(rg_graph *g)
     return RG_SUCCESS;
 }
 
-rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd)
+/* The halves of every history pair trade images (and whole views): what
+ * current wrote becomes previous. Swapping again undoes it. */
+static void history_swap(rg_graph *g)
 {
-    rg_result res = imports_ready(g);
-    if (res == RG_SUCCESS)
-        res = rg__place_bind_imports(g);
-    if (res != RG_SUCCESS)
-        return res;
+    for (uint32_t i = 0; i < g->decl.resource_count; i++) {
+        rg__resource *r = &g->decl.resources[i];
+        if (!rg__history(r) || r->history_previous)
+            continue;
+        rg__resource *p = &g->decl.resources[r->history_pair];
+        VkImage image = r->image;
+        VkImageView view = r->view;
+        r->image = p->image;
+        r->view = p->view;
+        p->image = image;
+        p->view = view;
+    }
+}
+
+/* The first frame of a placement: previous halves' subresources the frame
+ * reads are cleared to their history_clear values and left as the frame
+ * expects them (compile_barriers.c). The images are new: nothing to wait
+ * for before the transition from UNDEFINED. */
+static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
+{
+    const rg__compiled *c = &g->compiled;
+    if (c->history_clear_count == 0)
+        return;
+    VkImageMemoryBarrier2 *b = g->compiled.scratch_image_barriers;
+    for (int phase = 0; phase < 2; phase++) {
+        for (uint32_t i = 0; i < c->history_clear_count; i++) {
+            const rg__history_clear *h = &c->history_clears[i];
+            b[i] = (VkImageMemoryBarrier2){
+                .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                .image = g->decl.resources[h->resource].image,
+                .subresourceRange = { h->range.aspect, h->range.base_mip, h->range.mip_count, h->range.base_layer,
+                                      h->range.layer_count },
+            };
+            if (phase == 0) {
+                b[i].dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+                b[i].dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+                b[i].oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+                b[i].newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+            } else {
+                b[i].srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+                b[i].srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+                b[i].dstStageMask = h->stage;
+                b[i].dstAccessMask = h->access;
+                b[i].oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+                b[i].newLayout = h->layout;
+            }
+        }
+        VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+                                 .imageMemoryBarrierCount = c->history_clear_count, .pImageMemoryBarriers = b };
+        vkCmdPipelineBarrier2(cmd, &dep);
+        for (uint32_t i = 0; i < c->history_clear_count && phase == 0; i++) {
+            const rg__history_clear *h = &c->history_clears[i];
+            const rg__resource *r = &g->decl.resources[h->resource];
+            VkImageSubresourceRange range = b[i].subresourceRange;
+            if (r->aspects & VK_IMAGE_ASPECT_COLOR_BIT)
+                vkCmdClearColorImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &r->history_clear.color, 1,
+                                     &range);
+            else
+                vkCmdClearDepthStencilImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                            &r->history_clear.depthStencil, 1, &range);
+        }
+    }
+}
+
+/* The frame's commands and barriers into cmd. */
+static rg_result record(rg_graph *g, VkCommandBuffer cmd)
+{
+    if (g->placement.history_frames == 0)
+        record_history_clears(g, cmd);
     rg_record_context rc = { g, cmd };
     bool open = false;
     for (uint32_t p = 0; p < g->compiled.order_count; p++) {
@@ -294,6 +365,27 @@ rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd)
         }
     }
     record_barriers(g, cmd, g->compiled.order_count);
+    return RG_SUCCESS;
+}
+
+rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd)
+{
+    rg_result res = imports_ready(g);
+    if (res != RG_SUCCESS)
+        return res;
+    bool swapped = g->placement.history_frames > 0;
+    if (swapped)
+        history_swap(g);
+    res = rg__place_bind_imports(g);
+    if (res == RG_SUCCESS)
+        res = record(g, cmd);
+    if (res != RG_SUCCESS) {
+        /* The frame was not recorded: the history stays as it was. */
+        if (swapped)
+            history_swap(g);
+        return res;
+    }
+    g->placement.history_frames++;
     return RG_SUCCESS;
 }
 

@@ -56,6 +56,8 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->ctx = desc->ctx;
     g->no_aliasing = desc->no_aliasing;
     g->no_culling = desc->no_culling;
+    g->order = desc->order;
+    g->alias_proven_only = desc->alias_proven_only;
     g->merge = desc->merge;
     if (desc->device) {
         g->caps = *desc->device;
@@ -71,7 +73,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
             .driver = eng_context_driver(desc->ctx),
         };
     }
-    if ((unsigned)g->merge > RG_MERGE_OFF) {
+    if ((unsigned)g->merge > RG_MERGE_OFF || (unsigned)g->order > RG_ORDER_DECLARATION) {
         free(g);
         return RG_ERROR_INVALID_ARGUMENT;
     }
@@ -163,6 +165,8 @@ static rg_result compile_stages(rg_graph *g)
         r = rg__compile_cull(g);            /* what reaches nothing observable */
     if (r == RG_SUCCESS)
         r = rg__compile_order(g);           /* batches, execution order */
+    if (r == RG_SUCCESS)
+        r = rg__compile_schedule(g);        /* the order with the lower memory peak */
     if (r == RG_SUCCESS)
         r = rg__compile_merge(g);           /* rendering instances, local reads */
     if (r == RG_SUCCESS)
@@ -282,7 +286,7 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
     rg_result r = RG_SUCCESS;
     for (uint32_t i = 0; i < g->decl.resource_count && r == RG_SUCCESS; i++) {
         const rg__resource *res = &g->decl.resources[i];
-        if (res->imported || res->first_use == RG__NONE)
+        if (!rg__creates(g, res))
             continue;
         rg__mem_requirements *q = &reqs[i];
         if (!requirements(user, res->name, res->is_texture, i, &q->size, &q->alignment, &q->type_bits,

@@ -14,6 +14,7 @@
  *   compile_closure.c      happens-before rows; the edges they did not imply
  *   compile_cull.c         nodes whose results reach nothing observable
  *   compile_order.c        batches (longest path) and the execution order
+ *   compile_schedule.c     the order with the lower peak of live bytes
  *   compile_merge.c        rendering instances: spans merged by local read,
  *                          made adjacent where the DAG allows; each
  *                          access's effective stage, access and layout
@@ -112,6 +113,13 @@ typedef struct rg__resource {
     /* lifetime after compile: positions in the execution order (RG__NONE if
      * unused) */
     uint32_t first_use, last_use;
+    /* History pairs (rg_texture_create_history): the other half (RG__NONE
+     * for any other resource); whether this half is the frame before's
+     * contents (read-only) rather than the frame's own; the value the
+     * first execute after placement clears that half to. */
+    uint32_t history_pair;
+    bool history_previous;
+    VkClearValue history_clear;
 } rg__resource;
 
 typedef enum rg__access_role {
@@ -222,6 +230,16 @@ typedef struct rg__merge_note {
     char reason[160];
 } rg__merge_note;
 
+/* A run of subresources of a history pair's previous half: cleared, then
+ * left in `layout` and visible to (stage, access), its reads in the frame. */
+typedef struct rg__history_clear {
+    uint32_t resource;
+    rg_range range;
+    VkImageLayout layout;
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+} rg__history_clear;
+
 typedef struct rg__compiled {
     uint64_t hash;                    /* the declaration hash it was made from */
     uint32_t node_count;
@@ -257,6 +275,12 @@ typedef struct rg__compiled {
     uint32_t barrier_count, barrier_cap;
     uint32_t *point_start;
     bool aliased;                     /* planned with a placement's alias scopes */
+    /* What the first execute after placement clears: runs of subresources
+     * of history pairs' previous halves that the frame reads, each left in
+     * the layout and made visible to the scope of those reads
+     * (compile_barriers.c). */
+    rg__history_clear *history_clears;
+    uint32_t history_clear_count, history_clear_cap;
     /* Execute's arrays, sized for the point with the most barriers. */
     VkImageMemoryBarrier2 *scratch_image_barriers;
     VkBufferMemoryBarrier2 *scratch_buffer_barriers;
@@ -347,6 +371,10 @@ typedef struct rg__placement {
     rg__import_view *import_views;    /* made at execute, kept until placement is freed */
     uint32_t import_view_count, import_view_cap;
     rg_record_context record;         /* rg_record_context_get's */
+    /* rg_execute calls since placement that recorded a frame: the first
+     * clears history pairs' previous halves, each later one swaps the
+     * halves' images first. */
+    uint64_t history_frames;
     /* Merged instances' per-span state (VK_KHR_dynamic_rendering_local_read). */
     PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;
     PFN_vkCmdSetRenderingInputAttachmentIndicesKHR set_input_indices;
@@ -359,6 +387,8 @@ struct rg_graph {
     eng_context *ctx;                 /* NULL: device-free */
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
     bool no_culling;                  /* rg_graph_desc.no_culling */
+    rg_order order;                   /* rg_graph_desc.order */
+    bool alias_proven_only;           /* rg_graph_desc.alias_proven_only */
     rg_merge merge;                   /* rg_graph_desc.merge */
     rg_device_caps caps;              /* the device compile merges for */
     rg__state state;
@@ -368,6 +398,22 @@ struct rg_graph {
     rg__compiled compiled;
     rg__placement placement;
 };
+
+/* ---------------------------------------------------------------- history */
+
+/* Half of a history pair (rg_texture_create_history). */
+static inline bool rg__history(const rg__resource *r) { return r->history_pair != RG__NONE; }
+
+/* Whether placement creates resource r: a created one that a recorded
+ * command uses, or a half of a history pair either half of which is used
+ * (the halves trade images every frame, so both exist or neither). */
+static inline bool rg__creates(const rg_graph *g, const rg__resource *r)
+{
+    if (r->imported)
+        return false;
+    return r->first_use != RG__NONE ||
+           (rg__history(r) && g->decl.resources[r->history_pair].first_use != RG__NONE);
+}
 
 /* ------------------------------------------------------------- base.c */
 
@@ -422,6 +468,7 @@ static inline bool rg__culled(const rg_graph *g, uint32_t c)
     return g->compiled.node_culled && g->compiled.node_culled[g->decl.cmds[c].node];
 }
 rg_result rg__compile_order(rg_graph *g);
+rg_result rg__compile_schedule(rg_graph *g);
 /* Rendering instances from the order (which it may change to make merge
  * candidates adjacent), the accesses' modes, and the usage pixel-local
  * reads need (rg__compile_merge_usage, also after an identical

@@ -1,15 +1,24 @@
 /* Placement stage "memory plan": pure, device-free. From each created resource's
  * memory requirements and the compile step's happens-before closure it
  * decides where the memory comes from (lazy, dedicated or a pool), packs
- * the pooled resources so that only provably ordered ones share bytes, and
- * records what each pooled resource's first use must wait for.
+ * the pooled resources so that only ordered ones share bytes, and records
+ * what each pooled resource's first use must wait for.
  *
  * Sharing rule (DESIGN.md): A and B may overlap only when every use of one
- * happens-before every use of the other. Per pooled resource the planner
- * keeps its use nodes U and the nodes that happen-before all of its uses P
- * (the AND of the closure rows of its use nodes); A before B is U(A) ⊆ P(B).
- * Closure rows never hold their own node, so two uses in one node (one
- * span) are never ordered. Batch numbers and record order prove nothing.
+ * happens-before every use of the other. Two proofs of that exist:
+ *   - the declared dependencies: per pooled resource the planner keeps its
+ *     use nodes U and the nodes that happen-before all of its uses P (the
+ *     AND of the closure rows of its use nodes); A before B is U(A) ⊆ P(B).
+ *     Closure rows never hold their own node, so two uses in one node (one
+ *     span) are never ordered;
+ *   - the alias barrier (the default, one queue): when every use of A comes
+ *     before every use of B in the execution order, B's first use waits for
+ *     A's last uses' stages and accesses (the alias scope below), and on one
+ *     queue that barrier orders every earlier command with those stages:
+ *     it makes A happen-before B. The order stage puts lifetimes apart for
+ *     this; it costs the overlap of the two on the GPU.
+ * rg_graph_desc.alias_proven_only keeps the first proof only. Batch numbers
+ * and record order without a barrier prove nothing.
  */
 #include "graph_internal.h"
 
@@ -73,7 +82,9 @@ static rg_result pool_for(planner *p, uint32_t type, bool optimal, uint32_t *out
 
 /* Lazy where a transient texture's bits offer a LAZILY_ALLOCATED type (its
  * own allocation: lazy memory is never suballocated or aliased); dedicated
- * when the driver asks for it; pooled otherwise. */
+ * when the driver asks for it, and for history pairs' halves, whose
+ * contents outlive the frame (no other resource may take their bytes);
+ * pooled otherwise. */
 static rg_result classify(planner *p, uint32_t ri)
 {
     rg_graph *g = p->g;
@@ -100,7 +111,7 @@ static rg_result classify(planner *p, uint32_t ri)
         p->plan->totals.lazy += q->size;
         return RG_SUCCESS;
     }
-    if (q->dedicated) {
+    if (q->dedicated || rg__history(r)) {
         m->kind = RG_MEMORY_DEDICATED;
         p->plan->totals.dedicated += q->size;
         return RG_SUCCESS;
@@ -193,6 +204,8 @@ static bool conflict(const planner *p, uint32_t a, uint32_t b)
     const pooled *x = &p->items[a], *y = &p->items[b];
     if (x->first <= y->last && y->first <= x->last)
         return true;
+    if (!p->g->alias_proven_only)
+        return false; /* apart in the order: the alias barrier orders them */
     return x->last < y->first ? !before(p, a, b) : !before(p, b, a);
 }
 
@@ -358,7 +371,7 @@ static rg_result plan_all(planner *p)
         p->slot[ri] = RG__NONE;
         if (r->imported)
             m->kind = RG_MEMORY_IMPORTED;
-        else if (r->first_use == RG__NONE)
+        else if (!rg__creates(g, r))
             m->kind = RG_MEMORY_NOT_CREATED;
         else {
             rg_result res = classify(p, ri);

@@ -38,9 +38,9 @@ static VkBufferCreateInfo buffer_info(const rg__resource *r)
     };
 }
 
-static bool needs_memory(const rg__resource *r)
+static bool needs_memory(const rg_graph *g, const rg__resource *r)
 {
-    return !r->imported && r->first_use != RG__NONE;
+    return rg__creates(g, r);
 }
 
 /* Asks the device without creating anything (Vulkan 1.3). */
@@ -74,7 +74,7 @@ void rg__place_requirements(rg_graph *g, rg__mem_requirements *reqs)
 {
     VkDevice dev = eng_context_device(g->ctx);
     for (uint32_t i = 0; i < g->decl.resource_count; i++)
-        if (needs_memory(&g->decl.resources[i]))
+        if (needs_memory(g, &g->decl.resources[i]))
             requirements_of(dev, &g->decl.resources[i], &reqs[i]);
 }
 
@@ -101,6 +101,8 @@ void rg__place_memory_free(rg_graph *g)
     free(g->placement.memory);
     g->placement.memory = NULL;
     g->placement.memory_count = 0;
+    /* New images start a new history (their first frame clears). */
+    g->placement.history_frames = 0;
 }
 
 static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const rg__resource *dedicated_to,
@@ -204,7 +206,7 @@ rg_result rg__place_memory(rg_graph *g)
     for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
         rg__resource *r = &g->decl.resources[i];
         const rg__mem_placement *m = &plan->items[i];
-        if (!needs_memory(r) || m->kind == RG_MEMORY_NOT_CREATED || m->kind == RG_MEMORY_IMPORTED)
+        if (!needs_memory(g, r) || m->kind == RG_MEMORY_NOT_CREATED || m->kind == RG_MEMORY_IMPORTED)
             continue;
         bool pooled = m->kind == RG_MEMORY_POOLED;
         r->pooled = pooled;

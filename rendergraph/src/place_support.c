@@ -83,7 +83,7 @@ rg_result rg__place_support(rg_graph *g)
     rg_result res = RG_SUCCESS;
     for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
         const rg__resource *r = &g->decl.resources[i];
-        if (r->is_texture && !r->imported && r->first_use != RG__NONE)
+        if (r->is_texture && rg__creates(g, r))
             res = check_texture(g, pd, r);
     }
     for (uint32_t c = 0; c < g->decl.cmd_count && res == RG_SUCCESS; c++)

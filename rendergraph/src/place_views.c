@@ -7,7 +7,10 @@
  *   - any other import attachment (a mip or some layers of a persistent
  *     texture) gets a view the graph makes of the import's current image,
  *     the first time that image is seen, kept per (slot, image) until the
- *     placement is freed.
+ *     placement is freed;
+ *   - a half of a history pair is bound like such an import (its image
+ *     alternates between the pair's two), its views of both images made
+ *     at placement.
  * rg__place_bind_imports runs at the start of every execute and leaves the
  * view of every slot in g->placement.span_views, from which
  * rg__span_rendering builds each span's VkRenderingInfo.
@@ -70,6 +73,8 @@ static bool whole_image(const rg__resource *r, uint32_t mip, uint32_t base_layer
     return r->mip_levels == 1 && mip == 0 && base_layer == 0 && layers == r->array_layers;
 }
 
+static rg_result history_views(rg_graph *g);
+
 rg_result rg__place_views(rg_graph *g)
 {
     rg__placement *pl = &g->placement;
@@ -86,7 +91,7 @@ rg_result rg__place_views(rg_graph *g)
             if (!slot_subresource(g, s, slot, &ri, &mip, &base, &layers))
                 continue;
             const rg__resource *r = &g->decl.resources[ri];
-            if (r->imported) {
+            if (r->imported || rg__history(r)) {
                 imports++;
                 continue;
             }
@@ -115,12 +120,15 @@ rg_result rg__place_views(rg_graph *g)
     for (uint32_t s = 0; s < g->decl.span_count; s++)
         for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++) {
             uint32_t ri, mip, base, layers;
-            if (!slot_subresource(g, s, slot, &ri, &mip, &base, &layers) || !g->decl.resources[ri].imported)
+            if (!slot_subresource(g, s, slot, &ri, &mip, &base, &layers))
                 continue;
-            bool sub = !whole_image(&g->decl.resources[ri], mip, base, layers);
+            const rg__resource *r = &g->decl.resources[ri];
+            if (!r->imported && !rg__history(r))
+                continue;
+            bool sub = rg__history(r) || !whole_image(r, mip, base, layers);
             pl->import_slots[pl->import_slot_count++] = (rg__import_slot){ s, slot, ri, mip, base, layers, sub };
         }
-    return RG_SUCCESS;
+    return history_views(g);
 }
 
 /* The graph's view of (slot, image), made on first sight. */
@@ -142,6 +150,25 @@ static rg_result import_view(rg_graph *g, const rg__import_slot *is, VkImage ima
     if (res == RG_SUCCESS)
         pl->import_views[pl->import_view_count++] = (rg__import_view){ is->span, is->slot, image, *out };
     return res;
+}
+
+/* A history half's views of both of its pair's images, made now so that
+ * no execute allocates. */
+static rg_result history_views(rg_graph *g)
+{
+    for (uint32_t i = 0; i < g->placement.import_slot_count; i++) {
+        const rg__import_slot *is = &g->placement.import_slots[i];
+        const rg__resource *r = &g->decl.resources[is->resource];
+        if (!rg__history(r))
+            continue;
+        VkImageView view;
+        rg_result res = import_view(g, is, r->image, &view);
+        if (res == RG_SUCCESS)
+            res = import_view(g, is, g->decl.resources[r->history_pair].image, &view);
+        if (res != RG_SUCCESS)
+            return res;
+    }
+    return RG_SUCCESS;
 }
 
 rg_result rg__place_bind_imports(rg_graph *g)

@@ -178,6 +178,16 @@ const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index)
     return &graph->compiled.barriers[index];
 }
 
+/* The count of recorded frames is since placement on the device: the
+ * frame being recorded (or the next) reads an earlier one's writes after
+ * the first. */
+bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous)
+{
+    uint32_t i = graph ? rg__texture_index(graph, previous) : RG__NONE;
+    return i != RG__NONE && rg__history(&graph->decl.resources[i]) && placed(graph) &&
+           graph->placement.on_device && graph->placement.history_frames > 0;
+}
+
 bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
 {
     if (!compiled(graph))

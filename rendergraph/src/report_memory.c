@@ -95,7 +95,7 @@ static void culled_lines(const rg_graph *g, FILE *out)
     fprintf(out, "\nnot created, used by culled commands only:");
     for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
-        if (r->imported || r->first_use != RG__NONE)
+        if (r->imported || rg__creates(g, r))
             continue;
         bool used = false;
         for (uint32_t a = 0; a < g->decl.access_count && !used; a++)

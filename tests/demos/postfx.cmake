@@ -34,6 +34,38 @@ vkg_demo_test(demo_postfx_resize_storm postfx postfx ${POSTFX_BACKGROUND} --fram
 set_tests_properties(demo_postfx_resize_storm PROPERTIES
   PASS_REGULAR_EXPRESSION "recreated [1-9][0-9]+ times.*${POSTFX_CLEAN}\n${POSTFX_REBUILT_3}")
 
+# Motion trails (--trails): the trail is a render graph history texture.
+# The run prints its two dedicated images; every check of the picture
+# holds with the trails on.
+vkg_demo_test(demo_postfx_trails postfx postfx ${POSTFX_BACKGROUND} ${SMALL} --trails)
+set_tests_properties(demo_postfx_trails PROPERTIES PASS_REGULAR_EXPRESSION
+  "postfx: trails: a history texture of 2 images, [0-9.]+ MiB dedicated.*${POSTFX_CLEAN}")
+# Frame N shows the trail frame N-1 left: after 5 frames the picture
+# differs from the one without trails (by more than 24 levels at 1% of the
+# pixels or more)...
+add_test(NAME demo_postfx_trails_visible
+         COMMAND compare_images ${SHOTS}/demo_postfx.png ${SHOTS}/demo_postfx_trails.png 24)
+set_tests_properties(demo_postfx_trails_visible PROPERTIES
+  LABELS demo TIMEOUT 30 FIXTURES_REQUIRED "demo_postfx_shot;demo_postfx_trails_shot"
+  PASS_REGULAR_EXPRESSION "\\(([1-9]|[1-9][0-9])\\.[0-9]+%\\) differ by more than 24")
+# ...while the first frame after placement reads the cleared history (no
+# trail yet): exactly the picture without trails.
+vkg_demo_test(demo_postfx_first_frame postfx postfx ${POSTFX_BACKGROUND} --frames 1 --width 320 --height 240)
+vkg_demo_test(demo_postfx_trails_first_frame postfx postfx ${POSTFX_BACKGROUND} --frames 1 --width 320 --height 240
+              --trails)
+add_test(NAME demo_postfx_trails_start_empty
+         COMMAND compare_images ${SHOTS}/demo_postfx_first_frame.png ${SHOTS}/demo_postfx_trails_first_frame.png 0
+                 --max-share 0)
+set_tests_properties(demo_postfx_trails_start_empty PROPERTIES
+  LABELS demo TIMEOUT 30 FIXTURES_REQUIRED "demo_postfx_first_frame_shot;demo_postfx_trails_first_frame_shot")
+# A resize storm and pass toggles with the trails on: the history's two
+# images are made again at every declaration, with zero validation
+# messages.
+vkg_demo_test(demo_postfx_trails_resize_storm postfx postfx ${POSTFX_BACKGROUND} --frames 30 --width 320 --height 240
+              --resize-storm --toggle-test --trails)
+set_tests_properties(demo_postfx_trails_resize_storm PROPERTIES
+  PASS_REGULAR_EXPRESSION "recreated [1-9][0-9]+ times.*${POSTFX_CLEAN}\n${POSTFX_REBUILT_3}")
+
 # Nine passes declare nine targets (the scene's and eight between passes),
 # and the graph's aliasing puts them in two targets' worth of pooled memory:
 # the lower bound, as each target lives from its pass to the next.

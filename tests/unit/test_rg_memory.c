@@ -36,10 +36,16 @@ Test(rg_memory, same_span_resources_never_share)
     rg_graph_destroy(env.g);
 }
 
+/* Under alias_proven_only; by default they would share, the alias
+ * barrier ordering them (next test). */
 Test(rg_memory, unordered_resources_in_distinct_batches_never_share)
 {
     test_mem_env env;
     test_mem_init(&env, "NVIDIA H200");
+    rg_graph_destroy(env.g);
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "proven", .no_culling = true, .alias_proven_only = true},
+                                 &env.g),
+                 RG_SUCCESS);
     rg_buffer a = test_mem_buf(&env, "a", KiB64), c = test_mem_buf(&env, "c", KiB64), d = test_mem_buf(&env, "d",
                                                                                                        KiB64);
     rg_buffer b = test_mem_buf(&env, "b", KiB64), x = test_mem_buf(&env, "x", KiB64);
@@ -57,6 +63,42 @@ Test(rg_memory, unordered_resources_in_distinct_batches_never_share)
     cr_expect_not(test_mem_overlap(wa, wb), "a at %llu, b at %llu", (unsigned long long)wa.offset,
                   (unsigned long long)wb.offset);
     cr_expect_lt(test_pos(env.g, (rg_command){p0.id + 1}), test_pos(env.g, q2), "distinct positions indeed");
+    rg_graph_destroy(env.g);
+}
+
+/* By default the same two chains share bytes: apart in the execution
+ * order, and b's first use waits for a's last (the alias barrier). */
+Test(rg_memory, resources_apart_in_the_order_share_behind_an_alias_barrier)
+{
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_buffer a = test_mem_buf(&env, "a", KiB64), c = test_mem_buf(&env, "c", KiB64), d = test_mem_buf(&env, "d",
+                                                                                                       KiB64);
+    rg_buffer b = test_mem_buf(&env, "b", KiB64), x = test_mem_buf(&env, "x", KiB64);
+    rg_command p0 = test_outside(env.g, "p0", BUF(a, SW));
+    test_outside(env.g, "p1", BUF(a, SR), BUF(x, SW));
+    test_outside(env.g, "q0", BUF(c, SW));
+    test_outside(env.g, "q1", BUF(c, SR), BUF(d, SW));
+    rg_command q2 = test_outside(env.g, "q2", BUF(d, SR), BUF(b, SW));
+    test_outside(env.g, "q3", BUF(b, SR));
+    test_mem_place(&env);
+    cr_assert_not(rg_happens_before(env.g, p0, q2));
+    test_mem_where wa = test_mem_buf_at(&env, a), wb = test_mem_buf_at(&env, b);
+    uint32_t pa = test_pos(env.g, (rg_command){p0.id + 1}), pb = test_pos(env.g, q2);
+    if (test_mem_overlap(wa, wb)) {
+        /* b's first use waits for what a's uses did. */
+        bool waits = false;
+        for (uint32_t i = 0; i < rg_barrier_count(env.g); i++) {
+            const rg_barrier_info *bi = rg_barrier_get(env.g, i);
+            waits = waits || (bi->before.id == q2.id && (bi->src_stage & VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT) &&
+                              (bi->src_access & VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT));
+        }
+        cr_expect(waits, "no alias barrier before b's first use");
+        cr_expect_lt(pa, pb);
+    }
+    cr_expect(test_mem_overlap(wa, wb) || test_mem_overlap(test_mem_buf_at(&env, a), test_mem_buf_at(&env, d)) ||
+                  test_mem_overlap(test_mem_buf_at(&env, x), wb),
+              "nothing shares bytes across the two chains");
     rg_graph_destroy(env.g);
 }
 

@@ -32,12 +32,42 @@
  *   - Created textures and buffers keep nothing: a texture's first use in
  *     each frame transitions it from UNDEFINED, and a pooled resource's
  *     bytes may hold another resource in between. Keep data across frames
- *     in an import.
+ *     in an import or a history texture.
  *   - Imports keep their contents; their state before the frame and the
  *     state to leave them in are declared (rg_texture_import_desc).
+ *   - History textures (rg_texture_create_history) hand what one frame
+ *     wrote to the next frame to read; see "History".
  * A command with no declared accesses (a timestamp, a debug label) runs
  * between the commands recorded right before and right after it; any other
  * command runs where its accesses allow.
+ *
+ * History. A texture whose previous frame's contents a command reads
+ * (temporal antialiasing, feedback trails, temporal denoising) is declared
+ * with rg_texture_create_history: it returns the texture the frame writes
+ * (current) and a second handle, previous, that reads what the frame
+ * before wrote to current. The graph keeps two images and swaps their roles
+ * at every rg_execute after the first of a placement, so the read of
+ * previous in frame N sees exactly what frame N-1 wrote, barriers
+ * included: frame N-1 ends by transitioning current to the layout
+ * previous is first read in (made visible to every read of previous in
+ * that layout), and frame N's first use of current (the other image, two
+ * frames old) discards it, waiting for frame N-1's reads of it. Both
+ * images are created together (when either handle is used) with the
+ * union of both handles' usages plus TRANSFER_DST, each in a dedicated
+ * allocation (RG_MEMORY_DEDICATED): never pooled, aliased or transient.
+ * previous is read-only: a write access to it (attachment, resolve,
+ * clear, copy or blit destination, storage write) is a declaration error
+ * naming it. A command that writes current is never culled (the next
+ * frame reads it). The first rg_execute after a placement (after the
+ * first compile, a compile of a changed declaration, a reset: a resize
+ * declares again) has no frame before: it clears previous to
+ * rg_texture_desc.history_clear before the frame's commands (the
+ * subresources the frame reads), and rg_texture_history_valid says false
+ * for that frame, so a command may skip the read instead. Subresources
+ * of current the frame does not write hold undefined contents in the
+ * next frame. A failed rg_execute leaves the roles as they were. Record
+ * callbacks must ask for previous's and current's image and view at
+ * every execute (rg_record_image, rg_record_view): they alternate.
  *
  * Placement and the GPU. The first rg_execute after a compile places the
  * graph's memory; a compile of a changed declaration, rg_graph_reset and
@@ -48,7 +78,8 @@
  * Culling. A command whose results reach nothing observable is not
  * recorded, and a created resource only such commands use is not created.
  * Observable: a write to an import (a swapchain image, a readback buffer,
- * a persistent texture), a command declared with side effects
+ * a persistent texture) or to a history texture's current (the next
+ * frame reads it), a command declared with side effects
  * (rg_user_desc.side_effects: queries, writes through descriptors the
  * graph does not see), a command without accesses (a timestamp, a label),
  * and every command whose writes those read, transitively. A span is
@@ -269,6 +300,19 @@ typedef struct rg_access {
 
 /* ------------------------------------------------------------------- graph */
 
+/* How compile orders the commands (rg_graph_desc.order). */
+typedef enum rg_order {
+    /* The order with the lower peak of estimated live bytes, of a list
+     * schedule that places next the ready command allocating the fewest
+     * bytes less those it frees, and of the batch order: never worse than
+     * RG_ORDER_BATCHES (the default). */
+    RG_ORDER_MEMORY = 0,
+    /* Longest path from a source, as soon as possible, then record order. */
+    RG_ORDER_BATCHES,
+    /* Record order (for comparison). */
+    RG_ORDER_DECLARATION,
+} rg_order;
+
 typedef enum rg_merge {
     RG_MERGE_AUTO = 0,                /* rg_merge_by_default(driver) */
     RG_MERGE_ON,                      /* wherever the device has local read */
@@ -318,6 +362,15 @@ typedef struct rg_graph_desc {
     /* true: no command is culled (see "Culling"), for tests and for
      * measuring what culling saves. */
     bool no_culling;
+    /* The order of the commands (rg_order): memory-aware by default. */
+    rg_order order;
+    /* false (the default): two pooled resources may share bytes when every
+     * use of one comes before every use of the other in the execution
+     * order; the alias barrier the graph records (the second's first use
+     * waits for the first's last uses) makes that order a happens-before,
+     * at the cost of the GPU overlapping the two. true: only when the
+     * declared dependencies already order them (no serialization added). */
+    bool alias_proven_only;
     /* The device to compile for: what the context reports when NULL, or
      * for a device-free graph none (it never merges). Given, it replaces
      * the context's (what-if compiles, tests). */
@@ -357,6 +410,9 @@ typedef struct rg_texture_desc {
     VkSampleCountFlagBits samples;    /* 0 = 1 */
     /* Usage is derived from the declared accesses; add more here. */
     VkImageUsageFlags extra_usage;
+    /* rg_texture_create_history only: what previous holds in the first
+     * frame after placement (zero: black, 0, depth 0). */
+    VkClearValue history_clear;
 } rg_texture_desc;
 
 /* A texture the graph does not own (a swapchain image, a persistent
@@ -407,6 +463,21 @@ rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc);
 rg_texture rg_texture_import(rg_graph *graph, const rg_texture_import_desc *desc);
 rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc);
 rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc);
+/* A history texture (see "History"): returns current, the texture the
+ * frame writes, and sets *previous to the read-only handle of what the
+ * frame before wrote to it. Both have desc's shape; previous is named
+ * "<name> (previous)". Refused: transient FORCE (the contents outlive the
+ * frame; AUTO and FORBID both mean never transient), compressed formats
+ * (the first frame clears previous), NULL previous. On failure both
+ * handles are 0. */
+rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *desc, rg_texture *previous);
+/* Whether previous (either handle of a history pair) holds what an earlier
+ * frame wrote in the frame being recorded (from a record callback) or
+ * about to be (between executes): false before placement and for the
+ * first rg_execute after it, whose previous holds
+ * rg_texture_desc.history_clear; true afterwards. False for any other
+ * texture. */
+bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous);
 /* Re-points an import for the next execute (the acquired swapchain image)
  * without recompiling. Same format, extent and counts. */
 rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, VkImage image, VkImageView view);
@@ -633,7 +704,8 @@ typedef struct rg_barrier_info {
  * list is exactly what rg_execute records: one vkCmdPipelineBarrier2 per
  * point, memory barriers folded into one, and a buffer whose memory is
  * pooled (or an unused import without its object) synchronized by a memory
- * barrier. */
+ * barrier; the first rg_execute after a placement records before them the
+ * clear of history textures' previous halves (see "History"). */
 uint32_t rg_barrier_count(const rg_graph *graph);
 const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index);
 
@@ -647,7 +719,8 @@ typedef enum rg_memory_kind {
     RG_MEMORY_NOT_CREATED = 0,        /* created but never used: not made at all */
     RG_MEMORY_IMPORTED,
     RG_MEMORY_LAZY,                   /* own LAZILY_ALLOCATED allocation (tile memory) */
-    RG_MEMORY_DEDICATED,              /* own allocation: required/preferred, host-visible */
+    RG_MEMORY_DEDICATED,              /* own allocation: required/preferred, host-visible,
+                                         or a history texture */
     RG_MEMORY_POOLED,                 /* a range of a shared pool, maybe aliased */
 } rg_memory_kind;
 
@@ -669,7 +742,8 @@ typedef struct rg_memory_totals {
 
 /* Places the compiled graph on its device: checks what the device offers
  * for it (formats with their usages, sample counts, blits, resolve modes),
- * plans memory (lazy / dedicated / pools, aliasing under proven order),
+ * plans memory (lazy / dedicated / pools; resources apart in the execution
+ * order share bytes, ordered by alias barriers: alias_proven_only),
  * creates the images, buffers and memory and binds them, makes the
  * attachment views, and plans the barriers with aliasing (rg_barrier_get).
  * Placing an already placed graph returns at once. rg_execute calls it when

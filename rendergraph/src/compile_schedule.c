@@ -1,0 +1,410 @@
+/* Compile stage "schedule": the order that lowers the peak of memory.
+ *
+ * The order stage's batch order (longest path, as soon as possible) keeps
+ * every resource's first use early and so many resources live at once.
+ * This stage makes a few other valid orders and keeps the one whose peak
+ * is lowest (the batch order on a tie, so it is never worse):
+ *   - the declaration order (record order is topological);
+ *   - the "as late as possible" order: nodes by the longest path from them
+ *     to a sink, counted from the end, so a producer runs right before its
+ *     first consumer (shadow maps declared first but read one light at a
+ *     time);
+ *   - two list schedules: of the ready nodes (every predecessor placed)
+ *     the one that allocates the fewest bytes less those it frees (the last
+ *     use of a resource frees it), among the SCHEDULE_WINDOW ready nodes
+ *     first in the as-soon-as-possible or the as-late-as-possible order,
+ *     ties to that order.
+ * The bytes are an estimate of each created resource's size from its
+ * description (texel blocks of every mip and layer times samples; a
+ * buffer's size): the device's requirements come only at placement. The
+ * peak of an order is the most estimated bytes live at one node (a
+ * resource lives from its first use to its last). Everything is linear in
+ * the nodes, resources and edges (the list schedules: times the window),
+ * and deterministic.
+ *
+ * rg_graph_desc.order picks the batch order or the declaration order
+ * instead (measurements, tests). Spans are nodes, so they stay contiguous;
+ * merge candidates are made adjacent by the merge stage after this one.
+ */
+#include "graph_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Ready nodes looked at per step: bounds the cost per node. */
+#define SCHEDULE_WINDOW 32
+
+typedef struct sched {
+    rg_graph *g;
+    uint32_t n;                       /* live nodes */
+    uint32_t *node;                   /* live node -> graph node, in batch order */
+    uint32_t *live;                   /* graph node -> live node, RG__NONE when culled */
+    uint32_t *res_start, *res;        /* per live node: the created resources it uses */
+    uint32_t *succ_start, *succ;      /* per live node: its successors (live nodes) */
+    uint32_t *preds;                  /* per live node: its predecessors */
+    uint64_t *bytes;                  /* per resource: estimated size, 0 for imports */
+} sched;
+
+static uint64_t texture_bytes(const rg__resource *r)
+{
+    eng_format_info fi = eng_format_get_info(r->format);
+    uint64_t bw = fi.block_width ? fi.block_width : 1, bh = fi.block_height ? fi.block_height : 1, total = 0;
+    for (uint32_t m = 0; m < r->mip_levels; m++) {
+        uint64_t w = r->width >> m ? r->width >> m : 1, h = r->height >> m ? r->height >> m : 1;
+        total += (w + bw - 1) / bw * ((h + bh - 1) / bh) * fi.block_size;
+    }
+    return total * r->array_layers * (uint64_t)(r->samples ? r->samples : 1);
+}
+
+/* The per-node resource lists and the successor lists of the live nodes. */
+static rg_result build(sched *s)
+{
+    rg_graph *g = s->g;
+    rg__compiled *c = &g->compiled;
+    uint32_t rc = g->decl.resource_count;
+    s->bytes = calloc((size_t)rc + 1, sizeof *s->bytes);
+    uint32_t *seen = malloc(((size_t)rc + 1) * sizeof *seen);
+    s->res_start = calloc((size_t)s->n + 1, sizeof *s->res_start);
+    s->succ_start = calloc((size_t)s->n + 2, sizeof *s->succ_start);
+    s->preds = calloc((size_t)s->n + 1, sizeof *s->preds);
+    size_t cap = 16;
+    s->res = malloc(cap * sizeof *s->res);
+    s->succ = malloc(((size_t)c->edge_count + 1) * sizeof *s->succ);
+    if (!s->bytes || !seen || !s->res_start || !s->succ_start || !s->preds || !s->res || !s->succ) {
+        free(seen);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint32_t ri = 0; ri < rc; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
+        /* Imports and history pairs (dedicated, kept across frames) are
+         * never pooled: the order does not change their memory. */
+        bool pooled = !r->imported && r->history_pair == RG__NONE;
+        s->bytes[ri] = !pooled ? 0 : r->is_texture ? texture_bytes(r) : r->size;
+        seen[ri] = RG__NONE;
+    }
+    size_t count = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t nd = s->node[i];
+        s->res_start[i] = (uint32_t)count;
+        uint32_t first = g->decl.cmds[c->node_first_cmd[nd]].first_access;
+        uint32_t end = c->node_first_cmd[nd + 1] < g->decl.cmd_count
+                           ? g->decl.cmds[c->node_first_cmd[nd + 1]].first_access
+                           : g->decl.access_count;
+        for (uint32_t ai = first; ai < end; ai++) {
+            uint32_t ri = g->decl.accesses[ai].resource;
+            if (s->bytes[ri] == 0 || seen[ri] == i)
+                continue;
+            seen[ri] = i;
+            if (count == cap) {
+                uint32_t *grown = realloc(s->res, 2 * cap * sizeof *s->res);
+                if (!grown) {
+                    free(seen);
+                    return RG_ERROR_OUT_OF_MEMORY;
+                }
+                s->res = grown;
+                cap *= 2;
+            }
+            s->res[count++] = ri;
+        }
+    }
+    s->res_start[s->n] = (uint32_t)count;
+    free(seen);
+    /* Successors by counting sort over the kept edges between live nodes. */
+    for (uint32_t e = 0; e < c->edge_count; e++) {
+        uint32_t from = s->live[c->edges[2 * e]], to = s->live[c->edges[2 * e + 1]];
+        if (from != RG__NONE && to != RG__NONE) {
+            s->succ_start[from + 2]++;
+            s->preds[to]++;
+        }
+    }
+    for (uint32_t i = 0; i < s->n; i++)
+        s->succ_start[i + 2] += s->succ_start[i + 1];
+    for (uint32_t e = 0; e < c->edge_count; e++) {
+        uint32_t from = s->live[c->edges[2 * e]], to = s->live[c->edges[2 * e + 1]];
+        if (from != RG__NONE && to != RG__NONE)
+            s->succ[s->succ_start[from + 1]++] = to;
+    }
+    return RG_SUCCESS;
+}
+
+/* The most estimated bytes live at one node of seq (live node indices). */
+static uint64_t peak(const sched *s, const uint32_t *seq, uint32_t *first, uint32_t *last, int64_t *diff)
+{
+    uint32_t rc = s->g->decl.resource_count;
+    for (uint32_t ri = 0; ri < rc; ri++)
+        first[ri] = last[ri] = RG__NONE;
+    for (uint32_t p = 0; p < s->n; p++)
+        for (uint32_t k = s->res_start[seq[p]]; k < s->res_start[seq[p] + 1]; k++) {
+            uint32_t ri = s->res[k];
+            if (first[ri] == RG__NONE)
+                first[ri] = p;
+            last[ri] = p;
+        }
+    memset(diff, 0, ((size_t)s->n + 1) * sizeof *diff);
+    for (uint32_t ri = 0; ri < rc; ri++)
+        if (first[ri] != RG__NONE) {
+            diff[first[ri]] += (int64_t)s->bytes[ri];
+            diff[last[ri] + 1] -= (int64_t)s->bytes[ri];
+        }
+    int64_t live = 0, most = 0;
+    for (uint32_t p = 0; p < s->n; p++) {
+        live += diff[p];
+        most = live > most ? live : most;
+    }
+    return (uint64_t)most;
+}
+
+/* Ready nodes by batch rank: a binary min-heap of live node indices (a
+ * live node's index is its rank). */
+typedef struct heap {
+    uint32_t *v;
+    uint32_t n;
+    const uint32_t *rank;             /* per live node: its place in the order the window follows */
+} heap;
+
+static void heap_push(heap *h, uint32_t x)
+{
+    uint32_t i = h->n++;
+    while (i > 0 && h->rank[h->v[(i - 1) / 2]] > h->rank[x]) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = x;
+}
+
+static uint32_t heap_pop(heap *h)
+{
+    uint32_t top = h->v[0], x = h->v[--h->n], i = 0;
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        uint32_t rm = h->rank[x];
+        if (l < h->n && h->rank[h->v[l]] < rm) {
+            m = l;
+            rm = h->rank[h->v[l]];
+        }
+        if (l + 1 < h->n && h->rank[h->v[l + 1]] < rm)
+            m = l + 1;
+        if (m == i)
+            break;
+        h->v[i] = h->v[m];
+        i = m;
+    }
+    if (h->n)
+        h->v[i] = x;
+    return top;
+}
+
+/* The list schedule into seq, its window following rank. remaining: per
+ * resource, its use nodes not yet placed. */
+static rg_result list_schedule(const sched *s, const uint32_t *rank, uint32_t *seq)
+{
+    uint32_t rc = s->g->decl.resource_count;
+    uint32_t *remaining = calloc((size_t)rc + 1, sizeof *remaining);
+    uint32_t *preds = malloc(((size_t)s->n + 1) * sizeof *preds);
+    uint8_t *started = calloc((size_t)rc + 1, 1);
+    heap h = {malloc(((size_t)s->n + 1) * sizeof *h.v), 0, rank};
+    if (!remaining || !preds || !started || !h.v) {
+        free(remaining);
+        free(preds);
+        free(started);
+        free(h.v);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    memcpy(preds, s->preds, (size_t)s->n * sizeof *preds);
+    for (uint32_t k = 0; k < s->res_start[s->n]; k++)
+        remaining[s->res[k]]++;
+    for (uint32_t i = 0; i < s->n; i++)
+        if (preds[i] == 0)
+            heap_push(&h, i);
+    uint32_t window[SCHEDULE_WINDOW];
+    for (uint32_t p = 0; p < s->n; p++) {
+        uint32_t w = 0;
+        while (w < SCHEDULE_WINDOW && h.n)
+            window[w++] = heap_pop(&h);
+        uint32_t best = 0;
+        int64_t best_score = INT64_MAX;
+        for (uint32_t k = 0; k < w; k++) {
+            int64_t score = 0;
+            uint32_t x = window[k];
+            for (uint32_t q = s->res_start[x]; q < s->res_start[x + 1]; q++) {
+                uint32_t ri = s->res[q];
+                if (!started[ri])
+                    score += (int64_t)s->bytes[ri];
+                if (remaining[ri] == 1)
+                    score -= (int64_t)s->bytes[ri];
+            }
+            if (score < best_score) { /* the window is in rank order: ties keep the earlier */
+                best_score = score;
+                best = k;
+            }
+        }
+        uint32_t x = window[best];
+        for (uint32_t k = 0; k < w; k++)
+            if (k != best)
+                heap_push(&h, window[k]);
+        seq[p] = x;
+        for (uint32_t q = s->res_start[x]; q < s->res_start[x + 1]; q++) {
+            started[s->res[q]] = 1;
+            remaining[s->res[q]]--;
+        }
+        for (uint32_t k = s->succ_start[x]; k < s->succ_start[x + 1]; k++)
+            if (--preds[s->succ[k]] == 0)
+                heap_push(&h, s->succ[k]);
+    }
+    free(remaining);
+    free(preds);
+    free(started);
+    free(h.v);
+    return RG_SUCCESS;
+}
+
+/* The as-late-as-possible order into seq and each node's place in it into
+ * rank: nodes by (deepest path to a sink, counted from the end), then batch
+ * order. Live node indices are in batch order, which is topological, so
+ * one backward walk finds the heights. */
+static rg_result alap(const sched *s, uint32_t *seq, uint32_t *rank)
+{
+    uint32_t *height = calloc((size_t)s->n + 1, sizeof *height), top = 0;
+    uint32_t *start = calloc((size_t)s->n + 2, sizeof *start);
+    if (!height || !start) {
+        free(height);
+        free(start);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = s->n; i-- > 0;) {
+        for (uint32_t k = s->succ_start[i]; k < s->succ_start[i + 1]; k++)
+            if (height[s->succ[k]] + 1 > height[i])
+                height[i] = height[s->succ[k]] + 1;
+        top = height[i] > top ? height[i] : top;
+    }
+    /* Counting sort by top - height (the latest level), stable. */
+    for (uint32_t i = 0; i < s->n; i++)
+        start[top - height[i] + 1]++;
+    for (uint32_t l = 0; l <= top; l++)
+        start[l + 1] += start[l];
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t at = start[top - height[i]]++;
+        seq[at] = i;
+        rank[i] = at;
+    }
+    free(height);
+    free(start);
+    return RG_SUCCESS;
+}
+
+static void rebuild_order(rg_graph *g, const sched *s, const uint32_t *seq)
+{
+    rg__compiled *c = &g->compiled;
+    uint32_t p = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t nd = s->node[seq[i]];
+        for (uint32_t cmd = c->node_first_cmd[nd]; cmd < c->node_first_cmd[nd + 1]; cmd++) {
+            c->order[p] = cmd;
+            c->order_handles[p] = (rg_command){rg__make_id(g, cmd)};
+            p++;
+        }
+    }
+}
+
+static void sched_free(sched *s)
+{
+    free(s->node);
+    free(s->live);
+    free(s->res_start);
+    free(s->res);
+    free(s->succ_start);
+    free(s->succ);
+    free(s->preds);
+    free(s->bytes);
+}
+
+rg_result rg__compile_schedule(rg_graph *g)
+{
+    rg__compiled *c = &g->compiled;
+    if (g->order == RG_ORDER_BATCHES)
+        return RG_SUCCESS;
+    sched s = {.g = g};
+    s.node = malloc(((size_t)c->node_count + 1) * sizeof *s.node);
+    s.live = malloc(((size_t)c->node_count + 1) * sizeof *s.live);
+    if (!s.node || !s.live) {
+        sched_free(&s);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint32_t nd = 0; nd < c->node_count; nd++)
+        s.live[nd] = RG__NONE;
+    if (g->order == RG_ORDER_DECLARATION) {
+        /* Record order is topological: every edge goes to a later node. */
+        for (uint32_t nd = 0; nd < c->node_count; nd++)
+            if (!c->node_culled[nd])
+                s.node[s.n++] = nd;
+        uint32_t *seq = malloc(((size_t)s.n + 1) * sizeof *seq);
+        if (!seq) {
+            sched_free(&s);
+            return RG_ERROR_OUT_OF_MEMORY;
+        }
+        for (uint32_t i = 0; i < s.n; i++)
+            seq[i] = i;
+        rebuild_order(g, &s, seq);
+        free(seq);
+        sched_free(&s);
+        return RG_SUCCESS;
+    }
+    /* The batch order's node sequence. */
+    for (uint32_t p = 0; p < c->order_count; p++) {
+        uint32_t nd = g->decl.cmds[c->order[p]].node;
+        if (s.n == 0 || s.node[s.n - 1] != nd)
+            s.node[s.n++] = nd;
+    }
+    for (uint32_t i = 0; i < s.n; i++)
+        s.live[s.node[i]] = i;
+    rg_result r = build(&s);
+    uint32_t rc = g->decl.resource_count;
+    size_t nn = (size_t)s.n + 1;
+    /* Candidates: batch, declaration, as late as possible, and the list
+     * schedules following the first and the third. */
+    uint32_t *cand[5] = {malloc(nn * sizeof(uint32_t)), malloc(nn * sizeof(uint32_t)), malloc(nn * sizeof(uint32_t)),
+                         malloc(nn * sizeof(uint32_t)), malloc(nn * sizeof(uint32_t))};
+    uint32_t *batch_rank = malloc(nn * sizeof *batch_rank), *alap_rank = malloc(nn * sizeof *alap_rank);
+    uint32_t *first = malloc(((size_t)rc + 1) * sizeof *first), *last = malloc(((size_t)rc + 1) * sizeof *last);
+    int64_t *diff = malloc(nn * sizeof *diff);
+    bool ok = batch_rank && alap_rank && first && last && diff;
+    for (int k = 0; k < 5; k++)
+        ok = ok && cand[k];
+    if (r == RG_SUCCESS && !ok)
+        r = RG_ERROR_OUT_OF_MEMORY;
+    if (r == RG_SUCCESS) {
+        uint32_t d = 0;
+        for (uint32_t i = 0; i < s.n; i++)
+            cand[0][i] = batch_rank[i] = i;
+        for (uint32_t nd = 0; nd < c->node_count; nd++) /* record order */
+            if (s.live[nd] != RG__NONE)
+                cand[1][d++] = s.live[nd];
+        r = alap(&s, cand[2], alap_rank);
+    }
+    if (r == RG_SUCCESS)
+        r = list_schedule(&s, batch_rank, cand[3]);
+    if (r == RG_SUCCESS)
+        r = list_schedule(&s, alap_rank, cand[4]);
+    if (r == RG_SUCCESS) {
+        int best = 0;
+        uint64_t best_peak = peak(&s, cand[0], first, last, diff);
+        for (int k = 1; k < 5; k++) {
+            uint64_t p = peak(&s, cand[k], first, last, diff);
+            if (p < best_peak) {
+                best_peak = p;
+                best = k;
+            }
+        }
+        if (best)
+            rebuild_order(g, &s, cand[best]);
+    }
+    for (int k = 0; k < 5; k++)
+        free(cand[k]);
+    free(batch_rank);
+    free(alap_rank);
+    free(first);
+    free(last);
+    free(diff);
+    sched_free(&s);
+    return r;
+}
