@@ -57,6 +57,8 @@
  *     pooled resources' sizes, or (under rg_graph_desc.no_aliasing) pooled
  *     differs from unaliased; or placing again gives another plan;
  *   - a report fails on a graph that was just placed;
+ *   - history textures: a write to the read-only half accepted, a half
+ *     placed other than in its own memory, one half made without the other;
  *   - culling (on unless the second-to-last byte's low bit is set): a
  *     culled command in the order or a kept one missing, a span culled in
  *     part, a command without accesses or one writing an import culled,
@@ -242,6 +244,8 @@ typedef struct shadow {
     uint32_t w, h, mips, layers, samples;
     VkDeviceSize size;
     uint32_t id;
+    uint32_t pair;                    /* history texture: 1 + the other half's index; 0: none */
+    bool previous;                    /* the read-only half of a history texture */
 } shadow;
 
 typedef struct cmd_info {
@@ -410,6 +414,8 @@ static void cmd_push(fz *f, rg_command h, const uint32_t *touch, const bool *wri
             break;
         }
         c->write[c->touch_count] = writes && writes[i];
+        CHECK(!c->write[c->touch_count] || touch[i] >= f->res_count || !f->res[touch[i]].previous,
+              "a write to the read-only half of history texture %u accepted", touch[i]);
         c->touch[c->touch_count++] = touch[i];
     }
 }
@@ -463,6 +469,30 @@ static void op_texture(fz *f, bool import)
                              .array_layers = s.layers, .samples = (VkSampleCountFlagBits)s.samples,
                              .transient = (rg_transient)(mode < 0xF0 ? mode % 3 : mode),
                              .extra_usage = (VkImageUsageFlags)num32(r)};
+        if (mode >= 0xE0 && mode < 0xF0) {
+            /* A history texture: current and previous, two shadows. */
+            d.transient = RG_TRANSIENT_AUTO;
+            rg_texture prev = {0};
+            if (f->res_count + 1 >= MAX_RES || !texture_affordable(f, s.mips, s.layers))
+                return;
+            t = rg_texture_create_history(f->g, &d, &prev);
+            CHECK((t.id == 0) == (prev.id == 0), "history texture %u with previous %u", t.id, prev.id);
+            if (t.id == 0) {
+                rejected(f, "rg_texture_create_history");
+                return;
+            }
+            s.mips = s.mips ? s.mips : 1;
+            s.layers = s.layers ? s.layers : 1;
+            s.samples = s.samples ? s.samples : 1;
+            s.id = t.id;
+            s.pair = f->res_count + 2;
+            shadow_push(f, &s);
+            s.id = prev.id;
+            s.pair = f->res_count;
+            s.previous = true;
+            shadow_push(f, &s);
+            return;
+        }
         t = rg_texture_create(f->g, &d);
         CHECK(d.transient <= RG_TRANSIENT_FORBID || t.id == 0, "transient mode %d accepted", (int)d.transient);
     } else {
@@ -1311,12 +1341,14 @@ static bool resource_info(const fz *f, uint32_t i, rg_resource_info *out)
 /* Whether an accepted command of this declaration uses resource i. */
 static bool used(const fz *f, uint32_t i)
 {
+    /* The two halves of a history texture are made together. */
+    uint32_t pair = f->res[i].pair ? f->res[i].pair - 1 : i;
     for (uint32_t c = 0; c < f->cmd_count; c++) {
         rg_command_info info;
         if (rg_command_get_info(f->g, f->cmds[c].h, &info) == RG_SUCCESS && info.culled)
             continue; /* a culled command's resources are not created */
         for (uint32_t x = 0; x < f->cmds[c].touch_count; x++)
-            if (f->cmds[c].touch[x] == i)
+            if (f->cmds[c].touch[x] == i || f->cmds[c].touch[x] == pair)
                 return true;
     }
     return false;
@@ -1361,6 +1393,9 @@ static void check_placement(fz *f)
             /* Created resources get memory exactly when some command uses them. */
             CHECK((w[i].kind != RG_MEMORY_NOT_CREATED) == used(f, i), "created %s %u, %s, placed as %d",
                   f->res[i].is_texture ? "texture" : "buffer", i, used(f, i) ? "used" : "unused", w[i].kind);
+        /* History halves keep their contents across frames: their own memory. */
+        CHECK(!f->res[i].pair || w[i].kind == RG_MEMORY_NOT_CREATED || w[i].kind == RG_MEMORY_DEDICATED,
+              "history texture half %u placed as %d", i, w[i].kind);
         if (w[i].kind != RG_MEMORY_POOLED)
             continue;
         sizes += f->reqs[i].size;

@@ -70,6 +70,18 @@ static void s_tex_layers(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_
     e32(e, 0);
 }
 
+/* A history texture (rg_texture_create_history): the current half, then
+ * the previous one, as the next two textures. */
+static void s_history(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h)
+{
+    e8(e, OP_TEX_CREATE);
+    ename(e, nm);
+    EFMT(e, f);
+    e32(e, w), e32(e, h), e32(e, 1), e32(e, 1), e32(e, 1);
+    e8(e, 0xE0); /* the mode byte's history range */
+    e32(e, 0);
+}
+
 static void s_tex(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h, uint32_t mips, uint32_t samples)
 {
     s_tex_layers(e, nm, f, w, h, mips, 1, samples);
@@ -315,6 +327,27 @@ static void seed_deferred_merged(enc *e)
     s_place(e, "Mali, ARM proprietary ([1], [2] uncertain)");
     s_place(e, "NVIDIA H200");
     s_op(e, OP_FOREIGN), e8(e, 0x0a); /* the last byte: merge ON, local read, Arm */
+}
+
+/* Motion trails: a history texture read by the composite (previous) and
+ * written by it (current), the composite into the swapchain image. */
+static void seed_trails(enc *e)
+{
+    s_import(e, "swapchain", VK_FORMAT_B8G8R8A8_SRGB, 640, 360, VK_IMAGE_LAYOUT_UNDEFINED,
+             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR); /* t0 */
+    s_tex(e, "scene", VK_FORMAT_R8G8B8A8_UNORM, 640, 360, 1, 1);                             /* t1 */
+    s_history(e, "trail", VK_FORMAT_R16G16B16A16_SFLOAT, 640, 360);                           /* t2, t3 */
+    s_att sa = ATT(1, LD_CLEAR, ST_STORE, -1);
+    s_begin(e, "scene", &sa, 1, NULL);
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_att comp[2] = {ATT(0, LD_DONT, ST_STORE, -1), ATT(2, LD_DONT, ST_STORE, -1)};
+    s_begin(e, "composite", comp, 2, NULL);
+    s_user(e, "trails", RG_COMMAND_DRAW, A(T(1, RG_USAGE_SAMPLED_FRAGMENT), T(3, RG_USAGE_SAMPLED_FRAGMENT)));
+    s_op(e, OP_END);
+    s_op(e, OP_COMPILE);
+    s_place(e, "NVIDIA H200");
+    s_place(e, "Mali, ARM proprietary ([1], [2] uncertain)");
 }
 
 /* Compute writing a storage buffer and image, copies to and from them,
@@ -572,7 +605,8 @@ int main(int argc, char **argv)
                write_seed(argv[2], "redeclare", seed_redeclare) | write_seed(argv[2], "mrt_resolve", seed_mrt_resolve) |
                write_seed(argv[2], "depth_stencil", seed_depth_stencil) | write_seed(argv[2], "formats", seed_formats) |
                write_seed(argv[2], "import_mips_extend", seed_import_mips_extend) |
-               write_seed(argv[2], "deferred_merged", seed_deferred_merged);
+               write_seed(argv[2], "deferred_merged", seed_deferred_merged) |
+               write_seed(argv[2], "trails", seed_trails);
     }
     if (argc < 2) {
         fprintf(stderr, "usage: %s --write-seeds DIR | FILE...\n", argv[0]);
