@@ -45,15 +45,22 @@ typedef struct sched {
     uint64_t *bytes;                  /* per resource: estimated size, 0 for imports */
 } sched;
 
+/* Estimates are capped at 1 TiB, above any device's heaps, so sums over
+ * every resource a graph can hold (2^20) stay far below 2^63. */
+#define MAX_BYTES (1ull << 40)
+
+static uint64_t capped_mul(uint64_t a, uint64_t b) { return b && a > MAX_BYTES / b ? MAX_BYTES : a * b; }
+
 static uint64_t texture_bytes(const rg__resource *r)
 {
     eng_format_info fi = eng_format_get_info(r->format);
     uint64_t bw = fi.block_width ? fi.block_width : 1, bh = fi.block_height ? fi.block_height : 1, total = 0;
-    for (uint32_t m = 0; m < r->mip_levels; m++) {
+    for (uint32_t m = 0; m < r->mip_levels && total < MAX_BYTES && m < 32; m++) {
         uint64_t w = r->width >> m ? r->width >> m : 1, h = r->height >> m ? r->height >> m : 1;
-        total += (w + bw - 1) / bw * ((h + bh - 1) / bh) * fi.block_size;
+        total += capped_mul(capped_mul((w + bw - 1) / bw, (h + bh - 1) / bh), fi.block_size);
     }
-    return total * r->array_layers * (uint64_t)(r->samples ? r->samples : 1);
+    total = capped_mul(capped_mul(total, r->array_layers), r->samples ? r->samples : 1);
+    return total < MAX_BYTES ? total : MAX_BYTES;
 }
 
 /* The per-node resource lists and the successor lists of the live nodes. */
@@ -79,7 +86,7 @@ static rg_result build(sched *s)
         /* Imports and history pairs (dedicated, kept across frames) are
          * never pooled: the order does not change their memory. */
         bool pooled = !r->imported && r->history_pair == RG__NONE;
-        s->bytes[ri] = !pooled ? 0 : r->is_texture ? texture_bytes(r) : r->size;
+        s->bytes[ri] = !pooled ? 0 : r->is_texture ? texture_bytes(r) : r->size < MAX_BYTES ? r->size : MAX_BYTES;
         seen[ri] = RG__NONE;
     }
     size_t count = 0;

@@ -157,3 +157,24 @@ Test(rg_fuzz_regressions, invalid_transient_mode_is_refused)
     test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'odd'");
     rg_graph_destroy(g);
 }
+
+/* The ordering stage summed estimated sizes of absurd resources (a buffer
+ * of 2^63 bytes, a texture of 2^31 x 2^31 texels with many layers) into a
+ * signed overflow (found by the fuzzer under UBSan): estimates are capped,
+ * and the order stays valid. */
+Test(rg_fuzz_regressions, absurd_sizes_do_not_overflow_the_order_estimate)
+{
+    rg_graph *g = test_graph();
+    rg_buffer huge = rg_buffer_create(g, &(rg_buffer_desc){.name = "huge", .size = 1ull << 63});
+    rg_buffer other = rg_buffer_create(g, &(rg_buffer_desc){.name = "other", .size = UINT64_MAX});
+    rg_texture big = rg_texture_create(g, &(rg_texture_desc){.name = "big", .format = VK_FORMAT_R32G32B32A32_SFLOAT,
+                                                            .width = 1u << 31, .height = 1u << 31,
+                                                            .array_layers = 2048});
+    test_outside(g, "a", BUF(huge, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    test_outside(g, "b", BUF(other, RG_USAGE_STORAGE_WRITE_COMPUTE), TEX(big, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    test_outside(g, "c", BUF(huge, RG_USAGE_STORAGE_READ_COMPUTE), BUF(other, RG_USAGE_STORAGE_READ_COMPUTE));
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    const rg_command *order;
+    cr_expect_eq(rg_execution_order(g, &order), 3);
+    rg_graph_destroy(g);
+}
