@@ -63,6 +63,8 @@ static uint64_t texture_bytes(const rg__resource *r)
     return total < MAX_BYTES ? total : MAX_BYTES;
 }
 
+static rg_result live_edges(sched *s);
+
 /* The per-node resource lists and the successor lists of the live nodes. */
 static rg_result build(sched *s)
 {
@@ -116,22 +118,86 @@ static rg_result build(sched *s)
     }
     s->res_start[s->n] = (uint32_t)count;
     free(seen);
-    /* Successors by counting sort over the kept edges between live nodes. */
-    for (uint32_t e = 0; e < c->edge_count; e++) {
-        uint32_t from = s->live[c->edges[2 * e]], to = s->live[c->edges[2 * e + 1]];
-        if (from != RG__NONE && to != RG__NONE) {
-            s->succ_start[from + 2]++;
-            s->preds[to]++;
+    return live_edges(s);
+}
+
+/* Appends (from, to) to the pair list; false when out of memory. */
+static bool pair_push(uint32_t **pairs, size_t *count, size_t *cap, uint32_t from, uint32_t to)
+{
+    if (*count == *cap) {
+        size_t grown_cap = *cap ? 2 * *cap : 64;
+        uint32_t *grown = realloc(*pairs, grown_cap * 2 * sizeof **pairs);
+        if (!grown)
+            return false;
+        *pairs = grown;
+        *cap = grown_cap;
+    }
+    (*pairs)[2 * *count] = from;
+    (*pairs)[2 * *count + 1] = to;
+    (*count)++;
+    return true;
+}
+
+/* The dependencies between live nodes, culled ones bridged: a live node
+ * depends on every live node that reaches it through culled nodes only
+ * (an order that dropped the culled node's edges could run them the wrong
+ * way round). One backward walk per live node over the culled region
+ * behind it, with a stamp per node. Then the successor lists and the
+ * predecessor counts. */
+static rg_result live_edges(sched *s)
+{
+    rg__compiled *c = &s->g->compiled;
+    uint32_t *in_start = calloc((size_t)c->node_count + 2, sizeof *in_start);
+    uint32_t *stamp = malloc(((size_t)c->node_count + 1) * sizeof *stamp);
+    uint32_t *stack = malloc(((size_t)c->node_count + 1) * sizeof *stack);
+    uint32_t *pairs = NULL;
+    size_t count = 0, cap = 0;
+    bool ok = in_start && stamp && stack;
+    for (uint32_t nd = 0; ok && nd < c->node_count; nd++)
+        stamp[nd] = RG__NONE;
+    /* The kept edges come sorted by target: each node's incoming ones are
+     * contiguous. */
+    for (uint32_t e = 0; ok && e < c->edge_count; e++)
+        in_start[c->edges[2 * e + 1] + 1]++;
+    for (uint32_t nd = 0; ok && nd < c->node_count; nd++)
+        in_start[nd + 1] += in_start[nd];
+    for (uint32_t i = 0; ok && i < s->n; i++) {
+        uint32_t top = 0, b = s->node[i];
+        stack[top++] = b;
+        stamp[b] = i;
+        while (top && ok) {
+            uint32_t nd = stack[--top];
+            for (uint32_t e = in_start[nd]; e < in_start[nd + 1] && ok; e++) {
+                uint32_t p = c->edges[2 * e];
+                if (stamp[p] == i)
+                    continue;
+                stamp[p] = i;
+                if (s->live[p] != RG__NONE)
+                    ok = pair_push(&pairs, &count, &cap, s->live[p], i);
+                else
+                    stack[top++] = p; /* culled: look behind it */
+            }
         }
     }
-    for (uint32_t i = 0; i < s->n; i++)
-        s->succ_start[i + 2] += s->succ_start[i + 1];
-    for (uint32_t e = 0; e < c->edge_count; e++) {
-        uint32_t from = s->live[c->edges[2 * e]], to = s->live[c->edges[2 * e + 1]];
-        if (from != RG__NONE && to != RG__NONE)
-            s->succ[s->succ_start[from + 1]++] = to;
+    if (ok) {
+        for (size_t k = 0; k < count; k++) {
+            s->succ_start[pairs[2 * k] + 2]++;
+            s->preds[pairs[2 * k + 1]]++;
+        }
+        for (uint32_t i = 0; i < s->n; i++)
+            s->succ_start[i + 2] += s->succ_start[i + 1];
+        uint32_t *succ = realloc(s->succ, (count + 1) * sizeof *succ);
+        ok = succ != NULL;
+        if (ok)
+            s->succ = succ;
+        for (size_t k = 0; ok && k < count; k++)
+            s->succ[s->succ_start[pairs[2 * k] + 1]++] = pairs[2 * k + 1];
     }
-    return RG_SUCCESS;
+    free(in_start);
+    free(stamp);
+    free(stack);
+    free(pairs);
+    return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
 }
 
 /* The most estimated bytes live at one node of seq (live node indices). */
