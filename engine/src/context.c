@@ -1,5 +1,6 @@
 /* Context: instance, validation messenger, the application's surface,
- * device choice, logical device, queue, and a command pool for one-off setup
+ * device choice, logical device, queues (graphics, and async compute and
+ * transfer where the device has them), and a command pool for one-off setup
  * submissions. */
 #include "internal.h"
 
@@ -20,6 +21,10 @@ struct eng_context {
     VkDevice device;
     uint32_t queue_family;
     VkQueue queue;
+    /* Per eng_queue_kind, graphics included; UINT32_MAX / VK_NULL_HANDLE
+     * for a kind the context has no queue of. */
+    uint32_t families[ENG_QUEUE_KIND_COUNT];
+    VkQueue queues[ENG_QUEUE_KIND_COUNT];
     VkCommandPool once_pool;
     bool memory_budget;
     VkDriverId driver;
@@ -305,6 +310,42 @@ static bool find_queue_family(eng_context *ctx, VkPhysicalDevice pd, uint32_t *o
     return found;
 }
 
+/* The compute-only and the transfer-only family with the most queues (the
+ * first of equals), into ctx->families beside the graphics one; a kind the
+ * device lacks, and both under single_queue, stay UINT32_MAX. */
+static eng_result find_extra_families(eng_context *ctx, const eng_context_desc *desc)
+{
+    ctx->families[ENG_QUEUE_GRAPHICS] = ctx->queue_family;
+    ctx->families[ENG_QUEUE_COMPUTE] = UINT32_MAX;
+    ctx->families[ENG_QUEUE_TRANSFER] = UINT32_MAX;
+    if (desc->single_queue)
+        return ENG_SUCCESS;
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &n, NULL);
+    VkQueueFamilyProperties *families = calloc(n ? n : 1, sizeof *families);
+    if (!families)
+        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "eng_context_create: out of host memory");
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &n, families);
+    uint32_t best[ENG_QUEUE_KIND_COUNT] = { 0 };
+    for (uint32_t i = 0; i < n; i++) {
+        VkQueueFlags f = families[i].queueFlags;
+        uint32_t count = families[i].queueCount;
+        eng_queue_kind kind = ENG_QUEUE_GRAPHICS;
+        if ((f & VK_QUEUE_COMPUTE_BIT) && !(f & VK_QUEUE_GRAPHICS_BIT))
+            kind = ENG_QUEUE_COMPUTE;
+        /* Graphics and compute families support transfer whether or not
+         * they report the bit, so only TRANSFER alone makes one. */
+        else if ((f & VK_QUEUE_TRANSFER_BIT) && !(f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
+            kind = ENG_QUEUE_TRANSFER;
+        if (kind != ENG_QUEUE_GRAPHICS && count > best[kind]) {
+            best[kind] = count;
+            ctx->families[kind] = i;
+        }
+    }
+    free(families);
+    return ENG_SUCCESS;
+}
+
 static eng_result pick_device(eng_context *ctx, const eng_context_desc *desc)
 {
     uint32_t n = 0;
@@ -413,15 +454,31 @@ static eng_result create_device(eng_context *ctx)
             if (has_device_extension_of(ctx->physical, ctx->layers[i], VK_EXT_MEMORY_BUDGET_EXTENSION_NAME))
                 snprintf(ctx->memory_budget_layer, sizeof ctx->memory_budget_layer, "%s", ctx->layers[i]);
     }
+    /* One queue from each distinct family found (find_extra_families picks
+     * only families without graphics, so they differ from the graphics one
+     * and from each other). */
     float priority = 1.0f;
-    VkDeviceQueueCreateInfo qci = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-        .queueFamilyIndex = ctx->queue_family,
-        .queueCount = 1,
-        .pQueuePriorities = &priority,
+    VkDeviceQueueCreateInfo qcis[ENG_QUEUE_KIND_COUNT];
+    uint32_t qci_count = 0;
+    for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++) {
+        if (ctx->families[k] == UINT32_MAX)
+            continue;
+        qcis[qci_count++] = (VkDeviceQueueCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+            .queueFamilyIndex = ctx->families[k],
+            .queueCount = 1,
+            .pQueuePriorities = &priority,
+        };
+    }
+    /* Core since 1.2 and required there (the picked device is 1.3): the
+     * graph orders work across queues with timeline semaphores. */
+    VkPhysicalDeviceVulkan12Features f12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .timelineSemaphore = VK_TRUE,
     };
     VkPhysicalDeviceVulkan13Features f13 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .pNext = &f12,
         .dynamicRendering = VK_TRUE,
         .synchronization2 = VK_TRUE,
         /* Mandatory in 1.3; glslc targeting vulkan1.3 emits LocalSizeId,
@@ -434,19 +491,22 @@ static eng_result create_device(eng_context *ctx)
     };
     if (ctx->local_read.supported) {
         exts[ext_count++] = VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME;
-        f13.pNext = &lr;
+        f12.pNext = &lr;
     }
     VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13 };
     VkDeviceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = &f2,
-        .queueCreateInfoCount = 1,
-        .pQueueCreateInfos = &qci,
+        .queueCreateInfoCount = qci_count,
+        .pQueueCreateInfos = qcis,
         .enabledExtensionCount = ext_count,
         .ppEnabledExtensionNames = exts,
     };
     ENG_VK_CHECK(vkCreateDevice(ctx->physical, &ci, NULL, &ctx->device));
-    vkGetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
+    for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++)
+        if (ctx->families[k] != UINT32_MAX)
+            vkGetDeviceQueue(ctx->device, ctx->families[k], 0, &ctx->queues[k]);
+    ctx->queue = ctx->queues[ENG_QUEUE_GRAPHICS];
     VkCommandPoolCreateInfo pci = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
         .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
@@ -472,6 +532,8 @@ eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
         res = create_surface(ctx, desc);
     if (res == ENG_SUCCESS)
         res = pick_device(ctx, desc);
+    if (res == ENG_SUCCESS)
+        res = find_extra_families(ctx, desc);
     if (res == ENG_SUCCESS) {
         query_device(ctx, desc);
         res = create_device(ctx);
@@ -513,6 +575,14 @@ VkPhysicalDevice eng_context_physical_device(const eng_context *ctx) { return ct
 VkDevice eng_context_device(const eng_context *ctx) { return ctx->device; }
 VkQueue eng_context_queue(const eng_context *ctx) { return ctx->queue; }
 uint32_t eng_context_queue_family(const eng_context *ctx) { return ctx->queue_family; }
+VkQueue eng_context_queue_of(const eng_context *ctx, eng_queue_kind kind)
+{
+    return (unsigned)kind < ENG_QUEUE_KIND_COUNT ? ctx->queues[kind] : VK_NULL_HANDLE;
+}
+uint32_t eng_context_queue_family_of(const eng_context *ctx, eng_queue_kind kind)
+{
+    return (unsigned)kind < ENG_QUEUE_KIND_COUNT ? ctx->families[kind] : UINT32_MAX;
+}
 VkSurfaceKHR eng_context_surface(const eng_context *ctx) { return ctx->surface; }
 const VkPhysicalDeviceProperties *eng_context_properties(const eng_context *ctx) { return &ctx->properties; }
 const VkPhysicalDeviceMemoryProperties *eng_context_memory_properties(const eng_context *ctx) { return &ctx->memory; }

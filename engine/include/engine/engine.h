@@ -44,13 +44,14 @@
  *     eng_set_error.
  *   - Any thread while the context lives: the getters of what never changes
  *     after eng_context_create (eng_context_instance, _physical_device,
- *     _device, _queue, _queue_family, _surface, _properties,
- *     _memory_properties, _has_memory_budget, _driver, _local_read). The
+ *     _device, _queue, _queue_family, _queue_of, _queue_family_of,
+ *     _surface, _properties, _memory_properties, _has_memory_budget,
+ *     _driver, _local_read). The
  *     render graph uses only these, so graphs on one context may be driven
  *     from different threads.
  *   - Everything else on a context, and every object made from it, belongs
- *     to one thread at a time. The context has one queue and one command
- *     pool for waited setup work (eng_context_submit_once and what goes
+ *     to one thread at a time. The context has one command pool, on the
+ *     graphics queue, for waited setup work (eng_context_submit_once and what goes
  *     through it: eng_image_upload, eng_image_read, eng_buffer_upload,
  *     eng_buffer_create_with_data), and the swapchain
  *     submits and presents on the same queue. Vulkan wants a queue
@@ -267,6 +268,10 @@ typedef struct eng_context_desc {
      * device offers it (eng_context_local_read then reports it
      * unsupported): the same frames can run without it, for comparison. */
     bool no_local_read;
+    /* Create the graphics queue only, even where the device has a
+     * compute-only or transfer-only queue family (eng_context_queue_of then
+     * reports none of those): everything runs on one queue. */
+    bool single_queue;
 } eng_context_desc;
 
 typedef struct eng_message_counts {
@@ -281,6 +286,29 @@ VkPhysicalDevice eng_context_physical_device(const eng_context *ctx);
 VkDevice eng_context_device(const eng_context *ctx);
 VkQueue eng_context_queue(const eng_context *ctx);
 uint32_t eng_context_queue_family(const eng_context *ctx);
+
+/* The queues the context creates, one of each kind the device has. Besides
+ * the graphics queue (which does compute and transfer too), where the device
+ * has them and eng_context_desc.single_queue is off: a queue of a
+ * compute-only family (COMPUTE without GRAPHICS; the one with the most
+ * queues) for async compute, and one of a transfer-only family (TRANSFER
+ * without GRAPHICS or COMPUTE) for copies beside the other work. A device
+ * with one queue family (lavapipe) has neither. Like the other getters these
+ * may be called from any thread; submitting to a queue needs it externally
+ * synchronized, as Vulkan says. The device is created with Vulkan 1.2's
+ * timelineSemaphore feature on, for ordering work across these queues. */
+typedef enum eng_queue_kind {
+    ENG_QUEUE_GRAPHICS = 0,
+    ENG_QUEUE_COMPUTE,
+    ENG_QUEUE_TRANSFER,
+    ENG_QUEUE_KIND_COUNT
+} eng_queue_kind;
+/* The queue of a kind and its family; VK_NULL_HANDLE and UINT32_MAX where
+ * the context has no such queue (then use the graphics queue). For
+ * ENG_QUEUE_GRAPHICS these are eng_context_queue() and
+ * eng_context_queue_family(); an out-of-range kind reports none. */
+VkQueue eng_context_queue_of(const eng_context *ctx, eng_queue_kind kind);
+uint32_t eng_context_queue_family_of(const eng_context *ctx, eng_queue_kind kind);
 VkSurfaceKHR eng_context_surface(const eng_context *ctx);   /* VK_NULL_HANDLE headless */
 const VkPhysicalDeviceProperties *eng_context_properties(const eng_context *ctx);
 const VkPhysicalDeviceMemoryProperties *eng_context_memory_properties(const eng_context *ctx);
