@@ -366,27 +366,35 @@ static uint32_t find_color(const rg_graph *g, const rg__instance *in, const rg_a
     return RG__NONE;
 }
 
-/* Every access of resource r by a kept command lies in the instance's
- * spans. */
-static bool only_in_instance(const rg_graph *g, const rg__instance *in, uint32_t r)
+/* Every access of resource r by a kept command (total: their count per
+ * resource) lies in the instance's spans. */
+static bool only_in_instance(const rg_graph *g, const rg__instance *in, uint32_t r, const uint32_t *total)
 {
-    uint32_t inside = 0, total = 0;
-    for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
-        const rg__cmd *cmd = &g->decl.cmds[c];
-        for (uint32_t k = 0; k < cmd->access_count && !rg__culled(g, c); k++)
-            total += g->decl.accesses[cmd->first_access + k].resource == r;
-    }
+    uint32_t inside = 0;
     for (uint32_t i = 0; i < in->count; i++) {
         uint32_t f, e;
         span_accesses(g, g->compiled.instance_spans[in->first + i], &f, &e);
         for (uint32_t a = f; a < e; a++)
             inside += g->decl.accesses[a].resource == r;
     }
-    return inside == total;
+    return inside == total[r];
+}
+
+/* Per resource, the accesses of kept commands (only_in_instance's total),
+ * counted once for every instance. NULL when out of memory. */
+static uint32_t *kept_accesses(const rg_graph *g)
+{
+    uint32_t *total = calloc((size_t)g->decl.resource_count + 1, sizeof *total);
+    for (uint32_t c = 0; total && c < g->decl.cmd_count; c++) {
+        const rg__cmd *cmd = &g->decl.cmds[c];
+        for (uint32_t k = 0; k < cmd->access_count && !rg__culled(g, c); k++)
+            total[g->decl.accesses[cmd->first_access + k].resource]++;
+    }
+    return total;
 }
 
 /* Attachments, locations, input indices and access modes of instance i. */
-static void build_instance(rg_graph *g, uint32_t ii)
+static void build_instance(rg_graph *g, uint32_t ii, const uint32_t *total)
 {
     rg__compiled *c = &g->compiled;
     rg__instance *in = &c->instances[ii];
@@ -474,7 +482,7 @@ static void build_instance(rg_graph *g, uint32_t ii)
     for (uint32_t u = 0; u <= in->color_count; u++) {
         rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
         const rg__resource *r = att ? &g->decl.resources[att->resource] : NULL;
-        if (r && !r->imported && !rg__history(r) && only_in_instance(g, in, att->resource))
+        if (r && !r->imported && !rg__history(r) && only_in_instance(g, in, att->resource, total))
             att->store = VK_ATTACHMENT_STORE_OP_DONT_CARE;
     }
     /* Attachment accesses of textures kept in RENDERING_LOCAL_READ. */
@@ -604,8 +612,12 @@ static rg_result merge(merger *m)
         spans++;
         prev_node_pos = i;
     }
-    for (uint32_t ii = 0; ii < c->instance_count; ii++)
-        build_instance(g, ii);
+    uint32_t *total = kept_accesses(g);
+    if (!total)
+        res = RG_ERROR_OUT_OF_MEMORY;
+    for (uint32_t ii = 0; ii < c->instance_count && total; ii++)
+        build_instance(g, ii, total);
+    free(total);
     /* Positions of each instance's begin and end. */
     for (uint32_t p = 0; p < c->order_count; p++) {
         const rg__cmd *cmd = &g->decl.cmds[c->order[p]];

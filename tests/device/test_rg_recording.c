@@ -206,6 +206,30 @@ static void record_hand(VkCommandBuffer cmd, void *user)
     j->ok = bench_flat_record(j->flat, cmd);
 }
 
+/* The calls rg_execute records for j->g, as logged text. */
+static char *log_by_graph(record_job *j)
+{
+    call_log.on = true;
+    cr_assert_eq(eng_context_submit_once(test_ctx, record_graph, j), ENG_SUCCESS, "%s", eng_last_error());
+    cr_assert(j->ok, "rg_execute: %s", rg_graph_error_message(j->g));
+    call_log.on = false;
+    return log_take();
+}
+
+/* The calls of the same frame recorded by hand from the public queries
+ * (bench_frame.c; j->flat keeps the flattened frame). */
+static char *log_by_hand(record_job *j)
+{
+    const char *error = NULL;
+    j->flat = bench_flatten(j->g, eng_context_device(test_ctx), &error);
+    cr_assert_not_null(j->flat, "bench_flatten: %s", error);
+    call_log.on = true;
+    cr_assert_eq(eng_context_submit_once(test_ctx, record_hand, j), ENG_SUCCESS, "%s", eng_last_error());
+    cr_assert(j->ok);
+    call_log.on = false;
+    return log_take();
+}
+
 /* The public barrier list as plain values, to compare two moments. */
 static rg_barrier_info *barrier_copy(const rg_graph *g, uint32_t *n)
 {
@@ -238,25 +262,14 @@ DEVICE_TEST(rg_recording, execute_records_what_the_queries_say)
 
     /* Through the graph. */
     record_job j = { g, NULL, false };
-    call_log.on = true;
-    cr_assert_eq(eng_context_submit_once(test_ctx, record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert(j.ok, "rg_execute: %s", rg_graph_error_message(g));
-    call_log.on = false;
-    char *by_graph = log_take();
+    char *by_graph = log_by_graph(&j);
 
     rg_barrier_info *executed = barrier_copy(g, &executed_n);
     cr_assert_eq(executed_n, placed_n, "rg_execute changed the barrier list");
     cr_expect_eq(memcmp(executed, placed, placed_n * sizeof *placed), 0, "rg_execute changed the barrier list");
 
     /* By hand, from the public queries. */
-    const char *error = NULL;
-    j.flat = bench_flatten(g, eng_context_device(test_ctx), &error);
-    cr_assert_not_null(j.flat, "bench_flatten: %s", error);
-    call_log.on = true;
-    cr_assert_eq(eng_context_submit_once(test_ctx, record_hand, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert(j.ok);
-    call_log.on = false;
-    char *by_hand = log_take();
+    char *by_hand = log_by_hand(&j);
 
     cr_expect_gt(strlen(by_graph), 0);
     cr_expect(strstr(by_graph, "aspect 6") != NULL, "the depth+stencil barriers name both aspects");
@@ -309,19 +322,8 @@ DEVICE_TEST(rg_recording, merged_spans_record_what_the_queries_say)
     cr_expect_eq(m.merged, eng_context_local_read(test_ctx).supported, "%s", m.reason);
 
     record_job j = { g, NULL, false };
-    call_log.on = true;
-    cr_assert_eq(eng_context_submit_once(test_ctx, record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert(j.ok, "rg_execute: %s", rg_graph_error_message(g));
-    call_log.on = false;
-    char *by_graph = log_take();
-    const char *error = NULL;
-    j.flat = bench_flatten(g, eng_context_device(test_ctx), &error);
-    cr_assert_not_null(j.flat, "bench_flatten: %s", error);
-    call_log.on = true;
-    cr_assert_eq(eng_context_submit_once(test_ctx, record_hand, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert(j.ok);
-    call_log.on = false;
-    char *by_hand = log_take();
+    char *by_graph = log_by_graph(&j);
+    char *by_hand = log_by_hand(&j);
     /* Merged: one begin with three colors, and a by-region barrier. */
     if (m.merged) {
         cr_expect(strstr(by_graph, "colors 3") != NULL && strstr(by_graph, "barrier flags 1 ") != NULL, "%s",
