@@ -44,8 +44,8 @@ typedef struct job {
     uint64_t key;
     VkDescriptorSetLayout layout;
     VkDescriptorPool pool;
-    VkDescriptorSet set;              /* written at the first record (the views stay) */
-    bool written;
+    VkDescriptorSet set;              /* written again when the views change (a new placement) */
+    VkImageView views[2];
     uint32_t pipelines_built;
     bool merged;                      /* as last recorded */
 } job;
@@ -93,7 +93,7 @@ static bool job_pipeline(job *j, const rg_command_rendering *st)
                                           .pSetLayouts = &j->layout};
         if (vkAllocateDescriptorSets(dev, &ai, &j->set) != VK_SUCCESS)
             return false;
-        j->written = false;
+        j->views[0] = j->views[1] = VK_NULL_HANDLE;
     }
     eng_pipeline_desc d = {
         .name = j->reader ? "merge test reader" : "merge test writer",
@@ -157,9 +157,11 @@ static bool record_job(const rg_record_context *rc, void *user)
                                                                             : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
                                       .pImageInfo = &info[i]};
     }
-    if (!j->written)
+    /* Between submissions only: test_run waits for each. */
+    if (info[0].imageView != j->views[0] || info[1].imageView != j->views[1])
         vkUpdateDescriptorSets(dev, 2, w, 0, NULL);
-    j->written = true;
+    j->views[0] = info[0].imageView;
+    j->views[1] = info[1].imageView;
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_layout(j->pipeline), 0, 1, &set, 0,
                             NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
@@ -173,7 +175,11 @@ typedef struct frame_result {
     bool a_transient;
 } frame_result;
 
-static void run_frame(rg_merge merge, frame_result *out)
+/* variant: inputs the plain frame does not have: lighting renders into
+ * layer 1 of an imported two-layer image, the G-buffer span has a
+ * depth+stencil attachment, and the declaration is extended after it was
+ * executed (a second readback), compiled, placed and executed again. */
+static void run_frame(rg_merge merge, bool variant, frame_result *out)
 {
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge", .ctx = test_ctx, .merge = merge}, &g),
@@ -192,7 +198,23 @@ static void run_frame(rg_merge merge, frame_result *out)
     td.name = "b";
     rg_texture b = rg_texture_create(g, &td);
     td.name = "c";
-    rg_texture c = rg_texture_create(g, &td);
+    rg_texture c = {0};
+    eng_image *img = NULL;
+    uint32_t layer = variant ? 1 : 0;
+    if (variant) {
+        eng_image_desc id = {.name = "output", .format = FMT, .width = W, .height = H, .array_layers = 2,
+                             .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT};
+        cr_assert_eq(eng_image_create(test_ctx, &id, &img), ENG_SUCCESS, "%s", eng_last_error());
+        const eng_image_info *ii = eng_image_get_info(img);
+        c = rg_texture_import(g, &(rg_texture_import_desc){.name = "output", .image = ii->image, .view = ii->view,
+                                                           .format = FMT, .width = W, .height = H,
+                                                           .array_layers = 2});
+    } else {
+        c = rg_texture_create(g, &td);
+    }
+    rg_texture ds = rg_texture_create(g, &(rg_texture_desc){.name = "depth stencil",
+                                                           .format = VK_FORMAT_D32_SFLOAT_S8_UINT,
+                                                           .width = W, .height = H});
     job writer = {.graph = g, .a = a, .b = b}, reader = {.graph = g, .reader = true, .a = a, .b = b};
     rg_command gb = rg_begin_rendering(
         g, &(rg_rendering_desc){
@@ -200,19 +222,22 @@ static void run_frame(rg_merge merge, frame_result *out)
                .colors = {{.texture = a, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                            .clear = {.color = {.float32 = {1, 0, 0, 1}}}},
                           {.texture = b, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                           .clear = {.color = {.float32 = {0, 0, 1, 1}}}}}});
+                           .clear = {.color = {.float32 = {0, 0, 1, 1}}}}},
+               .depth = {.texture = variant ? ds : (rg_texture){0}, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                         .store = VK_ATTACHMENT_STORE_OP_DONT_CARE}});
     writer.cmd = rg_cmd_user(g, &(rg_user_desc){.name = "scene", .kind = RG_COMMAND_DRAW, .record = record_job,
                                                .user = &writer});
     rg_end_rendering(g);
     rg_command light = rg_begin_rendering(
         g, &(rg_rendering_desc){.name = "lighting", .color_count = 1,
-                                .colors = {{.texture = c, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE}}});
+                                .colors = {{.texture = c, .base_layer = layer,
+                                            .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE}}});
     rg_access reads[2] = {{.texture = a, .usage = RG_USAGE_PIXEL_LOCAL_READ, .whole = true},
                           {.texture = b, .usage = RG_USAGE_PIXEL_LOCAL_READ, .whole = true}};
     reader.cmd = rg_cmd_user(g, &(rg_user_desc){.name = "light", .kind = RG_COMMAND_DRAW, .accesses = reads,
                                                .access_count = 2, .record = record_job, .user = &reader});
     rg_end_rendering(g);
-    rg_cmd_copy_texture_to_buffer(g, c, 0, 0, 1, readback, 0);
+    rg_cmd_copy_texture_to_buffer(g, c, 0, layer, 1, readback, 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_assert_eq(rg_merge_count(g), 1);
     rg_merge_info m;
@@ -232,7 +257,26 @@ static void run_frame(rg_merge merge, frame_result *out)
     cr_expect_eq(writer.merged, out->merged);
     cr_expect_eq(reader.pipelines_built, 1, "one pipeline per reported state");
     memcpy(out->pixels, eng_buffer_mapped(host), sizeof out->pixels);
+    eng_buffer *second = NULL;
+    if (variant) {
+        /* Extended after execute: the same frame with a second readback. */
+        cr_assert_eq(eng_buffer_create(test_ctx, &bd, &second), ENG_SUCCESS, "%s", eng_last_error());
+        rg_buffer again = rg_buffer_import(g, &(rg_buffer_import_desc){
+                                                  .name = "readback 2", .buffer = eng_buffer_handle(second),
+                                                  .size = W * H * 4, .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                                                  .final_access = VK_ACCESS_2_HOST_READ_BIT});
+        rg_cmd_copy_texture_to_buffer(g, c, 0, layer, 1, again, 0);
+        cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+        cr_assert_eq(rg_merge_get(g, 0, &m), RG_SUCCESS);
+        cr_expect_eq(m.merged, out->merged, "the extension changes no merge");
+        test_run(g, 1);
+        cr_expect(memcmp(eng_buffer_mapped(second), out->pixels, sizeof out->pixels) == 0,
+                  "the extended frame renders the same");
+        cr_expect_eq(reader.pipelines_built, 1, "same state, same pipeline");
+    }
     rg_graph_destroy(g);
+    eng_buffer_destroy(second);
+    eng_image_destroy(img);
     job_free(&writer);
     job_free(&reader);
     eng_buffer_destroy(host);
@@ -241,8 +285,8 @@ static void run_frame(rg_merge merge, frame_result *out)
 DEVICE_TEST(rg_merge_device, merged_and_unmerged_frames_are_identical)
 {
     static frame_result off, on;
-    run_frame(RG_MERGE_OFF, &off);
-    run_frame(RG_MERGE_ON, &on);
+    run_frame(RG_MERGE_OFF, false, &off);
+    run_frame(RG_MERGE_ON, false, &on);
     bool local_read = eng_context_local_read(test_ctx).supported;
     cr_expect_not(off.merged);
     cr_expect_eq(on.merged, local_read, "RG_MERGE_ON merges exactly where the device has local read");
@@ -252,6 +296,23 @@ DEVICE_TEST(rg_merge_device, merged_and_unmerged_frames_are_identical)
     /* Left half: a = (0.2, 0.4, 0.6, 1), b = its complement (0.8, 0.6, 0.4,
      * 1); right half: the clear colors. The reader takes r, g of a and b, a
      * of b. */
+    static const uint8_t left[4] = {51, 102, 102, 255}, right[4] = {255, 0, 255, 255};
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            const uint8_t *want = x < W / 2 ? left : right, *px = &off.pixels[(y * W + x) * 4];
+            cr_assert(memcmp(px, want, 4) == 0, "unmerged (%u,%u) = %u %u %u %u", x, y, px[0], px[1], px[2], px[3]);
+        }
+    cr_expect(memcmp(off.pixels, on.pixels, sizeof off.pixels) == 0, "merged and unmerged pixels differ");
+}
+
+/* The same frame with an import at layer 1, a depth+stencil attachment in
+ * the merged instance and a declaration extended after execute. */
+DEVICE_TEST(rg_merge_device, import_layer_depth_stencil_and_extension)
+{
+    static frame_result off, on;
+    run_frame(RG_MERGE_OFF, true, &off);
+    run_frame(RG_MERGE_ON, true, &on);
+    cr_expect_eq(on.merged, eng_context_local_read(test_ctx).supported);
     static const uint8_t left[4] = {51, 102, 102, 255}, right[4] = {255, 0, 255, 255};
     for (uint32_t y = 0; y < H; y++)
         for (uint32_t x = 0; x < W; x++) {
