@@ -50,6 +50,13 @@ typedef struct slot_state {
                                          transition, RG__NONE before */
     VkPipelineStageFlags2 bar_src_stage; /* what that barrier had to wait for */
     VkAccessFlags2 bar_src_access;
+    /* Several queues: each keeps its own state of the slot (a barrier
+     * names only its queue's work). Queues that touched the slot since
+     * this one did (bits of rg_queue), whether one of them wrote it or
+     * changed its layout, and whether that was in the frame before (then
+     * the frame's first waits, at every stage, cover it). */
+    uint8_t foreign;
+    bool foreign_write, foreign_prev;
 } slot_state;
 
 /* One access as the planner sees it. */
@@ -80,7 +87,12 @@ typedef struct need {
 
 typedef struct planner {
     rg_graph *g;
-    slot_state *slots;
+    slot_state *slots;                /* nq blocks of n: one per queue */
+    uint32_t nq, n;
+    rg_queue queue;                   /* the current access's queue */
+    /* Per position and queue r: the stages at which the command there
+     * needs what queue r did (a semaphore wait's stages). */
+    VkPipelineStageFlags2 *pos_wait;
     uint32_t pos;                     /* the access's command's position */
     uint32_t point;
     bool hoisted;
@@ -92,8 +104,45 @@ typedef struct planner {
 
 /* What the slot needs before the step, and its state after. A barrier met
  * at the same point is widened instead of a second one. */
-static need slot_step(planner *p, slot_state *st, const step *s)
+/* Another queue touched the slot since this one did: a semaphore wait
+ * orders that work before this access (compile_queues.c cut the batches
+ * for every cross-queue hazard). What that queue did is no longer this
+ * queue's to wait for; what remains is to chain a barrier this access
+ * needs after the wait, whose stages then must include the access's
+ * (noted in pos_wait for the batch's wait). A write or layout change
+ * there left nothing of this queue's pending; reads there leave this
+ * queue's own state as it was. */
+static void foreign_step(planner *p, slot_state *st, const step *s, bool transition)
 {
+    VkPipelineStageFlags2 token = s->stage ? s->stage : VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    bool depends = st->foreign_write || s->write || transition;
+    if (st->foreign_write) {
+        /* A read is visible at the wait's stages; a later read at other
+         * stages gets a barrier from them. A plain write needs no barrier. */
+        st->ws = s->write && !transition ? 0 : token;
+        st->wa = 0;
+        st->rs = 0;
+        st->vs = token;
+        st->va = s->access;
+        st->bar = RG__NONE;
+    } else if (transition) {
+        st->ws |= token;
+    }
+    if (depends)
+        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
+            if (st->foreign & (1u << r))
+                p->pos_wait[(size_t)p->pos * RG_QUEUE_COUNT + r] |= token;
+    st->foreign = 0;
+    st->foreign_write = st->foreign_prev = false;
+}
+
+static need slot_step(planner *p, uint32_t slot, const step *s)
+{
+    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
+    if (st->foreign || st->foreign_prev) {
+        VkImageLayout to = s->final && s->layout == VK_IMAGE_LAYOUT_UNDEFINED ? st->layout : s->layout;
+        foreign_step(p, st, s, to != st->layout);
+    }
     need n = {.old_layout = st->layout, .point = p->point};
     /* Waiting for a write of an earlier span of the instance: between the
      * spans. Anything else (the frame before, work before the instance)
@@ -143,6 +192,16 @@ static need slot_step(planner *p, slot_state *st, const step *s)
     st->layout = n.new_layout;
     if (s->write || transition)
         st->written = p->pos;
+    /* The other queues' states: the layout is the image's, and they now
+     * follow this queue's work. */
+    for (uint32_t q = 0; q < p->nq; q++) {
+        if (q == (uint32_t)p->queue)
+            continue;
+        slot_state *o = &p->slots[(size_t)q * p->n + slot];
+        o->layout = n.new_layout;
+        o->foreign |= (uint8_t)(1u << p->queue);
+        o->foreign_write = o->foreign_write || s->write || transition;
+    }
     return n;
 }
 
@@ -216,7 +275,8 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
     const rg__resource *res = &g->decl.resources[ri];
     for (uint32_t bits = r->aspect; bits; bits &= bits - 1)
         for (uint32_t l = 0; l < r->count; l++) {
-            slot_state *st = &p->slots[rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits), r->mip, r->layer + l)];
+            slot_state *st = &p->slots[(size_t)p->queue * p->n +
+                                       rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits), r->mip, r->layer + l)];
             st->bar = index;
             st->bar_point = r->n.point;
         }
@@ -239,7 +299,7 @@ static bool plan_texture(planner *p, uint32_t ri, const rg_range *range, const s
             bool same = true;
             for (uint32_t bits = range->aspect; bits; bits &= bits - 1, k++) {
                 bit[k] = (VkImageAspectFlagBits)(bits & -bits);
-                na[k] = slot_step(p, &p->slots[rg__sub_slot(res, bit[k], m, l)], s);
+                na[k] = slot_step(p, rg__sub_slot(res, bit[k], m, l), s);
                 same = same && need_eq(&na[k], &na[0]);
             }
             for (uint32_t i = 0; i < (same ? 1 : k); i++) {
@@ -261,8 +321,9 @@ static bool plan_texture(planner *p, uint32_t ri, const rg_range *range, const s
 static bool plan_buffer(planner *p, uint32_t ri, const step *s)
 {
     rg_graph *g = p->g;
-    slot_state *st = &p->slots[g->decl.resources[ri].sub_base];
-    need n = slot_step(p, st, s);
+    uint32_t slot = g->decl.resources[ri].sub_base;
+    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
+    need n = slot_step(p, slot, s);
     if (!n.barrier)
         return true;
     rg_barrier_info *b = barrier_append(p, n.point);
@@ -358,72 +419,94 @@ static bool history_clear(planner *p, const rg__resource *previous, const rg_ran
 /* Starting states: imports as declared, plus what the frame before left
  * them with; created resources as the frame before left them (carry), in
  * layout UNDEFINED, since the same compiled graph runs frame after frame on
- * one queue; history pairs as above, the previous half in its target on
- * the first pass (as the current half's final step or the first execute's
- * clear leaves it), as the current half ended the frame afterwards. */
-static void init_slots(rg_graph *g, slot_state *slots, const slot_state *carry, const rg__alias_scope *alias,
-                       const target *t)
+ * the same queues; history pairs as above, the previous half in its target
+ * on the first pass (as the current half's final step or the first
+ * execute's clear leaves it), as the current half ended the frame
+ * afterwards. Imports and history textures are used on the graphics queue
+ * only (compile_queues.c). Several queues: each starts from its own state
+ * of the frame before; where another queue touched a slot after it then,
+ * the frame's first waits cover that (foreign_prev). */
+static void init_slot(rg_graph *g, const planner *p, uint32_t q, uint32_t ri, uint32_t i, const slot_state *carry,
+                      const rg__alias_scope *alias, const target *t)
 {
-    for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
-        const rg__resource *r = &g->decl.resources[ri];
-        for (uint32_t i = r->sub_base; i < r->sub_base + r->sub_count; i++) {
-            slot_state *st = &slots[i];
-            memset(st, 0, sizeof *st);
+    const rg__resource *r = &g->decl.resources[ri];
+    size_t base = (size_t)q * p->n;
+    slot_state *st = &p->slots[base + i];
+    memset(st, 0, sizeof *st);
+    st->bar = st->written = RG__NONE;
+    /* The other half's slot of the same subresource. */
+    uint32_t other = rg__history(r) ? g->decl.resources[r->history_pair].sub_base + (i - r->sub_base) : 0;
+    if (rg__history(r) && r->history_previous) {
+        if (carry) {
+            *st = carry[base + other];
             st->bar = st->written = RG__NONE;
-            /* The other half's slot of the same subresource. */
-            uint32_t other = rg__history(r) ? g->decl.resources[r->history_pair].sub_base + (i - r->sub_base) : 0;
-            if (rg__history(r) && r->history_previous) {
-                if (carry) {
-                    *st = carry[other];
-                    st->bar = st->written = RG__NONE;
-                } else if (t[i].read) {
-                    st->layout = t[i].layout;
-                    st->ws = st->rs = st->vs = t[i].stage;
-                    st->va = t[i].access;
-                }
-            } else if (rg__history(r)) {
-                if (carry) {
-                    st->ws = carry[other].ws | carry[other].rs;
-                    st->wa = carry[other].wa;
-                }
-            } else if (r->imported) {
-                st->layout = r->initial_layout;
-                st->ws = r->initial_stage;
-                st->wa = r->initial_access;
-                /* Executed again on the same queue, the frame before
-                 * touched the import last: wait for that too (on the first
-                 * frame the extra source scope costs nothing). */
-                if (carry) {
-                    st->ws |= carry[i].ws | carry[i].rs;
-                    st->wa |= carry[i].wa;
-                }
-            } else if (carry) {
-                st->ws = carry[i].ws | carry[i].rs;
-                st->wa = carry[i].wa;
-            }
-            /* A pooled resource takes its memory over from the resources
-             * overlapping it: its first use (a transition from UNDEFINED
-             * for an image) waits on their last uses too. */
-            if (alias && !r->imported) {
-                st->ws |= alias[ri].stage;
-                st->wa |= alias[ri].access;
-            }
+        } else if (t[i].read) {
+            st->layout = t[i].layout;
+            st->ws = st->rs = st->vs = t[i].stage;
+            st->va = t[i].access;
         }
+    } else if (rg__history(r)) {
+        if (carry) {
+            st->ws = carry[base + other].ws | carry[base + other].rs;
+            st->wa = carry[base + other].wa;
+        }
+    } else if (r->imported) {
+        if (q == RG_QUEUE_GRAPHICS) {
+            st->layout = r->initial_layout;
+            st->ws = r->initial_stage;
+            st->wa = r->initial_access;
+        }
+        /* Executed again on the same queue, the frame before touched the
+         * import last: wait for that too (on the first frame the extra
+         * source scope costs nothing). */
+        if (carry) {
+            st->ws |= carry[base + i].ws | carry[base + i].rs;
+            st->wa |= carry[base + i].wa;
+        }
+    } else if (carry) {
+        st->ws = carry[base + i].ws | carry[base + i].rs;
+        st->wa = carry[base + i].wa;
+    }
+    if (carry && !r->imported && !rg__history(r) && (carry[base + i].foreign || carry[base + i].foreign_prev)) {
+        st->foreign_prev = true;
+        st->foreign_write = carry[base + i].foreign_write;
+    }
+    /* A pooled resource takes its memory over from the resources
+     * overlapping it: its first use (a transition from UNDEFINED for an
+     * image) waits on their last uses too, on the queue of that use. */
+    if (alias && !r->imported && r->first_use != RG__NONE &&
+        rg__queue_of(g, g->compiled.order[r->first_use]) == (rg_queue)q) {
+        st->ws |= alias[ri].stage;
+        st->wa |= alias[ri].access;
     }
 }
 
-static rg_result plan(rg_graph *g, slot_state *slots, const slot_state *carry, const rg__alias_scope *alias,
-                      const target *t)
+static void init_slots(rg_graph *g, const planner *p, const slot_state *carry, const rg__alias_scope *alias,
+                       const target *t)
 {
-    planner p = {.g = g, .slots = slots, .instance_begin = RG__NONE, .local_point = RG__NONE};
+    for (uint32_t q = 0; q < p->nq; q++)
+        for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
+            const rg__resource *r = &g->decl.resources[ri];
+            for (uint32_t i = r->sub_base; i < r->sub_base + r->sub_count; i++)
+                init_slot(g, p, q, ri, i, carry, alias, t);
+        }
+}
+
+static rg_result plan(rg_graph *g, slot_state *slots, uint32_t nq, const slot_state *carry,
+                      const rg__alias_scope *alias, const target *t, VkPipelineStageFlags2 *pos_wait)
+{
+    planner p = {.g = g, .slots = slots, .nq = nq, .n = g->decl.sub_total + 1, .pos_wait = pos_wait,
+                 .instance_begin = RG__NONE, .local_point = RG__NONE};
     g->compiled.barrier_count = 0;
     g->compiled.history_clear_count = 0;
-    init_slots(g, slots, carry, alias, t);
+    memset(pos_wait, 0, ((size_t)g->compiled.order_count + 1) * RG_QUEUE_COUNT * sizeof *pos_wait);
+    init_slots(g, &p, carry, alias, t);
     bool ok = true;
     uint32_t begin_pos = 0;
     for (uint32_t pos = 0; pos < g->compiled.order_count && ok; pos++) {
         const rg__cmd *cmd = &g->decl.cmds[g->compiled.order[pos]];
         p.pos = pos;
+        p.queue = nq > 1 ? rg__queue_of(g, g->compiled.order[pos]) : RG_QUEUE_GRAPHICS;
         /* Inside a span everything is placed before its instance's begin,
          * which the order puts right before the span's other commands; in
          * a merged instance, what waits for an earlier span of it at the
@@ -454,8 +537,10 @@ static rg_result plan(rg_graph *g, slot_state *slots, const slot_state *carry, c
                                                       : plan_buffer(&p, a->resource, &s);
         }
     }
-    /* Imports end in their final state after the last command. */
+    /* Imports end in their final state after the last command, in the
+     * frame's last batch (graphics). */
     p.point = p.pos = g->compiled.order_count;
+    p.queue = RG_QUEUE_GRAPHICS;
     p.hoisted = false;
     p.local_point = p.instance_begin = RG__NONE;
     for (uint32_t ri = 0; ri < g->decl.resource_count && ok; ri++) {
@@ -554,26 +639,68 @@ static void barriers_free(rg__compiled *c)
     c->barrier_count = c->barrier_cap = c->scratch_cap = 0;
 }
 
+/* The semaphore waits' stages: each access that needs another queue's
+ * work adds its stages to the wait that brought that work, the nearest
+ * wait on that queue at or before its batch (waits on a queue name ever
+ * later batches, so that one covers it). Waits of the frame's edges keep
+ * ALL_COMMANDS; a wait no access needed waits at every stage. */
+static rg_result wait_stages(rg_graph *g, const VkPipelineStageFlags2 *pos_wait)
+{
+    rg__compiled *c = &g->compiled;
+    for (uint32_t b = 0; b < c->batch_count; b++)
+        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
+            c->batches[b].wait[r].stage = c->batches[b].wait[r].base;
+    for (uint32_t pos = 0; pos < c->order_count; pos++)
+        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++) {
+            VkPipelineStageFlags2 stage = pos_wait[(size_t)pos * RG_QUEUE_COUNT + r];
+            if (!stage)
+                continue;
+            rg_queue q = c->batches[c->pos_batch[pos]].queue;
+            uint32_t b = c->pos_batch[pos] + 1;
+            while (b-- > 0 && !(c->batches[b].queue == q && c->batches[b].waits_on[r] &&
+                                c->batches[b].wait[r].batch != RG__NONE))
+                ;
+            if (b == UINT32_MAX) {
+                const rg__cmd *cmd = &g->decl.cmds[c->order[pos]];
+                return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "internal: command '%s' on the %s queue needs the %s "
+                                "queue's work but no batch of its queue waits for it", cmd->name, rg_queue_name(q),
+                                rg_queue_name((rg_queue)r));
+            }
+            c->batches[b].wait[r].stage |= stage;
+        }
+    for (uint32_t b = 0; b < c->batch_count; b++)
+        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
+            if (c->batches[b].waits_on[r] && !c->batches[b].wait[r].stage)
+                c->batches[b].wait[r].stage = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    return RG_SUCCESS;
+}
+
 rg_result rg__compile_barriers(rg_graph *g, const rg__alias_scope *alias)
 {
     barriers_free(&g->compiled);
-    size_t n = (size_t)g->decl.sub_total + 1;
+    uint32_t nq = g->compiled.queues_used & ~(1u << RG_QUEUE_GRAPHICS) ? RG_QUEUE_COUNT : 1;
+    size_t n = ((size_t)g->decl.sub_total + 1) * nq;
     slot_state *slots = malloc(n * sizeof *slots), *carry = malloc(n * sizeof *carry);
-    target *t = malloc(n * sizeof *t);
-    rg_result r = slots && carry && t ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    target *t = malloc(((size_t)g->decl.sub_total + 1) * sizeof *t);
+    VkPipelineStageFlags2 *pos_wait = malloc(((size_t)g->compiled.order_count + 1) * RG_QUEUE_COUNT *
+                                             sizeof *pos_wait);
+    rg_result r = slots && carry && t && pos_wait ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
     if (r == RG_SUCCESS)
         history_targets(g, t);
     /* First pass: where the frame leaves each slot; second: the real plan,
      * with created resources starting from there. */
     if (r == RG_SUCCESS)
-        r = plan(g, slots, NULL, alias, t);
+        r = plan(g, slots, nq, NULL, alias, t, pos_wait);
     if (r == RG_SUCCESS) {
         memcpy(carry, slots, n * sizeof *slots);
-        r = plan(g, slots, carry, alias, t);
+        r = plan(g, slots, nq, carry, alias, t, pos_wait);
     }
+    if (r == RG_SUCCESS)
+        r = wait_stages(g, pos_wait);
     free(slots);
     free(carry);
     free(t);
+    free(pos_wait);
     if (r == RG_SUCCESS)
         r = sort_by_point(&g->compiled);
     if (r == RG_SUCCESS)
@@ -601,5 +728,11 @@ void rg__compiled_free(rg_graph *g)
     free(c->span_map);
     free(c->access_mode);
     free(c->merges);
+    free(c->node_queue);
+    free(c->resource_queues);
+    free(c->batches);
+    free(c->pos_batch);
+    free(c->node_batch_of);
+    free(c->queue_notes);
     *c = (rg__compiled){0};
 }

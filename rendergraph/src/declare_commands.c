@@ -102,5 +102,8 @@ rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc)
     c.span = span;
     c.u.user.record = desc->record;
     c.u.user.user = desc->user;
+    c.queue = desc->queue;
+    if (!rg__queue_eligible(graph, p.name, &c, p.first_access, graph->decl.access_count - p.first_access, c.queue))
+        return (rg_command){0};
     return rg__cmd_finish(&p, &c);
 }

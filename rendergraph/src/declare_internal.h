@@ -87,6 +87,13 @@ bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags im
  * after recording RG_ERROR_BAD_RANGE. */
 bool rg__texture_range(rg__pending *p, const rg__resource *r, bool whole, const rg_range *in, rg_range *out);
 
+/* Whether command c (its accesses declared) may run on queue q: outside
+ * spans, and every access at a stage the queue has (blits and depth/stencil
+ * clears need graphics, clears a compute queue); false after recording
+ * RG_ERROR_INVALID_ARGUMENT naming the command and the resource. */
+bool rg__queue_eligible(rg_graph *g, const char *name, const rg__cmd *c, uint32_t first_access,
+                        uint32_t access_count, rg_queue q);
+
 /* Appends the command record after its accesses; returns its handle (0
  * when an error is kept). */
 rg_command rg__cmd_finish(rg__pending *p, const rg__cmd *tmpl);

@@ -139,3 +139,40 @@ rg_command rg__cmd_finish(rg__pending *p, const rg__cmd *tmpl)
     rg__hash_bytes(g, c, sizeof *c);
     return (rg_command){rg__make_id(g, g->decl.cmd_count++)};
 }
+
+bool rg__queue_eligible(rg_graph *g, const char *name, const rg__cmd *c, uint32_t first_access,
+                        uint32_t access_count, rg_queue q)
+{
+    if (q == RG_QUEUE_GRAPHICS)
+        return true;
+    if ((unsigned)q >= RG_QUEUE_COUNT) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s': queue %d is not an rg_queue", name, (int)q);
+        return false;
+    }
+    const char *why = NULL;
+    if (c->span != RG__NONE || c->type == RG_COMMAND_TYPE_BEGIN_RENDERING || c->type == RG_COMMAND_TYPE_END_RENDERING)
+        why = "a command inside a span needs the graphics queue";
+    else if (c->type == RG_COMMAND_TYPE_BLIT)
+        why = "blits need the graphics queue";
+    else if (c->type == RG_COMMAND_TYPE_CLEAR && q == RG_QUEUE_TRANSFER)
+        why = "clears need a graphics or compute queue";
+    else if (c->type == RG_COMMAND_TYPE_CLEAR && !(c->u.clear.range.aspect & VK_IMAGE_ASPECT_COLOR_BIT))
+        why = "depth/stencil clears need the graphics queue";
+    if (why) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s' cannot run on the %s queue: %s", name, rg_queue_name(q),
+                 why);
+        return false;
+    }
+    VkPipelineStageFlags2 stages = rg__queue_stages(q);
+    for (uint32_t k = 0; k < access_count; k++) {
+        const rg__access *a = &g->decl.accesses[first_access + k];
+        if (a->role != RG__ROLE_LIFETIME && (a->stage & ~stages)) {
+            rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s' cannot run on the %s queue: its access to %s '%s' "
+                     "is at stages 0x%llx, which that queue does not have", name, rg_queue_name(q),
+                     g->decl.resources[a->resource].is_texture ? "texture" : "buffer",
+                     g->decl.resources[a->resource].name, (unsigned long long)(a->stage & ~stages));
+            return false;
+        }
+    }
+    return true;
+}

@@ -267,3 +267,20 @@ rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_tex
     c.u.blit.filter = filter;
     return rg__cmd_finish(&p, &c);
 }
+
+void rg_command_allow_queue(rg_graph *graph, rg_command command, rg_queue queue)
+{
+    if (!rg__usable(graph))
+        return;
+    uint32_t ci = rg__command_index(graph, command);
+    if (ci == RG__NONE) {
+        rg__fail(graph, RG_ERROR_INVALID_HANDLE, "rg_command_allow_queue: stale, foreign or 0 command handle");
+        return;
+    }
+    rg__cmd *c = &graph->decl.cmds[ci];
+    if (!rg__queue_eligible(graph, c->name, c, c->first_access, c->access_count, queue))
+        return;
+    c->queue = queue;
+    rg__hash_u32(graph, ci);
+    rg__hash_u32(graph, (uint32_t)queue);
+}

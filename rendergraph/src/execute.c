@@ -328,14 +328,20 @@ static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
     }
 }
 
-/* The frame's commands and barriers into cmd. */
-static rg_result record(rg_graph *g, VkCommandBuffer cmd)
+/* One batch's commands and barriers into cmd: its queue's positions from
+ * its first to its last, and after the last batch the frame's final
+ * barriers. The first graphics batch of the first frame of a placement
+ * begins with the history clears. */
+static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool clears)
 {
-    if (g->placement.history_frames == 0)
+    const rg__batch *batch = &g->compiled.batches[b];
+    if (clears)
         record_history_clears(g, cmd);
     rg_record_context rc = { g, cmd };
     bool open = false;
-    for (uint32_t p = 0; p < g->compiled.order_count; p++) {
+    for (uint32_t p = batch->first; p <= batch->last && p < g->compiled.order_count; p++) {
+        if (g->compiled.pos_batch[p] != b)
+            continue;
         record_barriers(g, cmd, p);
         const rg__cmd *c = &g->decl.cmds[g->compiled.order[p]];
         switch (c->type) {
@@ -364,11 +370,26 @@ static rg_result record(rg_graph *g, VkCommandBuffer cmd)
             break;
         }
     }
-    record_barriers(g, cmd, g->compiled.order_count);
+    if (b == g->compiled.batch_count - 1)
+        record_barriers(g, cmd, g->compiled.order_count);
     return RG_SUCCESS;
 }
 
-rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd)
+/* Every batch into its command buffer. */
+static rg_result record(rg_graph *g, const VkCommandBuffer *cmds)
+{
+    bool clears = g->placement.history_frames == 0;
+    for (uint32_t b = 0; b < g->compiled.batch_count; b++) {
+        bool first_graphics = g->compiled.batches[b].queue == RG_QUEUE_GRAPHICS && clears;
+        rg_result r = record_batch(g, b, cmds[b], first_graphics);
+        if (r != RG_SUCCESS)
+            return r;
+        clears = clears && !first_graphics;
+    }
+    return RG_SUCCESS;
+}
+
+rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds)
 {
     rg_result res = imports_ready(g);
     if (res != RG_SUCCESS)
@@ -378,7 +399,7 @@ rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd)
         history_swap(g);
     res = rg__place_bind_imports(g);
     if (res == RG_SUCCESS)
-        res = record(g, cmd);
+        res = record(g, cmds);
     if (res != RG_SUCCESS) {
         /* The frame was not recorded: the history stays as it was. */
         if (swapped)
@@ -387,6 +408,43 @@ rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd)
     }
     g->placement.history_frames++;
     return RG_SUCCESS;
+}
+
+/* The submission plan of the frame just recorded; the timelines move on
+ * by the frame's batches. */
+void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan)
+{
+    static const eng_queue_kind kinds[RG_QUEUE_COUNT] = {ENG_QUEUE_GRAPHICS, ENG_QUEUE_COMPUTE, ENG_QUEUE_TRANSFER};
+    const rg__compiled *c = &g->compiled;
+    rg__placement *pl = &g->placement;
+    uint64_t count[RG_QUEUE_COUNT] = {0};
+    for (uint32_t b = 0; b < c->batch_count; b++) {
+        const rg__batch *batch = &c->batches[b];
+        rg_submission *s = &pl->submissions[b];
+        *s = (rg_submission){
+            .queue = batch->queue,
+            .vk_queue = eng_context_queue_of(g->ctx, kinds[batch->queue]),
+            .cmd = cmds[b],
+            .signal = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = pl->semaphores[batch->queue],
+                       .value = pl->timeline[batch->queue] + batch->signal,
+                       .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT},
+        };
+        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++) {
+            if (!batch->waits_on[r])
+                continue;
+            const rg__wait *w = &batch->wait[r];
+            s->waits[s->wait_count++] = (VkSemaphoreSubmitInfo){
+                .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+                .semaphore = pl->semaphores[r],
+                .value = pl->timeline[r] + (w->batch == RG__NONE ? 0 : c->batches[w->batch].signal),
+                .stageMask = w->stage,
+            };
+        }
+        count[batch->queue] = batch->signal;
+    }
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+        pl->timeline[q] += count[q];
+    *plan = (rg_submit_plan){c->batch_count, pl->submissions};
 }
 
 const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer cmd)

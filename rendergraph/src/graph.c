@@ -12,6 +12,7 @@
 
 static void placement_free(rg_graph *g)
 {
+    rg__place_queues_free(g);
     rg__place_views_free(g);
     rg__place_memory_free(g);
     rg__memory_plan_free(g);
@@ -59,6 +60,8 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->order = desc->order;
     g->alias_proven_only = desc->alias_proven_only;
     g->merge = desc->merge;
+    g->single_queue = desc->single_queue;
+    g->concurrent_sharing = desc->concurrent_sharing;
     if (desc->device) {
         g->caps = *desc->device;
     } else if (desc->ctx) {
@@ -71,6 +74,8 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
             .max_color_attachments = limits->maxColorAttachments,
             .max_input_attachments = limits->maxPerStageDescriptorInputAttachments,
             .driver = eng_context_driver(desc->ctx),
+            .compute_queue = eng_context_queue_of(desc->ctx, ENG_QUEUE_COMPUTE) != VK_NULL_HANDLE,
+            .transfer_queue = eng_context_queue_of(desc->ctx, ENG_QUEUE_TRANSFER) != VK_NULL_HANDLE,
         };
     }
     if ((unsigned)g->merge > RG_MERGE_OFF || (unsigned)g->order > RG_ORDER_DECLARATION) {
@@ -174,7 +179,9 @@ static rg_result compile_stages(rg_graph *g)
     if (r == RG_SUCCESS)
         rg__compile_lifetimes(g);           /* first and last use */
     if (r == RG_SUCCESS)
-        r = rg__compile_barriers(g, NULL);  /* sync2 barriers, nothing aliased yet */
+        r = rg__compile_queues(g);          /* queues, batches, semaphore waits */
+    if (r == RG_SUCCESS)
+        r = rg__compile_barriers(g, NULL);  /* sync2 barriers per queue, nothing aliased yet */
     return r;
 }
 
@@ -244,6 +251,8 @@ static rg_result place_stages(rg_graph *g)
     if (r == RG_SUCCESS)
         r = rg__place_views(g);             /* attachment views */
     if (r == RG_SUCCESS)
+        r = rg__place_queues(g);            /* timeline semaphores */
+    if (r == RG_SUCCESS)
         r = placed(g, true);                /* barriers with the alias scopes */
     return r;
 }
@@ -307,6 +316,19 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
 
 /* --------------------------------------------------------------- execute */
 
+/* What both execute entry points check, then placement when needed. */
+static rg_result execute_ready(rg_graph *g, const char *what)
+{
+    if (!g->ctx)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' was created without a device", what,
+                          g->name);
+    if (g->state == RG__FAILED || g->state < RG__COMPILED)
+        return rg__report(g, RG_ERROR_NOT_COMPILED, "%s: graph '%s' is not compiled", what, g->name);
+    if (g->state != RG__PLACED || !g->placement.on_device)
+        return rg_place(g);
+    return RG_SUCCESS;
+}
+
 rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
 {
     rg_graph *g = graph;
@@ -314,15 +336,31 @@ rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
         return RG_ERROR_INVALID_ARGUMENT;
     if (cmd == VK_NULL_HANDLE)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: no command buffer");
-    if (!g->ctx)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: graph '%s' was created without a device",
-                          g->name);
-    if (g->state == RG__FAILED || g->state < RG__COMPILED)
-        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_execute: graph '%s' is not compiled", g->name);
-    if (g->state != RG__PLACED || !g->placement.on_device) {
-        rg_result r = rg_place(g);
-        if (r != RG_SUCCESS)
-            return r;
-    }
-    return rg__execute(g, cmd);
+    rg_result r = execute_ready(g, "rg_execute");
+    if (r != RG_SUCCESS)
+        return r;
+    if (g->compiled.batch_count > 1)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: graph '%s' runs on several queues in %u "
+                          "batches: use rg_execute_batches", g->name, g->compiled.batch_count);
+    return rg__execute(g, &cmd);
+}
+
+rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
+{
+    rg_graph *g = graph;
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (!cmds || !plan)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: no command buffers or no plan");
+    rg_result r = execute_ready(g, "rg_execute_batches");
+    if (r != RG_SUCCESS)
+        return r;
+    for (uint32_t b = 0; b < g->compiled.batch_count; b++)
+        if (cmds[b] == VK_NULL_HANDLE)
+            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: no command buffer for batch %u "
+                              "(the %s queue)", b, rg_queue_name(g->compiled.batches[b].queue));
+    r = rg__execute(g, cmds);
+    if (r == RG_SUCCESS)
+        rg__execute_plan(g, cmds, plan);
+    return r;
 }

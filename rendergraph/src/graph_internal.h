@@ -21,14 +21,20 @@
  *   compile_transient.c    created textures whose contents never leave a
  *                          rendering instance
  *   compile_lifetimes.c    first and last use of each resource
- *   compile_barriers.c     synchronization2 barriers over the order, given
- *                          the alias scopes placement found (none at compile)
+ *   compile_queues.c       each node's queue, per-queue batches and their
+ *                          semaphore waits (values; stages come from the
+ *                          barrier planner)
+ *   compile_barriers.c     synchronization2 barriers over the order, per
+ *                          queue, given the alias scopes placement found
+ *                          (none at compile); the waits' stages
  *   memory_plan.c          pure placement: lazy / dedicated / pools, first fit
  *                          under proven order, alias scopes
  *   place_support.c        what the device must offer (formats, blits, resolves)
  *   place_memory.c         requirements, allocation, binding (device)
  *   place_views.c          attachment views
- *   execute.c              recording a placed graph
+ *   place_queues.c         the queues' timeline semaphores
+ *   execute.c              recording a placed graph, per batch
+ *   submit.c               submitting a frame's batches
  *   queries.c              what the public API reads back from the stages
  *   report_traffic.c       tile traffic estimate (loads, stores, resolves,
  *                          sampled reads of the frame's own results)
@@ -147,6 +153,7 @@ typedef struct rg__cmd {
     rg_command_type type;
     rg_command_kind kind;             /* RG_COMMAND_USER only */
     bool side_effects;                /* rg_user_desc.side_effects */
+    rg_queue queue;                   /* the queue it is eligible for besides graphics */
     char name[RG__NAME_MAX];
     uint32_t first_access, access_count; /* into accesses[] */
     uint32_t span;                    /* span index, RG__NONE outside spans
@@ -230,6 +237,30 @@ typedef struct rg__merge_note {
     char reason[160];
 } rg__merge_note;
 
+/* A semaphore wait of a batch (rg_batch_wait); batch RG__NONE: the frame
+ * before's last batch of that queue. */
+typedef struct rg__wait {
+    uint32_t batch;
+    VkPipelineStageFlags2 stage;
+    VkPipelineStageFlags2 base;       /* ALL_COMMANDS for the frame's edges, else 0
+                                         (the barrier planner adds the rest) */
+} rg__wait;
+
+/* One submission: its queue's commands at positions first..last. */
+typedef struct rg__batch {
+    rg_queue queue;
+    uint32_t first, last;             /* first > last: no commands */
+    uint64_t signal;                  /* its number on its queue, from 1 */
+    bool waits_on[RG_QUEUE_COUNT];
+    rg__wait wait[RG_QUEUE_COUNT];    /* per queue (never its own) */
+} rg__batch;
+
+/* An eligible command kept on the graphics queue. */
+typedef struct rg__queue_note {
+    uint32_t cmd;
+    char reason[160];
+} rg__queue_note;
+
 /* A run of subresources of a history pair's previous half: cleared, then
  * left in `layout` and visible to (stage, access), its reads in the frame. */
 typedef struct rg__history_clear {
@@ -267,6 +298,16 @@ typedef struct rg__compiled {
     uint8_t *access_mode;             /* per access: rg__access_mode */
     rg__merge_note *merges;
     uint32_t merge_count;
+    /* Queues (compile_queues.c). */
+    uint8_t *node_queue;              /* per node: rg_queue */
+    uint32_t queues_used;             /* bit per rg_queue with commands (graphics always) */
+    uint32_t *resource_queues;        /* per resource: bit per rg_queue using it */
+    rg__batch *batches;               /* in submission order */
+    uint32_t batch_count;
+    uint32_t *pos_batch;              /* per execution-order position */
+    uint32_t *node_batch_of;          /* per node: its batch (RG__NONE culled) */
+    rg__queue_note *queue_notes;
+    uint32_t queue_note_count;
     /* Barriers sorted by point; point p = recorded before order[p]
      * (p == order_count: after the last command, the imports' final
      * transitions). point_start has order_count + 2 entries. */
@@ -378,6 +419,12 @@ typedef struct rg__placement {
     /* Merged instances' per-span state (VK_KHR_dynamic_rendering_local_read). */
     PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;
     PFN_vkCmdSetRenderingInputAttachmentIndicesKHR set_input_indices;
+    /* Queues (place_queues.c): a timeline semaphore per queue the graph
+     * uses, and the value each reached in the frames recorded so far (the
+     * frame being recorded adds its batches' numbers to it). */
+    VkSemaphore semaphores[RG_QUEUE_COUNT];
+    uint64_t timeline[RG_QUEUE_COUNT];
+    rg_submission *submissions;       /* rg_execute_batches' plan, batch_count entries */
 } rg__placement;
 
 /* ------------------------------------------------------------------ graph */
@@ -388,6 +435,8 @@ struct rg_graph {
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
     bool no_culling;                  /* rg_graph_desc.no_culling */
     rg_order order;                   /* rg_graph_desc.order */
+    bool single_queue;                /* rg_graph_desc.single_queue */
+    bool concurrent_sharing;          /* rg_graph_desc.concurrent_sharing */
     bool alias_proven_only;           /* rg_graph_desc.alias_proven_only */
     rg_merge merge;                   /* rg_graph_desc.merge */
     rg_device_caps caps;              /* the device compile merges for */
@@ -480,6 +529,14 @@ void rg__access_effective(const rg_graph *g, uint32_t access, VkPipelineStageFla
                           VkImageLayout *layout);
 rg_result rg__compile_transient(rg_graph *g);
 void rg__compile_lifetimes(rg_graph *g);
+rg_result rg__compile_queues(rg_graph *g);
+/* The queue command c runs on (after compile_queues). */
+static inline rg_queue rg__queue_of(const rg_graph *g, uint32_t c)
+{
+    return g->compiled.node_queue ? (rg_queue)g->compiled.node_queue[g->decl.cmds[c].node] : RG_QUEUE_GRAPHICS;
+}
+/* The stages a queue of that kind supports (for eligibility and barriers). */
+VkPipelineStageFlags2 rg__queue_stages(rg_queue q);
 /* The barriers over the execution order; alias: per resource, what its
  * first use waits for besides the frame before (NULL: nothing shares
  * memory). */
@@ -509,10 +566,19 @@ void rg__span_rendering(const rg_graph *g, uint32_t s, rg_span_rendering *out);
 void rg__memory_plan_free(rg_graph *g);
 void rg__place_memory_free(rg_graph *g);
 void rg__place_views_free(rg_graph *g);
+/* The queues' timeline semaphores (a graph on several queues). */
+rg_result rg__place_queues(rg_graph *g);
+void rg__place_queues_free(rg_graph *g);
+/* The queue families created resources are shared across (VK_SHARING_MODE
+ * CONCURRENT when count > 1): the families of the queues in mask. */
+uint32_t rg__queue_families(const rg_graph *g, uint32_t mask, uint32_t *families);
 
 /* ---------------------------------------------------------------- execute */
 
-rg_result rg__execute(rg_graph *g, VkCommandBuffer cmd);
+/* Records batch i into cmds[i]. */
+rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds);
+/* The plan of the frame rg__execute recorded; moves the timelines on. */
+void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan);
 
 /* ---------------------------------------------------------------- reports */
 

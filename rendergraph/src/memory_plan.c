@@ -18,7 +18,12 @@
  *     it makes A happen-before B. The order stage puts lifetimes apart for
  *     this; it costs the overlap of the two on the GPU.
  * rg_graph_desc.alias_proven_only keeps the first proof only. Batch numbers
- * and record order without a barrier prove nothing.
+ * and record order without a barrier prove nothing. The alias barrier
+ * orders work of its own queue only: two resources not both used on one
+ * and the same queue need the first proof (a chain of hazards, each a
+ * barrier or a semaphore wait), and the first use waits at every stage
+ * (the chain reached its queue through a wait, which the barrier must
+ * follow; the semaphore made the memory available).
  */
 #include "graph_internal.h"
 
@@ -33,6 +38,7 @@ typedef struct pooled {
     uint32_t first, last;             /* execution-order positions */
     VkPipelineStageFlags2 stage;      /* union over its own accesses */
     VkAccessFlags2 access;
+    uint32_t queues;                  /* bit per rg_queue using it */
 } pooled;
 
 typedef struct planner {
@@ -124,7 +130,8 @@ static rg_result classify(planner *p, uint32_t ri)
     if (res != RG_SUCCESS)
         return res;
     p->slot[ri] = p->count;
-    p->items[p->count++] = (pooled){ri, m->pool, q->size, alignment, 0, r->first_use, r->last_use, 0, 0};
+    p->items[p->count++] = (pooled){ri, m->pool, q->size, alignment, 0, r->first_use, r->last_use, 0, 0,
+                                    p->g->compiled.resource_queues ? p->g->compiled.resource_queues[ri] : 1u};
     return RG_SUCCESS;
 }
 
@@ -196,6 +203,12 @@ static bool before(const planner *p, uint32_t a, uint32_t b)
     return true;
 }
 
+/* Both used on one queue, the same: an alias barrier there orders them. */
+static bool one_queue(const pooled *x, const pooled *y)
+{
+    return x->queues == y->queues && (x->queues & (x->queues - 1)) == 0;
+}
+
 /* Whether a and b may never share bytes. Ordered resources have disjoint
  * execution-order intervals (the order is topological), so overlapping
  * intervals conflict without looking at the closure. */
@@ -204,7 +217,7 @@ static bool conflict(const planner *p, uint32_t a, uint32_t b)
     const pooled *x = &p->items[a], *y = &p->items[b];
     if (x->first <= y->last && y->first <= x->last)
         return true;
-    if (!p->g->alias_proven_only)
+    if (!p->g->alias_proven_only && one_queue(x, y))
         return false; /* apart in the order: the alias barrier orders them */
     return x->last < y->first ? !before(p, a, b) : !before(p, b, a);
 }
@@ -325,8 +338,12 @@ static void alias_scopes(planner *p)
             const pooled *b = &p->items[j];
             if (j == i || b->pool != a->pool || b->offset >= a->offset + a->size || a->offset >= b->offset + b->size)
                 continue;
-            scope->stage |= b->stage;
-            scope->access |= b->access;
+            if (one_queue(a, b)) {
+                scope->stage |= b->stage;
+                scope->access |= b->access;
+            } else {
+                scope->stage |= VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+            }
         }
     }
 }

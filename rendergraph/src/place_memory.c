@@ -10,8 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static VkImageCreateInfo image_info(const rg__resource *r, VkImageCreateFlags flags)
+/* A created resource commands of several queue families use is shared
+ * CONCURRENT across them (rendergraph.h, "Queues"); families holds them. */
+static uint32_t sharing(const rg_graph *g, const rg__resource *r, uint32_t *families)
 {
+    uint32_t mask = g->compiled.resource_queues ? g->compiled.resource_queues[r - g->decl.resources] : 0;
+    if (g->concurrent_sharing)
+        mask = (1u << RG_QUEUE_GRAPHICS) | (g->caps.compute_queue ? 1u << RG_QUEUE_COMPUTE : 0) |
+               (g->caps.transfer_queue ? 1u << RG_QUEUE_TRANSFER : 0);
+    return rg__queue_families(g, mask, families);
+}
+
+static VkImageCreateInfo image_info(const rg_graph *g, const rg__resource *r, VkImageCreateFlags flags,
+                                    uint32_t *families)
+{
+    uint32_t count = sharing(g, r, families);
     return (VkImageCreateInfo){
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
         .flags = flags,
@@ -23,18 +36,23 @@ static VkImageCreateInfo image_info(const rg__resource *r, VkImageCreateFlags fl
         .samples = r->samples,
         .tiling = VK_IMAGE_TILING_OPTIMAL,
         .usage = r->image_usage,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        .sharingMode = count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE,
+        .queueFamilyIndexCount = count > 1 ? count : 0,
+        .pQueueFamilyIndices = count > 1 ? families : NULL,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
 }
 
-static VkBufferCreateInfo buffer_info(const rg__resource *r)
+static VkBufferCreateInfo buffer_info(const rg_graph *g, const rg__resource *r, uint32_t *families)
 {
+    uint32_t count = sharing(g, r, families);
     return (VkBufferCreateInfo){
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = r->size,
         .usage = r->buffer_usage,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        .sharingMode = count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE,
+        .queueFamilyIndexCount = count > 1 ? count : 0,
+        .pQueueFamilyIndices = count > 1 ? families : NULL,
     };
 }
 
@@ -44,17 +62,18 @@ static bool needs_memory(const rg_graph *g, const rg__resource *r)
 }
 
 /* Asks the device without creating anything (Vulkan 1.3). */
-static void requirements_of(VkDevice dev, const rg__resource *r, rg__mem_requirements *out)
+static void requirements_of(const rg_graph *g, VkDevice dev, const rg__resource *r, rg__mem_requirements *out)
 {
+    uint32_t families[RG_QUEUE_COUNT];
     VkMemoryDedicatedRequirements ded = { .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS };
     VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &ded };
     if (r->is_texture) {
-        VkImageCreateInfo ci = image_info(r, VK_IMAGE_CREATE_ALIAS_BIT);
+        VkImageCreateInfo ci = image_info(g, r, VK_IMAGE_CREATE_ALIAS_BIT, families);
         VkDeviceImageMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS,
                                               .pCreateInfo = &ci };
         vkGetDeviceImageMemoryRequirements(dev, &q, &req);
     } else {
-        VkBufferCreateInfo ci = buffer_info(r);
+        VkBufferCreateInfo ci = buffer_info(g, r, families);
         VkDeviceBufferMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS,
                                                .pCreateInfo = &ci };
         vkGetDeviceBufferMemoryRequirements(dev, &q, &req);
@@ -75,7 +94,7 @@ void rg__place_requirements(rg_graph *g, rg__mem_requirements *reqs)
     VkDevice dev = eng_context_device(g->ctx);
     for (uint32_t i = 0; i < g->decl.resource_count; i++)
         if (needs_memory(g, &g->decl.resources[i]))
-            requirements_of(dev, &g->decl.resources[i], &reqs[i]);
+            requirements_of(g, dev, &g->decl.resources[i], &reqs[i]);
 }
 
 void rg__place_memory_free(rg_graph *g)
@@ -133,11 +152,12 @@ static rg_result create_object(rg_graph *g, rg__resource *r, bool pooled)
 {
     VkDevice dev = eng_context_device(g->ctx);
     VkResult vr;
+    uint32_t families[RG_QUEUE_COUNT];
     if (r->is_texture) {
-        VkImageCreateInfo ci = image_info(r, pooled ? VK_IMAGE_CREATE_ALIAS_BIT : 0);
+        VkImageCreateInfo ci = image_info(g, r, pooled ? VK_IMAGE_CREATE_ALIAS_BIT : 0, families);
         vr = vkCreateImage(dev, &ci, NULL, &r->image);
     } else {
-        VkBufferCreateInfo ci = buffer_info(r);
+        VkBufferCreateInfo ci = buffer_info(g, r, families);
         vr = vkCreateBuffer(dev, &ci, NULL, &r->buffer);
     }
     if (vr != VK_SUCCESS)

@@ -46,7 +46,9 @@ rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_comm
         return RG_ERROR_INVALID_HANDLE;
     const rg__cmd *c = &graph->decl.cmds[i];
     *out = (rg_command_info){ .name = c->name, .type = c->type, .kind = c->kind, .index = i, .span = c->span,
-                              .culled = rg__culled(graph, i) };
+                              .culled = rg__culled(graph, i), .queue = rg__queue_of(graph, i),
+                              .batch = rg__culled(graph, i) ? RG_INDEX_NONE
+                                                            : graph->compiled.node_batch_of[c->node] };
     if (c->type == RG_COMMAND_TYPE_USER) {
         out->record = c->u.user.record;
         out->user = c->u.user.user;
@@ -300,4 +302,45 @@ VkBuffer rg_buffer_handle(const rg_graph *graph, rg_buffer buffer)
 {
     const rg__resource *r = graph ? with_objects(graph, rg__buffer_index(graph, buffer)) : NULL;
     return r ? r->buffer : VK_NULL_HANDLE;
+}
+
+uint32_t rg_batch_count(const rg_graph *graph)
+{
+    return graph && compiled(graph) ? graph->compiled.batch_count : 0;
+}
+
+rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out)
+{
+    if (!graph || !out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!compiled(graph))
+        return RG_ERROR_NOT_COMPILED;
+    if (batch >= graph->compiled.batch_count)
+        return RG_ERROR_INVALID_ARGUMENT;
+    const rg__batch *b = &graph->compiled.batches[batch];
+    *out = (rg_batch_info){.queue = b->queue, .first = b->first, .last = b->last, .signal = b->signal};
+    for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
+        if (b->waits_on[r])
+            out->waits[out->wait_count++] = (rg_batch_wait){(rg_queue)r, b->wait[r].batch, b->wait[r].stage};
+    return RG_SUCCESS;
+}
+
+uint32_t rg_queue_note_count(const rg_graph *graph)
+{
+    return graph && compiled(graph) ? graph->compiled.queue_note_count : 0;
+}
+
+rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out)
+{
+    if (!graph || !out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!compiled(graph))
+        return RG_ERROR_NOT_COMPILED;
+    if (index >= graph->compiled.queue_note_count)
+        return RG_ERROR_INVALID_ARGUMENT;
+    const rg__queue_note *n = &graph->compiled.queue_notes[index];
+    *out = (rg_queue_note){{rg__make_id(graph, n->cmd)}, graph->decl.cmds[n->cmd].queue, n->reason};
+    return RG_SUCCESS;
 }

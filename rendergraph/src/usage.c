@@ -87,3 +87,36 @@ const rg_usage_info *rg_usage_get_info(rg_usage usage)
         return NULL;
     return &usage_table[usage];
 }
+
+/* The stages of a queue without graphics, from Vulkan's table of supported
+ * stages: a compute-only family runs dispatches (indirect ones too),
+ * copies and clears; a transfer-only family copies. Graphics has all. */
+VkPipelineStageFlags2 rg__queue_stages(rg_queue q)
+{
+    const VkPipelineStageFlags2 common = VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT | VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT |
+                                         VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_2_HOST_BIT |
+                                         VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT;
+    switch (q) {
+    case RG_QUEUE_COMPUTE:
+        return common | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
+               VK_PIPELINE_STAGE_2_CLEAR_BIT;
+    case RG_QUEUE_TRANSFER:
+        return common;
+    default:
+        return ~(VkPipelineStageFlags2)0;
+    }
+}
+
+const char *rg_queue_name(rg_queue queue)
+{
+    switch (queue) {
+    case RG_QUEUE_GRAPHICS:
+        return "graphics";
+    case RG_QUEUE_COMPUTE:
+        return "compute";
+    case RG_QUEUE_TRANSFER:
+        return "transfer";
+    default:
+        return "?";
+    }
+}

@@ -125,9 +125,44 @@
  * attachment locations and input indices, and a key that changes with
  * them), and rg_command_get_local_read how each pixel-local read reads.
  *
- * Queue model: one queue. A compiled graph must be executed on the queue
- * family of the engine context, in submission order; cross-queue use is not
- * supported (and not faked).
+ * Queues. By default a graph runs on one queue, the context's graphics
+ * queue: rg_execute records the frame into one command buffer, to be
+ * submitted in order with the frames before it. A command outside spans
+ * may be marked eligible for another queue (rg_user_desc.queue,
+ * rg_command_allow_queue): RG_QUEUE_COMPUTE (async compute: dispatches,
+ * copies, color clears) or RG_QUEUE_TRANSFER (copies). Compile moves it
+ * there when the device has that queue (rg_device_caps.compute_queue,
+ * transfer_queue: a queue of a family without graphics) and the graph is
+ * not rg_graph_desc.single_queue; it stays on the graphics queue when it
+ * touches an import or a history texture (their state before and after
+ * the frame lives on the graphics queue), and rg_queue_note_get says so.
+ * Such a graph compiles to batches (rg_batch_get): per queue, runs of its
+ * commands in execution order, cut where a command needs work of another
+ * queue (a hazard, through the happens-before closure) that its queue has
+ * not yet waited for. Each batch is one submission: it waits on the other
+ * queues' timeline semaphores at the values their batches signal, at the
+ * pipeline stages of the accesses that need them, and signals its own
+ * queue's semaphore when done. The graph keeps one timeline semaphore per
+ * queue it uses (made at placement, values counted up frame after frame).
+ * Across frames: each non-graphics queue's first batch waits for the
+ * graphics queue's last batch of the frame before (at every stage), and
+ * the last batch of a frame is on the graphics queue and waits for every
+ * other queue's work of the frame, so work before and after the frame,
+ * the application's fence, and a present ordered after the last batch
+ * cover the whole frame. The frame's final transitions (imports' final
+ * layouts, history hand-over) are recorded in that last batch. A created
+ * resource that commands of more than one queue family use is made with
+ * VK_SHARING_MODE_CONCURRENT over those families: no ownership transfers
+ * (benchmarks/README.md measures what that costs). Barriers are per queue:
+ * a barrier recorded on a queue names only its stages; what another queue
+ * did reaches it through a semaphore wait whose stages include the
+ * barrier's source stages. Two pooled resources used on different queues
+ * share bytes only when the declared dependencies order every use of one
+ * before every use of the other (as rg_graph_desc.alias_proven_only).
+ * A multi-queue graph (rg_batch_count > 1) is executed with
+ * rg_execute_batches, which records each batch into its own command
+ * buffer and returns the submission plan (rg_submit submits it through
+ * the engine's queues); rg_execute refuses it.
  *
  * Threads: the library takes no locks. Its one piece of global state is an
  * atomic counter that gives each graph and each reset its own handle tag
@@ -298,6 +333,19 @@ typedef struct rg_access {
 } rg_access;
 
 
+/* ------------------------------------------------------------------ queues */
+
+/* The queues a graph runs on (see "Queues"). */
+typedef enum rg_queue {
+    RG_QUEUE_GRAPHICS = 0,            /* the context's graphics queue: everything */
+    RG_QUEUE_COMPUTE,                 /* async compute: a compute-only family's queue */
+    RG_QUEUE_TRANSFER,                /* a transfer-only family's queue */
+    RG_QUEUE_COUNT
+} rg_queue;
+
+/* "graphics", "compute", "transfer"; "?" for another value. */
+const char *rg_queue_name(rg_queue queue);
+
 /* ------------------------------------------------------------------- graph */
 
 /* How compile orders the commands (rg_graph_desc.order). */
@@ -328,6 +376,10 @@ typedef struct rg_device_caps {
     uint32_t max_color_attachments;   /* 0 = RG_MAX_COLOR_ATTACHMENTS */
     uint32_t max_input_attachments;   /* maxPerStageDescriptorInputAttachments; 0 = no limit */
     VkDriverId driver;                /* for the AUTO policy and the MoltenVK rule */
+    /* Queues besides graphics (see "Queues"): the context has a queue of a
+     * compute-only family / of a transfer-only family. */
+    bool compute_queue;
+    bool transfer_queue;
 } rg_device_caps;
 
 /* Whether AUTO merges spans on a driver. On: the tile GPUs whose drivers
@@ -372,9 +424,17 @@ typedef struct rg_graph_desc {
      * declared dependencies already order them (no serialization added). */
     bool alias_proven_only;
     /* The device to compile for: what the context reports when NULL, or
-     * for a device-free graph none (it never merges). Given, it replaces
-     * the context's (what-if compiles, tests). */
+     * for a device-free graph none (it never merges, one queue). Given, it
+     * replaces the context's (what-if compiles, tests). */
     const rg_device_caps *device;
+    /* true: every command runs on the graphics queue, whatever it is
+     * eligible for (see "Queues"): for comparisons. */
+    bool single_queue;
+    /* true: every created resource is made VK_SHARING_MODE_CONCURRENT over
+     * the graph's queue families, even one a single queue uses (for
+     * measuring what concurrent sharing costs); false: only those that
+     * more than one family uses. */
+    bool concurrent_sharing;
 } rg_graph_desc;
 
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out);
@@ -516,6 +576,12 @@ typedef struct rg_user_desc {
      * not show (queries, writes through descriptors the graph cannot see,
      * host-visible results read by address). */
     bool side_effects;
+    /* The queue the command may run on instead of graphics (see "Queues"):
+     * RG_QUEUE_COMPUTE for a command outside spans whose accesses are
+     * compute-shader, indirect or transfer ones, RG_QUEUE_TRANSFER for one
+     * whose accesses are transfer ones; another access is a declaration
+     * error naming the command and the resource. 0: graphics only. */
+    rg_queue queue;
 } rg_user_desc;
 
 rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc);
@@ -538,6 +604,13 @@ rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_ra
                                 const VkClearValue *value);
 rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_texture dst, uint32_t dst_mip,
                        VkFilter filter);
+/* Makes a command eligible for a queue (see "Queues"): built-in copies
+ * for RG_QUEUE_COMPUTE or RG_QUEUE_TRANSFER, clears of color textures for
+ * RG_QUEUE_COMPUTE (blits and depth/stencil clears need the graphics
+ * queue); a user command as rg_user_desc.queue says. A declaration error
+ * for another command or queue; RG_QUEUE_GRAPHICS makes the command
+ * graphics-only again. */
+void rg_command_allow_queue(rg_graph *graph, rg_command command, rg_queue queue);
 
 /* ------------------------------------------------------------------- spans */
 
@@ -613,6 +686,8 @@ typedef struct rg_command_info {
     void *user;
     bool culled;                      /* not recorded: nothing observable reads its
                                          results (see "Culling") */
+    rg_queue queue;                   /* the queue it runs on (see "Queues") */
+    uint32_t batch;                   /* its batch (rg_batch_get); RG_INDEX_NONE when culled */
 } rg_command_info;
 
 /* RG_ERROR_NOT_COMPILED before compile; RG_ERROR_INVALID_HANDLE for a
@@ -709,7 +784,54 @@ typedef struct rg_barrier_info {
 uint32_t rg_barrier_count(const rg_graph *graph);
 const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index);
 
-/* Graphviz DOT: nodes, spans as clusters, edges and barriers. */
+/* ------------------------------------------------------------- batches */
+
+/* A semaphore wait of a batch: the queue's timeline semaphore at the value
+ * its batch `batch` (an index for rg_batch_get) signals in this frame, or,
+ * with batch RG_INDEX_NONE, at the value of the frame before's last batch
+ * on that queue; waited at `stage`. */
+typedef struct rg_batch_wait {
+    rg_queue queue;
+    uint32_t batch;
+    VkPipelineStageFlags2 stage;
+} rg_batch_wait;
+
+/* One submission of the frame (see "Queues"), after compile; batches are
+ * numbered in submission order: every batch a batch waits for comes
+ * before it. Its commands are those of its queue at execution-order
+ * positions first..last (rg_execution_order), culled ones excepted. Its
+ * signal is the number of batches its queue has up to it, itself
+ * included (the timeline value it signals is the frame's base plus it). */
+typedef struct rg_batch_info {
+    rg_queue queue;
+    uint32_t first, last;             /* execution-order positions, inclusive; first is
+                                         RG_INDEX_NONE (> last) when the batch has no
+                                         commands (the frame's final transitions only) */
+    uint32_t wait_count;
+    rg_batch_wait waits[RG_QUEUE_COUNT];
+    uint64_t signal;
+} rg_batch_info;
+
+/* 1 for a single-queue graph, 0 before compile. */
+uint32_t rg_batch_count(const rg_graph *graph);
+rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out);
+
+/* An eligible command that stayed on the graphics queue, and why (naming
+ * the import or history texture); reasons are valid until the next
+ * compile. Nothing is noted where the device lacks the queue or the graph
+ * is single_queue. */
+typedef struct rg_queue_note {
+    rg_command command;
+    rg_queue eligible;
+    const char *reason;
+} rg_queue_note;
+
+uint32_t rg_queue_note_count(const rg_graph *graph);
+rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out);
+
+/* Graphviz DOT: nodes, spans as clusters, edges and barriers; a graph on
+ * several queues draws each queue as a lane and its semaphore waits as
+ * bold edges labelled with the wait stages. */
 rg_result rg_write_dot(const rg_graph *graph, const char *path);
 
 /* ------------------------------------------------------------------ memory */
@@ -860,11 +982,61 @@ rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_
 
 /* Records the compiled frame into cmd (which must be recording, on the
  * context's queue family), placing the graph first when it is not placed.
+ * RG_ERROR_INVALID_ARGUMENT for a graph on several queues
+ * (rg_execute_batches).
  * No heap allocation per frame after the first execute (an import
  * rendered into at a mip or some layers gets a view made the first time
  * each of its images is seen). An error never leaves a rendering instance
  * open in cmd. */
 rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd);
+
+/* A frame's submissions (see "Queues"): per batch, in order, its queue and
+ * command buffer, and the semaphore waits and signal to submit it with
+ * (VkSubmitInfo2's pWaitSemaphoreInfos and pSignalSemaphoreInfos). Valid
+ * until the next rg_execute_batches or change of the graph. */
+typedef struct rg_submission {
+    rg_queue queue;
+    VkQueue vk_queue;                 /* the context's queue of that kind */
+    VkCommandBuffer cmd;
+    uint32_t wait_count;
+    VkSemaphoreSubmitInfo waits[RG_QUEUE_COUNT];
+    VkSemaphoreSubmitInfo signal;
+} rg_submission;
+
+typedef struct rg_submit_plan {
+    uint32_t count;                   /* rg_batch_count */
+    const rg_submission *submissions;
+} rg_submit_plan;
+
+/* Records the frame into cmds[0 .. rg_batch_count - 1], batch i into
+ * cmds[i], each recording and made for its batch's queue family (the
+ * application begins and ends them), placing the graph first when it is
+ * not placed, and fills *plan. Every plan must be submitted, in order and
+ * whole, before the next rg_execute_batches (the timeline values count
+ * on): submit it with rg_submit or by hand with vkQueueSubmit2. A
+ * single-queue graph records into cmds[0] exactly what rg_execute would,
+ * and its plan is one submission signalling the graphics timeline. The
+ * first batch's waits cover the frame before; see "Queues". */
+rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan);
+
+/* What the application adds to a plan's submissions. */
+typedef struct rg_submit_desc {
+    /* Added to the first batch on the graphics queue (a swapchain image's
+     * acquire semaphore, at COLOR_ATTACHMENT_OUTPUT). */
+    const VkSemaphoreSubmitInfo *waits;
+    uint32_t wait_count;
+    /* Added to the last batch (on the graphics queue): a present's
+     * semaphore. */
+    const VkSemaphoreSubmitInfo *signals;
+    uint32_t signal_count;
+    VkFence fence;                    /* signalled by the last batch, or VK_NULL_HANDLE */
+} rg_submit_desc;
+
+/* Submits a plan from rg_execute_batches in order (vkQueueSubmit2, one
+ * call per batch) on the context's queues, which must not be used by
+ * another thread meanwhile. desc may be NULL. RG_ERROR_VULKAN names the
+ * batch and the result. */
+rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc);
 
 /* Spans and commands one by one, for tools that record a placed graph
  * themselves (a benchmark against hand-written recording, a debugger): the

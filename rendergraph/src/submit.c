@@ -1,0 +1,65 @@
+/* Submitting a frame's plan (rendergraph.h, "Queues"): one vkQueueSubmit2
+ * per batch, in batch order, so every semaphore value a batch waits for
+ * was submitted before it. The application's waits join the first
+ * graphics batch; its signals and fence the last batch. */
+#include "graph_internal.h"
+
+rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc)
+{
+    rg_graph *g = graph;
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (!plan || !plan->submissions || plan->count == 0 || !g->ctx)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: no plan (rg_execute_batches fills one) or a "
+                          "graph without a device");
+    rg_submit_desc none = {0};
+    if (!desc)
+        desc = &none;
+    if ((desc->wait_count && !desc->waits) || (desc->signal_count && !desc->signals))
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: a wait or signal count without its array");
+    /* The first graphics batch's waits: the plan's and the application's. */
+    uint32_t first_graphics = plan->count;
+    for (uint32_t b = 0; b < plan->count && first_graphics == plan->count; b++)
+        if (plan->submissions[b].queue == RG_QUEUE_GRAPHICS)
+            first_graphics = b;
+    for (uint32_t b = 0; b < plan->count; b++) {
+        const rg_submission *s = &plan->submissions[b];
+        bool last = b == plan->count - 1;
+        VkSemaphoreSubmitInfo waits[RG_QUEUE_COUNT + 16], signals[1 + 16];
+        uint32_t wait_count = 0, signal_count = 0;
+        for (uint32_t i = 0; i < s->wait_count; i++)
+            waits[wait_count++] = s->waits[i];
+        signals[signal_count++] = s->signal;
+        if (b == first_graphics) {
+            if (desc->wait_count > 16)
+                return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: %u waits, at most 16", desc->wait_count);
+            for (uint32_t i = 0; i < desc->wait_count; i++)
+                waits[wait_count++] = desc->waits[i];
+        }
+        if (last) {
+            if (desc->signal_count > 16)
+                return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: %u signals, at most 16",
+                                  desc->signal_count);
+            for (uint32_t i = 0; i < desc->signal_count; i++)
+                signals[signal_count++] = desc->signals[i];
+        }
+        VkCommandBufferSubmitInfo cmd = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                         .commandBuffer = s->cmd};
+        VkSubmitInfo2 info = {
+            .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+            .waitSemaphoreInfoCount = wait_count,
+            .pWaitSemaphoreInfos = waits,
+            .commandBufferInfoCount = 1,
+            .pCommandBufferInfos = &cmd,
+            .signalSemaphoreInfoCount = signal_count,
+            .pSignalSemaphoreInfos = signals,
+        };
+        VkResult vr = vkQueueSubmit2(s->vk_queue, 1, &info, last ? desc->fence : VK_NULL_HANDLE);
+        if (vr != VK_SUCCESS)
+            return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
+                                     ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
+                              "rg_submit: batch %u on the %s queue: vkQueueSubmit2: %s", b, rg_queue_name(s->queue),
+                              eng_vk_result_string(vr));
+    }
+    return RG_SUCCESS;
+}
