@@ -52,11 +52,11 @@ typedef struct slot_state {
     VkAccessFlags2 bar_src_access;
     /* Several queues: each keeps its own state of the slot (a barrier
      * names only its queue's work). Queues that touched the slot since
-     * this one did (bits of rg_queue), whether one of them wrote it or
-     * changed its layout, and whether that was in the frame before (then
-     * the frame's first waits, at every stage, cover it). */
-    uint8_t foreign;
-    bool foreign_write, foreign_prev;
+     * this one did (bits of rg_queue), those of them that wrote it or
+     * changed its layout, and whether such work was in the frame before
+     * (then the frame's first waits, at every stage, cover it). */
+    uint8_t foreign, foreign_writers;
+    bool foreign_prev, foreign_write_prev;
 } slot_state;
 
 /* One access as the planner sees it. */
@@ -115,8 +115,11 @@ typedef struct planner {
 static void foreign_step(planner *p, slot_state *st, const step *s, bool transition)
 {
     VkPipelineStageFlags2 token = s->stage ? s->stage : VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    bool depends = st->foreign_write || s->write || transition;
-    if (st->foreign_write) {
+    /* The queues whose work of this frame this access depends on: their
+     * writes, and for a write or layout change their reads too (the frame
+     * before's work is the frame's first waits'). */
+    uint8_t depends = s->write || transition ? st->foreign : st->foreign_writers;
+    if (st->foreign_writers || st->foreign_write_prev) {
         /* A read is visible at the wait's stages; a later read at other
          * stages gets a barrier from them. A plain write needs no barrier. */
         st->ws = s->write && !transition ? 0 : token;
@@ -128,12 +131,11 @@ static void foreign_step(planner *p, slot_state *st, const step *s, bool transit
     } else if (transition) {
         st->ws |= token;
     }
-    if (depends)
-        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
-            if (st->foreign & (1u << r))
-                p->pos_wait[(size_t)p->pos * RG_QUEUE_COUNT + r] |= token;
-    st->foreign = 0;
-    st->foreign_write = st->foreign_prev = false;
+    for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
+        if (depends & (1u << r))
+            p->pos_wait[(size_t)p->pos * RG_QUEUE_COUNT + r] |= token;
+    st->foreign = st->foreign_writers = 0;
+    st->foreign_prev = st->foreign_write_prev = false;
 }
 
 static need slot_step(planner *p, uint32_t slot, const step *s)
@@ -200,7 +202,8 @@ static need slot_step(planner *p, uint32_t slot, const step *s)
         slot_state *o = &p->slots[(size_t)q * p->n + slot];
         o->layout = n.new_layout;
         o->foreign |= (uint8_t)(1u << p->queue);
-        o->foreign_write = o->foreign_write || s->write || transition;
+        if (s->write || transition)
+            o->foreign_writers |= (uint8_t)(1u << p->queue);
     }
     return n;
 }
@@ -469,7 +472,7 @@ static void init_slot(rg_graph *g, const planner *p, uint32_t q, uint32_t ri, ui
     }
     if (carry && !r->imported && !rg__history(r) && (carry[base + i].foreign || carry[base + i].foreign_prev)) {
         st->foreign_prev = true;
-        st->foreign_write = carry[base + i].foreign_write;
+        st->foreign_write_prev = carry[base + i].foreign_writers || carry[base + i].foreign_write_prev;
     }
     /* A pooled resource takes its memory over from the resources
      * overlapping it: its first use (a transition from UNDEFINED for an

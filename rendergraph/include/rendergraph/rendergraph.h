@@ -139,18 +139,20 @@
  * Such a graph compiles to batches (rg_batch_get): per queue, runs of its
  * commands in execution order, cut where a command needs work of another
  * queue (a hazard, through the happens-before closure) that its queue has
- * not yet waited for. Each batch is one submission: it waits on the other
- * queues' timeline semaphores at the values their batches signal, at the
- * pipeline stages of the accesses that need them, and signals its own
- * queue's semaphore when done. The graph keeps one timeline semaphore per
- * queue it uses (made at placement, values counted up frame after frame).
- * Across frames: each non-graphics queue's first batch waits for the
- * graphics queue's last batch of the frame before (at every stage), and
- * the last batch of a frame is on the graphics queue and waits for every
- * other queue's work of the frame, so work before and after the frame,
- * the application's fence, and a present ordered after the last batch
- * cover the whole frame. The frame's final transitions (imports' final
- * layouts, history hand-over) are recorded in that last batch. A created
+ * not yet waited for, and right after work another queue needs (so it is
+ * signalled as soon as it is done). Each batch is one submission: it
+ * waits on the other queues' timeline semaphores at the values their
+ * batches signal, at the pipeline stages of the accesses that need them,
+ * and signals its own queue's semaphore when done. The graph keeps one
+ * timeline semaphore per queue it uses (made at placement, values counted
+ * up frame after frame). Across frames: each non-graphics queue's first
+ * batch waits for the graphics queue's last batch of the frame before (at
+ * every stage), and the frame's last batch is a graphics batch without
+ * commands that waits for every other queue's last batch at every stage,
+ * so work before and after the frame, the application's fence, and a
+ * present ordered after the last batch cover the whole frame. The
+ * frame's final transitions (imports' final layouts, history hand-over)
+ * are recorded in that last batch. A created
  * resource that commands of more than one queue family use is made with
  * VK_SHARING_MODE_CONCURRENT over those families: no ownership transfers
  * (benchmarks/README.md measures what that costs). Barriers are per queue:
