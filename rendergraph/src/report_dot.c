@@ -3,7 +3,8 @@
  * hazard edges between nodes, a dashed edge between the begin commands of
  * two spans that could merge and did not (labelled with the reason), and
  * each barrier point as a note attached to the command it is recorded
- * before. A graph with neither merged instances nor merge candidates that
+ * before; a graph on several queues draws each queue as a lane and its
+ * semaphore waits as bold edges. A graph with neither merged instances nor merge candidates that
  * stayed apart gets no instance clusters and no such edges: its DOT is the
  * plain spans-and-nodes one (scripts/demo_outputs.sh compares DOT files
  * across builds). */
@@ -84,36 +85,90 @@ static void put_instance(FILE *f, const rg_graph *g, const rg__instance *in)
     fprintf(f, "  }\n");
 }
 
+/* Node n: a command, a span's cluster, or (at its first span) a merged
+ * instance's. */
+static void put_node(FILE *f, const rg_graph *g, uint32_t n)
+{
+    uint32_t first = g->compiled.node_first_cmd[n], end = g->compiled.node_first_cmd[n + 1];
+    bool span = g->decl.cmds[first].span != RG__NONE;
+    const rg__instance *in = span ? merged_instance(g, g->decl.cmds[first].span) : NULL;
+    if (in) {
+        /* Drawn whole where its first span's node comes. */
+        if (n == span_node(g, g->compiled.instance_spans[in->first]))
+            put_instance(f, g, in);
+        return;
+    }
+    if (span) {
+        fprintf(f, "  subgraph cluster_%u {\n    label=\"span ", n);
+        put_label(f, g->decl.cmds[first].name);
+        if (g->compiled.node_culled[n])
+            fprintf(f, " (culled)\";\n    color=gray;\n    fontcolor=gray;\n");
+        else
+            fprintf(f, " (batch %u)\";\n", g->compiled.node_batch[n]);
+    }
+    for (uint32_t c = first; c < end; c++)
+        put_cmd(f, g, c, span ? "    " : "  ");
+    for (uint32_t c = first; c + 1 < end; c++) /* record order inside a span */
+        fprintf(f, "    c%u -> c%u [style=dotted];\n", c, c + 1);
+    if (span)
+        fprintf(f, "  }\n");
+}
+
+/* The last command of a batch (the node of a position ends there). */
+static uint32_t batch_last_cmd(const rg_graph *g, const rg__batch *b)
+{
+    return g->compiled.order[b->last];
+}
+
+/* A graph on several queues: each queue a lane (cluster) of its nodes;
+ * each semaphore wait a bold edge from the last command of the batch
+ * waited for to the first of the waiting one, labelled with the signal
+ * and the wait's stages; the frame's final batch (no commands) a node. */
+static void put_lanes(FILE *f, const rg_graph *g)
+{
+    static const char *colors[RG_QUEUE_COUNT] = {"black", "blue", "darkgreen"};
+    const rg__compiled *cc = &g->compiled;
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
+        if (!(cc->queues_used & (1u << q)))
+            continue;
+        fprintf(f, "subgraph cluster_queue_%s {\n  label=\"%s queue\";\n  color=%s;\n", rg_queue_name((rg_queue)q),
+                rg_queue_name((rg_queue)q), colors[q]);
+        for (uint32_t n = 0; n < cc->node_count; n++)
+            if (cc->node_queue[n] == q)
+                put_node(f, g, n);
+        fprintf(f, "}\n");
+    }
+    for (uint32_t b = 0; b < cc->batch_count; b++) {
+        const rg__batch *x = &cc->batches[b];
+        bool empty = x->first == RG__NONE;
+        if (empty)
+            fprintf(f, "  q%u [shape=doublecircle, label=\"frame end\\n%s batch %u\"];\n", b,
+                    rg_queue_name(x->queue), b);
+        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++) {
+            if (!x->waits_on[r] || x->wait[r].batch == RG__NONE)
+                continue;
+            const rg__batch *w = &cc->batches[x->wait[r].batch];
+            fprintf(f, "  c%u -> ", batch_last_cmd(g, w));
+            if (empty)
+                fprintf(f, "q%u", b);
+            else
+                fprintf(f, "c%u", cc->order[x->first]);
+            fprintf(f, " [style=bold, color=%s, label=\"%s #%llu, wait 0x%llx\"];\n", colors[r],
+                    rg_queue_name((rg_queue)r), (unsigned long long)w->signal, (unsigned long long)x->wait[r].stage);
+        }
+    }
+}
+
 static void write_graph(FILE *f, const rg_graph *g)
 {
     fprintf(f, "digraph \"");
     put_label(f, g->name);
     fprintf(f, "\" {\n  node [fontname=monospace];\n");
-    for (uint32_t n = 0; n < g->compiled.node_count; n++) {
-        uint32_t first = g->compiled.node_first_cmd[n], end = g->compiled.node_first_cmd[n + 1];
-        bool span = g->decl.cmds[first].span != RG__NONE;
-        const rg__instance *in = span ? merged_instance(g, g->decl.cmds[first].span) : NULL;
-        if (in) {
-            /* Drawn whole where its first span's node comes. */
-            if (n == span_node(g, g->compiled.instance_spans[in->first]))
-                put_instance(f, g, in);
-            continue;
-        }
-        if (span) {
-            fprintf(f, "  subgraph cluster_%u {\n    label=\"span ", n);
-            put_label(f, g->decl.cmds[first].name);
-            if (g->compiled.node_culled[n])
-                fprintf(f, " (culled)\";\n    color=gray;\n    fontcolor=gray;\n");
-            else
-                fprintf(f, " (batch %u)\";\n", g->compiled.node_batch[n]);
-        }
-        for (uint32_t c = first; c < end; c++)
-            put_cmd(f, g, c, span ? "    " : "  ");
-        for (uint32_t c = first; c + 1 < end; c++) /* record order inside a span */
-            fprintf(f, "    c%u -> c%u [style=dotted];\n", c, c + 1);
-        if (span)
-            fprintf(f, "  }\n");
-    }
+    if (g->compiled.queues_used != 1u << RG_QUEUE_GRAPHICS)
+        put_lanes(f, g);
+    else
+        for (uint32_t n = 0; n < g->compiled.node_count; n++)
+            put_node(f, g, n);
     /* Hazard edges from the last command of the earlier node to the first
      * of the later one. */
     for (uint32_t e = 0; e < g->compiled.edge_count; e++)

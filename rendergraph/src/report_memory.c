@@ -3,7 +3,8 @@
  * where aliasing shows as bars stacked at one offset. Reads the placement's
  * plan; a failure sets the graph's message (its one mutable field). The
  * table and the JSON end with the tile traffic per rendering instance
- * (report_traffic.c) and the merge notes, after the memory lines (tests
+ * (report_traffic.c), the merge notes and, for several queues, the batches
+ * with their semaphore points, after the memory lines (tests
  * and scripts compare those line by line). */
 #include "graph_internal.h"
 
@@ -120,6 +121,42 @@ static void put_instance(FILE *f, const rg_graph *g, uint32_t ii, void (*put)(FI
 
 static void put_raw(FILE *f, const char *s) { fputs(s, f); }
 
+/* A graph on several queues: its batches with their semaphore points (the
+ * value each signals and waits for, relative to its queue's count at the
+ * frame's start); and eligible commands kept on graphics. */
+static void queue_lines(const rg_graph *g, FILE *out)
+{
+    const rg__compiled *cc = &g->compiled;
+    if (cc->queues_used != 1u << RG_QUEUE_GRAPHICS) {
+        fprintf(out, "queues: %u batches per frame (semaphore values relative to the frame's start)\n",
+                cc->batch_count);
+        for (uint32_t b = 0; b < cc->batch_count; b++) {
+            const rg__batch *x = &cc->batches[b];
+            fprintf(out, "  batch %u %s: ", b, rg_queue_name(x->queue));
+            if (x->first == RG__NONE)
+                fprintf(out, "no commands (frame end)");
+            else
+                fprintf(out, "'%s'..'%s' (positions %u..%u)", g->decl.cmds[cc->order[x->first]].name,
+                        g->decl.cmds[cc->order[x->last]].name, x->first, x->last);
+            for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++) {
+                if (!x->waits_on[r])
+                    continue;
+                if (x->wait[r].batch == RG__NONE)
+                    fprintf(out, ", waits %s +0 (the frame before)", rg_queue_name((rg_queue)r));
+                else
+                    fprintf(out, ", waits %s +%llu (batch %u)", rg_queue_name((rg_queue)r),
+                            (unsigned long long)cc->batches[x->wait[r].batch].signal, x->wait[r].batch);
+                fprintf(out, " at stages 0x%llx", (unsigned long long)x->wait[r].stage);
+            }
+            fprintf(out, ", signals %s +%llu\n", rg_queue_name(x->queue), (unsigned long long)x->signal);
+        }
+    }
+    for (uint32_t i = 0; i < cc->queue_note_count; i++)
+        fprintf(out, "queue: '%s' (eligible for %s) stays on graphics: %s\n",
+                g->decl.cmds[cc->queue_notes[i].cmd].name,
+                rg_queue_name(g->decl.cmds[cc->queue_notes[i].cmd].queue), cc->queue_notes[i].reason);
+}
+
 static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
 {
     fprintf(out, "tile traffic per frame (estimate: attachment loads, stores, resolves, and reads of what the frame "
@@ -145,6 +182,7 @@ static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
                 n->reason[0] ? "not merged: " : "merged", n->reason);
     }
     culled_lines(g, out);
+    queue_lines(g, out);
 }
 
 rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
