@@ -68,7 +68,17 @@
  *     rendering, a merge on a device without local read or with merging
  *     off, a barrier between merged spans that changes a layout or has
  *     stages outside the framebuffer-space ones, a reported
- *     rendering state with repeated locations or input indices.
+ *     rendering state with repeated locations or input indices;
+ *   - queues (the device's compute and transfer queues and single_queue
+ *     from the second-to-last byte; user commands eligible by their flags,
+ *     copies by their place): a batch waiting for a later one, a command
+ *     outside its batch's range or on another queue, a frame on several
+ *     queues not ending in a command-less graphics batch that waits for
+ *     every other queue, a happens-before between commands of two queues
+ *     that no chain of semaphore waits covers, a barrier recorded on a
+ *     compute or transfer queue with a stage that queue lacks, or two
+ *     pooled resources used on different queues sharing bytes without
+ *     every use of one happening before every use of the other.
  *
  * Built with -DFUZZ_STANDALONE (no libFuzzer) it has a main instead:
  *   fuzz_graph_standalone --write-seeds DIR   writes the seed corpus (real frames)
@@ -288,6 +298,7 @@ typedef struct fz {
     bool no_culling;                  /* rg_graph_desc.no_culling of g */
     bool alias_proven_only;           /* rg_graph_desc.alias_proven_only of g */
     rg_order order;                   /* rg_graph_desc.order of g */
+    bool single_queue;                /* rg_graph_desc.single_queue of g */
     rg_device_caps caps;              /* and its device */
     char name_buf[8][128];
     uint32_t name_next;
@@ -603,7 +614,7 @@ static void op_user(fz *f)
     }
     rg_user_desc d = {.name = nm, .kind = (rg_command_kind)(kind < 0xF0 ? kind % 3 : kind),
                       .accesses = (flags & 2) ? NULL : acc, .access_count = n,
-                      .record = (flags & 1) ? NULL : noop};
+                      .record = (flags & 1) ? NULL : noop, .queue = (rg_queue)((flags >> 2) & 3)};
     rg_command c = rg_cmd_user(f->g, &d);
     if (c.id == 0) {
         rejected(f, "rg_cmd_user");
@@ -703,10 +714,15 @@ static void op_copy(fz *f, uint8_t which)
         if (db != UINT32_MAX && dt != UINT32_MAX)
             check_image_copy(f, what, c.id != 0, could, db, dt, off, mip, layer, count);
     }
-    if (c.id == 0)
+    if (c.id == 0) {
         rejected(f, what);
-    else
-        cmd_push(f, c, d, writes, 2);
+        return;
+    }
+    /* Copies may run on any queue: one in three stays graphics-only. */
+    rg_command_allow_queue(f->g, c, (rg_queue)(f->cmd_count % RG_QUEUE_COUNT));
+    CHECK(rg_graph_error(f->g) == RG_SUCCESS, "a copy refused for queue %u: %s", f->cmd_count % RG_QUEUE_COUNT,
+          rg_graph_error_message(f->g));
+    cmd_push(f, c, d, writes, 2);
 }
 
 static void op_clear(fz *f)
@@ -1093,6 +1109,113 @@ static void check_barriers(const fz *f, const rg_command *order, uint32_t n)
     CHECK(rg_barrier_get(f->g, bc) == NULL, "barrier past the end");
 }
 
+/* The stages a compute-only and a transfer-only queue have (Vulkan's
+ * table of supported pipeline stages). */
+static VkPipelineStageFlags2 queue_stages(rg_queue q)
+{
+    VkPipelineStageFlags2 common = VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT | VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT |
+                                   VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_2_HOST_BIT |
+                                   VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT;
+    if (q == RG_QUEUE_COMPUTE)
+        return common | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
+               VK_PIPELINE_STAGE_2_CLEAR_BIT;
+    return q == RG_QUEUE_TRANSFER ? common : ~(VkPipelineStageFlags2)0;
+}
+
+static rg_command_info info_of(const fz *f, rg_command c)
+{
+    rg_command_info ci;
+    CHECK(rg_command_get_info(f->g, c, &ci) == RG_SUCCESS, "command %u has no info", c.id);
+    return ci;
+}
+
+/* Per batch, the batches that end before it starts (bit rows of words
+ * each): its queue's earlier batches and, through each semaphore wait, the
+ * batch waited for and everything before that. Waits name earlier
+ * batches, so one pass in order fills them. */
+static uint64_t *batch_preds(const fz *f, uint32_t bc, uint32_t words)
+{
+    uint64_t *pre = calloc((size_t)bc * words, sizeof *pre);
+    if (!pre)
+        return NULL;
+    uint32_t last_of[RG_QUEUE_COUNT] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    for (uint32_t b = 0; b < bc; b++) {
+        rg_batch_info x;
+        rg_batch_get(f->g, b, &x);
+        uint64_t *row = &pre[(size_t)b * words];
+        uint32_t from[RG_QUEUE_COUNT + 1], k = 0;
+        if (last_of[x.queue] != UINT32_MAX)
+            from[k++] = last_of[x.queue];
+        for (uint32_t w = 0; w < x.wait_count; w++)
+            if (x.waits[w].batch != RG_INDEX_NONE && x.waits[w].batch < b)
+                from[k++] = x.waits[w].batch;
+        for (uint32_t i = 0; i < k; i++) {
+            row[from[i] / 64] |= 1ull << (from[i] % 64);
+            for (uint32_t wd = 0; wd < words; wd++)
+                row[wd] |= pre[(size_t)from[i] * words + wd];
+        }
+        last_of[x.queue] = b;
+    }
+    return pre;
+}
+
+/* Batches and queues after compile (see the list at the top). */
+static void check_queues(const fz *f, const rg_command *order, uint32_t n)
+{
+    uint32_t bc = rg_batch_count(f->g);
+    CHECK(bc >= 1, "a compiled graph without batches");
+    bool multi = false;
+    for (uint32_t b = 0; b < bc; b++) {
+        rg_batch_info x;
+        CHECK(rg_batch_get(f->g, b, &x) == RG_SUCCESS, "batch %u", b);
+        CHECK((unsigned)x.queue < RG_QUEUE_COUNT && x.wait_count <= RG_QUEUE_COUNT, "batch %u queue %d", b,
+              (int)x.queue);
+        multi = multi || x.queue != RG_QUEUE_GRAPHICS;
+        CHECK(x.queue == RG_QUEUE_GRAPHICS || !f->single_queue, "single-queue graph with a %s batch",
+              rg_queue_name(x.queue));
+        CHECK(x.queue != RG_QUEUE_COMPUTE || f->caps.compute_queue, "a compute batch without a compute queue");
+        CHECK(x.queue != RG_QUEUE_TRANSFER || f->caps.transfer_queue, "a transfer batch without a transfer queue");
+        for (uint32_t w = 0; w < x.wait_count; w++)
+            CHECK(x.waits[w].queue != x.queue && (x.waits[w].batch == RG_INDEX_NONE || x.waits[w].batch < b) &&
+                      x.waits[w].stage != 0 && !(x.waits[w].stage & ~queue_stages(x.queue)),
+                  "batch %u waits %s batch %u at 0x%llx", b, rg_queue_name(x.waits[w].queue), x.waits[w].batch,
+                  (unsigned long long)x.waits[w].stage);
+    }
+    rg_batch_info last;
+    rg_batch_get(f->g, bc - 1, &last);
+    CHECK(last.queue == RG_QUEUE_GRAPHICS, "the last batch is on the %s queue", rg_queue_name(last.queue));
+    if (multi)
+        CHECK(last.first == RG_INDEX_NONE && last.wait_count >= 1, "a multi-queue frame ends with commands");
+    for (uint32_t p = 0; p < n; p++) {
+        rg_command_info ci = info_of(f, order[p]);
+        rg_batch_info x;
+        CHECK(rg_batch_get(f->g, ci.batch, &x) == RG_SUCCESS && x.queue == ci.queue && x.first <= p && p <= x.last,
+              "command %u at %u in batch %u", order[p].id, p, ci.batch);
+    }
+    uint32_t words = (bc + 63) / 64;
+    uint64_t *pre = batch_preds(f, bc, words);
+    uint32_t m = n < 64 ? n : 64;
+    for (uint32_t i = 0; i < m && pre; i++)
+        for (uint32_t j = 0; j < m; j++) {
+            if (!rg_happens_before(f->g, order[i], order[j]))
+                continue;
+            rg_command_info a = info_of(f, order[i]), b = info_of(f, order[j]);
+            CHECK(a.queue == b.queue || (pre[(size_t)b.batch * words + a.batch / 64] >> (a.batch % 64) & 1),
+                  "%u (%s batch %u) happens before %u (%s batch %u) without a semaphore chain", order[i].id,
+                  rg_queue_name(a.queue), a.batch, order[j].id, rg_queue_name(b.queue), b.batch);
+        }
+    free(pre);
+    uint32_t bars = rg_barrier_count(f->g);
+    for (uint32_t i = 0; i < bars; i++) {
+        const rg_barrier_info *b = rg_barrier_get(f->g, i);
+        if (!b->before.id)
+            continue;
+        rg_queue q = info_of(f, b->before).queue;
+        CHECK(!((b->src_stage | b->dst_stage) & ~queue_stages(q)), "barrier %u on the %s queue: stages 0x%llx -> "
+              "0x%llx", i, rg_queue_name(q), (unsigned long long)b->src_stage, (unsigned long long)b->dst_stage);
+    }
+}
+
 #define FRAMEBUFFER_STAGES                                                                                          \
     (VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |                        \
      VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT)
@@ -1191,6 +1314,7 @@ static void queries(fz *f, bool compiled)
             }
         check_barriers(f, order, n);
         check_merges(f, order, n);
+        check_queues(f, order, n);
         check_hazards(f);
     } else {
         CHECK(n == 0 && order == NULL, "an uncompiled graph has an order");
@@ -1227,8 +1351,8 @@ static void op_compile(fz *f)
 {
     rg_result res = rg_compile(f->g);
     if (verbose)
-        fprintf(stderr, "  compile: %s %s (%u commands, %u barriers)\n", rg_result_string(res),
-                rg_graph_error_message(f->g), f->cmd_count, rg_barrier_count(f->g));
+        fprintf(stderr, "  compile: %s %s (%u commands, %u barriers, %u batches)\n", rg_result_string(res),
+                rg_graph_error_message(f->g), f->cmd_count, rg_barrier_count(f->g), rg_batch_count(f->g));
     if (res != RG_SUCCESS) {
         CHECK(res == rg_graph_error(f->g), "compile returned %s but keeps %s", rg_result_string(res),
               rg_result_string(rg_graph_error(f->g)));
@@ -1316,6 +1440,19 @@ static bool all_before(const fz *f, uint32_t a, uint32_t b)
                         return false;
         }
     return true;
+}
+
+/* Bits of the queues whose recorded commands use resource r. */
+static uint32_t queues_of(const fz *f, uint32_t r)
+{
+    uint32_t bits = 0;
+    for (uint32_t i = 0; i < f->cmd_count; i++) {
+        rg_command_info ci = info_of(f, f->cmds[i].h);
+        for (uint32_t x = 0; x < f->cmds[i].touch_count && !ci.culled; x++)
+            if (f->cmds[i].touch[x] == r)
+                bits |= 1u << ci.queue;
+    }
+    return bits;
 }
 
 typedef struct where {
@@ -1439,7 +1576,9 @@ static void check_placement(fz *f)
             rg_resource_info ri, rj;
             bool apart = resource_info(f, i, &ri) && resource_info(f, j, &rj) &&
                          (ri.last_use < rj.first_use || rj.last_use < ri.first_use);
-            CHECK(f->alias_proven_only ? all_before(f, i, j) || all_before(f, j, i) : apart,
+            bool proven = f->alias_proven_only || queues_of(f, i) != queues_of(f, j) ||
+                          (queues_of(f, i) & (queues_of(f, i) - 1));
+            CHECK(proven ? all_before(f, i, j) || all_before(f, j, i) : apart,
                   "resources %u and %u share bytes of pool %u without being ordered", i, j, w[i].pool);
         }
 }
@@ -1483,6 +1622,7 @@ static rg_result place(fz *f, const VkPhysicalDeviceMemoryProperties *props, uin
         const rg_command *order = NULL;
         uint32_t n = rg_execution_order(f->g, &order);
         check_barriers(f, order, n);
+        check_queues(f, order, n);
         if (f->req_mode == 0) {
             /* The same inputs give the same plan. */
             where before[MAX_RES];
@@ -1566,7 +1706,8 @@ static void op_recreate(fz *f)
     rg_result res = rg_graph_create(&(rg_graph_desc){.name = "fuzz again", .no_aliasing = f->no_aliasing,
                                                      .merge = f->merge, .device = &f->caps,
                                                      .no_culling = f->no_culling,
-                                                     .alias_proven_only = f->alias_proven_only, .order = f->order},
+                                                     .alias_proven_only = f->alias_proven_only, .order = f->order,
+                                                     .single_queue = f->single_queue},
                                     &f->g);
     CHECK(res == RG_SUCCESS && f->g != NULL, "rg_graph_create after a destroy: %s", rg_result_string(res));
 }
@@ -1682,9 +1823,14 @@ static void run_input(const uint8_t *data, size_t size)
     f->no_culling = before_last & 1;
     f->alias_proven_only = (before_last >> 1) & 1;
     f->order = (rg_order)(((before_last >> 2) & 3) % 3);
+    /* Its high bits: the device's compute and transfer queues, one queue. */
+    f->caps.compute_queue = (before_last >> 4) & 1;
+    f->caps.transfer_queue = (before_last >> 5) & 1;
+    f->single_queue = (before_last >> 6) & 1;
     if (rg_graph_create(&(rg_graph_desc){.name = "fuzz \"graph\"\n", .no_aliasing = f->no_aliasing,
                                          .merge = f->merge, .device = &f->caps, .no_culling = f->no_culling,
-                                         .alias_proven_only = f->alias_proven_only, .order = f->order},
+                                         .alias_proven_only = f->alias_proven_only, .order = f->order,
+                                                     .single_queue = f->single_queue},
                         &f->g) !=
             RG_SUCCESS ||
         rg_graph_create(&(rg_graph_desc){.name = NULL}, &f->other) != RG_SUCCESS) {

@@ -125,11 +125,12 @@ typedef struct s_acc {
     VkImageAspectFlags aspect;        /* 0: the whole texture; else mip 0, layer 0 of this aspect */
 } s_acc;
 
-static void s_user(enc *e, const char *nm, rg_command_kind kind, const s_acc *a, uint32_t n)
+/* A user command eligible for queue q (the flags byte's bits 2-3). */
+static void s_user_q(enc *e, const char *nm, rg_command_kind kind, const s_acc *a, uint32_t n, rg_queue q)
 {
     e8(e, OP_USER);
     ename(e, nm);
-    e8(e, kind), e8(e, 0), e8(e, n);
+    e8(e, kind), e8(e, (uint32_t)q << 2), e8(e, n);
     for (uint32_t i = 0; i < n; i++) {
         e8(e, (a[i].tex >= 0 ? 1u : 0u) | (a[i].buf >= 0 ? 2u : 0u) | (a[i].aspect ? 0u : 4u)); /* 4: whole */
         if (a[i].tex >= 0)
@@ -142,6 +143,11 @@ static void s_user(enc *e, const char *nm, rg_command_kind kind, const s_acc *a,
             e32(e, 0), e32(e, 1), e32(e, 0), e32(e, 1);
         }
     }
+}
+
+static void s_user(enc *e, const char *nm, rg_command_kind kind, const s_acc *a, uint32_t n)
+{
+    s_user_q(e, nm, kind, a, n, RG_QUEUE_GRAPHICS);
 }
 
 typedef struct s_att {
@@ -348,6 +354,52 @@ static void seed_trails(enc *e)
     s_op(e, OP_COMPILE);
     s_place(e, "NVIDIA H200");
     s_place(e, "Mali, ARM proprietary ([1], [2] uncertain)");
+}
+
+/* An opcode byte that decodes as op and whose bits outside mask are those
+ * of bits: the input's last two bytes also set the graph's options. */
+static void s_op_bits(enc *e, uint32_t op, uint32_t mask, uint32_t bits)
+{
+    uint32_t v = op;
+    while (v < 256 && (v & mask) != bits)
+        v += OP_COUNT;
+    e8(e, v < 256 ? v : op);
+}
+
+/* Async compute: a depth prepass, SSAO on the compute queue overlapping
+ * the shadow map, a composite reading both, an upload on the transfer
+ * queue; compiled and placed on the H200's table with the device's
+ * compute and transfer queues (the last two bytes). */
+static void seed_async_compute(enc *e)
+{
+    s_import(e, "swapchain", VK_FORMAT_B8G8R8A8_SRGB, 640, 360, VK_IMAGE_LAYOUT_UNDEFINED,
+             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR); /* t0 */
+    s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 640, 360, 1, 1);                                  /* t1 */
+    s_tex(e, "shadow", VK_FORMAT_D32_SFLOAT, 1024, 1024, 1, 1);                              /* t2 */
+    s_tex(e, "ao", VK_FORMAT_R8G8B8A8_UNORM, 640, 360, 1, 1);                                 /* t3 */
+    s_buf(e, "staging", 65536, true);                                                       /* b0 */
+    s_buf(e, "lights", 65536, false);                                                       /* b1 */
+    s_att d = ATT(1, LD_CLEAR, ST_STORE, -1);
+    s_begin(e, "prepass", NULL, 0, &d);
+    s_user(e, "prepass draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    e8(e, OP_COPY_BUFFER), e8(e, 0), e64(e, 0), e8(e, 1), e64(e, 0), e64(e, 65536);
+    s_user_q(e, "ssao", RG_COMMAND_OUTSIDE,
+             A(T(1, RG_USAGE_SAMPLED_COMPUTE), T(3, RG_USAGE_STORAGE_WRITE_COMPUTE), B(1, RG_USAGE_UNIFORM_COMPUTE)),
+             RG_QUEUE_COMPUTE);
+    s_att sd = ATT(2, LD_CLEAR, ST_STORE, -1);
+    s_begin(e, "shadows", NULL, 0, &sd);
+    s_user(e, "shadow draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_att c = ATT(0, LD_CLEAR, ST_STORE, -1);
+    s_begin(e, "composite", &c, 1, NULL);
+    s_user(e, "composite draw", RG_COMMAND_DRAW, A(T(2, RG_USAGE_SAMPLED_FRAGMENT), T(3, RG_USAGE_SAMPLED_FRAGMENT)));
+    s_op(e, OP_END);
+    s_op(e, OP_COMPILE);
+    s_place(e, "NVIDIA H200");
+    /* Compute and transfer queues, culling on (before last); aliasing on. */
+    s_op_bits(e, OP_COMPILE, 0x71, 0x30);
+    s_op_bits(e, OP_COMPILE, 0x01, 0x00);
 }
 
 /* Compute writing a storage buffer and image, copies to and from them,
@@ -606,7 +658,8 @@ int main(int argc, char **argv)
                write_seed(argv[2], "depth_stencil", seed_depth_stencil) | write_seed(argv[2], "formats", seed_formats) |
                write_seed(argv[2], "import_mips_extend", seed_import_mips_extend) |
                write_seed(argv[2], "deferred_merged", seed_deferred_merged) |
-               write_seed(argv[2], "trails", seed_trails);
+               write_seed(argv[2], "trails", seed_trails) |
+               write_seed(argv[2], "async_compute", seed_async_compute);
     }
     if (argc < 2) {
         fprintf(stderr, "usage: %s --write-seeds DIR | FILE...\n", argv[0]);
