@@ -414,7 +414,6 @@ rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds)
  * by the frame's batches. */
 void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan)
 {
-    static const eng_queue_kind kinds[RG_QUEUE_COUNT] = {ENG_QUEUE_GRAPHICS, ENG_QUEUE_COMPUTE, ENG_QUEUE_TRANSFER};
     const rg__compiled *c = &g->compiled;
     rg__placement *pl = &g->placement;
     uint64_t count[RG_QUEUE_COUNT] = {0};
@@ -423,7 +422,7 @@ void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *
         rg_submission *s = &pl->submissions[b];
         *s = (rg_submission){
             .queue = batch->queue,
-            .vk_queue = eng_context_queue_of(g->ctx, kinds[batch->queue]),
+            .vk_queue = eng_context_queue_of(g->ctx, rg__eng_queue(batch->queue)),
             .cmd = cmds[b],
             .signal = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = pl->semaphores[batch->queue],
                        .value = pl->timeline[batch->queue] + batch->signal,

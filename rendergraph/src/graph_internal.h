@@ -535,6 +535,11 @@ static inline rg_queue rg__queue_of(const rg_graph *g, uint32_t c)
 {
     return g->compiled.node_queue ? (rg_queue)g->compiled.node_queue[g->decl.cmds[c].node] : RG_QUEUE_GRAPHICS;
 }
+/* The engine's queue of a graph queue. */
+static inline eng_queue_kind rg__eng_queue(rg_queue q)
+{
+    return q == RG_QUEUE_COMPUTE ? ENG_QUEUE_COMPUTE : q == RG_QUEUE_TRANSFER ? ENG_QUEUE_TRANSFER : ENG_QUEUE_GRAPHICS;
+}
 /* The stages a queue of that kind supports (for eligibility and barriers). */
 VkPipelineStageFlags2 rg__queue_stages(rg_queue q);
 /* The barriers over the execution order; alias: per resource, what its

@@ -22,12 +22,11 @@ void rg__place_queues_free(rg_graph *g)
 
 rg_result rg__place_queues(rg_graph *g)
 {
-    static const eng_queue_kind kinds[RG_QUEUE_COUNT] = {ENG_QUEUE_GRAPHICS, ENG_QUEUE_COMPUTE, ENG_QUEUE_TRANSFER};
     VkDevice dev = eng_context_device(g->ctx);
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         if (!(g->compiled.queues_used & (1u << q)))
             continue;
-        if (!eng_context_queue_of(g->ctx, kinds[q]))
+        if (!eng_context_queue_of(g->ctx, rg__eng_queue((rg_queue)q)))
             return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: the graph runs commands on the %s queue, "
                               "which the context does not have (rg_graph_desc.device claimed it)",
                               rg_queue_name((rg_queue)q));

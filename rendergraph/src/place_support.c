@@ -100,12 +100,11 @@ rg_result rg__place_support(rg_graph *g)
 
 uint32_t rg__queue_families(const rg_graph *g, uint32_t mask, uint32_t *families)
 {
-    static const eng_queue_kind kinds[RG_QUEUE_COUNT] = {ENG_QUEUE_GRAPHICS, ENG_QUEUE_COMPUTE, ENG_QUEUE_TRANSFER};
     uint32_t count = 0;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT && g->ctx; q++) {
         if (!(mask & (1u << q)))
             continue;
-        uint32_t f = eng_context_queue_family_of(g->ctx, kinds[q]);
+        uint32_t f = eng_context_queue_family_of(g->ctx, rg__eng_queue((rg_queue)q));
         bool seen = f == UINT32_MAX;
         for (uint32_t i = 0; i < count && !seen; i++)
             seen = families[i] == f;
