@@ -27,18 +27,51 @@
  * G-buffer. The mode and the spans that merged are printed and in the JSON;
  * the hand-written recording continues merged instances as rg_execute does.
  *
+ * --frame overlap times another frame instead (overlap_frame.c): four
+ * shadow cascades of a dense terrain on the graphics queue (rasterizer
+ * bound) beside an ambient-occlusion dispatch declared for the compute
+ * queue (ALU bound), then a composite that reads both into an offscreen
+ * import. Three configurations, each its own graph, executed with
+ * rg_execute_batches and submitted with rg_submit:
+ *   single queue                      rg_graph_desc.single_queue: one batch
+ *   async compute                     the AO pass on the compute queue where
+ *                                     the device has one (else one batch)
+ *   single queue, concurrent sharing  single_queue + concurrent_sharing:
+ *                                     what CONCURRENT images cost alone
+ * Each batch's command buffer (from a pool of its queue's family) holds a
+ * timestamp before and after what the graph records into it; per frame:
+ * end-to-end = last end - first start over the batches, busy time per
+ * queue = the sum of its batches' durations (each from when what it waits
+ * for is done), overlap = the sum of the busy times - end-to-end (the time
+ * both queues worked at once). --warmup frames per configuration, --frames
+ * rounds in alternating order; median, min and max. Then one more frame of
+ * each, whose pictures must be equal byte for byte. --shadow-tris (the
+ * terrain's triangles), --shadow-layers (how many times each cascade draws
+ * it, each layer nearer the light: depth overdraw) and --compute-iters (AO
+ * samples per pixel) set the two halves' work at 1920x1080; other sizes
+ * scale triangles and AO pixels by their pixel count, the shadow map's side
+ * by its square root. --png writes the async picture of the first size.
+ *
  *   gpu_frame [--sizes WxH,...] [--frames N] [--warmup N] [--json FILE]
  *             [--validation] [--ground PNG] [--merge auto|on|off]
+ *   gpu_frame --frame overlap [--sizes WxH,...] [--frames N] [--warmup N]
+ *             [--json FILE] [--validation] [--shadow-tris N] [--shadow-layers N]
+ *             [--compute-iters N] [--png FILE]
  */
 #include "bench_deferred.h"
 #include "bench_frame.h"
+#include "overlap_frame.h"
 
 #include <engine/engine.h>
+#include <engine_files/engine_files.h>
 #include <rendergraph/rendergraph.h>
 
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_SIZES 8
 #define MAX_FRAMES 1000
@@ -212,13 +245,527 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* ------------------------------------------------------------ overlap frame */
+
+/* --frame overlap: shadow cascades (graphics) beside an AO dispatch that
+ * may run on the compute queue, then a composite (overlap_frame.c), in
+ * three configurations, each its own graph: */
+#define OV_CONFIGS 3
+#define OV_MAX_BATCHES 16
+static const char *ov_config_names[OV_CONFIGS] = { "single queue", "async compute",
+                                                   "single queue, concurrent sharing" };
+static const bool ov_single_queue[OV_CONFIGS] = { true, false, true };
+static const bool ov_concurrent[OV_CONFIGS] = { false, false, true };
+/* The workload at 1920x1080 (--shadow-tris, --compute-iters); other sizes
+ * scale it by their pixel count (shadow map side by its square root), so
+ * the two halves stay as balanced as at 1080p. */
+#define OV_DEFAULT_SHADOW_TRIS 4000000u
+#define OV_DEFAULT_SHADOW_LAYERS 1u
+#define OV_DEFAULT_COMPUTE_ITERS 1024u
+#define OV_BASE_PIXELS (1920.0 * 1080.0)
+#define OV_BASE_SHADOW_SIZE 2048.0
+
+_Static_assert((int)RG_QUEUE_GRAPHICS == (int)ENG_QUEUE_GRAPHICS && (int)RG_QUEUE_COMPUTE == (int)ENG_QUEUE_COMPUTE &&
+                   (int)RG_QUEUE_TRANSFER == (int)ENG_QUEUE_TRANSFER &&
+                   (int)RG_QUEUE_COUNT == (int)ENG_QUEUE_KIND_COUNT,
+               "the graph's queues and the engine's are numbered alike");
+
+typedef struct ov_options {
+    const uint32_t (*sizes)[2];
+    uint32_t size_count, frames, warmup;
+    uint32_t shadow_tris, compute_iters; /* at 1920x1080 */
+    uint32_t shadow_layers;
+    const char *json_path, *png_path;
+    bool validation;
+} ov_options;
+
+/* Command pools and timestamp masks per queue the context has, one fence,
+ * and 2 timestamps per batch of every configuration. */
+typedef struct ov_timer {
+    eng_context *ctx;
+    VkDevice dev;
+    VkCommandPool pools[RG_QUEUE_COUNT];
+    uint32_t families[RG_QUEUE_COUNT];
+    uint32_t bits[RG_QUEUE_COUNT];
+    uint64_t mask[RG_QUEUE_COUNT];
+    double period_ns;
+    VkFence fence;
+    VkQueryPool queries;
+} ov_timer;
+
+/* One configuration's graph, its command buffer per batch (from the pool
+ * of the batch's queue family) and what it reports. */
+typedef struct ov_setup {
+    rg_graph *graph;
+    overlap_decl decl;
+    uint32_t batch_count;
+    rg_queue queues[OV_MAX_BATCHES];
+    uint32_t waits[OV_MAX_BATCHES];   /* bit j: the batch waits for batch j of the frame */
+    VkCommandBuffer cmds[OV_MAX_BATCHES];
+    uint32_t query_base;
+    rg_queue ao_queue;                /* where the graph put the AO pass */
+    char note[200];                   /* why it stayed on graphics, if the graph says */
+    rg_memory_totals totals;
+} ov_setup;
+
+/* One frame's figures, ms. */
+typedef struct ov_sample {
+    double total;                     /* last batch end - first batch start */
+    double busy[RG_QUEUE_COUNT];      /* sum of the queue's batch durations */
+    double overlap;                   /* sum of busy - total */
+    double cpu;                       /* first submission to the fence, on the CPU */
+} ov_sample;
+
+/* C11's clock (this file is strict C11, without POSIX's monotonic one):
+ * good enough for a few milliseconds between two readings. */
+static double now_ms(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void ov_timer_destroy(ov_timer *t)
+{
+    if (!t->dev)
+        return;
+    vkDeviceWaitIdle(t->dev);
+    vkDestroyQueryPool(t->dev, t->queries, NULL);
+    vkDestroyFence(t->dev, t->fence, NULL);
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+        vkDestroyCommandPool(t->dev, t->pools[q], NULL);
+}
+
+/* 77 (with why) where a queue the context has writes no timestamps. */
+static int ov_timer_create(eng_context *ctx, ov_timer *t, char *why, size_t why_size)
+{
+    memset(t, 0, sizeof *t);
+    t->ctx = ctx;
+    t->dev = eng_context_device(ctx);
+    uint32_t n = 0;
+    VkPhysicalDevice pd = eng_context_physical_device(ctx);
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
+    VkQueueFamilyProperties *qf = calloc(n ? n : 1, sizeof *qf);
+    if (!qf)
+        return 1;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, qf);
+    const VkPhysicalDeviceLimits *limits = &eng_context_properties(ctx)->limits;
+    t->period_ns = limits->timestampPeriod;
+    int rc = 0;
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT && rc == 0; q++) {
+        uint32_t family = eng_context_queue_family_of(ctx, (eng_queue_kind)q);
+        t->families[q] = family;
+        if (family == UINT32_MAX)
+            continue; /* the context has no such queue: the graph never uses it */
+        t->bits[q] = family < n ? qf[family].timestampValidBits : 0;
+        if (t->bits[q] == 0 || limits->timestampPeriod <= 0.0f) {
+            snprintf(why, why_size, "the %s queue's family %u has %u timestamp bits, timestampPeriod %g",
+                     rg_queue_name((rg_queue)q), family, t->bits[q], (double)limits->timestampPeriod);
+            rc = 77;
+            break;
+        }
+        t->mask[q] = t->bits[q] >= 64 ? UINT64_MAX : (1ull << t->bits[q]) - 1;
+        VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                        .queueFamilyIndex = family };
+        if (vkCreateCommandPool(t->dev, &pci, NULL, &t->pools[q]) != VK_SUCCESS)
+            rc = 1;
+    }
+    free(qf);
+    if (rc)
+        return rc;
+    VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+    VkQueryPoolCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                 .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                 .queryCount = 2 * OV_MAX_BATCHES * OV_CONFIGS };
+    if (vkCreateFence(t->dev, &fi, NULL, &t->fence) != VK_SUCCESS ||
+        vkCreateQueryPool(t->dev, &qi, NULL, &t->queries) != VK_SUCCESS)
+        return 1;
+    return 0;
+}
+
+/* A timestamp difference in ticks, signed: the counter wraps at its valid
+ * bits, and a batch of another queue may start before the first batch. */
+static int64_t ov_ticks(uint64_t from, uint64_t to, uint64_t mask)
+{
+    uint64_t d = (to - from) & mask;
+    if (mask != UINT64_MAX && d > mask / 2)
+        return (int64_t)d - (int64_t)mask - 1;
+    return (int64_t)d;
+}
+
+/* One frame: every batch's command buffer begins with a timestamp, the
+ * graph records all batches (rg_execute_batches), each ends with one;
+ * rg_submit submits the plan with the fence on its last batch, and the
+ * frame is waited for alone. Timestamps of different queues are compared
+ * on the device's one timestamp clock (Vulkan promises comparability only
+ * within a queue; sample.cpu, the CPU's submit-to-fence time, does not
+ * depend on it). */
+static bool ov_frame(ov_timer *t, overlap_frame *f, ov_setup *s, ov_sample *out)
+{
+    if (overlap_frame_begin(f) != ENG_SUCCESS)
+        return false;
+    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+    uint32_t n = s->batch_count, base = s->query_base;
+    for (uint32_t i = 0; i < n; i++) {
+        if (vkResetCommandBuffer(s->cmds[i], 0) != VK_SUCCESS || vkBeginCommandBuffer(s->cmds[i], &bi) != VK_SUCCESS)
+            return false;
+        vkCmdResetQueryPool(s->cmds[i], t->queries, base + 2 * i, 2);
+        vkCmdWriteTimestamp2(s->cmds[i], VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, t->queries, base + 2 * i);
+    }
+    rg_submit_plan plan = { 0 };
+    rg_result rr = rg_execute_batches(s->graph, s->cmds, &plan);
+    bool ok = rr == RG_SUCCESS && plan.count == n;
+    for (uint32_t i = 0; i < n; i++) {
+        vkCmdWriteTimestamp2(s->cmds[i], VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, t->queries, base + 2 * i + 1);
+        ok = vkEndCommandBuffer(s->cmds[i]) == VK_SUCCESS && ok;
+    }
+    if (!ok || vkResetFences(t->dev, 1, &t->fence) != VK_SUCCESS)
+        return false;
+    double cpu0 = now_ms();
+    if (rg_submit(s->graph, &plan, &(rg_submit_desc){ .fence = t->fence }) != RG_SUCCESS ||
+        vkWaitForFences(t->dev, 1, &t->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
+        return false;
+    double cpu = now_ms() - cpu0;
+    uint64_t ts[2 * OV_MAX_BATCHES];
+    if (vkGetQueryPoolResults(t->dev, t->queries, base, 2 * n, sizeof ts, ts, sizeof ts[0],
+                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
+        return false;
+    /* Everything relative to batch 0's start. A batch's start timestamp
+     * (TOP_OF_PIPE) may be written before the work it waits for is done:
+     * the same queue's batch before it, and the batches of other queues it
+     * waits on (a semaphore wait at the stages that need them). So a batch
+     * counts as busy from the latest of those ends (and its own start) to
+     * its end: the intervals of one queue never overlap. */
+    int64_t first = 0, last = 0, busy[RG_QUEUE_COUNT] = { 0 }, end[OV_MAX_BATCHES];
+    int64_t queue_end[RG_QUEUE_COUNT];
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+        queue_end[q] = INT64_MIN;
+    for (uint32_t i = 0; i < n; i++) {
+        rg_queue q = s->queues[i];
+        int64_t start = ov_ticks(ts[0], ts[2 * i], t->mask[q]);
+        end[i] = ov_ticks(ts[0], ts[2 * i + 1], t->mask[q]);
+        first = start < first ? start : first;
+        last = end[i] > last ? end[i] : last;
+        int64_t from = start > queue_end[q] ? start : queue_end[q];
+        for (uint32_t j = 0; j < i; j++)
+            if (s->waits[i] & (1u << j) && end[j] > from)
+                from = end[j];
+        busy[q] += end[i] > from ? end[i] - from : 0;
+        queue_end[q] = end[i];
+    }
+    double scale = t->period_ns / 1e6;
+    memset(out, 0, sizeof *out);
+    out->total = (double)(last - first) * scale;
+    out->overlap = -out->total;
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
+        out->busy[q] = (double)busy[q] * scale;
+        out->overlap += out->busy[q];
+    }
+    out->cpu = cpu;
+    return true;
+}
+
+static void ov_setup_destroy(ov_timer *t, ov_setup *s)
+{
+    for (uint32_t i = 0; i < s->batch_count; i++)
+        if (s->cmds[i])
+            vkFreeCommandBuffers(t->dev, t->pools[s->queues[i]], 1, &s->cmds[i]);
+    rg_graph_destroy(s->graph);
+    memset(s, 0, sizeof *s);
+}
+
+static int ov_setup_create(ov_timer *t, overlap_frame *f, uint32_t config, ov_setup *s)
+{
+    memset(s, 0, sizeof *s);
+    s->query_base = 2 * OV_MAX_BATCHES * config;
+    rg_graph_create(&(rg_graph_desc){ .name = ov_config_names[config], .ctx = t->ctx,
+                                      .single_queue = ov_single_queue[config],
+                                      .concurrent_sharing = ov_concurrent[config] },
+                    &s->graph);
+    if (!s->graph)
+        return 1;
+    overlap_frame_declare(f, s->graph, &s->decl);
+    if (rg_compile(s->graph) != RG_SUCCESS) {
+        fprintf(stderr, "gpu_frame: %s: compile: %s\n", ov_config_names[config], rg_graph_error_message(s->graph));
+        return 1;
+    }
+    uint32_t n = rg_batch_count(s->graph);
+    if (n == 0 || n > OV_MAX_BATCHES) {
+        fprintf(stderr, "gpu_frame: %s: %u batches (1..%d here)\n", ov_config_names[config], n, OV_MAX_BATCHES);
+        return 1;
+    }
+    s->batch_count = n;
+    for (uint32_t i = 0; i < s->batch_count; i++) {
+        rg_batch_info b;
+        if (rg_batch_get(s->graph, i, &b) != RG_SUCCESS || b.queue >= RG_QUEUE_COUNT || !t->pools[b.queue]) {
+            fprintf(stderr, "gpu_frame: %s: batch %u: no queue for it: %s\n", ov_config_names[config], i,
+                    rg_graph_error_message(s->graph));
+            return 1;
+        }
+        s->queues[i] = b.queue;
+        for (uint32_t w = 0; w < b.wait_count; w++)
+            if (b.waits[w].batch < i)
+                s->waits[i] |= 1u << b.waits[w].batch;
+        VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                           .commandPool = t->pools[b.queue],
+                                           .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1 };
+        if (vkAllocateCommandBuffers(t->dev, &ai, &s->cmds[i]) != VK_SUCCESS)
+            return 1;
+    }
+    rg_command_info ci;
+    s->ao_queue = rg_command_get_info(s->graph, s->decl.ao_pass, &ci) == RG_SUCCESS ? ci.queue : RG_QUEUE_GRAPHICS;
+    for (uint32_t i = 0; i < rg_queue_note_count(s->graph); i++) {
+        rg_queue_note note;
+        if (rg_queue_note_get(s->graph, i, &note) == RG_SUCCESS && note.command.id == s->decl.ao_pass.id)
+            snprintf(s->note, sizeof s->note, "%s", note.reason ? note.reason : "");
+    }
+    /* The first frame places the memory. */
+    ov_sample first;
+    if (!ov_frame(t, f, s, &first)) {
+        fprintf(stderr, "gpu_frame: %s: first frame: %s\n", ov_config_names[config], rg_graph_error_message(s->graph));
+        return 1;
+    }
+    s->totals = rg_memory_get_totals(s->graph);
+    return 0;
+}
+
+typedef struct ov_stat {
+    double median, min, max;
+} ov_stat;
+
+/* The median, min and max of field `offset` (a double) of n samples. */
+static ov_stat ov_stat_of(const ov_sample *samples, uint32_t n, size_t offset, double *scratch)
+{
+    for (uint32_t i = 0; i < n; i++)
+        memcpy(&scratch[i], (const char *)&samples[i] + offset, sizeof(double));
+    qsort(scratch, n, sizeof *scratch, cmp_double);
+    return (ov_stat){ n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2, scratch[0], scratch[n - 1] };
+}
+
+static void ov_json_stat(FILE *json, const char *name, ov_stat st)
+{
+    fprintf(json, "\"%s\":{\"median\":%.4f,\"min\":%.4f,\"max\":%.4f}", name, st.median, st.min, st.max);
+}
+
+/* "graphics+compute+graphics": the batches' queues in submission order. */
+static void ov_batch_string(const ov_setup *s, char *buf, size_t size, bool json)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < s->batch_count && used < size; i++) {
+        const char *name = rg_queue_name(s->queues[i]);
+        int w = json ? snprintf(buf + used, size - used, "%s\"%s\"", i ? "," : "", name)
+                     : snprintf(buf + used, size - used, "%s%c", i ? "+" : "", name[0]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* The output of one more frame of each configuration; every picture must
+ * equal the single queue's byte for byte (the async one only does when the
+ * composite waited for the whole AO pass). */
+static int ov_compare_images(ov_timer *t, overlap_frame *f, ov_setup *s, uint8_t **pixels, size_t size)
+{
+    const overlap_frame_info info = overlap_frame_get_info(f);
+    for (uint32_t c = 0; c < OV_CONFIGS; c++) {
+        ov_sample unused;
+        if (!ov_frame(t, f, &s[c], &unused)) {
+            fprintf(stderr, "gpu_frame: %s: frame failed: %s\n", ov_config_names[c],
+                    rg_graph_error_message(s[c].graph));
+            return 1;
+        }
+        eng_result er = eng_image_read(t->ctx, info.output, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, pixels[c], size);
+        if (er != ENG_SUCCESS) {
+            fprintf(stderr, "gpu_frame: reading the output: %s\n", eng_last_error());
+            return 1;
+        }
+        size_t differ = 0;
+        for (size_t i = 0; c > 0 && i < size; i++)
+            differ += pixels[c][i] != pixels[0][i];
+        if (differ) {
+            fprintf(stderr, "gpu_frame: %s: the picture differs from the single queue's in %zu of %zu bytes\n",
+                    ov_config_names[c], differ, size);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int run_overlap(eng_context *ctx, const ov_options *o)
+{
+    const VkPhysicalDeviceProperties *props = eng_context_properties(ctx);
+    ov_timer t;
+    char why[200] = "";
+    int rc = ov_timer_create(ctx, &t, why, sizeof why);
+    if (rc == 77) {
+        printf("gpu_frame: GPU timestamps unavailable on %s: %s\n", props->deviceName, why);
+        ov_timer_destroy(&t);
+        return device_required() ? 1 : 77;
+    }
+    char queues[160] = "";
+    for (uint32_t q = 0, used = 0; q < RG_QUEUE_COUNT && used < sizeof queues; q++) {
+        int w = t.families[q] == UINT32_MAX
+                    ? snprintf(queues + used, sizeof queues - used, "%sno %s queue", q ? ", " : "",
+                               rg_queue_name((rg_queue)q))
+                    : snprintf(queues + used, sizeof queues - used, "%s%s family %u (%u timestamp bits)", q ? ", " : "",
+                               rg_queue_name((rg_queue)q), t.families[q], t.bits[q]);
+        used += w > 0 ? (unsigned)w : 0;
+    }
+    printf("device: %s (driver 0x%x, Vulkan %u.%u.%u), timestampPeriod %g ns; overlap frame; %s; %u warm-up + %u "
+           "frames per configuration%s\n",
+           props->deviceName, props->driverVersion, VK_API_VERSION_MAJOR(props->apiVersion),
+           VK_API_VERSION_MINOR(props->apiVersion), VK_API_VERSION_PATCH(props->apiVersion), t.period_ns, queues,
+           o->warmup, o->frames, o->validation ? "; under validation (times are not meaningful)" : "");
+    FILE *json = NULL;
+    if (rc == 0 && o->json_path && !(json = fopen(o->json_path, "w"))) {
+        fprintf(stderr, "gpu_frame: cannot write %s\n", o->json_path);
+        rc = 1;
+    }
+    if (json)
+        fprintf(json,
+                "{\"benchmark\":\"gpu_frame\",\"device\":\"%s\",\"driver_version\":%u,\"timestamp_period_ns\":%g,"
+                "\"frame\":\"overlap\",\"warmup\":%u,\"frames\":%u,\"validation\":%s,"
+                "\"shadow_triangles_1080p\":%u,\"shadow_layers\":%u,\"compute_iterations\":%u,\"compute_queue\":%s,"
+                "\"results\":[",
+                props->deviceName, props->driverVersion, t.period_ns, o->warmup, o->frames,
+                o->validation ? "true" : "false", o->shadow_tris, o->shadow_layers, o->compute_iters,
+                t.families[RG_QUEUE_COMPUTE] == UINT32_MAX ? "false" : "true");
+    ov_sample *samples = calloc((size_t)OV_CONFIGS * o->frames, sizeof *samples);
+    double *scratch = calloc(o->frames, sizeof *scratch);
+    bool json_first = true;
+    if (!samples || !scratch)
+        rc = 1;
+    for (uint32_t si = 0; si < o->size_count && rc == 0; si++) {
+        VkExtent2D extent = { o->sizes[si][0], o->sizes[si][1] };
+        double scale = (double)extent.width * extent.height / OV_BASE_PIXELS;
+        uint32_t side = (uint32_t)lround(OV_BASE_SHADOW_SIZE * sqrt(scale) / 16.0) * 16;
+        double tris = (double)o->shadow_tris * scale;
+        overlap_frame *f = NULL;
+        if (overlap_frame_create(&(overlap_frame_desc){ .ctx = ctx, .extent = extent,
+                                                        .shadow_size = side < 64 ? 64 : side,
+                                                        .shadow_triangles = tris < 2 ? 2 : (uint32_t)tris,
+                                                        .shadow_layers = o->shadow_layers,
+                                                        .ao_iterations = o->compute_iters },
+                                 &f) != ENG_SUCCESS) {
+            fprintf(stderr, "gpu_frame: overlap frame: %s\n", eng_last_error());
+            rc = 1;
+            break;
+        }
+        overlap_frame_info info = overlap_frame_get_info(f);
+        printf("%ux%u: shadow map %u x %ux%u D32, terrain of %.3f M triangles (grid %u^2) x %u layers per cascade; "
+               "AO %u samples per pixel\n",
+               extent.width, extent.height, OVERLAP_CASCADES, info.shadow_size, info.shadow_size,
+               (double)info.shadow_triangles / 1e6, info.grid, info.shadow_layers, info.ao_iterations);
+        ov_setup s[OV_CONFIGS];
+        memset(s, 0, sizeof s);
+        for (uint32_t c = 0; c < OV_CONFIGS && rc == 0; c++)
+            rc = ov_setup_create(&t, f, c, &s[c]);
+        for (uint32_t c = 0; c < OV_CONFIGS && rc == 0; c++)
+            for (uint32_t w = 0; w < o->warmup && rc == 0; w++) {
+                ov_sample unused;
+                rc = !ov_frame(&t, f, &s[c], &unused);
+            }
+        for (uint32_t fr = 0; fr < o->frames && rc == 0; fr++)
+            for (uint32_t k = 0; k < OV_CONFIGS && rc == 0; k++) {
+                uint32_t c = (fr % 2) ? OV_CONFIGS - 1 - k : k; /* alternate the order */
+                if (!ov_frame(&t, f, &s[c], &samples[c * o->frames + fr])) {
+                    fprintf(stderr, "gpu_frame: %s: frame failed: %s\n", ov_config_names[c],
+                            rg_graph_error_message(s[c].graph));
+                    rc = 1;
+                }
+            }
+        size_t bytes = (size_t)extent.width * extent.height * 4;
+        uint8_t *pixels[OV_CONFIGS] = { 0 };
+        for (uint32_t c = 0; c < OV_CONFIGS && rc == 0; c++)
+            if (!(pixels[c] = malloc(bytes)))
+                rc = 1;
+        if (rc == 0)
+            rc = ov_compare_images(&t, f, s, pixels, bytes);
+        if (rc == 0 && o->png_path && si == 0 && eng_write_png(o->png_path, extent.width, extent.height, pixels[1])) {
+            fprintf(stderr, "gpu_frame: %s: %s\n", o->png_path, eng_last_error());
+            rc = 1;
+        }
+        for (uint32_t c = 0; c < OV_CONFIGS; c++)
+            free(pixels[c]);
+        if (rc == 0)
+            printf("%-10s %-33s %-8s %-8s %9s %8s %8s %9s %9s %9s %8s\n", "size", "configuration", "batches",
+                   "AO on", "median ms", "min ms", "max ms", "graphics", "compute", "overlap", "cpu ms");
+        ov_stat totals[OV_CONFIGS];
+        for (uint32_t c = 0; c < OV_CONFIGS && rc == 0; c++) {
+            const ov_sample *v = &samples[c * o->frames];
+            ov_stat total = ov_stat_of(v, o->frames, offsetof(ov_sample, total), scratch);
+            ov_stat gfx = ov_stat_of(v, o->frames, offsetof(ov_sample, busy[RG_QUEUE_GRAPHICS]), scratch);
+            ov_stat comp = ov_stat_of(v, o->frames, offsetof(ov_sample, busy[RG_QUEUE_COMPUTE]), scratch);
+            ov_stat xfer = ov_stat_of(v, o->frames, offsetof(ov_sample, busy[RG_QUEUE_TRANSFER]), scratch);
+            ov_stat overlap = ov_stat_of(v, o->frames, offsetof(ov_sample, overlap), scratch);
+            ov_stat cpu = ov_stat_of(v, o->frames, offsetof(ov_sample, cpu), scratch);
+            totals[c] = total;
+            char res[32], batches[64];
+            snprintf(res, sizeof res, "%ux%u", extent.width, extent.height);
+            ov_batch_string(&s[c], batches, sizeof batches, false);
+            printf("%-10s %-33s %-8s %-8s %9.3f %8.3f %8.3f %9.3f %9.3f %9.3f %8.3f\n", res, ov_config_names[c],
+                   batches, rg_queue_name(s[c].ao_queue), total.median, total.min, total.max, gfx.median,
+                   comp.median, overlap.median, cpu.median);
+            if (s[c].note[0])
+                printf("           (AO pass on graphics: %s)\n", s[c].note);
+            if (!json)
+                continue;
+            ov_batch_string(&s[c], batches, sizeof batches, true);
+            fprintf(json,
+                    "%s{\"width\":%u,\"height\":%u,\"configuration\":\"%s\",\"single_queue\":%s,"
+                    "\"concurrent_sharing\":%s,\"shadow_size\":%u,\"shadow_triangles\":%llu,\"shadow_layers\":%u,"
+                    "\"compute_iterations\":%u,\"batches\":[%s],\"ao_queue\":\"%s\",\"identical_image\":true,",
+                    json_first ? "" : ",", extent.width, extent.height, ov_config_names[c],
+                    ov_single_queue[c] ? "true" : "false", ov_concurrent[c] ? "true" : "false", info.shadow_size,
+                    (unsigned long long)info.shadow_triangles, info.shadow_layers, info.ao_iterations, batches,
+                    rg_queue_name(s[c].ao_queue));
+            ov_json_stat(json, "ms", total);
+            fputs(",\"busy_ms\":{", json);
+            ov_json_stat(json, "graphics", gfx);
+            fputc(',', json);
+            ov_json_stat(json, "compute", comp);
+            fputc(',', json);
+            ov_json_stat(json, "transfer", xfer);
+            fputs("},", json);
+            ov_json_stat(json, "overlap_ms", overlap);
+            fputc(',', json);
+            ov_json_stat(json, "cpu_ms", cpu);
+            fprintf(json, ",\"pooled_bytes\":%llu,\"unaliased_bytes\":%llu,\"vs_single_queue\":%.4f}",
+                    (unsigned long long)s[c].totals.pooled, (unsigned long long)s[c].totals.unaliased,
+                    total.median / totals[0].median);
+            json_first = false;
+        }
+        if (rc == 0)
+            printf("%-10s async compute %+.1f%% end-to-end against single queue%s; concurrent sharing %+.1f%% against "
+                   "exclusive (medians)\n",
+                   "", 100.0 * (totals[1].median / totals[0].median - 1.0),
+                   s[1].batch_count == 1 ? " (one batch here too: no compute queue)" : "",
+                   100.0 * (totals[2].median / totals[0].median - 1.0));
+        vkDeviceWaitIdle(t.dev);
+        for (uint32_t c = 0; c < OV_CONFIGS; c++)
+            ov_setup_destroy(&t, &s[c]);
+        overlap_frame_destroy(f);
+    }
+    if (json) {
+        fprintf(json, "]}\n");
+        fclose(json);
+    }
+    free(scratch);
+    free(samples);
+    ov_timer_destroy(&t);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     uint32_t sizes[MAX_SIZES][2] = { { 1920, 1080 }, { 3840, 2160 } };
     uint32_t size_count = 2, frames = 50, warmup = 5;
     const char *json_path = NULL, *ground = NULL;
-    bool validation = false;
+    bool validation = false, overlap = false;
     rg_merge merge = RG_MERGE_AUTO;
+    ov_options ov = { .shadow_tris = OV_DEFAULT_SHADOW_TRIS, .shadow_layers = OV_DEFAULT_SHADOW_LAYERS,
+                      .compute_iters = OV_DEFAULT_COMPUTE_ITERS };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             size_count = 0;
@@ -258,9 +805,27 @@ int main(int argc, char **argv)
                 fprintf(stderr, "gpu_frame: --merge needs auto, on or off, got '%s'\n", mode);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--frame") && i + 1 < argc) {
+            const char *name = argv[++i];
+            if (strcmp(name, "deferred") && strcmp(name, "overlap")) {
+                fprintf(stderr, "gpu_frame: --frame needs deferred or overlap, got '%s'\n", name);
+                return 2;
+            }
+            overlap = !strcmp(name, "overlap");
+        } else if (!strcmp(argv[i], "--shadow-tris") && i + 1 < argc) {
+            ov.shadow_tris = (uint32_t)strtoul(argv[++i], NULL, 10);
+        } else if (!strcmp(argv[i], "--shadow-layers") && i + 1 < argc) {
+            ov.shadow_layers = (uint32_t)strtoul(argv[++i], NULL, 10);
+        } else if (!strcmp(argv[i], "--compute-iters") && i + 1 < argc) {
+            ov.compute_iters = (uint32_t)strtoul(argv[++i], NULL, 10);
+        } else if (!strcmp(argv[i], "--png") && i + 1 < argc) {
+            ov.png_path = argv[++i];
         } else {
             fprintf(stderr, "usage: gpu_frame [--sizes WxH,...] [--frames N] [--warmup N] [--json FILE] "
-                            "[--validation] [--ground PNG] [--merge auto|on|off]\n");
+                            "[--validation] [--ground PNG] [--merge auto|on|off]\n"
+                            "       gpu_frame --frame overlap [--sizes WxH,...] [--frames N] [--warmup N] "
+                            "[--json FILE] [--validation] [--shadow-tris N] [--shadow-layers N] [--compute-iters N] "
+                            "[--png FILE]\n");
             return 2;
         }
     }
@@ -269,6 +834,22 @@ int main(int argc, char **argv)
     if (er != ENG_SUCCESS) {
         fprintf(stderr, "gpu_frame: context: %s: %s\n", eng_result_string(er), eng_last_error());
         return (!device_required() && (er == ENG_ERROR_NO_DEVICE || er == ENG_ERROR_LAYER_MISSING)) ? 77 : 1;
+    }
+    if (overlap) {
+        ov.sizes = (const uint32_t(*)[2])sizes;
+        ov.size_count = size_count;
+        ov.frames = frames;
+        ov.warmup = warmup;
+        ov.json_path = json_path;
+        ov.validation = validation;
+        int orc = run_overlap(ctx, &ov);
+        eng_message_counts mc = eng_context_messages(ctx);
+        eng_context_destroy(ctx);
+        if (validation && mc.warning + mc.error) {
+            fprintf(stderr, "gpu_frame: %u validation warnings, %u errors\n", mc.warning, mc.error);
+            return 1;
+        }
+        return orc;
     }
     const VkPhysicalDeviceProperties *props = eng_context_properties(ctx);
     timer t;

@@ -9,8 +9,13 @@
 #   gpu_frame.{json,txt}           the deferred frame at 1920x1080 and
 #                                  3840x2160, graph vs hand, aliasing on/off
 #   gpu_frame_merge_{off,on}.*     the same with span merging forced off / on
-#   *_validation.txt               small runs of graph_cpu and gpu_frame under
-#                                  synchronization validation (must be silent)
+#   gpu_frame_overlap.{json,txt}   the overlap frame (shadow cascades beside an
+#                                  async-compute pass) at 1920x1080 and
+#                                  3840x2160: single queue, async compute,
+#                                  single queue with concurrent sharing
+#   *_validation.txt               small runs of graph_cpu and gpu_frame (both
+#                                  frames) under synchronization validation
+#                                  (must be silent)
 #   environment.txt                date, device, driver, commands
 # then the plots (scripts/plot_benchmarks.sh) when gnuplot and jq are there.
 #
@@ -70,11 +75,16 @@ for m in off on; do
   run gpu_frame_merge_$m "$BIN/gpu_frame" --merge $m --sizes 1920x1080,3840x2160 --frames 100 --warmup 10 \
     --json "$OUT/gpu_frame_merge_$m.json"
 done
+# Async compute: the overlap frame on one queue and on two.
+run gpu_frame_overlap "$BIN/gpu_frame" --frame overlap --sizes 1920x1080,3840x2160 --frames 100 --warmup 10 \
+  --json "$OUT/gpu_frame_overlap.json"
 # Under validation (times not meaningful): the hand-written frames and the
 # graph's must both pass synchronization validation.
 run graph_cpu_validation "$BIN/graph_cpu" --sizes 10,100,1000 --reps 1 --deferred 1920x1080 --validation
 run gpu_frame_validation "$BIN/gpu_frame" --sizes 1920x1080 --frames 2 --warmup 1 --validation
 run gpu_frame_merge_on_validation "$BIN/gpu_frame" --merge on --sizes 1920x1080 --frames 2 --warmup 1 --validation
+run gpu_frame_overlap_validation "$BIN/gpu_frame" --frame overlap --sizes 1920x1080 --frames 2 --warmup 1 \
+  --validation
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if [ -f "$here/../scripts/plot_benchmarks.sh" ] && command -v gnuplot >/dev/null && command -v jq >/dev/null; then
