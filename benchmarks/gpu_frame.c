@@ -259,9 +259,9 @@ static const bool ov_concurrent[OV_CONFIGS] = { false, false, true };
 /* The workload at 1920x1080 (--shadow-tris, --compute-iters); other sizes
  * scale it by their pixel count (shadow map side by its square root), so
  * the two halves stay as balanced as at 1080p. */
-#define OV_DEFAULT_SHADOW_TRIS 4000000u
-#define OV_DEFAULT_SHADOW_LAYERS 1u
-#define OV_DEFAULT_COMPUTE_ITERS 1024u
+#define OV_DEFAULT_SHADOW_TRIS 8192u
+#define OV_DEFAULT_SHADOW_LAYERS 16u
+#define OV_DEFAULT_COMPUTE_ITERS 960u
 #define OV_BASE_PIXELS (1920.0 * 1080.0)
 #define OV_BASE_SHADOW_SIZE 2048.0
 
@@ -653,10 +653,10 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
             break;
         }
         overlap_frame_info info = overlap_frame_get_info(f);
-        printf("%ux%u: shadow map %u x %ux%u D32, terrain of %.3f M triangles (grid %u^2) x %u layers per cascade; "
+        printf("%ux%u: shadow map %u x %ux%u D32, terrain of %llu triangles (grid %u^2) x %u layers per cascade; "
                "AO %u samples per pixel\n",
                extent.width, extent.height, OVERLAP_CASCADES, info.shadow_size, info.shadow_size,
-               (double)info.shadow_triangles / 1e6, info.grid, info.shadow_layers, info.ao_iterations);
+               (unsigned long long)info.shadow_triangles, info.grid, info.shadow_layers, info.ao_iterations);
         ov_setup s[OV_CONFIGS];
         memset(s, 0, sizeof s);
         for (uint32_t c = 0; c < OV_CONFIGS && rc == 0; c++)

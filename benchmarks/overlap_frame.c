@@ -180,7 +180,7 @@ eng_result overlap_frame_create(const overlap_frame_desc *desc, overlap_frame **
     f->dev = eng_context_device(desc->ctx);
     /* Defaults resolved once here; the grid is the square nearest the
      * asked-for triangle count (two triangles a quad). */
-    uint64_t tris = desc->shadow_triangles ? desc->shadow_triangles : 4000000u;
+    uint64_t tris = desc->shadow_triangles ? desc->shadow_triangles : 8192u;
     uint32_t grid = (uint32_t)lround(sqrt((double)tris / 2.0));
     grid = grid < 1 ? 1 : grid > MAX_GRID ? MAX_GRID : grid;
     f->info = (overlap_frame_info){ .extent = desc->extent,

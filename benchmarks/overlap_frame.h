@@ -38,7 +38,7 @@ typedef struct overlap_frame_desc {
     VkExtent2D extent;                /* the output's and the AO image's size; required */
     uint32_t shadow_size;             /* side of each cascade's depth map; 0 = 2048 */
     uint32_t shadow_triangles;        /* of the terrain, rounded to a square grid of quads;
-                                         0 = 4,000,000 */
+                                         0 = 8192 (a 64^2 grid) */
     uint32_t shadow_layers;           /* times each cascade draws the terrain, each
                                          layer nearer the light (depth overdraw); 0 = 1 */
     uint32_t ao_iterations;           /* terrain samples per pixel of the AO pass;
