@@ -1430,13 +1430,15 @@ static void decode_props(rd *r, VkPhysicalDeviceMemoryProperties *p)
 /* Whether every use of a happens-before every use of b. */
 static bool all_before(const fz *f, uint32_t a, uint32_t b)
 {
+    /* Culled commands are not recorded: their uses hold no memory. */
     for (uint32_t i = 0; i < f->cmd_count; i++)
         for (uint32_t x = 0; x < f->cmds[i].touch_count; x++) {
-            if (f->cmds[i].touch[x] != a)
+            if (f->cmds[i].touch[x] != a || info_of(f, f->cmds[i].h).culled)
                 continue;
             for (uint32_t j = 0; j < f->cmd_count; j++)
                 for (uint32_t y = 0; y < f->cmds[j].touch_count; y++)
-                    if (f->cmds[j].touch[y] == b && !rg_happens_before(f->g, f->cmds[i].h, f->cmds[j].h))
+                    if (f->cmds[j].touch[y] == b && !info_of(f, f->cmds[j].h).culled &&
+                        !rg_happens_before(f->g, f->cmds[i].h, f->cmds[j].h))
                         return false;
         }
     return true;
