@@ -192,20 +192,27 @@ static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_a
     return 0;
 }
 
-static int timer_create(eng_context *ctx, timer *t, char *why, size_t why_size)
+/* The timestampValidBits of a queue family (0: none, or no such family). */
+static uint32_t timestamp_bits(eng_context *ctx, uint32_t family)
 {
-    memset(t, 0, sizeof *t);
-    t->ctx = ctx;
-    t->dev = eng_context_device(ctx);
     uint32_t n = 0;
     VkPhysicalDevice pd = eng_context_physical_device(ctx);
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
     VkQueueFamilyProperties *qf = calloc(n ? n : 1, sizeof *qf);
     if (!qf)
-        return 1;
+        return 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, qf);
-    uint32_t family = eng_context_queue_family(ctx), bits = family < n ? qf[family].timestampValidBits : 0;
+    uint32_t bits = family < n ? qf[family].timestampValidBits : 0;
     free(qf);
+    return bits;
+}
+
+static int timer_create(eng_context *ctx, timer *t, char *why, size_t why_size)
+{
+    memset(t, 0, sizeof *t);
+    t->ctx = ctx;
+    t->dev = eng_context_device(ctx);
+    uint32_t family = eng_context_queue_family(ctx), bits = timestamp_bits(ctx, family);
     const VkPhysicalDeviceLimits *limits = &eng_context_properties(ctx)->limits;
     if (bits == 0 || limits->timestampPeriod <= 0.0f) {
         snprintf(why, why_size, "the queue family %u has %u timestamp bits, timestampPeriod %g", family, bits,
@@ -342,13 +349,6 @@ static int ov_timer_create(eng_context *ctx, ov_timer *t, char *why, size_t why_
     memset(t, 0, sizeof *t);
     t->ctx = ctx;
     t->dev = eng_context_device(ctx);
-    uint32_t n = 0;
-    VkPhysicalDevice pd = eng_context_physical_device(ctx);
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
-    VkQueueFamilyProperties *qf = calloc(n ? n : 1, sizeof *qf);
-    if (!qf)
-        return 1;
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, qf);
     const VkPhysicalDeviceLimits *limits = &eng_context_properties(ctx)->limits;
     t->period_ns = limits->timestampPeriod;
     int rc = 0;
@@ -357,7 +357,7 @@ static int ov_timer_create(eng_context *ctx, ov_timer *t, char *why, size_t why_
         t->families[q] = family;
         if (family == UINT32_MAX)
             continue; /* the context has no such queue: the graph never uses it */
-        t->bits[q] = family < n ? qf[family].timestampValidBits : 0;
+        t->bits[q] = timestamp_bits(ctx, family);
         if (t->bits[q] == 0 || limits->timestampPeriod <= 0.0f) {
             snprintf(why, why_size, "the %s queue's family %u has %u timestamp bits, timestampPeriod %g",
                      rg_queue_name((rg_queue)q), family, t->bits[q], (double)limits->timestampPeriod);
@@ -371,7 +371,6 @@ static int ov_timer_create(eng_context *ctx, ov_timer *t, char *why, size_t why_
         if (vkCreateCommandPool(t->dev, &pci, NULL, &t->pools[q]) != VK_SUCCESS)
             rc = 1;
     }
-    free(qf);
     if (rc)
         return rc;
     VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
