@@ -347,7 +347,7 @@ static bool dispatch_composite(const rg_record_context *rc, void *user)
         return false;
     VkCommandBuffer cmd = rg_record_cmd(rc);
     VkExtent2D e = f->info.extent;
-    composite_push push = { .params = { e.width, e.height } };
+    composite_push push = { .params = { e.width, e.height, f->info.grid } };
     memcpy(push.right, f->right, sizeof push.right);
     memcpy(push.up, f->up, sizeof push.up);
     memcpy(push.dir, f->dir, sizeof push.dir);

@@ -14,7 +14,7 @@ layout(push_constant) uniform Push {
     vec4 up;          // light space y axis (xyz)
     vec4 dir;         // the light's direction of travel (xyz); w: half the depth range
     vec4 sizes;       // half size of each cascade in light space
-    uvec4 params;     // xy: the output's width and height
+    uvec4 params;     // xy: the output's width and height; z: quads per side of the shadow pass's grid
 } pc;
 
 float terrain_height(vec2 p)
@@ -39,12 +39,16 @@ void main()
     for (int i = 2; i >= 0; i--)
         if (max(abs(ls.x), abs(ls.y)) < 0.9 * pc.sizes[i])
             c = i;
-    // Against shadow acne: the lookup moves 2 texels along the normal and
-    // 1 towards the light.
+    // Against shadow acne: the shadow pass drew the terrain as a grid of
+    // flat quads, which lies up to chord = q^2/8 * max|h''| (q the quad's
+    // side, |h''| <= 17) off the curved surface shaded here. The lookup
+    // moves 2 texels plus twice that along the normal, and 1 texel plus
+    // that towards the light.
     ivec2 size = textureSize(u_shadow, 0).xy;
     float texel = 2.0 * pc.sizes[c] / float(size.x);
-    p += 2.0 * texel * n;
-    ls = vec3(dot(p, pc.right.xyz), dot(p, pc.up.xyz), dot(p, pc.dir.xyz) - texel);
+    float q = 2.0 / float(pc.params.z), chord = q * q / 8.0 * 17.0;
+    p += (2.0 * texel + 2.0 * chord) * n;
+    ls = vec3(dot(p, pc.right.xyz), dot(p, pc.up.xyz), dot(p, pc.dir.xyz) - texel - chord);
     vec2 t = (ls.xy / pc.sizes[c] * 0.5 + 0.5) * vec2(size) - 0.5;
     ivec2 t0 = ivec2(floor(t));
     float depth = ls.z / (2.0 * pc.dir.w) + 0.5;
