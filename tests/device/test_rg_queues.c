@@ -725,22 +725,41 @@ static void expect_ordered(const rg_graph *g, const rg_command *first, uint32_t 
         }
 }
 
-typedef struct alias_job {
+/* Frames that each read back into a buffer of their own (the import
+ * re-pointed per frame) from a pattern that changes per frame. */
+typedef struct readback_job {
     dispatch *pattern;
     rg_graph *g;
     rg_buffer out;
     eng_buffer *readbacks[FRAMES];
-} alias_job;
+} readback_job;
 
-static void alias_before(uint32_t frame, void *user)
+static void readback_before(uint32_t frame, void *user)
 {
-    alias_job *j = user;
+    readback_job *j = user;
     if (j->pattern) {
         j->pattern->push[0] = 0xA0000u + 0x1111u * frame;
         j->pattern->push[1] = 2 * frame + 1;
     }
     rg_result r = rg_buffer_set_buffer(j->g, j->out, eng_buffer_handle(j->readbacks[frame]));
     cr_assert_eq(r, RG_SUCCESS, "%s", rg_graph_error_message(j->g));
+}
+
+/* A multi-queue graph and `frames` host-visible readbacks of `bytes`. */
+static rg_graph *readback_open(readback_job *j, uint32_t frames, VkDeviceSize bytes, const char *name)
+{
+    memset(j, 0, sizeof *j);
+    for (uint32_t f = 0; f < frames; f++)
+        j->readbacks[f] = test_host_buffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    return j->g = queue_graph(name, false);
+}
+
+/* Destroys the job's graph and its first `frames` readbacks. */
+static void readback_close(readback_job *j, uint32_t frames)
+{
+    rg_graph_destroy(j->g);
+    for (uint32_t f = 0; f < frames; f++)
+        eng_buffer_destroy(j->readbacks[f]);
 }
 
 /* 3a. Buffers: `early` lives on the async queue only (written, then read
@@ -757,11 +776,8 @@ DEVICE_TEST(rg_queues, aliased_buffers_across_queues)
     runner r;
     runner_open(&r);
     enum { N = 3 };
-    alias_job j = { 0 };
-    for (uint32_t f = 0; f < N; f++)
-        j.readbacks[f] = test_host_buffer(BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-
-    rg_graph *g = j.g = queue_graph("aliased buffers", false);
+    readback_job j;
+    rg_graph *g = readback_open(&j, N, BYTES, "aliased buffers");
     rg_buffer early = rg_buffer_create(g, &(rg_buffer_desc){ .name = "early", .size = BYTES });
     rg_buffer bridge = rg_buffer_create(g, &(rg_buffer_desc){ .name = "bridge", .size = BYTES });
     rg_buffer late = rg_buffer_create(g, &(rg_buffer_desc){ .name = "late", .size = BYTES });
@@ -782,7 +798,7 @@ DEVICE_TEST(rg_queues, aliased_buffers_across_queues)
     }
     expect_ordered(g, uses_early, 2, uses_late, 2);
 
-    run_frames(&r, g, N, alias_before, NULL, NULL, &j);
+    run_frames(&r, g, N, readback_before, NULL, NULL, &j);
     VkDeviceSize oe = 0, ol = 0, ob = 0;
     uint32_t pe = 0, pl = 0, pb = 0;
     rg_memory_kind ke = rg_buffer_memory(g, early, &oe, &pe), kl = rg_buffer_memory(g, late, &ol, &pl);
@@ -797,7 +813,7 @@ DEVICE_TEST(rg_queues, aliased_buffers_across_queues)
 
     static uint32_t want[WORDS];
     for (uint32_t f = 0; f < N; f++) {
-        alias_before(f, &j);
+        readback_before(f, &j);
         for (uint32_t i = 0; i < WORDS; i++)
             want[i] = transform_at(&after, transform_at(&cross, pattern_at(&fill, i)));
         char what[32];
@@ -805,9 +821,7 @@ DEVICE_TEST(rg_queues, aliased_buffers_across_queues)
         expect_words(eng_buffer_mapped(j.readbacks[f]), want, WORDS, what);
     }
 
-    rg_graph_destroy(g);
-    for (uint32_t f = 0; f < N; f++)
-        eng_buffer_destroy(j.readbacks[f]);
+    readback_close(&j, N);
     runner_close(&r);
     kernels_close(&k);
 }
@@ -822,11 +836,8 @@ DEVICE_TEST(rg_queues, aliased_textures_across_queues)
     runner r;
     runner_open(&r);
     enum { N = 3 };
-    alias_job j = { 0 };
-    for (uint32_t f = 0; f < N; f++)
-        j.readbacks[f] = test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-
-    rg_graph *g = j.g = queue_graph("aliased textures", false);
+    readback_job j;
+    rg_graph *g = readback_open(&j, N, 2 * BYTES, "aliased textures");
     rg_texture_desc td = { .format = TEX_FMT, .width = TEX_W, .height = TEX_H };
     td.name = "first";
     rg_texture first = rg_texture_create(g, &td);
@@ -851,7 +862,7 @@ DEVICE_TEST(rg_queues, aliased_textures_across_queues)
     }
     expect_ordered(g, uses_first, 2, uses_second, 2);
 
-    run_frames(&r, g, N, alias_before, NULL, NULL, &j);
+    run_frames(&r, g, N, readback_before, NULL, NULL, &j);
     VkDeviceSize of = 0, os = 0;
     uint32_t pf = 0, ps = 0;
     rg_memory_kind kf = rg_texture_memory(g, first, &of, &pf), ks = rg_texture_memory(g, second, &os, &ps);
@@ -866,9 +877,7 @@ DEVICE_TEST(rg_queues, aliased_textures_across_queues)
         expect_words(eng_buffer_mapped(j.readbacks[f]), want, 2 * WORDS, what);
     }
 
-    rg_graph_destroy(g);
-    for (uint32_t f = 0; f < N; f++)
-        eng_buffer_destroy(j.readbacks[f]);
+    readback_close(&j, N);
     runner_close(&r);
 }
 
@@ -1130,22 +1139,6 @@ static rg_queue transfer_queue(void)
     return eng_context_queue_of(test_ctx, ENG_QUEUE_TRANSFER) ? RG_QUEUE_TRANSFER : RG_QUEUE_GRAPHICS;
 }
 
-typedef struct transfer_job {
-    dispatch *pattern;
-    rg_graph *g;
-    rg_buffer out;
-    eng_buffer *readbacks[FRAMES];
-} transfer_job;
-
-static void transfer_before(uint32_t frame, void *user)
-{
-    transfer_job *j = user;
-    j->pattern->push[0] = 0x70000u + 0x3333u * frame;
-    j->pattern->push[1] = frame + 2;
-    rg_result r = rg_buffer_set_buffer(j->g, j->out, eng_buffer_handle(j->readbacks[frame]));
-    cr_assert_eq(r, RG_SUCCESS, "%s", rg_graph_error_message(j->g));
-}
-
 #define LAYER_CLEAR 0x5EEDF00Du
 
 /* 5. Three queues: `pattern` writes data on the async compute queue; on
@@ -1163,11 +1156,8 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
     runner r;
     runner_open(&r);
     enum { N = 2, OUT_WORDS = 4 * WORDS };
-    transfer_job j = { 0 };
-    for (uint32_t f = 0; f < N; f++)
-        j.readbacks[f] = test_host_buffer(OUT_WORDS * 4u, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-
-    rg_graph *g = j.g = queue_graph("transfer queue", false);
+    readback_job j;
+    rg_graph *g = readback_open(&j, N, OUT_WORDS * 4u, "transfer queue");
     rg_buffer data = rg_buffer_create(g, &(rg_buffer_desc){ .name = "data", .size = BYTES });
     rg_buffer staged = rg_buffer_create(g, &(rg_buffer_desc){ .name = "staged", .size = BYTES });
     rg_buffer result = rg_buffer_create(g, &(rg_buffer_desc){ .name = "result", .size = BYTES });
@@ -1223,10 +1213,10 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
     cr_log_info("transfer queue: %s; batches on graphics/compute/transfer: %u/%u/%u",
                 rg_queue_name(transfer_queue()), on[0], on[1], on[2]);
 
-    run_frames(&r, g, N, transfer_before, NULL, NULL, &j);
+    run_frames(&r, g, N, readback_before, NULL, NULL, &j);
     static uint32_t want[OUT_WORDS];
     for (uint32_t f = 0; f < N; f++) {
-        transfer_before(f, &j);
+        readback_before(f, &j);
         for (uint32_t i = 0; i < WORDS; i++) {
             uint32_t v = pattern_at(&pattern, i);
             want[i] = transform_at(&offset, v);
@@ -1243,9 +1233,7 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
         }
     }
 
-    rg_graph_destroy(g);
-    for (uint32_t f = 0; f < N; f++)
-        eng_buffer_destroy(j.readbacks[f]);
+    readback_close(&j, N);
     runner_close(&r);
     kernels_close(&k);
 }
@@ -1263,11 +1251,8 @@ DEVICE_TEST(rg_queues, declaration_changed_after_frames)
     runner r;
     runner_open(&r);
     enum { N = 2 };
-    transfer_job j = { 0 };
-    for (uint32_t f = 0; f < N; f++)
-        j.readbacks[f] = test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-
-    rg_graph *g = j.g = queue_graph("changed declaration", false);
+    readback_job j;
+    rg_graph *g = readback_open(&j, N, 2 * BYTES, "changed declaration");
     rg_buffer data = rg_buffer_create(g, &(rg_buffer_desc){ .name = "data", .size = BYTES });
     rg_buffer result = rg_buffer_create(g, &(rg_buffer_desc){ .name = "result", .size = BYTES });
     j.out = test_import_buffer(g, "readback", j.readbacks[0], true);
@@ -1279,11 +1264,11 @@ DEVICE_TEST(rg_queues, declaration_changed_after_frames)
     test_compile(g);
     check_batches(g, true);
     uint32_t before = rg_batch_count(g);
-    run_frames(&r, g, N, transfer_before, NULL, NULL, &j);
+    run_frames(&r, g, N, readback_before, NULL, NULL, &j);
 
     static uint32_t want[2 * WORDS];
     for (uint32_t f = 0; f < N; f++) {
-        transfer_before(f, &j);
+        readback_before(f, &j);
         for (uint32_t i = 0; i < WORDS; i++)
             want[i] = transform_at(&offset, pattern_at(&pattern, i));
         char what[48];
@@ -1304,9 +1289,9 @@ DEVICE_TEST(rg_queues, declaration_changed_after_frames)
         cr_expect_gt(rg_batch_count(g), before, "%u batches after the change, %u before", rg_batch_count(g), before);
     for (uint32_t f = 0; f < N; f++)
         memset(eng_buffer_mapped(j.readbacks[f]), 0, 2 * BYTES);
-    run_frames(&r, g, N, transfer_before, NULL, NULL, &j);
+    run_frames(&r, g, N, readback_before, NULL, NULL, &j);
     for (uint32_t f = 0; f < N; f++) {
-        transfer_before(f, &j);
+        readback_before(f, &j);
         for (uint32_t i = 0; i < WORDS; i++) {
             want[i] = transform_at(&offset, pattern_at(&pattern, i));
             want[WORDS + i] = transform_at(&scale, want[i]);
@@ -1316,9 +1301,7 @@ DEVICE_TEST(rg_queues, declaration_changed_after_frames)
         expect_words(eng_buffer_mapped(j.readbacks[f]), want, 2 * WORDS, what);
     }
 
-    rg_graph_destroy(g);
-    for (uint32_t f = 0; f < N; f++)
-        eng_buffer_destroy(j.readbacks[f]);
+    readback_close(&j, N);
     runner_close(&r);
     kernels_close(&k);
 }
