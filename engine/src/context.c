@@ -24,6 +24,7 @@ struct eng_context {
     /* Per eng_queue_kind, graphics included; UINT32_MAX / VK_NULL_HANDLE
      * for a kind the context has no queue of. */
     uint32_t families[ENG_QUEUE_KIND_COUNT];
+    uint32_t queue_index[ENG_QUEUE_KIND_COUNT];   /* in its family */
     VkQueue queues[ENG_QUEUE_KIND_COUNT];
     VkCommandPool once_pool;
     bool memory_budget;
@@ -310,39 +311,40 @@ static bool find_queue_family(eng_context *ctx, VkPhysicalDevice pd, uint32_t *o
     return found;
 }
 
-/* The compute-only and the transfer-only family with the most queues (the
- * first of equals), into ctx->families beside the graphics one; a kind the
- * device lacks, and both under single_queue, stay UINT32_MAX. */
+/* The queues of each kind (eng_pick_queues), into ctx->families and
+ * ctx->queue_index beside the graphics one. */
 static eng_result find_extra_families(eng_context *ctx, const eng_context_desc *desc)
 {
-    ctx->families[ENG_QUEUE_GRAPHICS] = ctx->queue_family;
-    ctx->families[ENG_QUEUE_COMPUTE] = UINT32_MAX;
-    ctx->families[ENG_QUEUE_TRANSFER] = UINT32_MAX;
-    if (desc->single_queue)
-        return ENG_SUCCESS;
     uint32_t n = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &n, NULL);
     VkQueueFamilyProperties *families = calloc(n ? n : 1, sizeof *families);
     if (!families)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "eng_context_create: out of host memory");
     vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &n, families);
-    uint32_t best[ENG_QUEUE_KIND_COUNT] = { 0 };
-    for (uint32_t i = 0; i < n; i++) {
-        VkQueueFlags f = families[i].queueFlags;
-        uint32_t count = families[i].queueCount;
-        eng_queue_kind kind = ENG_QUEUE_GRAPHICS;
-        if ((f & VK_QUEUE_COMPUTE_BIT) && !(f & VK_QUEUE_GRAPHICS_BIT))
-            kind = ENG_QUEUE_COMPUTE;
-        /* Graphics and compute families support transfer whether or not
-         * they report the bit, so only TRANSFER alone makes one. */
-        else if ((f & VK_QUEUE_TRANSFER_BIT) && !(f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
-            kind = ENG_QUEUE_TRANSFER;
-        if (kind != ENG_QUEUE_GRAPHICS && count > best[kind]) {
-            best[kind] = count;
-            ctx->families[kind] = i;
+    eng_queue_policy policy = desc->single_queue             ? ENG_QUEUES_SINGLE
+                              : desc->graphics_family_queues ? ENG_QUEUES_GRAPHICS_FAMILY
+                                                             : ENG_QUEUES_DEFAULT;
+    const char *env = getenv("ENG_QUEUES");
+    if (policy == ENG_QUEUES_DEFAULT && env && *env) {
+        if (!strcmp(env, "single"))
+            policy = ENG_QUEUES_SINGLE;
+        else if (!strcmp(env, "graphics-family"))
+            policy = ENG_QUEUES_GRAPHICS_FAMILY;
+        else if (strcmp(env, "default") != 0) {
+            free(families);
+            return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                             "eng_context_create: ENG_QUEUES='%.64s': want default, single or graphics-family", env);
         }
     }
+    eng_queue_choice choice;
+    eng_pick_queues(families, n, ctx->queue_family, policy, &choice);
     free(families);
+    if (choice.family[ENG_QUEUE_GRAPHICS] != ctx->queue_family)
+        return eng__fail(ENG_ERROR_NO_DEVICE, "eng_context_create: queue family %u has no queue", ctx->queue_family);
+    for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++) {
+        ctx->families[k] = choice.family[k];
+        ctx->queue_index[k] = choice.index[k];
+    }
     return ENG_SUCCESS;
 }
 
@@ -454,21 +456,25 @@ static eng_result create_device(eng_context *ctx)
             if (has_device_extension_of(ctx->physical, ctx->layers[i], VK_EXT_MEMORY_BUDGET_EXTENSION_NAME))
                 snprintf(ctx->memory_budget_layer, sizeof ctx->memory_budget_layer, "%s", ctx->layers[i]);
     }
-    /* One queue from each distinct family found (find_extra_families picks
-     * only families without graphics, so they differ from the graphics one
-     * and from each other). */
-    float priority = 1.0f;
+    /* Per distinct family, as many queues as the kinds take from it (a
+     * family's spare queues serve kinds it shares with graphics). */
+    static const float priorities[ENG_QUEUE_KIND_COUNT] = { 1.0f, 1.0f, 1.0f };
     VkDeviceQueueCreateInfo qcis[ENG_QUEUE_KIND_COUNT];
     uint32_t qci_count = 0;
     for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++) {
         if (ctx->families[k] == UINT32_MAX)
             continue;
-        qcis[qci_count++] = (VkDeviceQueueCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-            .queueFamilyIndex = ctx->families[k],
-            .queueCount = 1,
-            .pQueuePriorities = &priority,
-        };
+        uint32_t c = 0;
+        while (c < qci_count && qcis[c].queueFamilyIndex != ctx->families[k])
+            c++;
+        if (c == qci_count)
+            qcis[qci_count++] = (VkDeviceQueueCreateInfo){
+                .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                .queueFamilyIndex = ctx->families[k],
+                .pQueuePriorities = priorities,
+            };
+        if (qcis[c].queueCount < ctx->queue_index[k] + 1)
+            qcis[c].queueCount = ctx->queue_index[k] + 1;
     }
     /* Core since 1.2 and required there (the picked device is 1.3): the
      * graph orders work across queues with timeline semaphores. */
@@ -505,7 +511,7 @@ static eng_result create_device(eng_context *ctx)
     ENG_VK_CHECK(vkCreateDevice(ctx->physical, &ci, NULL, &ctx->device));
     for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++)
         if (ctx->families[k] != UINT32_MAX)
-            vkGetDeviceQueue(ctx->device, ctx->families[k], 0, &ctx->queues[k]);
+            vkGetDeviceQueue(ctx->device, ctx->families[k], ctx->queue_index[k], &ctx->queues[k]);
     ctx->queue = ctx->queues[ENG_QUEUE_GRAPHICS];
     VkCommandPoolCreateInfo pci = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,

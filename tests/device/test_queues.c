@@ -1,29 +1,20 @@
-/* The context's queues: the compute-only (async compute) and transfer-only
- * families it picks, compared with what the device reports; the fallback
- * to the graphics queue where the device has one family (lavapipe) or the
- * context asks for single_queue; work submitted and waited on each queue it
- * has; and timeline semaphores, which the context enables. Nothing skips: a
- * device without the extra families checks the fallback instead. */
+/* The context's queues: the families and queues it takes for async
+ * compute and copies, compared with eng_pick_queues over what the device
+ * reports, under each policy; the fallback to the graphics queue where the
+ * device has one queue (lavapipe) or the context asks for single_queue;
+ * work submitted and waited on each queue it has; and timeline semaphores,
+ * which the context enables. Nothing skips: a device without extra queues
+ * checks the fallback instead. */
 #include "device_fixture.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 TestSuite(queues, .init = device_setup, .fini = device_teardown);
 
 static const char *const kind_names[ENG_QUEUE_KIND_COUNT] = { "graphics", "compute", "transfer" };
-
-/* Whether family flags make a family of kind: compute without graphics, or
- * transfer without graphics or compute. */
-static bool family_is(VkQueueFlags f, eng_queue_kind kind)
-{
-    if (kind == ENG_QUEUE_COMPUTE)
-        return (f & VK_QUEUE_COMPUTE_BIT) && !(f & VK_QUEUE_GRAPHICS_BIT);
-    if (kind == ENG_QUEUE_TRANSFER)
-        return (f & VK_QUEUE_TRANSFER_BIT) && !(f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT));
-    return f & VK_QUEUE_GRAPHICS_BIT;
-}
 
 /* The device's queue families, asked here rather than through the engine;
  * the caller frees them. */
@@ -37,8 +28,9 @@ static VkQueueFamilyProperties *device_families(eng_context *ctx, uint32_t *coun
     return f;
 }
 
-/* Each extra kind is present exactly where the device has a family of it,
- * is one of those with the most queues, and has a queue; graphics is
+/* The context takes the queues eng_pick_queues picks from the device's
+ * families under the policy ENG_QUEUES names (the default unset): each
+ * kind's family, a queue distinct from the others'; graphics is
  * eng_context_queue(). */
 DEVICE_TEST(queues, families_match_device)
 {
@@ -48,30 +40,37 @@ DEVICE_TEST(queues, families_match_device)
     cr_log_info("%s: %u queue families", eng_context_properties(ctx)->deviceName, n);
     for (uint32_t i = 0; i < n; i++)
         cr_log_info("  family %u: flags 0x%x, %u queues", i, (unsigned)f[i].queueFlags, f[i].queueCount);
+    const char *env = getenv("ENG_QUEUES");
+    eng_queue_policy policy = !env                             ? ENG_QUEUES_DEFAULT
+                              : !strcmp(env, "single")          ? ENG_QUEUES_SINGLE
+                              : !strcmp(env, "graphics-family") ? ENG_QUEUES_GRAPHICS_FAMILY
+                                                                : ENG_QUEUES_DEFAULT;
+    eng_queue_choice want;
+    eng_pick_queues(f, n, eng_context_queue_family(ctx), policy, &want);
 
     cr_expect_eq(eng_context_queue_of(ctx, ENG_QUEUE_GRAPHICS), eng_context_queue(ctx));
     cr_expect_eq(eng_context_queue_family_of(ctx, ENG_QUEUE_GRAPHICS), eng_context_queue_family(ctx));
-    for (eng_queue_kind k = ENG_QUEUE_COMPUTE; k < ENG_QUEUE_KIND_COUNT; k++) {
-        uint32_t most = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (family_is(f[i].queueFlags, k) && f[i].queueCount > most)
-                most = f[i].queueCount;
+    for (eng_queue_kind k = ENG_QUEUE_GRAPHICS; k < ENG_QUEUE_KIND_COUNT; k++) {
         VkQueue q = eng_context_queue_of(ctx, k);
         uint32_t fam = eng_context_queue_family_of(ctx, k);
-        cr_log_info("%s queue: family %d", kind_names[k], fam == UINT32_MAX ? -1 : (int)fam);
-        if (most == 0) {
-            cr_expect_eq(q, VK_NULL_HANDLE, "%s: a queue without such a family", kind_names[k]);
-            cr_expect_eq(fam, UINT32_MAX, "%s: family %u without such a family", kind_names[k], fam);
-            continue;
-        }
-        cr_expect_neq(q, VK_NULL_HANDLE, "%s: no queue though the device has the family", kind_names[k]);
-        cr_assert_lt(fam, n, "%s: family %u", kind_names[k], fam);
-        cr_expect(family_is(f[fam].queueFlags, k), "%s: family %u has flags 0x%x", kind_names[k], fam,
-                  (unsigned)f[fam].queueFlags);
-        cr_expect_eq(f[fam].queueCount, most, "%s: family %u has %u queues, another %u", kind_names[k], fam,
-                     f[fam].queueCount, most);
-        cr_expect_neq(q, eng_context_queue(ctx));
+        cr_log_info("%s queue: family %d, queue %u", kind_names[k], fam == UINT32_MAX ? -1 : (int)fam, want.index[k]);
+        cr_expect_eq(fam, want.family[k], "%s: family %d, eng_pick_queues says %d", kind_names[k], (int)fam,
+                     (int)want.family[k]);
+        cr_expect_eq(q == VK_NULL_HANDLE, fam == UINT32_MAX, "%s: queue %p in family %d", kind_names[k], (void *)q,
+                     (int)fam);
+        for (eng_queue_kind o = ENG_QUEUE_GRAPHICS; o < k; o++)
+            cr_expect(q == VK_NULL_HANDLE || q != eng_context_queue_of(ctx, o), "%s and %s share a queue",
+                      kind_names[k], kind_names[o]);
     }
+    /* Where the device has a compute-only family and the default policy
+     * holds, async compute runs there. */
+    bool compute_only = false;
+    for (uint32_t i = 0; i < n; i++)
+        compute_only = compute_only || ((f[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+                                        !(f[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) && f[i].queueCount);
+    uint32_t cf = eng_context_queue_family_of(ctx, ENG_QUEUE_COMPUTE);
+    if (compute_only && policy == ENG_QUEUES_DEFAULT)
+        cr_expect(cf < n && !(f[cf].queueFlags & VK_QUEUE_GRAPHICS_BIT), "compute queue in family %d", (int)cf);
     cr_expect_eq(eng_context_queue_of(ctx, ENG_QUEUE_KIND_COUNT), VK_NULL_HANDLE);
     cr_expect_eq(eng_context_queue_family_of(ctx, ENG_QUEUE_KIND_COUNT), UINT32_MAX);
     free(f);
@@ -110,9 +109,10 @@ static void queue_for(eng_context *ctx, eng_queue_kind kind, VkQueue *queue, uin
 /* A vkCmdFillBuffer into a host-visible buffer on the queue of each kind
  * (the graphics one where the context has none of that kind), waited with
  * a fence and read back. */
-DEVICE_TEST(queues, fill_on_each_queue)
+/* A fill of a host-visible buffer on each queue ctx has (graphics where it
+ * has none of a kind), waited on by a fence and read back exact. */
+static void fill_each_queue(eng_context *ctx)
 {
-    eng_context *ctx = test_ctx;
     VkDevice dev = eng_context_device(ctx);
     enum { WORDS = 64 };
     for (eng_queue_kind k = ENG_QUEUE_GRAPHICS; k < ENG_QUEUE_KIND_COUNT; k++) {
@@ -185,6 +185,43 @@ DEVICE_TEST(queues, fill_on_each_queue)
         vkDestroyCommandPool(dev, pool, NULL);
         eng_buffer_destroy(buf);
     }
+}
+
+DEVICE_TEST(queues, fill_on_each_queue)
+{
+    fill_each_queue(test_ctx);
+}
+
+/* eng_context_desc.graphics_family_queues: async compute and copies on the
+ * graphics family's spare queues (none where it has one queue, as on
+ * lavapipe), as eng_pick_queues says, each working. */
+DEVICE_TEST(queues, graphics_family_queues)
+{
+    eng_context_desc desc = { .app_name = "tests-graphics-family", .validation = true,
+                              .graphics_family_queues = true };
+    eng_context *ctx = NULL;
+    eng_result r = eng_context_create(&desc, &ctx);
+    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    uint32_t n = 0;
+    VkQueueFamilyProperties *f = device_families(ctx, &n);
+    uint32_t gf = eng_context_queue_family(ctx);
+    eng_queue_choice want;
+    eng_pick_queues(f, n, gf, ENG_QUEUES_GRAPHICS_FAMILY, &want);
+    for (eng_queue_kind k = ENG_QUEUE_COMPUTE; k < ENG_QUEUE_KIND_COUNT; k++) {
+        uint32_t fam = eng_context_queue_family_of(ctx, k);
+        bool spare = f[gf].queueCount > (uint32_t)k;
+        cr_log_info("%s queue: family %d (graphics family %u of %u queues)", kind_names[k],
+                    fam == UINT32_MAX ? -1 : (int)fam, gf, f[gf].queueCount);
+        cr_expect_eq(fam, want.family[k]);
+        cr_expect_eq(fam, spare ? gf : UINT32_MAX, "%s: family %d", kind_names[k], (int)fam);
+        cr_expect_eq(eng_context_queue_of(ctx, k) != VK_NULL_HANDLE, spare);
+        cr_expect_neq(eng_context_queue_of(ctx, k), eng_context_queue(ctx));
+    }
+    fill_each_queue(ctx);
+    free(f);
+    char first[1024];
+    eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
+    cr_expect_eq(m.warning + m.error, 0, "%u validation warnings, %u errors; first: %s", m.warning, m.error, first);
 }
 
 /* Timeline semaphores are on: one is created, signalled from the host and

@@ -272,6 +272,14 @@ typedef struct eng_context_desc {
      * compute-only or transfer-only queue family (eng_context_queue_of then
      * reports none of those): everything runs on one queue. */
     bool single_queue;
+    /* Take the compute and transfer queues from the graphics family's
+     * spare queues only (ENG_QUEUES_GRAPHICS_FAMILY of eng_pick_queues),
+     * even where the device has other families: what a device with one
+     * family of several queues offers, measured on any device. With
+     * neither this nor single_queue set, the environment variable
+     * ENG_QUEUES (default, single, graphics-family) picks the policy;
+     * another value is ENG_ERROR_INVALID_ARGUMENT. */
+    bool graphics_family_queues;
 } eng_context_desc;
 
 typedef struct eng_message_counts {
@@ -287,16 +295,18 @@ VkDevice eng_context_device(const eng_context *ctx);
 VkQueue eng_context_queue(const eng_context *ctx);
 uint32_t eng_context_queue_family(const eng_context *ctx);
 
-/* The queues the context creates, one of each kind the device has. Besides
- * the graphics queue (which does compute and transfer too), where the device
- * has them and eng_context_desc.single_queue is off: a queue of a
- * compute-only family (COMPUTE without GRAPHICS; the one with the most
- * queues) for async compute, and one of a transfer-only family (TRANSFER
- * without GRAPHICS or COMPUTE) for copies beside the other work. A device
- * with one queue family (lavapipe) has neither. Like the other getters these
- * may be called from any thread; submitting to a queue needs it externally
- * synchronized, as Vulkan says. The device is created with Vulkan 1.2's
- * timelineSemaphore feature on, for ordering work across these queues. */
+/* The queues the context creates, one of each kind the device offers
+ * (eng_pick_queues says which). Besides the graphics queue (which does
+ * compute and transfer too), unless eng_context_desc.single_queue: a queue
+ * for async compute and one for copies beside the other work, each from a
+ * family of its own where the device has one (the H200's compute-only and
+ * transfer-only families; MoltenVK's several one-queue families, each a
+ * Metal command queue), or, asked for with graphics_family_queues, spare
+ * queues of the graphics family. A device with one queue family (lavapipe)
+ * has neither by default. Like the other getters these may be called from
+ * any thread; submitting to a queue needs it externally synchronized, as
+ * Vulkan says. The device is created with Vulkan 1.2's timelineSemaphore
+ * feature on, for ordering work across these queues. */
 typedef enum eng_queue_kind {
     ENG_QUEUE_GRAPHICS = 0,
     ENG_QUEUE_COMPUTE,
@@ -309,6 +319,37 @@ typedef enum eng_queue_kind {
  * eng_context_queue_family(); an out-of-range kind reports none. */
 VkQueue eng_context_queue_of(const eng_context *ctx, eng_queue_kind kind);
 uint32_t eng_context_queue_family_of(const eng_context *ctx, eng_queue_kind kind);
+
+/* Which queue serves each kind: family UINT32_MAX where none does; index is
+ * the queue's index in its family (vkGetDeviceQueue). */
+typedef struct eng_queue_choice {
+    uint32_t family[ENG_QUEUE_KIND_COUNT];
+    uint32_t index[ENG_QUEUE_KIND_COUNT];
+} eng_queue_choice;
+
+typedef enum eng_queue_policy {
+    ENG_QUEUES_DEFAULT = 0,    /* queues of other families (see eng_pick_queues) */
+    ENG_QUEUES_SINGLE,         /* the graphics queue only */
+    ENG_QUEUES_GRAPHICS_FAMILY /* the graphics family's spare queues only */
+} eng_queue_policy;
+
+/* The queues a context takes, from a device's queue families and the
+ * graphics family it picked. Pure: no device needed. Graphics: queue 0 of
+ * graphics_family. By default, compute: a compute-only family (COMPUTE
+ * without GRAPHICS), else another family with COMPUTE (a second
+ * general-purpose family, as MoltenVK's); transfer: a transfer-only family
+ * (TRANSFER without GRAPHICS or COMPUTE), else another family than those
+ * two (any family does transfers). Among equal families the one with the
+ * most queues wins, then the first. The graphics family's own spare
+ * queues are taken only under ENG_QUEUES_GRAPHICS_FAMILY (queue 1 for
+ * compute, 2 for transfer, where it has them): on the H200 its queues
+ * share the hardware by time slices, and async compute there made the
+ * overlap frame 14% slower than one queue (benchmarks/README.md). A kind
+ * nothing serves gets family UINT32_MAX. families NULL, count 0, or a
+ * graphics_family out of range or without queues: none for every kind,
+ * graphics included. */
+void eng_pick_queues(const VkQueueFamilyProperties *families, uint32_t count, uint32_t graphics_family,
+                     eng_queue_policy policy, eng_queue_choice *out);
 VkSurfaceKHR eng_context_surface(const eng_context *ctx);   /* VK_NULL_HANDLE headless */
 const VkPhysicalDeviceProperties *eng_context_properties(const eng_context *ctx);
 const VkPhysicalDeviceMemoryProperties *eng_context_memory_properties(const eng_context *ctx);

@@ -131,8 +131,8 @@
  * may be marked eligible for another queue (rg_user_desc.queue,
  * rg_command_allow_queue): RG_QUEUE_COMPUTE (async compute: dispatches,
  * copies, color clears) or RG_QUEUE_TRANSFER (copies). Compile moves it
- * there when the device has that queue (rg_device_caps.compute_queue,
- * transfer_queue: a queue of a family without graphics) and the graph is
+ * there when the context has that queue (rg_device_caps.compute_queue,
+ * transfer_queue; eng_pick_queues says which queues those are) and the graph is
  * not rg_graph_desc.single_queue; it stays on the graphics queue when it
  * touches an import or a history texture (their state before and after
  * the frame lives on the graphics queue), and rg_queue_note_get says so.
@@ -154,7 +154,8 @@
  * frame's final transitions (imports' final layouts, history hand-over)
  * are recorded in that last batch. A created
  * resource that commands of more than one queue family use is made with
- * VK_SHARING_MODE_CONCURRENT over those families: no ownership transfers
+ * VK_SHARING_MODE_CONCURRENT over those families (queues of one family
+ * share EXCLUSIVE resources as they are): no ownership transfers
  * (benchmarks/README.md measures what that costs). Barriers are per queue:
  * a barrier recorded on a queue names only its stages; what another queue
  * did reaches it through a semaphore wait whose stages include the
@@ -340,8 +341,8 @@ typedef struct rg_access {
 /* The queues a graph runs on (see "Queues"). */
 typedef enum rg_queue {
     RG_QUEUE_GRAPHICS = 0,            /* the context's graphics queue: everything */
-    RG_QUEUE_COMPUTE,                 /* async compute: a compute-only family's queue */
-    RG_QUEUE_TRANSFER,                /* a transfer-only family's queue */
+    RG_QUEUE_COMPUTE,                 /* async compute (eng_pick_queues says which queue) */
+    RG_QUEUE_TRANSFER,                /* copies beside the rest (likewise) */
     RG_QUEUE_COUNT
 } rg_queue;
 
@@ -378,8 +379,8 @@ typedef struct rg_device_caps {
     uint32_t max_color_attachments;   /* 0 = RG_MAX_COLOR_ATTACHMENTS */
     uint32_t max_input_attachments;   /* maxPerStageDescriptorInputAttachments; 0 = no limit */
     VkDriverId driver;                /* for the AUTO policy and the MoltenVK rule */
-    /* Queues besides graphics (see "Queues"): the context has a queue of a
-     * compute-only family / of a transfer-only family. */
+    /* Queues besides graphics (see "Queues"): the context has a compute /
+     * a transfer queue (eng_context_queue_of). */
     bool compute_queue;
     bool transfer_queue;
 } rg_device_caps;
