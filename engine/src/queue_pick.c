@@ -2,7 +2,6 @@
  * the queue families of real devices without those devices. */
 #include "internal.h"
 
-
 /* What a family can do for a kind other than graphics. */
 typedef enum fit {
     FIT_NONE,
