@@ -425,10 +425,10 @@ static bool history_clear(planner *p, const rg__resource *previous, const rg_ran
  * the same queues; history pairs as above, the previous half in its target
  * on the first pass (as the current half's final step or the first
  * execute's clear leaves it), as the current half ended the frame
- * afterwards. Imports and history textures are used on the graphics queue
- * only (compile_queues.c). Several queues: each starts from its own state
- * of the frame before; where another queue touched a slot after it then,
- * the frame's first waits cover that (foreign_prev). */
+ * afterwards. Imports are used on the graphics queue only
+ * (compile_queues.c). Several queues: each starts from its own state of
+ * the frame before; where another queue touched a slot after it then, the
+ * frame's first waits cover that (foreign_prev). */
 static void init_slot(rg_graph *g, const planner *p, uint32_t q, uint32_t ri, uint32_t i, const slot_state *carry,
                       const rg__alias_scope *alias, const target *t)
 {
@@ -443,6 +443,7 @@ static void init_slot(rg_graph *g, const planner *p, uint32_t q, uint32_t ri, ui
         if (carry) {
             *st = carry[base + other];
             st->bar = st->written = RG__NONE;
+            st->foreign = st->foreign_writers = 0;
         } else if (t[i].read) {
             st->layout = t[i].layout;
             st->ws = st->rs = st->vs = t[i].stage;
@@ -470,9 +471,13 @@ static void init_slot(rg_graph *g, const planner *p, uint32_t q, uint32_t ri, ui
         st->ws = carry[base + i].ws | carry[base + i].rs;
         st->wa = carry[base + i].wa;
     }
-    if (carry && !r->imported && !rg__history(r) && (carry[base + i].foreign || carry[base + i].foreign_prev)) {
+    /* Another queue touched the slot after this one in the frame before
+     * (a history half: its other half, whose image it now is): the
+     * frame's first waits cover that work. */
+    uint32_t src = rg__history(r) ? other : i;
+    if (carry && !r->imported && (carry[base + src].foreign || carry[base + src].foreign_prev)) {
         st->foreign_prev = true;
-        st->foreign_write_prev = carry[base + i].foreign_writers || carry[base + i].foreign_write_prev;
+        st->foreign_write_prev = carry[base + src].foreign_writers || carry[base + src].foreign_write_prev;
     }
     /* A pooled resource takes its memory over from the resources
      * overlapping it: its first use (a transition from UNDEFINED for an

@@ -3,8 +3,10 @@
  *
  * Assignment: a command eligible for another queue (rg__cmd.queue) runs
  * there when the device has that queue and the graph is not single-queue,
- * unless it touches an import or a history texture: their state before and
- * after the frame lives on the graphics queue (noted, with the resource).
+ * unless it touches an import: its state before and after the frame lives
+ * on the graphics queue (noted, with the resource). The two halves of a
+ * history texture trade images every frame, so each is used by the queues
+ * of both (its sharing follows).
  *
  * Batches: the execution order is walked once. A node joins its queue's
  * open batch unless it needs, through the happens-before closure, a batch
@@ -14,7 +16,11 @@
  * queue needs, so it signals as soon as that work is done. A merged rendering instance is one unit (no
  * cut inside a rendering instance): its needs are its spans' together, met
  * at its first span. The first batch of a queue other than graphics waits
- * for the frame before's last graphics batch; a frame on several queues
+ * for the frame before's last graphics batch, or, where such a queue reads
+ * a history texture's previous half, for a graphics batch of no commands
+ * that opens the frame: the first frame of a placement records the history
+ * clears there (execute.c), and it comes after the frame before's
+ * graphics work. A frame on several queues
  * ends with a graphics batch of no commands (the frame's final barriers)
  * that waits for every other queue's last batch at every stage. Waits only name earlier
  * batches, so submitting in batch order never waits for a later
@@ -34,6 +40,7 @@ typedef struct walker {
     uint64_t waited[RG_QUEUE_COUNT][RG_QUEUE_COUNT];/* [q][r]: r's signal q waited for */
     uint32_t *by_signal[RG_QUEUE_COUNT];            /* per queue: batch index of signal s at s - 1 */
     uint64_t *node_signal;                          /* per node: its batch's signal */
+    uint32_t start;                                 /* the frame's opening graphics batch, RG__NONE */
     uint8_t *producer;                              /* per node: another queue's node needs it */
     uint32_t batch_cap;
 } walker;
@@ -52,14 +59,14 @@ static rg_queue assign(rg_graph *g, uint32_t n)
         return RG_QUEUE_GRAPHICS;
     for (uint32_t k = 0; k < c->access_count; k++) {
         const rg__resource *r = &g->decl.resources[g->decl.accesses[c->first_access + k].resource];
-        if (!r->imported && !rg__history(r))
+        if (!r->imported)
             continue;
         rg__compiled *w = &g->compiled;
         rg__queue_note *note = &w->queue_notes[w->queue_note_count++];
         note->cmd = ci;
-        int len = snprintf(note->reason, sizeof note->reason, "touches %s %s '%.64s' (its state before and "
-                           "after the frame lives on the graphics queue)", r->imported ? "imported" : "history",
-                           r->is_texture ? "texture" : "buffer", r->name);
+        int len = snprintf(note->reason, sizeof note->reason, "touches imported %s '%.64s' (its state before "
+                           "and after the frame lives on the graphics queue)", r->is_texture ? "texture" : "buffer",
+                           r->name);
         (void)len;
         return RG_QUEUE_GRAPHICS;
     }
@@ -76,11 +83,14 @@ static rg_result batch_open(walker *w, rg_queue q)
     cc->batches[b] = (rg__batch){.queue = q, .first = RG__NONE, .last = 0, .signal = ++w->count[q]};
     w->by_signal[q][w->count[q] - 1] = b;
     w->open[q] = b;
-    /* Across frames: what the graphics queue did last frame comes first. */
+    /* Across frames: what the graphics queue did last frame (and, with an
+     * opening batch, the history clears) comes first. */
     if (q != RG_QUEUE_GRAPHICS && w->count[q] == 1) {
         cc->batches[b].waits_on[RG_QUEUE_GRAPHICS] = true;
-        cc->batches[b].wait[RG_QUEUE_GRAPHICS] = (rg__wait){RG__NONE, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+        cc->batches[b].wait[RG_QUEUE_GRAPHICS] = (rg__wait){w->start, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                                                              VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
+        if (w->start != RG__NONE)
+            w->waited[q][RG_QUEUE_GRAPHICS] = 1;
     }
     return RG_SUCCESS;
 }
@@ -147,11 +157,36 @@ static bool unit_end(const walker *w, uint32_t pos)
     return pos == in->end_pos && producer;
 }
 
+/* Whether a node on a queue other than graphics reads a history
+ * texture's previous half (its first frame reads the clears). */
+static bool history_read_elsewhere(const rg_graph *g)
+{
+    const rg__compiled *cc = &g->compiled;
+    for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
+        const rg__cmd *cmd = &g->decl.cmds[c];
+        if (rg__culled(g, c) || cc->node_queue[cmd->node] == RG_QUEUE_GRAPHICS)
+            continue;
+        for (uint32_t k = 0; k < cmd->access_count; k++) {
+            const rg__resource *r = &g->decl.resources[g->decl.accesses[cmd->first_access + k].resource];
+            if (rg__history(r) && r->history_previous)
+                return true;
+        }
+    }
+    return false;
+}
+
 static rg_result walk(walker *w)
 {
     rg_graph *g = w->g;
     rg__compiled *cc = &g->compiled;
     uint32_t prev_node = RG__NONE;
+    if (history_read_elsewhere(g)) {
+        rg_result res = batch_open(w, RG_QUEUE_GRAPHICS);
+        if (res != RG_SUCCESS)
+            return res;
+        w->start = w->open[RG_QUEUE_GRAPHICS];
+        w->open[RG_QUEUE_GRAPHICS] = RG__NONE;
+    }
     for (uint32_t pos = 0; pos < cc->order_count; pos++) {
         const rg__cmd *c = &g->decl.cmds[cc->order[pos]];
         rg_queue q = (rg_queue)cc->node_queue[c->node];
@@ -230,7 +265,7 @@ rg_result rg__compile_queues(rg_graph *g)
     cc->pos_batch = calloc((size_t)cc->order_count + 1, sizeof *cc->pos_batch);
     cc->node_batch_of = malloc(((size_t)nodes + 1) * sizeof *cc->node_batch_of);
     cc->queue_notes = calloc((size_t)nodes + 1, sizeof *cc->queue_notes);
-    walker w = {.g = g, .node_signal = calloc((size_t)nodes + 1, sizeof *w.node_signal),
+    walker w = {.g = g, .start = RG__NONE, .node_signal = calloc((size_t)nodes + 1, sizeof *w.node_signal),
                 .producer = calloc((size_t)nodes + 1, 1)};
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         w.open[q] = RG__NONE;
@@ -255,6 +290,11 @@ rg_result rg__compile_queues(rg_graph *g)
             for (uint32_t k = 0; k < cmd->access_count; k++)
                 cc->resource_queues[g->decl.accesses[cmd->first_access + k].resource] |=
                     1u << cc->node_queue[cmd->node];
+        }
+        for (uint32_t r = 0; r < g->decl.resource_count; r++) {
+            const rg__resource *res = &g->decl.resources[r];
+            if (rg__history(res))
+                cc->resource_queues[r] |= cc->resource_queues[res->history_pair];
         }
         for (uint32_t m = 0; m < nodes; m++) {
             if (cc->node_culled[m])

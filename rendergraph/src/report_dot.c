@@ -115,15 +115,22 @@ static void put_node(FILE *f, const rg_graph *g, uint32_t n)
 }
 
 /* The last command of a batch (the node of a position ends there). */
-static uint32_t batch_last_cmd(const rg_graph *g, const rg__batch *b)
+/* The DOT node of batch b's end: its last command, or the batch itself
+ * when it has none. */
+static void put_batch_end(FILE *f, const rg_graph *g, uint32_t b)
 {
-    return g->compiled.order[b->last];
+    const rg__batch *x = &g->compiled.batches[b];
+    if (x->first == RG__NONE)
+        fprintf(f, "q%u", b);
+    else
+        fprintf(f, "c%u", g->compiled.order[x->last]);
 }
 
 /* A graph on several queues: each queue a lane (cluster) of its nodes;
  * each semaphore wait a bold edge from the last command of the batch
  * waited for to the first of the waiting one, labelled with the signal
- * and the wait's stages; the frame's final batch (no commands) a node. */
+ * and the wait's stages; batches without commands (the frame's end, and
+ * its opening batch for history clears) a node each. */
 static void put_lanes(FILE *f, const rg_graph *g)
 {
     static const char *colors[RG_QUEUE_COUNT] = {"black", "blue", "darkgreen"};
@@ -142,13 +149,15 @@ static void put_lanes(FILE *f, const rg_graph *g)
         const rg__batch *x = &cc->batches[b];
         bool empty = x->first == RG__NONE;
         if (empty)
-            fprintf(f, "  q%u [shape=doublecircle, label=\"frame end\\n%s batch %u\"];\n", b,
-                    rg_queue_name(x->queue), b);
+            fprintf(f, "  q%u [shape=doublecircle, label=\"%s\\n%s batch %u\"];\n", b,
+                    b + 1 == cc->batch_count ? "frame end" : "frame start", rg_queue_name(x->queue), b);
         for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++) {
             if (!x->waits_on[r] || x->wait[r].batch == RG__NONE)
                 continue;
             const rg__batch *w = &cc->batches[x->wait[r].batch];
-            fprintf(f, "  c%u -> ", batch_last_cmd(g, w));
+            fprintf(f, "  ");
+            put_batch_end(f, g, x->wait[r].batch);
+            fprintf(f, " -> ");
             if (empty)
                 fprintf(f, "q%u", b);
             else

@@ -134,7 +134,8 @@ static void queue_lines(const rg_graph *g, FILE *out)
             const rg__batch *x = &cc->batches[b];
             fprintf(out, "  batch %u %s: ", b, rg_queue_name(x->queue));
             if (x->first == RG__NONE)
-                fprintf(out, "no commands (frame end)");
+                fprintf(out, "no commands (%s)",
+                        b + 1 == cc->batch_count ? "frame end" : "frame start: history clears");
             else
                 fprintf(out, "'%s'..'%s' (positions %u..%u)", g->decl.cmds[cc->order[x->first]].name,
                         g->decl.cmds[cc->order[x->last]].name, x->first, x->last);

@@ -1305,3 +1305,70 @@ DEVICE_TEST(rg_queues, declaration_changed_after_frames)
     runner_close(&r);
     kernels_close(&k);
 }
+
+/* 7. A history texture on the async queue: each frame the compute queue
+ * copies previous out, transforms it and copies the result into current;
+ * the graphics queue reads previous and current back. The first frame
+ * reads the history clear, recorded in the frame's opening graphics batch,
+ * which the compute queue's first batch waits for; four frames back to
+ * back, each one's previous what the frame before wrote. */
+#define HISTORY_CLEAR 0x00000101u
+
+DEVICE_TEST(rg_queues, history_on_the_async_queue)
+{
+    kernels k;
+    kernels_open(&k);
+    runner r;
+    runner_open(&r);
+    enum { N = 4 };
+    readback_job j;
+    rg_graph *g = readback_open(&j, N, 2 * BYTES, "history on async");
+    rg_texture previous;
+    rg_texture current = rg_texture_create_history(
+        g, &(rg_texture_desc){ .name = "accum", .format = TEX_FMT, .width = TEX_W, .height = TEX_H,
+                               .history_clear.color.uint32 = { HISTORY_CLEAR } },
+        &previous);
+    rg_buffer before = rg_buffer_create(g, &(rg_buffer_desc){ .name = "before", .size = BYTES });
+    rg_buffer after = rg_buffer_create(g, &(rg_buffer_desc){ .name = "after", .size = BYTES });
+    j.out = test_import_buffer(g, "readback", j.readbacks[0], true);
+    dispatch step = transform_of(&k, before, after, 3, 7);
+    rg_command on_async[3] = { rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, before, 0),
+                               declare_dispatch(g, "step", &step, RG_QUEUE_COMPUTE),
+                               rg_cmd_copy_buffer_to_texture(g, after, 0, current, 0, 0, 1) };
+    rg_command_allow_queue(g, on_async[0], RG_QUEUE_COMPUTE);
+    rg_command_allow_queue(g, on_async[2], RG_QUEUE_COMPUTE);
+    rg_command reads[2] = { rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, j.out, 0),
+                            rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, j.out, BYTES) };
+    test_compile(g);
+    check_batches(g, true);
+    for (int i = 0; i < 3; i++)
+        expect_queue(g, on_async[i], async_queue());
+    for (int i = 0; i < 2; i++)
+        expect_queue(g, reads[i], RG_QUEUE_GRAPHICS);
+    cr_expect_eq(rg_queue_note_count(g), 0);
+    if (has_compute_queue()) {
+        rg_batch_info first;
+        cr_assert_eq(rg_batch_get(g, 0, &first), RG_SUCCESS);
+        cr_expect(first.queue == RG_QUEUE_GRAPHICS && first.first == RG_INDEX_NONE,
+                  "the frame does not open with a command-less graphics batch");
+    }
+
+    run_frames(&r, g, N, readback_before, NULL, NULL, &j);
+    static uint32_t want[2 * WORDS];
+    uint32_t prev = HISTORY_CLEAR;
+    for (uint32_t f = 0; f < N; f++) {
+        uint32_t cur = transform_at(&step, prev);
+        for (uint32_t i = 0; i < WORDS; i++) {
+            want[i] = cur;
+            want[WORDS + i] = prev;
+        }
+        char what[48];
+        snprintf(what, sizeof what, "frame %u: current, previous", f + 1);
+        expect_words(eng_buffer_mapped(j.readbacks[f]), want, 2 * WORDS, what);
+        prev = cur;
+    }
+
+    readback_close(&j, N);
+    runner_close(&r);
+    kernels_close(&k);
+}

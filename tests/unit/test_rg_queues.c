@@ -250,7 +250,10 @@ static void check_batches(const rg_graph *g, const char *what)
                       end[b->queue]);
             end[b->queue] = b->last;
         } else {
-            cr_assert_eq(i, o.n - 1, "%s: batch %u has no commands and is not the last", what, i);
+            /* Command-less: the frame's end, or its opening graphics batch
+             * (history clears before another queue's reads). */
+            cr_assert(i == o.n - 1 || (i == 0 && b->queue == RG_QUEUE_GRAPHICS && b->wait_count == 0),
+                      "%s: batch %u has no commands and is neither the first nor the last", what, i);
         }
         cr_assert_leq(b->wait_count, RG_QUEUE_COUNT, "%s: batch %u", what, i);
         for (uint32_t k = 0; k < b->wait_count; k++) {
@@ -475,11 +478,11 @@ static void expect_note(const rg_graph *g, rg_command c, rg_queue eligible, cons
               note.reason ? note.reason : "(null)", resource);
 }
 
-/* An eligible command touching an import (texture or buffer) or either
- * handle of a history texture stays on graphics (their state before and
- * after the frame lives there), and a note names the resource; an eligible
- * command next to them moves. */
-Test(rg_queues, imports_and_history_stay_on_graphics_with_a_note)
+/* An eligible command touching an import (texture or buffer) stays on
+ * graphics (its state before and after the frame lives there), and a note
+ * names the resource; an eligible command next to it moves, and so do the
+ * commands reading and writing a history texture. */
+Test(rg_queues, imports_stay_on_graphics_with_a_note)
 {
     rg_graph *g = queue_graph(&both_queues, false);
     rg_texture lit = test_color(g, "lit"), resolved = test_color(g, "resolved"), blurred = test_color(g, "blurred");
@@ -506,17 +509,66 @@ Test(rg_queues, imports_and_history_stay_on_graphics_with_a_note)
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_eq(queue_of(g, blur), RG_QUEUE_COMPUTE);
     cr_expect_eq(queue_of(g, reduce), RG_QUEUE_COMPUTE);
+    cr_expect_eq(queue_of(g, resolve), RG_QUEUE_COMPUTE);
+    cr_expect_eq(queue_of(g, accumulate), RG_QUEUE_COMPUTE);
     expect_note(g, sky, RG_QUEUE_COMPUTE, "env map");
-    expect_note(g, resolve, RG_QUEUE_COMPUTE, "taa_accum");
-    expect_note(g, accumulate, RG_QUEUE_COMPUTE, "taa_accum");
     expect_note(g, copy, RG_QUEUE_TRANSFER, "readback");
-    cr_expect_eq(rg_queue_note_count(g), 4);
+    cr_expect_eq(rg_queue_note_count(g), 2);
     rg_queue_note note;
     cr_expect_neq(rg_queue_note_get(g, rg_queue_note_count(g), &note), RG_SUCCESS, "past the last note");
     check_batches(g, "notes");
     check_closure(g, "notes");
     check_barrier_stages(g, "notes");
     rg_graph_destroy(g);
+}
+
+/* A history texture on the compute queue: the frame opens with a graphics
+ * batch of no commands (the first frame's history clears), which the
+ * compute queue's first batch waits for at every stage instead of the
+ * frame before's last graphics batch. Without a read of previous on
+ * another queue there is no such batch. */
+Test(rg_queues, history_on_compute_opens_the_frame)
+{
+    for (int read = 0; read < 2; read++) {
+        rg_graph *g = queue_graph(&both_queues, false);
+        rg_texture lit = test_color(g, "lit"), out = test_color(g, "out");
+        rg_texture previous;
+        rg_texture current = rg_texture_create_history(
+            g, &(rg_texture_desc){.name = "accum", .format = VK_FORMAT_R16G16B16A16_SFLOAT, .width = 64, .height = 64},
+            &previous);
+        test_begin(g, "scene", lit);
+        rg_end_rendering(g);
+        test_queued(g, "tonemap", RG_QUEUE_GRAPHICS, ACC(TEX(lit, SMC), TEX(out, SWC)));
+        /* Nothing of this frame's graphics work needed: the wait is the
+         * frame's first one. */
+        rg_command temporal = read ? test_async(g, "temporal", TEX(previous, SMC), TEX(current, SWC))
+                                   : test_async(g, "temporal", TEX(current, SWC));
+        test_queued(g, "show", RG_QUEUE_GRAPHICS, ACC(TEX(current, SMC), TEX(out, RG_USAGE_STORAGE_READ_COMPUTE)));
+        cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+        cr_expect_eq(queue_of(g, temporal), RG_QUEUE_COMPUTE);
+        cr_expect_eq(rg_queue_note_count(g), 0);
+        rg_batch_info first, async;
+        cr_assert_eq(rg_batch_get(g, 0, &first), RG_SUCCESS);
+        cr_assert_eq(rg_batch_get(g, cmd_info(g, temporal).batch, &async), RG_SUCCESS);
+        const rg_batch_wait *gw = NULL;
+        for (uint32_t k = 0; k < async.wait_count; k++)
+            if (async.waits[k].queue == RG_QUEUE_GRAPHICS)
+                gw = &async.waits[k];
+        cr_assert_not_null(gw, "read %d: the compute batch does not wait for graphics", read);
+        if (read) {
+            cr_expect(first.queue == RG_QUEUE_GRAPHICS && first.first == RG_INDEX_NONE && first.wait_count == 0,
+                      "the frame does not open with a command-less graphics batch:%s", batches_text(g));
+            cr_expect_eq(gw->batch, 0, "the compute batch waits for graphics batch %u", gw->batch);
+            cr_expect(gw->stage & VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+        } else {
+            cr_expect_neq(first.first, RG_INDEX_NONE, "an opening batch without a read of previous:%s",
+                          batches_text(g));
+        }
+        check_batches(g, read ? "history read on compute" : "history written on compute");
+        check_closure(g, "history on compute");
+        check_barrier_stages(g, "history on compute");
+        rg_graph_destroy(g);
+    }
 }
 
 /* rg_command_allow_queue(..., RG_QUEUE_GRAPHICS) makes a command
