@@ -13,7 +13,9 @@
  * of another queue its own queue has not waited for yet: then its queue's
  * batch is cut and the new one waits, per other queue, for the latest
  * batch it needs there. A batch is closed right after a unit another
- * queue needs, so it signals as soon as that work is done. A merged rendering instance is one unit (no
+ * queue needs, so it signals as soon as that work is done (unless each
+ * node needing it also needs the next unit of its queue: then an early
+ * signal helps no one). A merged rendering instance is one unit (no
  * cut inside a rendering instance): its needs are its spans' together, met
  * at its first span. The first batch of a queue other than graphics waits
  * for the frame before's last graphics batch, or, where such a queue reads
@@ -41,7 +43,8 @@ typedef struct walker {
     uint32_t *by_signal[RG_QUEUE_COUNT];            /* per queue: batch index of signal s at s - 1 */
     uint64_t *node_signal;                          /* per node: its batch's signal */
     uint32_t start;                                 /* the frame's opening graphics batch, RG__NONE */
-    uint8_t *producer;                              /* per node: another queue's node needs it */
+    uint8_t *producer;                              /* per node: another queue's node needs it, and
+                                                       not the next node of its own queue */
     uint32_t batch_cap;
 } walker;
 
@@ -175,6 +178,44 @@ static bool history_read_elsewhere(const rg_graph *g)
     return false;
 }
 
+/* Per node, whether a node of another queue needs it (through the
+ * closure) without needing the next node of its queue in the execution
+ * order: closing the batch after it signals that node earlier. */
+static rg_result find_producers(const rg_graph *g, uint8_t *producer)
+{
+    const rg__compiled *cc = &g->compiled;
+    uint32_t *next = malloc(((size_t)cc->node_count + 1) * sizeof *next);
+    if (!next)
+        return RG_ERROR_OUT_OF_MEMORY;
+    uint32_t last[RG_QUEUE_COUNT] = {RG__NONE, RG__NONE, RG__NONE};
+    for (uint32_t n = 0; n < cc->node_count; n++)
+        next[n] = RG__NONE;
+    for (uint32_t pos = 0; pos < cc->order_count; pos++) {
+        uint32_t n = g->decl.cmds[cc->order[pos]].node, q = cc->node_queue[n];
+        if (last[q] != n) {
+            if (last[q] != RG__NONE)
+                next[last[q]] = n;
+            last[q] = n;
+        }
+    }
+    for (uint32_t m = 0; m < cc->node_count; m++) {
+        if (cc->node_culled[m])
+            continue;
+        const uint64_t *row = &cc->closure[(size_t)m * cc->row_words];
+        for (uint32_t wd = 0; wd < cc->row_words; wd++)
+            for (uint64_t bits = row[wd]; bits; bits &= bits - 1) {
+                uint32_t n = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+                if (cc->node_culled[n] || cc->node_queue[n] == cc->node_queue[m])
+                    continue;
+                uint32_t after = next[n];
+                if (after == RG__NONE || !(row[after / 64] >> (after % 64) & 1))
+                    producer[n] = 1;
+            }
+    }
+    free(next);
+    return RG_SUCCESS;
+}
+
 static rg_result walk(walker *w)
 {
     rg_graph *g = w->g;
@@ -292,23 +333,14 @@ rg_result rg__compile_queues(rg_graph *g)
                     1u << cc->node_queue[cmd->node];
         }
         for (uint32_t r = 0; r < g->decl.resource_count; r++) {
-            const rg__resource *res = &g->decl.resources[r];
-            if (rg__history(res))
-                cc->resource_queues[r] |= cc->resource_queues[res->history_pair];
+            const rg__resource *h = &g->decl.resources[r];
+            if (rg__history(h))
+                cc->resource_queues[r] |= cc->resource_queues[h->history_pair];
         }
-        for (uint32_t m = 0; m < nodes; m++) {
-            if (cc->node_culled[m])
-                continue;
-            const uint64_t *row = &cc->closure[(size_t)m * cc->row_words];
-            for (uint32_t wd = 0; wd < cc->row_words; wd++)
-                for (uint64_t bits = row[wd]; bits; bits &= bits - 1) {
-                    uint32_t n = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-                    if (!cc->node_culled[n] && cc->node_queue[n] != cc->node_queue[m])
-                        w.producer[n] = 1;
-                }
-        }
-        res = walk(&w);
+        res = find_producers(g, w.producer);
     }
+    if (res == RG_SUCCESS)
+        res = walk(&w);
     free(w.node_signal);
     free(w.producer);
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
