@@ -132,22 +132,27 @@
  * rg_command_allow_queue): RG_QUEUE_COMPUTE (async compute: dispatches,
  * copies, color clears) or RG_QUEUE_TRANSFER (copies). Compile moves it
  * there when the context has that queue (rg_device_caps.compute_queue,
- * transfer_queue; eng_pick_queues says which queues those are) and the graph is
- * not rg_graph_desc.single_queue; it stays on the graphics queue when it
- * touches an import or a history texture (their state before and after
- * the frame lives on the graphics queue), and rg_queue_note_get says so.
+ * transfer_queue; eng_pick_queues says which queues those are) and the
+ * graph is not rg_graph_desc.single_queue; it stays on the graphics queue when it
+ * touches an import (its state before and after the frame lives on the
+ * graphics queue, and its sharing mode is the application's), and
+ * rg_queue_note_get says so. History textures may be used on any queue.
  * Such a graph compiles to batches (rg_batch_get): per queue, runs of its
  * commands in execution order, cut where a command needs work of another
  * queue (a hazard, through the happens-before closure) that its queue has
  * not yet waited for, and right after work another queue needs (so it is
- * signalled as soon as it is done). Each batch is one submission: it
- * waits on the other queues' timeline semaphores at the values their
+ * signalled as soon as it is done) unless what needs it also needs the
+ * queue's next work. Each batch is one submission: it waits on the other
+ * queues' timeline semaphores at the values their
  * batches signal, at the pipeline stages of the accesses that need them,
  * and signals its own queue's semaphore when done. The graph keeps one
  * timeline semaphore per queue it uses (made at placement, values counted
  * up frame after frame). Across frames: each non-graphics queue's first
  * batch waits for the graphics queue's last batch of the frame before (at
- * every stage), and the frame's last batch is a graphics batch without
+ * every stage) or, where such a queue reads a history texture's previous
+ * half, for a graphics batch without commands that opens the frame (the
+ * first frame after a placement records the history clears there), and
+ * the frame's last batch is a graphics batch without
  * commands that waits for every other queue's last batch at every stage,
  * so work before and after the frame, the application's fence, and a
  * present ordered after the last batch cover the whole frame. The
