@@ -15,19 +15,21 @@
  * batch it needs there. A batch is closed right after a unit another
  * queue needs, so it signals as soon as that work is done (unless each
  * node needing it also needs the next unit of its queue: then an early
- * signal helps no one). A merged rendering instance is one unit (no
- * cut inside a rendering instance): its needs are its spans' together, met
- * at its first span. The first batch of a queue other than graphics waits
- * for the frame before's last graphics batch, or, where such a queue reads
- * a history texture's previous half, for a graphics batch of no commands
- * that opens the frame: the first frame of a placement records the history
- * clears there (execute.c), and it comes after the frame before's
- * graphics work. A frame on several queues
- * ends with a graphics batch of no commands (the frame's final barriers)
- * that waits for every other queue's last batch at every stage. Waits only name earlier
- * batches, so submitting in batch order never waits for a later
- * submission. The waits' stages come from the barrier planner
- * (compile_barriers.c), which knows which accesses need them.
+ * signal helps no one). A merged rendering instance is one unit (no cut
+ * inside a rendering instance): its needs are its spans' together, met at
+ * its first span.
+ *
+ * Frame edges: the first batch of a queue other than graphics waits for
+ * the frame before's last graphics batch, or, where such a queue reads a
+ * history texture's previous half, for a graphics batch of no commands
+ * that opens the frame (the first frame of a placement records the
+ * history clears there, execute.c; it comes after the frame before's
+ * graphics work). A frame on several queues ends with a graphics batch of
+ * no commands (the frame's final barriers) that waits for every other
+ * queue's last batch at every stage. Waits only name earlier batches, so
+ * submitting in batch order never waits for a later submission. The
+ * waits' stages come from the barrier planner (compile_barriers.c), which
+ * knows which accesses need them.
  */
 #include "graph_internal.h"
 
