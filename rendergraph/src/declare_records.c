@@ -158,6 +158,18 @@ bool rg__queue_eligible(rg_graph *g, const char *name, const rg__cmd *c, uint32_
         why = "clears need a graphics or compute queue";
     else if (c->type == RG_COMMAND_TYPE_CLEAR && !(c->u.clear.range.aspect & VK_IMAGE_ASPECT_COLOR_BIT))
         why = "depth/stencil clears need the graphics queue";
+    else if (c->type == RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE || c->type == RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER) {
+        /* Vulkan: buffer/image copies of depth or stencil only on a queue
+         * with graphics; at buffer offsets that are multiples of 4 on one
+         * without graphics and compute. */
+        for (uint32_t k = 0; k < access_count && !why; k++) {
+            const rg__resource *r = &g->decl.resources[g->decl.accesses[first_access + k].resource];
+            if (r->is_texture && !(r->aspects & VK_IMAGE_ASPECT_COLOR_BIT))
+                why = "copies of depth/stencil textures need the graphics queue";
+        }
+        if (!why && q == RG_QUEUE_TRANSFER && c->u.copy_image.offset % 4 != 0)
+            why = "the transfer queue copies at buffer offsets that are multiples of 4";
+    }
     if (why) {
         rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s' cannot run on the %s queue: %s", name, rg_queue_name(q),
                  why);

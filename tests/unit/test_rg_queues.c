@@ -648,6 +648,36 @@ Test(rg_queues, allow_queue_on_a_depth_clear_is_an_error)
     rg_graph_destroy(g);
 }
 
+/* Buffer/texture copies of a depth texture need a graphics queue; on the
+ * transfer queue a copy needs a buffer offset that is a multiple of 4
+ * (compute takes any). */
+Test(rg_queues, queue_rules_of_texture_copies)
+{
+    for (rg_queue q = RG_QUEUE_COMPUTE; q <= RG_QUEUE_TRANSFER; q++) {
+        rg_graph *g = queue_graph(&both_queues, false);
+        rg_buffer out = rg_buffer_create(g, &(rg_buffer_desc){.name = "out", .size = 1u << 20});
+        rg_command copy = rg_cmd_copy_texture_to_buffer(g, test_tex(g, "depth", VK_FORMAT_D32_SFLOAT), 0, 0, 1, out, 0);
+        rg_command_allow_queue(g, copy, q);
+        test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "copy_texture_to_buffer");
+        cr_expect(strstr(rg_graph_error_message(g), "depth/stencil") != NULL, "%s", rg_graph_error_message(g));
+        rg_graph_destroy(g);
+    }
+    for (rg_queue q = RG_QUEUE_COMPUTE; q <= RG_QUEUE_TRANSFER; q++) {
+        rg_graph *g = queue_graph(&both_queues, false);
+        rg_buffer in = rg_buffer_create(g, &(rg_buffer_desc){.name = "in", .size = 1u << 20});
+        rg_command copy = rg_cmd_copy_buffer_to_texture(g, in, 2, test_tex(g, "mask", VK_FORMAT_R8_UNORM), 0, 0, 1);
+        rg_command_allow_queue(g, copy, q);
+        if (q == RG_QUEUE_TRANSFER) {
+            test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "copy_buffer_to_texture");
+            cr_expect(strstr(rg_graph_error_message(g), "multiples of 4") != NULL, "%s", rg_graph_error_message(g));
+        } else {
+            cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+            cr_expect_eq(queue_of(g, copy), RG_QUEUE_COMPUTE);
+        }
+        rg_graph_destroy(g);
+    }
+}
+
 Test(rg_queues, transfer_queue_for_a_clear_is_an_error)
 {
     rg_graph *g = queue_graph(&both_queues, false);

@@ -614,10 +614,12 @@ rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_tex
                        VkFilter filter);
 /* Makes a command eligible for a queue (see "Queues"): built-in copies
  * for RG_QUEUE_COMPUTE or RG_QUEUE_TRANSFER, clears of color textures for
- * RG_QUEUE_COMPUTE (blits and depth/stencil clears need the graphics
- * queue); a user command as rg_user_desc.queue says. A declaration error
- * for another command or queue; RG_QUEUE_GRAPHICS makes the command
- * graphics-only again. */
+ * RG_QUEUE_COMPUTE (blits, depth/stencil clears and copies of depth/stencil
+ * textures need the graphics queue, as Vulkan says; on RG_QUEUE_TRANSFER a
+ * buffer/texture copy's buffer offset must be a multiple of 4); a user
+ * command as rg_user_desc.queue says. A declaration error for another
+ * command or queue; RG_QUEUE_GRAPHICS makes the command graphics-only
+ * again. */
 void rg_command_allow_queue(rg_graph *graph, rg_command command, rg_queue queue);
 
 /* ------------------------------------------------------------------- spans */
