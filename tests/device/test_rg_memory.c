@@ -132,12 +132,7 @@ static bool draw_post(const rg_record_context *rc, void *user)
         vkUpdateDescriptorSets(eng_context_device(test_ctx), 1, &w, 0, NULL);
         d->written = view;
     }
-    VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(d->pipeline));
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_layout(d->pipeline), 0, 1, &d->set, 0,
-                            NULL);
-    static const float full[4] = { -1, -1, 1, 1 }, none[4] = { 0, 0, 0, 0 };
-    solid_draw(cmd, d->pipeline, full, none, 0.0f);
+    solid_draw_with_set(rg_record_cmd(rc), d->pipeline, d->set);
     return true;
 }
 

@@ -1003,12 +1003,7 @@ static bool record_draw(const rg_record_context *rc, void *user)
     if (!b)
         return false;
     bind_storage(d->dev, d->set, b, &d->bound);
-    VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(d->pipeline));
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_layout(d->pipeline), 0, 1, &d->set, 0,
-                            NULL);
-    static const float full[4] = { -1, -1, 1, 1 }, none[4] = { 0, 0, 0, 0 };
-    solid_draw(cmd, d->pipeline, full, none, 0.0f);
+    solid_draw_with_set(rg_record_cmd(rc), d->pipeline, d->set);
     return true;
 }
 
@@ -1371,4 +1366,63 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
     readback_close(&j, N);
     runner_close(&r);
     kernels_close(&k);
+}
+
+/* 8. A mip and a layer above 0 across three queues: the compute queue
+ * clears mip 1 of layer 1 of a two-mip, two-layer texture; the transfer
+ * queue uploads mip 0 of layer 1 from a buffer and copies mip 1 of layer 1
+ * out; the graphics queue reads both back. Two frames back to back. */
+#define MIP_CLEAR 0x0BADCAFEu
+
+DEVICE_TEST(rg_queues, upper_mip_and_layer_across_queues)
+{
+    runner r;
+    runner_open(&r);
+    enum { N = 2, MIP1 = WORDS / 4 };
+    readback_job j;
+    rg_graph *g = readback_open(&j, N, BYTES + MIP1 * 4u, "upper mip and layer");
+    static uint32_t upload[WORDS];
+    for (uint32_t i = 0; i < WORDS; i++)
+        upload[i] = 0x5000u + 7u * i;
+    eng_buffer *src = test_host_buffer(BYTES, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, upload);
+    rg_texture tex = rg_texture_create(g, &(rg_texture_desc){ .name = "mips", .format = TEX_FMT, .width = TEX_W,
+                                                              .height = TEX_H, .mip_levels = 2, .array_layers = 2 });
+    rg_buffer in = test_import_buffer(g, "upload", src, false);
+    rg_buffer small = rg_buffer_create(g, &(rg_buffer_desc){ .name = "mip 1", .size = MIP1 * 4u });
+    j.out = test_import_buffer(g, "readback", j.readbacks[0], true);
+    rg_command clear = rg_cmd_clear_texture(g, tex, &(rg_range){ .aspect = VK_IMAGE_ASPECT_COLOR_BIT, .base_mip = 1,
+                                                                 .mip_count = 1, .base_layer = 1, .layer_count = 1 },
+                                            &(VkClearValue){ .color.uint32 = { MIP_CLEAR } });
+    rg_command_allow_queue(g, clear, RG_QUEUE_COMPUTE);
+    rg_command upload_cmd = rg_cmd_copy_buffer_to_texture(g, in, 0, tex, 0, 1, 1);
+    rg_command down = rg_cmd_copy_texture_to_buffer(g, tex, 1, 1, 1, small, 0);
+    rg_command_allow_queue(g, upload_cmd, RG_QUEUE_TRANSFER);
+    rg_command_allow_queue(g, down, RG_QUEUE_TRANSFER);
+    rg_command reads[2] = { rg_cmd_copy_texture_to_buffer(g, tex, 0, 1, 1, j.out, 0),
+                            rg_cmd_copy_buffer(g, small, 0, j.out, BYTES, MIP1 * 4u) };
+    test_compile(g);
+    check_batches(g, true);
+    expect_queue(g, clear, async_queue());
+    expect_queue(g, down, transfer_queue());
+    /* The upload touches an import: it stays on graphics, with a note
+     * where there was a transfer queue to move it to. */
+    expect_queue(g, upload_cmd, RG_QUEUE_GRAPHICS);
+    cr_expect_eq(rg_queue_note_count(g), transfer_queue() == RG_QUEUE_TRANSFER ? 1u : 0u);
+    for (int i = 0; i < 2; i++)
+        expect_queue(g, reads[i], RG_QUEUE_GRAPHICS);
+
+    run_frames(&r, g, N, readback_before, NULL, NULL, &j);
+    static uint32_t want[WORDS + MIP1];
+    memcpy(want, upload, sizeof upload);
+    for (uint32_t i = 0; i < MIP1; i++)
+        want[WORDS + i] = MIP_CLEAR;
+    for (uint32_t f = 0; f < N; f++) {
+        char what[48];
+        snprintf(what, sizeof what, "frame %u: mip 0 and mip 1 of layer 1", f + 1);
+        expect_words(eng_buffer_mapped(j.readbacks[f]), want, WORDS + MIP1, what);
+    }
+
+    readback_close(&j, N);
+    eng_buffer_destroy(src);
+    runner_close(&r);
 }

@@ -31,4 +31,8 @@ eng_result solid_pipeline_create(eng_context *ctx, VkFormat color_format, VkForm
 void solid_draw(VkCommandBuffer cmd, const eng_pipeline *pipeline, const float rect[4], const float color[4],
                 float depth);
 
+/* Binds pipeline (a solid vertex shader with a fragment shader that takes
+ * its color from set 0) and set, and draws the whole target. */
+void solid_draw_with_set(VkCommandBuffer cmd, const eng_pipeline *pipeline, VkDescriptorSet set);
+
 #endif
