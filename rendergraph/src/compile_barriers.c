@@ -437,11 +437,22 @@ static void init_slot(rg_graph *g, const planner *p, uint32_t q, uint32_t ri, ui
     slot_state *st = &p->slots[base + i];
     memset(st, 0, sizeof *st);
     st->bar = st->written = RG__NONE;
-    /* The other half's slot of the same subresource. */
-    uint32_t other = rg__history(r) ? g->decl.resources[r->history_pair].sub_base + (i - r->sub_base) : 0;
+    /* The slot whose end of the frame before holds this slot's image
+     * now: for a history half, the other half's slot of the same
+     * subresource (the halves trade images), except where previous does
+     * not read the subresource: then the frame before left current's
+     * image of then untouched, as the current half had left it the frame
+     * before that, which is how the same compiled frame's current half
+     * ends (so the first write of current waits for that write). */
+    uint32_t src = i;
+    if (rg__history(r)) {
+        uint32_t other = g->decl.resources[r->history_pair].sub_base + (i - r->sub_base);
+        if (r->history_previous || t[other].read)
+            src = other;
+    }
     if (rg__history(r) && r->history_previous) {
         if (carry) {
-            *st = carry[base + other];
+            *st = carry[base + src];
             st->bar = st->written = RG__NONE;
             st->foreign = st->foreign_writers = 0;
         } else if (t[i].read) {
@@ -451,8 +462,8 @@ static void init_slot(rg_graph *g, const planner *p, uint32_t q, uint32_t ri, ui
         }
     } else if (rg__history(r)) {
         if (carry) {
-            st->ws = carry[base + other].ws | carry[base + other].rs;
-            st->wa = carry[base + other].wa;
+            st->ws = carry[base + src].ws | carry[base + src].rs;
+            st->wa = carry[base + src].wa;
         }
     } else if (r->imported) {
         if (q == RG_QUEUE_GRAPHICS) {
@@ -471,10 +482,8 @@ static void init_slot(rg_graph *g, const planner *p, uint32_t q, uint32_t ri, ui
         st->ws = carry[base + i].ws | carry[base + i].rs;
         st->wa = carry[base + i].wa;
     }
-    /* Another queue touched the slot after this one in the frame before
-     * (a history half: its other half, whose image it now is): the
-     * frame's first waits cover that work. */
-    uint32_t src = rg__history(r) ? other : i;
+    /* Another queue touched the slot's image after this one in the frame
+     * before: the frame's first waits cover that work. */
     if (carry && !r->imported && (carry[base + src].foreign || carry[base + src].foreign_prev)) {
         st->foreign_prev = true;
         st->foreign_write_prev = carry[base + src].foreign_writers || carry[base + src].foreign_write_prev;

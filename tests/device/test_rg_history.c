@@ -247,3 +247,44 @@ DEVICE_TEST(rg_history, copies_see_the_frame_before)
     eng_buffer_destroy(upload);
     eng_buffer_destroy(readback);
 }
+
+/* Previous read by nothing (what a first frame that skips the read
+ * declares): frame N's first write of current, a layout transition from
+ * UNDEFINED, must wait for frame N-2's write of the same image, with
+ * nothing in between to chain through. Three frames in one command buffer
+ * (synchronization validation 1.4.309 sees the write-after-write there),
+ * then two more one per submission; with the copy, each frame reads back
+ * its own clear value. */
+DEVICE_TEST(rg_history, unread_previous_waits_for_the_write_two_frames_before)
+{
+    enum { W = 64, H = 64 };
+    eng_buffer *readback = test_host_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    for (int copy = 0; copy < 2; copy++) {
+        rg_graph *g = test_device_graph("history, previous unread");
+        rg_texture previous;
+        rg_texture current = rg_texture_create_history(
+            g, &(rg_texture_desc){ .name = "written only", .format = FMT, .width = W, .height = H }, &previous);
+        rg_begin_rendering(g, &(rg_rendering_desc){
+                                  .name = "clear current",
+                                  .colors = { { .texture = current, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                .store = VK_ATTACHMENT_STORE_OP_STORE,
+                                                .clear.color.uint32 = { 0x5eed } } },
+                                  .color_count = 1 });
+        rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = test_record_nothing });
+        rg_end_rendering(g);
+        if (copy)
+            rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, test_import_buffer(g, "readback", readback, true), 0);
+        test_compile(g);
+        static const int runs[] = { 3, 1, 1 };
+        for (uint32_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+            memset(eng_buffer_mapped(readback), 0, W * H * 4);
+            test_run(g, runs[i]);
+            const uint32_t *v = eng_buffer_mapped(readback);
+            if (copy)
+                cr_expect_eq(v[0] == 0x5eed && v[W * H - 1] == 0x5eed, true, "read back 0x%x .. 0x%x", v[0],
+                             v[W * H - 1]);
+        }
+        rg_graph_destroy(g);
+    }
+    eng_buffer_destroy(readback);
+}

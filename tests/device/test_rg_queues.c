@@ -1368,6 +1368,54 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
     kernels_close(&k);
 }
 
+/* 7b. A history texture written on the async queue whose previous half
+ * nothing reads: each frame's first write of current (the copy's layout
+ * transition) waits for that image's write two frames before, with
+ * nothing in between to chain through; a pattern that changes per frame
+ * is copied into current and read back on graphics, four frames back to
+ * back. */
+DEVICE_TEST(rg_queues, history_unread_on_the_async_queue)
+{
+    kernels k;
+    kernels_open(&k);
+    runner r;
+    runner_open(&r);
+    enum { N = 4 };
+    readback_job j;
+    rg_graph *g = readback_open(&j, N, BYTES, "history unread on async");
+    rg_texture previous;
+    rg_texture current = rg_texture_create_history(
+        g, &(rg_texture_desc){ .name = "written only", .format = TEX_FMT, .width = TEX_W, .height = TEX_H },
+        &previous);
+    rg_buffer values = rg_buffer_create(g, &(rg_buffer_desc){ .name = "values", .size = BYTES });
+    j.out = test_import_buffer(g, "readback", j.readbacks[0], true);
+    dispatch fill = pattern_of(&k, values, 0, 1);
+    j.pattern = &fill;
+    rg_command on_async[2] = { declare_dispatch(g, "fill", &fill, RG_QUEUE_COMPUTE),
+                               rg_cmd_copy_buffer_to_texture(g, values, 0, current, 0, 0, 1) };
+    rg_command_allow_queue(g, on_async[1], RG_QUEUE_COMPUTE);
+    rg_command read = rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, j.out, 0);
+    test_compile(g);
+    check_batches(g, true);
+    for (int i = 0; i < 2; i++)
+        expect_queue(g, on_async[i], async_queue());
+    expect_queue(g, read, RG_QUEUE_GRAPHICS);
+
+    run_frames(&r, g, N, readback_before, NULL, NULL, &j);
+    static uint32_t want[WORDS];
+    for (uint32_t f = 0; f < N; f++) {
+        for (uint32_t i = 0; i < WORDS; i++)
+            want[i] = 0xA0000u + 0x1111u * f + i * (2 * f + 1); /* readback_before's pattern of frame f */
+        char what[32];
+        snprintf(what, sizeof what, "frame %u: current", f + 1);
+        expect_words(eng_buffer_mapped(j.readbacks[f]), want, WORDS, what);
+    }
+
+    readback_close(&j, N);
+    runner_close(&r);
+    kernels_close(&k);
+}
+
 /* 8. A mip and a layer above 0 across three queues: the compute queue
  * clears mip 1 of layer 1 of a two-mip, two-layer texture; the transfer
  * queue uploads mip 0 of layer 1 from a buffer and copies mip 1 of layer 1

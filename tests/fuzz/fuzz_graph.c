@@ -58,7 +58,9 @@
  *     differs from unaliased; or placing again gives another plan;
  *   - a report fails on a graph that was just placed;
  *   - history textures: a write to the read-only half accepted, a half
- *     placed other than in its own memory, one half made without the other;
+ *     placed other than in its own memory, one half made without the other,
+ *     the current half's first transition of the frame waiting for nothing
+ *     (the image was used two frames before, read in between or not);
  *   - culling (on unless the second-to-last byte's low bit is set): a
  *     culled command in the order or a kept one missing, a span culled in
  *     part, a command without accesses or one writing an import culled,
@@ -1112,6 +1114,14 @@ static void check_barriers(const fz *f, const rg_command *order, uint32_t n)
             CHECK(fa != (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT) || b->range.aspect == fa,
                   "barrier %u on depth+stencil texture %u (format %d) names aspects 0x%x, not both", i, k,
                   (int)t->format, b->range.aspect);
+            /* A history texture's current half starts each frame in an
+             * image the frame before's previous half held and the frame
+             * before that's current half used: its first transition (from
+             * UNDEFINED) must wait for something, whether or not previous
+             * read it in between. */
+            CHECK(!t->pair || t->previous || b->old_layout != VK_IMAGE_LAYOUT_UNDEFINED || b->src_stage != 0,
+                  "barrier %u: the first transition of history texture %u's current half waits for nothing", i,
+                  k);
         }
     }
     CHECK(rg_barrier_get(f->g, bc) == NULL, "barrier past the end");

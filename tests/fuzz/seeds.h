@@ -402,6 +402,27 @@ static void seed_async_compute(enc *e)
     s_op_bits(e, OP_COMPILE, 0x01, 0x00);
 }
 
+/* History textures whose previous half nothing reads (a first frame that
+ * skips the read): one written by a span and copied out, one written by a
+ * compute command eligible for the compute queue. */
+static void seed_history_unread(enc *e)
+{
+    s_buf(e, "readback", 1 << 20, true);                            /* b0 */
+    s_history(e, "accumulated", VK_FORMAT_R32_UINT, 64, 64);        /* t0, t1 */
+    s_history(e, "async", VK_FORMAT_R32_UINT, 64, 64);              /* t2, t3 */
+    s_att a = ATT(0, LD_CLEAR, ST_STORE, -1);
+    s_begin(e, "write current", &a, 1, NULL);
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    e8(e, OP_COPY_T2B), e8(e, 0), e64(e, 0), e8(e, 0), e32(e, 0), e32(e, 0), e32(e, 1);
+    s_user_q(e, "fill", RG_COMMAND_OUTSIDE, A(T(2, RG_USAGE_STORAGE_WRITE_COMPUTE)), RG_QUEUE_COMPUTE);
+    s_op(e, OP_COMPILE);
+    s_place(e, "NVIDIA H200");
+    /* Compute and transfer queues, culling on (before last); aliasing on. */
+    s_op_bits(e, OP_COMPILE, 0x71, 0x30);
+    s_op_bits(e, OP_COMPILE, 0x01, 0x00);
+}
+
 /* Compute writing a storage buffer and image, copies to and from them,
  * a clear, readback into imported buffers. */
 static void seed_compute_copy(enc *e)
@@ -659,7 +680,8 @@ int main(int argc, char **argv)
                write_seed(argv[2], "import_mips_extend", seed_import_mips_extend) |
                write_seed(argv[2], "deferred_merged", seed_deferred_merged) |
                write_seed(argv[2], "trails", seed_trails) |
-               write_seed(argv[2], "async_compute", seed_async_compute);
+               write_seed(argv[2], "async_compute", seed_async_compute) |
+               write_seed(argv[2], "history_unread", seed_history_unread);
     }
     if (argc < 2) {
         fprintf(stderr, "usage: %s --write-seeds DIR | FILE...\n", argv[0]);

@@ -356,7 +356,9 @@ Test(rg_history, only_the_subresources_read_are_handed_over)
     uint32_t n = test_tex_barriers(g, current, b, 4);
     cr_assert_eq(n, 3, "the write (mip 1 waits for last frame's read), then mip 1 at the frame's end");
     cr_expect_eq(b[0]->range.base_mip, 0);
-    cr_expect_eq(b[0]->src_stage, 0, "nothing read mip 0 of that image");
+    cr_expect_eq(b[0]->src_stage, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                 "nothing read mip 0 of that image: its write two frames before is what the write waits for");
+    cr_expect_eq(b[0]->src_access, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     cr_expect_eq(b[1]->range.base_mip, 1);
     cr_expect_eq(b[1]->src_stage, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     const rg_barrier_info *end = b[2];
@@ -367,6 +369,47 @@ Test(rg_history, only_the_subresources_read_are_handed_over)
     cr_expect_eq(end->new_layout, SRO);
     cr_expect_eq(test_tex_barriers(g, previous, b, 4), 0);
     rg_graph_destroy(g);
+}
+
+/* Previous read by nothing (the first frame skips the read, or a frame
+ * reads it conditionally): the image current writes was last written as
+ * current two frames before, and nothing in between waited for that. The
+ * first write (a layout transition, itself a write) waits for it. */
+Test(rg_history, unread_previous_the_first_write_waits_for_the_write_before)
+{
+    for (int copy = 0; copy < 2; copy++) {
+        rg_graph *g = test_graph();
+        rg_texture previous;
+        rg_texture current = rg_texture_create_history(
+            g, &(rg_texture_desc){.name = "h", .format = VK_FORMAT_R32_UINT, .width = 64, .height = 64}, &previous);
+        rg_command span = test_begin(g, "write current", current);
+        test_draw(g, "draw");
+        rg_end_rendering(g);
+        if (copy) {
+            rg_buffer out = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 64 * 64 * 4});
+            rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, out, 0);
+        }
+        cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+        const rg_barrier_info *b[4];
+        uint32_t n = test_tex_barriers(g, current, b, 4);
+        cr_assert_eq(n, copy ? 2u : 1u, "the write%s", copy ? ", the copy" : "");
+        cr_expect_eq(b[0]->before.id, span.id);
+        cr_expect_eq(b[0]->old_layout, VK_IMAGE_LAYOUT_UNDEFINED);
+        cr_expect_eq(b[0]->new_layout, CA);
+        if (copy) {
+            /* The frame ended with the copy's transition to TRANSFER_SRC
+             * (a write at the transfer stage, after the attachment write). */
+            cr_expect_eq(b[0]->src_stage, VK_PIPELINE_STAGE_2_TRANSFER_BIT, "0x%llx",
+                         (unsigned long long)b[0]->src_stage);
+        } else {
+            cr_expect_eq(b[0]->src_stage, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, "0x%llx",
+                         (unsigned long long)b[0]->src_stage);
+            cr_expect_eq(b[0]->src_access, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, "0x%llx",
+                         (unsigned long long)b[0]->src_access);
+        }
+        cr_expect_eq(test_tex_barriers(g, previous, b, 4), 0, "nothing touches previous");
+        rg_graph_destroy(g);
+    }
 }
 
 /* An identical declaration after a reset reuses the compiled arrays: the
