@@ -31,7 +31,10 @@
  * read in that layout (its "target"); the previous half starts the frame
  * as the current half ended it (so its first reads need no barrier); the
  * current half starts in UNDEFINED, waiting for the previous half's uses
- * of the frame before. The first execute after placement has no frame
+ * of the frame before, or, for a subresource previous does not read, for
+ * the current half's own uses of the frame before (that image's uses two
+ * frames back, nothing having touched it since). The first execute after
+ * placement has no frame
  * before: it clears the targeted subresources and leaves them in their
  * targets (history_clears), the state the previous half's plan starts
  * from.

@@ -1,9 +1,11 @@
 /* Compile stage "cull": which nodes are recorded. A node is kept when it
  * is observable (it writes an import or a history texture's current, which
- * the next frame reads; a command of it has side effects or no accesses at
- * all) or when a kept node reads what it writes; every other
- * node is culled (rendergraph.h, "Culling"). A span is one node, so it is
- * culled or kept whole.
+ * the next frame reads; a command of it has side effects; it is a command
+ * outside spans with no accesses at all, a timestamp or a label) or when a
+ * kept node reads what it writes; every other node is culled
+ * (rendergraph.h, "Culling"). A span is one node, so it is culled or kept
+ * whole. A draw without accesses of its own is not observable: what it
+ * makes is its span's attachments, whose writes are the span's.
  *
  * One walk over the nodes from the last to the first (node order is
  * record order, which every hazard edge follows) with a "needed" flag per
@@ -51,7 +53,8 @@ static bool observable(const rg_graph *g, uint32_t n)
     const rg__compiled *c = &g->compiled;
     for (uint32_t ci = c->node_first_cmd[n]; ci < c->node_first_cmd[n + 1]; ci++) {
         const rg__cmd *cmd = &g->decl.cmds[ci];
-        if (cmd->side_effects || (cmd->access_count == 0 && cmd->type == RG_COMMAND_TYPE_USER))
+        if (cmd->side_effects || (cmd->access_count == 0 && cmd->type == RG_COMMAND_TYPE_USER &&
+                                  cmd->span == RG__NONE))
             return true;
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];

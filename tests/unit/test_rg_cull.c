@@ -1,8 +1,8 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream, mkstemp */
 /* Pass culling (compile_cull.c), device-free: a command whose results
- * reach no import, no side effect and no command without accesses is not
- * recorded, a span goes whole, and a resource only culled commands use is
- * not created. */
+ * reach no import, no side effect and no command outside spans without
+ * accesses is not recorded, a span goes whole, and a resource only culled
+ * commands use is not created. */
 #include "rg_mem_unit.h"
 
 #include <stdio.h>
@@ -107,6 +107,48 @@ Test(rg_cull, chain_to_an_import_and_side_effects_are_kept)
     cr_expect_not(culled(g, label), "a command without accesses");
     cr_expect(culled(g, dead));
     rg_graph_destroy(g);
+}
+
+/* A draw without accesses of its own (a fullscreen pass, geometry from
+ * buffers the graph does not track) makes only its span's attachments:
+ * the span is culled when nothing reads them, and its target is not
+ * created, as the same span with a sampled input is. Declared with side
+ * effects, the draw keeps it. */
+Test(rg_cull, a_span_whose_draws_declare_no_accesses_is_culled)
+{
+    for (int variant = 0; variant < 3; variant++) {
+        test_mem_env env;
+        test_mem_init(&env, "NVIDIA H200");
+        rg_graph_destroy(env.g);
+        env.g = cull_graph(false);
+        rg_graph *g = env.g;
+        rg_texture t1 = test_mem_tex(&env, "t1", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+        rg_texture t2 = test_mem_tex(&env, "t2", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+        rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 64 * 64 * 4});
+        rg_command a = test_begin(g, "A", t1);
+        rg_command a_draw = test_draw(g, "fullscreen A");
+        rg_end_rendering(g);
+        rg_cmd_copy_texture_to_buffer(g, t1, 0, 0, 1, readback, 0);
+        rg_command b = test_begin(g, "B", t2);
+        rg_command b_draw;
+        if (variant == 0)
+            b_draw = test_draw(g, "fullscreen B");
+        else if (variant == 1)
+            b_draw = test_draw(g, "sampling B", TEX(t1, RG_USAGE_SAMPLED_FRAGMENT));
+        else
+            b_draw = rg_cmd_user(g, &(rg_user_desc){.name = "query B", .kind = RG_COMMAND_DRAW, .record = test_noop,
+                                                    .side_effects = true});
+        rg_command b_end = rg_end_rendering(g);
+        test_mem_place(&env);
+        cr_expect_not(culled(g, a), "variant %d", variant);
+        cr_expect_not(culled(g, a_draw), "variant %d", variant);
+        bool kept = variant == 2;
+        cr_expect_eq(culled(g, b), !kept, "variant %d", variant);
+        cr_expect_eq(culled(g, b_draw), !kept, "variant %d", variant);
+        cr_expect_eq(culled(g, b_end), !kept, "variant %d", variant);
+        cr_expect_eq(rg_texture_memory(g, t2, NULL, NULL) == RG_MEMORY_NOT_CREATED, !kept, "variant %d", variant);
+        rg_graph_destroy(g);
+    }
 }
 
 /* Reading an import does not keep a command; a later writer of that import

@@ -51,7 +51,9 @@
  * included: frame N-1 ends by transitioning current to the layout
  * previous is first read in (made visible to every read of previous in
  * that layout), and frame N's first use of current (the other image, two
- * frames old) discards it, waiting for frame N-1's reads of it. Both
+ * frames old) discards it, waiting for frame N-1's reads of it, or, where
+ * frame N-1 did not read a subresource of previous, for frame N-2's uses
+ * of it as current. Both
  * images are created together (when either handle is used) with the
  * union of both handles' usages plus TRANSFER_DST, each in a dedicated
  * allocation (RG_MEMORY_DEDICATED): never pooled, aliased or transient.
@@ -81,10 +83,14 @@
  * a persistent texture) or to a history texture's current (the next
  * frame reads it), a command declared with side effects
  * (rg_user_desc.side_effects: queries, writes through descriptors the
- * graph does not see), a command without accesses (a timestamp, a label),
- * and every command whose writes those read, transitively. A span is
- * culled whole or kept whole. rg_command_get_info says which commands were
- * culled (the memory report and the DOT show them);
+ * graph does not see), a command outside spans without accesses (a
+ * timestamp, a label), and every command whose writes those read,
+ * transitively. A span is culled whole or kept whole; a draw without
+ * accesses of its own (a fullscreen pass, geometry from buffers the graph
+ * does not track) makes only its span's attachments, so it keeps the span
+ * only where something reads them (declare side_effects for a draw that
+ * writes what the graph cannot see). rg_command_get_info says which
+ * commands were culled (the memory report and the DOT show them);
  * rg_graph_desc.no_culling keeps everything.
  *
  * Merging. Consecutive spans can share one rendering instance (Vulkan's
