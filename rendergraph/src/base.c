@@ -1,7 +1,7 @@
-/* Leaf helpers every stage uses: result strings, the two error rules
- * (rg__fail sticky, rg__report not), array growth, names, handle tags and
- * handle -> index lookup, subresource slots. Calls no other file of the
- * library. */
+/* Leaf helpers every stage uses: result strings, the error rules (rg__fail
+ * sticky, rg__report not, rg__call_begin clearing), array growth, names,
+ * handle tags and handle -> index lookup, subresource slots. Calls no other
+ * file of the library. */
 #include "graph_internal.h"
 
 #include <stdarg.h>
@@ -60,6 +60,12 @@ rg_result rg__report(rg_graph *g, rg_result r, const char *fmt, ...)
     vsnprintf(g->message, sizeof g->message, fmt, ap);
     va_end(ap);
     return r;
+}
+
+void rg__call_begin(rg_graph *g)
+{
+    if (g->state != RG__FAILED)
+        g->message[0] = '\0';
 }
 
 bool rg__grow(void **p, uint32_t *cap, uint32_t need, size_t elem)

@@ -243,11 +243,13 @@ rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc)
     return (rg_buffer){rg__make_id(graph, index)};
 }
 
-/* Re-pointing is not a declaration change: no hash, no sticky error. */
+/* Re-pointing is not a declaration change: no hash, no sticky error; a
+ * per-frame call, so it starts with the message cleared like rg_execute. */
 rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, VkImage image, VkImageView view)
 {
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
+    rg__call_begin(graph);
     uint32_t i = rg__texture_index(graph, texture);
     if (i == RG__NONE)
         return rg__report(graph, RG_ERROR_INVALID_HANDLE, "rg_texture_set_image: texture handle 0x%x is 0, stale, "
@@ -264,6 +266,7 @@ rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, VkBuffer handl
 {
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
+    rg__call_begin(graph);
     uint32_t i = rg__buffer_index(graph, buffer);
     if (i == RG__NONE)
         return rg__report(graph, RG_ERROR_INVALID_HANDLE, "rg_buffer_set_buffer: buffer handle 0x%x is 0, stale, "

@@ -241,19 +241,19 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
  * from its initial one (the transition names the image). An unused import
  * without an object gets its barriers as global memory barriers
  * (record_barriers). Checked before anything is recorded. */
-static rg_result imports_ready(rg_graph *g)
+static rg_result imports_ready(rg_graph *g, const char *what)
 {
     for (uint32_t i = 0; i < g->decl.resource_count; i++) {
         const rg__resource *r = &g->decl.resources[i];
         if (!r->imported || (r->is_texture ? r->image != VK_NULL_HANDLE : r->buffer != VK_NULL_HANDLE))
             continue;
         if (r->first_use != RG__NONE)
-            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported %s '%s' has no Vulkan object",
-                            r->is_texture ? "texture" : "buffer", r->name);
+            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: imported %s '%s' has no Vulkan object", what,
+                              r->is_texture ? "texture" : "buffer", r->name);
         if (r->is_texture && r->final_layout != VK_IMAGE_LAYOUT_UNDEFINED && r->final_layout != r->initial_layout)
-            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported texture '%s' has no VkImage, and its "
-                            "final transition (layout %d to %d) needs one", r->name, (int)r->initial_layout,
-                            (int)r->final_layout);
+            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: imported texture '%s' has no VkImage, and its "
+                              "final transition (layout %d to %d) needs one", what, r->name, (int)r->initial_layout,
+                              (int)r->final_layout);
     }
     return RG_SUCCESS;
 }
@@ -332,7 +332,7 @@ static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
  * its first to its last, and after the last batch the frame's final
  * barriers. The first graphics batch of the first frame of a placement
  * begins with the history clears. */
-static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool clears)
+static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool clears, const char *what)
 {
     const rg__batch *batch = &g->compiled.batches[b];
     if (clears)
@@ -350,7 +350,7 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
                 /* Never leave the command buffer inside a rendering instance. */
                 if (open)
                     vkCmdEndRendering(cmd);
-                return rg__report(g, RG_ERROR_CALLBACK, "rg_execute: command '%s' failed to record", c->name);
+                return rg__report(g, RG_ERROR_CALLBACK, "%s: command '%s' failed to record", what, c->name);
             }
             break;
         case RG_COMMAND_TYPE_BEGIN_RENDERING:
@@ -376,12 +376,12 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
 }
 
 /* Every batch into its command buffer. */
-static rg_result record(rg_graph *g, const VkCommandBuffer *cmds)
+static rg_result record(rg_graph *g, const VkCommandBuffer *cmds, const char *what)
 {
     bool clears = g->placement.history_frames == 0;
     for (uint32_t b = 0; b < g->compiled.batch_count; b++) {
         bool first_graphics = g->compiled.batches[b].queue == RG_QUEUE_GRAPHICS && clears;
-        rg_result r = record_batch(g, b, cmds[b], first_graphics);
+        rg_result r = record_batch(g, b, cmds[b], first_graphics, what);
         if (r != RG_SUCCESS)
             return r;
         clears = clears && !first_graphics;
@@ -389,17 +389,17 @@ static rg_result record(rg_graph *g, const VkCommandBuffer *cmds)
     return RG_SUCCESS;
 }
 
-rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds)
+rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds, const char *what)
 {
-    rg_result res = imports_ready(g);
+    rg_result res = imports_ready(g, what);
     if (res != RG_SUCCESS)
         return res;
     bool swapped = g->placement.history_frames > 0;
     if (swapped)
         history_swap(g);
-    res = rg__place_bind_imports(g);
+    res = rg__place_bind_imports(g, what);
     if (res == RG_SUCCESS)
-        res = record(g, cmds);
+        res = record(g, cmds, what);
     if (res != RG_SUCCESS) {
         /* The frame was not recorded: the history stays as it was. */
         if (swapped)

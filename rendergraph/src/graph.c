@@ -192,6 +192,7 @@ rg_result rg_compile(rg_graph *graph)
         return RG_ERROR_INVALID_ARGUMENT;
     if (g->state == RG__FAILED)
         return g->error;
+    rg__call_begin(g);
     if (g->decl.open_span != RG__NONE)
         return rg__fail(g, RG_ERROR_UNBALANCED_SPAN, "command '%s': begin_rendering without end_rendering",
                         g->decl.cmds[g->decl.spans[g->decl.open_span].begin_cmd].name);
@@ -204,8 +205,8 @@ rg_result rg_compile(rg_graph *graph)
         rg__compiled_free(g);
         /* A stage that found a declaration error kept it; memory is the
          * only other failure. */
-        return r == RG_ERROR_OUT_OF_MEMORY ? rg__fail(g, r, "compile: out of memory") : rg__fail(g, r, "%s",
-                                                                                                   g->message);
+        return r == RG_ERROR_OUT_OF_MEMORY ? rg__fail(g, r, "rg_compile: out of memory")
+                                           : rg__fail(g, r, "%s", g->message);
     }
     g->compiled.hash = g->decl.hash;
     g->state = RG__COMPILED;
@@ -262,6 +263,7 @@ rg_result rg_place(rg_graph *graph)
     rg_graph *g = graph;
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
+    rg__call_begin(g);
     if (g->state == RG__FAILED || g->state < RG__COMPILED)
         return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place: graph '%s' is not compiled", g->name);
     if (!g->ctx)
@@ -281,17 +283,18 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
     rg_graph *g = graph;
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
+    rg__call_begin(g);
     if (!props || !requirements)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT,
-                          "rg_place_offline: no memory properties or no requirements callback");
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place_offline: %s is NULL",
+                          !props ? "props" : "requirements");
     if (g->state == RG__FAILED || g->state < RG__COMPILED)
-        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place_offline: the graph is not compiled");
+        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place_offline: graph '%s' is not compiled", g->name);
     if (g->state == RG__PLACED && g->placement.on_device) /* its memory was bound by that plan */
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place_offline: the graph's memory was placed on the "
-                          "device");
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place_offline: graph '%s' was placed on the device "
+                          "(its memory is bound)", g->name);
     rg__mem_requirements *reqs = calloc((size_t)g->decl.resource_count + 1, sizeof *reqs);
     if (!reqs)
-        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "rg_place_offline: out of host memory");
     rg_result r = RG_SUCCESS;
     for (uint32_t i = 0; i < g->decl.resource_count && r == RG_SUCCESS; i++) {
         const rg__resource *res = &g->decl.resources[i];
@@ -300,7 +303,7 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
         rg__mem_requirements *q = &reqs[i];
         if (!requirements(user, res->name, res->is_texture, i, &q->size, &q->alignment, &q->type_bits,
                           &q->dedicated))
-            r = rg__report(g, RG_ERROR_CALLBACK, "placement: no memory requirements for %s '%s'",
+            r = rg__report(g, RG_ERROR_CALLBACK, "rg_place_offline: no memory requirements for %s '%s'",
                            res->is_texture ? "texture" : "buffer", res->name);
     }
     discard_from(g, RG__COMPILED);
@@ -316,14 +319,15 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
 
 /* --------------------------------------------------------------- execute */
 
-/* What both execute entry points check, then placement when needed. */
+/* What both execute entry points check (in rg_place's order), then
+ * placement when needed. */
 static rg_result execute_ready(rg_graph *g, const char *what)
 {
+    if (g->state == RG__FAILED || g->state < RG__COMPILED)
+        return rg__report(g, RG_ERROR_NOT_COMPILED, "%s: graph '%s' is not compiled", what, g->name);
     if (!g->ctx)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' was created without a device", what,
                           g->name);
-    if (g->state == RG__FAILED || g->state < RG__COMPILED)
-        return rg__report(g, RG_ERROR_NOT_COMPILED, "%s: graph '%s' is not compiled", what, g->name);
     if (g->state != RG__PLACED || !g->placement.on_device)
         return rg_place(g);
     return RG_SUCCESS;
@@ -334,15 +338,16 @@ rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
     rg_graph *g = graph;
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
+    rg__call_begin(g);
     if (cmd == VK_NULL_HANDLE)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: no command buffer");
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: cmd is VK_NULL_HANDLE");
     rg_result r = execute_ready(g, "rg_execute");
     if (r != RG_SUCCESS)
         return r;
     if (g->compiled.batch_count > 1)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: graph '%s' runs on several queues in %u "
                           "batches: use rg_execute_batches", g->name, g->compiled.batch_count);
-    return rg__execute(g, &cmd);
+    return rg__execute(g, &cmd, "rg_execute");
 }
 
 rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
@@ -350,8 +355,9 @@ rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_su
     rg_graph *g = graph;
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
+    rg__call_begin(g);
     if (!cmds || !plan)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: no command buffers or no plan");
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: %s is NULL", !cmds ? "cmds" : "plan");
     rg_result r = execute_ready(g, "rg_execute_batches");
     if (r != RG_SUCCESS)
         return r;
@@ -359,7 +365,7 @@ rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_su
         if (cmds[b] == VK_NULL_HANDLE)
             return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: no command buffer for batch %u "
                               "(the %s queue)", b, rg_queue_name(g->compiled.batches[b].queue));
-    r = rg__execute(g, cmds);
+    r = rg__execute(g, cmds, "rg_execute_batches");
     if (r == RG_SUCCESS)
         rg__execute_plan(g, cmds, plan);
     return r;

@@ -51,7 +51,8 @@
  * gone. Declaration and compile errors are sticky (rg__fail): the graph is
  * FAILED until reset. Every later call (placement, execute, queries,
  * reports) reports a failure through rg__report, which sets the message and
- * returns the code without making it sticky.
+ * returns the code without making it sticky; the pipeline calls and the
+ * per-frame setters clear the message when they start (rg__call_begin).
  */
 #ifndef RG_GRAPH_INTERNAL_H
 #define RG_GRAPH_INTERNAL_H
@@ -481,6 +482,13 @@ rg_result rg__report(rg_graph *g, rg_result r, const char *fmt, ...)
 #endif
     ;
 
+/* At the start of a pipeline call (rg_compile, rg_place, rg_place_offline,
+ * rg_execute, rg_execute_batches, rg_submit) or a per-frame setter
+ * (rg_texture_set_image, rg_buffer_set_buffer): clears the message unless
+ * a sticky error's is kept, so a call that succeeds leaves "". Queries and
+ * reports never call it: they write to the graph only when they fail. */
+void rg__call_begin(rg_graph *g);
+
 /* Grows *p to hold at least need elements of elem bytes (geometric, so
  * appends are amortised O(1)); false when out of memory (*p unchanged). */
 bool rg__grow(void **p, uint32_t *cap, uint32_t need, size_t elem);
@@ -562,8 +570,9 @@ void rg__place_requirements(rg_graph *g, rg__mem_requirements *reqs);
 rg_result rg__place_memory(rg_graph *g);
 rg_result rg__place_views(rg_graph *g);
 /* Imports' attachment views for this execute (their own, or made once per
- * image); called before anything is recorded. */
-rg_result rg__place_bind_imports(rg_graph *g);
+ * image); called before anything is recorded. what: the execute call, for
+ * the message. */
+rg_result rg__place_bind_imports(rg_graph *g, const char *what);
 /* Span s's vkCmdBeginRendering from the slots' current views. */
 void rg__span_rendering(const rg_graph *g, uint32_t s, rg_span_rendering *out);
 /* Each stage's results freed (device objects destroyed); graph.c frees
@@ -580,8 +589,9 @@ uint32_t rg__queue_families(const rg_graph *g, uint32_t mask, uint32_t *families
 
 /* ---------------------------------------------------------------- execute */
 
-/* Records batch i into cmds[i]. */
-rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds);
+/* Records batch i into cmds[i]. what: the public call (rg_execute or
+ * rg_execute_batches), for the message. */
+rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds, const char *what);
 /* The plan of the frame rg__execute recorded; moves the timelines on. */
 void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan);
 

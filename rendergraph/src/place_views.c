@@ -49,8 +49,10 @@ static bool slot_subresource(const rg_graph *g, uint32_t s, uint32_t slot, uint3
     return true;
 }
 
-static rg_result make_view(rg_graph *g, const rg__resource *r, VkImage image, uint32_t mip, uint32_t base_layer,
-                           uint32_t layers, VkImageView *out)
+/* what: the call making it, for the message ("placement", or the execute
+ * call for an import's view). */
+static rg_result make_view(rg_graph *g, const char *what, const rg__resource *r, VkImage image, uint32_t mip,
+                           uint32_t base_layer, uint32_t layers, VkImageView *out)
 {
     VkImageViewCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
@@ -63,7 +65,7 @@ static rg_result make_view(rg_graph *g, const rg__resource *r, VkImage image, ui
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
-                        "attachment view of texture '%s' (mip %u, layers %u+%u): %s", r->name, mip,
+                        "%s: attachment view of texture '%s' (mip %u, layers %u+%u): %s", what, r->name, mip,
                         base_layer, layers, eng_vk_result_string(vr));
     return RG_SUCCESS;
 }
@@ -95,7 +97,7 @@ rg_result rg__place_views(rg_graph *g)
                 imports++;
                 continue;
             }
-            rg_result res = make_view(g, r, r->image, mip, base, layers, &pl->span_views[s].views[slot]);
+            rg_result res = make_view(g, "placement", r, r->image, mip, base, layers, &pl->span_views[s].views[slot]);
             if (res != RG_SUCCESS)
                 return res;
             pl->span_views[s].owned |= 1u << slot;
@@ -132,7 +134,8 @@ rg_result rg__place_views(rg_graph *g)
 }
 
 /* The graph's view of (slot, image), made on first sight. */
-static rg_result import_view(rg_graph *g, const rg__import_slot *is, VkImage image, VkImageView *out)
+static rg_result import_view(rg_graph *g, const char *what, const rg__import_slot *is, VkImage image,
+                             VkImageView *out)
 {
     rg__placement *pl = &g->placement;
     for (uint32_t i = 0; i < pl->import_view_count; i++) {
@@ -144,9 +147,9 @@ static rg_result import_view(rg_graph *g, const rg__import_slot *is, VkImage ima
     }
     if (!rg__grow((void **)&pl->import_views, &pl->import_view_cap, pl->import_view_count + 1,
                   sizeof *pl->import_views))
-        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "rg_execute: out of host memory");
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
     const rg__resource *r = &g->decl.resources[is->resource];
-    rg_result res = make_view(g, r, image, is->mip, is->base_layer, is->layers, out);
+    rg_result res = make_view(g, what, r, image, is->mip, is->base_layer, is->layers, out);
     if (res == RG_SUCCESS)
         pl->import_views[pl->import_view_count++] = (rg__import_view){ is->span, is->slot, image, *out };
     return res;
@@ -162,16 +165,16 @@ static rg_result history_views(rg_graph *g)
         if (!rg__history(r))
             continue;
         VkImageView view;
-        rg_result res = import_view(g, is, r->image, &view);
+        rg_result res = import_view(g, "placement", is, r->image, &view);
         if (res == RG_SUCCESS)
-            res = import_view(g, is, g->decl.resources[r->history_pair].image, &view);
+            res = import_view(g, "placement", is, g->decl.resources[r->history_pair].image, &view);
         if (res != RG_SUCCESS)
             return res;
     }
     return RG_SUCCESS;
 }
 
-rg_result rg__place_bind_imports(rg_graph *g)
+rg_result rg__place_bind_imports(rg_graph *g, const char *what)
 {
     for (uint32_t i = 0; i < g->placement.import_slot_count; i++) {
         const rg__import_slot *is = &g->placement.import_slots[i];
@@ -179,13 +182,13 @@ rg_result rg__place_bind_imports(rg_graph *g)
         VkImageView *slot = &g->placement.span_views[is->span].views[is->slot];
         if (!is->sub) {
             if (!r->view)
-                return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: imported texture '%s' is an attachment "
-                                "of span '%s' but has no view", r->name,
+                return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: imported texture '%s' is an attachment "
+                                "of span '%s' but has no view", what, r->name,
                                 g->decl.cmds[g->decl.spans[is->span].begin_cmd].name);
             *slot = r->view;
             continue;
         }
-        rg_result res = import_view(g, is, r->image, slot);
+        rg_result res = import_view(g, what, is, r->image, slot);
         if (res != RG_SUCCESS)
             return res;
     }

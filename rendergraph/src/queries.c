@@ -1,7 +1,10 @@
 /* What the public API reads back from the stages: happens-before, the
  * order, commands, barriers, spans' rendering, transient flags, placement
  * and Vulkan objects. Read-only; each query says what it needs (compiled or
- * placed) and returns a neutral value otherwise.
+ * placed) and returns a neutral value otherwise. A query that returns an
+ * rg_result sets the graph's message when it fails, the one write it makes:
+ * one that succeeds writes nothing (record callbacks call queries during
+ * rg_execute, and may come to do so from several threads).
  */
 #include "graph_internal.h"
 
@@ -10,6 +13,32 @@
 
 static bool compiled(const rg_graph *g) { return g && g->state != RG__FAILED && g->state >= RG__COMPILED; }
 static bool placed(const rg_graph *g) { return g && g->state == RG__PLACED; }
+
+/* What every rg_result query checks first, after its graph: out given (then
+ * zeroed) and the graph compiled. */
+static rg_result start(const rg_graph *g, void *out, size_t size, const char *what)
+{
+    if (!out)
+        return rg__report((rg_graph *)g, RG_ERROR_INVALID_ARGUMENT, "%s: out is NULL", what);
+    memset(out, 0, size);
+    if (!compiled(g))
+        return rg__report((rg_graph *)g, RG_ERROR_NOT_COMPILED, "%s: graph '%s' is not compiled", what, g->name);
+    return RG_SUCCESS;
+}
+
+/* A handle that names nothing of g's current declaration. */
+static rg_result bad_handle(const rg_graph *g, const char *what, const char *type, uint32_t id)
+{
+    return rg__report((rg_graph *)g, RG_ERROR_INVALID_HANDLE, "%s: %s handle 0x%x is not a %s of graph '%s' (0, "
+                      "stale or foreign)", what, type, id, type, g->name);
+}
+
+/* An index past the end of one of g's lists. */
+static rg_result bad_index(const rg_graph *g, const char *what, uint32_t index, uint32_t count, const char *items)
+{
+    return rg__report((rg_graph *)g, RG_ERROR_INVALID_ARGUMENT, "%s: index %u of graph '%s', which has %u %s", what,
+                      index, g->name, count, items);
+}
 
 /* ---------------------------------------------------------------- compile */
 
@@ -36,14 +65,14 @@ uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order)
 
 rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_command_info *out)
 {
-    if (!graph || !out)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (!compiled(graph))
-        return RG_ERROR_NOT_COMPILED;
+    rg_result r = start(graph, out, sizeof *out, "rg_command_get_info");
+    if (r != RG_SUCCESS)
+        return r;
     uint32_t i = rg__command_index(graph, command);
     if (i == RG__NONE)
-        return RG_ERROR_INVALID_HANDLE;
+        return bad_handle(graph, "rg_command_get_info", "command", command.id);
     const rg__cmd *c = &graph->decl.cmds[i];
     *out = (rg_command_info){ .name = c->name, .type = c->type, .kind = c->kind, .index = i, .span = c->span,
                               .culled = rg__culled(graph, i), .queue = rg__queue_of(graph, i),
@@ -64,14 +93,14 @@ static VkFormat att_format(const rg_graph *g, const rg__inst_att *att)
 
 rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg_command_rendering *out)
 {
-    if (!graph || !out)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (!compiled(graph))
-        return RG_ERROR_NOT_COMPILED;
+    rg_result r = start(graph, out, sizeof *out, "rg_command_get_rendering");
+    if (r != RG_SUCCESS)
+        return r;
     uint32_t i = rg__command_index(graph, command);
     if (i == RG__NONE)
-        return RG_ERROR_INVALID_HANDLE;
+        return bad_handle(graph, "rg_command_get_rendering", "command", command.id);
     uint32_t s = graph->decl.cmds[i].span;
     if (s == RG__NONE)
         return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' is "
@@ -95,19 +124,19 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
         out->color_locations[u] = out->color_input_indices[u] = VK_ATTACHMENT_UNUSED;
     out->depth_input_index = out->stencil_input_index = VK_ATTACHMENT_UNUSED;
     if (in->has_depth) {
-        const rg__resource *r = &graph->decl.resources[in->depth.resource];
-        if (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) {
-            out->depth_format = r->format;
+        const rg__resource *d = &graph->decl.resources[in->depth.resource];
+        if (d->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) {
+            out->depth_format = d->format;
             out->depth_input_index = map->depth_input;
         }
-        if (r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) {
-            out->stencil_format = r->format;
+        if (d->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) {
+            out->stencil_format = d->format;
             out->stencil_input_index = map->depth_input;
         }
-        out->samples = r->samples;
+        out->samples = d->samples;
     }
     /* FNV-1a over the fields a pipeline depends on, not the instance's
-     * index (padding zeroed by the memset above): equal states, equal keys. */
+     * index (padding zeroed by start()): equal states, equal keys. */
     uint64_t h = 0xcbf29ce484222325ull;
     const unsigned char *b = (const unsigned char *)out;
     for (size_t k = offsetof(rg_command_rendering, merged); k < offsetof(rg_command_rendering, key); k++)
@@ -119,14 +148,16 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
 rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, rg_texture texture,
                                     rg_local_read_info *out)
 {
-    if (!graph || !out)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (!compiled(graph))
-        return RG_ERROR_NOT_COMPILED;
+    rg_result r = start(graph, out, sizeof *out, "rg_command_get_local_read");
+    if (r != RG_SUCCESS)
+        return r;
     uint32_t i = rg__command_index(graph, command), t = rg__texture_index(graph, texture);
-    if (i == RG__NONE || t == RG__NONE)
-        return RG_ERROR_INVALID_HANDLE;
+    if (i == RG__NONE)
+        return bad_handle(graph, "rg_command_get_local_read", "command", command.id);
+    if (t == RG__NONE)
+        return bad_handle(graph, "rg_command_get_local_read", "texture", texture.id);
     const rg__cmd *c = &graph->decl.cmds[i];
     for (uint32_t k = 0; k < c->access_count; k++) {
         uint32_t ai = c->first_access + k;
@@ -156,13 +187,13 @@ uint32_t rg_merge_count(const rg_graph *graph) { return compiled(graph) ? graph-
 
 rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out)
 {
-    if (!graph || !out)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (!compiled(graph))
-        return RG_ERROR_NOT_COMPILED;
+    rg_result r = start(graph, out, sizeof *out, "rg_merge_get");
+    if (r != RG_SUCCESS)
+        return r;
     if (index >= graph->compiled.merge_count)
-        return RG_ERROR_INVALID_ARGUMENT;
+        return bad_index(graph, "rg_merge_get", index, graph->compiled.merge_count, "merge notes");
     const rg__merge_note *n = &graph->compiled.merges[index];
     out->first = (rg_command){rg__make_id(graph, graph->decl.spans[n->first].begin_cmd)};
     out->second = (rg_command){rg__make_id(graph, graph->decl.spans[n->second].begin_cmd)};
@@ -198,15 +229,17 @@ bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
     return i != RG__NONE && graph->decl.resources[i].transient;
 }
 
-static rg_result resource_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
+static rg_result resource_info(const rg_graph *g, uint32_t id, bool texture, rg_resource_info *out)
 {
-    if (!g || !out)
+    if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (!compiled(g))
-        return RG_ERROR_NOT_COMPILED;
+    const char *what = texture ? "rg_texture_get_info" : "rg_buffer_get_info";
+    rg_result res = start(g, out, sizeof *out, what);
+    if (res != RG_SUCCESS)
+        return res;
+    uint32_t i = texture ? rg__texture_index(g, (rg_texture){id}) : rg__buffer_index(g, (rg_buffer){id});
     if (i == RG__NONE)
-        return RG_ERROR_INVALID_HANDLE;
+        return bad_handle(g, what, texture ? "texture" : "buffer", id);
     const rg__resource *r = &g->decl.resources[i];
     *out = (rg_resource_info){ .name = r->name, .imported = r->imported, .transient = r->transient,
                                .first_use = r->first_use, .last_use = r->last_use };
@@ -219,12 +252,12 @@ static rg_result resource_info(const rg_graph *g, uint32_t i, rg_resource_info *
 
 rg_result rg_texture_get_info(const rg_graph *graph, rg_texture texture, rg_resource_info *out)
 {
-    return resource_info(graph, graph ? rg__texture_index(graph, texture) : RG__NONE, out);
+    return resource_info(graph, texture.id, true, out);
 }
 
 rg_result rg_buffer_get_info(const rg_graph *graph, rg_buffer buffer, rg_resource_info *out)
 {
-    return resource_info(graph, graph ? rg__buffer_index(graph, buffer) : RG__NONE, out);
+    return resource_info(graph, buffer.id, false, out);
 }
 
 /* ---------------------------------------------------------------- spans */
@@ -233,15 +266,16 @@ uint32_t rg_span_count(const rg_graph *graph) { return compiled(graph) ? graph->
 
 rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_rendering *out)
 {
-    if (!graph || !out)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (!compiled(graph))
-        return RG_ERROR_NOT_COMPILED;
+    rg_result r = start(graph, out, sizeof *out, "rg_span_get_rendering");
+    if (r != RG_SUCCESS)
+        return r;
     if (!placed(graph) || !graph->placement.on_device)
-        return RG_ERROR_NOT_PLACED;
+        return rg__report((rg_graph *)graph, RG_ERROR_NOT_PLACED, "rg_span_get_rendering: graph '%s' is not placed "
+                          "on the device", graph->name);
     if (span >= graph->decl.span_count)
-        return RG_ERROR_INVALID_ARGUMENT;
+        return bad_index(graph, "rg_span_get_rendering", span, graph->decl.span_count, "spans");
     if (graph->compiled.span_map[span].instance == RG__NONE)
         return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_span_get_rendering: span %u was culled",
                           span);
@@ -311,13 +345,13 @@ uint32_t rg_batch_count(const rg_graph *graph)
 
 rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out)
 {
-    if (!graph || !out)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (!compiled(graph))
-        return RG_ERROR_NOT_COMPILED;
+    rg_result res = start(graph, out, sizeof *out, "rg_batch_get");
+    if (res != RG_SUCCESS)
+        return res;
     if (batch >= graph->compiled.batch_count)
-        return RG_ERROR_INVALID_ARGUMENT;
+        return bad_index(graph, "rg_batch_get", batch, graph->compiled.batch_count, "batches");
     const rg__batch *b = &graph->compiled.batches[batch];
     *out = (rg_batch_info){.queue = b->queue, .first = b->first, .last = b->last, .signal = b->signal};
     for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
@@ -333,13 +367,13 @@ uint32_t rg_queue_note_count(const rg_graph *graph)
 
 rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out)
 {
-    if (!graph || !out)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (!compiled(graph))
-        return RG_ERROR_NOT_COMPILED;
+    rg_result r = start(graph, out, sizeof *out, "rg_queue_note_get");
+    if (r != RG_SUCCESS)
+        return r;
     if (index >= graph->compiled.queue_note_count)
-        return RG_ERROR_INVALID_ARGUMENT;
+        return bad_index(graph, "rg_queue_note_get", index, graph->compiled.queue_note_count, "queue notes");
     const rg__queue_note *n = &graph->compiled.queue_notes[index];
     *out = (rg_queue_note){{rg__make_id(graph, n->cmd)}, graph->decl.cmds[n->cmd].queue, n->reason};
     return RG_SUCCESS;

@@ -209,18 +209,20 @@ static void write_graph(FILE *f, const rg_graph *g)
 
 rg_result rg_write_dot(const rg_graph *graph, const char *path)
 {
-    if (!graph || !path)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
     /* A failure sets the graph's message, its one mutable field. */
     rg_graph *g = (rg_graph *)graph;
+    if (!path)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_write_dot: path is NULL");
     if (g->state == RG__FAILED || g->state < RG__COMPILED)
-        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_write_dot '%s': the graph is not compiled", path);
+        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_write_dot: graph '%s' is not compiled", g->name);
     FILE *f = fopen(path, "w");
     if (!f)
-        return rg__report(g, RG_ERROR_IO, "rg_write_dot '%s': %s", path, strerror(errno));
+        return rg__report(g, RG_ERROR_IO, "rg_write_dot: could not open '%s' for writing: %s", path, strerror(errno));
     write_graph(f, g);
     bool failed = ferror(f) != 0;
     if (fclose(f) != 0 || failed)
-        return rg__report(g, RG_ERROR_IO, "rg_write_dot '%s': write failed", path);
+        return rg__report(g, RG_ERROR_IO, "rg_write_dot: writing '%s' failed", path);
     return RG_SUCCESS;
 }

@@ -32,28 +32,34 @@ static bool aliases(const rg__mem_plan *p, uint32_t a, uint32_t b)
            x->offset < y->offset + y->size && y->offset < x->offset + x->size;
 }
 
-/* The plan when placed, else NULL after setting the message. */
-static const rg__mem_plan *plan_of(const rg_graph *graph, const char *what)
+/* What every report checks first, after its graph: the output given
+ * (named `arg`) and the graph placed; *plan its plan. */
+static rg_result plan_of(const rg_graph *graph, const char *what, const void *output, const char *arg,
+                         const rg__mem_plan **plan)
 {
-    if (graph->state == RG__PLACED)
-        return &graph->placement.plan;
-    rg__report((rg_graph *)graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed", what, graph->name);
-    return NULL;
+    *plan = NULL;
+    if (!output)
+        return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg);
+    if (graph->state != RG__PLACED)
+        return rg__report((rg_graph *)graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed", what, graph->name);
+    *plan = &graph->placement.plan;
+    return RG_SUCCESS;
 }
 
-static FILE *open_for(const rg_graph *graph, const char *what, const char *path)
+static rg_result open_for(const rg_graph *graph, const char *what, const char *path, FILE **f)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        rg__report((rg_graph *)graph, RG_ERROR_IO, "%s '%s': %s", what, path, strerror(errno));
-    return f;
+    *f = fopen(path, "w");
+    if (!*f)
+        return rg__report((rg_graph *)graph, RG_ERROR_IO, "%s: could not open '%s' for writing: %s", what, path,
+                          strerror(errno));
+    return RG_SUCCESS;
 }
 
 static rg_result finish(const rg_graph *graph, const char *what, const char *path, FILE *f)
 {
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad)
-        return rg__report((rg_graph *)graph, RG_ERROR_IO, "%s '%s': write failed", what, path);
+        return rg__report((rg_graph *)graph, RG_ERROR_IO, "%s: writing '%s' failed", what, path);
     return RG_SUCCESS;
 }
 
@@ -188,14 +194,15 @@ static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
 
 rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
 {
-    if (!graph || !out)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    const rg__mem_plan *p = plan_of(graph, "rg_memory_report_print");
-    if (!p)
-        return RG_ERROR_NOT_PLACED;
+    const rg__mem_plan *p;
+    rg_result r = plan_of(graph, "rg_memory_report_print", out, "out", &p);
     traffic tr;
-    if (traffic_of(graph, "rg_memory_report_print", &tr) != RG_SUCCESS)
-        return RG_ERROR_OUT_OF_MEMORY;
+    if (r == RG_SUCCESS)
+        r = traffic_of(graph, "rg_memory_report_print", &tr);
+    if (r != RG_SUCCESS)
+        return r;
     fprintf(out, "memory of graph '%s'\n%-24s %-7s %-9s %12s %8s %4s %4s %12s %9s  %s\n", graph->name, "resource",
             "kind", "memory", "size", "align", "type", "pool", "offset", "lifetime", "aliases");
     for (uint32_t i = 0; i < graph->decl.resource_count; i++) {
@@ -298,18 +305,20 @@ static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
 
 rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 {
-    if (!graph || !path)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    const rg__mem_plan *p = plan_of(graph, "rg_memory_report_json");
-    if (!p)
-        return RG_ERROR_NOT_PLACED;
+    const rg__mem_plan *p;
+    rg_result r = plan_of(graph, "rg_memory_report_json", path, "path", &p);
     traffic tr;
-    if (traffic_of(graph, "rg_memory_report_json", &tr) != RG_SUCCESS)
-        return RG_ERROR_OUT_OF_MEMORY;
-    FILE *f = open_for(graph, "rg_memory_report_json", path);
-    if (!f) {
+    if (r == RG_SUCCESS)
+        r = traffic_of(graph, "rg_memory_report_json", &tr);
+    if (r != RG_SUCCESS)
+        return r;
+    FILE *f = NULL;
+    r = open_for(graph, "rg_memory_report_json", path, &f);
+    if (r != RG_SUCCESS) {
         free(tr.per);
-        return RG_ERROR_IO;
+        return r;
     }
     fprintf(f, "{\n  \"graph\": \"");
     put_name(f, graph->name);
@@ -364,14 +373,15 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 
 rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
 {
-    if (!graph || !path)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    const rg__mem_plan *p = plan_of(graph, "rg_memory_timeline_svg");
-    if (!p)
-        return RG_ERROR_NOT_PLACED;
-    FILE *f = open_for(graph, "rg_memory_timeline_svg", path);
-    if (!f)
-        return RG_ERROR_IO;
+    const rg__mem_plan *p;
+    FILE *f = NULL;
+    rg_result r = plan_of(graph, "rg_memory_timeline_svg", path, "path", &p);
+    if (r == RG_SUCCESS)
+        r = open_for(graph, "rg_memory_timeline_svg", path, &f);
+    if (r != RG_SUCCESS)
+        return r;
     double width = 2 * SVG_MARGIN + SVG_COL * (graph->compiled.order_count ? graph->compiled.order_count : 1);
     double height = SVG_MARGIN + (SVG_POOL_H + 2 * SVG_MARGIN) * (p->pool_count ? p->pool_count : 1);
     fprintf(f,

@@ -163,11 +163,13 @@ uint32_t rg_instance_count(const rg_graph *graph) { return compiled(graph) ? gra
 
 rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_traffic *out)
 {
-    if (!graph || !out)
+    if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
     /* A failure sets the graph's message, its one mutable field. */
     rg_graph *g = (rg_graph *)graph;
+    if (!out)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_tile_traffic_get: out is NULL");
+    memset(out, 0, sizeof *out);
     if (!compiled(graph))
         return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_tile_traffic_get: graph '%s' is not compiled", graph->name);
     uint32_t count = graph->compiled.instance_count;

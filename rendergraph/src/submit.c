@@ -9,9 +9,11 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
     rg_graph *g = graph;
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
-    if (!plan || !plan->submissions || plan->count == 0 || !g->ctx)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: no plan (rg_execute_batches fills one) or a "
-                          "graph without a device");
+    rg__call_begin(g);
+    if (!g->ctx)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: graph '%s' was created without a device", g->name);
+    if (!plan || !plan->submissions || plan->count == 0)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: no plan (rg_execute_batches fills one)");
     rg_submit_desc none = {0};
     if (!desc)
         desc = &none;

@@ -18,9 +18,16 @@
  * (code and a message naming the command and resource), returned by
  * rg_compile, and every later declaration call is ignored; a compile error
  * is kept the same way. Such a graph stays failed until rg_graph_reset(),
- * which starts a new declaration and invalidates every handle made before
- * it. Every other call (placement, execute, queries, reports) returns its
- * code and sets rg_graph_error_message() for that call only.
+ * which starts a new declaration, clears the message and invalidates every
+ * handle made before it. Every other call (placement, execute, queries,
+ * reports) that fails returns its code and sets rg_graph_error_message()
+ * to a message that starts with the call's name and says what was wrong
+ * (handle, argument, state); on a failed graph the kept message stays
+ * instead. The pipeline calls (rg_compile, rg_place, rg_place_offline,
+ * rg_execute, rg_execute_batches, rg_submit) and the per-frame setters
+ * (rg_texture_set_image, rg_buffer_set_buffer) clear the message when they
+ * start, so after one of them succeeds it is "". Queries and reports that
+ * succeed write nothing (the message stays as it was).
  *
  * Spans. rg_begin_rendering .. rg_end_rendering bracket one dynamic-rendering
  * instance. The compiler treats the span as one node: nothing else is ever
@@ -455,8 +462,11 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out);
 void rg_graph_destroy(rg_graph *graph);
 /* Starts a new declaration. Every handle made before is stale from now on. */
 void rg_graph_reset(rg_graph *graph);
-/* The first declaration or compile error ("" if none), naming the command
- * and the resource. */
+/* The kept declaration or compile error, RG_SUCCESS if none. The message
+ * is that error's (naming the command and the resource) while one is kept;
+ * otherwise that of the last call that failed, starting with its name, and
+ * "" after a pipeline call or per-frame setter succeeded with no failure
+ * since (see "Errors"). rg_graph_reset clears both. */
 rg_result rg_graph_error(const rg_graph *graph);
 const char *rg_graph_error_message(const rg_graph *graph);
 
