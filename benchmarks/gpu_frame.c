@@ -154,7 +154,7 @@ static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_a
         fprintf(stderr, "gpu_frame: deferred frame: %s\n", eng_last_error());
         return 1;
     }
-    rg_graph_create(&(rg_graph_desc){ .name = no_aliasing ? "deferred, no aliasing" : "deferred", .ctx = ctx,
+    rg_graph_create(&(rg_graph_desc){ .name = no_aliasing ? "deferred, no aliasing" : "deferred", .device = eng_context_graph_device(ctx),
                                       .no_aliasing = no_aliasing, .merge = merge },
                     &s->graph);
     if (!s->graph)
@@ -481,7 +481,7 @@ static int ov_setup_create(ov_timer *t, overlap_frame *f, uint32_t config, ov_se
 {
     memset(s, 0, sizeof *s);
     s->query_base = 2 * OV_MAX_BATCHES * config;
-    rg_graph_create(&(rg_graph_desc){ .name = ov_config_names[config], .ctx = t->ctx,
+    rg_graph_create(&(rg_graph_desc){ .name = ov_config_names[config], .device = eng_context_graph_device(t->ctx),
                                       .single_queue = ov_single_queue[config],
                                       .concurrent_sharing = ov_concurrent[config] },
                     &s->graph);

@@ -322,7 +322,7 @@ static int run_generated(eng_context *ctx, recorder *rec, uint32_t n, const opti
     frame f = { 0 };
     int rc = 0;
     if (rc == 0) {
-        rg_graph_create(&(rg_graph_desc){ .name = "bench", .ctx = ctx }, &f.graph);
+        rg_graph_create(&(rg_graph_desc){ .name = "bench", .device = eng_context_graph_device(ctx) }, &f.graph);
         declare_frame(f.graph, n, o->draws);
         if (rg_compile(f.graph) != RG_SUCCESS) {
             fprintf(stderr, "graph_cpu: compile: %s\n", rg_graph_error_message(f.graph));
@@ -362,7 +362,7 @@ static int run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool
      * the generated frames; the renderer is the same. */
     for (uint32_t rep = 0; rep < reps && rc == 0; rep++) {
         rg_graph *g = NULL;
-        rg_graph_create(&(rg_graph_desc){ .name = "deferred", .ctx = ctx }, &g);
+        rg_graph_create(&(rg_graph_desc){ .name = "deferred", .device = eng_context_graph_device(ctx) }, &g);
         double t0 = now_ns();
         bench_deferred_declare(&d, g);
         rg_result res = rg_compile(g);
@@ -390,7 +390,7 @@ static int run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool
     }
     frame f = { .deferred = &d };
     if (rc == 0) {
-        rg_graph_create(&(rg_graph_desc){ .name = "deferred", .ctx = ctx }, &f.graph);
+        rg_graph_create(&(rg_graph_desc){ .name = "deferred", .device = eng_context_graph_device(ctx) }, &f.graph);
         bench_deferred_declare(&d, f.graph);
         if (rg_compile(f.graph) != RG_SUCCESS) {
             fprintf(stderr, "graph_cpu: deferred compile: %s\n", rg_graph_error_message(f.graph));

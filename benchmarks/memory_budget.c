@@ -126,7 +126,7 @@ static int measure_graph(eng_context *ctx, uint32_t w, uint32_t h, sample *out, 
         return die(er, "resolve target");
     const eng_image_info *ti = eng_image_get_info(target);
     rg_graph *g = NULL;
-    rg_graph_create(&(rg_graph_desc){ .name = "memory_budget", .ctx = ctx }, &g);
+    rg_graph_create(&(rg_graph_desc){ .name = "memory_budget", .device = eng_context_graph_device(ctx) }, &g);
     rg_texture resolved = rg_texture_import(g, &(rg_texture_import_desc){
         .name = "resolved", .image = ti->image, .view = ti->view, .format = td.format, .width = w, .height = h });
     rg_texture first_color = { 0 };

@@ -72,7 +72,7 @@ static bool noop(const rg_record_context *rc, void *user)
 
 static rg_texture tex(wide *w, const char *name, VkFormat f, uint32_t width, uint32_t height)
 {
-    eng_format_info fi = eng_format_get_info(f);
+    rg_format_info fi = rg_format_get_info(f);
     uint64_t bytes = (uint64_t)width * height * fi.block_size;
     w->size[w->n++] = (bytes + 65535) / 65536 * 65536;
     return rg_texture_create(w->g, &(rg_texture_desc){.name = name, .format = f, .width = width, .height = height});

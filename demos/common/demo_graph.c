@@ -186,7 +186,7 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
         demo_app_fail(app, "out of memory");
     *app->graph = (demo_graph_state){ .declare = declare, .update = update, .on_placed = app->placed_hook,
                                       .user = user, .stale = true };
-    rg_graph_desc gd = { .name = app->desc.name, .ctx = app->ctx, .merge = demo_graph_merge(app->opts.merge) };
+    rg_graph_desc gd = { .name = app->desc.name, .device = eng_context_graph_device(app->ctx), .merge = demo_graph_merge(app->opts.merge) };
     rg_result r = rg_graph_create(&gd, &app->graph->graph);
     if (r != RG_SUCCESS)
         demo_app_fail(app, "rg_graph_create: %s", rg_result_string(r));

@@ -179,7 +179,7 @@ int main(int argc, char **argv)
         .cache = app.pipeline_cache,
     };
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
-    rg_result r = rg_graph_create(&(rg_graph_desc){ .name = "msaa", .ctx = app.ctx }, &s.graph);
+    rg_result r = rg_graph_create(&(rg_graph_desc){ .name = "msaa", .device = eng_context_graph_device(app.ctx) }, &s.graph);
     if (r != RG_SUCCESS)
         demo_app_fail(&app, "rg_graph_create: %s", rg_result_string(r));
     return demo_app_run_frames(&app, record_frame, &s);

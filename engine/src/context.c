@@ -30,6 +30,7 @@ struct eng_context {
     bool memory_budget;
     VkDriverId driver;
     eng_local_read local_read;
+    rg_device *graph_device;          /* the device as render graphs use it */
     /* The enabled layer that offers VK_EXT_memory_budget (an emulation,
      * e.g. the tile-memory layer on lavapipe); "" = the driver. */
     char memory_budget_layer[VK_MAX_EXTENSION_NAME_SIZE];
@@ -522,6 +523,44 @@ static eng_result create_device(eng_context *ctx)
     return ENG_SUCCESS;
 }
 
+/* The render graph's messages about the device, on stderr unless quiet. */
+static void graph_log(void *user, rg_log_level level, const char *message)
+{
+    const eng_context *ctx = user;
+    if (!ctx->quiet || level == RG_LOG_ERROR)
+        fprintf(stderr, "rendergraph: %s\n", message);
+}
+
+/* The device as render graphs see it: its handles, the loader's entry
+ * point, the queues the context made and what create_device enabled
+ * (timeline semaphores always, local read where offered). */
+static eng_result create_graph_device(eng_context *ctx)
+{
+    rg_device_desc d = {
+        .instance = ctx->instance,
+        .physical_device = ctx->physical,
+        .device = ctx->device,
+        .get_instance_proc_addr = vkGetInstanceProcAddr,
+        .api_version = ENG__API_VERSION,
+        .timeline_semaphore = true,
+        .local_read = ctx->local_read.supported,
+        .log = graph_log,
+        .log_user = ctx,
+    };
+    static const eng_queue_kind kinds[RG_QUEUE_COUNT] = {
+        [RG_QUEUE_GRAPHICS] = ENG_QUEUE_GRAPHICS,
+        [RG_QUEUE_COMPUTE] = ENG_QUEUE_COMPUTE,
+        [RG_QUEUE_TRANSFER] = ENG_QUEUE_TRANSFER,
+    };
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+        d.queues[q] = (rg_device_queue){ctx->queues[kinds[q]], ctx->families[kinds[q]]};
+    rg_result r = rg_device_create(&d, &ctx->graph_device);
+    if (r != RG_SUCCESS)
+        return eng__fail(r == RG_ERROR_OUT_OF_MEMORY ? ENG_ERROR_OUT_OF_MEMORY : ENG_ERROR_VULKAN,
+                         "eng_context_create: the render graph's device: %s", rg_result_string(r));
+    return ENG_SUCCESS;
+}
+
 eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
 {
     if (out)
@@ -544,6 +583,8 @@ eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
         query_device(ctx, desc);
         res = create_device(ctx);
     }
+    if (res == ENG_SUCCESS)
+        res = create_graph_device(ctx);
     if (res != ENG_SUCCESS) {
         /* Keep the message: teardown must not overwrite it. */
         eng_context_destroy(ctx);
@@ -557,6 +598,7 @@ void eng_context_destroy(eng_context *ctx)
 {
     if (!ctx)
         return;
+    rg_device_destroy(ctx->graph_device);
     if (ctx->device) {
         vkDeviceWaitIdle(ctx->device);
         if (ctx->once_pool)
@@ -579,6 +621,7 @@ void eng_context_destroy(eng_context *ctx)
 VkInstance eng_context_instance(const eng_context *ctx) { return ctx->instance; }
 VkPhysicalDevice eng_context_physical_device(const eng_context *ctx) { return ctx->physical; }
 VkDevice eng_context_device(const eng_context *ctx) { return ctx->device; }
+rg_device *eng_context_graph_device(const eng_context *ctx) { return ctx->graph_device; }
 VkQueue eng_context_queue(const eng_context *ctx) { return ctx->queue; }
 uint32_t eng_context_queue_family(const eng_context *ctx) { return ctx->queue_family; }
 VkQueue eng_context_queue_of(const eng_context *ctx, eng_queue_kind kind)

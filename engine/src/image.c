@@ -210,7 +210,7 @@ eng_result eng_attachment_create(eng_context *ctx, const eng_attachment_desc *de
                          "attachment '%s': extra usage 0x%x needs persistent contents; a transient attachment "
                          "is only ever cleared, drawn to and resolved",
                          name, desc->extra_usage);
-    bool depth = eng_format_has_depth(desc->format) || eng_format_has_stencil(desc->format);
+    bool depth = rg_format_has_depth(desc->format) || rg_format_has_stencil(desc->format);
     VkImageUsageFlags usage = depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
     usage |= desc->persistent ? desc->extra_usage : VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
     eng_image_desc id = {
@@ -256,7 +256,7 @@ eng_result eng_image_upload(eng_context *ctx, eng_image *img, const void *texels
     if (!ctx || !img || !texels)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: NULL argument");
     const eng_image_info *info = &img->info;
-    size_t expect = (size_t)info->extent.width * info->extent.height * eng_format_texel_size(info->format);
+    size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
     if (expect == 0 || size != expect)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s' takes %zu bytes, got %zu",
                          img->name, expect, size);
@@ -320,7 +320,7 @@ eng_result eng_image_read(eng_context *ctx, eng_image *img, VkImageLayout layout
     if (!ctx || !img || !out)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: NULL argument");
     const eng_image_info *info = &img->info;
-    size_t expect = (size_t)info->extent.width * info->extent.height * eng_format_texel_size(info->format);
+    size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
     if (expect == 0 || size != expect)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: image '%s' holds %zu bytes, buffer is %zu",
                          img->name, expect, size);

@@ -3,6 +3,7 @@
 #define ENGINE_INTERNAL_H
 
 #include "engine/engine.h"
+#include "rendergraph/rendergraph.h"
 
 #include <stdio.h>
 

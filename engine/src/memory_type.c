@@ -1,38 +1,8 @@
-/* Memory-type choice: a pure function over the device's memory properties,
- * so it is tested on the tables of real devices without any device. */
+/* The engine's memory-type choice: the render graph's rule
+ * (rg_choose_memory_type) with the engine's error, and flags as text. */
 #include "internal.h"
 
 #include <string.h>
-
-static bool type_matches(VkMemoryPropertyFlags have, VkMemoryPropertyFlags want, bool allow_lazy)
-{
-    if ((have & want) != want)
-        return false;
-    /* The spec allows LAZILY_ALLOCATED memory only for images with
-     * TRANSIENT_ATTACHMENT usage; drivers usually hide it from other
-     * resources' memoryTypeBits, but a table that offers it must not lure a
-     * persistent image or a buffer into memory that may never be committed. */
-    if (!allow_lazy && (have & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT))
-        return false;
-    /* Protected memory needs protected resources and queues. */
-    if ((have & VK_MEMORY_PROPERTY_PROTECTED_BIT) && !(want & VK_MEMORY_PROPERTY_PROTECTED_BIT))
-        return false;
-    return true;
-}
-
-static bool first_type(const VkPhysicalDeviceMemoryProperties *props, uint32_t bits,
-                       VkMemoryPropertyFlags want, bool allow_lazy, uint32_t *out)
-{
-    for (uint32_t i = 0; i < props->memoryTypeCount && i < 32; i++) {
-        if (!(bits & (1u << i)))
-            continue;
-        if (type_matches(props->memoryTypes[i].propertyFlags, want, allow_lazy)) {
-            *out = i;
-            return true;
-        }
-    }
-    return false;
-}
 
 eng_result eng_choose_memory_type(const VkPhysicalDeviceMemoryProperties *props,
                                   uint32_t type_bits, VkMemoryPropertyFlags required,
@@ -40,22 +10,10 @@ eng_result eng_choose_memory_type(const VkPhysicalDeviceMemoryProperties *props,
 {
     if (!props || !out_index)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_choose_memory_type: NULL argument");
-    if (required == 0)
-        required = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-
-    /* A transient attachment that is cleared and discarded every pass never
-     * needs backing memory on a tile GPU: take the lazy type when offered. */
-    if (transient &&
-        first_type(props, type_bits, required | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT, true, out_index))
+    if (rg_choose_memory_type(props, type_bits, required, transient, out_index))
         return ENG_SUCCESS;
-    /* The fallback never picks a lazy type, even for transient images: with
-     * no type that has both the wanted flags and LAZY, a lazy one would have
-     * to lack a wanted flag. */
-    if (first_type(props, type_bits, required, false, out_index))
-        return ENG_SUCCESS;
-
     char want[128];
-    eng_memory_flags_string(required, want, sizeof want);
+    eng_memory_flags_string(required ? required : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, want, sizeof want);
     return eng__fail(ENG_ERROR_NO_MEMORY_TYPE,
                      "no memory type in memoryTypeBits 0x%x has flags %s (%u types on the device)",
                      type_bits, want, props->memoryTypeCount);

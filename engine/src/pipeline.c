@@ -215,8 +215,8 @@ static eng_result check_local_read(eng_context *ctx, const eng_pipeline_desc *d,
                          "context did not enable (not offered by the device, or eng_context_desc.no_local_read)",
                          name, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME);
     const uint32_t unused = VK_ATTACHMENT_UNUSED;
-    bool has_depth = eng_format_has_depth(d->depth_format);
-    bool has_stencil = eng_format_has_stencil(d->depth_format);
+    bool has_depth = rg_format_has_depth(d->depth_format);
+    bool has_stencil = rg_format_has_stencil(d->depth_format);
     if (d->depth_input_index != unused && !has_depth)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
                          "pipeline '%s': depth_input_index %u without a depth attachment (VK_ATTACHMENT_UNUSED: "
@@ -270,8 +270,8 @@ static eng_result check_pipeline_desc(eng_context *ctx, const eng_pipeline_desc 
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': no color or depth attachment", name);
     if ((d->depth_test || d->depth_write) && d->depth_format == VK_FORMAT_UNDEFINED)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': depth test without a depth format", name);
-    if (d->depth_format != VK_FORMAT_UNDEFINED && !eng_format_has_depth(d->depth_format) &&
-        !eng_format_has_stencil(d->depth_format))
+    if (d->depth_format != VK_FORMAT_UNDEFINED && !rg_format_has_depth(d->depth_format) &&
+        !rg_format_has_stencil(d->depth_format))
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': VkFormat %d is not a depth format", name,
                          (int)d->depth_format);
     if ((d->binding_count && !d->bindings) || (d->attribute_count && !d->attributes) ||
@@ -411,8 +411,8 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
         .dynamicStateCount = 2,
         .pDynamicStates = dyn_states,
     };
-    bool has_depth = eng_format_has_depth(d->depth_format);
-    bool has_stencil = eng_format_has_stencil(d->depth_format);
+    bool has_depth = rg_format_has_depth(d->depth_format);
+    bool has_stencil = rg_format_has_stencil(d->depth_format);
     VkPipelineRenderingCreateInfo rendering = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
         .colorAttachmentCount = d->color_count,

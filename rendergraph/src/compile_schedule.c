@@ -53,7 +53,7 @@ static uint64_t capped_mul(uint64_t a, uint64_t b) { return b && a > MAX_BYTES /
 
 static uint64_t texture_bytes(const rg__resource *r)
 {
-    eng_format_info fi = eng_format_get_info(r->format);
+    rg_format_info fi = rg_format_get_info(r->format);
     uint64_t bw = fi.block_width ? fi.block_width : 1, bh = fi.block_height ? fi.block_height : 1, total = 0;
     for (uint32_t m = 0; m < r->mip_levels && total < MAX_BYTES && m < 32; m++) {
         uint64_t w = r->width >> m ? r->width >> m : 1, h = r->height >> m ? r->height >> m : 1;

@@ -68,7 +68,7 @@ static rg__resource *texture_append(rg_graph *g, const char *what, const texture
     /* Copy sizes, resolve modes, filters and barrier aspects all follow
      * from the format: one the engine's table does not know is refused
      * here rather than guessed at later. */
-    eng_format_info info = eng_format_get_info(s->format);
+    rg_format_info info = rg_format_get_info(s->format);
     if (info.block_size == 0) {
         rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': format %d is not supported by the graph (multi-planar or "
                  "unknown)", what, name, (int)s->format);
@@ -145,7 +145,7 @@ rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *des
     }
     /* The first frame clears previous (vkCmdClear*Image takes no
      * compressed format). */
-    eng_format_info info = eng_format_get_info(desc->format);
+    rg_format_info info = rg_format_get_info(desc->format);
     if (info.block_width > 1 || info.block_height > 1) {
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history '%s': compressed format %d refused: "
                  "the first frame clears the previous contents", name, (int)desc->format);

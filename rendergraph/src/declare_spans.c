@@ -135,8 +135,8 @@ static bool attachment_ops_valid(span_build *b, const rg_attachment *a, bool dep
 static bool resolve_mode(span_build *b, const rg_attachment *a, const rg__resource *src, bool depth,
                          VkResolveModeFlagBits *out)
 {
-    eng_format_numeric n = eng_format_get_info(src->format).numeric;
-    bool integer = n == ENG_FORMAT_UINT || n == ENG_FORMAT_SINT;
+    rg_format_numeric n = rg_format_get_info(src->format).numeric;
+    bool integer = n == RG_FORMAT_UINT || n == RG_FORMAT_SINT;
     VkResolveModeFlagBits m = a->resolve_mode;
     const char *allowed = depth ? "SAMPLE_ZERO, MIN or MAX" : integer ? "SAMPLE_ZERO (an integer format)"
                                                                       : "AVERAGE (a float format)";

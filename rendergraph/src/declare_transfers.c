@@ -94,13 +94,13 @@ static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSi
                  "single-aspect texture or a user command", p->name, t->name, (int)t->format);
         return false;
     }
-    eng_format_info f = eng_format_get_info(t->format);
+    rg_format_info f = rg_format_get_info(t->format);
     VkDeviceSize w = t->width >> mip ? t->width >> mip : 1, h = t->height >> mip ? t->height >> mip : 1;
     VkDeviceSize blocks_x = (w + f.block_width - 1) / f.block_width;
     VkDeviceSize blocks_y = (h + f.block_height - 1) / f.block_height;
     /* Overflow-checked: a huge texture's byte count must not wrap to a
      * small one that lets the copy into a buffer far too small for it. */
-    VkDeviceSize bytes = eng_format_copy_size(t->format, t->aspects);
+    VkDeviceSize bytes = rg_format_copy_size(t->format, t->aspects);
     if (__builtin_mul_overflow(bytes, blocks_x, &bytes) || __builtin_mul_overflow(bytes, blocks_y, &bytes) ||
         __builtin_mul_overflow(bytes, (VkDeviceSize)n, &bytes)) {
         rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u of texture '%s' (%ux%u, %u layers) holds more than "
@@ -117,7 +117,7 @@ static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSi
     /* VUID-vkCmdCopyBufferToImage-bufferOffset-07737/-07978 and their
      * image-to-buffer twins: a multiple of the texel block size, of 4 for
      * depth/stencil. */
-    VkDeviceSize unit = f.numeric == ENG_FORMAT_DEPTH_STENCIL ? 4 : f.block_size;
+    VkDeviceSize unit = f.numeric == RG_FORMAT_DEPTH_STENCIL ? 4 : f.block_size;
     if (offset % unit) {
         rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': buffer offset %llu for texture '%s' is not a multiple of "
                  "%llu", p->name, (unsigned long long)offset, t->name, (unsigned long long)unit);
@@ -187,7 +187,7 @@ rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_ra
                  graph->decl.resources[t].name);
         return (rg_command){0};
     }
-    if (eng_format_get_info(graph->decl.resources[t].format).block_width > 1) {
+    if (rg_format_get_info(graph->decl.resources[t].format).block_width > 1) {
         rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': texture '%s' has a block-compressed format (%d), "
                  "which vkCmdClearColorImage cannot clear", p.name, graph->decl.resources[t].name,
                  (int)graph->decl.resources[t].format);
@@ -209,15 +209,15 @@ rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_ra
  * device refuses (format features) is checked at placement. */
 static const char *blit_formats_refused(const rg__resource *src, const rg__resource *dst, VkFilter filter)
 {
-    eng_format_numeric a = eng_format_get_info(src->format).numeric, b = eng_format_get_info(dst->format).numeric;
-    bool depth = a == ENG_FORMAT_DEPTH_STENCIL || b == ENG_FORMAT_DEPTH_STENCIL;
+    rg_format_numeric a = rg_format_get_info(src->format).numeric, b = rg_format_get_info(dst->format).numeric;
+    bool depth = a == RG_FORMAT_DEPTH_STENCIL || b == RG_FORMAT_DEPTH_STENCIL;
     if (depth && src->format != dst->format)
         return "a depth/stencil blit needs one format on both sides";
     if (depth && filter != VK_FILTER_NEAREST)
         return "a depth/stencil blit must use VK_FILTER_NEAREST";
-    if ((a == ENG_FORMAT_UINT) != (b == ENG_FORMAT_UINT) || (a == ENG_FORMAT_SINT) != (b == ENG_FORMAT_SINT))
+    if ((a == RG_FORMAT_UINT) != (b == RG_FORMAT_UINT) || (a == RG_FORMAT_SINT) != (b == RG_FORMAT_SINT))
         return "unsigned and signed integer formats blit only to their own kind";
-    if ((a == ENG_FORMAT_UINT || a == ENG_FORMAT_SINT) && filter != VK_FILTER_NEAREST)
+    if ((a == RG_FORMAT_UINT || a == RG_FORMAT_SINT) && filter != VK_FILTER_NEAREST)
         return "integer formats do not filter linearly: use VK_FILTER_NEAREST";
     return NULL;
 }

@@ -46,7 +46,7 @@ static void record_local_barrier(rg_graph *g, VkCommandBuffer cmd, uint32_t firs
         .memoryBarrierCount = 1,
         .pMemoryBarriers = &memory,
     };
-    vkCmdPipelineBarrier2(cmd, &dep);
+    g->dev->vk.CmdPipelineBarrier2(cmd, &dep);
 }
 
 static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
@@ -116,7 +116,7 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
         .imageMemoryBarrierCount = images,
         .pImageMemoryBarriers = g->compiled.scratch_image_barriers,
     };
-    vkCmdPipelineBarrier2(cmd, &dep);
+    g->dev->vk.CmdPipelineBarrier2(cmd, &dep);
 }
 
 /* The layout a transfer command declared for its i-th access. */
@@ -164,7 +164,7 @@ static void begin_rendering(const rg_graph *g, VkCommandBuffer cmd, uint32_t s)
     rg__span_rendering(g, s, &r);
     bool merged = g->compiled.instances[g->compiled.span_map[s].instance].count > 1;
     if (!r.continues)
-        vkCmdBeginRendering(cmd, &r.info);
+        g->dev->vk.CmdBeginRendering(cmd, &r.info);
     if (merged)
         set_local_read_state(g, cmd, s);
     /* The whole render area as the default viewport and scissor, for every
@@ -172,8 +172,8 @@ static void begin_rendering(const rg_graph *g, VkCommandBuffer cmd, uint32_t s)
     const VkRect2D *area = &r.info.renderArea;
     VkViewport vp = { (float)area->offset.x, (float)area->offset.y, (float)area->extent.width,
                       (float)area->extent.height, 0.0f, 1.0f };
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, area);
+    g->dev->vk.CmdSetViewport(cmd, 0, 1, &vp);
+    g->dev->vk.CmdSetScissor(cmd, 0, 1, area);
 }
 
 static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
@@ -181,7 +181,7 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
     switch (c->type) {
     case RG_COMMAND_TYPE_COPY_BUFFER: {
         VkBufferCopy region = { c->u.copy_buffer.src_offset, c->u.copy_buffer.dst_offset, c->u.copy_buffer.size };
-        vkCmdCopyBuffer(cmd, access_resource(g, c, 0)->buffer, access_resource(g, c, 1)->buffer, 1, &region);
+        g->dev->vk.CmdCopyBuffer(cmd, access_resource(g, c, 0)->buffer, access_resource(g, c, 1)->buffer, 1, &region);
         break;
     }
     case RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE:
@@ -198,9 +198,9 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
                              1 },
         };
         if (to_texture)
-            vkCmdCopyBufferToImage(cmd, buf->buffer, tex->image, access_layout(g, c, ti), 1, &region);
+            g->dev->vk.CmdCopyBufferToImage(cmd, buf->buffer, tex->image, access_layout(g, c, ti), 1, &region);
         else
-            vkCmdCopyImageToBuffer(cmd, tex->image, access_layout(g, c, ti), buf->buffer, 1, &region);
+            g->dev->vk.CmdCopyImageToBuffer(cmd, tex->image, access_layout(g, c, ti), buf->buffer, 1, &region);
         break;
     }
     case RG_COMMAND_TYPE_CLEAR: {
@@ -208,9 +208,9 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
         const rg_range *r = &c->u.clear.range;
         VkImageSubresourceRange range = { r->aspect, r->base_mip, r->mip_count, r->base_layer, r->layer_count };
         if (r->aspect & VK_IMAGE_ASPECT_COLOR_BIT)
-            vkCmdClearColorImage(cmd, tex->image, access_layout(g, c, 0), &c->u.clear.value.color, 1, &range);
+            g->dev->vk.CmdClearColorImage(cmd, tex->image, access_layout(g, c, 0), &c->u.clear.value.color, 1, &range);
         else
-            vkCmdClearDepthStencilImage(cmd, tex->image, access_layout(g, c, 0), &c->u.clear.value.depthStencil, 1,
+            g->dev->vk.CmdClearDepthStencilImage(cmd, tex->image, access_layout(g, c, 0), &c->u.clear.value.depthStencil, 1,
                                         &range);
         break;
     }
@@ -227,7 +227,7 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
                             { (int32_t)mip_extent(dst->width, c->u.blit.dst_mip),
                               (int32_t)mip_extent(dst->height, c->u.blit.dst_mip), 1 } },
         };
-        vkCmdBlitImage(cmd, src->image, access_layout(g, c, 0), dst->image, access_layout(g, c, 1), 1, &region,
+        g->dev->vk.CmdBlitImage(cmd, src->image, access_layout(g, c, 0), dst->image, access_layout(g, c, 1), 1, &region,
                        c->u.blit.filter);
         break;
     }
@@ -313,16 +313,16 @@ static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
         }
         VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
                                  .imageMemoryBarrierCount = c->history_clear_count, .pImageMemoryBarriers = b };
-        vkCmdPipelineBarrier2(cmd, &dep);
+        g->dev->vk.CmdPipelineBarrier2(cmd, &dep);
         for (uint32_t i = 0; i < c->history_clear_count && phase == 0; i++) {
             const rg__history_clear *h = &c->history_clears[i];
             const rg__resource *r = &g->decl.resources[h->resource];
             VkImageSubresourceRange range = b[i].subresourceRange;
             if (r->aspects & VK_IMAGE_ASPECT_COLOR_BIT)
-                vkCmdClearColorImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &r->history_clear.color, 1,
+                g->dev->vk.CmdClearColorImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &r->history_clear.color, 1,
                                      &range);
             else
-                vkCmdClearDepthStencilImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                g->dev->vk.CmdClearDepthStencilImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                             &r->history_clear.depthStencil, 1, &range);
         }
     }
@@ -349,7 +349,7 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
             if (!c->u.user.record(&rc, c->u.user.user)) {
                 /* Never leave the command buffer inside a rendering instance. */
                 if (open)
-                    vkCmdEndRendering(cmd);
+                    g->dev->vk.CmdEndRendering(cmd);
                 return rg__report(g, RG_ERROR_CALLBACK, "%s: command '%s' failed to record", what, c->name);
             }
             break;
@@ -360,7 +360,7 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
         case RG_COMMAND_TYPE_END_RENDERING: {
             const rg__instance *in = &g->compiled.instances[g->compiled.span_map[c->span].instance];
             if (g->compiled.instance_spans[in->first + in->count - 1] == c->span) {
-                vkCmdEndRendering(cmd);
+                g->dev->vk.CmdEndRendering(cmd);
                 open = false;
             }
             break;
@@ -422,7 +422,7 @@ void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *
         rg_submission *s = &pl->submissions[b];
         *s = (rg_submission){
             .queue = batch->queue,
-            .vk_queue = eng_context_queue_of(g->ctx, rg__eng_queue(batch->queue)),
+            .vk_queue = g->dev->queues[batch->queue].queue,
             .cmd = cmds[b],
             .signal = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = pl->semaphores[batch->queue],
                        .value = pl->timeline[batch->queue] + batch->signal,

@@ -54,7 +54,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     if (!g)
         return RG_ERROR_OUT_OF_MEMORY;
     rg__copy_name(g->name, desc->name, "graph");
-    g->ctx = desc->ctx;
+    g->dev = desc->device;
     g->no_aliasing = desc->no_aliasing;
     g->no_culling = desc->no_culling;
     g->order = desc->order;
@@ -62,22 +62,10 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->merge = desc->merge;
     g->single_queue = desc->single_queue;
     g->concurrent_sharing = desc->concurrent_sharing;
-    if (desc->device) {
-        g->caps = *desc->device;
-    } else if (desc->ctx) {
-        eng_local_read lr = eng_context_local_read(desc->ctx);
-        const VkPhysicalDeviceLimits *limits = &eng_context_properties(desc->ctx)->limits;
-        g->caps = (rg_device_caps){
-            .local_read = lr.supported,
-            .local_read_multisampled = lr.multisampled,
-            .local_read_depth_stencil = lr.depth_stencil,
-            .max_color_attachments = limits->maxColorAttachments,
-            .max_input_attachments = limits->maxPerStageDescriptorInputAttachments,
-            .driver = eng_context_driver(desc->ctx),
-            .compute_queue = eng_context_queue_of(desc->ctx, ENG_QUEUE_COMPUTE) != VK_NULL_HANDLE,
-            .transfer_queue = eng_context_queue_of(desc->ctx, ENG_QUEUE_TRANSFER) != VK_NULL_HANDLE,
-        };
-    }
+    if (desc->caps)
+        g->caps = *desc->caps;
+    else if (desc->device)
+        g->caps = desc->device->caps;
     if ((unsigned)g->merge > RG_MERGE_OFF || (unsigned)g->order > RG_ORDER_DECLARATION) {
         free(g);
         return RG_ERROR_INVALID_ARGUMENT;
@@ -245,7 +233,7 @@ static rg_result place_stages(rg_graph *g)
     if (!reqs)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     rg__place_requirements(g, reqs);        /* vkGetDevice*MemoryRequirements */
-    r = rg__memory_plan(g, eng_context_memory_properties(g->ctx), reqs); /* lazy, dedicated, pools */
+    r = rg__memory_plan(g, &g->dev->memory, reqs); /* lazy, dedicated, pools */
     free(reqs);
     if (r == RG_SUCCESS)
         r = rg__place_memory(g);            /* allocate, create, bind */
@@ -266,7 +254,7 @@ rg_result rg_place(rg_graph *graph)
     rg__call_begin(g);
     if (g->state == RG__FAILED || g->state < RG__COMPILED)
         return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place: graph '%s' is not compiled", g->name);
-    if (!g->ctx)
+    if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place: graph '%s' was created without a device", g->name);
     if (g->state == RG__PLACED && g->placement.on_device)
         return RG_SUCCESS;
@@ -325,7 +313,7 @@ static rg_result execute_ready(rg_graph *g, const char *what)
 {
     if (g->state == RG__FAILED || g->state < RG__COMPILED)
         return rg__report(g, RG_ERROR_NOT_COMPILED, "%s: graph '%s' is not compiled", what, g->name);
-    if (!g->ctx)
+    if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' was created without a device", what,
                           g->name);
     if (g->state != RG__PLACED || !g->placement.on_device)

@@ -7,6 +7,10 @@
  *
  *   base.c                 leaf helpers: errors, growth, names, handles
  *   usage.c                the usage table
+ *   format.c               the format table
+ *   memory_type.c          the memory-type choice
+ *   device.c               the application's device: its function table,
+ *                          properties and queues
  *   declare_*.c            the declaration (resources, accesses, commands,
  *                          transfers, spans); first error kept (sticky)
  *   compile_nodes.c        spans contracted into nodes
@@ -59,7 +63,6 @@
 
 #include "rendergraph/rendergraph.h"
 
-#include <engine/engine.h>
 #include <stdio.h>
 
 #define RG__NONE RG_INDEX_NONE
@@ -428,11 +431,76 @@ typedef struct rg__placement {
     rg_submission *submissions;       /* rg_execute_batches' plan, batch_count entries */
 } rg__placement;
 
+/* ----------------------------------------------------------------- device */
+
+/* The Vulkan functions the library calls, every one loaded by
+ * rg_device_create through the application's vkGetInstanceProcAddr (the
+ * library is built with VK_NO_PROTOTYPES: a direct call does not compile). */
+#define RG__VK_INSTANCE_FUNCTIONS(X)                                                                              \
+    X(GetDeviceProcAddr)                                                                                          \
+    X(GetPhysicalDeviceProperties)                                                                                \
+    X(GetPhysicalDeviceProperties2)                                                                               \
+    X(GetPhysicalDeviceMemoryProperties)                                                                          \
+    X(GetPhysicalDeviceFormatProperties)                                                                          \
+    X(GetPhysicalDeviceImageFormatProperties)
+#define RG__VK_DEVICE_FUNCTIONS(X)                                                                                \
+    X(AllocateMemory)                                                                                             \
+    X(FreeMemory)                                                                                                 \
+    X(CreateBuffer)                                                                                               \
+    X(DestroyBuffer)                                                                                              \
+    X(CreateImage)                                                                                                \
+    X(DestroyImage)                                                                                               \
+    X(CreateImageView)                                                                                            \
+    X(DestroyImageView)                                                                                           \
+    X(BindBufferMemory2)                                                                                          \
+    X(BindImageMemory2)                                                                                           \
+    X(GetDeviceBufferMemoryRequirements)                                                                          \
+    X(GetDeviceImageMemoryRequirements)                                                                           \
+    X(CreateSemaphore)                                                                                            \
+    X(DestroySemaphore)                                                                                           \
+    X(QueueSubmit2)                                                                                               \
+    X(CmdPipelineBarrier2)                                                                                        \
+    X(CmdBeginRendering)                                                                                          \
+    X(CmdEndRendering)                                                                                            \
+    X(CmdSetViewport)                                                                                             \
+    X(CmdSetScissor)                                                                                              \
+    X(CmdCopyBuffer)                                                                                              \
+    X(CmdCopyBufferToImage)                                                                                       \
+    X(CmdCopyImageToBuffer)                                                                                       \
+    X(CmdBlitImage)                                                                                               \
+    X(CmdClearColorImage)                                                                                         \
+    X(CmdClearDepthStencilImage)
+
+typedef struct rg__vk {
+#define RG__VK_MEMBER(name) PFN_vk##name name;
+    RG__VK_INSTANCE_FUNCTIONS(RG__VK_MEMBER)
+    RG__VK_DEVICE_FUNCTIONS(RG__VK_MEMBER)
+#undef RG__VK_MEMBER
+    /* VK_KHR_dynamic_rendering_local_read, where enabled (else NULL). */
+    PFN_vkCmdSetRenderingAttachmentLocationsKHR CmdSetRenderingAttachmentLocationsKHR;
+    PFN_vkCmdSetRenderingInputAttachmentIndicesKHR CmdSetRenderingInputAttachmentIndicesKHR;
+} rg__vk;
+
+struct rg_device {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    rg__vk vk;
+    /* The queues graphs use: graphics always; compute and transfer only
+     * where given with timeline semaphores (else VK_NULL_HANDLE). */
+    rg_device_queue queues[RG_QUEUE_COUNT];
+    VkPhysicalDeviceProperties properties;
+    VkPhysicalDeviceMemoryProperties memory;
+    rg_device_caps caps;
+    rg_log_fn log;
+    void *log_user;
+};
+
 /* ------------------------------------------------------------------ graph */
 
 struct rg_graph {
     char name[RG__NAME_MAX];
-    eng_context *ctx;                 /* NULL: device-free */
+    rg_device *dev;                   /* NULL: device-free */
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
     bool no_culling;                  /* rg_graph_desc.no_culling */
     rg_order order;                   /* rg_graph_desc.order */
@@ -542,11 +610,6 @@ rg_result rg__compile_queues(rg_graph *g);
 static inline rg_queue rg__queue_of(const rg_graph *g, uint32_t c)
 {
     return g->compiled.node_queue ? (rg_queue)g->compiled.node_queue[g->decl.cmds[c].node] : RG_QUEUE_GRAPHICS;
-}
-/* The engine's queue of a graph queue. */
-static inline eng_queue_kind rg__eng_queue(rg_queue q)
-{
-    return q == RG_QUEUE_COMPUTE ? ENG_QUEUE_COMPUTE : q == RG_QUEUE_TRANSFER ? ENG_QUEUE_TRANSFER : ENG_QUEUE_GRAPHICS;
 }
 /* The stages a queue of that kind supports (for eligibility and barriers). */
 VkPipelineStageFlags2 rg__queue_stages(rg_queue q);

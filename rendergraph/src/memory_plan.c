@@ -107,8 +107,7 @@ static rg_result classify(planner *p, uint32_t ri)
     m->alignment = alignment;
     bool transient = r->is_texture && r->transient;
     uint32_t type;
-    if (eng_choose_memory_type(p->props, q->type_bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, transient, &type) !=
-        ENG_SUCCESS)
+    if (!rg_choose_memory_type(p->props, q->type_bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, transient, &type))
         return rg__report(g, RG_ERROR_VULKAN, "placement: %s '%s': no DEVICE_LOCAL memory type in bits 0x%x",
                         r->is_texture ? "texture" : "buffer", r->name, q->type_bits);
     m->memory_type = type;

@@ -71,12 +71,12 @@ static void requirements_of(const rg_graph *g, VkDevice dev, const rg__resource 
         VkImageCreateInfo ci = image_info(g, r, VK_IMAGE_CREATE_ALIAS_BIT, families);
         VkDeviceImageMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS,
                                               .pCreateInfo = &ci };
-        vkGetDeviceImageMemoryRequirements(dev, &q, &req);
+        g->dev->vk.GetDeviceImageMemoryRequirements(dev, &q, &req);
     } else {
         VkBufferCreateInfo ci = buffer_info(g, r, families);
         VkDeviceBufferMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS,
                                                .pCreateInfo = &ci };
-        vkGetDeviceBufferMemoryRequirements(dev, &q, &req);
+        g->dev->vk.GetDeviceBufferMemoryRequirements(dev, &q, &req);
     }
     out->size = req.memoryRequirements.size;
     out->alignment = req.memoryRequirements.alignment;
@@ -91,7 +91,7 @@ static void requirements_of(const rg_graph *g, VkDevice dev, const rg__resource 
 
 void rg__place_requirements(rg_graph *g, rg__mem_requirements *reqs)
 {
-    VkDevice dev = eng_context_device(g->ctx);
+    VkDevice dev = g->dev->device;
     for (uint32_t i = 0; i < g->decl.resource_count; i++)
         if (needs_memory(g, &g->decl.resources[i]))
             requirements_of(g, dev, &g->decl.resources[i], &reqs[i]);
@@ -99,24 +99,24 @@ void rg__place_requirements(rg_graph *g, rg__mem_requirements *reqs)
 
 void rg__place_memory_free(rg_graph *g)
 {
-    VkDevice dev = g->ctx ? eng_context_device(g->ctx) : VK_NULL_HANDLE;
+    VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
     for (uint32_t i = 0; i < g->decl.resource_count; i++) {
         rg__resource *r = &g->decl.resources[i];
         if (r->imported)
             continue;
         if (dev && r->view)
-            vkDestroyImageView(dev, r->view, NULL);
+            g->dev->vk.DestroyImageView(dev, r->view, NULL);
         if (dev && r->image)
-            vkDestroyImage(dev, r->image, NULL);
+            g->dev->vk.DestroyImage(dev, r->image, NULL);
         if (dev && r->buffer)
-            vkDestroyBuffer(dev, r->buffer, NULL);
+            g->dev->vk.DestroyBuffer(dev, r->buffer, NULL);
         r->view = VK_NULL_HANDLE;
         r->image = VK_NULL_HANDLE;
         r->buffer = VK_NULL_HANDLE;
         r->pooled = false;
     }
     for (uint32_t i = 0; i < g->placement.memory_count && dev; i++)
-        vkFreeMemory(dev, g->placement.memory[i], NULL);
+        g->dev->vk.FreeMemory(dev, g->placement.memory[i], NULL);
     free(g->placement.memory);
     g->placement.memory = NULL;
     g->placement.memory_count = 0;
@@ -138,52 +138,52 @@ static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const r
         .allocationSize = size,
         .memoryTypeIndex = type,
     };
-    VkResult vr = vkAllocateMemory(eng_context_device(g->ctx), &ai, NULL, out);
+    VkResult vr = g->dev->vk.AllocateMemory(g->dev->device, &ai, NULL, out);
     if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY || vr == VK_ERROR_OUT_OF_HOST_MEMORY)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: %s: %llu bytes of memory type %u: out of memory", what,
                         (unsigned long long)size, type);
     if (vr != VK_SUCCESS)
-        return rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: %s", what, eng_vk_result_string(vr));
+        return rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: %s", what, rg_vk_result_string(vr));
     g->placement.memory[g->placement.memory_count++] = *out;
     return RG_SUCCESS;
 }
 
 static rg_result create_object(rg_graph *g, rg__resource *r, bool pooled)
 {
-    VkDevice dev = eng_context_device(g->ctx);
+    VkDevice dev = g->dev->device;
     VkResult vr;
     uint32_t families[RG_QUEUE_COUNT];
     if (r->is_texture) {
         VkImageCreateInfo ci = image_info(g, r, pooled ? VK_IMAGE_CREATE_ALIAS_BIT : 0, families);
-        vr = vkCreateImage(dev, &ci, NULL, &r->image);
+        vr = g->dev->vk.CreateImage(dev, &ci, NULL, &r->image);
     } else {
         VkBufferCreateInfo ci = buffer_info(g, r, families);
-        vr = vkCreateBuffer(dev, &ci, NULL, &r->buffer);
+        vr = g->dev->vk.CreateBuffer(dev, &ci, NULL, &r->buffer);
     }
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                         "placement: creating %s '%s': %s", r->is_texture ? "texture" : "buffer", r->name,
-                        eng_vk_result_string(vr));
+                        rg_vk_result_string(vr));
     return RG_SUCCESS;
 }
 
 static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDeviceSize offset)
 {
-    VkDevice dev = eng_context_device(g->ctx);
+    VkDevice dev = g->dev->device;
     VkResult vr;
     if (r->is_texture) {
         VkBindImageMemoryInfo bi = { .sType = VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO, .image = r->image,
                                      .memory = memory, .memoryOffset = offset };
-        vr = vkBindImageMemory2(dev, 1, &bi);
+        vr = g->dev->vk.BindImageMemory2(dev, 1, &bi);
     } else {
         VkBindBufferMemoryInfo bi = { .sType = VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO, .buffer = r->buffer,
                                       .memory = memory, .memoryOffset = offset };
-        vr = vkBindBufferMemory2(dev, 1, &bi);
+        vr = g->dev->vk.BindBufferMemory2(dev, 1, &bi);
     }
     if (vr != VK_SUCCESS)
         return rg__report(g, RG_ERROR_VULKAN, "placement: binding '%s' at offset %llu: %s", r->name,
-                        (unsigned long long)offset, eng_vk_result_string(vr));
+                        (unsigned long long)offset, rg_vk_result_string(vr));
     /* A view needs a usage that reads or renders through one; a texture
      * that is only copied has none. */
     const VkImageUsageFlags viewable = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
@@ -202,9 +202,9 @@ static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDev
     /* A depth/stencil view for sampling may name one aspect only. */
     if ((r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (r->image_usage & VK_IMAGE_USAGE_SAMPLED_BIT))
         vci.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
-    vr = vkCreateImageView(dev, &vci, NULL, &r->view);
+    vr = g->dev->vk.CreateImageView(dev, &vci, NULL, &r->view);
     if (vr != VK_SUCCESS)
-        return rg__report(g, RG_ERROR_VULKAN, "placement: view of '%s': %s", r->name, eng_vk_result_string(vr));
+        return rg__report(g, RG_ERROR_VULKAN, "placement: view of '%s': %s", r->name, rg_vk_result_string(vr));
     return RG_SUCCESS;
 }
 

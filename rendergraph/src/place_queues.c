@@ -9,10 +9,10 @@
 
 void rg__place_queues_free(rg_graph *g)
 {
-    VkDevice dev = g->ctx ? eng_context_device(g->ctx) : VK_NULL_HANDLE;
+    VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         if (dev && g->placement.semaphores[q])
-            vkDestroySemaphore(dev, g->placement.semaphores[q], NULL);
+            g->dev->vk.DestroySemaphore(dev, g->placement.semaphores[q], NULL);
         g->placement.semaphores[q] = VK_NULL_HANDLE;
         g->placement.timeline[q] = 0;
     }
@@ -22,23 +22,23 @@ void rg__place_queues_free(rg_graph *g)
 
 rg_result rg__place_queues(rg_graph *g)
 {
-    VkDevice dev = eng_context_device(g->ctx);
+    VkDevice dev = g->dev->device;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         if (!(g->compiled.queues_used & (1u << q)))
             continue;
-        if (!eng_context_queue_of(g->ctx, rg__eng_queue((rg_queue)q)))
+        if (!g->dev->queues[q].queue)
             return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: the graph runs commands on the %s queue, "
                               "which the context does not have (rg_graph_desc.device claimed it)",
                               rg_queue_name((rg_queue)q));
         VkSemaphoreTypeCreateInfo type = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
                                           .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
         VkSemaphoreCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
-        VkResult vr = vkCreateSemaphore(dev, &ci, NULL, &g->placement.semaphores[q]);
+        VkResult vr = g->dev->vk.CreateSemaphore(dev, &ci, NULL, &g->placement.semaphores[q]);
         if (vr != VK_SUCCESS)
             return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                      ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                               "placement: the %s queue's timeline semaphore: %s", rg_queue_name((rg_queue)q),
-                              eng_vk_result_string(vr));
+                              rg_vk_result_string(vr));
         g->placement.timeline[q] = 0;
     }
     g->placement.submissions = calloc((size_t)g->compiled.batch_count + 1, sizeof *g->placement.submissions);

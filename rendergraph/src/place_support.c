@@ -19,7 +19,7 @@
 static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, const rg__resource *r)
 {
     VkImageFormatProperties p;
-    VkResult vr = vkGetPhysicalDeviceImageFormatProperties(pd, r->format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+    VkResult vr = g->dev->vk.GetPhysicalDeviceImageFormatProperties(pd, r->format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                            r->image_usage, 0, &p);
     if (vr == VK_ERROR_FORMAT_NOT_SUPPORTED)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: texture '%s': format %d with usage 0x%x is not "
@@ -28,7 +28,7 @@ static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, const rg__resou
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                         "placement: texture '%s': vkGetPhysicalDeviceImageFormatProperties: %s", r->name,
-                        eng_vk_result_string(vr));
+                        rg_vk_result_string(vr));
     if (!(p.sampleCounts & r->samples) || r->mip_levels > p.maxMipLevels || r->array_layers > p.maxArrayLayers ||
         r->width > p.maxExtent.width || r->height > p.maxExtent.height)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: texture '%s' (format %d, usage 0x%x): %ux%u, %u "
@@ -44,8 +44,8 @@ static rg_result check_blit(rg_graph *g, VkPhysicalDevice pd, const rg__cmd *c)
     const rg__resource *src = &g->decl.resources[g->decl.accesses[c->first_access].resource];
     const rg__resource *dst = &g->decl.resources[g->decl.accesses[c->first_access + 1].resource];
     VkFormatProperties fs, fd;
-    vkGetPhysicalDeviceFormatProperties(pd, src->format, &fs);
-    vkGetPhysicalDeviceFormatProperties(pd, dst->format, &fd);
+    g->dev->vk.GetPhysicalDeviceFormatProperties(pd, src->format, &fs);
+    g->dev->vk.GetPhysicalDeviceFormatProperties(pd, dst->format, &fd);
     const char *why = NULL;
     if (!(fs.optimalTilingFeatures & VK_FORMAT_FEATURE_BLIT_SRC_BIT))
         why = "the source's format is not a blit source on this device";
@@ -79,7 +79,7 @@ static rg_result check_depth_resolve(rg_graph *g, const VkPhysicalDeviceDepthSte
 
 rg_result rg__place_support(rg_graph *g)
 {
-    VkPhysicalDevice pd = eng_context_physical_device(g->ctx);
+    VkPhysicalDevice pd = g->dev->physical;
     rg_result res = RG_SUCCESS;
     for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
         const rg__resource *r = &g->decl.resources[i];
@@ -92,7 +92,7 @@ rg_result rg__place_support(rg_graph *g)
     VkPhysicalDeviceDepthStencilResolveProperties resolve = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES };
     VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &resolve };
-    vkGetPhysicalDeviceProperties2(pd, &p2);
+    g->dev->vk.GetPhysicalDeviceProperties2(pd, &p2);
     for (uint32_t s = 0; s < g->decl.span_count && res == RG_SUCCESS; s++)
         res = check_depth_resolve(g, &resolve, &g->decl.spans[s]);
     return res;
@@ -101,10 +101,10 @@ rg_result rg__place_support(rg_graph *g)
 uint32_t rg__queue_families(const rg_graph *g, uint32_t mask, uint32_t *families)
 {
     uint32_t count = 0;
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT && g->ctx; q++) {
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT && g->dev; q++) {
         if (!(mask & (1u << q)))
             continue;
-        uint32_t f = eng_context_queue_family_of(g->ctx, rg__eng_queue((rg_queue)q));
+        uint32_t f = g->dev->queues[q].queue ? g->dev->queues[q].family : UINT32_MAX;
         bool seen = f == UINT32_MAX;
         for (uint32_t i = 0; i < count && !seen; i++)
             seen = families[i] == f;

@@ -61,12 +61,12 @@ static rg_result make_view(rg_graph *g, const char *what, const rg__resource *r,
         .format = r->format,
         .subresourceRange = { r->aspects, mip, 1, base_layer, layers },
     };
-    VkResult vr = vkCreateImageView(eng_context_device(g->ctx), &ci, NULL, out);
+    VkResult vr = g->dev->vk.CreateImageView(g->dev->device, &ci, NULL, out);
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                         "%s: attachment view of texture '%s' (mip %u, layers %u+%u): %s", what, r->name, mip,
-                        base_layer, layers, eng_vk_result_string(vr));
+                        base_layer, layers, rg_vk_result_string(vr));
     return RG_SUCCESS;
 }
 
@@ -107,14 +107,12 @@ rg_result rg__place_views(rg_graph *g)
     for (uint32_t i = 0; i < g->compiled.instance_count; i++)
         merged = merged || g->compiled.instances[i].count > 1;
     if (merged) {
-        VkDevice dev = eng_context_device(g->ctx);
-        pl->set_locations = (PFN_vkCmdSetRenderingAttachmentLocationsKHR)vkGetDeviceProcAddr(
-            dev, "vkCmdSetRenderingAttachmentLocationsKHR");
-        pl->set_input_indices = (PFN_vkCmdSetRenderingInputAttachmentIndicesKHR)vkGetDeviceProcAddr(
-            dev, "vkCmdSetRenderingInputAttachmentIndicesKHR");
+        pl->set_locations = g->dev->vk.CmdSetRenderingAttachmentLocationsKHR;
+        pl->set_input_indices = g->dev->vk.CmdSetRenderingInputAttachmentIndicesKHR;
         if (!pl->set_locations || !pl->set_input_indices)
-            return rg__report(g, RG_ERROR_VULKAN, "placement: graph '%s' merges spans but the device has no "
-                              "VK_KHR_dynamic_rendering_local_read", g->name);
+            return rg__report(g, RG_ERROR_VULKAN, "placement: graph '%s' merges spans but the device was not "
+                              "created with VK_KHR_dynamic_rendering_local_read (rg_device_desc.local_read)",
+                              g->name);
     }
     pl->import_slots = calloc((size_t)imports + 1, sizeof *pl->import_slots);
     if (!pl->import_slots)
@@ -198,13 +196,13 @@ rg_result rg__place_bind_imports(rg_graph *g, const char *what)
 void rg__place_views_free(rg_graph *g)
 {
     rg__placement *pl = &g->placement;
-    VkDevice dev = g->ctx ? eng_context_device(g->ctx) : VK_NULL_HANDLE;
+    VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
     for (uint32_t s = 0; s < pl->span_view_count && dev; s++)
         for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++)
             if (pl->span_views[s].owned & (1u << slot))
-                vkDestroyImageView(dev, pl->span_views[s].views[slot], NULL);
+                g->dev->vk.DestroyImageView(dev, pl->span_views[s].views[slot], NULL);
     for (uint32_t i = 0; i < pl->import_view_count && dev; i++)
-        vkDestroyImageView(dev, pl->import_views[i].view, NULL);
+        g->dev->vk.DestroyImageView(dev, pl->import_views[i].view, NULL);
     free(pl->span_views);
     free(pl->import_slots);
     free(pl->import_views);

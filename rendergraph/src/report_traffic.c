@@ -5,7 +5,7 @@
  *
  *   - Each attachment of an instance (colors and depth/stencil) covers the
  *     render area: width x height x layer count x texel bytes x samples,
- *     texel bytes from eng_format_get_info (whole texel blocks; a
+ *     texel bytes from rg_format_get_info (whole texel blocks; a
  *     depth/stencil format by its size, both aspects together).
  *   - loads: the attachment is loaded (load op LOAD of the first span of
  *     the instance that names it);
@@ -47,7 +47,7 @@ static bool compiled(const rg_graph *g) { return g && g->state != RG__FAILED && 
  * whole texel blocks (0 for a format the engine does not know). */
 static uint64_t region_bytes(VkFormat format, uint32_t w, uint32_t h, VkSampleCountFlagBits samples)
 {
-    eng_format_info fi = eng_format_get_info(format);
+    rg_format_info fi = rg_format_get_info(format);
     uint64_t bw = fi.block_width ? fi.block_width : 1, bh = fi.block_height ? fi.block_height : 1;
     return ((w + bw - 1) / bw) * ((h + bh - 1) / bh) * fi.block_size * (samples ? (uint64_t)samples : 1u);
 }

@@ -10,7 +10,7 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
-    if (!g->ctx)
+    if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: graph '%s' was created without a device", g->name);
     if (!plan || !plan->submissions || plan->count == 0)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: no plan (rg_execute_batches fills one)");
@@ -56,12 +56,12 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
             .signalSemaphoreInfoCount = signal_count,
             .pSignalSemaphoreInfos = signals,
         };
-        VkResult vr = vkQueueSubmit2(s->vk_queue, 1, &info, last ? desc->fence : VK_NULL_HANDLE);
+        VkResult vr = g->dev->vk.QueueSubmit2(s->vk_queue, 1, &info, last ? desc->fence : VK_NULL_HANDLE);
         if (vr != VK_SUCCESS)
             return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                      ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                               "rg_submit: batch %u on the %s queue: vkQueueSubmit2: %s", b, rg_queue_name(s->queue),
-                              eng_vk_result_string(vr));
+                              rg_vk_result_string(vr));
     }
     return RG_SUCCESS;
 }

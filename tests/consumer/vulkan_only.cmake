@@ -5,7 +5,7 @@
 # system (GLFW) and no image-file library (stb): those are the programs'
 # and engine_files'.
 function(consumer_check_vulkan_only target)
-  set(allowed rendergraph::rendergraph engine::engine Vulkan::Vulkan m)
+  set(allowed rendergraph::rendergraph engine::engine Vulkan::Vulkan Vulkan::Headers m)
   # <prefix>/lib/cmake/engine -> <prefix>/include
   file(REAL_PATH "${engine_DIR}/../../../include" prefix_include)
   get_target_property(vulkan_dirs Vulkan::Vulkan INTERFACE_INCLUDE_DIRECTORIES)

@@ -23,7 +23,7 @@ static void record_graph(VkCommandBuffer cmd, void *user)
 rg_graph *test_device_graph(const char *name)
 {
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = name, .ctx = test_ctx, .no_culling = true }, &g), RG_SUCCESS);
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = name, .device = eng_context_graph_device(test_ctx), .no_culling = true }, &g), RG_SUCCESS);
     return g;
 }
 

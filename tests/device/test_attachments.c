@@ -6,6 +6,7 @@
 #include "device_fixture.h"
 
 #include <criterion/criterion.h>
+#include <rendergraph/rendergraph.h>
 #include <string.h>
 
 TestSuite(attachments, .init = device_setup, .fini = device_teardown);
@@ -90,7 +91,7 @@ static void check_image(const eng_image *img, const char *name, VkFormat format,
     cr_expect_eq(info->array_layers, 1);
     cr_expect_eq(info->samples, samples);
     cr_expect_eq(info->usage, usage, "%s: usage 0x%x, want 0x%x", name, info->usage, usage);
-    cr_expect_eq(info->aspect, eng_format_has_depth(format) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT);
+    cr_expect_eq(info->aspect, rg_format_has_depth(format) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT);
     cr_expect_gt(info->memory_size, 0);
     const VkPhysicalDeviceMemoryProperties *mp = eng_context_memory_properties(test_ctx);
     cr_assert_lt(info->memory_type, mp->memoryTypeCount);
@@ -119,7 +120,7 @@ static void check_transient(VkFormat format, const char *name)
     eng_image *img = NULL;
     eng_result r = eng_attachment_create(test_ctx, &ad, &img);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
-    VkImageUsageFlags attach = eng_format_has_depth(format) ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
+    VkImageUsageFlags attach = rg_format_has_depth(format) ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
                                                             : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
     check_image(img, name, format, VK_SAMPLE_COUNT_4_BIT, attach | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT);
     eng_image_destroy(img);

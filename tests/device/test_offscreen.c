@@ -26,7 +26,7 @@ static uint32_t render_frame(eng_swapchain *sc, const float rgba[4], VkExtent2D 
     cr_assert_eq(eng_swapchain_acquire(sc, &frame), ENG_SUCCESS, "%s", eng_last_error());
     *extent = frame.extent;
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "offscreen", .ctx = test_ctx }, &g), RG_SUCCESS);
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "offscreen", .device = eng_context_graph_device(test_ctx) }, &g), RG_SUCCESS);
     rg_texture t = rg_texture_import(g, &(rg_texture_import_desc){
         .name = "frame", .image = frame.image, .view = frame.view, .format = frame.format,
         .width = frame.extent.width, .height = frame.extent.height,

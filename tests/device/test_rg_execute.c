@@ -144,7 +144,7 @@ static void expect_pixel(const uint8_t *px, uint32_t x, uint32_t y, const uint8_
 static rg_graph *new_graph(gpu *g)
 {
     rg_graph *graph = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "test", .ctx = g->ctx, .no_culling = true }, &graph), RG_SUCCESS);
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "test", .device = eng_context_graph_device(g->ctx), .no_culling = true }, &graph), RG_SUCCESS);
     return graph;
 }
 

@@ -216,7 +216,7 @@ DEVICE_TEST(rg_history, copies_see_the_frame_before)
     eng_buffer *upload = test_host_buffer(N * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, NULL);
     eng_buffer *readback = test_host_buffer(N * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "history copies", .ctx = test_ctx }, &g), RG_SUCCESS);
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "history copies", .device = eng_context_graph_device(test_ctx) }, &g), RG_SUCCESS);
     rg_texture previous;
     rg_texture current = rg_texture_create_history(g, &(rg_texture_desc){
                                                           .name = "copied", .format = FMT, .width = W, .height = H,

@@ -182,7 +182,7 @@ typedef struct frame_result {
 static void run_frame(rg_merge merge, bool variant, frame_result *out)
 {
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge", .ctx = test_ctx, .merge = merge}, &g),
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge", .device = eng_context_graph_device(test_ctx), .merge = merge}, &g),
                  RG_SUCCESS);
     eng_buffer *host = NULL;
     eng_buffer_desc bd = {.name = "readback", .size = W * H * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,

@@ -83,7 +83,7 @@ static uint32_t family_of(rg_queue q)
 static rg_graph *queue_graph(const char *name, bool single_queue)
 {
     rg_graph *g = NULL;
-    rg_graph_desc d = { .name = name, .ctx = test_ctx, .no_culling = true, .single_queue = single_queue };
+    rg_graph_desc d = { .name = name, .device = eng_context_graph_device(test_ctx), .no_culling = true, .single_queue = single_queue };
     cr_assert_eq(rg_graph_create(&d, &g), RG_SUCCESS);
     return g;
 }

@@ -5,9 +5,11 @@
  * arguments as rg_execute.
  *
  * The calls are seen by defining vkCmdPipelineBarrier2, vkCmdBeginRendering
- * and vkCmdEndRendering in this program: the graph's static library and
- * bench_frame.c bind to these, which log each call's arguments as text and
- * forward to the device's own entry points. */
+ * and vkCmdEndRendering in this program, which log each call's arguments as
+ * text and forward to the device's own entry points: bench_frame.c binds to
+ * them as symbols, and the graph, which calls no Vulkan symbol, gets them
+ * through the function table of a device whose vkGetDeviceProcAddr returns
+ * them (an application's own dispatch, as rg_device_desc allows). */
 #include "bench_frame.h"
 #include "device_fixture.h"
 #include "rg_support.h"
@@ -120,6 +122,42 @@ VKAPI_ATTR void VKAPI_CALL vkCmdEndRendering(VkCommandBuffer cmd)
 {
     log_printf("end\n");
     ((PFN_vkCmdEndRendering)device_entry("vkCmdEndRendering"))(cmd);
+}
+
+/* The context's device for graphs, its functions loaded through these
+ * two: the three above in place of the driver's. */
+static PFN_vkVoidFunction VKAPI_CALL logging_device_proc(VkDevice dev, const char *name)
+{
+    if (strcmp(name, "vkCmdPipelineBarrier2") == 0)
+        return (PFN_vkVoidFunction)vkCmdPipelineBarrier2;
+    if (strcmp(name, "vkCmdBeginRendering") == 0)
+        return (PFN_vkVoidFunction)vkCmdBeginRendering;
+    if (strcmp(name, "vkCmdEndRendering") == 0)
+        return (PFN_vkVoidFunction)vkCmdEndRendering;
+    return vkGetDeviceProcAddr(dev, name);
+}
+
+static PFN_vkVoidFunction VKAPI_CALL logging_instance_proc(VkInstance instance, const char *name)
+{
+    if (strcmp(name, "vkGetDeviceProcAddr") == 0)
+        return (PFN_vkVoidFunction)logging_device_proc;
+    return vkGetInstanceProcAddr(instance, name);
+}
+
+static rg_device *logging_device(void)
+{
+    rg_device_desc d = {
+        .instance = eng_context_instance(test_ctx),
+        .physical_device = eng_context_physical_device(test_ctx),
+        .device = eng_context_device(test_ctx),
+        .get_instance_proc_addr = logging_instance_proc,
+        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
+        .timeline_semaphore = true,
+        .local_read = eng_context_local_read(test_ctx).supported,
+    };
+    rg_device *dev = NULL;
+    cr_assert_eq(rg_device_create(&d, &dev), RG_SUCCESS);
+    return dev;
 }
 
 /* ------------------------------------------------------------ the frame */
@@ -248,7 +286,10 @@ DEVICE_TEST(rg_recording, execute_records_what_the_queries_say)
                           .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT };
     cr_assert_eq(eng_image_create(test_ctx, &id, &img), ENG_SUCCESS, "%s", eng_last_error());
     const eng_image_info *ii = eng_image_get_info(img);
-    rg_graph *g = test_device_graph("recording");
+    rg_device *dev = logging_device();
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "recording", .device = dev, .no_culling = true }, &g),
+                 RG_SUCCESS);
     rg_texture import = rg_texture_import(g, &(rg_texture_import_desc){
         .name = "imported", .image = ii->image, .view = ii->view, .format = ii->format, .width = W, .height = H,
         .array_layers = 2, .final_layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
@@ -280,6 +321,7 @@ DEVICE_TEST(rg_recording, execute_records_what_the_queries_say)
     free(executed);
     bench_flat_destroy(j.flat);
     rg_graph_destroy(g);
+    rg_device_destroy(dev);
     eng_image_destroy(img);
 }
 
@@ -288,8 +330,9 @@ DEVICE_TEST(rg_recording, execute_records_what_the_queries_say)
  * frame continues the instance the same way. */
 DEVICE_TEST(rg_recording, merged_spans_record_what_the_queries_say)
 {
+    rg_device *dev = logging_device();
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "merged", .ctx = test_ctx, .merge = RG_MERGE_ON,
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "merged", .device = dev, .merge = RG_MERGE_ON,
                                                    .no_culling = true }, &g),
                  RG_SUCCESS);
     rg_texture_desc color = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
@@ -335,4 +378,5 @@ DEVICE_TEST(rg_recording, merged_spans_record_what_the_queries_say)
     free(by_hand);
     bench_flat_destroy(j.flat);
     rg_graph_destroy(g);
+    rg_device_destroy(dev);
 }

@@ -302,7 +302,7 @@ static void record_graph(VkCommandBuffer cmd, void *user)
 static rg_graph *build_sets(eng_context *ctx, const eng_image_info *ti, rg_texture colors[4])
 {
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "tile sets", .ctx = ctx }, &g), RG_SUCCESS);
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "tile sets", .device = eng_context_graph_device(ctx) }, &g), RG_SUCCESS);
     rg_texture resolved = rg_texture_import(g, &(rg_texture_import_desc){
         .name = "resolved", .image = ti->image, .view = ti->view, .format = ti->format, .width = W, .height = H });
     for (int s = 0; s < 4; s++) {

@@ -35,7 +35,7 @@
  *   - a texture is accepted with a format the engine's table does not know,
  *     or the table disagrees with the harness's own facts on a format;
  *   - a buffer <-> texture copy is accepted although its texel blocks
- *     (eng_format_copy_size, ceil(w/bw)*ceil(h/bh)) do not fit the buffer,
+ *     (rg_format_copy_size, ceil(w/bw)*ceil(h/bh)) do not fit the buffer,
  *     on a texture with both depth and stencil, or at a buffer offset that
  *     is not a multiple of the block size (4 for depth/stencil); or one that
  *     fits every rule is refused;
@@ -191,7 +191,7 @@ typedef struct format_fact {
     VkFormat format;
     uint32_t block, bw, bh;           /* texel block bytes and extent; 0: refused (multi-planar) */
     VkImageAspectFlags aspects;
-    eng_format_numeric numeric;
+    rg_format_numeric numeric;
     uint32_t copy;                    /* buffer bytes per block of a copy of all its aspects; 0: none */
 } format_fact;
 
@@ -199,27 +199,27 @@ typedef struct format_fact {
 #define ASP_D VK_IMAGE_ASPECT_DEPTH_BIT
 #define ASP_S VK_IMAGE_ASPECT_STENCIL_BIT
 static const format_fact format_facts[] = {
-    {VK_FORMAT_R8G8B8A8_UNORM, 4, 1, 1, ASP_C, ENG_FORMAT_FLOAT, 4},
-    {VK_FORMAT_R16G16B16A16_SFLOAT, 8, 1, 1, ASP_C, ENG_FORMAT_FLOAT, 8},
-    {VK_FORMAT_R8G8B8_UNORM, 3, 1, 1, ASP_C, ENG_FORMAT_FLOAT, 3},
-    {VK_FORMAT_R8G8B8A8_UINT, 4, 1, 1, ASP_C, ENG_FORMAT_UINT, 4},
-    {VK_FORMAT_R16G16B16A16_UINT, 8, 1, 1, ASP_C, ENG_FORMAT_UINT, 8},
-    {VK_FORMAT_R32_UINT, 4, 1, 1, ASP_C, ENG_FORMAT_UINT, 4},
-    {VK_FORMAT_R32G32B32A32_SINT, 16, 1, 1, ASP_C, ENG_FORMAT_SINT, 16},
-    {VK_FORMAT_R16_SINT, 2, 1, 1, ASP_C, ENG_FORMAT_SINT, 2},
-    {VK_FORMAT_D16_UNORM, 2, 1, 1, ASP_D, ENG_FORMAT_DEPTH_STENCIL, 2},
-    {VK_FORMAT_D32_SFLOAT, 4, 1, 1, ASP_D, ENG_FORMAT_DEPTH_STENCIL, 4},
-    {VK_FORMAT_S8_UINT, 1, 1, 1, ASP_S, ENG_FORMAT_DEPTH_STENCIL, 1},
-    {VK_FORMAT_D24_UNORM_S8_UINT, 4, 1, 1, ASP_D | ASP_S, ENG_FORMAT_DEPTH_STENCIL, 0},
-    {VK_FORMAT_D32_SFLOAT_S8_UINT, 5, 1, 1, ASP_D | ASP_S, ENG_FORMAT_DEPTH_STENCIL, 0},
-    {VK_FORMAT_BC1_RGB_UNORM_BLOCK, 8, 4, 4, ASP_C, ENG_FORMAT_FLOAT, 8},
-    {VK_FORMAT_BC3_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT, 16},
-    {VK_FORMAT_BC7_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT, 16},
-    {VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK, 8, 4, 4, ASP_C, ENG_FORMAT_FLOAT, 8},
-    {VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, 16, 4, 4, ASP_C, ENG_FORMAT_FLOAT, 16},
-    {VK_FORMAT_ASTC_5x4_SRGB_BLOCK, 16, 5, 4, ASP_C, ENG_FORMAT_FLOAT, 16},
-    {VK_FORMAT_ASTC_12x12_UNORM_BLOCK, 16, 12, 12, ASP_C, ENG_FORMAT_FLOAT, 16},
-    {VK_FORMAT_G8_B8R8_2PLANE_420_UNORM, 0, 0, 0, 0, ENG_FORMAT_UNKNOWN, 0},
+    {VK_FORMAT_R8G8B8A8_UNORM, 4, 1, 1, ASP_C, RG_FORMAT_FLOAT, 4},
+    {VK_FORMAT_R16G16B16A16_SFLOAT, 8, 1, 1, ASP_C, RG_FORMAT_FLOAT, 8},
+    {VK_FORMAT_R8G8B8_UNORM, 3, 1, 1, ASP_C, RG_FORMAT_FLOAT, 3},
+    {VK_FORMAT_R8G8B8A8_UINT, 4, 1, 1, ASP_C, RG_FORMAT_UINT, 4},
+    {VK_FORMAT_R16G16B16A16_UINT, 8, 1, 1, ASP_C, RG_FORMAT_UINT, 8},
+    {VK_FORMAT_R32_UINT, 4, 1, 1, ASP_C, RG_FORMAT_UINT, 4},
+    {VK_FORMAT_R32G32B32A32_SINT, 16, 1, 1, ASP_C, RG_FORMAT_SINT, 16},
+    {VK_FORMAT_R16_SINT, 2, 1, 1, ASP_C, RG_FORMAT_SINT, 2},
+    {VK_FORMAT_D16_UNORM, 2, 1, 1, ASP_D, RG_FORMAT_DEPTH_STENCIL, 2},
+    {VK_FORMAT_D32_SFLOAT, 4, 1, 1, ASP_D, RG_FORMAT_DEPTH_STENCIL, 4},
+    {VK_FORMAT_S8_UINT, 1, 1, 1, ASP_S, RG_FORMAT_DEPTH_STENCIL, 1},
+    {VK_FORMAT_D24_UNORM_S8_UINT, 4, 1, 1, ASP_D | ASP_S, RG_FORMAT_DEPTH_STENCIL, 0},
+    {VK_FORMAT_D32_SFLOAT_S8_UINT, 5, 1, 1, ASP_D | ASP_S, RG_FORMAT_DEPTH_STENCIL, 0},
+    {VK_FORMAT_BC1_RGB_UNORM_BLOCK, 8, 4, 4, ASP_C, RG_FORMAT_FLOAT, 8},
+    {VK_FORMAT_BC3_UNORM_BLOCK, 16, 4, 4, ASP_C, RG_FORMAT_FLOAT, 16},
+    {VK_FORMAT_BC7_UNORM_BLOCK, 16, 4, 4, ASP_C, RG_FORMAT_FLOAT, 16},
+    {VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK, 8, 4, 4, ASP_C, RG_FORMAT_FLOAT, 8},
+    {VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, 16, 4, 4, ASP_C, RG_FORMAT_FLOAT, 16},
+    {VK_FORMAT_ASTC_5x4_SRGB_BLOCK, 16, 5, 4, ASP_C, RG_FORMAT_FLOAT, 16},
+    {VK_FORMAT_ASTC_12x12_UNORM_BLOCK, 16, 12, 12, ASP_C, RG_FORMAT_FLOAT, 16},
+    {VK_FORMAT_G8_B8R8_2PLANE_420_UNORM, 0, 0, 0, 0, RG_FORMAT_UNKNOWN, 0},
 };
 
 static const uint32_t layouts[] = {
@@ -526,7 +526,7 @@ static void op_texture(fz *f, bool import)
     }
     /* Copy sizes, resolve modes, filters and barrier aspects follow from the
      * format: one the engine does not know (multi-planar) must be refused. */
-    CHECK(eng_format_get_info(s.format).block_size != 0, "%s accepted format %d, unknown to the engine's table",
+    CHECK(rg_format_get_info(s.format).block_size != 0, "%s accepted format %d, unknown to the engine's table",
           import ? "rg_texture_import" : "rg_texture_create", (int)s.format);
     s.mips = s.mips ? s.mips : 1;
     s.layers = s.layers ? s.layers : 1;
@@ -635,13 +635,13 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 }
 
 /* Tightly packed bytes of a whole mip, n layers (0: one), of a texture's
- * one aspect in a buffer copy: eng_format_copy_size per texel block, whole
+ * one aspect in a buffer copy: rg_format_copy_size per texel block, whole
  * blocks of the format's extent across the mip (ceil(w/bw) * ceil(h/bh));
  * 0 when the format has no single copyable aspect, UINT64_MAX past 2^64. */
 static uint64_t copy_bytes(const shadow *t, uint32_t mip, uint32_t n)
 {
-    eng_format_info fi = eng_format_get_info(t->format);
-    uint64_t unit = eng_format_copy_size(t->format, fi.aspects);
+    rg_format_info fi = rg_format_get_info(t->format);
+    uint64_t unit = rg_format_copy_size(t->format, fi.aspects);
     if (unit == 0 || fi.block_width == 0 || fi.block_height == 0)
         return 0;
     uint64_t w = mip < 32 && (t->w >> mip) ? t->w >> mip : 1, h = mip < 32 && (t->h >> mip) ? t->h >> mip : 1;
@@ -657,9 +657,9 @@ static void check_image_copy(fz *f, const char *what, bool accepted, bool could,
                              uint64_t off, uint32_t mip, uint32_t layer, uint32_t count)
 {
     const shadow *t = &f->res[dt];
-    eng_format_info fi = eng_format_get_info(t->format);
+    rg_format_info fi = rg_format_get_info(t->format);
     bool two = fi.aspects == (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
-    uint64_t unit = fi.numeric == ENG_FORMAT_DEPTH_STENCIL ? 4 : fi.block_size;
+    uint64_t unit = fi.numeric == RG_FORMAT_DEPTH_STENCIL ? 4 : fi.block_size;
     uint32_t n = count ? count : 1;
     bool inside = mip < t->mips && layer < t->layers && n <= t->layers - layer;
     uint64_t bytes = inside ? copy_bytes(t, mip, count) : 0, size = f->res[db].size;
@@ -719,7 +719,7 @@ static void op_copy(fz *f, uint8_t which)
         /* What the header refuses off the graphics queue (unit-tested in
          * test_rg_queues.c): depth/stencil copies; unaligned ones on transfer. */
         rg_queue q = (rg_queue)(f->cmd_count % RG_QUEUE_COUNT);
-        bool depth = dt != UINT32_MAX && !(eng_format_get_info(f->res[dt].format).aspects & VK_IMAGE_ASPECT_COLOR_BIT);
+        bool depth = dt != UINT32_MAX && !(rg_format_get_info(f->res[dt].format).aspects & VK_IMAGE_ASPECT_COLOR_BIT);
         graphics_only = (q != RG_QUEUE_GRAPHICS && depth) || (q == RG_QUEUE_TRANSFER && off % 4 != 0);
     }
     if (c.id == 0) {
@@ -753,8 +753,8 @@ static void op_clear(fz *f)
     }
     /* vkCmdClearColorImage cannot clear block-compressed formats. */
     if (d != UINT32_MAX)
-        CHECK(eng_format_get_info(f->res[d].format).block_width == 1 &&
-                  eng_format_get_info(f->res[d].format).block_height == 1,
+        CHECK(rg_format_get_info(f->res[d].format).block_width == 1 &&
+                  rg_format_get_info(f->res[d].format).block_height == 1,
               "rg_cmd_clear_texture accepted a texture of block-compressed format %d", (int)f->res[d].format);
     cmd_push(f, c, &d, (const bool[]){true}, 1);
 }
@@ -776,9 +776,9 @@ static void op_blit(fz *f)
     if (d[0] != UINT32_MAX && d[1] != UINT32_MAX) {
         /* vkCmdBlitImage's format rules, whatever the device. */
         VkFormat fs = f->res[d[0]].format, ft = f->res[d[1]].format;
-        eng_format_numeric a = eng_format_get_info(fs).numeric, b = eng_format_get_info(ft).numeric;
-        bool depth = a == ENG_FORMAT_DEPTH_STENCIL || b == ENG_FORMAT_DEPTH_STENCIL;
-        bool integer = a == ENG_FORMAT_UINT || a == ENG_FORMAT_SINT || b == ENG_FORMAT_UINT || b == ENG_FORMAT_SINT;
+        rg_format_numeric a = rg_format_get_info(fs).numeric, b = rg_format_get_info(ft).numeric;
+        bool depth = a == RG_FORMAT_DEPTH_STENCIL || b == RG_FORMAT_DEPTH_STENCIL;
+        bool integer = a == RG_FORMAT_UINT || a == RG_FORMAT_SINT || b == RG_FORMAT_UINT || b == RG_FORMAT_SINT;
         CHECK(!depth || (fs == ft && filter == VK_FILTER_NEAREST),
               "rg_cmd_blit accepted depth/stencil formats %d -> %d with filter %d", (int)fs, (int)ft, (int)filter);
         CHECK(!integer || (a == b && filter == VK_FILTER_NEAREST),
@@ -833,12 +833,12 @@ static void check_attachment(const fz *f, const rg_attachment *a, const att_decl
     CHECK(a->resolve_mip < q->mips && a->resolve_layer < q->layers && n <= q->layers - a->resolve_layer,
           "rg_begin_rendering accepted a resolve target at mip %u layers %u+%u of a texture of %u mips, %u layers",
           a->resolve_mip, a->resolve_layer, n, q->mips, q->layers);
-    eng_format_numeric k = eng_format_get_info(t->format).numeric;
+    rg_format_numeric k = rg_format_get_info(t->format).numeric;
     VkResolveModeFlagBits m = a->resolve_mode;
     bool ok = m == 0;
-    if (depth || k == ENG_FORMAT_DEPTH_STENCIL)
+    if (depth || k == RG_FORMAT_DEPTH_STENCIL)
         ok = ok || m == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT || m == VK_RESOLVE_MODE_MIN_BIT || m == VK_RESOLVE_MODE_MAX_BIT;
-    else if (k == ENG_FORMAT_UINT || k == ENG_FORMAT_SINT)
+    else if (k == RG_FORMAT_UINT || k == RG_FORMAT_SINT)
         ok = ok || m == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
     else
         ok = ok || m == VK_RESOLVE_MODE_AVERAGE_BIT;
@@ -1108,7 +1108,7 @@ static void check_barriers(const fz *f, const rg_command *order, uint32_t n)
                   b->range.layer_count, t->mips, t->layers);
             /* Aspects of the format only; depth and stencil share one
              * layout, so a barrier on either names both. */
-            VkImageAspectFlags fa = eng_format_get_info(t->format).aspects;
+            VkImageAspectFlags fa = rg_format_get_info(t->format).aspects;
             CHECK(!(b->range.aspect & ~fa), "barrier %u names aspects 0x%x of a texture of format %d (0x%x)", i,
                   b->range.aspect, (int)t->format, fa);
             CHECK(fa != (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT) || b->range.aspect == fa,
@@ -1724,7 +1724,7 @@ static void op_recreate(fz *f)
     rg_graph_destroy(f->g);
     f->g = NULL;
     rg_result res = rg_graph_create(&(rg_graph_desc){.name = "fuzz again", .no_aliasing = f->no_aliasing,
-                                                     .merge = f->merge, .device = &f->caps,
+                                                     .merge = f->merge, .caps = &f->caps,
                                                      .no_culling = f->no_culling,
                                                      .alias_proven_only = f->alias_proven_only, .order = f->order,
                                                      .single_queue = f->single_queue},
@@ -1804,13 +1804,13 @@ static void check_format_facts(void)
     done = true;
     for (uint32_t i = 0; i < COUNT(format_facts); i++) {
         const format_fact *x = &format_facts[i];
-        eng_format_info fi = eng_format_get_info(x->format);
+        rg_format_info fi = rg_format_get_info(x->format);
         CHECK(fi.block_size == x->block && (x->block == 0 || (fi.block_width == x->bw && fi.block_height == x->bh &&
                                                                fi.aspects == x->aspects && fi.numeric == x->numeric)),
               "the engine's table has format %d as %u bytes of %ux%u, aspects 0x%x, kind %d", (int)x->format,
               fi.block_size, fi.block_width, fi.block_height, fi.aspects, (int)fi.numeric);
-        CHECK(eng_format_copy_size(x->format, x->aspects) == x->copy, "eng_format_copy_size of format %d: %u, not %u",
-              (int)x->format, eng_format_copy_size(x->format, x->aspects), x->copy);
+        CHECK(rg_format_copy_size(x->format, x->aspects) == x->copy, "rg_format_copy_size of format %d: %u, not %u",
+              (int)x->format, rg_format_copy_size(x->format, x->aspects), x->copy);
     }
 }
 
@@ -1848,7 +1848,7 @@ static void run_input(const uint8_t *data, size_t size)
     f->caps.transfer_queue = (before_last >> 5) & 1;
     f->single_queue = (before_last >> 6) & 1;
     if (rg_graph_create(&(rg_graph_desc){.name = "fuzz \"graph\"\n", .no_aliasing = f->no_aliasing,
-                                         .merge = f->merge, .device = &f->caps, .no_culling = f->no_culling,
+                                         .merge = f->merge, .caps = &f->caps, .no_culling = f->no_culling,
                                          .alias_proven_only = f->alias_proven_only, .order = f->order,
                                                      .single_queue = f->single_queue},
                         &f->g) !=

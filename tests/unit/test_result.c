@@ -1,6 +1,7 @@
 /* Result strings, the last-error message and format facts: no device. */
 #include <criterion/criterion.h>
 #include <engine/engine.h>
+#include <rendergraph/rendergraph.h>
 #include <string.h>
 
 Test(result, every_value_has_its_own_string)
@@ -29,21 +30,21 @@ Test(result, last_error_is_set_by_failures)
 
 Test(format, facts)
 {
-    cr_expect_eq(eng_format_texel_size(VK_FORMAT_R8G8B8A8_UNORM), 4);
-    cr_expect_eq(eng_format_texel_size(VK_FORMAT_B8G8R8A8_SRGB), 4);
-    cr_expect_eq(eng_format_texel_size(VK_FORMAT_D32_SFLOAT), 4);
-    cr_expect_eq(eng_format_texel_size(VK_FORMAT_R16G16B16A16_SFLOAT), 8);
-    cr_expect_eq(eng_format_texel_size(VK_FORMAT_R32G32B32A32_SFLOAT), 16);
-    cr_expect_eq(eng_format_texel_size(VK_FORMAT_BC1_RGBA_UNORM_BLOCK), 0, "compressed: not readable");
-    cr_expect_eq(eng_format_texel_size(VK_FORMAT_UNDEFINED), 0);
-    cr_expect(eng_format_has_depth(VK_FORMAT_D32_SFLOAT));
-    cr_expect(eng_format_has_depth(VK_FORMAT_D24_UNORM_S8_UINT));
-    cr_expect(eng_format_has_stencil(VK_FORMAT_D24_UNORM_S8_UINT));
-    cr_expect_not(eng_format_has_stencil(VK_FORMAT_D32_SFLOAT));
-    cr_expect_not(eng_format_has_depth(VK_FORMAT_S8_UINT));
-    cr_expect(eng_format_has_stencil(VK_FORMAT_S8_UINT));
-    cr_expect_not(eng_format_has_depth(VK_FORMAT_R8G8B8A8_UNORM));
-    cr_expect_not(eng_format_has_stencil(VK_FORMAT_R8G8B8A8_UNORM));
+    cr_expect_eq(rg_format_texel_size(VK_FORMAT_R8G8B8A8_UNORM), 4);
+    cr_expect_eq(rg_format_texel_size(VK_FORMAT_B8G8R8A8_SRGB), 4);
+    cr_expect_eq(rg_format_texel_size(VK_FORMAT_D32_SFLOAT), 4);
+    cr_expect_eq(rg_format_texel_size(VK_FORMAT_R16G16B16A16_SFLOAT), 8);
+    cr_expect_eq(rg_format_texel_size(VK_FORMAT_R32G32B32A32_SFLOAT), 16);
+    cr_expect_eq(rg_format_texel_size(VK_FORMAT_BC1_RGBA_UNORM_BLOCK), 0, "compressed: not readable");
+    cr_expect_eq(rg_format_texel_size(VK_FORMAT_UNDEFINED), 0);
+    cr_expect(rg_format_has_depth(VK_FORMAT_D32_SFLOAT));
+    cr_expect(rg_format_has_depth(VK_FORMAT_D24_UNORM_S8_UINT));
+    cr_expect(rg_format_has_stencil(VK_FORMAT_D24_UNORM_S8_UINT));
+    cr_expect_not(rg_format_has_stencil(VK_FORMAT_D32_SFLOAT));
+    cr_expect_not(rg_format_has_depth(VK_FORMAT_S8_UINT));
+    cr_expect(rg_format_has_stencil(VK_FORMAT_S8_UINT));
+    cr_expect_not(rg_format_has_depth(VK_FORMAT_R8G8B8A8_UNORM));
+    cr_expect_not(rg_format_has_stencil(VK_FORMAT_R8G8B8A8_UNORM));
 }
 
 Test(result, vulkan_results_by_name)

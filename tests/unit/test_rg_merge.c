@@ -13,7 +13,7 @@ static const rg_device_caps tile_caps = {.local_read = true, .driver = VK_DRIVER
 static rg_graph *merge_graph(const rg_device_caps *caps, rg_merge merge)
 {
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge", .device = caps, .merge = merge,
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge", .caps = caps, .merge = merge,
                                                   .no_culling = true}, &g),
                  RG_SUCCESS);
     return g;

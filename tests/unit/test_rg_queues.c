@@ -22,7 +22,7 @@ static const rg_device_caps no_queues = {.compute_queue = false};
 static rg_graph *queue_graph_ex(const rg_device_caps *caps, bool single_queue, rg_order order)
 {
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "queues", .no_culling = true, .device = caps,
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "queues", .no_culling = true, .caps = caps,
                                                   .single_queue = single_queue, .order = order},
                                  &g),
                  RG_SUCCESS);

@@ -18,7 +18,7 @@ static const rg_device_caps tile_caps = {.local_read = true, .driver = VK_DRIVER
 static rg_graph *graph_with(rg_merge merge)
 {
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "traffic", .device = &tile_caps, .merge = merge,
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "traffic", .caps = &tile_caps, .merge = merge,
                                                   .no_culling = true}, &g),
                  RG_SUCCESS);
     return g;

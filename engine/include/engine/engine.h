@@ -40,7 +40,7 @@
  *   call failed.
  *   - Any thread, any time: the pure functions (eng_choose_memory_type,
  *     eng_pick_physical_device, eng_memory_flags_string, eng_result_string,
- *     eng_format_*, eng_version, eng_version_string), eng_spirv_load and
+ *     eng_version, eng_version_string), eng_spirv_load and
  *     eng_set_error.
  *   - Any thread while the context lives: the getters of what never changes
  *     after eng_context_create (eng_context_instance, _physical_device,
@@ -76,57 +76,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <rendergraph/rendergraph.h> /* the render graph under the engine; Vulkan */
 #include <vulkan/vulkan.h>
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* --------------------------------------------------- Vulkan header compat */
-
-/* VK_KHR_dynamic_rendering_local_read for Vulkan headers that predate it
- * (1.3.276; Debian 12 ships 1.3.239): the names, values and layouts the
- * 1.4.309 header gives them, so code that uses the extension compiles
- * against either. Newer headers define VK_KHR_dynamic_rendering_local_read
- * and all of these; this block then adds nothing. It defines that guard
- * too, so other code keyed on it sees the names, but declares no
- * prototypes: the loader exports no extension commands either way, so get
- * the two with vkGetDeviceProcAddr. */
-#ifndef VK_KHR_dynamic_rendering_local_read
-#define VK_KHR_dynamic_rendering_local_read 1
-#define VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_SPEC_VERSION 1
-#define VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME "VK_KHR_dynamic_rendering_local_read"
-#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR ((VkStructureType)1000232000)
-#define VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR ((VkStructureType)1000232001)
-#define VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO_KHR ((VkStructureType)1000232002)
-#define VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR ((VkImageLayout)1000232000)
-
-typedef struct VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR {
-    VkStructureType    sType;
-    void*              pNext;
-    VkBool32           dynamicRenderingLocalRead;
-} VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR;
-
-typedef struct VkRenderingAttachmentLocationInfoKHR {
-    VkStructureType    sType;
-    const void*        pNext;
-    uint32_t           colorAttachmentCount;
-    const uint32_t*    pColorAttachmentLocations;
-} VkRenderingAttachmentLocationInfoKHR;
-
-typedef struct VkRenderingInputAttachmentIndexInfoKHR {
-    VkStructureType    sType;
-    const void*        pNext;
-    uint32_t           colorAttachmentCount;
-    const uint32_t*    pColorAttachmentInputIndices;
-    const uint32_t*    pDepthInputAttachmentIndex;
-    const uint32_t*    pStencilInputAttachmentIndex;
-} VkRenderingInputAttachmentIndexInfoKHR;
-
-typedef void (VKAPI_PTR *PFN_vkCmdSetRenderingAttachmentLocationsKHR)(VkCommandBuffer commandBuffer,
-    const VkRenderingAttachmentLocationInfoKHR* pLocationInfo);
-typedef void (VKAPI_PTR *PFN_vkCmdSetRenderingInputAttachmentIndicesKHR)(VkCommandBuffer commandBuffer,
-    const VkRenderingInputAttachmentIndexInfoKHR* pInputAttachmentIndexInfo);
 #endif
 
 /* ---------------------------------------------------------------- version */
@@ -317,6 +271,10 @@ typedef enum eng_queue_kind {
  * the context has no such queue (then use the graphics queue). For
  * ENG_QUEUE_GRAPHICS these are eng_context_queue() and
  * eng_context_queue_family(); an out-of-range kind reports none. */
+/* The context's device as render graphs use it (rg_graph_desc.device): its
+ * queues as above, timeline semaphores, local read where the context
+ * enabled it. Owned by the context; graphs on it must be destroyed first. */
+rg_device *eng_context_graph_device(const eng_context *ctx);
 VkQueue eng_context_queue_of(const eng_context *ctx, eng_queue_kind kind);
 uint32_t eng_context_queue_family_of(const eng_context *ctx, eng_queue_kind kind);
 
@@ -480,41 +438,6 @@ eng_result eng_image_upload(eng_context *ctx, eng_image *image, const void *texe
  * `layout`. out receives width*height*texel-size bytes. */
 eng_result eng_image_read(eng_context *ctx, eng_image *image, VkImageLayout layout,
                           void *out, size_t size);
-
-/* --------------------------------------------------------------- formats */
-
-/* How a format's values read: integer formats resolve (SAMPLE_ZERO only)
- * and filter (NEAREST only) differently from the float ones (UNORM, SNORM,
- * SCALED, SFLOAT, UFLOAT, SRGB). */
-typedef enum eng_format_numeric {
-    ENG_FORMAT_UNKNOWN = 0,           /* not in the engine's table */
-    ENG_FORMAT_FLOAT,
-    ENG_FORMAT_UINT,
-    ENG_FORMAT_SINT,
-    ENG_FORMAT_DEPTH_STENCIL,         /* depth and/or stencil aspects */
-} eng_format_numeric;
-
-/* What the engine knows of a format. Every core format is known except the
- * multi-planar (YCbCr) ones; for those, and anything else, block_size is 0. */
-typedef struct eng_format_info {
-    uint32_t block_size;              /* bytes of one texel block (a depth/stencil
-                                         format: the whole texel) */
-    uint32_t block_width, block_height; /* texels per block: 1x1 unless compressed */
-    VkImageAspectFlags aspects;       /* COLOR, or DEPTH and/or STENCIL */
-    eng_format_numeric numeric;
-} eng_format_info;
-
-eng_format_info eng_format_get_info(VkFormat format);
-/* Bytes per texel of one aspect in a buffer<->image copy: the block size
- * for color formats (per block when compressed), 2 or 4 for a depth aspect,
- * 1 for stencil; 0 for an unknown format, an aspect it lacks, or both
- * depth and stencil at once (Vulkan copies one aspect per region). */
-uint32_t eng_format_copy_size(VkFormat format, VkImageAspectFlags aspect);
-/* Texel size in bytes of the uncompressed formats (0 for compressed and
- * unknown ones). */
-uint32_t eng_format_texel_size(VkFormat format);
-bool eng_format_has_depth(VkFormat format);
-bool eng_format_has_stencil(VkFormat format);
 
 /* ---------------------------------------------------------------- buffers */
 

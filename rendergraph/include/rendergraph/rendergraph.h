@@ -138,15 +138,15 @@
  * attachment locations and input indices, and a key that changes with
  * them), and rg_command_get_local_read how each pixel-local read reads.
  *
- * Queues. By default a graph runs on one queue, the context's graphics
+ * Queues. By default a graph runs on one queue, the device's graphics
  * queue: rg_execute records the frame into one command buffer, to be
  * submitted in order with the frames before it. A command outside spans
  * may be marked eligible for another queue (rg_user_desc.queue,
  * rg_command_allow_queue): RG_QUEUE_COMPUTE (async compute: dispatches,
  * copies, color clears) or RG_QUEUE_TRANSFER (copies). Compile moves it
- * there when the context has that queue (rg_device_caps.compute_queue,
- * transfer_queue; eng_pick_queues says which queues those are) and the
- * graph is not rg_graph_desc.single_queue; it stays on the graphics queue when it
+ * there when the device has that queue (rg_device_desc.queues,
+ * rg_device_caps.compute_queue, transfer_queue) and the graph is not
+ * rg_graph_desc.single_queue; it stays on the graphics queue when it
  * touches an import (its state before and after the frame lives on the
  * graphics queue, and its sharing mode is the application's), and
  * rg_queue_note_get says so. History textures may be used on any queue.
@@ -182,8 +182,8 @@
  * before every use of the other (as rg_graph_desc.alias_proven_only).
  * A multi-queue graph (rg_batch_count > 1) is executed with
  * rg_execute_batches, which records each batch into its own command
- * buffer and returns the submission plan (rg_submit submits it through
- * the engine's queues); rg_execute refuses it.
+ * buffer and returns the submission plan (rg_submit submits it to the
+ * device's queues); rg_execute refuses it.
  *
  * Threads: the library takes no locks. Its one piece of global state is an
  * atomic counter that gives each graph and each reset its own handle tag
@@ -191,10 +191,9 @@
  * thread at a time (declaration, compile, placement, queries, reports,
  * execute, destroy). Different graphs may be used on different threads at
  * once: device-free ones without any condition, and graphs on one
- * eng_context too, since a graph takes only the context's device and memory
- * properties (placement creates images, buffers and memory on that
- * VkDevice, which Vulkan allows from any thread) and never its queue or
- * command pool. The command buffer given to rg_execute, and its
+ * rg_device too, which they only read (placement creates images, buffers
+ * and memory on that VkDevice, which Vulkan allows from any thread); only
+ * rg_submit uses its queues. The command buffer given to rg_execute, and its
  * pool, must not be used by another thread meanwhile (Vulkan's external
  * synchronization), and the record callbacks run on the thread that called
  * rg_execute. rg_result_string, rg_usage_get_info, rg_version and
@@ -213,7 +212,52 @@
 extern "C" {
 #endif
 
-typedef struct eng_context eng_context;
+/* --------------------------------------------------- Vulkan header compat */
+
+/* VK_KHR_dynamic_rendering_local_read for Vulkan headers that predate it
+ * (1.3.276; Debian 12 ships 1.3.239): the names, values and layouts the
+ * 1.4.309 header gives them, so code that uses the extension compiles
+ * against either. Newer headers define VK_KHR_dynamic_rendering_local_read
+ * and all of these; this block then adds nothing. It defines that guard
+ * too, so other code keyed on it sees the names, but declares no
+ * prototypes: the loader exports no extension commands either way, so get
+ * the two with vkGetDeviceProcAddr (rg_device_create does). */
+#ifndef VK_KHR_dynamic_rendering_local_read
+#define VK_KHR_dynamic_rendering_local_read 1
+#define VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_SPEC_VERSION 1
+#define VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME "VK_KHR_dynamic_rendering_local_read"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR ((VkStructureType)1000232000)
+#define VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR ((VkStructureType)1000232001)
+#define VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO_KHR ((VkStructureType)1000232002)
+#define VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR ((VkImageLayout)1000232000)
+
+typedef struct VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR {
+    VkStructureType    sType;
+    void*              pNext;
+    VkBool32           dynamicRenderingLocalRead;
+} VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR;
+
+typedef struct VkRenderingAttachmentLocationInfoKHR {
+    VkStructureType    sType;
+    const void*        pNext;
+    uint32_t           colorAttachmentCount;
+    const uint32_t*    pColorAttachmentLocations;
+} VkRenderingAttachmentLocationInfoKHR;
+
+typedef struct VkRenderingInputAttachmentIndexInfoKHR {
+    VkStructureType    sType;
+    const void*        pNext;
+    uint32_t           colorAttachmentCount;
+    const uint32_t*    pColorAttachmentInputIndices;
+    const uint32_t*    pDepthInputAttachmentIndex;
+    const uint32_t*    pStencilInputAttachmentIndex;
+} VkRenderingInputAttachmentIndexInfoKHR;
+
+typedef void (VKAPI_PTR *PFN_vkCmdSetRenderingAttachmentLocationsKHR)(VkCommandBuffer commandBuffer,
+    const VkRenderingAttachmentLocationInfoKHR* pLocationInfo);
+typedef void (VKAPI_PTR *PFN_vkCmdSetRenderingInputAttachmentIndicesKHR)(VkCommandBuffer commandBuffer,
+    const VkRenderingInputAttachmentIndexInfoKHR* pInputAttachmentIndexInfo);
+#endif
 
 /* ---------------------------------------------------------------- version */
 
@@ -262,6 +306,8 @@ typedef enum rg_result {
 } rg_result;
 
 const char *rg_result_string(rg_result result);
+/* "VK_ERROR_OUT_OF_DEVICE_MEMORY" and the like; the messages name results so. */
+const char *rg_vk_result_string(VkResult result);
 
 /* The "none" value of indices the API returns (a pool, a span). */
 #define RG_INDEX_NONE UINT32_MAX
@@ -354,12 +400,63 @@ typedef struct rg_access {
 } rg_access;
 
 
+/* ----------------------------------------------------------------- formats */
+
+/* How a format's values read: integer formats resolve (SAMPLE_ZERO only)
+ * and filter (NEAREST only) differently from the float ones (UNORM, SNORM,
+ * SCALED, SFLOAT, UFLOAT, SRGB). */
+typedef enum rg_format_numeric {
+    RG_FORMAT_UNKNOWN = 0,            /* not in the library's table */
+    RG_FORMAT_FLOAT,
+    RG_FORMAT_UINT,
+    RG_FORMAT_SINT,
+    RG_FORMAT_DEPTH_STENCIL,          /* depth and/or stencil aspects */
+} rg_format_numeric;
+
+/* What the library knows of a format (copy sizes, resolve modes, blit
+ * filters and barrier aspects follow from it). Every core format is known
+ * except the multi-planar (YCbCr) ones; for those, and anything else,
+ * block_size is 0. Pure: any thread. */
+typedef struct rg_format_info {
+    uint32_t block_size;              /* bytes of one texel block (a depth/stencil
+                                         format: the whole texel) */
+    uint32_t block_width, block_height; /* texels per block: 1x1 unless compressed */
+    VkImageAspectFlags aspects;       /* COLOR, or DEPTH and/or STENCIL */
+    rg_format_numeric numeric;
+} rg_format_info;
+
+rg_format_info rg_format_get_info(VkFormat format);
+/* Bytes per texel of one aspect in a buffer<->image copy: the block size
+ * for color formats (per block when compressed), 2 or 4 for a depth aspect,
+ * 1 for stencil; 0 for an unknown format, an aspect it lacks, or both
+ * depth and stencil at once (Vulkan copies one aspect per region). */
+uint32_t rg_format_copy_size(VkFormat format, VkImageAspectFlags aspect);
+/* Texel size in bytes of the uncompressed formats (0 for compressed and
+ * unknown ones). */
+uint32_t rg_format_texel_size(VkFormat format);
+bool rg_format_has_depth(VkFormat format);
+bool rg_format_has_stencil(VkFormat format);
+
+/* ------------------------------------------------------------ memory types */
+
+/* Picks a memory type for a resource. Pure: no device needed.
+ *   type_bits      VkMemoryRequirements::memoryTypeBits of the resource
+ *   required       property flags the type must have (0 = DEVICE_LOCAL)
+ *   transient      the resource is an image with TRANSIENT_ATTACHMENT usage
+ * A transient image gets the first type with required | LAZILY_ALLOCATED when
+ * type_bits offers one, else the first type with the required flags. Anything
+ * else never gets a LAZILY_ALLOCATED type (the spec allows lazy memory only
+ * for transient attachments). PROTECTED types are skipped unless required.
+ * Returns false when no type matches (never a silent index 0). */
+bool rg_choose_memory_type(const VkPhysicalDeviceMemoryProperties *props, uint32_t type_bits,
+                           VkMemoryPropertyFlags required, bool transient, uint32_t *out_index);
+
 /* ------------------------------------------------------------------ queues */
 
 /* The queues a graph runs on (see "Queues"). */
 typedef enum rg_queue {
-    RG_QUEUE_GRAPHICS = 0,            /* the context's graphics queue: everything */
-    RG_QUEUE_COMPUTE,                 /* async compute (eng_pick_queues says which queue) */
+    RG_QUEUE_GRAPHICS = 0,            /* the device's graphics queue: everything */
+    RG_QUEUE_COMPUTE,                 /* async compute (rg_device_desc.queues) */
     RG_QUEUE_TRANSFER,                /* copies beside the rest (likewise) */
     RG_QUEUE_COUNT
 } rg_queue;
@@ -397,8 +494,8 @@ typedef struct rg_device_caps {
     uint32_t max_color_attachments;   /* 0 = RG_MAX_COLOR_ATTACHMENTS */
     uint32_t max_input_attachments;   /* maxPerStageDescriptorInputAttachments; 0 = no limit */
     VkDriverId driver;                /* for the AUTO policy and the MoltenVK rule */
-    /* Queues besides graphics (see "Queues"): the context has a compute /
-     * a transfer queue (eng_context_queue_of). */
+    /* Queues besides graphics (see "Queues"): the device has a compute /
+     * a transfer queue (rg_device_desc.queues). */
     bool compute_queue;
     bool transfer_queue;
 } rg_device_caps;
@@ -420,11 +517,80 @@ typedef struct rg_device_caps {
  * would be discarded at the restart. */
 bool rg_merge_by_default(VkDriverId driver);
 
+/* ------------------------------------------------------------------ device */
+
+/* The application's Vulkan device as graphs use it: its handles, the
+ * functions the library calls (loaded once, by rg_device_create, through
+ * the entry point the application gives: the loader's, volk's or its own
+ * dispatch; the library calls no Vulkan symbol directly), the queues graphs
+ * may run on and what the application enabled. Graphs on the device create
+ * images, buffers, views, memory and semaphores on it and record into the
+ * application's command buffers; the library never creates an instance, a
+ * device, a command pool or a fence, and submits only in rg_submit. Many
+ * graphs may share one device, which must outlive them. The engine makes
+ * one for its context (eng_context_graph_device). */
+typedef struct rg_device rg_device;
+
+typedef struct rg_device_queue {
+    VkQueue queue;                    /* VK_NULL_HANDLE: none */
+    uint32_t family;                  /* its queue family index */
+} rg_device_queue;
+
+typedef enum rg_log_level {
+    RG_LOG_ERROR = 0,
+    RG_LOG_WARNING,
+    RG_LOG_INFO,
+} rg_log_level;
+
+/* Receives the library's messages about a device and its graphs. */
+typedef void (*rg_log_fn)(void *user, rg_log_level level, const char *message);
+
+typedef struct rg_device_desc {
+    VkInstance instance;              /* required */
+    VkPhysicalDevice physical_device; /* required */
+    VkDevice device;                  /* required */
+    /* Required: every Vulkan function the library calls is loaded through
+     * it (the device's through the vkGetDeviceProcAddr it returns). */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+    /* The API version the application created the instance with (its
+     * VkApplicationInfo::apiVersion); 0: 1.3. The graph needs Vulkan 1.3
+     * with dynamicRendering and synchronization2 enabled
+     * (VkPhysicalDeviceVulkan13Features); it reads 1.4 properties only
+     * where this and the device reach 1.4. */
+    uint32_t api_version;
+    /* The queues graphs may use, indexed by rg_queue. Graphics is required
+     * (a family with graphics and compute). Compute and transfer are
+     * optional: commands eligible for them run there (see "Queues") when
+     * timeline_semaphore is set too. */
+    rg_device_queue queues[RG_QUEUE_COUNT];
+    /* What the application enabled that the graph uses where enabled:
+     * timelineSemaphore (the semaphores between queues), and
+     * VK_KHR_dynamic_rendering_local_read with dynamicRenderingLocalRead
+     * (span merging; whether it covers multisampled and depth/stencil
+     * attachments is read from the device's 1.4 properties). */
+    bool timeline_semaphore;
+    bool local_read;
+    /* Messages (a failed rg_device_create's reason among them); NULL:
+     * none. */
+    rg_log_fn log;
+    void *log_user;
+} rg_device_desc;
+
+/* Loads the functions and reads the device's properties. A missing
+ * required handle or function is RG_ERROR_INVALID_ARGUMENT, logged with
+ * its name. */
+rg_result rg_device_create(const rg_device_desc *desc, rg_device **out);
+void rg_device_destroy(rg_device *device);
+/* What graphs on the device compile for (rg_graph_desc.caps overrides it). */
+rg_device_caps rg_device_get_caps(const rg_device *device);
+VkDevice rg_device_handle(const rg_device *device);
+
 typedef struct rg_graph_desc {
     const char *name;
-    /* NULL: a device-free graph that can be declared and compiled (tests,
-     * tools) but not executed. */
-    eng_context *ctx;
+    /* The device the graph runs on (rg_device_create). NULL: a device-free
+     * graph that can be declared and compiled (tests, tools) but not
+     * placed on a device or executed. */
+    rg_device *device;
     /* true: placement never lets two pooled resources share bytes (each gets
      * its own range of the pools, so pooled == unaliased, padding
      * included); for measuring what aliasing saves. false (the default):
@@ -444,10 +610,10 @@ typedef struct rg_graph_desc {
      * at the cost of the GPU overlapping the two. true: only when the
      * declared dependencies already order them (no serialization added). */
     bool alias_proven_only;
-    /* The device to compile for: what the context reports when NULL, or
-     * for a device-free graph none (it never merges, one queue). Given, it
-     * replaces the context's (what-if compiles, tests). */
-    const rg_device_caps *device;
+    /* What to compile for: the device's when NULL, or for a device-free
+     * graph none (it never merges, one queue). Given, it replaces the
+     * device's (what-if compiles, tests). */
+    const rg_device_caps *caps;
     /* true: every command runs on the graphics queue, whatever it is
      * eligible for (see "Queues"): for comparisons. */
     bool single_queue;
@@ -1007,7 +1173,7 @@ rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_
 /* ----------------------------------------------------------------- execute */
 
 /* Records the compiled frame into cmd (which must be recording, on the
- * context's queue family), placing the graph first when it is not placed.
+ * device's queue family), placing the graph first when it is not placed.
  * RG_ERROR_INVALID_ARGUMENT for a graph on several queues
  * (rg_execute_batches).
  * No heap allocation per frame after the first execute (an import
@@ -1022,7 +1188,7 @@ rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd);
  * until the next rg_execute_batches or change of the graph. */
 typedef struct rg_submission {
     rg_queue queue;
-    VkQueue vk_queue;                 /* the context's queue of that kind */
+    VkQueue vk_queue;                 /* the device's queue of that kind */
     VkCommandBuffer cmd;
     uint32_t wait_count;
     VkSemaphoreSubmitInfo waits[RG_QUEUE_COUNT];
@@ -1059,7 +1225,7 @@ typedef struct rg_submit_desc {
 } rg_submit_desc;
 
 /* Submits a plan from rg_execute_batches in order (vkQueueSubmit2, one
- * call per batch) on the context's queues, which must not be used by
+ * call per batch) on the device's queues, which must not be used by
  * another thread meanwhile. desc may be NULL. RG_ERROR_VULKAN names the
  * batch and the result. */
 rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc);
