@@ -7,7 +7,8 @@
 rg_result window_graph_create(eng_context *ctx, window_graph *wg)
 {
     *wg = (window_graph){ .ctx = ctx };
-    return rg_graph_create(&(rg_graph_desc){ .name = "window test", .ctx = ctx }, &wg->graph);
+    return rg_graph_create(&(rg_graph_desc){ .name = "window test", .device = eng_context_graph_device(ctx) },
+                           &wg->graph);
 }
 
 void window_graph_destroy(window_graph *wg)
