@@ -6,7 +6,9 @@
 
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *rg_result_string(rg_result result)
 {
@@ -90,7 +92,55 @@ void rg__call_begin(rg_graph *g)
         g->message[0] = '\0';
 }
 
-bool rg__grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+static void *default_alloc(void *user, size_t size)
+{
+    (void)user;
+    return malloc(size);
+}
+
+static void *default_realloc(void *user, void *p, size_t size)
+{
+    (void)user;
+    return realloc(p, size);
+}
+
+static void default_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+
+bool rg__allocator_resolve(const rg_allocator *given, const rg_allocator *fallback, rg_allocator *out)
+{
+    static const rg_allocator libc = {default_alloc, default_realloc, default_free, NULL};
+    const rg_allocator *a = given ? given : fallback ? fallback : &libc;
+    if (!a->alloc || !a->realloc || !a->free)
+        return false;
+    *out = *a;
+    return true;
+}
+
+void *rg__malloc(const rg_graph *g, size_t size) { return g->alloc.alloc(g->alloc.user, size); }
+
+void *rg__calloc(const rg_graph *g, size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    void *p = g->alloc.alloc(g->alloc.user, count * size);
+    if (p)
+        memset(p, 0, count * size);
+    return p;
+}
+
+void *rg__realloc(const rg_graph *g, void *p, size_t size) { return g->alloc.realloc(g->alloc.user, p, size); }
+
+void rg__free(const rg_graph *g, void *p)
+{
+    if (p)
+        g->alloc.free(g->alloc.user, p);
+}
+
+bool rg__grow(const rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t elem)
 {
     if (need <= *cap)
         return true;
@@ -99,7 +149,7 @@ bool rg__grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
         n *= 2;
     if (n > UINT32_MAX)
         n = UINT32_MAX;
-    void *q = realloc(*p, (size_t)n * elem);
+    void *q = rg__realloc(g, *p, (size_t)n * elem);
     if (!q)
         return false;
     *p = q;

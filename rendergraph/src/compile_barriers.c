@@ -223,8 +223,8 @@ static rg_barrier_info *barrier_append(planner *p, uint32_t point)
     rg_graph *g = p->g;
     rg__compiled *c = &g->compiled;
     uint32_t cap = c->barrier_cap, point_cap = c->barrier_cap;
-    if (!rg__grow((void **)&c->barriers, &cap, c->barrier_count + 1, sizeof *c->barriers) ||
-        !rg__grow((void **)&c->barrier_point, &point_cap, c->barrier_count + 1, sizeof *c->barrier_point))
+    if (!rg__grow(g, (void **)&c->barriers, &cap, c->barrier_count + 1, sizeof *c->barriers) ||
+        !rg__grow(g, (void **)&c->barrier_point, &point_cap, c->barrier_count + 1, sizeof *c->barrier_point))
         return NULL;
     c->barrier_cap = cap;
     g->compiled.barrier_point[g->compiled.barrier_count] = point;
@@ -414,7 +414,7 @@ static bool history_final(planner *p, const rg__resource *previous, const rg_ran
 static bool history_clear(planner *p, const rg__resource *previous, const rg_range *range, const target *x)
 {
     rg__compiled *c = &p->g->compiled;
-    if (!rg__grow((void **)&c->history_clears, &c->history_clear_cap, c->history_clear_count + 1,
+    if (!rg__grow(p->g, (void **)&c->history_clears, &c->history_clear_cap, c->history_clear_count + 1,
                   sizeof *c->history_clears))
         return false;
     c->history_clears[c->history_clear_count++] = (rg__history_clear){
@@ -583,20 +583,20 @@ static rg_result plan(rg_graph *g, slot_state *slots, uint32_t nq, const slot_st
 
 /* A merged instance's hoisted barriers are made after barriers of later
  * points: a stable sort by point puts them in place. */
-static rg_result sort_by_point(rg__compiled *c)
+static rg_result sort_by_point(const rg_graph *g, rg__compiled *c)
 {
     bool sorted = true;
     for (uint32_t i = 1; i < c->barrier_count && sorted; i++)
         sorted = c->barrier_point[i - 1] <= c->barrier_point[i];
     if (sorted)
         return RG_SUCCESS;
-    uint32_t *start = calloc((size_t)c->order_count + 2, sizeof *start);
-    rg_barrier_info *b = malloc((size_t)c->barrier_count * sizeof *b);
-    uint32_t *pt = malloc((size_t)c->barrier_count * sizeof *pt);
+    uint32_t *start = rg__calloc(g, (size_t)c->order_count + 2, sizeof *start);
+    rg_barrier_info *b = rg__malloc(g, (size_t)c->barrier_count * sizeof *b);
+    uint32_t *pt = rg__malloc(g, (size_t)c->barrier_count * sizeof *pt);
     if (!start || !b || !pt) {
-        free(start);
-        free(b);
-        free(pt);
+        rg__free(g, start);
+        rg__free(g, b);
+        rg__free(g, pt);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < c->barrier_count; i++)
@@ -610,9 +610,9 @@ static rg_result sort_by_point(rg__compiled *c)
     }
     memcpy(c->barriers, b, (size_t)c->barrier_count * sizeof *b);
     memcpy(c->barrier_point, pt, (size_t)c->barrier_count * sizeof *pt);
-    free(start);
-    free(b);
-    free(pt);
+    rg__free(g, start);
+    rg__free(g, b);
+    rg__free(g, pt);
     return RG_SUCCESS;
 }
 
@@ -621,7 +621,7 @@ static rg_result sort_by_point(rg__compiled *c)
 static rg_result point_index(rg_graph *g)
 {
     rg__compiled *c = &g->compiled;
-    c->point_start = malloc(((size_t)c->order_count + 2) * sizeof *c->point_start);
+    c->point_start = rg__malloc(g, ((size_t)c->order_count + 2) * sizeof *c->point_start);
     if (!c->point_start)
         return RG_ERROR_OUT_OF_MEMORY;
     uint32_t b = 0, most = 1;
@@ -637,19 +637,19 @@ static rg_result point_index(rg_graph *g)
     if (c->history_clear_count > most)
         most = c->history_clear_count;
     c->scratch_cap = most;
-    c->scratch_image_barriers = calloc(most, sizeof *c->scratch_image_barriers);
-    c->scratch_buffer_barriers = calloc(most, sizeof *c->scratch_buffer_barriers);
+    c->scratch_image_barriers = rg__calloc(g, most, sizeof *c->scratch_image_barriers);
+    c->scratch_buffer_barriers = rg__calloc(g, most, sizeof *c->scratch_buffer_barriers);
     return c->scratch_image_barriers && c->scratch_buffer_barriers ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
 }
 
-static void barriers_free(rg__compiled *c)
+static void barriers_free(const rg_graph *g, rg__compiled *c)
 {
-    free(c->barriers);
-    free(c->barrier_point);
-    free(c->point_start);
-    free(c->scratch_image_barriers);
-    free(c->scratch_buffer_barriers);
-    free(c->history_clears);
+    rg__free(g, c->barriers);
+    rg__free(g, c->barrier_point);
+    rg__free(g, c->point_start);
+    rg__free(g, c->scratch_image_barriers);
+    rg__free(g, c->scratch_buffer_barriers);
+    rg__free(g, c->history_clears);
     c->history_clears = NULL;
     c->history_clear_count = c->history_clear_cap = 0;
     c->barriers = NULL;
@@ -697,12 +697,12 @@ static rg_result wait_stages(rg_graph *g, const VkPipelineStageFlags2 *pos_wait)
 
 rg_result rg__compile_barriers(rg_graph *g, const rg__alias_scope *alias)
 {
-    barriers_free(&g->compiled);
+    barriers_free(g, &g->compiled);
     uint32_t nq = g->compiled.queues_used & ~(1u << RG_QUEUE_GRAPHICS) ? RG_QUEUE_COUNT : 1;
     size_t n = ((size_t)g->decl.sub_total + 1) * nq;
-    slot_state *slots = malloc(n * sizeof *slots), *carry = malloc(n * sizeof *carry);
-    target *t = malloc(((size_t)g->decl.sub_total + 1) * sizeof *t);
-    VkPipelineStageFlags2 *pos_wait = malloc(((size_t)g->compiled.order_count + 1) * RG_QUEUE_COUNT *
+    slot_state *slots = rg__malloc(g, n * sizeof *slots), *carry = rg__malloc(g, n * sizeof *carry);
+    target *t = rg__malloc(g, ((size_t)g->decl.sub_total + 1) * sizeof *t);
+    VkPipelineStageFlags2 *pos_wait = rg__malloc(g, ((size_t)g->compiled.order_count + 1) * RG_QUEUE_COUNT *
                                              sizeof *pos_wait);
     rg_result r = slots && carry && t && pos_wait ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
     if (r == RG_SUCCESS)
@@ -717,16 +717,16 @@ rg_result rg__compile_barriers(rg_graph *g, const rg__alias_scope *alias)
     }
     if (r == RG_SUCCESS)
         r = wait_stages(g, pos_wait);
-    free(slots);
-    free(carry);
-    free(t);
-    free(pos_wait);
+    rg__free(g, slots);
+    rg__free(g, carry);
+    rg__free(g, t);
+    rg__free(g, pos_wait);
     if (r == RG_SUCCESS)
-        r = sort_by_point(&g->compiled);
+        r = sort_by_point(g, &g->compiled);
     if (r == RG_SUCCESS)
         r = point_index(g);
     if (r != RG_SUCCESS)
-        barriers_free(&g->compiled);
+        barriers_free(g, &g->compiled);
     g->compiled.aliased = r == RG_SUCCESS && alias;
     return r;
 }
@@ -735,24 +735,24 @@ rg_result rg__compile_barriers(rg_graph *g, const rg__alias_scope *alias)
 void rg__compiled_free(rg_graph *g)
 {
     rg__compiled *c = &g->compiled;
-    barriers_free(c);
-    free(c->node_first_cmd);
-    free(c->node_batch);
-    free(c->closure);
-    free(c->node_culled);
-    free(c->edges);
-    free(c->order);
-    free(c->order_handles);
-    free(c->instances);
-    free(c->instance_spans);
-    free(c->span_map);
-    free(c->access_mode);
-    free(c->merges);
-    free(c->node_queue);
-    free(c->resource_queues);
-    free(c->batches);
-    free(c->pos_batch);
-    free(c->node_batch_of);
-    free(c->queue_notes);
+    barriers_free(g, c);
+    rg__free(g, c->node_first_cmd);
+    rg__free(g, c->node_batch);
+    rg__free(g, c->closure);
+    rg__free(g, c->node_culled);
+    rg__free(g, c->edges);
+    rg__free(g, c->order);
+    rg__free(g, c->order_handles);
+    rg__free(g, c->instances);
+    rg__free(g, c->instance_spans);
+    rg__free(g, c->span_map);
+    rg__free(g, c->access_mode);
+    rg__free(g, c->merges);
+    rg__free(g, c->node_queue);
+    rg__free(g, c->resource_queues);
+    rg__free(g, c->batches);
+    rg__free(g, c->pos_batch);
+    rg__free(g, c->node_batch_of);
+    rg__free(g, c->queue_notes);
     *c = (rg__compiled){0};
 }

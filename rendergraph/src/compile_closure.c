@@ -15,7 +15,7 @@ rg_result rg__compile_closure(rg_graph *g)
 {
     rg__compiled *c = &g->compiled;
     c->row_words = (c->node_count + 63) / 64;
-    c->closure = calloc((size_t)c->node_count * c->row_words + 1, sizeof *c->closure);
+    c->closure = rg__calloc(g, (size_t)c->node_count * c->row_words + 1, sizeof *c->closure);
     if (!c->closure)
         return RG_ERROR_OUT_OF_MEMORY;
     uint32_t kept = 0;

@@ -69,11 +69,11 @@ static bool observable(const rg_graph *g, uint32_t n)
 rg_result rg__compile_cull(rg_graph *g)
 {
     rg__compiled *c = &g->compiled;
-    free(c->node_culled);
-    c->node_culled = calloc((size_t)c->node_count + 1, 1);
-    uint8_t *needed = calloc((size_t)g->decl.sub_total + 1, 1);
+    rg__free(g, c->node_culled);
+    c->node_culled = rg__calloc(g, (size_t)c->node_count + 1, 1);
+    uint8_t *needed = rg__calloc(g, (size_t)g->decl.sub_total + 1, 1);
     if (!c->node_culled || !needed) {
-        free(needed);
+        rg__free(g, needed);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     c->culled_count = 0;
@@ -99,6 +99,6 @@ rg_result rg__compile_cull(rg_graph *g)
                 FOR_SLOTS(g, a, slot, needed[slot] = 1);
         }
     }
-    free(needed);
+    rg__free(g, needed);
     return RG_SUCCESS;
 }

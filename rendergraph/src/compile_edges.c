@@ -40,7 +40,7 @@ static bool edge(frontier *f, uint32_t from, uint32_t to)
     if (from == to || f->seen[from] == to)
         return true;
     f->seen[from] = to;
-    if (!rg__grow((void **)&c->edges, &c->edge_cap, 2 * (c->edge_count + 1), sizeof *c->edges))
+    if (!rg__grow(f->g, (void **)&c->edges, &c->edge_cap, 2 * (c->edge_count + 1), sizeof *c->edges))
         return false;
     c->edges[2 * c->edge_count] = from;
     c->edges[2 * c->edge_count + 1] = to;
@@ -122,7 +122,7 @@ static rg_result touch(frontier *f, uint32_t slot, uint32_t c, const rg__access 
         s->last_writer = n;
         s->layout = a->layout;
     } else if (s->last_writer != n && (s->readers == RG__NONE || f->pool[s->readers].node != n)) {
-        if (!rg__grow((void **)&f->pool, &f->pool_cap, f->pool_count + 1, sizeof *f->pool))
+        if (!rg__grow(f->g, (void **)&f->pool, &f->pool_cap, f->pool_count + 1, sizeof *f->pool))
             return RG_ERROR_OUT_OF_MEMORY;
         f->pool[f->pool_count] = (reader){n, s->readers};
         s->readers = f->pool_count++;
@@ -132,11 +132,11 @@ static rg_result touch(frontier *f, uint32_t slot, uint32_t c, const rg__access 
 
 rg_result rg__compile_edges(rg_graph *g)
 {
-    frontier f = {.g = g, .slots = malloc(((size_t)g->decl.sub_total + 1) * sizeof(slot_front)),
-                  .seen = malloc(((size_t)g->compiled.node_count + 1) * sizeof(uint32_t))};
+    frontier f = {.g = g, .slots = rg__malloc(g, ((size_t)g->decl.sub_total + 1) * sizeof(slot_front)),
+                  .seen = rg__malloc(g, ((size_t)g->compiled.node_count + 1) * sizeof(uint32_t))};
     if (!f.slots || !f.seen) {
-        free(f.slots);
-        free(f.seen);
+        rg__free(g, f.slots);
+        rg__free(g, f.seen);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < g->compiled.node_count; i++)
@@ -181,8 +181,8 @@ rg_result rg__compile_edges(rg_graph *g)
             pinned = n;
         }
     }
-    free(f.slots);
-    free(f.pool);
-    free(f.seen);
+    rg__free(g, f.slots);
+    rg__free(g, f.pool);
+    rg__free(g, f.seen);
     return r;
 }

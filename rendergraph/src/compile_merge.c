@@ -109,7 +109,7 @@ static uint32_t cmd_of(const rg_graph *g, uint32_t access)
 static rg_result find_candidates(merger *m)
 {
     rg_graph *g = m->g;
-    uint32_t *last = malloc(((size_t)g->decl.sub_total + 1) * sizeof *last);
+    uint32_t *last = rg__malloc(g, ((size_t)g->decl.sub_total + 1) * sizeof *last);
     if (!last)
         return RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < g->decl.sub_total; i++)
@@ -145,7 +145,7 @@ static rg_result find_candidates(merger *m)
                             last[rg__sub_slot(r, (VkImageAspectFlagBits)(bits & -bits), mip, l)] = ai;
         }
     }
-    free(last);
+    rg__free(g, last);
     return RG_SUCCESS;
 }
 
@@ -345,7 +345,7 @@ static rg_result rebuild_order(rg_graph *g, const merger *m)
 static bool note(rg_graph *g, uint32_t first, uint32_t second, const char *reason)
 {
     rg__compiled *c = &g->compiled;
-    rg__merge_note *n = realloc(c->merges, ((size_t)c->merge_count + 1) * sizeof *n);
+    rg__merge_note *n = rg__realloc(g, c->merges, ((size_t)c->merge_count + 1) * sizeof *n);
     if (!n)
         return false;
     c->merges = n;
@@ -384,7 +384,7 @@ static bool only_in_instance(const rg_graph *g, const rg__instance *in, uint32_t
  * counted once for every instance. NULL when out of memory. */
 static uint32_t *kept_accesses(const rg_graph *g)
 {
-    uint32_t *total = calloc((size_t)g->decl.resource_count + 1, sizeof *total);
+    uint32_t *total = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *total);
     for (uint32_t c = 0; total && c < g->decl.cmd_count; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
         for (uint32_t k = 0; k < cmd->access_count && !rg__culled(g, c); k++)
@@ -502,13 +502,13 @@ static void build_instance(rg_graph *g, uint32_t ii, const uint32_t *total)
     }
 }
 
-static void merged_free(rg__compiled *c)
+static void merged_free(const rg_graph *g, rg__compiled *c)
 {
-    free(c->instances);
-    free(c->instance_spans);
-    free(c->span_map);
-    free(c->access_mode);
-    free(c->merges);
+    rg__free(g, c->instances);
+    rg__free(g, c->instance_spans);
+    rg__free(g, c->span_map);
+    rg__free(g, c->access_mode);
+    rg__free(g, c->merges);
     c->instances = NULL;
     c->instance_spans = NULL;
     c->span_map = NULL;
@@ -543,11 +543,11 @@ static rg_result merge(merger *m)
             m->nodes[m->node_len++] = n;
     }
     node_positions(m);
-    uint32_t *scratch = malloc(((size_t)m->node_len + 1) * sizeof *scratch);
-    char *reasons = calloc((size_t)g->decl.span_count + 1, sizeof ((rg__merge_note *)0)->reason);
+    uint32_t *scratch = rg__malloc(g, ((size_t)m->node_len + 1) * sizeof *scratch);
+    char *reasons = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof ((rg__merge_note *)0)->reason);
     if (!scratch || !reasons) {
-        free(scratch);
-        free(reasons);
+        rg__free(g, scratch);
+        rg__free(g, reasons);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     const size_t rs = sizeof ((rg__merge_note *)0)->reason;
@@ -565,13 +565,13 @@ static rg_result merge(merger *m)
         rebuild_order(g, m);
     }
     /* Instances in the order. */
-    c->span_map = calloc((size_t)g->decl.span_count + 1, sizeof *c->span_map);
-    c->instance_spans = malloc(((size_t)g->decl.span_count + 1) * sizeof *c->instance_spans);
-    c->instances = calloc((size_t)g->decl.span_count + 1, sizeof *c->instances);
-    c->access_mode = calloc((size_t)g->decl.access_count + 1, sizeof *c->access_mode);
+    c->span_map = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof *c->span_map);
+    c->instance_spans = rg__malloc(g, ((size_t)g->decl.span_count + 1) * sizeof *c->instance_spans);
+    c->instances = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof *c->instances);
+    c->access_mode = rg__calloc(g, (size_t)g->decl.access_count + 1, sizeof *c->access_mode);
     if (!c->span_map || !c->instance_spans || !c->instances || !c->access_mode) {
-        free(scratch);
-        free(reasons);
+        rg__free(g, scratch);
+        rg__free(g, reasons);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t s = 0; s < g->decl.span_count; s++)
@@ -612,12 +612,17 @@ static rg_result merge(merger *m)
         spans++;
         prev_node_pos = i;
     }
-    uint32_t *total = kept_accesses(g);
-    if (!total)
-        res = RG_ERROR_OUT_OF_MEMORY;
-    for (uint32_t ii = 0; ii < c->instance_count && total; ii++)
+    uint32_t *total = res == RG_SUCCESS ? kept_accesses(g) : NULL;
+    if (!total) {
+        /* Out of memory: the instances are incomplete; merged_free drops
+         * them. */
+        rg__free(g, scratch);
+        rg__free(g, reasons);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint32_t ii = 0; ii < c->instance_count; ii++)
         build_instance(g, ii, total);
-    free(total);
+    rg__free(g, total);
     /* Positions of each instance's begin and end. */
     for (uint32_t p = 0; p < c->order_count; p++) {
         const rg__cmd *cmd = &g->decl.cmds[c->order[p]];
@@ -629,29 +634,29 @@ static rg_result merge(merger *m)
         if (cmd->type == RG_COMMAND_TYPE_END_RENDERING && cmd->span == c->instance_spans[in->first + in->count - 1])
             in->end_pos = p;
     }
-    free(scratch);
-    free(reasons);
+    rg__free(g, scratch);
+    rg__free(g, reasons);
     return res;
 }
 
 rg_result rg__compile_merge(rg_graph *g)
 {
     rg__compiled *c = &g->compiled;
-    merged_free(c);
+    merged_free(g, c);
     merger m = {.g = g, .off = merging_off(g)};
-    m.nodes = malloc(((size_t)c->node_count + 1) * sizeof *m.nodes);
-    m.node_pos = malloc(((size_t)c->node_count + 1) * sizeof *m.node_pos);
-    m.cand = malloc(((size_t)g->decl.span_count + 1) * sizeof *m.cand);
+    m.nodes = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *m.nodes);
+    m.node_pos = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *m.node_pos);
+    m.cand = rg__malloc(g, ((size_t)g->decl.span_count + 1) * sizeof *m.cand);
     rg_result r = m.nodes && m.node_pos && m.cand ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t s = 0; r == RG_SUCCESS && s < g->decl.span_count; s++)
         m.cand[s] = RG__NONE;
     if (r == RG_SUCCESS)
         r = merge(&m);
-    free(m.nodes);
-    free(m.node_pos);
-    free(m.cand);
+    rg__free(g, m.nodes);
+    rg__free(g, m.node_pos);
+    rg__free(g, m.cand);
     if (r != RG_SUCCESS)
-        merged_free(c);
+        merged_free(g, c);
     else
         rg__compile_merge_usage(g);
     return r;

@@ -36,7 +36,7 @@ rg_result rg__compile_nodes(rg_graph *g)
         return RG_SUCCESS;
     }
     c->node_count = assign_nodes(g, NULL);
-    c->node_first_cmd = malloc(((size_t)c->node_count + 1) * sizeof *c->node_first_cmd);
+    c->node_first_cmd = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *c->node_first_cmd);
     if (!c->node_first_cmd)
         return RG_ERROR_OUT_OF_MEMORY;
     assign_nodes(g, c->node_first_cmd);

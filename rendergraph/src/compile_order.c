@@ -11,7 +11,7 @@
 static rg_result batches(rg_graph *g)
 {
     rg__compiled *c = &g->compiled;
-    c->node_batch = calloc((size_t)c->node_count + 1, sizeof *c->node_batch);
+    c->node_batch = rg__calloc(g, (size_t)c->node_count + 1, sizeof *c->node_batch);
     if (!c->node_batch)
         return RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t e = 0; e < c->edge_count; e++) {
@@ -32,13 +32,13 @@ rg_result rg__compile_order(rg_graph *g)
     for (uint32_t n = 0; n < c->node_count; n++)
         if (c->node_batch[n] + 1 > count)
             count = c->node_batch[n] + 1;
-    uint32_t *start = calloc((size_t)count + 1, sizeof *start);
-    uint32_t *sorted = malloc(((size_t)c->node_count + 1) * sizeof *sorted);
-    c->order = malloc(((size_t)g->decl.cmd_count + 1) * sizeof *c->order);
-    c->order_handles = malloc(((size_t)g->decl.cmd_count + 1) * sizeof *c->order_handles);
+    uint32_t *start = rg__calloc(g, (size_t)count + 1, sizeof *start);
+    uint32_t *sorted = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *sorted);
+    c->order = rg__malloc(g, ((size_t)g->decl.cmd_count + 1) * sizeof *c->order);
+    c->order_handles = rg__malloc(g, ((size_t)g->decl.cmd_count + 1) * sizeof *c->order_handles);
     if (!start || !sorted || !c->order || !c->order_handles) {
-        free(start);
-        free(sorted);
+        rg__free(g, start);
+        rg__free(g, sorted);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t n = 0; n < c->node_count; n++)
@@ -59,7 +59,7 @@ rg_result rg__compile_order(rg_graph *g)
         }
     }
     c->order_count = p;
-    free(start);
-    free(sorted);
+    rg__free(g, start);
+    rg__free(g, sorted);
     return RG_SUCCESS;
 }

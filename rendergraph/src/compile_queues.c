@@ -81,7 +81,7 @@ static rg_queue assign(rg_graph *g, uint32_t n)
 static rg_result batch_open(walker *w, rg_queue q)
 {
     rg__compiled *cc = &w->g->compiled;
-    if (!rg__grow((void **)&cc->batches, &w->batch_cap, cc->batch_count + 1, sizeof *cc->batches))
+    if (!rg__grow(w->g, (void **)&cc->batches, &w->batch_cap, cc->batch_count + 1, sizeof *cc->batches))
         return RG_ERROR_OUT_OF_MEMORY;
     uint32_t b = cc->batch_count++;
     /* No commands yet: first > last (RG__NONE stays for a batch that gets none). */
@@ -186,7 +186,7 @@ static bool history_read_elsewhere(const rg_graph *g)
 static rg_result find_producers(const rg_graph *g, uint8_t *producer)
 {
     const rg__compiled *cc = &g->compiled;
-    uint32_t *next = malloc(((size_t)cc->node_count + 1) * sizeof *next);
+    uint32_t *next = rg__malloc(g, ((size_t)cc->node_count + 1) * sizeof *next);
     if (!next)
         return RG_ERROR_OUT_OF_MEMORY;
     uint32_t last[RG_QUEUE_COUNT] = {RG__NONE, RG__NONE, RG__NONE};
@@ -214,7 +214,7 @@ static rg_result find_producers(const rg_graph *g, uint8_t *producer)
                     producer[n] = 1;
             }
     }
-    free(next);
+    rg__free(g, next);
     return RG_SUCCESS;
 }
 
@@ -283,14 +283,14 @@ static rg_result walk(walker *w)
     return RG_SUCCESS;
 }
 
-static void queues_free(rg__compiled *cc)
+static void queues_free(const rg_graph *g, rg__compiled *cc)
 {
-    free(cc->node_queue);
-    free(cc->resource_queues);
-    free(cc->batches);
-    free(cc->pos_batch);
-    free(cc->node_batch_of);
-    free(cc->queue_notes);
+    rg__free(g, cc->node_queue);
+    rg__free(g, cc->resource_queues);
+    rg__free(g, cc->batches);
+    rg__free(g, cc->pos_batch);
+    rg__free(g, cc->node_batch_of);
+    rg__free(g, cc->queue_notes);
     cc->node_queue = NULL;
     cc->resource_queues = cc->pos_batch = cc->node_batch_of = NULL;
     cc->batches = NULL;
@@ -301,18 +301,18 @@ static void queues_free(rg__compiled *cc)
 rg_result rg__compile_queues(rg_graph *g)
 {
     rg__compiled *cc = &g->compiled;
-    queues_free(cc);
+    queues_free(g, cc);
     uint32_t nodes = cc->node_count;
-    cc->node_queue = calloc((size_t)nodes + 1, 1);
-    cc->resource_queues = calloc((size_t)g->decl.resource_count + 1, sizeof *cc->resource_queues);
-    cc->pos_batch = calloc((size_t)cc->order_count + 1, sizeof *cc->pos_batch);
-    cc->node_batch_of = malloc(((size_t)nodes + 1) * sizeof *cc->node_batch_of);
-    cc->queue_notes = calloc((size_t)nodes + 1, sizeof *cc->queue_notes);
-    walker w = {.g = g, .start = RG__NONE, .node_signal = calloc((size_t)nodes + 1, sizeof *w.node_signal),
-                .producer = calloc((size_t)nodes + 1, 1)};
+    cc->node_queue = rg__calloc(g, (size_t)nodes + 1, 1);
+    cc->resource_queues = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *cc->resource_queues);
+    cc->pos_batch = rg__calloc(g, (size_t)cc->order_count + 1, sizeof *cc->pos_batch);
+    cc->node_batch_of = rg__malloc(g, ((size_t)nodes + 1) * sizeof *cc->node_batch_of);
+    cc->queue_notes = rg__calloc(g, (size_t)nodes + 1, sizeof *cc->queue_notes);
+    walker w = {.g = g, .start = RG__NONE, .node_signal = rg__calloc(g, (size_t)nodes + 1, sizeof *w.node_signal),
+                .producer = rg__calloc(g, (size_t)nodes + 1, 1)};
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         w.open[q] = RG__NONE;
-        w.by_signal[q] = malloc(((size_t)cc->order_count + 2) * sizeof *w.by_signal[q]);
+        w.by_signal[q] = rg__malloc(g, ((size_t)cc->order_count + 2) * sizeof *w.by_signal[q]);
     }
     rg_result res = RG_SUCCESS;
     if (!cc->node_queue || !cc->resource_queues || !cc->pos_batch || !cc->node_batch_of || !cc->queue_notes ||
@@ -343,11 +343,11 @@ rg_result rg__compile_queues(rg_graph *g)
     }
     if (res == RG_SUCCESS)
         res = walk(&w);
-    free(w.node_signal);
-    free(w.producer);
+    rg__free(g, w.node_signal);
+    rg__free(g, w.producer);
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-        free(w.by_signal[q]);
+        rg__free(g, w.by_signal[q]);
     if (res != RG_SUCCESS)
-        queues_free(cc);
+        queues_free(g, cc);
     return res;
 }

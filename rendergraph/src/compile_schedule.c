@@ -71,16 +71,16 @@ static rg_result build(sched *s)
     rg_graph *g = s->g;
     rg__compiled *c = &g->compiled;
     uint32_t rc = g->decl.resource_count;
-    s->bytes = calloc((size_t)rc + 1, sizeof *s->bytes);
-    uint32_t *seen = malloc(((size_t)rc + 1) * sizeof *seen);
-    s->res_start = calloc((size_t)s->n + 1, sizeof *s->res_start);
-    s->succ_start = calloc((size_t)s->n + 2, sizeof *s->succ_start);
-    s->preds = calloc((size_t)s->n + 1, sizeof *s->preds);
+    s->bytes = rg__calloc(g, (size_t)rc + 1, sizeof *s->bytes);
+    uint32_t *seen = rg__malloc(g, ((size_t)rc + 1) * sizeof *seen);
+    s->res_start = rg__calloc(g, (size_t)s->n + 1, sizeof *s->res_start);
+    s->succ_start = rg__calloc(g, (size_t)s->n + 2, sizeof *s->succ_start);
+    s->preds = rg__calloc(g, (size_t)s->n + 1, sizeof *s->preds);
     size_t cap = 16;
-    s->res = malloc(cap * sizeof *s->res);
-    s->succ = malloc(((size_t)c->edge_count + 1) * sizeof *s->succ);
+    s->res = rg__malloc(g, cap * sizeof *s->res);
+    s->succ = rg__malloc(g, ((size_t)c->edge_count + 1) * sizeof *s->succ);
     if (!s->bytes || !seen || !s->res_start || !s->succ_start || !s->preds || !s->res || !s->succ) {
-        free(seen);
+        rg__free(g, seen);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t ri = 0; ri < rc; ri++) {
@@ -105,9 +105,9 @@ static rg_result build(sched *s)
                 continue;
             seen[ri] = i;
             if (count == cap) {
-                uint32_t *grown = realloc(s->res, 2 * cap * sizeof *s->res);
+                uint32_t *grown = rg__realloc(g, s->res, 2 * cap * sizeof *s->res);
                 if (!grown) {
-                    free(seen);
+                    rg__free(g, seen);
                     return RG_ERROR_OUT_OF_MEMORY;
                 }
                 s->res = grown;
@@ -117,16 +117,16 @@ static rg_result build(sched *s)
         }
     }
     s->res_start[s->n] = (uint32_t)count;
-    free(seen);
+    rg__free(g, seen);
     return live_edges(s);
 }
 
 /* Appends (from, to) to the pair list; false when out of memory. */
-static bool pair_push(uint32_t **pairs, size_t *count, size_t *cap, uint32_t from, uint32_t to)
+static bool pair_push(const rg_graph *g, uint32_t **pairs, size_t *count, size_t *cap, uint32_t from, uint32_t to)
 {
     if (*count == *cap) {
         size_t grown_cap = *cap ? 2 * *cap : 64;
-        uint32_t *grown = realloc(*pairs, grown_cap * 2 * sizeof **pairs);
+        uint32_t *grown = rg__realloc(g, *pairs, grown_cap * 2 * sizeof **pairs);
         if (!grown)
             return false;
         *pairs = grown;
@@ -146,10 +146,11 @@ static bool pair_push(uint32_t **pairs, size_t *count, size_t *cap, uint32_t fro
  * predecessor counts. */
 static rg_result live_edges(sched *s)
 {
+    const rg_graph *g = s->g;
     rg__compiled *c = &s->g->compiled;
-    uint32_t *in_start = calloc((size_t)c->node_count + 2, sizeof *in_start);
-    uint32_t *stamp = malloc(((size_t)c->node_count + 1) * sizeof *stamp);
-    uint32_t *stack = malloc(((size_t)c->node_count + 1) * sizeof *stack);
+    uint32_t *in_start = rg__calloc(g, (size_t)c->node_count + 2, sizeof *in_start);
+    uint32_t *stamp = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *stamp);
+    uint32_t *stack = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *stack);
     uint32_t *pairs = NULL;
     size_t count = 0, cap = 0;
     bool ok = in_start && stamp && stack;
@@ -173,7 +174,7 @@ static rg_result live_edges(sched *s)
                     continue;
                 stamp[p] = i;
                 if (s->live[p] != RG__NONE)
-                    ok = pair_push(&pairs, &count, &cap, s->live[p], i);
+                    ok = pair_push(s->g, &pairs, &count, &cap, s->live[p], i);
                 else
                     stack[top++] = p; /* culled: look behind it */
             }
@@ -186,17 +187,17 @@ static rg_result live_edges(sched *s)
         }
         for (uint32_t i = 0; i < s->n; i++)
             s->succ_start[i + 2] += s->succ_start[i + 1];
-        uint32_t *succ = realloc(s->succ, (count + 1) * sizeof *succ);
+        uint32_t *succ = rg__realloc(g, s->succ, (count + 1) * sizeof *succ);
         ok = succ != NULL;
         if (ok)
             s->succ = succ;
         for (size_t k = 0; ok && k < count; k++)
             s->succ[s->succ_start[pairs[2 * k] + 1]++] = pairs[2 * k + 1];
     }
-    free(in_start);
-    free(stamp);
-    free(stack);
-    free(pairs);
+    rg__free(g, in_start);
+    rg__free(g, stamp);
+    rg__free(g, stack);
+    rg__free(g, pairs);
     return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
 }
 
@@ -271,16 +272,17 @@ static uint32_t heap_pop(heap *h)
  * resource, its use nodes not yet placed. */
 static rg_result list_schedule(const sched *s, const uint32_t *rank, uint32_t *seq)
 {
+    const rg_graph *g = s->g;
     uint32_t rc = s->g->decl.resource_count;
-    uint32_t *remaining = calloc((size_t)rc + 1, sizeof *remaining);
-    uint32_t *preds = malloc(((size_t)s->n + 1) * sizeof *preds);
-    uint8_t *started = calloc((size_t)rc + 1, 1);
-    heap h = {malloc(((size_t)s->n + 1) * sizeof *h.v), 0, rank};
+    uint32_t *remaining = rg__calloc(g, (size_t)rc + 1, sizeof *remaining);
+    uint32_t *preds = rg__malloc(g, ((size_t)s->n + 1) * sizeof *preds);
+    uint8_t *started = rg__calloc(g, (size_t)rc + 1, 1);
+    heap h = {rg__malloc(g, ((size_t)s->n + 1) * sizeof *h.v), 0, rank};
     if (!remaining || !preds || !started || !h.v) {
-        free(remaining);
-        free(preds);
-        free(started);
-        free(h.v);
+        rg__free(g, remaining);
+        rg__free(g, preds);
+        rg__free(g, started);
+        rg__free(g, h.v);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     memcpy(preds, s->preds, (size_t)s->n * sizeof *preds);
@@ -324,10 +326,10 @@ static rg_result list_schedule(const sched *s, const uint32_t *rank, uint32_t *s
             if (--preds[s->succ[k]] == 0)
                 heap_push(&h, s->succ[k]);
     }
-    free(remaining);
-    free(preds);
-    free(started);
-    free(h.v);
+    rg__free(g, remaining);
+    rg__free(g, preds);
+    rg__free(g, started);
+    rg__free(g, h.v);
     return RG_SUCCESS;
 }
 
@@ -337,11 +339,12 @@ static rg_result list_schedule(const sched *s, const uint32_t *rank, uint32_t *s
  * one backward walk finds the heights. */
 static rg_result alap(const sched *s, uint32_t *seq, uint32_t *rank)
 {
-    uint32_t *height = calloc((size_t)s->n + 1, sizeof *height), top = 0;
-    uint32_t *start = calloc((size_t)s->n + 2, sizeof *start);
+    const rg_graph *g = s->g;
+    uint32_t *height = rg__calloc(g, (size_t)s->n + 1, sizeof *height), top = 0;
+    uint32_t *start = rg__calloc(g, (size_t)s->n + 2, sizeof *start);
     if (!height || !start) {
-        free(height);
-        free(start);
+        rg__free(g, height);
+        rg__free(g, start);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t i = s->n; i-- > 0;) {
@@ -360,8 +363,8 @@ static rg_result alap(const sched *s, uint32_t *seq, uint32_t *rank)
         seq[at] = i;
         rank[i] = at;
     }
-    free(height);
-    free(start);
+    rg__free(g, height);
+    rg__free(g, start);
     return RG_SUCCESS;
 }
 
@@ -381,14 +384,15 @@ static void rebuild_order(rg_graph *g, const sched *s, const uint32_t *seq)
 
 static void sched_free(sched *s)
 {
-    free(s->node);
-    free(s->live);
-    free(s->res_start);
-    free(s->res);
-    free(s->succ_start);
-    free(s->succ);
-    free(s->preds);
-    free(s->bytes);
+    const rg_graph *g = s->g;
+    rg__free(g, s->node);
+    rg__free(g, s->live);
+    rg__free(g, s->res_start);
+    rg__free(g, s->res);
+    rg__free(g, s->succ_start);
+    rg__free(g, s->succ);
+    rg__free(g, s->preds);
+    rg__free(g, s->bytes);
 }
 
 rg_result rg__compile_schedule(rg_graph *g)
@@ -397,8 +401,8 @@ rg_result rg__compile_schedule(rg_graph *g)
     if (g->order == RG_ORDER_BATCHES)
         return RG_SUCCESS;
     sched s = {.g = g};
-    s.node = malloc(((size_t)c->node_count + 1) * sizeof *s.node);
-    s.live = malloc(((size_t)c->node_count + 1) * sizeof *s.live);
+    s.node = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *s.node);
+    s.live = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *s.live);
     if (!s.node || !s.live) {
         sched_free(&s);
         return RG_ERROR_OUT_OF_MEMORY;
@@ -410,7 +414,7 @@ rg_result rg__compile_schedule(rg_graph *g)
         for (uint32_t nd = 0; nd < c->node_count; nd++)
             if (!c->node_culled[nd])
                 s.node[s.n++] = nd;
-        uint32_t *seq = malloc(((size_t)s.n + 1) * sizeof *seq);
+        uint32_t *seq = rg__malloc(g, ((size_t)s.n + 1) * sizeof *seq);
         if (!seq) {
             sched_free(&s);
             return RG_ERROR_OUT_OF_MEMORY;
@@ -418,7 +422,7 @@ rg_result rg__compile_schedule(rg_graph *g)
         for (uint32_t i = 0; i < s.n; i++)
             seq[i] = i;
         rebuild_order(g, &s, seq);
-        free(seq);
+        rg__free(g, seq);
         sched_free(&s);
         return RG_SUCCESS;
     }
@@ -435,11 +439,11 @@ rg_result rg__compile_schedule(rg_graph *g)
     size_t nn = (size_t)s.n + 1;
     /* Candidates: batch, declaration, as late as possible, and the list
      * schedules following the first and the third. */
-    uint32_t *cand[5] = {malloc(nn * sizeof(uint32_t)), malloc(nn * sizeof(uint32_t)), malloc(nn * sizeof(uint32_t)),
-                         malloc(nn * sizeof(uint32_t)), malloc(nn * sizeof(uint32_t))};
-    uint32_t *batch_rank = malloc(nn * sizeof *batch_rank), *alap_rank = malloc(nn * sizeof *alap_rank);
-    uint32_t *first = malloc(((size_t)rc + 1) * sizeof *first), *last = malloc(((size_t)rc + 1) * sizeof *last);
-    int64_t *diff = malloc(nn * sizeof *diff);
+    uint32_t *cand[5] = {rg__malloc(g, nn * sizeof(uint32_t)), rg__malloc(g, nn * sizeof(uint32_t)), rg__malloc(g, nn * sizeof(uint32_t)),
+                         rg__malloc(g, nn * sizeof(uint32_t)), rg__malloc(g, nn * sizeof(uint32_t))};
+    uint32_t *batch_rank = rg__malloc(g, nn * sizeof *batch_rank), *alap_rank = rg__malloc(g, nn * sizeof *alap_rank);
+    uint32_t *first = rg__malloc(g, ((size_t)rc + 1) * sizeof *first), *last = rg__malloc(g, ((size_t)rc + 1) * sizeof *last);
+    int64_t *diff = rg__malloc(g, nn * sizeof *diff);
     bool ok = batch_rank && alap_rank && first && last && diff;
     for (int k = 0; k < 5; k++)
         ok = ok && cand[k];
@@ -472,12 +476,12 @@ rg_result rg__compile_schedule(rg_graph *g)
             rebuild_order(g, &s, cand[best]);
     }
     for (int k = 0; k < 5; k++)
-        free(cand[k]);
-    free(batch_rank);
-    free(alap_rank);
-    free(first);
-    free(last);
-    free(diff);
+        rg__free(g, cand[k]);
+    rg__free(g, batch_rank);
+    rg__free(g, alap_rank);
+    rg__free(g, first);
+    rg__free(g, last);
+    rg__free(g, diff);
     sched_free(&s);
     return r;
 }

@@ -124,7 +124,7 @@ static rg_result decide(rg_graph *g, uint32_t ri, const verdict *v)
 rg_result rg__compile_transient(rg_graph *g)
 {
     uint32_t n = g->decl.resource_count;
-    verdict *v = malloc(((size_t)n + 1) * sizeof *v);
+    verdict *v = rg__malloc(g, ((size_t)n + 1) * sizeof *v);
     if (!v)
         return RG_ERROR_OUT_OF_MEMORY;
     /* A declaration extended after a compile keeps the bit from last time:
@@ -152,7 +152,7 @@ rg_result rg__compile_transient(rg_graph *g)
     for (uint32_t ri = 0; ri < n && res == RG_SUCCESS; ri++)
         if (candidate(g, &g->decl.resources[ri]))
             res = decide(g, ri, &v[ri]);
-    free(v);
+    rg__free(g, v);
     for (uint32_t ri = 0; ri < n; ri++) {
         rg__resource *r = &g->decl.resources[ri];
         if (rg__history(r) && !r->history_previous) {

@@ -12,7 +12,7 @@
 
 bool rg__grow_declaration(rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t elem)
 {
-    if (rg__grow(p, cap, need, elem))
+    if (rg__grow(g, p, cap, need, elem))
         return true;
     rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "out of memory growing the declaration to %u entries", need);
     return false;

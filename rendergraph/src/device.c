@@ -7,7 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include <string.h>
 
 static rg_result device_fail(const rg_device_desc *desc, rg_result r, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -116,9 +116,16 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: api_version %u.%u is below 1.3 "
                            "(the graph records with dynamic rendering and synchronization2)",
                            VK_API_VERSION_MAJOR(api_version), VK_API_VERSION_MINOR(api_version));
-    rg_device *d = calloc(1, sizeof *d);
+    rg_allocator alloc;
+    if (!rg__allocator_resolve(desc->allocator, NULL, &alloc))
+        return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: allocator given without all three "
+                           "functions (alloc, realloc, free)");
+    rg_device *d = alloc.alloc(alloc.user, sizeof *d);
     if (!d)
         return device_fail(desc, RG_ERROR_OUT_OF_MEMORY, "rg_device_create: out of host memory");
+    memset(d, 0, sizeof *d);
+    d->alloc = alloc;
+    d->vk_alloc = desc->vk_allocator;
     d->instance = desc->instance;
     d->physical = desc->physical_device;
     d->device = desc->device;
@@ -131,14 +138,14 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
             d->queues[q] = desc->queues[q];
     missing = load(d, desc->get_instance_proc_addr, desc->local_read);
     if (missing) {
-        free(d);
+        rg_device_destroy(d);
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: %s not found through "
                            "get_instance_proc_addr", missing);
     }
     read_caps(d, api_version, desc->local_read);
     uint32_t offered = d->properties.apiVersion;
     if (offered < VK_API_VERSION_1_3) {
-        free(d);
+        rg_device_destroy(d);
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: the device offers Vulkan %u.%u, "
                            "below 1.3", VK_API_VERSION_MAJOR(offered), VK_API_VERSION_MINOR(offered));
     }
@@ -146,7 +153,11 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
     return RG_SUCCESS;
 }
 
-void rg_device_destroy(rg_device *device) { free(device); }
+void rg_device_destroy(rg_device *device)
+{
+    if (device)
+        device->alloc.free(device->alloc.user, device);
+}
 
 rg_device_caps rg_device_get_caps(const rg_device *device)
 {

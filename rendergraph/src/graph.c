@@ -50,9 +50,14 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     *out = NULL;
     if (!desc)
         return RG_ERROR_INVALID_ARGUMENT;
-    rg_graph *g = calloc(1, sizeof *g);
+    rg_allocator alloc;
+    if (!rg__allocator_resolve(desc->allocator, desc->device ? &desc->device->alloc : NULL, &alloc))
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg_graph *g = alloc.alloc(alloc.user, sizeof *g);
     if (!g)
         return RG_ERROR_OUT_OF_MEMORY;
+    memset(g, 0, sizeof *g);
+    g->alloc = alloc;
     rg__copy_name(g->name, desc->name, "graph");
     g->dev = desc->device;
     g->no_aliasing = desc->no_aliasing;
@@ -67,7 +72,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     else if (desc->device)
         g->caps = desc->device->caps;
     if ((unsigned)g->merge > RG_MERGE_OFF || (unsigned)g->order > RG_ORDER_DECLARATION) {
-        free(g);
+        rg__free(g, g);
         return RG_ERROR_INVALID_ARGUMENT;
     }
     declaration_clear(g);
@@ -81,11 +86,12 @@ void rg_graph_destroy(rg_graph *graph)
         return;
     placement_free(graph);
     rg__compiled_free(graph);
-    free(graph->decl.resources);
-    free(graph->decl.cmds);
-    free(graph->decl.accesses);
-    free(graph->decl.spans);
-    free(graph);
+    rg__free(graph, graph->decl.resources);
+    rg__free(graph, graph->decl.cmds);
+    rg__free(graph, graph->decl.accesses);
+    rg__free(graph, graph->decl.spans);
+    rg_allocator alloc = graph->alloc;
+    alloc.free(alloc.user, graph);
 }
 
 void rg_graph_reset(rg_graph *graph)
@@ -229,12 +235,12 @@ static rg_result place_stages(rg_graph *g)
     rg_result r = rg__place_support(g);     /* formats, usages, blits, resolves on this device */
     if (r != RG_SUCCESS)
         return r;
-    rg__mem_requirements *reqs = calloc((size_t)g->decl.resource_count + 1, sizeof *reqs);
+    rg__mem_requirements *reqs = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *reqs);
     if (!reqs)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     rg__place_requirements(g, reqs);        /* vkGetDevice*MemoryRequirements */
     r = rg__memory_plan(g, &g->dev->memory, reqs); /* lazy, dedicated, pools */
-    free(reqs);
+    rg__free(g, reqs);
     if (r == RG_SUCCESS)
         r = rg__place_memory(g);            /* allocate, create, bind */
     if (r == RG_SUCCESS)
@@ -280,7 +286,7 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
     if (g->state == RG__PLACED && g->placement.on_device) /* its memory was bound by that plan */
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place_offline: graph '%s' was placed on the device "
                           "(its memory is bound)", g->name);
-    rg__mem_requirements *reqs = calloc((size_t)g->decl.resource_count + 1, sizeof *reqs);
+    rg__mem_requirements *reqs = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *reqs);
     if (!reqs)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "rg_place_offline: out of host memory");
     rg_result r = RG_SUCCESS;
@@ -297,7 +303,7 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
     discard_from(g, RG__COMPILED);
     if (r == RG_SUCCESS)
         r = rg__memory_plan(g, props, reqs);
-    free(reqs);
+    rg__free(g, reqs);
     if (r == RG_SUCCESS)
         r = placed(g, false);
     if (r != RG_SUCCESS)

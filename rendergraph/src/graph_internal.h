@@ -494,6 +494,8 @@ struct rg_device {
     rg_device_caps caps;
     rg_log_fn log;
     void *log_user;
+    rg_allocator alloc;               /* resolved: all three functions */
+    const VkAllocationCallbacks *vk_alloc;
 };
 
 /* ------------------------------------------------------------------ graph */
@@ -501,6 +503,7 @@ struct rg_device {
 struct rg_graph {
     char name[RG__NAME_MAX];
     rg_device *dev;                   /* NULL: device-free */
+    rg_allocator alloc;               /* host memory, resolved (rg_allocator) */
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
     bool no_culling;                  /* rg_graph_desc.no_culling */
     rg_order order;                   /* rg_graph_desc.order */
@@ -557,9 +560,18 @@ rg_result rg__report(rg_graph *g, rg_result r, const char *fmt, ...)
  * reports never call it: they write to the graph only when they fail. */
 void rg__call_begin(rg_graph *g);
 
+/* Host memory through the graph's allocator (rg_allocator). */
+void *rg__malloc(const rg_graph *g, size_t size);
+void *rg__calloc(const rg_graph *g, size_t count, size_t size);
+void *rg__realloc(const rg_graph *g, void *p, size_t size);
+void rg__free(const rg_graph *g, void *p);
+/* An allocator with its defaults filled in (malloc, realloc, free for
+ * NULL); false when one is given without all three functions. */
+bool rg__allocator_resolve(const rg_allocator *given, const rg_allocator *fallback, rg_allocator *out);
+
 /* Grows *p to hold at least need elements of elem bytes (geometric, so
  * appends are amortised O(1)); false when out of memory (*p unchanged). */
-bool rg__grow(void **p, uint32_t *cap, uint32_t need, size_t elem);
+bool rg__grow(const rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t elem);
 
 /* Bounded copy of src (or fallback when src is NULL or empty) into a
  * RG__NAME_MAX buffer. */

@@ -52,11 +52,11 @@ typedef struct planner {
     uint64_t *uses, *preds;           /* count rows of row_words each */
 } planner;
 
-static void plan_free(rg__mem_plan *plan)
+static void plan_free(const rg_graph *g, rg__mem_plan *plan)
 {
-    free(plan->items);
-    free(plan->alias);
-    free(plan->pools);
+    rg__free(g, plan->items);
+    rg__free(g, plan->alias);
+    rg__free(g, plan->pools);
     *plan = (rg__mem_plan){0};
 }
 
@@ -73,13 +73,14 @@ static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1
 
 static rg_result pool_for(planner *p, uint32_t type, bool optimal, uint32_t *out)
 {
+    const rg_graph *g = p->g;
     rg__mem_plan *plan = p->plan;
     for (uint32_t i = 0; i < plan->pool_count; i++)
         if (plan->pools[i].memory_type == type && plan->pools[i].optimal == optimal) {
             *out = i;
             return RG_SUCCESS;
         }
-    if (!rg__grow((void **)&plan->pools, &plan->pool_cap, plan->pool_count + 1, sizeof *plan->pools))
+    if (!rg__grow(g, (void **)&plan->pools, &plan->pool_cap, plan->pool_count + 1, sizeof *plan->pools))
         return RG_ERROR_OUT_OF_MEMORY;
     plan->pools[plan->pool_count] = (rg__mem_pool){type, optimal, 0};
     *out = plan->pool_count++;
@@ -142,11 +143,11 @@ static rg_result collect_uses(planner *p)
 {
     rg_graph *g = p->g;
     size_t words = g->compiled.row_words ? g->compiled.row_words : 1;
-    p->uses = calloc((size_t)p->count * words + 1, sizeof *p->uses);
-    p->preds = malloc(((size_t)p->count * words + 1) * sizeof *p->preds);
-    uint32_t *last_node = malloc(((size_t)p->count + 1) * sizeof *last_node);
+    p->uses = rg__calloc(g, (size_t)p->count * words + 1, sizeof *p->uses);
+    p->preds = rg__malloc(g, ((size_t)p->count * words + 1) * sizeof *p->preds);
+    uint32_t *last_node = rg__malloc(g, ((size_t)p->count + 1) * sizeof *last_node);
     if (!p->uses || !p->preds || !last_node) {
-        free(last_node);
+        rg__free(g, last_node);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     memset(p->preds, 0xff, (size_t)p->count * words * sizeof *p->preds);
@@ -187,7 +188,7 @@ static rg_result collect_uses(planner *p)
             }
         }
     }
-    free(last_node);
+    rg__free(g, last_node);
     return RG_SUCCESS;
 }
 
@@ -257,13 +258,14 @@ static int by_begin(const void *pa, const void *pb)
  * item) and pool_sizes (per pool). */
 static rg_result pack(const planner *p, bool apart, VkDeviceSize *offsets, VkDeviceSize *pool_sizes)
 {
-    uint32_t *seq = malloc(((size_t)p->count + 1) * sizeof *seq);
-    range *busy = malloc(((size_t)p->count + 1) * sizeof *busy);
-    pack_key *keys = malloc(((size_t)p->count + 1) * sizeof *keys);
+    const rg_graph *g = p->g;
+    uint32_t *seq = rg__malloc(g, ((size_t)p->count + 1) * sizeof *seq);
+    range *busy = rg__malloc(g, ((size_t)p->count + 1) * sizeof *busy);
+    pack_key *keys = rg__malloc(g, ((size_t)p->count + 1) * sizeof *keys);
     if (!seq || !busy || !keys) {
-        free(seq);
-        free(busy);
-        free(keys);
+        rg__free(g, seq);
+        rg__free(g, busy);
+        rg__free(g, keys);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < p->count; i++)
@@ -271,7 +273,7 @@ static rg_result pack(const planner *p, bool apart, VkDeviceSize *offsets, VkDev
     qsort(keys, p->count, sizeof *keys, pack_order);
     for (uint32_t i = 0; i < p->count; i++)
         seq[i] = keys[i].item;
-    free(keys);
+    rg__free(g, keys);
     memset(pool_sizes, 0, p->plan->pool_count * sizeof *pool_sizes);
     for (uint32_t k = 0; k < p->count; k++) {
         const pooled *it = &p->items[seq[k]];
@@ -290,8 +292,8 @@ static rg_result pack(const planner *p, bool apart, VkDeviceSize *offsets, VkDev
         if (at + it->size > pool_sizes[it->pool])
             pool_sizes[it->pool] = at + it->size;
     }
-    free(seq);
-    free(busy);
+    rg__free(g, seq);
+    rg__free(g, busy);
     return RG_SUCCESS;
 }
 
@@ -300,8 +302,9 @@ static rg_result pack(const planner *p, bool apart, VkDeviceSize *offsets, VkDev
  * (rg_graph_desc.no_aliasing makes them equal). */
 static rg_result pack_all(planner *p)
 {
+    const rg_graph *g = p->g;
     size_t n = (size_t)p->count + 1, pools = (size_t)p->plan->pool_count + 1;
-    VkDeviceSize *offsets = malloc(n * sizeof *offsets), *sizes = malloc(pools * sizeof *sizes);
+    VkDeviceSize *offsets = rg__malloc(g, n * sizeof *offsets), *sizes = rg__malloc(g, pools * sizeof *sizes);
     rg_result res = offsets && sizes ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
     if (res == RG_SUCCESS)
         res = pack(p, true, offsets, sizes);
@@ -318,8 +321,8 @@ static rg_result pack_all(planner *p)
         p->items[i].offset = offsets[i];
     for (uint32_t i = 0; i < p->plan->pool_count && res == RG_SUCCESS; i++)
         p->plan->pools[i].size = sizes[i];
-    free(offsets);
-    free(sizes);
+    rg__free(g, offsets);
+    rg__free(g, sizes);
     return res;
 }
 
@@ -351,8 +354,9 @@ static void alias_scopes(planner *p)
  * resources live together conflict, so no packing can do better. */
 static rg_result lower_bound(planner *p)
 {
+    const rg_graph *g = p->g;
     uint32_t n = p->g->compiled.order_count;
-    VkDeviceSize *delta = malloc(((size_t)n + 1) * 2 * sizeof *delta);
+    VkDeviceSize *delta = rg__malloc(g, ((size_t)n + 1) * 2 * sizeof *delta);
     if (!delta)
         return RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t cls = 0; cls < 2; cls++) {
@@ -373,7 +377,7 @@ static rg_result lower_bound(planner *p)
         }
         p->plan->totals.lower_bound += most;
     }
-    free(delta);
+    rg__free(g, delta);
     return RG_SUCCESS;
 }
 
@@ -414,25 +418,25 @@ rg_result rg__memory_plan(rg_graph *g, const VkPhysicalDeviceMemoryProperties *p
                           const rg__mem_requirements *reqs)
 {
     rg__mem_plan *plan = &g->placement.plan;
-    plan_free(plan);
+    plan_free(g, plan);
     planner p = {.g = g, .props = props, .reqs = reqs, .plan = plan};
     size_t n = (size_t)g->decl.resource_count + 1;
-    p.items = malloc(n * sizeof *p.items);
-    p.slot = malloc(n * sizeof *p.slot);
-    plan->items = calloc(n, sizeof *plan->items);
-    plan->alias = calloc(n, sizeof *plan->alias);
+    p.items = rg__malloc(g, n * sizeof *p.items);
+    p.slot = rg__malloc(g, n * sizeof *p.slot);
+    plan->items = rg__calloc(g, n, sizeof *plan->items);
+    plan->alias = rg__calloc(g, n, sizeof *plan->alias);
     rg_result res = RG_ERROR_OUT_OF_MEMORY;
     if (p.items && p.slot && plan->items && plan->alias)
         res = plan_all(&p);
-    free(p.items);
-    free(p.slot);
-    free(p.uses);
-    free(p.preds);
+    rg__free(g, p.items);
+    rg__free(g, p.slot);
+    rg__free(g, p.uses);
+    rg__free(g, p.preds);
     if (res != RG_SUCCESS)
-        plan_free(plan);
+        plan_free(g, plan);
     if (res == RG_ERROR_OUT_OF_MEMORY)
         return rg__report(g, res, "placement: out of host memory");
     return res;
 }
 
-void rg__memory_plan_free(rg_graph *g) { plan_free(&g->placement.plan); }
+void rg__memory_plan_free(rg_graph *g) { plan_free(g, &g->placement.plan); }

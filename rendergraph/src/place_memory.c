@@ -105,19 +105,19 @@ void rg__place_memory_free(rg_graph *g)
         if (r->imported)
             continue;
         if (dev && r->view)
-            g->dev->vk.DestroyImageView(dev, r->view, NULL);
+            g->dev->vk.DestroyImageView(dev, r->view, g->dev->vk_alloc);
         if (dev && r->image)
-            g->dev->vk.DestroyImage(dev, r->image, NULL);
+            g->dev->vk.DestroyImage(dev, r->image, g->dev->vk_alloc);
         if (dev && r->buffer)
-            g->dev->vk.DestroyBuffer(dev, r->buffer, NULL);
+            g->dev->vk.DestroyBuffer(dev, r->buffer, g->dev->vk_alloc);
         r->view = VK_NULL_HANDLE;
         r->image = VK_NULL_HANDLE;
         r->buffer = VK_NULL_HANDLE;
         r->pooled = false;
     }
     for (uint32_t i = 0; i < g->placement.memory_count && dev; i++)
-        g->dev->vk.FreeMemory(dev, g->placement.memory[i], NULL);
-    free(g->placement.memory);
+        g->dev->vk.FreeMemory(dev, g->placement.memory[i], g->dev->vk_alloc);
+    rg__free(g, g->placement.memory);
     g->placement.memory = NULL;
     g->placement.memory_count = 0;
     /* New images start a new history (their first frame clears). */
@@ -138,7 +138,7 @@ static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const r
         .allocationSize = size,
         .memoryTypeIndex = type,
     };
-    VkResult vr = g->dev->vk.AllocateMemory(g->dev->device, &ai, NULL, out);
+    VkResult vr = g->dev->vk.AllocateMemory(g->dev->device, &ai, g->dev->vk_alloc, out);
     if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY || vr == VK_ERROR_OUT_OF_HOST_MEMORY)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: %s: %llu bytes of memory type %u: out of memory", what,
                         (unsigned long long)size, type);
@@ -155,10 +155,10 @@ static rg_result create_object(rg_graph *g, rg__resource *r, bool pooled)
     uint32_t families[RG_QUEUE_COUNT];
     if (r->is_texture) {
         VkImageCreateInfo ci = image_info(g, r, pooled ? VK_IMAGE_CREATE_ALIAS_BIT : 0, families);
-        vr = g->dev->vk.CreateImage(dev, &ci, NULL, &r->image);
+        vr = g->dev->vk.CreateImage(dev, &ci, g->dev->vk_alloc, &r->image);
     } else {
         VkBufferCreateInfo ci = buffer_info(g, r, families);
-        vr = g->dev->vk.CreateBuffer(dev, &ci, NULL, &r->buffer);
+        vr = g->dev->vk.CreateBuffer(dev, &ci, g->dev->vk_alloc, &r->buffer);
     }
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
@@ -202,7 +202,7 @@ static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDev
     /* A depth/stencil view for sampling may name one aspect only. */
     if ((r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (r->image_usage & VK_IMAGE_USAGE_SAMPLED_BIT))
         vci.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
-    vr = g->dev->vk.CreateImageView(dev, &vci, NULL, &r->view);
+    vr = g->dev->vk.CreateImageView(dev, &vci, g->dev->vk_alloc, &r->view);
     if (vr != VK_SUCCESS)
         return rg__report(g, RG_ERROR_VULKAN, "placement: view of '%s': %s", r->name, rg_vk_result_string(vr));
     return RG_SUCCESS;
@@ -211,11 +211,11 @@ static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDev
 rg_result rg__place_memory(rg_graph *g)
 {
     const rg__mem_plan *plan = &g->placement.plan;
-    g->placement.memory = calloc((size_t)plan->pool_count + g->decl.resource_count + 1, sizeof *g->placement.memory);
+    g->placement.memory = rg__calloc(g, (size_t)plan->pool_count + g->decl.resource_count + 1, sizeof *g->placement.memory);
     if (!g->placement.memory)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     rg_result res = RG_SUCCESS;
-    VkDeviceMemory *pools = calloc((size_t)plan->pool_count + 1, sizeof *pools);
+    VkDeviceMemory *pools = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *pools);
     if (!pools)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     for (uint32_t p = 0; p < plan->pool_count && res == RG_SUCCESS; p++) {
@@ -240,6 +240,6 @@ rg_result rg__place_memory(rg_graph *g)
         if (res == RG_SUCCESS)
             res = bind(g, r, pooled ? pools[m->pool] : own, pooled ? m->offset : 0);
     }
-    free(pools);
+    rg__free(g, pools);
     return res;
 }

@@ -12,11 +12,11 @@ void rg__place_queues_free(rg_graph *g)
     VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         if (dev && g->placement.semaphores[q])
-            g->dev->vk.DestroySemaphore(dev, g->placement.semaphores[q], NULL);
+            g->dev->vk.DestroySemaphore(dev, g->placement.semaphores[q], g->dev->vk_alloc);
         g->placement.semaphores[q] = VK_NULL_HANDLE;
         g->placement.timeline[q] = 0;
     }
-    free(g->placement.submissions);
+    rg__free(g, g->placement.submissions);
     g->placement.submissions = NULL;
 }
 
@@ -33,7 +33,7 @@ rg_result rg__place_queues(rg_graph *g)
         VkSemaphoreTypeCreateInfo type = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
                                           .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
         VkSemaphoreCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
-        VkResult vr = g->dev->vk.CreateSemaphore(dev, &ci, NULL, &g->placement.semaphores[q]);
+        VkResult vr = g->dev->vk.CreateSemaphore(dev, &ci, g->dev->vk_alloc, &g->placement.semaphores[q]);
         if (vr != VK_SUCCESS)
             return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                      ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
@@ -41,7 +41,7 @@ rg_result rg__place_queues(rg_graph *g)
                               rg_vk_result_string(vr));
         g->placement.timeline[q] = 0;
     }
-    g->placement.submissions = calloc((size_t)g->compiled.batch_count + 1, sizeof *g->placement.submissions);
+    g->placement.submissions = rg__calloc(g, (size_t)g->compiled.batch_count + 1, sizeof *g->placement.submissions);
     if (!g->placement.submissions)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     return RG_SUCCESS;

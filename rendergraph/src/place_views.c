@@ -61,7 +61,7 @@ static rg_result make_view(rg_graph *g, const char *what, const rg__resource *r,
         .format = r->format,
         .subresourceRange = { r->aspects, mip, 1, base_layer, layers },
     };
-    VkResult vr = g->dev->vk.CreateImageView(g->dev->device, &ci, NULL, out);
+    VkResult vr = g->dev->vk.CreateImageView(g->dev->device, &ci, g->dev->vk_alloc, out);
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
@@ -80,7 +80,7 @@ static rg_result history_views(rg_graph *g);
 rg_result rg__place_views(rg_graph *g)
 {
     rg__placement *pl = &g->placement;
-    pl->span_views = calloc((size_t)g->decl.span_count + 1, sizeof *pl->span_views);
+    pl->span_views = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof *pl->span_views);
     if (!pl->span_views)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     /* The count the array was made with: a declaration extended later must
@@ -114,7 +114,7 @@ rg_result rg__place_views(rg_graph *g)
                               "created with VK_KHR_dynamic_rendering_local_read (rg_device_desc.local_read)",
                               g->name);
     }
-    pl->import_slots = calloc((size_t)imports + 1, sizeof *pl->import_slots);
+    pl->import_slots = rg__calloc(g, (size_t)imports + 1, sizeof *pl->import_slots);
     if (!pl->import_slots)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     for (uint32_t s = 0; s < g->decl.span_count; s++)
@@ -143,7 +143,7 @@ static rg_result import_view(rg_graph *g, const char *what, const rg__import_slo
             return RG_SUCCESS;
         }
     }
-    if (!rg__grow((void **)&pl->import_views, &pl->import_view_cap, pl->import_view_count + 1,
+    if (!rg__grow(g, (void **)&pl->import_views, &pl->import_view_cap, pl->import_view_count + 1,
                   sizeof *pl->import_views))
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
     const rg__resource *r = &g->decl.resources[is->resource];
@@ -200,12 +200,12 @@ void rg__place_views_free(rg_graph *g)
     for (uint32_t s = 0; s < pl->span_view_count && dev; s++)
         for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++)
             if (pl->span_views[s].owned & (1u << slot))
-                g->dev->vk.DestroyImageView(dev, pl->span_views[s].views[slot], NULL);
+                g->dev->vk.DestroyImageView(dev, pl->span_views[s].views[slot], g->dev->vk_alloc);
     for (uint32_t i = 0; i < pl->import_view_count && dev; i++)
-        g->dev->vk.DestroyImageView(dev, pl->import_views[i].view, NULL);
-    free(pl->span_views);
-    free(pl->import_slots);
-    free(pl->import_views);
+        g->dev->vk.DestroyImageView(dev, pl->import_views[i].view, g->dev->vk_alloc);
+    rg__free(g, pl->span_views);
+    rg__free(g, pl->import_slots);
+    rg__free(g, pl->import_views);
     pl->span_views = NULL;
     pl->set_locations = NULL;
     pl->set_input_indices = NULL;

@@ -75,10 +75,10 @@ typedef struct traffic {
 
 static rg_result traffic_of(const rg_graph *graph, const char *what, traffic *t)
 {
-    t->per = malloc(((size_t)graph->compiled.instance_count + 1) * sizeof *t->per);
+    t->per = rg__malloc(graph, ((size_t)graph->compiled.instance_count + 1) * sizeof *t->per);
     rg_result r = t->per ? rg__tile_traffic(graph, t->per, &t->outside, &t->total) : RG_ERROR_OUT_OF_MEMORY;
     if (r != RG_SUCCESS) {
-        free(t->per);
+        rg__free(graph, t->per);
         t->per = NULL;
         return rg__report((rg_graph *)graph, r, "%s: out of memory for the tile traffic", what);
     }
@@ -243,7 +243,7 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
         fprintf(out, "pool %u: memory type %u, %s, %llu bytes\n", i, p->pools[i].memory_type,
                 p->pools[i].optimal ? "optimal images" : "buffers", (unsigned long long)p->pools[i].size);
     print_traffic(graph, &tr, out);
-    free(tr.per);
+    rg__free(graph, tr.per);
     return RG_SUCCESS;
 }
 
@@ -317,7 +317,7 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
     FILE *f = NULL;
     r = open_for(graph, "rg_memory_report_json", path, &f);
     if (r != RG_SUCCESS) {
-        free(tr.per);
+        rg__free(graph, tr.per);
         return r;
     }
     fprintf(f, "{\n  \"graph\": \"");
@@ -354,7 +354,7 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
     /* Between the pools and the totals, so that the totals' line keeps its
      * form: it closes the merges' array. */
     json_traffic(f, graph, &tr);
-    free(tr.per);
+    rg__free(graph, tr.per);
     const rg_memory_totals *t = &p->totals;
     fprintf(f,
             "\n  ],\n  \"totals\": {\"pooled\": %llu, \"unaliased\": %llu, \"padding\": %llu, \"lower_bound\": %llu, "

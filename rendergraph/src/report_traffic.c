@@ -123,7 +123,7 @@ static void mark_written(const rg_graph *g, uint32_t ai, uint8_t *written)
 rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traffic *outside, rg_tile_traffic *total)
 {
     const rg__compiled *c = &g->compiled;
-    uint8_t *written = calloc((size_t)g->decl.sub_total + 1, 1);
+    uint8_t *written = rg__calloc(g, (size_t)g->decl.sub_total + 1, 1);
     if (!written)
         return RG_ERROR_OUT_OF_MEMORY;
     memset(per, 0, (size_t)c->instance_count * sizeof *per);
@@ -145,7 +145,7 @@ rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traf
         for (uint32_t k = 0; k < cmd->access_count; k++)
             mark_written(g, cmd->first_access + k, written);
     }
-    free(written);
+    rg__free(g, written);
     memset(total, 0, sizeof *total);
     for (uint32_t ii = 0; ii <= c->instance_count; ii++) {
         rg_tile_traffic *t = ii < c->instance_count ? &per[ii] : outside;
@@ -178,11 +178,11 @@ rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_
                           "rg_tile_traffic_get: instance %u of graph '%s', which has %u rendering instances", instance,
                           graph->name, count);
     rg_tile_traffic outside, total;
-    rg_tile_traffic *per = malloc(((size_t)count + 1) * sizeof *per);
+    rg_tile_traffic *per = rg__malloc(g, ((size_t)count + 1) * sizeof *per);
     rg_result r = per ? rg__tile_traffic(graph, per, &outside, &total) : RG_ERROR_OUT_OF_MEMORY;
     if (r == RG_SUCCESS)
         *out = instance == RG_INDEX_NONE ? total : per[instance];
-    free(per);
+    rg__free(g, per);
     if (r != RG_SUCCESS)
         return rg__report(g, r, "rg_tile_traffic_get: out of memory");
     return RG_SUCCESS;

@@ -517,6 +517,22 @@ typedef struct rg_device_caps {
  * would be discarded at the restart. */
 bool rg_merge_by_default(VkDriverId driver);
 
+/* ------------------------------------------------------------ host memory */
+
+/* Host memory: every allocation the library makes goes through these (a
+ * graph's through rg_graph_desc.allocator, else its device's; a device's
+ * through rg_device_desc.allocator); NULL: malloc, realloc, free. Given,
+ * all three functions are required. alloc and realloc return memory
+ * aligned as malloc's, or NULL, which the library reports as
+ * RG_ERROR_OUT_OF_MEMORY leaking nothing; free accepts NULL. Executing a
+ * placed graph allocates nothing. */
+typedef struct rg_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void *(*realloc)(void *user, void *ptr, size_t size);
+    void (*free)(void *user, void *ptr);
+    void *user;
+} rg_allocator;
+
 /* ------------------------------------------------------------------ device */
 
 /* The application's Vulkan device as graphs use it: its handles, the
@@ -574,6 +590,13 @@ typedef struct rg_device_desc {
      * none. */
     rg_log_fn log;
     void *log_user;
+    /* Host memory of the device object and, unless they have their own, of
+     * its graphs (see rg_allocator). */
+    const rg_allocator *allocator;
+    /* Given to every Vulkan object the library creates on the device
+     * (images, buffers, views, memory, semaphores) and their destruction;
+     * NULL: the driver's. */
+    const VkAllocationCallbacks *vk_allocator;
 } rg_device_desc;
 
 /* Loads the functions and reads the device's properties. A missing
@@ -617,6 +640,9 @@ typedef struct rg_graph_desc {
     /* true: every command runs on the graphics queue, whatever it is
      * eligible for (see "Queues"): for comparisons. */
     bool single_queue;
+    /* Host memory of the graph (see rg_allocator); NULL: the device's, or
+     * for a device-free graph malloc's. */
+    const rg_allocator *allocator;
     /* true: every created resource is made VK_SHARING_MODE_CONCURRENT over
      * the graph's queue families, even one a single queue uses (for
      * measuring what concurrent sharing costs); false: only those that

@@ -1,0 +1,339 @@
+/* Allocation callbacks on a device: a graph on an rg_device made with a
+ * host allocator (rg_allocator) and VkAllocationCallbacks. Every Vulkan
+ * object the graph creates or destroys is given the callbacks (seen
+ * through the device's function table: its vkGetDeviceProcAddr returns
+ * checking wrappers here), executing a placed graph makes no host
+ * allocation, and failing each host allocation of placement and the first
+ * execute in turn gives a clean RG_ERROR_OUT_OF_MEMORY, leaks nothing and
+ * leaves the validation layer silent. */
+#include "device_fixture.h"
+#include "rg_support.h"
+
+#include <criterion/criterion.h>
+#include <rendergraph/rendergraph.h>
+#include <stdlib.h>
+#include <string.h>
+
+TestSuite(rg_allocator, .init = device_setup, .fini = device_teardown);
+
+/* ------------------------------------------------------------ host memory */
+
+typedef struct counting {
+    uint32_t calls, live, failed, fail_at;
+} counting;
+
+static void *count_alloc(void *user, size_t size)
+{
+    counting *c = user;
+    if (++c->calls == c->fail_at) {
+        c->failed++;
+        return NULL;
+    }
+    void *p = malloc(size);
+    c->live += p != NULL;
+    return p;
+}
+
+static void *count_realloc(void *user, void *ptr, size_t size)
+{
+    counting *c = user;
+    if (++c->calls == c->fail_at) {
+        c->failed++;
+        return NULL;
+    }
+    void *p = realloc(ptr, size);
+    c->live += p && !ptr;
+    return p;
+}
+
+static void count_free(void *user, void *ptr)
+{
+    counting *c = user;
+    c->live -= ptr != NULL;
+    free(ptr);
+}
+
+/* --------------------------------------------------- Vulkan host memory */
+
+static uint32_t vk_allocations;
+
+static void *VKAPI_CALL vk_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+    (void)user;
+    (void)scope;
+    vk_allocations++;
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void *VKAPI_CALL vk_realloc(void *user, void *p, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+    (void)user;
+    (void)scope;
+    if (!p)
+        return vk_alloc(user, size, align, scope);
+    if (!size) {
+        free(p);
+        return NULL;
+    }
+    /* realloc keeps malloc's alignment only; the layer and driver ask for
+     * at most that here, which the assertion checks. */
+    cr_assert_leq(align, _Alignof(max_align_t));
+    return realloc(p, size);
+}
+
+static void VKAPI_CALL vk_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+
+static const VkAllocationCallbacks callbacks = { NULL, vk_alloc, vk_realloc, vk_free, NULL, NULL };
+
+/* What the graph passed: calls that create or destroy an object, and those
+ * of them that gave the callbacks above. */
+static uint32_t object_calls, with_callbacks;
+
+static void seen(const VkAllocationCallbacks *a)
+{
+    object_calls++;
+    with_callbacks += a == &callbacks;
+}
+
+static PFN_vkVoidFunction real(VkDevice dev, const char *name)
+{
+    PFN_vkVoidFunction f = vkGetDeviceProcAddr(dev, name);
+    cr_assert_not_null(f, "no %s", name);
+    return f;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL check_create_image(VkDevice d, const VkImageCreateInfo *ci,
+                                                         const VkAllocationCallbacks *a, VkImage *out)
+{
+    seen(a);
+    return ((PFN_vkCreateImage)real(d, "vkCreateImage"))(d, ci, a, out);
+}
+
+static VKAPI_ATTR void VKAPI_CALL check_destroy_image(VkDevice d, VkImage o, const VkAllocationCallbacks *a)
+{
+    seen(a);
+    ((PFN_vkDestroyImage)real(d, "vkDestroyImage"))(d, o, a);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL check_create_buffer(VkDevice d, const VkBufferCreateInfo *ci,
+                                                          const VkAllocationCallbacks *a, VkBuffer *out)
+{
+    seen(a);
+    return ((PFN_vkCreateBuffer)real(d, "vkCreateBuffer"))(d, ci, a, out);
+}
+
+static VKAPI_ATTR void VKAPI_CALL check_destroy_buffer(VkDevice d, VkBuffer o, const VkAllocationCallbacks *a)
+{
+    seen(a);
+    ((PFN_vkDestroyBuffer)real(d, "vkDestroyBuffer"))(d, o, a);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL check_create_view(VkDevice d, const VkImageViewCreateInfo *ci,
+                                                        const VkAllocationCallbacks *a, VkImageView *out)
+{
+    seen(a);
+    return ((PFN_vkCreateImageView)real(d, "vkCreateImageView"))(d, ci, a, out);
+}
+
+static VKAPI_ATTR void VKAPI_CALL check_destroy_view(VkDevice d, VkImageView o, const VkAllocationCallbacks *a)
+{
+    seen(a);
+    ((PFN_vkDestroyImageView)real(d, "vkDestroyImageView"))(d, o, a);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL check_allocate(VkDevice d, const VkMemoryAllocateInfo *ai,
+                                                     const VkAllocationCallbacks *a, VkDeviceMemory *out)
+{
+    seen(a);
+    return ((PFN_vkAllocateMemory)real(d, "vkAllocateMemory"))(d, ai, a, out);
+}
+
+static VKAPI_ATTR void VKAPI_CALL check_free(VkDevice d, VkDeviceMemory o, const VkAllocationCallbacks *a)
+{
+    seen(a);
+    ((PFN_vkFreeMemory)real(d, "vkFreeMemory"))(d, o, a);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL check_create_semaphore(VkDevice d, const VkSemaphoreCreateInfo *ci,
+                                                             const VkAllocationCallbacks *a, VkSemaphore *out)
+{
+    seen(a);
+    return ((PFN_vkCreateSemaphore)real(d, "vkCreateSemaphore"))(d, ci, a, out);
+}
+
+static VKAPI_ATTR void VKAPI_CALL check_destroy_semaphore(VkDevice d, VkSemaphore o, const VkAllocationCallbacks *a)
+{
+    seen(a);
+    ((PFN_vkDestroySemaphore)real(d, "vkDestroySemaphore"))(d, o, a);
+}
+
+static PFN_vkVoidFunction VKAPI_CALL checking_device_proc(VkDevice dev, const char *name)
+{
+    static const struct {
+        const char *name;
+        PFN_vkVoidFunction fn;
+    } wrapped[] = {
+        { "vkCreateImage", (PFN_vkVoidFunction)check_create_image },
+        { "vkDestroyImage", (PFN_vkVoidFunction)check_destroy_image },
+        { "vkCreateBuffer", (PFN_vkVoidFunction)check_create_buffer },
+        { "vkDestroyBuffer", (PFN_vkVoidFunction)check_destroy_buffer },
+        { "vkCreateImageView", (PFN_vkVoidFunction)check_create_view },
+        { "vkDestroyImageView", (PFN_vkVoidFunction)check_destroy_view },
+        { "vkAllocateMemory", (PFN_vkVoidFunction)check_allocate },
+        { "vkFreeMemory", (PFN_vkVoidFunction)check_free },
+        { "vkCreateSemaphore", (PFN_vkVoidFunction)check_create_semaphore },
+        { "vkDestroySemaphore", (PFN_vkVoidFunction)check_destroy_semaphore },
+    };
+    for (size_t i = 0; i < sizeof wrapped / sizeof wrapped[0]; i++)
+        if (strcmp(name, wrapped[i].name) == 0)
+            return wrapped[i].fn;
+    return vkGetDeviceProcAddr(dev, name);
+}
+
+static PFN_vkVoidFunction VKAPI_CALL checking_instance_proc(VkInstance instance, const char *name)
+{
+    if (strcmp(name, "vkGetDeviceProcAddr") == 0)
+        return (PFN_vkVoidFunction)checking_device_proc;
+    return vkGetInstanceProcAddr(instance, name);
+}
+
+/* The context's device with both allocators and the checking table. */
+static rg_device *device_with(counting *c)
+{
+    static rg_allocator host;
+    host = (rg_allocator){ count_alloc, count_realloc, count_free, c };
+    rg_device_desc d = {
+        .instance = eng_context_instance(test_ctx),
+        .physical_device = eng_context_physical_device(test_ctx),
+        .device = eng_context_device(test_ctx),
+        .get_instance_proc_addr = checking_instance_proc,
+        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
+        .allocator = &host,
+        .vk_allocator = &callbacks,
+    };
+    rg_device *dev = NULL;
+    rg_result r = rg_device_create(&d, &dev);
+    cr_assert(r == RG_SUCCESS || (c->fail_at && r == RG_ERROR_OUT_OF_MEMORY), "rg_device_create: %s",
+              rg_result_string(r));
+    return dev;
+}
+
+/* ---------------------------------------------------------------- frame */
+
+#define W 32
+#define H 32
+
+/* Two spans (a clear, then a draw that reads it), a pooled buffer and a
+ * copy into an imported readback. */
+static rg_graph *declare(rg_device *dev, eng_buffer *readback)
+{
+    rg_graph *g = NULL;
+    rg_result r = rg_graph_create(&(rg_graph_desc){ .name = "allocators", .device = dev }, &g);
+    if (r != RG_SUCCESS)
+        return NULL;
+    rg_texture_desc td = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
+    td.name = "first";
+    rg_texture first = rg_texture_create(g, &td);
+    td.name = "second";
+    rg_texture second = rg_texture_create(g, &td);
+    rg_buffer out = test_import_buffer(g, "readback", readback, true);
+    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "clear", .color_count = 1,
+                                                .colors = { { .texture = first, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                              .store = VK_ATTACHMENT_STORE_OP_STORE } } });
+    rg_end_rendering(g);
+    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "read", .color_count = 1,
+                                                .colors = { { .texture = second, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                              .store = VK_ATTACHMENT_STORE_OP_STORE } } });
+    rg_access a = { .texture = first, .usage = RG_USAGE_SAMPLED_FRAGMENT, .whole = true };
+    rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .accesses = &a, .access_count = 1,
+                                     .record = test_record_nothing });
+    rg_end_rendering(g);
+    rg_cmd_copy_texture_to_buffer(g, second, 0, 0, 1, out, 0);
+    return g;
+}
+
+/* rg_execute into a command buffer that is never submitted (a failed
+ * execute leaves it half recorded). */
+static rg_result execute_unsubmitted(rg_graph *g)
+{
+    VkDevice dev = eng_context_device(test_ctx);
+    VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                    .queueFamilyIndex = eng_context_queue_family(test_ctx) };
+    VkCommandPool pool;
+    cr_assert_eq(vkCreateCommandPool(dev, &pci, NULL, &pool), VK_SUCCESS);
+    VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
+                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1 };
+    VkCommandBuffer cmd;
+    cr_assert_eq(vkAllocateCommandBuffers(dev, &ai, &cmd), VK_SUCCESS);
+    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+    cr_assert_eq(vkBeginCommandBuffer(cmd, &bi), VK_SUCCESS);
+    rg_result r = rg_execute(g, cmd);
+    vkEndCommandBuffer(cmd);
+    vkDestroyCommandPool(dev, pool, NULL);
+    return r;
+}
+
+DEVICE_TEST(rg_allocator, objects_get_the_callbacks_and_frames_allocate_nothing)
+{
+    eng_buffer *readback = test_host_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    counting c = { 0 };
+    rg_device *dev = device_with(&c);
+    object_calls = with_callbacks = vk_allocations = 0;
+    rg_graph *g = declare(dev, readback);
+    cr_assert_not_null(g);
+    test_compile(g);
+    cr_assert_eq(rg_place(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_gt(object_calls, 0, "placement created no object");
+    uint32_t placed = c.calls;
+    test_run(g, 3);
+    test_run(g, 1);
+    cr_expect_eq(c.calls, placed, "four executed frames made %u host allocations", c.calls - placed);
+    rg_graph_destroy(g);
+    cr_expect_eq(with_callbacks, object_calls, "%u of %u object creations and destructions without the callbacks",
+                 object_calls - with_callbacks, object_calls);
+    cr_expect_gt(vk_allocations, 0, "the driver never used the callbacks");
+    rg_device_destroy(dev);
+    cr_expect_eq(c.live, 0, "%u host blocks left", c.live);
+    eng_buffer_destroy(readback);
+}
+
+/* Placement and the first execute (which records the frame): each host
+ * allocation in turn fails; the call reports it and everything is freed. */
+DEVICE_TEST(rg_allocator, each_failing_allocation_of_placement_is_a_clean_error)
+{
+    eng_buffer *readback = test_host_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    counting whole = { 0 };
+    rg_device *dev = device_with(&whole);
+    rg_graph *g = declare(dev, readback);
+    test_compile(g);
+    uint32_t compiled = whole.calls;
+    cr_assert_eq(rg_place(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(execute_unsubmitted(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    uint32_t total = whole.calls - compiled;
+    rg_graph_destroy(g);
+    rg_device_destroy(dev);
+    cr_expect_gt(total, 3, "placement made %u host allocations", total);
+    cr_log_info("failing each of %u allocations of placement and the first execute in turn", total);
+    for (uint32_t n = 1; n <= total; n++) {
+        counting c = { 0 };
+        dev = device_with(&c);
+        g = declare(dev, readback);
+        test_compile(g);
+        c.fail_at = c.calls + n;
+        rg_result r = rg_place(g);
+        if (r == RG_SUCCESS)
+            r = execute_unsubmitted(g);
+        cr_expect_eq(c.failed, 1, "allocation %u of %u not made", n, total);
+        cr_expect_eq(r, RG_ERROR_OUT_OF_MEMORY, "allocation %u of %u failed: %s (%s)", n, total,
+                     rg_result_string(r), rg_graph_error_message(g));
+        cr_expect_neq(rg_graph_error_message(g)[0], '\0', "allocation %u failed without a message", n);
+        rg_graph_destroy(g);
+        rg_device_destroy(dev);
+        cr_expect_eq(c.live, 0, "allocation %u failed: %u host blocks leaked", n, c.live);
+    }
+    eng_buffer_destroy(readback);
+}
