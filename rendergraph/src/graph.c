@@ -67,11 +67,14 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->merge = desc->merge;
     g->single_queue = desc->single_queue;
     g->concurrent_sharing = desc->concurrent_sharing;
+    if (desc->pool_memory)
+        g->pool_memory = *desc->pool_memory;
     if (desc->caps)
         g->caps = *desc->caps;
     else if (desc->device)
         g->caps = desc->device->caps;
-    if ((unsigned)g->merge > RG_MERGE_OFF || (unsigned)g->order > RG_ORDER_DECLARATION) {
+    if ((unsigned)g->merge > RG_MERGE_OFF || (unsigned)g->order > RG_ORDER_DECLARATION ||
+        (desc->pool_memory && (!desc->pool_memory->alloc || !desc->pool_memory->free))) {
         rg__free(g, g);
         return RG_ERROR_INVALID_ARGUMENT;
     }

@@ -409,6 +409,11 @@ typedef struct rg__placement {
     rg__mem_plan plan;
     VkDeviceMemory *memory;           /* pools, lazy and dedicated allocations */
     uint32_t memory_count;
+    /* Pools from rg_graph_desc.pool_memory: where each one starts (its
+     * memory is not in the list above, which the graph frees itself). */
+    VkDeviceMemory *app_pools;
+    VkDeviceSize *app_offsets;
+    uint32_t app_pool_count;
     rg__span_views *span_views;       /* per span */
     uint32_t span_view_count;         /* spans when it was made */
     rg__import_slot *import_slots;
@@ -504,6 +509,7 @@ struct rg_graph {
     char name[RG__NAME_MAX];
     rg_device *dev;                   /* NULL: device-free */
     rg_allocator alloc;               /* host memory, resolved (rg_allocator) */
+    rg_pool_memory pool_memory;       /* rg_graph_desc.pool_memory, or zero */
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
     bool no_culling;                  /* rg_graph_desc.no_culling */
     rg_order order;                   /* rg_graph_desc.order */

@@ -120,6 +120,13 @@ void rg__place_memory_free(rg_graph *g)
     rg__free(g, g->placement.memory);
     g->placement.memory = NULL;
     g->placement.memory_count = 0;
+    for (uint32_t i = 0; i < g->placement.app_pool_count; i++)
+        g->pool_memory.free(g->pool_memory.user, g->placement.app_pools[i], g->placement.app_offsets[i]);
+    rg__free(g, g->placement.app_pools);
+    rg__free(g, g->placement.app_offsets);
+    g->placement.app_pools = NULL;
+    g->placement.app_offsets = NULL;
+    g->placement.app_pool_count = 0;
     /* New images start a new history (their first frame clears). */
     g->placement.history_frames = 0;
 }
@@ -145,6 +152,35 @@ static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const r
     if (vr != VK_SUCCESS)
         return rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: %s", what, rg_vk_result_string(vr));
     g->placement.memory[g->placement.memory_count++] = *out;
+    return RG_SUCCESS;
+}
+
+/* Pool p from the application (rg_pool_memory), aligned for every
+ * resource placed in it. */
+static rg_result pool_from_application(rg_graph *g, uint32_t p, VkDeviceMemory *memory, VkDeviceSize *offset)
+{
+    const rg__mem_plan *plan = &g->placement.plan;
+    VkDeviceSize alignment = 1;
+    for (uint32_t i = 0; i < g->decl.resource_count; i++)
+        if (plan->items[i].kind == RG_MEMORY_POOLED && plan->items[i].pool == p &&
+            plan->items[i].alignment > alignment)
+            alignment = plan->items[i].alignment;
+    *memory = VK_NULL_HANDLE;
+    *offset = 0;
+    VkResult vr = g->pool_memory.alloc(g->pool_memory.user, plan->pools[p].memory_type, plan->pools[p].size,
+                                       alignment, memory, offset);
+    if (vr != VK_SUCCESS || !*memory || *offset % alignment)
+        return rg__report(g, vr == VK_ERROR_OUT_OF_DEVICE_MEMORY || vr == VK_ERROR_OUT_OF_HOST_MEMORY
+                                 ? RG_ERROR_OUT_OF_MEMORY
+                                 : vr == VK_SUCCESS ? RG_ERROR_CALLBACK : RG_ERROR_VULKAN,
+                          "placement: pool %u (%llu bytes of memory type %u, alignment %llu): the application's "
+                          "pool memory gave %s", p, (unsigned long long)plan->pools[p].size,
+                          plan->pools[p].memory_type, (unsigned long long)alignment,
+                          vr != VK_SUCCESS ? rg_vk_result_string(vr)
+                          : !*memory      ? "no memory"
+                                          : "an offset that is not a multiple of the alignment");
+    g->placement.app_pools[g->placement.app_pool_count] = *memory;
+    g->placement.app_offsets[g->placement.app_pool_count++] = *offset;
     return RG_SUCCESS;
 }
 
@@ -216,12 +252,22 @@ rg_result rg__place_memory(rg_graph *g)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     rg_result res = RG_SUCCESS;
     VkDeviceMemory *pools = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *pools);
-    if (!pools)
+    VkDeviceSize *bases = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *bases);
+    if (g->pool_memory.alloc && pools && bases) {
+        g->placement.app_pools = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *g->placement.app_pools);
+        g->placement.app_offsets = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *g->placement.app_offsets);
+    }
+    if (!pools || !bases || (g->pool_memory.alloc && (!g->placement.app_pools || !g->placement.app_offsets))) {
+        rg__free(g, pools);
+        rg__free(g, bases);
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    }
     for (uint32_t p = 0; p < plan->pool_count && res == RG_SUCCESS; p++) {
         char what[32];
         snprintf(what, sizeof what, "pool %u", p);
-        res = allocate(g, plan->pools[p].size, plan->pools[p].memory_type, NULL, &pools[p], what);
+        res = g->pool_memory.alloc ? pool_from_application(g, p, &pools[p], &bases[p])
+                                   : allocate(g, plan->pools[p].size, plan->pools[p].memory_type, NULL, &pools[p],
+                                              what);
     }
     for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
         rg__resource *r = &g->decl.resources[i];
@@ -238,8 +284,9 @@ rg_result rg__place_memory(rg_graph *g)
             res = allocate(g, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? r : NULL, &own, what);
         }
         if (res == RG_SUCCESS)
-            res = bind(g, r, pooled ? pools[m->pool] : own, pooled ? m->offset : 0);
+            res = bind(g, r, pooled ? pools[m->pool] : own, pooled ? bases[m->pool] + m->offset : 0);
     }
     rg__free(g, pools);
+    rg__free(g, bases);
     return res;
 }

@@ -337,3 +337,149 @@ DEVICE_TEST(rg_allocator, each_failing_allocation_of_placement_is_a_clean_error)
     }
     eng_buffer_destroy(readback);
 }
+
+/* --------------------------------------------------- pools' device memory */
+
+/* One allocation of the application's, suballocated from a nonzero start
+ * so that the offsets the graph binds at are visibly its. */
+typedef struct app_block {
+    VkDeviceMemory memory;
+    VkBuffer guard;                   /* the application's own buffer at offset 0 */
+    uint32_t type;
+    VkDeviceSize size, used;
+    uint32_t allocs, frees, vk_allocations;
+} app_block;
+
+static VkResult block_alloc(void *user, uint32_t memory_type, VkDeviceSize size, VkDeviceSize alignment,
+                            VkDeviceMemory *memory, VkDeviceSize *offset)
+{
+    app_block *b = user;
+    if (!b->memory) {
+        VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = b->size,
+                                    .memoryTypeIndex = memory_type };
+        VkResult vr = vkAllocateMemory(eng_context_device(test_ctx), &ai, NULL, &b->memory);
+        if (vr != VK_SUCCESS)
+            return vr;
+        b->type = memory_type;
+        b->used = 12345;              /* the first pool starts past it, aligned */
+        b->vk_allocations++;
+        /* The application's own bytes before the pools: a buffer the graph
+         * must not touch, where the memory type allows one. */
+        VkDevice dev = eng_context_device(test_ctx);
+        VkBufferCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 4096,
+                                  .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT };
+        cr_assert_eq(vkCreateBuffer(dev, &ci, NULL, &b->guard), VK_SUCCESS);
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(dev, b->guard, &req);
+        if (req.memoryTypeBits & (1u << memory_type))
+            cr_assert_eq(vkBindBufferMemory(dev, b->guard, b->memory, 0), VK_SUCCESS);
+        else {
+            vkDestroyBuffer(dev, b->guard, NULL);
+            b->guard = VK_NULL_HANDLE;
+        }
+    }
+    cr_assert_eq(memory_type, b->type, "a second memory type (%u, the block's is %u)", memory_type, b->type);
+    VkDeviceSize at = (b->used + alignment - 1) / alignment * alignment;
+    if (at + size > b->size)
+        return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    b->used = at + size;
+    b->allocs++;
+    *memory = b->memory;
+    *offset = at;
+    return VK_SUCCESS;
+}
+
+static void block_free(void *user, VkDeviceMemory memory, VkDeviceSize offset)
+{
+    app_block *b = user;
+    (void)offset;
+    cr_expect_eq(memory, b->memory);
+    b->frees++;
+}
+
+typedef struct guard_job {
+    VkBuffer guard, host;
+    bool fill;
+} guard_job;
+
+static void guard_record(VkCommandBuffer cmd, void *user)
+{
+    const guard_job *j = user;
+    if (j->fill) {
+        vkCmdFillBuffer(cmd, j->guard, 0, 4096, 0x5a5a5a5au);
+        return;
+    }
+    VkBufferCopy region = { 0, 0, 4096 };
+    vkCmdCopyBuffer(cmd, j->guard, j->host, 1, &region);
+}
+
+/* Clears into two pooled textures, a copy through a pooled buffer into the
+ * second, and that read back: exact integers, over three frames in one
+ * command buffer, with every pool in the application's one allocation. */
+DEVICE_TEST(rg_allocator, pools_in_the_applications_memory)
+{
+    enum { N = W * H };
+    eng_buffer *readback = test_host_buffer(N * 4 * 2, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    app_block block = { .size = 16u << 20 };
+    rg_pool_memory pm = { block_alloc, block_free, &block };
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "app pools", .device = eng_context_graph_device(test_ctx),
+                                                   .pool_memory = &pm },
+                                 &g),
+                 RG_SUCCESS);
+    rg_texture_desc td = { .format = VK_FORMAT_R32_UINT, .width = W, .height = H };
+    td.name = "a";
+    rg_texture a = rg_texture_create(g, &td);
+    td.name = "b";
+    rg_texture b = rg_texture_create(g, &td);
+    rg_buffer through = rg_buffer_create(g, &(rg_buffer_desc){ .name = "through", .size = N * 4 });
+    rg_buffer out = test_import_buffer(g, "readback", readback, true);
+    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "a", .color_count = 1,
+                                                .colors = { { .texture = a, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                              .store = VK_ATTACHMENT_STORE_OP_STORE,
+                                                              .clear.color.uint32 = { 0xa11 } } } });
+    rg_end_rendering(g);
+    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "b", .color_count = 1,
+                                                .colors = { { .texture = b, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                              .store = VK_ATTACHMENT_STORE_OP_STORE,
+                                                              .clear.color.uint32 = { 0xb22 } } } });
+    rg_end_rendering(g);
+    rg_cmd_copy_texture_to_buffer(g, a, 0, 0, 1, through, 0);
+    rg_cmd_copy_texture_to_buffer(g, b, 0, 0, 1, out, N * 4);
+    rg_cmd_copy_buffer(g, through, 0, out, 0, N * 4);
+    test_compile(g);
+    cr_assert_eq(rg_place(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(rg_texture_memory(g, a, NULL, NULL), RG_MEMORY_POOLED);
+    cr_expect_eq(rg_buffer_memory(g, through, NULL, NULL), RG_MEMORY_POOLED);
+    cr_expect_gt(block.allocs, 0, "no pool came from the application");
+    cr_expect_eq(block.allocs, rg_memory_get_totals(g).pools, "%u pools, %u from the application",
+                 rg_memory_get_totals(g).pools, block.allocs);
+    eng_buffer *guard_back = test_host_buffer(4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    guard_job gj = { block.guard, eng_buffer_handle(guard_back), true };
+    if (block.guard)
+        cr_assert_eq(eng_context_submit_once(test_ctx, guard_record, &gj), ENG_SUCCESS, "%s", eng_last_error());
+    else
+        cr_log_info("the pools' memory type takes no buffer here: the bytes before the pools are not checked");
+    test_run(g, 3);
+    if (block.guard) {
+        gj.fill = false;
+        cr_assert_eq(eng_context_submit_once(test_ctx, guard_record, &gj), ENG_SUCCESS, "%s", eng_last_error());
+        const uint32_t *gv = eng_buffer_mapped(guard_back);
+        uint32_t touched = 0;
+        for (uint32_t i = 0; i < 1024; i++)
+            touched += gv[i] != 0x5a5a5a5au;
+        cr_expect_eq(touched, 0, "the graph wrote %u words of the application's bytes before its pools", touched);
+    }
+    eng_buffer_destroy(guard_back);
+    const uint32_t *v = eng_buffer_mapped(readback);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < 2 * N; i++)
+        bad += v[i] != (i < N ? 0xa11u : 0xb22u);
+    cr_expect_eq(bad, 0, "%u words differ (first 0x%x, last 0x%x)", bad, v[0], v[2 * N - 1]);
+    rg_graph_destroy(g);
+    cr_expect_eq(block.frees, block.allocs, "%u pools given back of %u", block.frees, block.allocs);
+    cr_expect_eq(block.vk_allocations, 1);
+    vkDestroyBuffer(eng_context_device(test_ctx), block.guard, NULL);
+    vkFreeMemory(eng_context_device(test_ctx), block.memory, NULL);
+    eng_buffer_destroy(readback);
+}

@@ -608,6 +608,23 @@ void rg_device_destroy(rg_device *device);
 rg_device_caps rg_device_get_caps(const rg_device *device);
 VkDevice rg_device_handle(const rg_device *device);
 
+/* The device memory of a graph's pools (RG_MEMORY_POOLED resources), from
+ * the application's own allocator (a block of its suballocator, VMA's
+ * vmaAllocateMemory): alloc gives size bytes of memory type memory_type at
+ * *offset in *memory, *offset a multiple of alignment, and returns
+ * VK_SUCCESS (or the error the graph then reports, naming the pool); the
+ * bytes are the graph's until free is called with the same memory and
+ * offset, at the next placement or the graph's destruction. The
+ * application keeps its other resources in that memory
+ * bufferImageGranularity apart from them. Lazy and dedicated allocations
+ * are the graph's own (vkAllocateMemory). */
+typedef struct rg_pool_memory {
+    VkResult (*alloc)(void *user, uint32_t memory_type, VkDeviceSize size, VkDeviceSize alignment,
+                      VkDeviceMemory *memory, VkDeviceSize *offset);
+    void (*free)(void *user, VkDeviceMemory memory, VkDeviceSize offset);
+    void *user;
+} rg_pool_memory;
+
 typedef struct rg_graph_desc {
     const char *name;
     /* The device the graph runs on (rg_device_create). NULL: a device-free
@@ -643,6 +660,9 @@ typedef struct rg_graph_desc {
     /* Host memory of the graph (see rg_allocator); NULL: the device's, or
      * for a device-free graph malloc's. */
     const rg_allocator *allocator;
+    /* The pools' device memory (see rg_pool_memory); NULL: the graph
+     * allocates each pool itself. */
+    const rg_pool_memory *pool_memory;
     /* true: every created resource is made VK_SHARING_MODE_CONCURRENT over
      * the graph's queue families, even one a single queue uses (for
      * measuring what concurrent sharing costs); false: only those that
