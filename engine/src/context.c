@@ -38,6 +38,8 @@ struct eng_context {
     uint32_t layer_count;
     bool validation;
     bool quiet;
+    rg_log_fn log;                    /* eng_context_desc.log */
+    void *log_user;
     eng_message_counts messages;
     char first_message[1024];
 };
@@ -65,8 +67,17 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)) {
         if (!ctx->first_message[0])
             snprintf(ctx->first_message, sizeof ctx->first_message, "%s", text);
-        if (!ctx->quiet)
+        if (ctx->log) {
+            /* The object it is about: the first one the message names. */
+            const char *object = "validation";
+            if (data && data->objectCount && data->pObjects[0].pObjectName)
+                object = data->pObjects[0].pObjectName;
+            ctx->log(ctx->log_user,
+                     severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? RG_LOG_ERROR : RG_LOG_WARNING,
+                     object, text);
+        } else if (!ctx->quiet) {
             fprintf(stderr, "[vulkan %s] %s\n", label, text);
+        }
     }
     return VK_FALSE;
 }
@@ -523,12 +534,13 @@ static eng_result create_device(eng_context *ctx)
     return ENG_SUCCESS;
 }
 
-/* The render graph's messages about the device, on stderr unless quiet. */
-static void graph_log(void *user, rg_log_level level, const char *message)
+/* The render graph's messages about the device and its graphs, to the
+ * context's log (their errors also come back as result codes). */
+static void graph_log(void *user, rg_log_level level, const char *object, const char *message)
 {
     const eng_context *ctx = user;
-    if (!ctx->quiet || level == RG_LOG_ERROR)
-        fprintf(stderr, "rendergraph: %s\n", message);
+    if (ctx->log)
+        ctx->log(ctx->log_user, level, object, message);
 }
 
 /* The device as render graphs see it: its handles, the loader's entry
@@ -572,6 +584,8 @@ eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "eng_context_create: out of host memory");
     ctx->validation = desc->validation;
     ctx->quiet = desc->quiet;
+    ctx->log = desc->log;
+    ctx->log_user = desc->log_user;
     eng_result res = create_instance(ctx, desc);
     if (res == ENG_SUCCESS && desc->create_surface)
         res = create_surface(ctx, desc);

@@ -62,6 +62,27 @@ const char *rg_vk_result_string(VkResult vr)
     }
 }
 
+static void log_text(const rg_graph *g, rg_log_level level, const char *text)
+{
+    if (!g->log)
+        return;
+    char object[RG__NAME_MAX + 16];
+    snprintf(object, sizeof object, "graph '%s'", g->name);
+    g->log(g->log_user, level, object, text);
+}
+
+void rg__log(const rg_graph *g, rg_log_level level, const char *fmt, ...)
+{
+    if (!g->log)
+        return;
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    log_text(g, level, text);
+}
+
 rg_result rg__fail(rg_graph *g, rg_result r, const char *fmt, ...)
 {
     if (g->state == RG__FAILED)
@@ -72,6 +93,7 @@ rg_result rg__fail(rg_graph *g, rg_result r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(g->message, sizeof g->message, fmt, ap);
     va_end(ap);
+    log_text(g, RG_LOG_ERROR, g->message);
     return r;
 }
 
@@ -83,6 +105,7 @@ rg_result rg__report(rg_graph *g, rg_result r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(g->message, sizeof g->message, fmt, ap);
     va_end(ap);
+    log_text(g, RG_LOG_ERROR, g->message);
     return r;
 }
 

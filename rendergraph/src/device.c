@@ -23,7 +23,7 @@ static rg_result device_fail(const rg_device_desc *desc, rg_result r, const char
         va_start(ap, fmt);
         vsnprintf(message, sizeof message, fmt, ap);
         va_end(ap);
-        desc->log(desc->log_user, RG_LOG_ERROR, message);
+        desc->log(desc->log_user, RG_LOG_ERROR, "device", message);
     }
     return r;
 }

@@ -69,6 +69,8 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->concurrent_sharing = desc->concurrent_sharing;
     if (desc->pool_memory)
         g->pool_memory = *desc->pool_memory;
+    g->log = desc->log ? desc->log : desc->device ? desc->device->log : NULL;
+    g->log_user = desc->log ? desc->log_user : desc->device ? desc->device->log_user : NULL;
     if (desc->caps)
         g->caps = *desc->caps;
     else if (desc->device)
@@ -182,6 +184,34 @@ static rg_result compile_stages(rg_graph *g)
     return r;
 }
 
+/* The log's notices of a compile (rg_log_fn): what will not run, what is
+ * not created, what stays off the queue it is eligible for. */
+static void log_notices(const rg_graph *g)
+{
+    if (!g->log)
+        return;
+    for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
+        const rg__cmd *cmd = &g->decl.cmds[c];
+        if (rg__culled(g, c) && (cmd->span == RG__NONE || cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING))
+            rg__log(g, RG_LOG_INFO, "%s '%s' is culled: nothing observable reads its results",
+                    cmd->span == RG__NONE ? "command" : "span", cmd->name);
+    }
+    for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
+        if (r->imported || r->first_use != RG__NONE)
+            continue;
+        bool used = false;
+        for (uint32_t a = 0; a < g->decl.access_count && !used; a++)
+            used = g->decl.accesses[a].resource == ri;
+        if (used)
+            rg__log(g, RG_LOG_INFO, "%s '%s' is not created: only culled commands use it",
+                    r->is_texture ? "texture" : "buffer", r->name);
+    }
+    for (uint32_t i = 0; i < g->compiled.queue_note_count; i++)
+        rg__log(g, RG_LOG_INFO, "command '%s' stays on the graphics queue: %s",
+                g->decl.cmds[g->compiled.queue_notes[i].cmd].name, g->compiled.queue_notes[i].reason);
+}
+
 rg_result rg_compile(rg_graph *graph)
 {
     rg_graph *g = graph;
@@ -207,6 +237,7 @@ rg_result rg_compile(rg_graph *graph)
     }
     g->compiled.hash = g->decl.hash;
     g->state = RG__COMPILED;
+    log_notices(g);
     return RG_SUCCESS;
 }
 

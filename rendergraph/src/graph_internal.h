@@ -510,6 +510,8 @@ struct rg_graph {
     rg_device *dev;                   /* NULL: device-free */
     rg_allocator alloc;               /* host memory, resolved (rg_allocator) */
     rg_pool_memory pool_memory;       /* rg_graph_desc.pool_memory, or zero */
+    rg_log_fn log;                    /* the graph's or its device's; NULL: none */
+    void *log_user;
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
     bool no_culling;                  /* rg_graph_desc.no_culling */
     rg_order order;                   /* rg_graph_desc.order */
@@ -565,6 +567,13 @@ rg_result rg__report(rg_graph *g, rg_result r, const char *fmt, ...)
  * a sticky error's is kept, so a call that succeeds leaves "". Queries and
  * reports never call it: they write to the graph only when they fail. */
 void rg__call_begin(rg_graph *g);
+
+/* A message to the graph's log (rg_log_fn), about the graph. */
+void rg__log(const rg_graph *g, rg_log_level level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* Host memory through the graph's allocator (rg_allocator). */
 void *rg__malloc(const rg_graph *g, size_t size);

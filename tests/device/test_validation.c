@@ -73,3 +73,58 @@ DEVICE_TEST(validation, leaked_object_is_counted_at_teardown)
     cr_expect_gt(m.error, 0, "the leaked VkFence was not reported");
     cr_expect_neq(strstr(first, "VkFence"), NULL, "first message: %s", first);
 }
+
+typedef struct logged {
+    uint32_t errors;
+    char first[1024];
+    char object[128];
+} logged;
+
+static void keep(void *user, rg_log_level level, const char *object, const char *message)
+{
+    logged *l = user;
+    if (level != RG_LOG_ERROR)
+        return;
+    if (!l->errors++) {
+        snprintf(l->first, sizeof l->first, "%s", message);
+        snprintf(l->object, sizeof l->object, "%s", object);
+    }
+}
+
+/* eng_context_desc.log gets the validation layer's messages instead of
+ * stderr, and the render graph's about graphs on the context's device. */
+DEVICE_TEST(validation, messages_reach_the_log)
+{
+    logged l = { 0 };
+    eng_context_desc desc = { .app_name = "tests-log", .validation = true, .log = keep, .log_user = &l };
+    eng_context *ctx = NULL;
+    eng_result er = eng_context_create(&desc, &ctx);
+    cr_assert_eq(er, ENG_SUCCESS, "%s: %s", eng_result_string(er), eng_last_error());
+    VkImageCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = { 0, 0, 1 }, /* VUID-VkImageCreateInfo-extent-00944 */
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
+    };
+    VkImage image = VK_NULL_HANDLE;
+    if (vkCreateImage(eng_context_device(ctx), &ci, NULL, &image) == VK_SUCCESS && image)
+        vkDestroyImage(eng_context_device(ctx), image, NULL);
+    cr_expect_gt(l.errors, 0, "the invalid image reached no log");
+    cr_expect_neq(strstr(l.first, "extent"), NULL, "first: %s", l.first);
+
+    uint32_t before = l.errors;
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "logged", .device = eng_context_graph_device(ctx) }, &g),
+                 RG_SUCCESS);
+    rg_command_info info;
+    cr_expect_eq(rg_command_get_info(g, (rg_command){ 0 }, &info), RG_ERROR_NOT_COMPILED);
+    cr_expect_eq(l.errors, before + 1, "the graph's error reached the context's log %u times", l.errors - before);
+    rg_graph_destroy(g);
+    char first[1024];
+    destroy_context_counted(ctx, first, sizeof first);
+}

@@ -370,3 +370,48 @@ Test(rg_messages, a_successful_setter_clears_the_message)
     cr_expect_str_eq(rg_graph_error_message(f.g), "");
     rg_graph_destroy(f.g);
 }
+
+/* ------------------------------------------------------------------ log */
+
+typedef struct logged {
+    uint32_t count[3];
+    char last[3][512];
+    char object[64];
+} logged;
+
+static void keep(void *user, rg_log_level level, const char *object, const char *message)
+{
+    logged *l = user;
+    cr_assert_lt((unsigned)level, 3u);
+    l->count[level]++;
+    snprintf(l->last[level], sizeof l->last[level], "%s", message);
+    snprintf(l->object, sizeof l->object, "%s", object);
+}
+
+/* A graph's log gets every failing call's message as an error, and after
+ * a compile the notices: what is culled, what is therefore not created. */
+Test(rg_messages, the_log_gets_errors_and_compile_notices)
+{
+    logged l = {0};
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "logged", .log = keep, .log_user = &l}, &g), RG_SUCCESS);
+    rg_texture debug = test_color(g, "debug view");
+    rg_buffer out = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 64 * 64 * 4});
+    rg_texture kept = test_color(g, "kept");
+    test_begin(g, "debug", debug);
+    test_draw(g, "visualize");
+    rg_end_rendering(g);
+    test_begin(g, "scene", kept);
+    rg_end_rendering(g);
+    rg_cmd_copy_texture_to_buffer(g, kept, 0, 0, 1, out, 0);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(l.count[RG_LOG_ERROR], 0);
+    cr_expect_eq(l.count[RG_LOG_INFO], 2, "notices: %u, last: %s", l.count[RG_LOG_INFO], l.last[RG_LOG_INFO]);
+    cr_expect_str_eq(l.last[RG_LOG_INFO], "texture 'debug view' is not created: only culled commands use it");
+    cr_expect_str_eq(l.object, "graph 'logged'");
+    rg_command_info info;
+    cr_expect_eq(rg_command_get_info(g, (rg_command){0}, &info), RG_ERROR_INVALID_HANDLE);
+    cr_expect_eq(l.count[RG_LOG_ERROR], 1);
+    cr_expect_str_eq(l.last[RG_LOG_ERROR], rg_graph_error_message(g));
+    rg_graph_destroy(g);
+}

@@ -209,6 +209,12 @@ typedef struct eng_context_desc {
     /* Print validation messages to stderr as they come (default on when
      * validation is on; set quiet to silence). */
     bool quiet;
+    /* Where the validation layer's warnings and errors go instead of
+     * stderr (the object: the first one the message names), and the
+     * render graph's messages about the context's graph device and the
+     * graphs on it (rg_log_fn); NULL: stderr as above. */
+    rg_log_fn log;
+    void *log_user;
     /* More instance layers by name (e.g. "VK_LAYER_VKGRAPH_tile_memory"),
      * enabled after the validation layer: the loader puts later-listed
      * layers closer to the driver, so validation sees what these layers

@@ -558,8 +558,13 @@ typedef enum rg_log_level {
     RG_LOG_INFO,
 } rg_log_level;
 
-/* Receives the library's messages about a device and its graphs. */
-typedef void (*rg_log_fn)(void *user, rg_log_level level, const char *message);
+/* Receives the library's messages: object names what a message is about
+ * ("graph 'frame'", "device"), message says it. Errors are every failing
+ * call's message (what rg_graph_error_message returns); notices (INFO)
+ * say what compile decided that changes what runs: commands culled,
+ * resources therefore not created, commands kept off the queue they are
+ * eligible for. */
+typedef void (*rg_log_fn)(void *user, rg_log_level level, const char *object, const char *message);
 
 typedef struct rg_device_desc {
     VkInstance instance;              /* required */
@@ -663,6 +668,9 @@ typedef struct rg_graph_desc {
     /* The pools' device memory (see rg_pool_memory); NULL: the graph
      * allocates each pool itself. */
     const rg_pool_memory *pool_memory;
+    /* The graph's messages (see rg_log_fn); NULL: the device's log. */
+    rg_log_fn log;
+    void *log_user;
     /* true: every created resource is made VK_SHARING_MODE_CONCURRENT over
      * the graph's queue families, even one a single queue uses (for
      * measuring what concurrent sharing costs); false: only those that
