@@ -452,10 +452,36 @@ static void query_device(eng_context *ctx, const eng_context_desc *desc)
 #endif
 }
 
-static eng_result create_device(eng_context *ctx)
+/* The struct of type t in a pNext chain, or NULL. */
+static VkBaseOutStructure *chain_find(void *chain, VkStructureType t)
 {
-    const char *exts[8];
+    for (VkBaseOutStructure *s = chain; s; s = s->pNext)
+        if (s->sType == t)
+            return s;
+    return NULL;
+}
+
+/* The application's core features (eng_context_desc.features) against the
+ * device's: the first one asked for and not offered, by its place in
+ * VkPhysicalDeviceFeatures, or -1. */
+static int missing_core_feature(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures *want)
+{
+    VkPhysicalDeviceFeatures have;
+    vkGetPhysicalDeviceFeatures(pd, &have);
+    const VkBool32 *w = (const VkBool32 *)want, *h = (const VkBool32 *)&have;
+    for (size_t i = 0; i < sizeof have / sizeof(VkBool32); i++)
+        if (w[i] && !h[i])
+            return (int)i;
+    return -1;
+}
+
+static eng_result create_device(eng_context *ctx, const eng_context_desc *desc)
+{
+    const char *exts[8 + 32];
     uint32_t ext_count = 0;
+    if (desc->device_extension_count > 32)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_context_create: %u device extensions (32 at most)",
+                         desc->device_extension_count);
     if (ctx->surface)
         exts[ext_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
     /* Required by the spec wherever it is offered (MoltenVK). */
@@ -511,16 +537,72 @@ static eng_result create_device(eng_context *ctx)
         exts[ext_count++] = VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME;
         f12.pNext = &lr;
     }
-    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13 };
+    VkPhysicalDeviceFeatures2 own = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13 };
+    VkPhysicalDeviceFeatures2 *f2 = &own;
+    VkBaseOutStructure *tail = NULL;
+    if (desc->features) {
+        /* The application's chain, with the engine's members set in its
+         * structs of the engine's types, the engine's other structs
+         * linked at its end. */
+        int missing = missing_core_feature(ctx->physical, &desc->features->features);
+        if (missing >= 0)
+            return eng__fail(ENG_ERROR_MISSING_FEATURE, "eng_context_create: the device lacks core feature %d "
+                             "(by its place in VkPhysicalDeviceFeatures) of eng_context_desc.features", missing);
+        f2 = desc->features;
+        VkBaseOutStructure *mine[3] = { (VkBaseOutStructure *)&f12, (VkBaseOutStructure *)&f13,
+                                        ctx->local_read.supported ? (VkBaseOutStructure *)&lr : NULL };
+        VkBaseOutStructure *extra = NULL;
+        for (int i = 2; i >= 0; i--) {
+            if (!mine[i])
+                continue;
+            VkBaseOutStructure *theirs = chain_find(f2->pNext, mine[i]->sType);
+            if (theirs) {
+                if (mine[i] == (VkBaseOutStructure *)&f12)
+                    ((VkPhysicalDeviceVulkan12Features *)theirs)->timelineSemaphore = VK_TRUE;
+                else if (mine[i] == (VkBaseOutStructure *)&f13) {
+                    VkPhysicalDeviceVulkan13Features *t = (VkPhysicalDeviceVulkan13Features *)theirs;
+                    t->dynamicRendering = t->synchronization2 = t->maintenance4 = VK_TRUE;
+                } else
+                    ((VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR *)theirs)->dynamicRenderingLocalRead =
+                        VK_TRUE;
+            } else {
+                mine[i]->pNext = extra;
+                extra = mine[i];
+            }
+        }
+        tail = (VkBaseOutStructure *)f2;
+        while (tail->pNext)
+            tail = tail->pNext;
+        tail->pNext = extra;
+    }
+    for (uint32_t i = 0; i < desc->device_extension_count; i++) {
+        const char *name = desc->device_extensions[i];
+        bool have = false;
+        for (uint32_t k = 0; k < ext_count && !have; k++)
+            have = strcmp(exts[k], name) == 0;
+        if (have)
+            continue;
+        if (!has_device_extension(ctx->physical, name)) {
+            if (tail)
+                tail->pNext = NULL;
+            return eng__fail(ENG_ERROR_UNSUPPORTED, "eng_context_create: device extension %s is not offered by %s",
+                             name, ctx->properties.deviceName);
+        }
+        exts[ext_count++] = name;
+    }
     VkDeviceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &f2,
+        .pNext = f2,
         .queueCreateInfoCount = qci_count,
         .pQueueCreateInfos = qcis,
         .enabledExtensionCount = ext_count,
         .ppEnabledExtensionNames = exts,
     };
-    ENG_VK_CHECK(vkCreateDevice(ctx->physical, &ci, NULL, &ctx->device));
+    VkResult vr = vkCreateDevice(ctx->physical, &ci, NULL, &ctx->device);
+    if (tail)
+        tail->pNext = NULL; /* the application's chain as it was */
+    if (vr != VK_SUCCESS)
+        return eng__vk_fail(vr, "vkCreateDevice");
     for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++)
         if (ctx->families[k] != UINT32_MAX)
             vkGetDeviceQueue(ctx->device, ctx->families[k], ctx->queue_index[k], &ctx->queues[k]);
@@ -595,7 +677,7 @@ eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
         res = find_extra_families(ctx, desc);
     if (res == ENG_SUCCESS) {
         query_device(ctx, desc);
-        res = create_device(ctx);
+        res = create_device(ctx, desc);
     }
     if (res == ENG_SUCCESS)
         res = create_graph_device(ctx);

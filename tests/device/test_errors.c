@@ -7,6 +7,7 @@
 
 #include <criterion/criterion.h>
 #include <engine_files/engine_files.h>
+#include <stdlib.h>
 #include <string.h>
 
 TestSuite(errors, .init = device_setup, .fini = device_teardown);
@@ -455,4 +456,54 @@ DEVICE_TEST(errors, window_system_inputs)
     desc = (eng_context_desc){ .app_name = "tests", .instance_extension_count = 1 };
     ctx = POISON(eng_context);
     EXPECT_FAIL(eng_context_create(&desc, &ctx), ENG_ERROR_INVALID_ARGUMENT, ctx, "instance_extensions");
+}
+
+/* The application's device extensions and features chain: enabled with the
+ * engine's own (the engine's members set in the chain's struct of a type
+ * it uses, its other structs linked for the call and unlinked after); a
+ * device extension the device lacks is named. */
+DEVICE_TEST(errors, context_extensions_and_features)
+{
+    VkPhysicalDevice pd = eng_context_physical_device(test_ctx);
+    VkPhysicalDeviceVulkan12Features offered12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES };
+    VkPhysicalDeviceFeatures2 offered = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &offered12 };
+    vkGetPhysicalDeviceFeatures2(pd, &offered);
+    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                             .scalarBlockLayout = offered12.scalarBlockLayout };
+    VkPhysicalDeviceFeatures2 features = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12 };
+    features.features.independentBlend = offered.features.independentBlend;
+    features.features.samplerAnisotropy = offered.features.samplerAnisotropy;
+    const char *push = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    uint32_t n = 0;
+    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
+    VkExtensionProperties *props = calloc(n ? n : 1, sizeof *props);
+    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, props);
+    bool has_push = false;
+    for (uint32_t i = 0; i < n; i++)
+        has_push = has_push || strcmp(props[i].extensionName, push) == 0;
+    free(props);
+    eng_context_desc desc = { .app_name = "tests-features", .validation = true, .features = &features,
+                              .device_extensions = &push, .device_extension_count = has_push };
+    eng_context *ctx = NULL;
+    eng_result r = eng_context_create(&desc, &ctx);
+    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    cr_expect_eq(f12.timelineSemaphore, VK_TRUE, "the engine's member is set in the application's struct");
+    cr_expect_null(f12.pNext, "the engine's structs are unlinked after the call");
+    if (has_push)
+        cr_expect_not_null(vkGetDeviceProcAddr(eng_context_device(ctx), "vkCmdPushDescriptorSetKHR"),
+                           "%s was not enabled", push);
+    /* The render graph runs on it. */
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "features", .device = eng_context_graph_device(ctx) }, &g),
+                 RG_SUCCESS);
+    rg_graph_destroy(g);
+    char first[1024];
+    eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
+    cr_expect_eq(m.warning + m.error, 0, "first: %s", first);
+
+    const char *missing = "VK_EXT_no_such_extension";
+    eng_context_desc bad = { .app_name = "tests-features", .device_extensions = &missing,
+                             .device_extension_count = 1 };
+    ctx = POISON(eng_context);
+    EXPECT_FAIL(eng_context_create(&bad, &ctx), ENG_ERROR_UNSUPPORTED, ctx, "VK_EXT_no_such_extension");
 }

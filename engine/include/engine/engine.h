@@ -240,6 +240,21 @@ typedef struct eng_context_desc {
      * ENG_QUEUES (default, single, graphics-family) picks the policy;
      * another value is ENG_ERROR_INVALID_ARGUMENT. */
     bool graphics_family_queues;
+    /* More device extensions to enable (each must be offered, else
+     * ENG_ERROR_UNSUPPORTED naming it), besides the engine's own. */
+    const char *const *device_extensions;
+    uint32_t device_extension_count;
+    /* More device features: the application's VkPhysicalDeviceFeatures2
+     * chain (samplerAnisotropy, independentBlend in .features; descriptor
+     * indexing in a VkPhysicalDeviceVulkan12Features; extensions' own
+     * feature structs), enabled as given plus what the engine needs: where
+     * the chain has a struct of a type the engine uses (Vulkan 1.2 and 1.3
+     * features, local read's), the engine sets its members there; its own
+     * structs for the other types are linked at the chain's end for the
+     * call and unlinked after. A requested core feature the device lacks
+     * is ENG_ERROR_MISSING_FEATURE; the others are the driver's to refuse
+     * (VK_ERROR_FEATURE_NOT_PRESENT, also ENG_ERROR_MISSING_FEATURE). */
+    VkPhysicalDeviceFeatures2 *features;
 } eng_context_desc;
 
 typedef struct eng_message_counts {
