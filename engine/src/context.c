@@ -31,6 +31,9 @@ struct eng_context {
     VkDriverId driver;
     eng_local_read local_read;
     rg_device *graph_device;          /* the device as render graphs use it */
+    bool timeline;                    /* timelineSemaphore enabled */
+    bool borrowed;                    /* the application's instance and device
+                                         (eng_context_desc.existing) */
     /* The enabled layer that offers VK_EXT_memory_budget (an emulation,
      * e.g. the tile-memory layer on lavapipe); "" = the driver. */
     char memory_budget_layer[VK_MAX_EXTENSION_NAME_SIZE];
@@ -636,7 +639,7 @@ static eng_result create_graph_device(eng_context *ctx)
         .device = ctx->device,
         .get_instance_proc_addr = vkGetInstanceProcAddr,
         .api_version = ENG__API_VERSION,
-        .timeline_semaphore = true,
+        .timeline_semaphore = ctx->timeline,
         .local_read = ctx->local_read.supported,
         .log = graph_log,
         .log_user = ctx,
@@ -655,6 +658,46 @@ static eng_result create_graph_device(eng_context *ctx)
     return ENG_SUCCESS;
 }
 
+/* A context over the application's instance and device: their
+ * properties read, the queues and enabled features taken as given. */
+static eng_result adopt_device(eng_context *ctx, const eng_context_desc *desc)
+{
+    const eng_existing_device *e = desc->existing;
+    if (!e->instance || !e->physical_device || !e->device || !e->queues[ENG_QUEUE_GRAPHICS])
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_context_create: eng_existing_device needs the instance, "
+                         "physical device, device and graphics queue");
+    ctx->borrowed = true;
+    ctx->instance = e->instance;
+    ctx->physical = e->physical_device;
+    ctx->device = e->device;
+    vkGetPhysicalDeviceProperties(ctx->physical, &ctx->properties);
+    if (ctx->properties.apiVersion < VK_API_VERSION_1_3)
+        return eng__fail(ENG_ERROR_MISSING_FEATURE, "eng_context_create: %s offers Vulkan %u.%u, below 1.3",
+                         ctx->properties.deviceName, VK_API_VERSION_MAJOR(ctx->properties.apiVersion),
+                         VK_API_VERSION_MINOR(ctx->properties.apiVersion));
+    vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->memory);
+    /* The compute and transfer queues need timeline semaphores between
+     * them and graphics. */
+    for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++) {
+        bool take = e->queues[k] && (k == ENG_QUEUE_GRAPHICS || e->timeline_semaphore);
+        ctx->queues[k] = take ? e->queues[k] : VK_NULL_HANDLE;
+        ctx->families[k] = take ? e->families[k] : UINT32_MAX;
+    }
+    ctx->queue = ctx->queues[ENG_QUEUE_GRAPHICS];
+    ctx->queue_family = ctx->families[ENG_QUEUE_GRAPHICS];
+    ctx->timeline = e->timeline_semaphore;
+    ctx->memory_budget = e->memory_budget;
+    eng_context_desc probe = { .no_local_read = !e->local_read };
+    query_device(ctx, &probe);
+    VkCommandPoolCreateInfo pci = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+        .queueFamilyIndex = ctx->queue_family,
+    };
+    ENG_VK_CHECK(vkCreateCommandPool(ctx->device, &pci, NULL, &ctx->once_pool));
+    return ENG_SUCCESS;
+}
+
 eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
 {
     if (out)
@@ -668,6 +711,18 @@ eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
     ctx->quiet = desc->quiet;
     ctx->log = desc->log;
     ctx->log_user = desc->log_user;
+    if (desc->existing) {
+        eng_result res = adopt_device(ctx, desc);
+        if (res == ENG_SUCCESS)
+            res = create_graph_device(ctx);
+        if (res != ENG_SUCCESS) {
+            eng_context_destroy(ctx);
+            return res;
+        }
+        *out = ctx;
+        return ENG_SUCCESS;
+    }
+    ctx->timeline = true; /* create_device enables it */
     eng_result res = create_instance(ctx, desc);
     if (res == ENG_SUCCESS && desc->create_surface)
         res = create_surface(ctx, desc);
@@ -699,7 +754,12 @@ void eng_context_destroy(eng_context *ctx)
         vkDeviceWaitIdle(ctx->device);
         if (ctx->once_pool)
             vkDestroyCommandPool(ctx->device, ctx->once_pool, NULL);
-        vkDestroyDevice(ctx->device, NULL);
+        if (!ctx->borrowed)
+            vkDestroyDevice(ctx->device, NULL);
+    }
+    if (ctx->borrowed) {
+        free(ctx);
+        return;
     }
     if (ctx->surface)
         vkDestroySurfaceKHR(ctx->instance, ctx->surface, NULL);

@@ -507,3 +507,80 @@ DEVICE_TEST(errors, context_extensions_and_features)
     ctx = POISON(eng_context);
     EXPECT_FAIL(eng_context_create(&bad, &ctx), ENG_ERROR_UNSUPPORTED, ctx, "VK_EXT_no_such_extension");
 }
+
+/* A context over the application's own device (here the fixture's): the
+ * engine's objects and a graph on it run, and destroying it leaves the
+ * device to its owner, which goes on using it. */
+typedef struct wrapped_frame {
+    rg_graph *graph;
+    rg_result result;
+} wrapped_frame;
+
+static void record_wrapped(VkCommandBuffer cmd, void *user)
+{
+    wrapped_frame *f = user;
+    f->result = rg_execute(f->graph, cmd);
+}
+
+static void record_nothing_at_all(VkCommandBuffer cmd, void *user)
+{
+    (void)cmd;
+    (void)user;
+}
+
+DEVICE_TEST(errors, context_over_an_existing_device)
+{
+    eng_existing_device e = {
+        .instance = eng_context_instance(test_ctx),
+        .physical_device = eng_context_physical_device(test_ctx),
+        .device = eng_context_device(test_ctx),
+        .timeline_semaphore = true,
+        .local_read = eng_context_local_read(test_ctx).supported,
+    };
+    for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++) {
+        e.queues[k] = eng_context_queue_of(test_ctx, (eng_queue_kind)k);
+        e.families[k] = eng_context_queue_family_of(test_ctx, (eng_queue_kind)k);
+    }
+    eng_context *ctx = POISON(eng_context);
+    eng_existing_device none = { 0 };
+    EXPECT_FAIL(eng_context_create(&(eng_context_desc){ .existing = &none }, &ctx), ENG_ERROR_INVALID_ARGUMENT, ctx,
+                "eng_existing_device");
+    eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
+    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    cr_expect_eq(eng_context_device(ctx), e.device);
+    cr_expect_str_eq(eng_context_properties(ctx)->deviceName, eng_context_properties(test_ctx)->deviceName);
+
+    enum { W = 16, H = 16 };
+    eng_buffer *readback = NULL;
+    eng_buffer_desc bd = { .name = "readback", .size = W * H * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT };
+    cr_assert_eq(eng_buffer_create(ctx, &bd, &readback), ENG_SUCCESS, "%s", eng_last_error());
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "wrapped", .device = eng_context_graph_device(ctx) }, &g),
+                 RG_SUCCESS);
+    rg_texture t = rg_texture_create(g, &(rg_texture_desc){ .name = "t", .format = VK_FORMAT_R32_UINT, .width = W,
+                                                            .height = H });
+    rg_buffer out = rg_buffer_import(g, &(rg_buffer_import_desc){ .name = "readback",
+                                                                  .buffer = eng_buffer_handle(readback),
+                                                                  .size = W * H * 4,
+                                                                  .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                                                                  .final_access = VK_ACCESS_2_HOST_READ_BIT });
+    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "clear", .color_count = 1,
+                                                .colors = { { .texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                              .store = VK_ATTACHMENT_STORE_OP_STORE,
+                                                              .clear.color.uint32 = { 0xe215 } } } });
+    rg_end_rendering(g);
+    rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, out, 0);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    wrapped_frame f = { g, RG_SUCCESS };
+    cr_assert_eq(eng_context_submit_once(ctx, record_wrapped, &f), ENG_SUCCESS, "%s", eng_last_error());
+    cr_assert_eq(f.result, RG_SUCCESS, "%s", rg_graph_error_message(g));
+    const uint32_t *v = eng_buffer_mapped(readback);
+    cr_expect(v[0] == 0xe215 && v[W * H - 1] == 0xe215, "read back 0x%x .. 0x%x", v[0], v[W * H - 1]);
+    rg_graph_destroy(g);
+    eng_buffer_destroy(readback);
+    eng_context_destroy(ctx);
+    /* The owner's device lives on. */
+    cr_expect_eq(eng_context_submit_once(test_ctx, record_nothing_at_all, NULL), ENG_SUCCESS, "%s",
+                 eng_last_error());
+}

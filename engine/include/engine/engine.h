@@ -181,6 +181,35 @@ eng_result eng_pick_physical_device(const eng_device_candidate *candidates, uint
 
 typedef struct eng_context eng_context;
 
+/* The kinds of queue a context has (see eng_context_queue_of). */
+typedef enum eng_queue_kind {
+    ENG_QUEUE_GRAPHICS = 0,
+    ENG_QUEUE_COMPUTE,
+    ENG_QUEUE_TRANSFER,
+    ENG_QUEUE_KIND_COUNT
+} eng_queue_kind;
+
+/* The application's own instance and device, for a context over them
+ * (eng_context_desc.existing): the engine creates and destroys neither,
+ * nor its queues, and does not validate (the application's messenger
+ * does). The device was created with Vulkan 1.3's dynamicRendering and
+ * synchronization2 on. */
+typedef struct eng_existing_device {
+    VkInstance instance;
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    /* By eng_queue_kind: graphics required (a family with graphics and
+     * compute); compute and transfer optional (VK_NULL_HANDLE). */
+    VkQueue queues[ENG_QUEUE_KIND_COUNT];
+    uint32_t families[ENG_QUEUE_KIND_COUNT];
+    /* What the application enabled that the engine and the graph use:
+     * timelineSemaphore (needed for the compute and transfer queues),
+     * VK_KHR_dynamic_rendering_local_read, VK_EXT_memory_budget. */
+    bool timeline_semaphore;
+    bool local_read;
+    bool memory_budget;
+} eng_existing_device;
+
 typedef struct eng_context_desc {
     const char *app_name;            /* NULL = "engine" */
     /* Enables VK_LAYER_KHRONOS_validation with synchronization validation and
@@ -255,6 +284,10 @@ typedef struct eng_context_desc {
      * is ENG_ERROR_MISSING_FEATURE; the others are the driver's to refuse
      * (VK_ERROR_FEATURE_NOT_PRESENT, also ENG_ERROR_MISSING_FEATURE). */
     VkPhysicalDeviceFeatures2 *features;
+    /* A context over the application's own device instead (see
+     * eng_existing_device): app_name, validation, the window and device
+     * fields above are then unused. */
+    const eng_existing_device *existing;
 } eng_context_desc;
 
 typedef struct eng_message_counts {
@@ -282,12 +315,6 @@ uint32_t eng_context_queue_family(const eng_context *ctx);
  * any thread; submitting to a queue needs it externally synchronized, as
  * Vulkan says. The device is created with Vulkan 1.2's timelineSemaphore
  * feature on, for ordering work across these queues. */
-typedef enum eng_queue_kind {
-    ENG_QUEUE_GRAPHICS = 0,
-    ENG_QUEUE_COMPUTE,
-    ENG_QUEUE_TRANSFER,
-    ENG_QUEUE_KIND_COUNT
-} eng_queue_kind;
 /* The queue of a kind and its family; VK_NULL_HANDLE and UINT32_MAX where
  * the context has no such queue (then use the graphics queue). For
  * ENG_QUEUE_GRAPHICS these are eng_context_queue() and
