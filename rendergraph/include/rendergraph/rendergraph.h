@@ -4,7 +4,10 @@
  * writes every barrier.
  *
  * Workflow
- *   rg_graph *g;  rg_graph_create(&(rg_graph_desc){ .ctx = ctx }, &g);
+ *   rg_device *dev;  rg_device_create(&(rg_device_desc){ .instance = ..., .device = ...,
+ *       .get_instance_proc_addr = vkGetInstanceProcAddr, .queues = ... }, &dev);
+ *       (or the engine's: dev = eng_context_graph_device(ctx))
+ *   rg_graph *g;  rg_graph_create(&(rg_graph_desc){ .device = dev }, &g);
  *   rg_texture color = rg_texture_create(g, &(rg_texture_desc){ ... });
  *   rg_texture back  = rg_texture_import(g, &(rg_texture_import_desc){ ... });
  *   rg_begin_rendering(g, &(rg_rendering_desc){ .colors = ..., });
@@ -544,7 +547,10 @@ typedef struct rg_allocator {
  * application's command buffers; the library never creates an instance, a
  * device, a command pool or a fence, and submits only in rg_submit. Many
  * graphs may share one device, which must outlive them. The engine makes
- * one for its context (eng_context_graph_device). */
+ * one for its context (eng_context_graph_device). This header includes
+ * vulkan.h: a volk user includes volk.h first (or defines
+ * VK_NO_PROTOTYPES for the whole program) and passes volk's
+ * vkGetInstanceProcAddr. */
 typedef struct rg_device rg_device;
 
 typedef struct rg_device_queue {

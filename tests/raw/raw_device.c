@@ -1,0 +1,385 @@
+/* The raw device tests' instance and device (raw_device.h): what the
+ * engine's context does for the other device tests, written out with
+ * Vulkan calls alone so that the render graph is seen on a device the
+ * engine never touched. */
+#include "raw_device.h"
+
+#include <criterion/criterion.h>
+#include <ctype.h>
+#include <rendergraph/rendergraph.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
+
+static void say(char *why, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void say(char *why, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, size, fmt, ap);
+    va_end(ap);
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT types,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+    (void)types;
+    test_raw_device *d = user;
+    const char *text = data && data->pMessage ? data->pMessage : "(no message)";
+    const char *label;
+    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
+        d->errors++;
+        label = "error";
+    } else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+        d->warnings++;
+        label = "warning";
+    } else {
+        return VK_FALSE; /* not asked for */
+    }
+    if (!d->first_message[0])
+        snprintf(d->first_message, sizeof d->first_message, "%s", text);
+    fprintf(stderr, "[vulkan %s] %s\n", label, text);
+    return VK_FALSE;
+}
+
+static bool has_layer(const char *name)
+{
+    uint32_t n = 0;
+    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || n == 0)
+        return false;
+    VkLayerProperties *layers = calloc(n, sizeof *layers);
+    bool found = false;
+    if (layers && vkEnumerateInstanceLayerProperties(&n, layers) >= VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(layers[i].layerName, name) == 0;
+    free(layers);
+    return found;
+}
+
+/* Offered by the loader, a driver or the validation layer. */
+static bool has_instance_extension(const char *name)
+{
+    const char *sources[] = { NULL, VALIDATION_LAYER };
+    bool found = false;
+    for (uint32_t s = 0; s < 2 && !found; s++) {
+        uint32_t n = 0;
+        if (vkEnumerateInstanceExtensionProperties(sources[s], &n, NULL) != VK_SUCCESS || n == 0)
+            continue;
+        VkExtensionProperties *exts = calloc(n, sizeof *exts);
+        if (exts && vkEnumerateInstanceExtensionProperties(sources[s], &n, exts) >= VK_SUCCESS)
+            for (uint32_t i = 0; i < n && !found; i++)
+                found = strcmp(exts[i].extensionName, name) == 0;
+        free(exts);
+    }
+    return found;
+}
+
+static bool create_instance(test_raw_device *d, char *why, size_t size)
+{
+    if (!has_layer(VALIDATION_LAYER)) {
+        say(why, size, "the validation layer %s is not installed (Debian: vulkan-validationlayers)",
+            VALIDATION_LAYER);
+        return false;
+    }
+    if (!has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
+        say(why, size, "%s is not offered", VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+        return false;
+    }
+    const char *exts[2] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
+    uint32_t ext_count = 1;
+    VkInstanceCreateFlags flags = 0;
+    /* MoltenVK shows only to loaders that enumerate portability drivers. */
+    if (has_instance_extension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
+        exts[ext_count++] = VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME;
+        flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+    }
+    VkDebugUtilsMessengerCreateInfoEXT messenger = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+        .pfnUserCallback = on_message,
+        .pUserData = d,
+    };
+    /* Chained into the instance's create info: vkCreateInstance's own
+     * messages are counted too. */
+    VkValidationFeatureEnableEXT enables[] = { VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT };
+    VkValidationFeaturesEXT features = {
+        .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+        .pNext = &messenger,
+        .enabledValidationFeatureCount = 1,
+        .pEnabledValidationFeatures = enables,
+    };
+    const char *layer = VALIDATION_LAYER;
+    VkApplicationInfo app = {
+        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+        .pApplicationName = "raw device test",
+        .apiVersion = TEST_RAW_API_VERSION,
+    };
+    VkInstanceCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+        .pNext = &features,
+        .flags = flags,
+        .pApplicationInfo = &app,
+        .enabledLayerCount = 1,
+        .ppEnabledLayerNames = &layer,
+        .enabledExtensionCount = ext_count,
+        .ppEnabledExtensionNames = exts,
+    };
+    VkResult r = vkCreateInstance(&ci, NULL, &d->instance);
+    if (r != VK_SUCCESS) {
+        d->instance = VK_NULL_HANDLE;
+        say(why, size, "vkCreateInstance (Vulkan 1.3, %s, synchronization validation): %s", VALIDATION_LAYER,
+            rg_vk_result_string(r));
+        return false;
+    }
+#ifdef TEST_RAW_VOLK
+    volkLoadInstance(d->instance);
+#endif
+    /* Extension functions: through the instance, as the loader exports
+     * none. */
+    PFN_vkCreateDebugUtilsMessengerEXT create =
+        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(d->instance, "vkCreateDebugUtilsMessengerEXT");
+    d->destroy_messenger =
+        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(d->instance, "vkDestroyDebugUtilsMessengerEXT");
+    if (!create || !d->destroy_messenger) {
+        say(why, size, "vkCreateDebugUtilsMessengerEXT or vkDestroyDebugUtilsMessengerEXT not found");
+        return false;
+    }
+    r = create(d->instance, &messenger, NULL, &d->messenger);
+    if (r != VK_SUCCESS) {
+        d->messenger = VK_NULL_HANDLE;
+        say(why, size, "vkCreateDebugUtilsMessengerEXT: %s", rg_vk_result_string(r));
+        return false;
+    }
+    return true;
+}
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return n == 0;
+}
+
+static bool all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+/* The first family with graphics and compute, or UINT32_MAX. */
+static uint32_t find_family(VkPhysicalDevice pd)
+{
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
+    VkQueueFamilyProperties *families = calloc(n ? n : 1, sizeof *families);
+    uint32_t found = UINT32_MAX;
+    if (families) {
+        vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, families);
+        const VkQueueFlags want = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+        for (uint32_t i = 0; i < n && found == UINT32_MAX; i++)
+            if (families[i].queueCount > 0 && (families[i].queueFlags & want) == want)
+                found = i;
+    }
+    free(families);
+    return found;
+}
+
+/* What the device lacks for the graph ("" when nothing), and whether it
+ * offers timelineSemaphore. Vulkan13Features may be chained only on a 1.3
+ * device, so the version is checked first. */
+static void describe_missing(VkPhysicalDevice pd, const VkPhysicalDeviceProperties *p, char *missing, size_t size,
+                             bool *timeline)
+{
+    missing[0] = '\0';
+    *timeline = false;
+    if (p->apiVersion < VK_API_VERSION_1_3) {
+        snprintf(missing, size, "Vulkan 1.3 (has %u.%u)", VK_API_VERSION_MAJOR(p->apiVersion),
+                 VK_API_VERSION_MINOR(p->apiVersion));
+        return;
+    }
+    VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES };
+    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                             .pNext = &f13 };
+    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12 };
+    vkGetPhysicalDeviceFeatures2(pd, &f2);
+    *timeline = f12.timelineSemaphore;
+    const char *lacks[3];
+    uint32_t count = 0;
+    if (!f13.dynamicRendering)
+        lacks[count++] = "dynamicRendering";
+    if (!f13.synchronization2)
+        lacks[count++] = "synchronization2";
+    if (find_family(pd) == UINT32_MAX)
+        lacks[count++] = "a queue family with graphics and compute";
+    size_t used = 0;
+    for (uint32_t i = 0; i < count && used < size; i++) {
+        int k = snprintf(missing + used, size - used, "%s%s", i ? ", " : "", lacks[i]);
+        used += k > 0 ? (size_t)k : 0;
+    }
+}
+
+static bool pick_physical_device(test_raw_device *d, char *why, size_t size)
+{
+    uint32_t n = 0;
+    VkResult r = vkEnumeratePhysicalDevices(d->instance, &n, NULL);
+    if (r != VK_SUCCESS || n == 0) {
+        say(why, size, "no Vulkan physical device (%s; Debian: mesa-vulkan-drivers)",
+            r == VK_SUCCESS ? "none listed" : rg_vk_result_string(r));
+        return false;
+    }
+    VkPhysicalDevice *pds = calloc(n, sizeof *pds);
+    if (!pds || vkEnumeratePhysicalDevices(d->instance, &n, pds) < VK_SUCCESS) {
+        free(pds);
+        say(why, size, "vkEnumeratePhysicalDevices failed");
+        return false;
+    }
+    const char *selector = getenv("ENG_DEVICE");
+    if (selector && !selector[0])
+        selector = NULL;
+    bool by_index = selector && all_digits(selector);
+    /* What each candidate lacks, for the message when none will do. */
+    char lacks[768] = "";
+    size_t used = 0;
+    bool matched = false, picked = false;
+    for (uint32_t i = 0; i < n && !picked; i++) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(pds[i], &p);
+        if (selector && (by_index ? i != (uint32_t)strtoul(selector, NULL, 10) : !contains_ci(p.deviceName, selector)))
+            continue;
+        matched = true;
+        char missing[256];
+        bool timeline;
+        describe_missing(pds[i], &p, missing, sizeof missing, &timeline);
+        if (!missing[0]) {
+            d->physical = pds[i];
+            d->properties = p;
+            d->family = find_family(pds[i]);
+            d->timeline_semaphore = timeline;
+            picked = true;
+        } else if (used < sizeof lacks) {
+            int k = snprintf(lacks + used, sizeof lacks - used, "%s%u '%s' lacks %s", used ? "; " : "", i,
+                             p.deviceName, missing);
+            used += k > 0 ? (size_t)k : 0;
+        }
+        if (selector) /* the device it names, or none */
+            break;
+    }
+    free(pds);
+    if (picked)
+        return true;
+    if (!matched)
+        say(why, size, "no Vulkan device matches ENG_DEVICE='%s' (%u devices)", selector, n);
+    else if (selector)
+        say(why, size, "the device ENG_DEVICE='%s' names will not do: %s", selector, lacks);
+    else
+        say(why, size, "no Vulkan device has what the graph needs: %s", lacks);
+    return false;
+}
+
+static bool create_device(test_raw_device *d, char *why, size_t size)
+{
+    VkPhysicalDeviceVulkan13Features f13 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .dynamicRendering = VK_TRUE,
+        .synchronization2 = VK_TRUE,
+    };
+    VkPhysicalDeviceVulkan12Features f12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .pNext = &f13,
+        .timelineSemaphore = d->timeline_semaphore,
+    };
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+        .queueFamilyIndex = d->family,
+        .queueCount = 1,
+        .pQueuePriorities = &priority,
+    };
+    VkDeviceCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .pNext = &f12,
+        .queueCreateInfoCount = 1,
+        .pQueueCreateInfos = &queue,
+    };
+    VkResult r = vkCreateDevice(d->physical, &ci, NULL, &d->device);
+    if (r != VK_SUCCESS) {
+        d->device = VK_NULL_HANDLE;
+        say(why, size, "vkCreateDevice on '%s': %s", d->properties.deviceName, rg_vk_result_string(r));
+        return false;
+    }
+#ifdef TEST_RAW_VOLK
+    volkLoadDevice(d->device);
+#endif
+    vkGetDeviceQueue(d->device, d->family, 0, &d->queue);
+    return true;
+}
+
+bool test_raw_device_open(test_raw_device *d, char *why, size_t size)
+{
+    memset(d, 0, sizeof *d);
+#ifdef TEST_RAW_VOLK
+    VkResult r = volkInitialize();
+    if (r != VK_SUCCESS) {
+        say(why, size, "volkInitialize: no Vulkan loader (%s)", rg_vk_result_string(r));
+        return false;
+    }
+#endif
+    if (create_instance(d, why, size) && pick_physical_device(d, why, size) && create_device(d, why, size))
+        return true;
+    test_raw_device_destroy_device(d);
+    test_raw_device_destroy_instance(d);
+    return false;
+}
+
+void test_raw_device_destroy_device(test_raw_device *d)
+{
+    if (d->device)
+        vkDestroyDevice(d->device, NULL);
+    d->device = VK_NULL_HANDLE;
+    d->queue = VK_NULL_HANDLE;
+}
+
+void test_raw_device_destroy_instance(test_raw_device *d)
+{
+    if (d->messenger)
+        d->destroy_messenger(d->instance, d->messenger, NULL);
+    if (d->instance)
+        vkDestroyInstance(d->instance, NULL);
+    d->messenger = VK_NULL_HANDLE;
+    d->instance = VK_NULL_HANDLE;
+}
+
+PFN_vkGetInstanceProcAddr test_raw_get_instance_proc_addr(void)
+{
+    return vkGetInstanceProcAddr;
+}
+
+void test_raw_require_or_skip(const char *why)
+{
+    const char *v = getenv("ENG_REQUIRE_DEVICE");
+    if (v && v[0] && strcmp(v, "0") != 0)
+        cr_assert_fail("a Vulkan device with validation is required (ENG_REQUIRE_DEVICE is set) but: %s", why);
+    cr_skip_test("no Vulkan device with validation: %s", why);
+}
