@@ -439,10 +439,12 @@ rg_result rg__compile_schedule(rg_graph *g)
     size_t nn = (size_t)s.n + 1;
     /* Candidates: batch, declaration, as late as possible, and the list
      * schedules following the first and the third. */
-    uint32_t *cand[5] = {rg__malloc(g, nn * sizeof(uint32_t)), rg__malloc(g, nn * sizeof(uint32_t)), rg__malloc(g, nn * sizeof(uint32_t)),
-                         rg__malloc(g, nn * sizeof(uint32_t)), rg__malloc(g, nn * sizeof(uint32_t))};
+    uint32_t *cand[5] = {rg__malloc(g, nn * sizeof(uint32_t)), rg__malloc(g, nn * sizeof(uint32_t)),
+                         rg__malloc(g, nn * sizeof(uint32_t)), rg__malloc(g, nn * sizeof(uint32_t)),
+                         rg__malloc(g, nn * sizeof(uint32_t))};
     uint32_t *batch_rank = rg__malloc(g, nn * sizeof *batch_rank), *alap_rank = rg__malloc(g, nn * sizeof *alap_rank);
-    uint32_t *first = rg__malloc(g, ((size_t)rc + 1) * sizeof *first), *last = rg__malloc(g, ((size_t)rc + 1) * sizeof *last);
+    uint32_t *first = rg__malloc(g, ((size_t)rc + 1) * sizeof *first),
+             *last = rg__malloc(g, ((size_t)rc + 1) * sizeof *last);
     int64_t *diff = rg__malloc(g, nn * sizeof *diff);
     bool ok = batch_rank && alap_rank && first && last && diff;
     for (int k = 0; k < 5; k++)

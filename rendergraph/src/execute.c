@@ -210,8 +210,8 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
         if (r->aspect & VK_IMAGE_ASPECT_COLOR_BIT)
             g->dev->vk.CmdClearColorImage(cmd, tex->image, access_layout(g, c, 0), &c->u.clear.value.color, 1, &range);
         else
-            g->dev->vk.CmdClearDepthStencilImage(cmd, tex->image, access_layout(g, c, 0), &c->u.clear.value.depthStencil, 1,
-                                        &range);
+            g->dev->vk.CmdClearDepthStencilImage(cmd, tex->image, access_layout(g, c, 0),
+                                                 &c->u.clear.value.depthStencil, 1, &range);
         break;
     }
     case RG_COMMAND_TYPE_BLIT: {
@@ -319,11 +319,11 @@ static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
             const rg__resource *r = &g->decl.resources[h->resource];
             VkImageSubresourceRange range = b[i].subresourceRange;
             if (r->aspects & VK_IMAGE_ASPECT_COLOR_BIT)
-                g->dev->vk.CmdClearColorImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &r->history_clear.color, 1,
-                                     &range);
+                g->dev->vk.CmdClearColorImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                              &r->history_clear.color, 1, &range);
             else
                 g->dev->vk.CmdClearDepthStencilImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                                            &r->history_clear.depthStencil, 1, &range);
+                                                     &r->history_clear.depthStencil, 1, &range);
         }
     }
 }

@@ -247,7 +247,8 @@ static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDev
 rg_result rg__place_memory(rg_graph *g)
 {
     const rg__mem_plan *plan = &g->placement.plan;
-    g->placement.memory = rg__calloc(g, (size_t)plan->pool_count + g->decl.resource_count + 1, sizeof *g->placement.memory);
+    g->placement.memory =
+        rg__calloc(g, (size_t)plan->pool_count + g->decl.resource_count + 1, sizeof *g->placement.memory);
     if (!g->placement.memory)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     rg_result res = RG_SUCCESS;

@@ -19,11 +19,13 @@
 static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, const rg__resource *r)
 {
     VkImageFormatProperties p;
-    VkResult vr = g->dev->vk.GetPhysicalDeviceImageFormatProperties(pd, r->format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
-                                                           r->image_usage, 0, &p);
+    VkResult vr = g->dev->vk.GetPhysicalDeviceImageFormatProperties(pd, r->format, VK_IMAGE_TYPE_2D,
+                                                                    VK_IMAGE_TILING_OPTIMAL, r->image_usage, 0, &p);
     if (vr == VK_ERROR_FORMAT_NOT_SUPPORTED)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: texture '%s': format %d with usage 0x%x is not "
-                        "supported by this device", r->name, (int)r->format, (unsigned)r->image_usage);
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT,
+                          "placement: texture '%s': format %d with usage 0x%x is not "
+                          "supported by this device",
+                          r->name, (int)r->format, (unsigned)r->image_usage);
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
