@@ -404,27 +404,12 @@ done:
     return res;
 }
 
-/* The driver's identity and what dynamic rendering local read the device
- * offers, before the device is made: ctx->local_read.supported says
- * whether create_device is to enable it. */
+/* Whether the device offers dynamic rendering local read, before the
+ * device is made: ctx->local_read.supported says whether create_device is
+ * to enable it. What it covers, and the driver's identity, come from the
+ * render graph's device afterwards (take_graph_caps). */
 static void query_device(eng_context *ctx, const eng_context_desc *desc)
 {
-    VkPhysicalDeviceDriverProperties driver = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
-    VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &driver };
-    /* Core properties of a newer version may be asked for only where both
-     * the device and the instance's apiVersion reach it. */
-    uint32_t version = ctx->properties.apiVersion < ENG__API_VERSION ? ctx->properties.apiVersion : ENG__API_VERSION;
-#ifdef VK_VERSION_1_4
-    VkPhysicalDeviceVulkan14Properties p14 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_4_PROPERTIES };
-    bool have_p14 = version >= VK_API_VERSION_1_4;
-    if (have_p14)
-        driver.pNext = &p14;
-#else
-    (void)version;
-#endif
-    vkGetPhysicalDeviceProperties2(ctx->physical, &p2);
-    ctx->driver = driver.driverID;
-
     const VkPhysicalDeviceLimits *lim = &ctx->properties.limits;
     ctx->local_read = (eng_local_read){
         .max_color_attachments = lim->maxColorAttachments,
@@ -437,22 +422,18 @@ static void query_device(eng_context *ctx, const eng_context_desc *desc)
     };
     VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &lr };
     vkGetPhysicalDeviceFeatures2(ctx->physical, &f2);
-    if (!lr.dynamicRenderingLocalRead)
-        return;
-    /* Depth/stencil and multisampled attachments: the spec's appendices
-     * (VK_KHR_dynamic_rendering_local_read, "Promotion to Vulkan 1.4";
-     * versions-1.4) say the extension itself covers them and only a 1.4
-     * device without it may be limited to single-sampled color and
-     * storage resources. Drivers disagree: Mesa 25 lavapipe offers the
-     * extension yet reports both 1.4 properties VK_FALSE. So the context
-     * claims them only where a 1.4 property says so, and no further. */
-    ctx->local_read.supported = true;
-#ifdef VK_VERSION_1_4
-    if (have_p14) {
-        ctx->local_read.depth_stencil = p14.dynamicRenderingLocalReadDepthStencilAttachments;
-        ctx->local_read.multisampled = p14.dynamicRenderingLocalReadMultisampledAttachments;
-    }
-#endif
+    ctx->local_read.supported = lr.dynamicRenderingLocalRead;
+}
+
+/* The driver and what local read covers, as the render graph's device read
+ * them (rg_device_create: multisampled and depth/stencil attachments only
+ * where a 1.4 property says so). */
+static void take_graph_caps(eng_context *ctx)
+{
+    rg_device_caps caps = rg_device_get_caps(ctx->graph_device);
+    ctx->driver = caps.driver;
+    ctx->local_read.depth_stencil = caps.local_read_depth_stencil;
+    ctx->local_read.multisampled = caps.local_read_multisampled;
 }
 
 /* The struct of type t in a pNext chain, or NULL. */
@@ -655,6 +636,7 @@ static eng_result create_graph_device(eng_context *ctx)
     if (r != RG_SUCCESS)
         return eng__fail(r == RG_ERROR_OUT_OF_MEMORY ? ENG_ERROR_OUT_OF_MEMORY : ENG_ERROR_VULKAN,
                          "eng_context_create: the render graph's device: %s", rg_result_string(r));
+    take_graph_caps(ctx);
     return ENG_SUCCESS;
 }
 
