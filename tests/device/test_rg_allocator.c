@@ -6,6 +6,7 @@
  * allocation, and failing each host allocation of placement and the first
  * execute in turn gives a clean RG_ERROR_OUT_OF_MEMORY, leaks nothing and
  * leaves the validation layer silent. */
+#include "counting_allocator.h"
 #include "device_fixture.h"
 #include "rg_support.h"
 
@@ -15,43 +16,6 @@
 #include <string.h>
 
 TestSuite(rg_allocator, .init = device_setup, .fini = device_teardown);
-
-/* ------------------------------------------------------------ host memory */
-
-typedef struct counting {
-    uint32_t calls, live, failed, fail_at;
-} counting;
-
-static void *count_alloc(void *user, size_t size)
-{
-    counting *c = user;
-    if (++c->calls == c->fail_at) {
-        c->failed++;
-        return NULL;
-    }
-    void *p = malloc(size);
-    c->live += p != NULL;
-    return p;
-}
-
-static void *count_realloc(void *user, void *ptr, size_t size)
-{
-    counting *c = user;
-    if (++c->calls == c->fail_at) {
-        c->failed++;
-        return NULL;
-    }
-    void *p = realloc(ptr, size);
-    c->live += p && !ptr;
-    return p;
-}
-
-static void count_free(void *user, void *ptr)
-{
-    counting *c = user;
-    c->live -= ptr != NULL;
-    free(ptr);
-}
 
 /* --------------------------------------------------- Vulkan host memory */
 

@@ -5,50 +5,11 @@
  * the count of a whole run) gives RG_ERROR_OUT_OF_MEMORY with a message,
  * never a crash, and leaves nothing allocated once the graph is destroyed.
  * ASan (the sanitizer build) watches the same runs. */
+#include "counting_allocator.h"
 #include "rg_mem_unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-/* Counts live blocks and calls; fails the call numbered fail_at (1-based;
- * 0: none). */
-typedef struct counting {
-    uint32_t calls, live, failed, fail_at;
-} counting;
-
-static void *count_alloc(void *user, size_t size)
-{
-    counting *c = user;
-    if (++c->calls == c->fail_at) {
-        c->failed++;
-        return NULL;
-    }
-    void *p = malloc(size);
-    if (p)
-        c->live++;
-    return p;
-}
-
-static void *count_realloc(void *user, void *ptr, size_t size)
-{
-    counting *c = user;
-    if (++c->calls == c->fail_at) {
-        c->failed++;
-        return NULL;
-    }
-    void *p = realloc(ptr, size);
-    if (p && !ptr)
-        c->live++;
-    return p;
-}
-
-static void count_free(void *user, void *ptr)
-{
-    counting *c = user;
-    if (ptr)
-        c->live--;
-    free(ptr);
-}
 
 /* A frame of every kind of declaration: MSAA scene resolved, a history
  * texture, a bloom blit, a compute pass, copies into an imported readback,
