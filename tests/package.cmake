@@ -1,7 +1,9 @@
 # Packaging checks (included from tests/CMakeLists.txt): version, public
-# headers as C11 and C++, the three ways another project takes the
-# libraries (add_subdirectory, the installed CMake package, pkg-config), and
-# that the installed engine and rendergraph need Vulkan alone.
+# headers as C11 and C++, the libraries' symbols, the three ways another
+# project takes the libraries (add_subdirectory, the installed CMake
+# package, pkg-config), that the installed engine and rendergraph need
+# Vulkan alone, and rendergraph Vulkan's headers alone. Static or shared
+# (BUILD_SHARED_LIBS) alike.
 
 # The version functions agree with the header macros and the project version.
 vkg_add_test(unit_version unit headers/test_version.c)
@@ -39,19 +41,58 @@ else()
   message(STATUS "No C++ compiler: the public headers' C++ check (headers_cxx) is not built")
 endif()
 
+# The libraries' symbols (scripts/check_symbols.sh): the render graph calls
+# neither the engine nor Vulkan directly, and each library defines (static)
+# or exports (shared: the version script, vkg_library_abi) its own prefix
+# alone, no internal rg__/eng__ helper.
+set(VKG_CHECK_SYMBOLS ${PROJECT_SOURCE_DIR}/scripts/check_symbols.sh)
+set(symbols_args --graph $<TARGET_FILE:rendergraph> --exports rg $<TARGET_FILE:rendergraph>
+                 --exports eng $<TARGET_FILE:engine>)
+if(TARGET engine_files)
+  list(APPEND symbols_args --exports eng $<TARGET_FILE:engine_files>)
+endif()
+add_test(NAME symbols_rendergraph COMMAND ${VKG_CHECK_SYMBOLS} ${symbols_args})
+# The same check on a library built to break each rule, static and shared
+# the way the project's libraries are built: it must report every one.
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/symbols_bad.c [[
+/* scripts/check_symbols.sh must reject this library (symbols_selftest). */
+void vkCmdDraw(void);
+void eng_context_device(void);
+void rg__helper(void);
+void stray(void);
+void rg__helper(void) {}
+void stray(void) {}
+void rg_public(void) { vkCmdDraw(); eng_context_device(); rg__helper(); stray(); }
+]])
+add_library(symbols_bad ${CMAKE_CURRENT_BINARY_DIR}/symbols_bad.c)
+add_test(NAME symbols_selftest COMMAND ${VKG_CHECK_SYMBOLS} --graph $<TARGET_FILE:symbols_bad>
+         --exports rg $<TARGET_FILE:symbols_bad>)
+get_target_property(type symbols_bad TYPE)
+if(type STREQUAL "SHARED_LIBRARY")
+  set(expected "exports rg__helper.*exports stray")
+else()
+  set(expected "defines stray") # an archive cannot hide rg__helper
+endif()
+set_tests_properties(symbols_selftest PROPERTIES PASS_REGULAR_EXPRESSION
+  "calls eng_context_device.*calls vkCmdDraw.*2 of them eng_.*${expected}.*FAILED")
+set_tests_properties(symbols_rendergraph symbols_selftest PROPERTIES LABELS unit)
+
 # Consumers (label package). Each configures and builds tests/consumer in a
 # folder of its own under package/ and runs it; package_install installs this
-# build into package/prefix first (a fixture for the other two).
+# build into package/prefix first (a fixture for the others).
 set(VKG_PACKAGE_DIR ${CMAKE_BINARY_DIR}/package)
 set(VKG_PACKAGE_ARGS
   -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DBINARY_DIR=${CMAKE_BINARY_DIR}
   -DPREFIX=${VKG_PACKAGE_DIR}/prefix
   -DGENERATOR=${CMAKE_GENERATOR} -DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}
   -DC_COMPILER=${CMAKE_C_COMPILER} -DBUILD_TYPE=${CMAKE_BUILD_TYPE}
-  -DSANITIZE=${VKG_SANITIZE} -DPKG_CONFIG=${PKG_CONFIG_EXECUTABLE})
+  -DSANITIZE=${VKG_SANITIZE} -DPKG_CONFIG=${PKG_CONFIG_EXECUTABLE}
+  -DSHARED=$<STREQUAL:$<TARGET_PROPERTY:rendergraph,TYPE>,SHARED_LIBRARY>
+  -DVERSION=$<TARGET_PROPERTY:rendergraph,VERSION> -DSOVERSION=$<TARGET_PROPERTY:rendergraph,SOVERSION>
+  -DVULKAN_LIBRARY=${Vulkan_LIBRARY})
 set(modes subdir)
 if(VKG_INSTALL)
-  list(APPEND modes install package pkgconfig vulkan_only)
+  list(APPEND modes install package pkgconfig vulkan_only graph_only)
 endif()
 foreach(mode IN LISTS modes)
   set(name package_${mode})
@@ -63,6 +104,8 @@ foreach(mode IN LISTS modes)
     set(name package_pkg_config)
   elseif(mode STREQUAL "vulkan_only")
     set(name package_vulkan_only)
+  elseif(mode STREQUAL "graph_only")
+    set(name package_graph_only)
   endif()
   add_test(NAME ${name}
            COMMAND ${CMAKE_COMMAND} -DMODE=${mode} -DWORK=${VKG_PACKAGE_DIR}/${mode} ${VKG_PACKAGE_ARGS}
@@ -72,6 +115,6 @@ foreach(mode IN LISTS modes)
 endforeach()
 if(VKG_INSTALL)
   set_tests_properties(package_install PROPERTIES FIXTURES_SETUP vkg_installed)
-  set_tests_properties(package_find_package package_pkg_config package_vulkan_only
+  set_tests_properties(package_find_package package_pkg_config package_vulkan_only package_graph_only
                        PROPERTIES FIXTURES_REQUIRED vkg_installed)
 endif()

@@ -5,10 +5,17 @@
 # system (GLFW) and no image-file library (stb): those are the programs'
 # and engine_files'.
 function(consumer_check_vulkan_only target)
-  set(allowed rendergraph::rendergraph engine::engine Vulkan::Vulkan Vulkan::Headers m)
-  # <prefix>/lib/cmake/engine -> <prefix>/include
-  file(REAL_PATH "${engine_DIR}/../../../include" prefix_include)
-  get_target_property(vulkan_dirs Vulkan::Vulkan INTERFACE_INCLUDE_DIRECTORIES)
+  consumer_check_needs(${target} rendergraph::rendergraph engine::engine Vulkan::Vulkan Vulkan::Headers m)
+endfunction()
+
+# consumer_check_needs(TARGET ALLOWED...): the same with the given list of
+# what may be brought in (graph_only: rendergraph::rendergraph and
+# Vulkan::Headers, the headers alone).
+function(consumer_check_needs target)
+  set(allowed ${ARGN})
+  # <prefix>/lib/cmake/rendergraph -> <prefix>/include
+  file(REAL_PATH "${rendergraph_DIR}/../../../include" prefix_include)
+  get_target_property(vulkan_dirs Vulkan::Headers INTERFACE_INCLUDE_DIRECTORIES)
   set(allowed_dirs ${prefix_include})
   foreach(dir IN LISTS vulkan_dirs)
     file(REAL_PATH "${dir}" dir)
@@ -25,8 +32,8 @@ function(consumer_check_vulkan_only target)
     endif()
     list(APPEND seen ${item})
     if(NOT item IN_LIST allowed)
-      message(FATAL_ERROR "${target} brings in '${item}': the installed engine and rendergraph must need "
-                          "Vulkan alone (GLFW belongs to the programs, stb to engine_files)")
+      message(FATAL_ERROR "${target} brings in '${item}', not one of: ${allowed} "
+                          "(GLFW belongs to the programs, stb to engine_files, the loader to the engine)")
     endif()
     if(NOT TARGET ${item})
       continue()

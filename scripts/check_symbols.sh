@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Checks the libraries' symbols with nm, static (.a) or shared (.so) alike.
+#
+#   check_symbols.sh [--graph LIB] [--exports PREFIX LIB]...
+#
+#   --graph LIB           the render graph needs Vulkan's headers alone and
+#                         sits below the engine: LIB calls no eng_* function
+#                         and no vk* function (Vulkan comes through the table
+#                         rg_device_create loads); nm -u lists neither.
+#   --exports PREFIX LIB  LIB defines nothing outside its prefix. Shared:
+#                         nm -D --defined-only lists PREFIX_ followed by a
+#                         letter or digit and nothing else, so no internal
+#                         PREFIX__ helper and no stray name is exported (the
+#                         version script, cmake/exports.map.in). Static:
+#                         every global it defines starts with PREFIX_
+#                         (PREFIX__ included: an archive cannot hide them);
+#                         names starting with '_' are the compiler's or a
+#                         sanitizer's.
+# CTest runs it on the build's own libraries (symbols_rendergraph) and on a
+# library built to break every rule (symbols_selftest, tests/package.cmake).
+# Exit 1 on a violation, 2 on a usage error.
+set -euo pipefail
+
+usage() { echo "usage: check_symbols.sh [--graph LIB] [--exports PREFIX LIB]..." >&2; exit 2; }
+[ $# -gt 0 ] || usage
+bad=0
+fail() { echo "check_symbols: $*"; bad=1; }
+is_shared() { case "$1" in *.so | *.so.*) return 0 ;; *) return 1 ;; esac; }
+
+# Undefined (or, with --defined-only, defined global) names, one per line.
+# POSIX format: "name type [value size]"; archives add "lib.a[x.o]:" lines.
+names() {
+  nm --format=posix "$@" | awk 'NF >= 2 && $2 ~ /^[A-Za-z]$/ { print $1 }' | sort -u
+}
+
+checked=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --graph)
+    [ $# -ge 2 ] || usage
+    lib=$2; shift 2
+    [ -f "$lib" ] || { echo "check_symbols: no such file: $lib" >&2; exit 2; }
+    if is_shared "$lib"; then und=$(names -D -u "$lib"); else und=$(names -u "$lib"); fi
+    n=0
+    wrong=0
+    while read -r s; do
+      [ -n "$s" ] || continue
+      n=$((n + 1))
+      case "$s" in
+      eng_*) fail "$(basename "$lib") calls $s: the render graph must not call into the engine"; wrong=$((wrong + 1)) ;;
+      vk*) fail "$(basename "$lib") calls $s directly: Vulkan must come through the function table"; wrong=$((wrong + 1)) ;;
+      esac
+    done <<<"$und"
+    echo "check_symbols: $(basename "$lib"): $n undefined symbols, $wrong of them eng_* or vk*"
+    checked=$((checked + 1))
+    ;;
+  --exports)
+    [ $# -ge 3 ] || usage
+    prefix=$2; lib=$3; shift 3
+    [ -f "$lib" ] || { echo "check_symbols: no such file: $lib" >&2; exit 2; }
+    n=0
+    if is_shared "$lib"; then
+      while read -r s; do
+        [ -n "$s" ] || continue
+        n=$((n + 1))
+        [[ "$s" =~ ^${prefix}_[a-z0-9] ]] || fail "$(basename "$lib") exports $s (only ${prefix}_[a-z0-9]* may be exported)"
+      done <<<"$(names -D --defined-only "$lib")"
+      echo "check_symbols: $(basename "$lib"): exports $n symbols"
+    else
+      while read -r s; do
+        [ -n "$s" ] || continue
+        case "$s" in _* | .*) continue ;; esac
+        n=$((n + 1))
+        [[ "$s" == "${prefix}_"* ]] || fail "$(basename "$lib") defines $s (every global must start with ${prefix}_)"
+      done <<<"$(names -g --defined-only "$lib")"
+      echo "check_symbols: $(basename "$lib"): defines $n global symbols"
+    fi
+    [ "$n" -gt 0 ] || fail "$(basename "$lib") defines no ${prefix}_ symbol at all: not the library meant?"
+    checked=$((checked + 1))
+    ;;
+  *) usage ;;
+  esac
+done
+[ "$checked" -gt 0 ] || usage
+if [ "$bad" -ne 0 ]; then
+  echo "check_symbols: FAILED"
+  exit 1
+fi
+echo "check_symbols: ok"
