@@ -759,6 +759,14 @@ typedef struct rg_buffer_desc {
     VkBufferUsageFlags extra_usage;
 } rg_buffer_desc;
 
+/* An imported buffer's states around the frame, as for textures: initial
+ * is the last use before the frame (the frame's first use waits for it;
+ * 0 and 0: nothing of the application's to wait for, e.g. a readback the
+ * host read before it submitted the frame, or an upload the host wrote
+ * before, whose submission makes the write visible), final the first use
+ * after it (e.g. HOST and HOST_READ for a readback, which makes the frame's
+ * writes available to the host). The graph also waits for its own uses of
+ * the frame before when the same graph runs again. */
 typedef struct rg_buffer_import_desc {
     const char *name;
     VkBuffer buffer;
