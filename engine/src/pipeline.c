@@ -180,6 +180,47 @@ size_t eng_pipeline_cache_loaded_bytes(const eng_pipeline_cache *pc) { return pc
 
 /* ------------------------------------------------------------------ pipelines */
 
+#define ENG__MAX_DYNAMIC 16
+
+/* An attachment's blend: its own, else alpha_blend's ALPHA. */
+static eng_blend blend_of(const eng_pipeline_desc *d, uint32_t i)
+{
+    return d->blend[i] != ENG_BLEND_OPAQUE ? d->blend[i] : d->alpha_blend ? ENG_BLEND_ALPHA : ENG_BLEND_OPAQUE;
+}
+
+/* The Vulkan blend state of an eng_blend. */
+static VkPipelineColorBlendAttachmentState blend_state(eng_blend b)
+{
+    static const VkBlendFactor src[ENG_BLEND_COUNT] = {
+        [ENG_BLEND_OPAQUE] = VK_BLEND_FACTOR_ONE,
+        [ENG_BLEND_ALPHA] = VK_BLEND_FACTOR_SRC_ALPHA,
+        [ENG_BLEND_PREMULTIPLIED] = VK_BLEND_FACTOR_ONE,
+        [ENG_BLEND_ADDITIVE] = VK_BLEND_FACTOR_ONE,
+        [ENG_BLEND_MULTIPLY] = VK_BLEND_FACTOR_DST_COLOR,
+    };
+    static const VkBlendFactor dst[ENG_BLEND_COUNT] = {
+        [ENG_BLEND_OPAQUE] = VK_BLEND_FACTOR_ZERO,
+        [ENG_BLEND_ALPHA] = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+        [ENG_BLEND_PREMULTIPLIED] = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+        [ENG_BLEND_ADDITIVE] = VK_BLEND_FACTOR_ONE,
+        [ENG_BLEND_MULTIPLY] = VK_BLEND_FACTOR_ZERO,
+    };
+    return (VkPipelineColorBlendAttachmentState){
+        .blendEnable = b != ENG_BLEND_OPAQUE,
+        .srcColorBlendFactor = src[b],
+        .dstColorBlendFactor = dst[b],
+        .colorBlendOp = VK_BLEND_OP_ADD,
+        /* Alpha: over composites alpha as src.a + dst.a * (1 - src.a). */
+        .srcAlphaBlendFactor = b == ENG_BLEND_ALPHA ? VK_BLEND_FACTOR_ONE
+                               : b == ENG_BLEND_MULTIPLY ? VK_BLEND_FACTOR_DST_ALPHA
+                                                         : src[b],
+        .dstAlphaBlendFactor = dst[b],
+        .alphaBlendOp = VK_BLEND_OP_ADD,
+        .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
+                          VK_COLOR_COMPONENT_A_BIT,
+    };
+}
+
 struct eng_pipeline {
     eng_context *ctx;
     VkPipeline pipeline;
@@ -293,12 +334,28 @@ static eng_result check_pipeline_desc(eng_context *ctx, const eng_pipeline_desc 
         VkFormatProperties fp;
         vkGetPhysicalDeviceFormatProperties(eng_context_physical_device(ctx), d->color_formats[i], &fp);
         if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT))
-            return eng__fail(ENG_ERROR_UNSUPPORTED, "pipeline '%s': color attachment %u: VkFormat %d cannot be rendered to",
-                             name, i, (int)d->color_formats[i]);
-        if (d->alpha_blend && !(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT))
+            return eng__fail(ENG_ERROR_UNSUPPORTED,
+                             "pipeline '%s': color attachment %u: VkFormat %d cannot be rendered to", name, i,
+                             (int)d->color_formats[i]);
+        if ((unsigned)d->blend[i] >= ENG_BLEND_COUNT)
+            return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                             "pipeline '%s': color attachment %u: blend %d is not an "
+                             "eng_blend",
+                             name, i, (int)d->blend[i]);
+        if (blend_of(d, i) != ENG_BLEND_OPAQUE &&
+            !(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT))
             return eng__fail(ENG_ERROR_UNSUPPORTED, "pipeline '%s': color attachment %u: VkFormat %d cannot blend",
                              name, i, (int)d->color_formats[i]);
     }
+    if (d->stencil_test && !rg_format_has_stencil(d->depth_format))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': stencil_test without a stencil aspect in "
+                         "depth_format (VkFormat %d)", name, (int)d->depth_format);
+    if (d->dynamic_state_count > ENG__MAX_DYNAMIC)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': %u dynamic states (%u at most)", name,
+                         d->dynamic_state_count, ENG__MAX_DYNAMIC);
+    if (d->dynamic_state_count && !d->dynamic_states)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': dynamic_state_count %u without dynamic_states",
+                         name, d->dynamic_state_count);
     if (d->push_constant_size > lim->maxPushConstantsSize || d->push_constant_size % 4 != 0)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': push constant size %u (multiple of 4, max %u)",
                          name, d->push_constant_size, lim->maxPushConstantsSize);
@@ -373,6 +430,10 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
         .polygonMode = VK_POLYGON_MODE_FILL,
         .cullMode = d->cull_mode,
         .frontFace = d->clockwise ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .depthBiasEnable = d->dynamic_depth_bias || d->depth_bias_constant != 0.0f || d->depth_bias_slope != 0.0f,
+        .depthBiasConstantFactor = d->depth_bias_constant,
+        .depthBiasClamp = d->depth_bias_clamp,
+        .depthBiasSlopeFactor = d->depth_bias_slope,
         .lineWidth = 1.0f,
     };
     VkPipelineMultisampleStateCreateInfo ms = {
@@ -384,31 +445,35 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
         .depthTestEnable = d->depth_test,
         .depthWriteEnable = d->depth_write,
         .depthCompareOp = d->depth_compare ? d->depth_compare : VK_COMPARE_OP_LESS,
+        .stencilTestEnable = d->stencil_test,
+        .front = d->stencil_front,
+        .back = d->stencil_back,
         .maxDepthBounds = 1.0f,
     };
     VkPipelineColorBlendAttachmentState blend[ENG_MAX_COLOR_ATTACHMENTS];
-    for (uint32_t i = 0; i < d->color_count; i++) {
-        blend[i] = (VkPipelineColorBlendAttachmentState){
-            .blendEnable = d->alpha_blend,
-            .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
-            .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
-            .colorBlendOp = VK_BLEND_OP_ADD,
-            .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
-            .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
-            .alphaBlendOp = VK_BLEND_OP_ADD,
-            .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
-                              VK_COLOR_COMPONENT_A_BIT,
-        };
-    }
+    for (uint32_t i = 0; i < d->color_count; i++)
+        blend[i] = blend_state(blend_of(d, i));
     VkPipelineColorBlendStateCreateInfo cb = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
         .attachmentCount = d->color_count,
         .pAttachments = blend,
     };
-    VkDynamicState dyn_states[] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
+    VkDynamicState dyn_states[4 + ENG__MAX_DYNAMIC] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
+    uint32_t dyn_count = 2;
+    if (d->dynamic_depth_bias)
+        dyn_states[dyn_count++] = VK_DYNAMIC_STATE_DEPTH_BIAS;
+    if (d->stencil_test)
+        dyn_states[dyn_count++] = VK_DYNAMIC_STATE_STENCIL_REFERENCE;
+    for (uint32_t i = 0; i < d->dynamic_state_count; i++) {
+        bool seen = false;
+        for (uint32_t k = 0; k < dyn_count && !seen; k++)
+            seen = dyn_states[k] == d->dynamic_states[i];
+        if (!seen)
+            dyn_states[dyn_count++] = d->dynamic_states[i];
+    }
     VkPipelineDynamicStateCreateInfo dyn = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-        .dynamicStateCount = 2,
+        .dynamicStateCount = dyn_count,
         .pDynamicStates = dyn_states,
     };
     bool has_depth = rg_format_has_depth(d->depth_format);

@@ -536,6 +536,17 @@ typedef struct eng_pipeline eng_pipeline;
 
 #define ENG_MAX_COLOR_ATTACHMENTS 8
 
+/* How a color attachment combines what a draw writes (src) with what it
+ * holds (dst); alpha likewise unless said. */
+typedef enum eng_blend {
+    ENG_BLEND_OPAQUE = 0,             /* src replaces dst */
+    ENG_BLEND_ALPHA,                  /* src * src.a + dst * (1 - src.a); alpha: src.a + dst.a * (1 - src.a) */
+    ENG_BLEND_PREMULTIPLIED,          /* src + dst * (1 - src.a), alpha too */
+    ENG_BLEND_ADDITIVE,               /* src + dst, alpha too */
+    ENG_BLEND_MULTIPLY,               /* src * dst, alpha too */
+    ENG_BLEND_COUNT
+} eng_blend;
+
 typedef struct eng_pipeline_desc {
     const char *name;
     const uint32_t *vertex_spirv;     /* required */
@@ -589,7 +600,27 @@ typedef struct eng_pipeline_desc {
     bool clockwise;                   /* front face; default: counter-clockwise */
     bool depth_test, depth_write;
     VkCompareOp depth_compare;        /* 0 (NEVER) = LESS: NEVER is never wanted */
-    bool alpha_blend;                 /* src-alpha over */
+    /* Depth bias (shadow maps): depth += constant * r + slope * max slope
+     * of the primitive, r the format's smallest resolvable step, clamped to
+     * clamp (0: no clamp); all 0: none. With dynamic_depth_bias the values
+     * are the command buffer's (vkCmdSetDepthBias) instead. */
+    float depth_bias_constant, depth_bias_slope, depth_bias_clamp;
+    bool dynamic_depth_bias;
+    /* Stencil test and its ops per face; the reference is dynamic
+     * (vkCmdSetStencilReference, set before drawing). Needs a stencil
+     * aspect in depth_format. */
+    bool stencil_test;
+    VkStencilOpState stencil_front, stencil_back;
+    /* Per color attachment (see eng_blend); the format must blend unless
+     * OPAQUE. alpha_blend: ENG_BLEND_ALPHA for every attachment left
+     * OPAQUE here (the older spelling). */
+    eng_blend blend[ENG_MAX_COLOR_ATTACHMENTS];
+    bool alpha_blend;
+    /* More dynamic state, besides viewport and scissor (always dynamic) and
+     * those the fields above make dynamic: e.g. VK_DYNAMIC_STATE_CULL_MODE,
+     * _DEPTH_COMPARE_OP, _BLEND_CONSTANTS (core 1.3 states only). */
+    const VkDynamicState *dynamic_states;
+    uint32_t dynamic_state_count;
 
     const VkDescriptorSetLayout *set_layouts;
     uint32_t set_layout_count;
