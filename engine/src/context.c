@@ -45,6 +45,7 @@ struct eng_context {
     void *log_user;
     eng_message_counts messages;
     char first_message[1024];
+    eng__sampler_cache samplers;      /* eng_sampler_get's (sampler.c) */
 };
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
@@ -587,6 +588,7 @@ static eng_result create_device(eng_context *ctx, const eng_context_desc *desc)
         tail->pNext = NULL; /* the application's chain as it was */
     if (vr != VK_SUCCESS)
         return eng__vk_fail(vr, "vkCreateDevice");
+    ctx->samplers.anisotropy = desc->features && desc->features->features.samplerAnisotropy;
     for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++)
         if (ctx->families[k] != UINT32_MAX)
             vkGetDeviceQueue(ctx->device, ctx->families[k], ctx->queue_index[k], &ctx->queues[k]);
@@ -734,6 +736,7 @@ void eng_context_destroy(eng_context *ctx)
     rg_device_destroy(ctx->graph_device);
     if (ctx->device) {
         vkDeviceWaitIdle(ctx->device);
+        eng__sampler_cache_destroy(&ctx->samplers, ctx->device);
         if (ctx->once_pool)
             vkDestroyCommandPool(ctx->device, ctx->once_pool, NULL);
         if (!ctx->borrowed)
@@ -782,6 +785,7 @@ const char *eng_context_memory_budget_layer(const eng_context *ctx)
 }
 eng_message_counts eng_context_messages(const eng_context *ctx) { return ctx->messages; }
 const char *eng_context_first_message(const eng_context *ctx) { return ctx->first_message; }
+eng__sampler_cache *eng__context_samplers(eng_context *ctx) { return &ctx->samplers; }
 
 eng_result eng_context_submit_once(eng_context *ctx, eng_record_fn record, void *user)
 {

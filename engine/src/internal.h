@@ -67,4 +67,34 @@ eng_result eng__offscreen_images_create(eng_context *ctx, VkFormat format, VkExt
                                         eng_image **out);
 void eng__offscreen_images_destroy(eng_image **images, uint32_t count);
 
+/* The context's samplers (eng_sampler_get, sampler.c): one per normalized
+ * desc, kept in a growable array and searched linearly (a program uses a
+ * handful). The container lives in sampler_cache.c, apart from sampler.c,
+ * so that the context can destroy it without calling back into a file that
+ * calls the context (scripts/check_stages.sh: no call cycle). */
+typedef struct eng__sampler_entry {
+    eng_sampler_desc key;             /* normalized: defaults filled in */
+    VkSampler sampler;
+} eng__sampler_entry;
+
+typedef struct eng__sampler_cache {
+    eng__sampler_entry *entries;
+    uint32_t count, capacity;
+    /* samplerAnisotropy was enabled on the device: set by eng_context_create
+     * from eng_context_desc.features; never for a context over an existing
+     * device (eng_existing_device does not say). */
+    bool anisotropy;
+} eng__sampler_cache;
+
+/* The context's cache (context.c). */
+eng__sampler_cache *eng__context_samplers(eng_context *ctx);
+/* The cached sampler for a normalized key, or VK_NULL_HANDLE. */
+VkSampler eng__sampler_cache_find(const eng__sampler_cache *cache, const eng_sampler_desc *key);
+/* Makes room for one more entry: false when out of host memory. */
+bool eng__sampler_cache_reserve(eng__sampler_cache *cache);
+/* Appends an entry; eng__sampler_cache_reserve must have succeeded. */
+void eng__sampler_cache_add(eng__sampler_cache *cache, const eng_sampler_desc *key, VkSampler sampler);
+/* Destroys every sampler and frees the array (before the device goes). */
+void eng__sampler_cache_destroy(eng__sampler_cache *cache, VkDevice device);
+
 #endif

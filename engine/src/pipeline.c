@@ -1,5 +1,5 @@
-/* Graphics pipelines for dynamic rendering, SPIR-V loading and a pipeline
- * cache that persists to a file. */
+/* Graphics pipelines for dynamic rendering, compute pipelines, SPIR-V
+ * loading and a pipeline cache that persists to a file. */
 #include "internal.h"
 
 #include <errno.h>
@@ -225,6 +225,7 @@ struct eng_pipeline {
     eng_context *ctx;
     VkPipeline pipeline;
     VkPipelineLayout layout;
+    VkPipelineBindPoint bind_point;
 };
 
 static eng_result make_module(eng_context *ctx, const char *name, const char *stage, const uint32_t *code,
@@ -381,6 +382,7 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
     if (!p)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline '%s': out of host memory", name);
     p->ctx = ctx;
+    p->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
     VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
     res = make_module(ctx, name, "vertex", d->vertex_spirv, d->vertex_size, &vs);
     if (res == ENG_SUCCESS && d->fragment_spirv)
@@ -540,6 +542,65 @@ fail:
     return res;
 }
 
+eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipeline_desc *d, eng_pipeline **out)
+{
+    if (!out)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_compute_pipeline_create: NULL out");
+    *out = NULL;
+    if (!ctx || !d)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_compute_pipeline_create: NULL context or desc");
+    char name[64];
+    eng__copy_name(name, sizeof name, d->name, "unnamed");
+    const VkPhysicalDeviceLimits *lim = &eng_context_properties(ctx)->limits;
+    if (d->push_constant_size > lim->maxPushConstantsSize || d->push_constant_size % 4 != 0)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': push constant size %u (multiple of 4, max %u)",
+                         name, d->push_constant_size, lim->maxPushConstantsSize);
+    if (d->set_layout_count && !d->set_layouts)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': set_layout_count %u without set_layouts", name,
+                         d->set_layout_count);
+    VkDevice dev = eng_context_device(ctx);
+    eng_pipeline *p = calloc(1, sizeof *p);
+    if (!p)
+        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline '%s': out of host memory", name);
+    p->ctx = ctx;
+    p->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+    VkShaderModule cs = VK_NULL_HANDLE;
+    eng_result res = make_module(ctx, name, "compute", d->spirv, d->size, &cs);
+    if (res != ENG_SUCCESS)
+        goto fail;
+    VkPushConstantRange push = { .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = d->push_constant_size };
+    VkPipelineLayoutCreateInfo lci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = d->set_layout_count,
+        .pSetLayouts = d->set_layouts,
+        .pushConstantRangeCount = d->push_constant_size ? 1 : 0,
+        .pPushConstantRanges = &push,
+    };
+    ENG_VK_TRY(res, vkCreatePipelineLayout(dev, &lci, NULL, &p->layout), fail);
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                   .module = cs, .pName = d->entry ? d->entry : "main" },
+        .layout = p->layout,
+    };
+    char what[128];
+    snprintf(what, sizeof what, "pipeline '%s': vkCreateComputePipelines", name);
+    VkResult vr = vkCreateComputePipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, NULL, &p->pipeline);
+    if (vr != VK_SUCCESS) {
+        res = eng__vk_fail(vr, what);
+        goto fail;
+    }
+    eng__set_name(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, name);
+    vkDestroyShaderModule(dev, cs, NULL);
+    *out = p;
+    return ENG_SUCCESS;
+fail:
+    if (cs)
+        vkDestroyShaderModule(dev, cs, NULL);
+    eng_pipeline_destroy(p);
+    return res;
+}
+
 void eng_pipeline_destroy(eng_pipeline *p)
 {
     if (!p)
@@ -554,3 +615,7 @@ void eng_pipeline_destroy(eng_pipeline *p)
 
 VkPipeline eng_pipeline_handle(const eng_pipeline *p) { return p ? p->pipeline : VK_NULL_HANDLE; }
 VkPipelineLayout eng_pipeline_layout(const eng_pipeline *p) { return p ? p->layout : VK_NULL_HANDLE; }
+VkPipelineBindPoint eng_pipeline_bind_point(const eng_pipeline *p)
+{
+    return p ? p->bind_point : VK_PIPELINE_BIND_POINT_GRAPHICS;
+}

@@ -631,9 +631,50 @@ typedef struct eng_pipeline_desc {
 } eng_pipeline_desc;
 
 eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *desc, eng_pipeline **out);
+
+/* A compute pipeline (eng_pipeline_handle, _layout and _destroy serve it
+ * as they serve graphics ones; bind it at VK_PIPELINE_BIND_POINT_COMPUTE). */
+typedef struct eng_compute_pipeline_desc {
+    const char *name;
+    const uint32_t *spirv;            /* required: the compute shader */
+    size_t size;                      /* bytes */
+    const char *entry;                /* NULL = "main" */
+    const VkDescriptorSetLayout *set_layouts;
+    uint32_t set_layout_count;
+    uint32_t push_constant_size;      /* bytes, 0 = none; the compute stage's */
+    eng_pipeline_cache *cache;        /* optional */
+} eng_compute_pipeline_desc;
+
+eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipeline_desc *desc, eng_pipeline **out);
+/* Where to bind it: GRAPHICS or COMPUTE. */
+VkPipelineBindPoint eng_pipeline_bind_point(const eng_pipeline *pipeline);
+
 void eng_pipeline_destroy(eng_pipeline *pipeline);
 VkPipeline eng_pipeline_handle(const eng_pipeline *pipeline);
 VkPipelineLayout eng_pipeline_layout(const eng_pipeline *pipeline);
+
+/* ---------------------------------------------------------------- samplers */
+
+/* A sampler; zero fields are the defaults named. */
+typedef struct eng_sampler_desc {
+    VkFilter filter;                  /* magnification and minification; 0 = NEAREST */
+    VkSamplerMipmapMode mipmap;       /* 0 = NEAREST */
+    VkSamplerAddressMode address;     /* all three axes; 0 = REPEAT */
+    VkBorderColor border;             /* for CLAMP_TO_BORDER; 0 = FLOAT_TRANSPARENT_BLACK */
+    float anisotropy;                 /* 0 or 1 = off; more needs samplerAnisotropy
+                                         enabled (eng_context_desc.features) and is
+                                         clamped to the device's limit */
+    bool compare;                     /* depth comparison (shadow maps) with compare_op */
+    VkCompareOp compare_op;
+    float max_lod;                    /* 0 = every mip (VK_LOD_CLAMP_NONE); to sample
+                                         mip 0 alone give a small positive value */
+} eng_sampler_desc;
+
+/* The context's sampler for desc, made on first use and kept in a small
+ * cache (equal descs give the same VkSampler), destroyed with the context:
+ * never destroy it yourself. Like the context's other calls, one thread at
+ * a time (see "Threads"). */
+eng_result eng_sampler_get(eng_context *ctx, const eng_sampler_desc *desc, VkSampler *out);
 
 /* -------------------------------------------------------------- swapchain */
 
