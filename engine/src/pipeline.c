@@ -542,6 +542,23 @@ fail:
     return res;
 }
 
+void eng_pipeline_desc_set_rendering(eng_pipeline_desc *d, const rg_command_rendering *st)
+{
+    if (!d || !st)
+        return;
+    d->color_count = st->color_count;
+    d->depth_format = st->depth_format != VK_FORMAT_UNDEFINED ? st->depth_format : st->stencil_format;
+    d->samples = st->samples;
+    d->local_read = st->merged;
+    for (uint32_t i = 0; i < ENG_MAX_COLOR_ATTACHMENTS; i++) {
+        d->color_formats[i] = i < st->color_count ? st->color_formats[i] : VK_FORMAT_UNDEFINED;
+        d->color_locations[i] = st->color_locations[i];
+        d->color_input_indices[i] = st->color_input_indices[i];
+    }
+    d->depth_input_index = st->depth_input_index;
+    d->stencil_input_index = st->stencil_input_index;
+}
+
 eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipeline_desc *d, eng_pipeline **out)
 {
     if (!out)

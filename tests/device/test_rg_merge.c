@@ -103,20 +103,14 @@ static bool job_pipeline(job *j, const rg_command_rendering *st)
                                     : two_outputs_frag,
         .fragment_size = j->reader ? (lr.input_attachment ? sizeof read_local_frag : sizeof read_sampled_frag)
                                    : sizeof two_outputs_frag,
-        .color_count = st->color_count,
-        .depth_format = st->depth_format,
-        .samples = st->samples,
         .triangle_strip = !j->reader,
         .set_layouts = j->reader ? &j->layout : NULL,
         .set_layout_count = j->reader ? 1 : 0,
         .push_constant_size = j->reader ? 0 : sizeof(solid_push),
-        .local_read = st->merged,
-        .depth_input_index = st->depth_input_index,
-        .stencil_input_index = st->stencil_input_index,
     };
-    memcpy(d.color_formats, st->color_formats, sizeof d.color_formats);
-    memcpy(d.color_locations, st->color_locations, sizeof d.color_locations);
-    memcpy(d.color_input_indices, st->color_input_indices, sizeof d.color_input_indices);
+    /* The attachments, samples and local-read mapping as the graph
+     * reports them, merged or not. */
+    eng_pipeline_desc_set_rendering(&d, st);
     if (eng_pipeline_create(test_ctx, &d, &j->pipeline) != ENG_SUCCESS)
         return false;
     j->key = st->key;

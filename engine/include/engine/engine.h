@@ -534,7 +534,7 @@ size_t eng_pipeline_cache_loaded_bytes(const eng_pipeline_cache *cache);
 
 typedef struct eng_pipeline eng_pipeline;
 
-#define ENG_MAX_COLOR_ATTACHMENTS 8
+#define ENG_MAX_COLOR_ATTACHMENTS RG_MAX_COLOR_ATTACHMENTS /* 8 */
 
 /* How a color attachment combines what a draw writes (src) with what it
  * holds (dst); alpha likewise unless said. */
@@ -631,6 +631,13 @@ typedef struct eng_pipeline_desc {
 } eng_pipeline_desc;
 
 eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *desc, eng_pipeline **out);
+/* Sets desc's attachment fields (color formats and count, depth format,
+ * samples, and for a span merged into a rendering instance local_read with
+ * the locations and input indices) to the rendering state the render graph
+ * reports for a draw (rg_command_get_rendering), so that the pipeline
+ * matches where it is drawn; the other fields are left as they are. Keep
+ * pipelines by rendering->key. */
+void eng_pipeline_desc_set_rendering(eng_pipeline_desc *desc, const rg_command_rendering *rendering);
 
 /* A compute pipeline (eng_pipeline_handle, _layout and _destroy serve it
  * as they serve graphics ones; bind it at VK_PIPELINE_BIND_POINT_COMPUTE). */
