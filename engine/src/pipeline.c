@@ -228,6 +228,33 @@ struct eng_pipeline {
     VkPipelineBindPoint bind_point;
 };
 
+/* A push-constant block the device takes: a multiple of 4 bytes, within
+ * maxPushConstantsSize. */
+static eng_result check_push_size(const eng_context *ctx, const char *name, uint32_t size)
+{
+    uint32_t max = eng_context_properties(ctx)->limits.maxPushConstantsSize;
+    if (size > max || size % 4 != 0)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': push constant size %u (multiple of 4, max %u)",
+                         name, size, max);
+    return ENG_SUCCESS;
+}
+
+/* p's layout: the set layouts and one push-constant range for stages. */
+static eng_result make_layout(VkDevice dev, eng_pipeline *p, const VkDescriptorSetLayout *sets, uint32_t set_count,
+                              uint32_t push_size, VkShaderStageFlags stages)
+{
+    VkPushConstantRange push = { .stageFlags = stages, .size = push_size };
+    VkPipelineLayoutCreateInfo lci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = set_count,
+        .pSetLayouts = sets,
+        .pushConstantRangeCount = push_size ? 1 : 0,
+        .pPushConstantRanges = &push,
+    };
+    ENG_VK_CHECK(vkCreatePipelineLayout(dev, &lci, NULL, &p->layout));
+    return ENG_SUCCESS;
+}
+
 static eng_result make_module(eng_context *ctx, const char *name, const char *stage, const uint32_t *code,
                               size_t size, VkShaderModule *out)
 {
@@ -357,9 +384,9 @@ static eng_result check_pipeline_desc(eng_context *ctx, const eng_pipeline_desc 
     if (d->dynamic_state_count && !d->dynamic_states)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': dynamic_state_count %u without dynamic_states",
                          name, d->dynamic_state_count);
-    if (d->push_constant_size > lim->maxPushConstantsSize || d->push_constant_size % 4 != 0)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': push constant size %u (multiple of 4, max %u)",
-                         name, d->push_constant_size, lim->maxPushConstantsSize);
+    eng_result res = check_push_size(ctx, name, d->push_constant_size);
+    if (res != ENG_SUCCESS)
+        return res;
     return d->local_read ? check_local_read(ctx, d, name, samples) : ENG_SUCCESS;
 }
 
@@ -390,19 +417,11 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
     if (res != ENG_SUCCESS)
         goto fail;
 
-    VkPushConstantRange push = {
-        .stageFlags = d->push_constant_stages ? d->push_constant_stages
-                                              : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
-        .size = d->push_constant_size,
-    };
-    VkPipelineLayoutCreateInfo lci = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = d->set_layout_count,
-        .pSetLayouts = d->set_layouts,
-        .pushConstantRangeCount = d->push_constant_size ? 1 : 0,
-        .pPushConstantRanges = &push,
-    };
-    ENG_VK_TRY(res, vkCreatePipelineLayout(dev, &lci, NULL, &p->layout), fail);
+    res = make_layout(dev, p, d->set_layouts, d->set_layout_count, d->push_constant_size,
+                      d->push_constant_stages ? d->push_constant_stages
+                                              : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
+    if (res != ENG_SUCCESS)
+        goto fail;
 
     const char *entry = d->entry ? d->entry : "main";
     VkPipelineShaderStageCreateInfo stages[2] = {
@@ -568,10 +587,9 @@ eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipel
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_compute_pipeline_create: NULL context or desc");
     char name[64];
     eng__copy_name(name, sizeof name, d->name, "unnamed");
-    const VkPhysicalDeviceLimits *lim = &eng_context_properties(ctx)->limits;
-    if (d->push_constant_size > lim->maxPushConstantsSize || d->push_constant_size % 4 != 0)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': push constant size %u (multiple of 4, max %u)",
-                         name, d->push_constant_size, lim->maxPushConstantsSize);
+    eng_result res = check_push_size(ctx, name, d->push_constant_size);
+    if (res != ENG_SUCCESS)
+        return res;
     if (d->set_layout_count && !d->set_layouts)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': set_layout_count %u without set_layouts", name,
                          d->set_layout_count);
@@ -582,18 +600,12 @@ eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipel
     p->ctx = ctx;
     p->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
     VkShaderModule cs = VK_NULL_HANDLE;
-    eng_result res = make_module(ctx, name, "compute", d->spirv, d->size, &cs);
+    res = make_module(ctx, name, "compute", d->spirv, d->size, &cs);
+    if (res == ENG_SUCCESS)
+        res = make_layout(dev, p, d->set_layouts, d->set_layout_count, d->push_constant_size,
+                          VK_SHADER_STAGE_COMPUTE_BIT);
     if (res != ENG_SUCCESS)
         goto fail;
-    VkPushConstantRange push = { .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = d->push_constant_size };
-    VkPipelineLayoutCreateInfo lci = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = d->set_layout_count,
-        .pSetLayouts = d->set_layouts,
-        .pushConstantRangeCount = d->push_constant_size ? 1 : 0,
-        .pPushConstantRanges = &push,
-    };
-    ENG_VK_TRY(res, vkCreatePipelineLayout(dev, &lci, NULL, &p->layout), fail);
     VkComputePipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,

@@ -16,6 +16,28 @@ static eng_context *quiet_context(void)
     return ctx;
 }
 
+/* An image of zero extent (VUID-VkImageCreateInfo-extent-00944): the
+ * validation layer reports it. */
+static void create_invalid_image(eng_context *ctx)
+{
+    VkImageCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = { 0, 0, 1 },
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+    };
+    VkImage image = VK_NULL_HANDLE;
+    VkResult vr = vkCreateImage(eng_context_device(ctx), &ci, NULL, &image);
+    if (vr == VK_SUCCESS && image) /* the layer may let the call through */
+        vkDestroyImage(eng_context_device(ctx), image, NULL);
+}
+
 DEVICE_TEST(validation, fixture_context_is_validated)
 {
     cr_assert_not_null(test_ctx);
@@ -33,22 +55,7 @@ DEVICE_TEST(validation, invalid_call_is_counted)
     eng_context *ctx = quiet_context();
     cr_assert_eq(eng_context_messages(ctx).error, 0, "a fresh context has no errors: %s",
                  eng_context_first_message(ctx));
-    VkImageCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = { 0, 0, 1 }, /* VUID-VkImageCreateInfo-extent-00944 */
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-    };
-    VkImage image = VK_NULL_HANDLE;
-    VkResult vr = vkCreateImage(eng_context_device(ctx), &ci, NULL, &image);
-    if (vr == VK_SUCCESS && image) /* the layer may let the call through */
-        vkDestroyImage(eng_context_device(ctx), image, NULL);
+    create_invalid_image(ctx);
     eng_message_counts m = eng_context_messages(ctx);
     cr_expect_gt(m.error, 0, "an image with zero extent was not reported");
     cr_expect_neq(strstr(eng_context_first_message(ctx), "extent"), NULL, "first message: %s",
@@ -100,20 +107,7 @@ DEVICE_TEST(validation, messages_reach_the_log)
     eng_context *ctx = NULL;
     eng_result er = eng_context_create(&desc, &ctx);
     cr_assert_eq(er, ENG_SUCCESS, "%s: %s", eng_result_string(er), eng_last_error());
-    VkImageCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = { 0, 0, 1 }, /* VUID-VkImageCreateInfo-extent-00944 */
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
-    };
-    VkImage image = VK_NULL_HANDLE;
-    if (vkCreateImage(eng_context_device(ctx), &ci, NULL, &image) == VK_SUCCESS && image)
-        vkDestroyImage(eng_context_device(ctx), image, NULL);
+    create_invalid_image(ctx);
     cr_expect_gt(l.errors, 0, "the invalid image reached no log");
     cr_expect_neq(strstr(l.first, "extent"), NULL, "first: %s", l.first);
 
