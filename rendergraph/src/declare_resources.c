@@ -2,12 +2,14 @@
  * pairs, their subresource slots, and re-pointing an import's Vulkan
  * objects. Shapes are
  * validated at once (format, extent, mips, samples, subresource count) so
- * the message names the resource. A resource is hashed by what identifies
+ * the message names the resource; a relative extent (size_of) is resolved
+ * then too. A resource is hashed by what identifies
  * it, never by the Vulkan objects, so an import re-pointed every frame does
  * not count as a changed declaration.
  */
 #include "declare_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,6 +96,69 @@ static rg__resource *texture_append(rg_graph *g, const char *what, const texture
     return r;
 }
 
+/* One axis of a relative size: extent times scale, rounded, at least 1.
+ * UINT64_MAX for a product no uint32 can hold (2^33 leaves room for the
+ * rounding and keeps the conversion to uint64_t defined). */
+static uint64_t scaled_axis(uint32_t extent, double scale, rg_rounding rounding)
+{
+    double v = (double)extent * scale;
+    if (v >= 8589934592.0)
+        return UINT64_MAX;
+    uint64_t whole = (uint64_t)v;
+    double frac = v - (double)whole;
+    if ((rounding == RG_ROUND_UP && frac > 0.0) || (rounding == RG_ROUND_NEAREST && frac >= 0.5))
+        whole++;
+    return whole ? whole : 1;
+}
+
+/* The extent desc declares, absolute or relative (rg_texture_desc.size_of).
+ * A relative one is resolved here rather than at compile: its source is
+ * declared earlier and keeps its extent (rg_texture_set_image requires the
+ * same), so the result is the same and every later check sees it. False
+ * after recording the error, naming the texture. */
+static bool texture_extent(rg_graph *g, const char *fn, const rg_texture_desc *desc, uint32_t *width,
+                           uint32_t *height)
+{
+    const char *name = desc->name ? desc->name : "";
+    *width = desc->width;
+    *height = desc->height;
+    if (desc->size_of.id == 0)
+        return true;
+    uint32_t i = rg__texture_index(g, desc->size_of);
+    if (i == RG__NONE) {
+        rg__fail(g, RG_ERROR_INVALID_HANDLE, "%s '%s': size_of handle 0x%x is stale, foreign or not a texture",
+                 fn, name, desc->size_of.id);
+        return false;
+    }
+    const rg__resource *src = &g->decl.resources[i];
+    if (desc->width || desc->height) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': width and height must be 0 with size_of ('%s'), not %ux%u",
+                 fn, name, src->name, desc->width, desc->height);
+        return false;
+    }
+    if (!(desc->scale >= 0.0f) || isinf(desc->scale)) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': scale %g is negative, NaN or infinite", fn, name,
+                 (double)desc->scale);
+        return false;
+    }
+    if ((unsigned)desc->rounding > (unsigned)RG_ROUND_NEAREST) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': rounding %d is not an rg_rounding", fn, name,
+                 (int)desc->rounding);
+        return false;
+    }
+    double scale = desc->scale == 0.0f ? 1.0 : (double)desc->scale;
+    uint64_t w = scaled_axis(src->width, scale, desc->rounding);
+    uint64_t h = scaled_axis(src->height, scale, desc->rounding);
+    if (w > UINT32_MAX || h > UINT32_MAX) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': size_of '%s' (%ux%u) times scale %g is over what a "
+                 "uint32 holds", fn, name, src->name, src->width, src->height, (double)desc->scale);
+        return false;
+    }
+    *width = (uint32_t)w;
+    *height = (uint32_t)h;
+    return true;
+}
+
 rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
 {
     if (!rg__usable(graph))
@@ -109,8 +174,10 @@ rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
                  desc->name ? desc->name : "", (int)desc->transient);
         return (rg_texture){0};
     }
-    texture_shape s = {desc->name, desc->format, desc->width, desc->height,
-                       desc->mip_levels, desc->array_layers, desc->samples};
+    uint32_t width, height;
+    if (!texture_extent(graph, "rg_texture_create", desc, &width, &height))
+        return (rg_texture){0};
+    texture_shape s = {desc->name, desc->format, width, height, desc->mip_levels, desc->array_layers, desc->samples};
     rg__resource *r = texture_append(graph, "rg_texture_create", &s);
     if (!r)
         return (rg_texture){0};
@@ -151,13 +218,16 @@ rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *des
                  "the first frame clears the previous contents", name, (int)desc->format);
         return (rg_texture){0};
     }
+    uint32_t width, height;
+    if (!texture_extent(graph, "rg_texture_create_history", desc, &width, &height))
+        return (rg_texture){0};
     char previous_name[RG__NAME_MAX];
     snprintf(previous_name, sizeof previous_name, "%s (previous)", desc->name ? desc->name : "texture");
     const char *names[2] = {desc->name, previous_name};
     uint32_t first = graph->decl.resource_count;
     for (uint32_t k = 0; k < 2; k++) {
-        texture_shape s = {names[k], desc->format, desc->width, desc->height,
-                           desc->mip_levels, desc->array_layers, desc->samples};
+        texture_shape s = {names[k], desc->format, width, height, desc->mip_levels, desc->array_layers,
+                           desc->samples};
         rg__resource *r = texture_append(graph, "rg_texture_create_history", &s);
         if (!r)
             return (rg_texture){0};

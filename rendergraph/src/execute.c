@@ -6,9 +6,11 @@
  * clears the previous halves before the frame's commands. */
 #include "graph_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 VkCommandBuffer rg_record_cmd(const rg_record_context *rc) { return rc ? rc->cmd : VK_NULL_HANDLE; }
+rg_graph *rg_record_graph(const rg_record_context *rc) { return rc ? rc->graph : NULL; }
 
 VkImage rg_record_image(const rg_record_context *rc, rg_texture t)
 {
@@ -337,7 +339,7 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
     const rg__batch *batch = &g->compiled.batches[b];
     if (clears)
         record_history_clears(g, cmd);
-    rg_record_context rc = { g, cmd };
+    rg_record_context rc = { g, cmd, RG__NONE };
     bool open = false;
     for (uint32_t p = batch->first; p <= batch->last && p < g->compiled.order_count; p++) {
         if (g->compiled.pos_batch[p] != b)
@@ -346,11 +348,17 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
         const rg__cmd *c = &g->decl.cmds[g->compiled.order[p]];
         switch (c->type) {
         case RG_COMMAND_TYPE_USER:
+            rc.command = g->compiled.order[p];
+            g->message[0] = '\0';
             if (!c->u.user.record(&rc, c->u.user.user)) {
                 /* Never leave the command buffer inside a rendering instance. */
                 if (open)
                     g->dev->vk.CmdEndRendering(cmd);
-                return rg__report(g, RG_ERROR_CALLBACK, "%s: command '%s' failed to record", what, c->name);
+                /* A query the callback made may have said why. */
+                char why[sizeof g->message];
+                snprintf(why, sizeof why, "%s", g->message);
+                return rg__report(g, RG_ERROR_CALLBACK, "%s: command '%s' failed to record%s%s", what, c->name,
+                                  why[0] ? ": " : "", why);
             }
             break;
         case RG_COMMAND_TYPE_BEGIN_RENDERING:
@@ -450,6 +458,15 @@ const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer 
 {
     if (!graph || graph->state != RG__PLACED || !graph->placement.on_device)
         return NULL;
-    graph->placement.record = (rg_record_context){ graph, cmd };
+    graph->placement.record = (rg_record_context){ graph, cmd, RG__NONE };
+    return &graph->placement.record;
+}
+
+const rg_record_context *rg_record_context_for(rg_graph *graph, VkCommandBuffer cmd, rg_command command)
+{
+    uint32_t c = rg__command_index(graph, command);
+    if (c == RG__NONE || graph->decl.cmds[c].type != RG_COMMAND_TYPE_USER || !rg_record_context_get(graph, cmd))
+        return NULL;
+    graph->placement.record.command = c;
     return &graph->placement.record;
 }

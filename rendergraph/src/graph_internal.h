@@ -382,11 +382,13 @@ typedef struct rg__span_views {
     uint32_t owned;                   /* bit per slot: made by placement */
 } rg__span_views;
 
-/* What record callbacks get: the graph (for its resources' objects) and
- * the command buffer. */
+/* What record callbacks get: the graph (for its resources' objects), the
+ * command buffer and the command being recorded (RG__NONE: none, for
+ * rg_record_context_get's). */
 struct rg_record_context {
     rg_graph *graph;
     VkCommandBuffer cmd;
+    uint32_t command;
 };
 
 /* An attachment slot of an import, and the subresource it views; sub: not
@@ -396,6 +398,14 @@ typedef struct rg__import_slot {
     uint32_t mip, base_layer, layers;
     bool sub;
 } rg__import_slot;
+
+/* A view of one access's subresources (record_descriptors.c), per image
+ * (a history half or an import has several). */
+typedef struct rg__access_view {
+    uint32_t access;
+    VkImage image;
+    VkImageView view;
+} rg__access_view;
 
 /* A view the graph made of an import's image for one slot. */
 typedef struct rg__import_view {
@@ -420,6 +430,9 @@ typedef struct rg__placement {
     uint32_t import_slot_count;
     rg__import_view *import_views;    /* made at execute, kept until placement is freed */
     uint32_t import_view_count, import_view_cap;
+    rg__access_view *access_views;    /* descriptor views, made when first asked for, kept
+                                         until placement is freed */
+    uint32_t access_view_count, access_view_cap;
     rg_record_context record;         /* rg_record_context_get's */
     /* rg_execute calls since placement that recorded a frame: the first
      * clears history pairs' previous halves, each later one swaps the

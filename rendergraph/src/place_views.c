@@ -203,6 +203,11 @@ void rg__place_views_free(rg_graph *g)
                 g->dev->vk.DestroyImageView(dev, pl->span_views[s].views[slot], g->dev->vk_alloc);
     for (uint32_t i = 0; i < pl->import_view_count && dev; i++)
         g->dev->vk.DestroyImageView(dev, pl->import_views[i].view, g->dev->vk_alloc);
+    for (uint32_t i = 0; i < pl->access_view_count && dev; i++)
+        g->dev->vk.DestroyImageView(dev, pl->access_views[i].view, g->dev->vk_alloc);
+    rg__free(g, pl->access_views);
+    pl->access_views = NULL;
+    pl->access_view_count = pl->access_view_cap = 0;
     rg__free(g, pl->span_views);
     rg__free(g, pl->import_slots);
     rg__free(g, pl->import_views);

@@ -243,11 +243,29 @@ static rg_result resource_info(const rg_graph *g, uint32_t id, bool texture, rg_
     const rg__resource *r = &g->decl.resources[i];
     *out = (rg_resource_info){ .name = r->name, .imported = r->imported, .transient = r->transient,
                                .first_use = r->first_use, .last_use = r->last_use };
+    if (texture) {
+        out->format = r->format;
+        out->width = r->width;
+        out->height = r->height;
+        out->mip_levels = r->mip_levels;
+        out->array_layers = r->array_layers;
+        out->samples = r->samples;
+    } else {
+        out->size = r->size;
+    }
     if (!r->imported) {
         out->image_usage = r->image_usage;
         out->buffer_usage = r->buffer_usage;
     }
     return RG_SUCCESS;
+}
+
+VkExtent2D rg_texture_extent(const rg_graph *graph, rg_texture texture)
+{
+    uint32_t i = rg__texture_index(graph, texture);
+    if (i == RG__NONE)
+        return (VkExtent2D){ 0, 0 };
+    return (VkExtent2D){ graph->decl.resources[i].width, graph->decl.resources[i].height };
 }
 
 rg_result rg_texture_get_info(const rg_graph *graph, rg_texture texture, rg_resource_info *out)

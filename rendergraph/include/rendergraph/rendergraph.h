@@ -710,11 +710,48 @@ typedef enum rg_transient {
     RG_TRANSIENT_FORBID,
 } rg_transient;
 
+/* Relative sizes. A created texture may take its extent from another
+ * texture of the graph (rg_texture_desc.size_of), so a resize changes one
+ * number, the import's extent, and everything sized from it follows. A
+ * bloom chain at half, quarter, ... of the swapchain image:
+ *
+ *   rg_texture back = rg_texture_import(g, &(rg_texture_import_desc){ .name = "swapchain",
+ *       .format = fmt, .width = extent.width, .height = extent.height, ... });
+ *   rg_texture level[5], from = back;
+ *   for (int i = 0; i < 5; i++)
+ *       from = level[i] = rg_texture_create(g, &(rg_texture_desc){ .name = bloom_names[i],
+ *           .format = VK_FORMAT_B10G11R11_UFLOAT_PACK32, .size_of = from, .scale = 0.5f });
+ *
+ * A 1279x719 target gives 639x359, 319x179, 159x89, 79x44, 39x22 (rounded
+ * down; RG_ROUND_UP would give 640x360 first). */
+typedef enum rg_rounding {
+    RG_ROUND_DOWN = 0,                /* floor: what mip chains do */
+    RG_ROUND_UP,                      /* ceil: covers the source (tiled dispatches) */
+    RG_ROUND_NEAREST,                 /* halves round up */
+} rg_rounding;
+
 typedef struct rg_texture_desc {
     const char *name;
     rg_transient transient;
     VkFormat format;
     uint32_t width, height;
+    /* A size relative to another texture of this graph, created or imported
+     * (the swapchain image, say): with size_of set, width and height must be
+     * 0, and the extent is size_of's extent times scale (0 = 1; 0.5 = half),
+     * each axis rounded as `rounding` says and at least 1. size_of must be
+     * declared first; chains (each bloom level half the one before) are
+     * fine. It is resolved at declaration: the source is declared earlier
+     * and its extent never changes afterwards (rg_texture_set_image keeps
+     * it), so every later check, query and report sees the extent as if it
+     * were given absolutely. Declaration errors naming the texture: size_of
+     * stale, foreign or not a texture (RG_ERROR_INVALID_HANDLE); width or
+     * height non-zero with size_of, scale negative, NaN or infinite,
+     * rounding not an rg_rounding, an axis over UINT32_MAX
+     * (RG_ERROR_INVALID_ARGUMENT). Without size_of, scale and rounding are
+     * ignored. */
+    rg_texture size_of;
+    float scale;
+    rg_rounding rounding;
     uint32_t mip_levels;              /* 0 = 1 */
     uint32_t array_layers;            /* 0 = 1 */
     VkSampleCountFlagBits samples;    /* 0 = 1 */
@@ -810,9 +847,41 @@ typedef struct rg_command { uint32_t id; } rg_command;
 /* What a record callback can ask for while the graph executes. */
 typedef struct rg_record_context rg_record_context;
 VkCommandBuffer rg_record_cmd(const rg_record_context *rc);
+/* The graph being recorded (its error message, rg_texture_history_valid). */
+rg_graph *rg_record_graph(const rg_record_context *rc);
 VkImage rg_record_image(const rg_record_context *rc, rg_texture texture);
 VkImageView rg_record_view(const rg_record_context *rc, rg_texture texture);
 VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer buffer);
+
+/* Descriptors from the graph: what a shader of the command being recorded
+ * reads or writes, as the graph placed it. The image info holds the view
+ * of exactly the declared subresources (the texture's own view when the
+ * access covers it whole; for a format with depth, its depth aspect only,
+ * as a descriptor needs) and
+ * the layout the graph chose for that access (SHADER_READ_ONLY_OPTIMAL for
+ * a sampled read, GENERAL for storage, a read-only depth layout, or where
+ * a pixel-local read was merged RENDERING_LOCAL_READ for the input
+ * attachment); its sampler is VK_NULL_HANDLE. The buffer info holds the
+ * buffer and the declared offset and size. Only shader accesses (sampled,
+ * storage, uniform, input attachment, or RG_USAGE_RAW with a shader
+ * access) have descriptors. Refused (RG_ERROR_INVALID_ARGUMENT, *out
+ * zeroed, rg_graph_error_message naming the command and the resource): a
+ * resource the command did not declare, one it declares only for
+ * something else (a copy, a vertex buffer, an attachment), or one it
+ * declares twice over different ranges (say which with the _access
+ * variants). Call them from a record callback of rg_execute /
+ * rg_execute_batches, or with a context from rg_record_context_for. A
+ * subresource view is made the first time it is asked for, per image (a
+ * history half has two), and kept until the placement is freed. */
+rg_result rg_record_image_info(const rg_record_context *rc, rg_texture texture, VkDescriptorImageInfo *out);
+rg_result rg_record_buffer_info(const rg_record_context *rc, rg_buffer buffer, VkDescriptorBufferInfo *out);
+/* The same for the command's access number `access` (its index in
+ * rg_user_desc.accesses), which must be a texture or a buffer access. */
+rg_result rg_record_access_image_info(const rg_record_context *rc, uint32_t access, VkDescriptorImageInfo *out);
+rg_result rg_record_access_buffer_info(const rg_record_context *rc, uint32_t access, VkDescriptorBufferInfo *out);
+/* The command whose callback is running (0 in a context from
+ * rg_record_context_get). */
+rg_command rg_record_command(const rg_record_context *rc);
 
 /* Returns false on failure; the graph ends an open rendering instance and
  * rg_execute returns RG_ERROR_CALLBACK. */
@@ -1170,7 +1239,18 @@ typedef struct rg_resource_info {
     VkBufferUsageFlags buffer_usage;
     uint32_t first_use, last_use;     /* positions in rg_execution_order, or
                                          RG_INDEX_NONE when unused */
+    /* The shape as declared, relative sizes resolved: textures' format,
+     * extent, mips, layers and samples; buffers' size. */
+    VkFormat format;
+    uint32_t width, height, mip_levels, array_layers;
+    VkSampleCountFlagBits samples;
+    VkDeviceSize size;
 } rg_resource_info;
+
+/* A texture's extent (relative sizes resolved), at any time after its
+ * declaration: what a record callback sizes a dispatch by. 0x0 for a
+ * stale, foreign or 0 handle. */
+VkExtent2D rg_texture_extent(const rg_graph *graph, rg_texture texture);
 
 /* RG_ERROR_NOT_COMPILED before compile; RG_ERROR_INVALID_HANDLE for a
  * stale, foreign or 0 handle. */
@@ -1330,6 +1410,10 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
  * and user) with it. Valid until the graph is used with another cmd or
  * changes; NULL unless the graph is placed on its device. */
 const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer cmd);
+/* The same for recording one user command: its descriptor queries
+ * (rg_record_image_info and the others) answer for that command. NULL
+ * also for a command that is not a user command of this declaration. */
+const rg_record_context *rg_record_context_for(rg_graph *graph, VkCommandBuffer cmd, rg_command command);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,244 @@
+/* Descriptors from the graph (rendergraph.h, rg_record_image_info): what
+ * a record callback binds for a shader access of its command, taken from
+ * the declaration and the placement, so that a descriptor can never name
+ * another view, layout or range than the one the barriers were written
+ * for (vuk's bind_sampled_image and Granite's get_physical_texture_resource
+ * answer the same question).
+ *
+ * An access that covers its texture whole binds the texture's own view
+ * (placement made it, with the depth aspect alone for a sampled depth
+ * format; an import's is the application's). Any other access, and any
+ * access to a depth+stencil format's texture whose own view has both
+ * aspects, gets a view of exactly its subresources, made on first request
+ * per (access, image) and kept in placement.access_views until the
+ * placement is freed (place_views.c frees them with the others).
+ */
+#include "graph_internal.h"
+
+#include <string.h>
+
+/* The access bits a descriptor serves. */
+static const VkAccessFlags2 shader_access =
+    VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT |
+    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_UNIFORM_READ_BIT |
+    VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT;
+
+rg_command rg_record_command(const rg_record_context *rc)
+{
+    if (!rc || rc->command == RG__NONE)
+        return (rg_command){0};
+    return (rg_command){rg__make_id(rc->graph, rc->command)};
+}
+
+/* The command being recorded, or a refusal naming the call. */
+static const rg__cmd *current(const rg_record_context *rc, const char *what)
+{
+    if (rc->command == RG__NONE) {
+        rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT,
+                   "%s: the record context is not recording a command (use rg_record_context_for)", what);
+        return NULL;
+    }
+    return &rc->graph->decl.cmds[rc->command];
+}
+
+/* The command's one shader access to resource ri, as an index into
+ * decl.accesses; RG__NONE after a refusal. */
+static uint32_t find_access(const rg_record_context *rc, const rg__cmd *c, uint32_t ri, const char *what)
+{
+    const rg_graph *g = rc->graph;
+    const char *kind = g->decl.resources[ri].is_texture ? "texture" : "buffer";
+    uint32_t found = RG__NONE;
+    bool other = false;
+    for (uint32_t k = 0; k < c->access_count; k++) {
+        uint32_t ai = c->first_access + k;
+        const rg__access *a = &g->decl.accesses[ai];
+        if (a->resource != ri)
+            continue;
+        if (!(a->access & shader_access)) {
+            other = true;
+            continue;
+        }
+        if (found != RG__NONE && memcmp(&g->decl.accesses[found].range, &a->range, sizeof a->range) != 0) {
+            rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT,
+                       "%s: command '%s' declares %s '%s' twice over different ranges: name the access "
+                       "(rg_record_access_%s_info)", what, c->name, kind, g->decl.resources[ri].name,
+                       g->decl.resources[ri].is_texture ? "image" : "buffer");
+            return RG__NONE;
+        }
+        if (found == RG__NONE)
+            found = ai;
+    }
+    if (found == RG__NONE)
+        rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s' %s %s '%s'%s", what, c->name,
+                   other ? "declares no shader access to" : "did not declare", kind, g->decl.resources[ri].name,
+                   other ? " (only a copy, vertex, index, indirect or attachment use)" : "");
+    return found;
+}
+
+/* The command's access number k, checked: a shader access to the kind of
+ * resource asked for. */
+static uint32_t nth_access(const rg_record_context *rc, const rg__cmd *c, uint32_t k, bool texture, const char *what)
+{
+    const rg_graph *g = rc->graph;
+    if (k >= c->access_count) {
+        rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s' has %u accesses, not %u", what, c->name,
+                   c->access_count, k + 1);
+        return RG__NONE;
+    }
+    uint32_t ai = c->first_access + k;
+    const rg__access *a = &g->decl.accesses[ai];
+    const rg__resource *r = &g->decl.resources[a->resource];
+    if (r->is_texture != texture || !(a->access & shader_access)) {
+        rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT, "%s: access %u of command '%s' (%s '%s') is not a shader "
+                   "access to a %s", what, k, c->name, r->is_texture ? "texture" : "buffer", r->name,
+                   texture ? "texture" : "buffer");
+        return RG__NONE;
+    }
+    return ai;
+}
+
+static bool whole(const rg__resource *r, const rg_range *range)
+{
+    return range->base_mip == 0 && range->mip_count == r->mip_levels && range->base_layer == 0 &&
+           range->layer_count == r->array_layers;
+}
+
+/* The view of access ai's subresources of the texture's current image. */
+static rg_result access_view(const rg_record_context *rc, uint32_t ai, const char *what, VkImageView *out)
+{
+    rg_graph *g = rc->graph;
+    const rg__access *a = &g->decl.accesses[ai];
+    const rg__resource *r = &g->decl.resources[a->resource];
+    VkImageAspectFlags aspect =
+        (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+    /* The texture's own view serves a whole access unless it has both
+     * depth and stencil aspects (placement's view of a texture that is
+     * never sampled keeps both). */
+    bool own_aspect = r->imported || !(r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ||
+                      (r->image_usage & VK_IMAGE_USAGE_SAMPLED_BIT);
+    if (whole(r, &a->range) && own_aspect && !rg__history(r) && r->view != VK_NULL_HANDLE) {
+        *out = r->view;
+        return RG_SUCCESS;
+    }
+    rg__placement *pl = &g->placement;
+    for (uint32_t i = 0; i < pl->access_view_count; i++)
+        if (pl->access_views[i].access == ai && pl->access_views[i].image == r->image) {
+            *out = pl->access_views[i].view;
+            return RG_SUCCESS;
+        }
+    if (!rg__grow(g, (void **)&pl->access_views, &pl->access_view_cap, pl->access_view_count + 1,
+                  sizeof *pl->access_views))
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    bool array = r->array_layers > 1;
+    VkImageViewCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = r->image,
+        .viewType = array ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D,
+        .format = r->format,
+        .subresourceRange = { aspect, a->range.base_mip, a->range.mip_count, a->range.base_layer,
+                              a->range.layer_count },
+    };
+    VkResult vr = g->dev->vk.CreateImageView(g->dev->device, &ci, g->dev->vk_alloc, out);
+    if (vr != VK_SUCCESS)
+        return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
+                               ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
+                          "%s: view of texture '%s' (mips %u+%u, layers %u+%u): %s", what, r->name,
+                          a->range.base_mip, a->range.mip_count, a->range.base_layer, a->range.layer_count,
+                          rg_vk_result_string(vr));
+    pl->access_views[pl->access_view_count++] = (rg__access_view){ ai, r->image, *out };
+    return RG_SUCCESS;
+}
+
+static rg_result image_info(const rg_record_context *rc, uint32_t ai, const char *what, VkDescriptorImageInfo *out)
+{
+    if (ai == RG__NONE)
+        return RG_ERROR_INVALID_ARGUMENT;
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 mask;
+    VkImageLayout layout;
+    rg__access_effective(rc->graph, ai, &stage, &mask, &layout);
+    VkImageView view;
+    rg_result r = access_view(rc, ai, what, &view);
+    if (r == RG_SUCCESS)
+        *out = (VkDescriptorImageInfo){ .imageView = view, .imageLayout = layout };
+    return r;
+}
+
+static rg_result buffer_info(const rg_record_context *rc, uint32_t ai, VkDescriptorBufferInfo *out)
+{
+    if (ai == RG__NONE)
+        return RG_ERROR_INVALID_ARGUMENT;
+    const rg__access *a = &rc->graph->decl.accesses[ai];
+    *out = (VkDescriptorBufferInfo){ .buffer = rc->graph->decl.resources[a->resource].buffer, .offset = a->offset,
+                                     .range = a->size };
+    return RG_SUCCESS;
+}
+
+/* The checks every query makes first: a context of a placed graph,
+ * recording a command, which it sets in *c. */
+static rg_result begin_query(const rg_record_context *rc, const void *out, const char *what, const rg__cmd **c)
+{
+    if (!rc || !out)
+        return RG_ERROR_INVALID_ARGUMENT; /* no graph to say it on */
+    if (rc->graph->state != RG__PLACED || !rc->graph->placement.on_device)
+        return rg__report(rc->graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what,
+                          rc->graph->name);
+    *c = current(rc, what);
+    return *c ? RG_SUCCESS : RG_ERROR_INVALID_ARGUMENT;
+}
+
+rg_result rg_record_image_info(const rg_record_context *rc, rg_texture texture, VkDescriptorImageInfo *out)
+{
+    static const char what[] = "rg_record_image_info";
+    if (out)
+        *out = (VkDescriptorImageInfo){0};
+    const rg__cmd *c = NULL;
+    rg_result res = begin_query(rc, out, what, &c);
+    if (res != RG_SUCCESS)
+        return res;
+    uint32_t ri = rg__texture_index(rc->graph, texture);
+    if (ri == RG__NONE)
+        return rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s': texture %u is not a texture of "
+                          "this declaration", what, c->name, texture.id);
+    return image_info(rc, find_access(rc, c, ri, what), what, out);
+}
+
+rg_result rg_record_buffer_info(const rg_record_context *rc, rg_buffer buffer, VkDescriptorBufferInfo *out)
+{
+    static const char what[] = "rg_record_buffer_info";
+    if (out)
+        *out = (VkDescriptorBufferInfo){0};
+    const rg__cmd *c = NULL;
+    rg_result res = begin_query(rc, out, what, &c);
+    if (res != RG_SUCCESS)
+        return res;
+    uint32_t ri = rg__buffer_index(rc->graph, buffer);
+    if (ri == RG__NONE)
+        return rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s': buffer %u is not a buffer of "
+                          "this declaration", what, c->name, buffer.id);
+    return buffer_info(rc, find_access(rc, c, ri, what), out);
+}
+
+rg_result rg_record_access_image_info(const rg_record_context *rc, uint32_t access, VkDescriptorImageInfo *out)
+{
+    static const char what[] = "rg_record_access_image_info";
+    if (out)
+        *out = (VkDescriptorImageInfo){0};
+    const rg__cmd *c = NULL;
+    rg_result res = begin_query(rc, out, what, &c);
+    if (res != RG_SUCCESS)
+        return res;
+    return image_info(rc, nth_access(rc, c, access, true, what), what, out);
+}
+
+rg_result rg_record_access_buffer_info(const rg_record_context *rc, uint32_t access, VkDescriptorBufferInfo *out)
+{
+    static const char what[] = "rg_record_access_buffer_info";
+    if (out)
+        *out = (VkDescriptorBufferInfo){0};
+    const rg__cmd *c = NULL;
+    rg_result res = begin_query(rc, out, what, &c);
+    if (res != RG_SUCCESS)
+        return res;
+    return buffer_info(rc, nth_access(rc, c, access, false, what), out);
+}
