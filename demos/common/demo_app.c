@@ -241,7 +241,8 @@ static int exit_status(demo_app *app, uint64_t frames, uint32_t recreated)
     return status;
 }
 
-int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user)
+/* presents: record submits and presents the frame itself. */
+static int run_frames(demo_app *app, demo_record_fn record, bool presents, void *user)
 {
     const demo_options *o = &app->opts;
     uint64_t index = 0;
@@ -273,7 +274,8 @@ int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user)
         if (last && o->screenshot)
             DEMO_CHECK(app, eng_swapchain_capture_next(app->swapchain));
         record(app, &frame, index, user);
-        DEMO_CHECK(app, eng_swapchain_present(app->swapchain, &frame));
+        if (!presents)
+            DEMO_CHECK(app, eng_swapchain_present(app->swapchain, &frame));
         if (last && o->screenshot)
             save_screenshot(app);
         index++;
@@ -288,4 +290,14 @@ int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user)
     int status = exit_status(app, index, recreated);
     destroy_context_and_window(app);
     return status;
+}
+
+int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user)
+{
+    return run_frames(app, record, false, user);
+}
+
+int demo_app_run_frames_presented(demo_app *app, demo_record_fn record_and_present, void *user)
+{
+    return run_frames(app, record_and_present, true, user);
 }

@@ -61,8 +61,12 @@ void demo_app_on_key(demo_app *app, void (*on_key)(demo_app *app, int key, void 
  * 0: animation follows it, not the clock, so the same flags always give the
  * same picture. */
 typedef void (*demo_record_fn)(demo_app *app, eng_frame *frame, uint64_t index, void *user);
-/* The frame loop under demo_app_run_graph; returns the process exit status. */
+/* The frame loop: record, then eng_swapchain_present; returns the process
+ * exit status. */
 int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user);
+/* The same loop for a function that also submits and presents the frame it
+ * records (demo_app_run_graph's, through eng_swapchain_present_graph). */
+int demo_app_run_frames_presented(demo_app *app, demo_record_fn record_and_present, void *user);
 
 /* Prints "<name>: <message>", destroys everything and exits 1. */
 _Noreturn void demo_app_fail(demo_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

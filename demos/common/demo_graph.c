@@ -93,8 +93,8 @@ void demo_graph_destroy(demo_app *app)
 rg_texture demo_import_swapchain(rg_graph *g, const eng_frame *frame)
 {
     /* The acquire semaphore is waited at COLOR_ATTACHMENT_OUTPUT: the first
-     * transition of the image waits there. The frame's end hands the image
-     * over as a color attachment (eng_swapchain_finish_image). */
+     * transition of the image waits there. The graph leaves it as a color
+     * attachment, the state eng_swapchain_present_graph finishes it from. */
     return rg_texture_import(g, &(rg_texture_import_desc){
         .name = "swapchain",
         .image = frame->image,
@@ -162,21 +162,19 @@ static void write_reports(demo_app *app)
     s->placed = true;
 }
 
-static void record_graph(demo_app *app, eng_frame *frame, uint64_t index, void *user)
+/* One frame: the graph runs on every queue it uses (its batches), the
+ * swapchain image is finished in its last batch and presented. */
+static void run_graph(demo_app *app, eng_frame *frame, uint64_t index, void *user)
 {
     (void)user;
     demo_graph_state *s = app->graph;
     if (s->stale || frame->extent.width != s->extent.width || frame->extent.height != s->extent.height)
         build(app, frame);
-    DEMO_RG_CHECK(app, s->graph, rg_texture_set_image(s->graph, s->backbuffer, frame->image, frame->view));
     if (s->update)
         s->update(app, frame, index, s->user);
-    DEMO_RG_CHECK(app, s->graph, rg_execute(s->graph, frame->cmd));
+    DEMO_CHECK(app, eng_swapchain_present_graph(app->swapchain, frame, s->graph, s->backbuffer));
     if (!s->placed)
         write_reports(app);
-    eng_swapchain_finish_image(app->swapchain, frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                               VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
 }
 
 int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn update, void *user)
@@ -190,5 +188,5 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
     rg_result r = rg_graph_create(&gd, &app->graph->graph);
     if (r != RG_SUCCESS)
         demo_app_fail(app, "rg_graph_create: %s", rg_result_string(r));
-    return demo_app_run_frames(app, record_graph, NULL);
+    return demo_app_run_frames_presented(app, run_graph, NULL);
 }

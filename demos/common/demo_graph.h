@@ -1,18 +1,21 @@
 /* Demos declared as render graphs: the frame loop imports the acquired
- * swapchain image into the graph, executes the compiled graph into the
- * frame's command buffer and presents. The graph is declared again, compiled
- * and placed at the start, after a resize and when the demo asks
- * (demo_app_rebuild_graph, e.g. from a key); --report, --dot and --timeline
- * are written each time it is placed, and --merge sets the graph's span
- * merging.
+ * swapchain image into the graph and runs the compiled graph with
+ * eng_swapchain_present_graph: on every queue it uses (commands declared
+ * with rg_user_desc.queue = RG_QUEUE_COMPUTE run on the compute queue where
+ * the context has one: ENG_QUEUES), then presents. The graph is declared
+ * again, compiled and placed at the start, after a resize and when the
+ * demo asks (demo_app_rebuild_graph, e.g. from a key); --report, --dot and
+ * --timeline are written each time it is placed, and --merge sets the
+ * graph's span merging.
  *
  *   demo_app_desc desc = { .name = "demo", ... };
  *   demo_app_init(&app, &desc, argc, argv);
  *   ...create pipelines and the scene...
  *   return demo_app_run_graph(&app, declare, update, &scene);
  *
- * declare() must leave target->backbuffer as the color attachment of the
- * frame's last span that touches it (it is presented from there). */
+ * declare() writes target->backbuffer as a color attachment or resolve
+ * target (the swapchain image has no other usage but copies from it); the
+ * import leaves it as a color attachment, whatever its last use. */
 #ifndef DEMO_GRAPH_H
 #define DEMO_GRAPH_H
 
@@ -62,8 +65,9 @@ rg_access demo_read(rg_texture texture, rg_usage usage);
 
 /* The acquired swapchain image imported into g: contents not needed, first
  * written at COLOR_ATTACHMENT_OUTPUT (where the acquire semaphore is
- * waited), left as a color attachment for eng_swapchain_finish_image.
- * Re-point it each frame with rg_texture_set_image. */
+ * waited), left as a color attachment, from where
+ * eng_swapchain_present_graph finishes it (and re-points it at each
+ * frame's image). */
 rg_texture demo_import_swapchain(rg_graph *g, const eng_frame *frame);
 
 /* After a placement at `extent`: prints the memory line, puts the

@@ -32,6 +32,8 @@ struct eng_context {
     eng_local_read local_read;
     rg_device *graph_device;          /* the device as render graphs use it */
     bool timeline;                    /* timelineSemaphore enabled */
+    /* VK_KHR_push_descriptor's entry point where enabled, else NULL. */
+    PFN_vkCmdPushDescriptorSetKHR push_descriptor_set;
     bool borrowed;                    /* the application's instance and device
                                          (eng_context_desc.existing) */
     /* The enabled layer that offers VK_EXT_memory_budget (an emulation,
@@ -479,6 +481,11 @@ static eng_result create_device(eng_context *ctx, const eng_context_desc *desc)
             if (has_device_extension_of(ctx->physical, ctx->layers[i], VK_EXT_MEMORY_BUDGET_EXTENSION_NAME))
                 snprintf(ctx->memory_budget_layer, sizeof ctx->memory_budget_layer, "%s", ctx->layers[i]);
     }
+    /* One descriptor set per draw without pools (eng_push_bindings);
+     * offered nearly everywhere, core in 1.4. */
+    bool push = has_device_extension(ctx->physical, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    if (push)
+        exts[ext_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     /* Per distinct family, as many queues as the kinds take from it (a
      * family's spare queues serve kinds it shares with graphics). */
     static const float priorities[ENG_QUEUE_KIND_COUNT] = { 1.0f, 1.0f, 1.0f };
@@ -589,6 +596,9 @@ static eng_result create_device(eng_context *ctx, const eng_context_desc *desc)
     if (vr != VK_SUCCESS)
         return eng__vk_fail(vr, "vkCreateDevice");
     ctx->samplers.anisotropy = desc->features && desc->features->features.samplerAnisotropy;
+    if (push)
+        ctx->push_descriptor_set =
+            (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(ctx->device, "vkCmdPushDescriptorSetKHR");
     for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++)
         if (ctx->families[k] != UINT32_MAX)
             vkGetDeviceQueue(ctx->device, ctx->families[k], ctx->queue_index[k], &ctx->queues[k]);
@@ -671,6 +681,9 @@ static eng_result adopt_device(eng_context *ctx, const eng_context_desc *desc)
     ctx->queue_family = ctx->families[ENG_QUEUE_GRAPHICS];
     ctx->timeline = e->timeline_semaphore;
     ctx->memory_budget = e->memory_budget;
+    if (e->push_descriptor)
+        ctx->push_descriptor_set =
+            (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(ctx->device, "vkCmdPushDescriptorSetKHR");
     eng_context_desc probe = { .no_local_read = !e->local_read };
     query_device(ctx, &probe);
     VkCommandPoolCreateInfo pci = {
@@ -845,4 +858,11 @@ void eng__set_name(eng_context *ctx, VkObjectType type, uint64_t handle, const c
         .pObjectName = name,
     };
     set(ctx->device, &info);
+}
+
+bool eng_context_has_push_descriptors(const eng_context *ctx) { return ctx && ctx->push_descriptor_set; }
+
+PFN_vkCmdPushDescriptorSetKHR eng__push_descriptor_fn(const eng_context *ctx)
+{
+    return ctx ? ctx->push_descriptor_set : NULL;
 }

@@ -52,6 +52,31 @@ void eng__image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags a
 
 VkImageAspectFlags eng__format_aspect(VkFormat format);
 
+/* A graphics or compute pipeline (pipeline.c), with its push-descriptor
+ * set (push_descriptors.c). */
+struct eng_pipeline {
+    eng_context *ctx;
+    char name[64];
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+    VkPipelineBindPoint bind_point;
+    VkDescriptorSetLayout push_set;   /* set 0, or VK_NULL_HANDLE */
+    VkDescriptorType push_types[ENG_MAX_PUSH_DESCRIPTORS];
+    uint32_t push_count;
+};
+
+/* Whether a pipeline named name can have count push descriptors of types
+ * (eng__fail's message when not): checked before anything is made. */
+eng_result eng__push_check(const eng_context *ctx, const char *name, const VkDescriptorType *types, uint32_t count);
+
+/* Makes p's push-descriptor set layout for types (none for count 0);
+ * p's name, context and bind point are set. */
+eng_result eng__push_set_layout(eng_pipeline *p, const VkDescriptorType *types, uint32_t count);
+
+/* vkCmdPushDescriptorSetKHR where the context enabled push descriptors,
+ * else NULL. */
+PFN_vkCmdPushDescriptorSetKHR eng__push_descriptor_fn(const eng_context *ctx);
+
 /* The formats a swapchain's images get, best first (format.c): sRGB, so
  * that shader output in linear space is encoded for display. A window's
  * swapchain takes the first its surface offers, an offscreen one the first
@@ -66,6 +91,34 @@ eng_result eng__offscreen_format(eng_context *ctx, VkFormat *out);
 eng_result eng__offscreen_images_create(eng_context *ctx, VkFormat format, VkExtent2D extent, uint32_t count,
                                         eng_image **out);
 void eng__offscreen_images_destroy(eng_image **images, uint32_t count);
+
+/* The command buffers of a frame-in-flight slot (frame_commands.c): one
+ * pool per queue family, made on first use; cmds[0 .. count) allocated
+ * from it, cmds[0 .. used) handed out since the last reset. */
+typedef struct eng__frame_pool {
+    uint32_t family;
+    VkCommandPool pool;
+    VkCommandBuffer *cmds;
+    uint32_t count, used, capacity;
+} eng__frame_pool;
+
+typedef struct eng__frame_commands {
+    eng__frame_pool pools[ENG_QUEUE_KIND_COUNT]; /* distinct families */
+    uint32_t pool_count;
+} eng__frame_commands;
+
+/* Makes the pool of family and one command buffer in it, so that the
+ * next begin on family needs no allocation (swapchain creation, for the
+ * graphics family: acquire then fails only as Vulkan's calls do). */
+eng_result eng__frame_commands_reserve(eng_context *ctx, eng__frame_commands *fc, uint32_t family);
+/* A command buffer of family no frame holds, begun (one-time submit). */
+eng_result eng__frame_commands_begin(eng_context *ctx, eng__frame_commands *fc, uint32_t family,
+                                     VkCommandBuffer *out);
+/* Resets every pool (the GPU is done with them: the slot's fence) and
+ * hands their command buffers out again. */
+eng_result eng__frame_commands_reset(VkDevice device, eng__frame_commands *fc);
+/* Destroys the pools; fc is left empty. */
+void eng__frame_commands_destroy(VkDevice device, eng__frame_commands *fc);
 
 /* The context's samplers (eng_sampler_get, sampler.c): one per normalized
  * desc, kept in a growable array and searched linearly (a program uses a

@@ -221,13 +221,6 @@ static VkPipelineColorBlendAttachmentState blend_state(eng_blend b)
     };
 }
 
-struct eng_pipeline {
-    eng_context *ctx;
-    VkPipeline pipeline;
-    VkPipelineLayout layout;
-    VkPipelineBindPoint bind_point;
-};
-
 /* A push-constant block the device takes: a multiple of 4 bytes, within
  * maxPushConstantsSize. */
 static eng_result check_push_size(const eng_context *ctx, const char *name, uint32_t size)
@@ -239,19 +232,34 @@ static eng_result check_push_size(const eng_context *ctx, const char *name, uint
     return ENG_SUCCESS;
 }
 
-/* p's layout: the set layouts and one push-constant range for stages. */
-static eng_result make_layout(VkDevice dev, eng_pipeline *p, const VkDescriptorSetLayout *sets, uint32_t set_count,
-                              uint32_t push_size, VkShaderStageFlags stages)
+/* p's layout: the push-descriptor set (push_descriptors.c) as set 0 when
+ * there is one, then the set layouts, and one push-constant range for
+ * stages. */
+static eng_result make_layout(eng_pipeline *p, const VkDescriptorType *push_types, uint32_t push_count,
+                              const VkDescriptorSetLayout *sets, uint32_t set_count, uint32_t push_size,
+                              VkShaderStageFlags stages)
 {
+    if (set_count > 31)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': %u set layouts (31 at most)", p->name,
+                         set_count);
+    eng_result res = eng__push_set_layout(p, push_types, push_count);
+    if (res != ENG_SUCCESS)
+        return res;
+    VkDescriptorSetLayout all[32];
+    uint32_t n = 0;
+    if (p->push_set)
+        all[n++] = p->push_set;
+    for (uint32_t i = 0; i < set_count; i++)
+        all[n++] = sets[i];
     VkPushConstantRange push = { .stageFlags = stages, .size = push_size };
     VkPipelineLayoutCreateInfo lci = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = set_count,
-        .pSetLayouts = sets,
+        .setLayoutCount = n,
+        .pSetLayouts = all,
         .pushConstantRangeCount = push_size ? 1 : 0,
         .pPushConstantRanges = &push,
     };
-    ENG_VK_CHECK(vkCreatePipelineLayout(dev, &lci, NULL, &p->layout));
+    ENG_VK_CHECK(vkCreatePipelineLayout(eng_context_device(p->ctx), &lci, NULL, &p->layout));
     return ENG_SUCCESS;
 }
 
@@ -401,6 +409,8 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
     eng__copy_name(name, sizeof name, d->name, "unnamed");
     VkSampleCountFlagBits samples = d->samples ? d->samples : VK_SAMPLE_COUNT_1_BIT;
     eng_result res = check_pipeline_desc(ctx, d, name, samples);
+    if (res == ENG_SUCCESS)
+        res = eng__push_check(ctx, name, d->push_descriptors, d->push_descriptor_count);
     if (res != ENG_SUCCESS)
         return res;
 
@@ -410,6 +420,7 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline '%s': out of host memory", name);
     p->ctx = ctx;
     p->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    memcpy(p->name, name, sizeof p->name);
     VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
     res = make_module(ctx, name, "vertex", d->vertex_spirv, d->vertex_size, &vs);
     if (res == ENG_SUCCESS && d->fragment_spirv)
@@ -417,7 +428,8 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
     if (res != ENG_SUCCESS)
         goto fail;
 
-    res = make_layout(dev, p, d->set_layouts, d->set_layout_count, d->push_constant_size,
+    res = make_layout(p, d->push_descriptors, d->push_descriptor_count, d->set_layouts, d->set_layout_count,
+                      d->push_constant_size,
                       d->push_constant_stages ? d->push_constant_stages
                                               : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
     if (res != ENG_SUCCESS)
@@ -588,6 +600,8 @@ eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipel
     char name[64];
     eng__copy_name(name, sizeof name, d->name, "unnamed");
     eng_result res = check_push_size(ctx, name, d->push_constant_size);
+    if (res == ENG_SUCCESS)
+        res = eng__push_check(ctx, name, d->push_descriptors, d->push_descriptor_count);
     if (res != ENG_SUCCESS)
         return res;
     if (d->set_layout_count && !d->set_layouts)
@@ -599,11 +613,12 @@ eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipel
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline '%s': out of host memory", name);
     p->ctx = ctx;
     p->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+    memcpy(p->name, name, sizeof p->name);
     VkShaderModule cs = VK_NULL_HANDLE;
     res = make_module(ctx, name, "compute", d->spirv, d->size, &cs);
     if (res == ENG_SUCCESS)
-        res = make_layout(dev, p, d->set_layouts, d->set_layout_count, d->push_constant_size,
-                          VK_SHADER_STAGE_COMPUTE_BIT);
+        res = make_layout(p, d->push_descriptors, d->push_descriptor_count, d->set_layouts, d->set_layout_count,
+                          d->push_constant_size, VK_SHADER_STAGE_COMPUTE_BIT);
     if (res != ENG_SUCCESS)
         goto fail;
     VkComputePipelineCreateInfo ci = {
@@ -639,6 +654,8 @@ void eng_pipeline_destroy(eng_pipeline *p)
         vkDestroyPipeline(dev, p->pipeline, NULL);
     if (p->layout)
         vkDestroyPipelineLayout(dev, p->layout, NULL);
+    if (p->push_set)
+        vkDestroyDescriptorSetLayout(dev, p->push_set, NULL);
     free(p);
 }
 

@@ -1,9 +1,12 @@
-/* Swapchain and frames in flight: one fence, acquire semaphore and command
- * pool per slot, one render-finished semaphore per image (a present may
- * still hold the one of the previous use of that image, never of another
- * image). What draws the images (a render graph, usually) is the
- * application's; the swapchain hands each one over and takes it back for
- * presentation (eng_swapchain_finish_image).
+/* Swapchain and frames in flight: one fence, acquire semaphore and set of
+ * command pools (frame_commands.c: one per queue family the frames use)
+ * per slot, one render-finished semaphore per image (a present may still
+ * hold the one of the previous use of that image, never of another image).
+ * What draws the images (a render graph, usually) is the application's;
+ * the swapchain hands each one over and takes it back for presentation
+ * (eng_swapchain_finish_image). Whoever submits the frame's work (the
+ * application, eng_swapchain_present, eng_swapchain_present_graph) waits
+ * and signals the slot's semaphores and fence that eng_frame exposes.
  *
  * An offscreen swapchain (desc.offscreen) has no surface: it owns one image
  * per slot (offscreen.c), so the slot's fence, waited at acquire, is also
@@ -32,8 +35,7 @@ struct eng_swapchain {
     eng_image *offscreen[MAX_SLOTS]; /* desc.offscreen: the images, one per slot */
 
     uint32_t slots;
-    VkCommandPool pools[MAX_SLOTS];
-    VkCommandBuffer cmds[MAX_SLOTS];
+    eng__frame_commands commands[MAX_SLOTS];
     VkFence fences[MAX_SLOTS];
     VkSemaphore acquired[MAX_SLOTS];
 
@@ -260,15 +262,11 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
     VkDevice dev = eng_context_device(ctx);
     eng_result res = ENG_SUCCESS;
     for (uint32_t i = 0; i < sc->slots; i++) {
-        VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                        .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
-                                        .queueFamilyIndex = eng_context_queue_family(ctx) };
-        ENG_VK_TRY(res, vkCreateCommandPool(dev, &pci, NULL, &sc->pools[i]), fail);
-        VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                           .commandPool = sc->pools[i],
-                                           .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-                                           .commandBufferCount = 1 };
-        ENG_VK_TRY(res, vkAllocateCommandBuffers(dev, &ai, &sc->cmds[i]), fail);
+        /* frame.cmd's pool and command buffer, made now: acquire allocates
+         * nothing. */
+        res = eng__frame_commands_reserve(ctx, &sc->commands[i], eng_context_queue_family(ctx));
+        if (res != ENG_SUCCESS)
+            goto fail;
         VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT };
         ENG_VK_TRY(res, vkCreateFence(dev, &fci, NULL, &sc->fences[i]), fail);
         VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
@@ -311,7 +309,7 @@ void eng_swapchain_destroy(eng_swapchain *sc)
     for (uint32_t i = 0; i < sc->slots; i++) {
         if (sc->acquired[i]) vkDestroySemaphore(dev, sc->acquired[i], NULL);
         if (sc->fences[i]) vkDestroyFence(dev, sc->fences[i], NULL);
-        if (sc->pools[i]) vkDestroyCommandPool(dev, sc->pools[i], NULL);
+        eng__frame_commands_destroy(dev, &sc->commands[i]);
     }
     free(sc);
 }
@@ -384,11 +382,13 @@ eng_result eng_swapchain_acquire(eng_swapchain *sc, eng_frame *frame)
     /* Reset only once an image is ours: an early return above must leave the
      * fence signaled or the next acquire would wait forever. */
     ENG_VK_CHECK(vkResetFences(dev, 1, &sc->fences[slot]));
-    ENG_VK_CHECK(vkResetCommandPool(dev, sc->pools[slot], 0));
-    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
-    ENG_VK_CHECK(vkBeginCommandBuffer(sc->cmds[slot], &bi));
-    frame->cmd = sc->cmds[slot];
+    /* The fence covers every submission of the slot's last frame: its
+     * command buffers, on every queue, are done. */
+    res = eng__frame_commands_reset(dev, &sc->commands[slot]);
+    if (res == ENG_SUCCESS)
+        res = eng__frame_commands_begin(sc->ctx, &sc->commands[slot], eng_context_queue_family(sc->ctx), &frame->cmd);
+    if (res != ENG_SUCCESS)
+        return res;
     frame->number = sc->frame_number;
     frame->slot = slot;
     frame->image_index = image_index;
@@ -396,7 +396,35 @@ eng_result eng_swapchain_acquire(eng_swapchain *sc, eng_frame *frame)
     frame->view = sc->views[image_index];
     frame->format = sc->format.format;
     frame->extent = sc->extent;
+    frame->acquire_semaphore = sc->acquired[slot]; /* VK_NULL_HANDLE offscreen */
+    frame->present_semaphore = sc->desc.offscreen ? VK_NULL_HANDLE : sc->render_done[image_index];
+    frame->fence = sc->fences[slot];
     return ENG_SUCCESS;
+}
+
+/* A frame acquired and not yet presented: the present clears frame->cmd
+ * and moves frame_number on, so a copy of an earlier frame is refused too. */
+static bool frame_open(const eng_swapchain *sc, const eng_frame *frame)
+{
+    return frame->cmd && frame->number == sc->frame_number && frame->slot < sc->slots;
+}
+
+eng_result eng_frame_command_buffer(eng_swapchain *sc, const eng_frame *frame, eng_queue_kind kind,
+                                    VkCommandBuffer *out)
+{
+    if (out)
+        *out = VK_NULL_HANDLE;
+    if (!sc || !frame || !out)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_frame_command_buffer: NULL argument");
+    if ((unsigned)kind >= ENG_QUEUE_KIND_COUNT)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_frame_command_buffer: queue kind %d", (int)kind);
+    if (!frame_open(sc, frame))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_frame_command_buffer: the frame is not acquired "
+                                                     "(or already presented)");
+    uint32_t family = eng_context_queue_family_of(sc->ctx, kind);
+    if (family == UINT32_MAX) /* no queue of that kind: its work runs on the graphics queue */
+        family = eng_context_queue_family(sc->ctx);
+    return eng__frame_commands_begin(sc->ctx, &sc->commands[frame->slot], family, out);
 }
 
 void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkImageLayout layout,
@@ -457,7 +485,7 @@ void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkIma
 
 eng_result eng_swapchain_present(eng_swapchain *sc, eng_frame *frame)
 {
-    if (!sc || !frame || !frame->cmd)
+    if (!sc || !frame || !frame_open(sc, frame))
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_present: no frame acquired");
     ENG_VK_CHECK(vkEndCommandBuffer(frame->cmd));
     VkSemaphoreSubmitInfo wait = {
@@ -483,6 +511,13 @@ eng_result eng_swapchain_present(eng_swapchain *sc, eng_frame *frame)
         .pSignalSemaphoreInfos = &signal,
     };
     ENG_VK_CHECK(vkQueueSubmit2(eng_context_queue(sc->ctx), 1, &si, sc->fences[frame->slot]));
+    return eng_swapchain_present_submitted(sc, frame);
+}
+
+eng_result eng_swapchain_present_submitted(eng_swapchain *sc, eng_frame *frame)
+{
+    if (!sc || !frame || !frame_open(sc, frame))
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_present_submitted: no frame acquired");
     if (sc->desc.offscreen) {
         sc->frame_number++;
         frame->cmd = VK_NULL_HANDLE;

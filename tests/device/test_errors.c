@@ -549,6 +549,25 @@ DEVICE_TEST(errors, context_over_an_existing_device)
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
     cr_expect_eq(eng_context_device(ctx), e.device);
     cr_expect_str_eq(eng_context_properties(ctx)->deviceName, eng_context_properties(test_ctx)->deviceName);
+    /* Push descriptors only where the application says it enabled them:
+     * a push-descriptor pipeline is then refused by name. */
+    cr_expect_not(eng_context_has_push_descriptors(ctx));
+    VkDescriptorType storage = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    eng_pipeline *p = POISON(eng_pipeline);
+    static const uint32_t no_code[1] = { 0 };
+    EXPECT_FAIL(eng_compute_pipeline_create(ctx, &(eng_compute_pipeline_desc){ .name = "pushed", .spirv = no_code,
+                                                                              .size = sizeof no_code,
+                                                                              .push_descriptors = &storage,
+                                                                              .push_descriptor_count = 1 },
+                                            &p),
+                ENG_ERROR_UNSUPPORTED, p, "VK_KHR_push_descriptor");
+    eng_existing_device with_push = e;
+    with_push.push_descriptor = eng_context_has_push_descriptors(test_ctx);
+    eng_context *pushing = NULL;
+    cr_assert_eq(eng_context_create(&(eng_context_desc){ .existing = &with_push }, &pushing), ENG_SUCCESS, "%s",
+                 eng_last_error());
+    cr_expect_eq(eng_context_has_push_descriptors(pushing), eng_context_has_push_descriptors(test_ctx));
+    eng_context_destroy(pushing);
 
     enum { W = 16, H = 16 };
     eng_buffer *readback = NULL;

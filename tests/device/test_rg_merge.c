@@ -145,6 +145,14 @@ static bool record_job(const rg_record_context *rc, void *user)
         if (lr.input_attachment && lr.input_index != (uint32_t)i)
             return false;
         info[i] = (VkDescriptorImageInfo){VK_NULL_HANDLE, rg_record_view(rc, tex[i]), lr.layout};
+        /* The descriptor query gives the same, merged (an input attachment
+         * in RENDERING_LOCAL_READ) or not (sampled). */
+        VkDescriptorImageInfo from_graph;
+        cr_expect_eq(rg_record_image_info(rc, tex[i], &from_graph), RG_SUCCESS, "%s",
+                     rg_graph_error_message(j->graph));
+        cr_expect_eq(from_graph.imageLayout, lr.layout, "texture %d: layout %d, local read says %d", i,
+                     (int)from_graph.imageLayout, (int)lr.layout);
+        cr_expect_eq(from_graph.imageView, info[i].imageView);
         w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
                                       .dstBinding = (uint32_t)i, .descriptorCount = 1,
                                       .descriptorType = lr.input_attachment ? VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT

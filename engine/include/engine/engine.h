@@ -3,7 +3,9 @@
  *
  * Workflow
  *   1. eng_context_create()      instance, optional validation, physical and
- *                                logical device, one graphics queue; headless,
+ *                                logical device, a graphics queue (and async
+ *                                compute and transfer queues where the device
+ *                                has families for them); headless,
  *                                or windowed through the application's window
  *                                system (instance extensions and a surface
  *                                callback: the engine links no window library).
@@ -14,15 +16,20 @@
  *                                in LAZILY_ALLOCATED memory where the device
  *                                offers it (tile GPUs) and in ordinary
  *                                device-local memory elsewhere.
- *   3. eng_pipeline_create()     graphics pipelines for dynamic rendering,
- *                                optionally through an eng_pipeline_cache
- *                                that is saved to a file and reused.
+ *   3. eng_pipeline_create(),    graphics pipelines for dynamic rendering
+ *      eng_compute_pipeline_create()  (built for the rendering state the
+ *                                graph reports: eng_pipeline_desc_set_rendering)
+ *                                and compute ones, optionally through an
+ *                                eng_pipeline_cache saved to a file; descriptors
+ *                                pushed from the graph (eng_push_bindings);
+ *                                samplers from a cache (eng_sampler_get).
  *   4. eng_swapchain_create()    frames in flight, in a window or (offscreen,
  *                                any context) into images of its own; each
  *                                frame, the same calls either way:
- *        eng_swapchain_acquire() -> record into frame.cmd what draws
- *        frame.image (e.g. a render graph that imports it)
- *        -> eng_swapchain_finish_image() -> eng_swapchain_present().
+ *        eng_swapchain_acquire() -> eng_swapchain_present_graph() runs a
+ *        render graph that imports frame.image on every queue it uses and
+ *        presents; or record into frame.cmd by hand ->
+ *        eng_swapchain_finish_image() -> eng_swapchain_present().
  *   5. Destroy in reverse order. Every destroy function accepts NULL.
  *
  * Image files (decoding textures, writing PNGs) are not in this library:
@@ -54,9 +61,11 @@
  *     graphics queue, for waited setup work (eng_context_submit_once and what goes
  *     through it: eng_image_upload, eng_image_read, eng_buffer_upload,
  *     eng_buffer_create_with_data), and the swapchain
- *     submits and presents on the same queue. Vulkan wants a queue
- *     externally synchronized: nothing else (another thread, your own
- *     vkQueueSubmit on eng_context_queue()) may submit while these run.
+ *     submits and presents on the same queue (eng_swapchain_present_graph
+ *     also submits on the compute and transfer queues a graph uses). Vulkan
+ *     wants a queue externally synchronized: nothing else (another thread,
+ *     your own vkQueueSubmit on eng_context_queue() or eng_context_queue_of())
+ *     may submit while these run.
  *   - Validation message counts (eng_context_messages) are bumped without
  *     locks on whichever thread makes the Vulkan call: exact when one
  *     thread at a time uses the device.
@@ -208,6 +217,7 @@ typedef struct eng_existing_device {
     bool timeline_semaphore;
     bool local_read;
     bool memory_budget;
+    bool push_descriptor;             /* VK_KHR_push_descriptor */
 } eng_existing_device;
 
 typedef struct eng_context_desc {
@@ -622,6 +632,13 @@ typedef struct eng_pipeline_desc {
     const VkDynamicState *dynamic_states;
     uint32_t dynamic_state_count;
 
+    /* Set 0 as a push-descriptor set filled from the graph (see
+     * eng_push_bindings): binding i has type push_descriptors[i] and is
+     * visible to every stage of the pipeline. set_layouts then come after
+     * it, as sets 1 and on. Refused with ENG_ERROR_UNSUPPORTED where the
+     * context has no push descriptors (eng_context_has_push_descriptors). */
+    const VkDescriptorType *push_descriptors;
+    uint32_t push_descriptor_count;   /* at most ENG_MAX_PUSH_DESCRIPTORS */
     const VkDescriptorSetLayout *set_layouts;
     uint32_t set_layout_count;
     uint32_t push_constant_size;      /* bytes, 0 = none */
@@ -646,6 +663,8 @@ typedef struct eng_compute_pipeline_desc {
     const uint32_t *spirv;            /* required: the compute shader */
     size_t size;                      /* bytes */
     const char *entry;                /* NULL = "main" */
+    const VkDescriptorType *push_descriptors; /* set 0, as for graphics pipelines */
+    uint32_t push_descriptor_count;
     const VkDescriptorSetLayout *set_layouts;
     uint32_t set_layout_count;
     uint32_t push_constant_size;      /* bytes, 0 = none; the compute stage's */
@@ -659,6 +678,41 @@ VkPipelineBindPoint eng_pipeline_bind_point(const eng_pipeline *pipeline);
 void eng_pipeline_destroy(eng_pipeline *pipeline);
 VkPipeline eng_pipeline_handle(const eng_pipeline *pipeline);
 VkPipelineLayout eng_pipeline_layout(const eng_pipeline *pipeline);
+
+/* ------------------------------------------------------------- descriptors */
+
+/* One set per draw or dispatch, pushed from what the command declared to
+ * the render graph (VK_KHR_push_descriptor, which the context enables
+ * where the device offers it):
+ *
+ *   VkDescriptorType types[] = { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+ *                                VK_DESCRIPTOR_TYPE_STORAGE_IMAGE };
+ *   desc.push_descriptors = types; desc.push_descriptor_count = 2;
+ *   ...in the command's record callback:
+ *   eng_binding b[] = { { .texture = depth, .sampler = nearest }, { .texture = ao } };
+ *   if (eng_push_bindings(rc, pipeline, b, 2) != ENG_SUCCESS) return false;
+ *
+ * Each binding's view, layout, buffer range come from the graph
+ * (rg_record_image_info): they always match the declaration. */
+#define ENG_MAX_PUSH_DESCRIPTORS 16
+
+typedef struct eng_binding {
+    rg_texture texture;               /* an image binding's texture, */
+    rg_buffer buffer;                 /* or a buffer binding's buffer */
+    VkSampler sampler;                /* COMBINED_IMAGE_SAMPLER and SAMPLER bindings */
+} eng_binding;
+
+/* Binds the pipeline's set 0 (its push_descriptors: count must equal
+ * push_descriptor_count) to bindings[0..count-1], in the command buffer
+ * of rc, at the pipeline's bind point. ENG_ERROR_INVALID_ARGUMENT, with
+ * the graph's reason in eng_last_error, for a resource the command did
+ * not declare for a shader, a binding whose kind does not match its type
+ * (a buffer for an image type, no sampler for a combined one), or a
+ * pipeline without push descriptors; nothing is recorded then. */
+eng_result eng_push_bindings(const rg_record_context *rc, const eng_pipeline *pipeline, const eng_binding *bindings,
+                             uint32_t count);
+/* Whether the context enabled VK_KHR_push_descriptor (or has Vulkan 1.4). */
+bool eng_context_has_push_descriptors(const eng_context *ctx);
 
 /* ---------------------------------------------------------------- samplers */
 
@@ -732,6 +786,29 @@ typedef struct eng_frame {
     VkImageView view;
     VkFormat format;                  /* sRGB where the surface offers it */
     VkExtent2D extent;
+    /* The frame's synchronization. eng_swapchain_present and
+     * eng_swapchain_present_graph submit with these; an application that
+     * submits the frame's work itself (eng_swapchain_present_submitted)
+     * must do the same:
+     *   acquire_semaphore  binary; signalled by the acquire when the
+     *                      presentation engine is done with the image. The
+     *                      frame's first submission on the graphics queue
+     *                      waits for it at COLOR_ATTACHMENT_OUTPUT.
+     *                      VK_NULL_HANDLE offscreen (nothing to wait for).
+     *   present_semaphore  binary; the frame's last submission signals it
+     *                      and the present waits for it. VK_NULL_HANDLE
+     *                      offscreen (nothing is presented).
+     *   fence              the slot's; unsignalled from the acquire on. The
+     *                      frame's last submission signals it, and it must
+     *                      cover all of the frame's work (every other
+     *                      submission of the frame happens-before that one,
+     *                      through semaphores). The slot's next acquire
+     *                      waits for it before it resets the slot's command
+     *                      buffers (and offscreen, reuses its image);
+     *                      eng_swapchain_read_capture waits for it too. */
+    VkSemaphore acquire_semaphore;
+    VkSemaphore present_semaphore;
+    VkFence fence;
 } eng_frame;
 
 eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc, eng_swapchain **out);
@@ -743,7 +820,8 @@ void eng_swapchain_destroy(eng_swapchain *swapchain);
 void eng_swapchain_resize(eng_swapchain *swapchain, uint32_t width, uint32_t height);
 
 /* Waits for the slot's fence, acquires an image (recreating the swapchain on
- * resize, OUT_OF_DATE or SUBOPTIMAL) and begins the frame's command buffer.
+ * resize, OUT_OF_DATE or SUBOPTIMAL), resets the slot's command buffers and
+ * begins the frame's (frame->cmd, on the graphics queue's family).
  * ENG_NOT_READY: the window has no area (minimized); skip this frame.
  * The submission waits for the image at COLOR_ATTACHMENT_OUTPUT: the first
  * use of frame->image must transition it from UNDEFINED with that stage as
@@ -752,11 +830,24 @@ void eng_swapchain_resize(eng_swapchain *swapchain, uint32_t width, uint32_t hei
  * so the same first use is right there too. */
 eng_result eng_swapchain_acquire(eng_swapchain *swapchain, eng_frame *frame);
 
+/* Another command buffer for the frame, for the queue of `kind`
+ * (eng_context_queue_of; where the context has no queue of that kind, for
+ * the graphics queue, which then runs that work): begun, one-time submit,
+ * from the slot's pool for that queue family. Each call gives a new one
+ * (frame->cmd is the frame's first graphics one). It stays valid until the
+ * slot's next acquire resets it; whoever takes it ends and submits it
+ * within the work frame->fence covers (eng_swapchain_present_graph does so
+ * for the ones it takes). No allocation once the slot has had that many. */
+eng_result eng_frame_command_buffer(eng_swapchain *swapchain, const eng_frame *frame, eng_queue_kind kind,
+                                    VkCommandBuffer *out);
+
 /* Ends the frame's use of frame->image, after the last command that touches
  * it: the image was left in `layout` by its last use at stage/access.
- * Records the capture copy when one was requested and the transition to
- * PRESENT_SRC (offscreen: TRANSFER_SRC_OPTIMAL). Once per frame, before
- * eng_swapchain_present. */
+ * Records into frame->cmd the capture copy when one was requested and the
+ * transition to PRESENT_SRC (offscreen: TRANSFER_SRC_OPTIMAL); to record it
+ * into another of the frame's graphics command buffers (the one submitted
+ * last), pass a copy of the frame whose cmd is that one. Once per frame,
+ * before eng_swapchain_present (eng_swapchain_present_graph calls it). */
 void eng_swapchain_finish_image(eng_swapchain *swapchain, const eng_frame *frame, VkImageLayout layout,
                                 VkPipelineStageFlags2 stage, VkAccessFlags2 access);
 
@@ -764,6 +855,51 @@ void eng_swapchain_finish_image(eng_swapchain *swapchain, const eng_frame *frame
  * swapchain when presentation reports OUT_OF_DATE or SUBOPTIMAL. Offscreen:
  * submits only (the slot's fence says when the image is done). */
 eng_result eng_swapchain_present(eng_swapchain *swapchain, eng_frame *frame);
+
+/* Presents a frame whose work the application ended and submitted itself
+ * (with frame's semaphores and fence as eng_frame says, the image finished
+ * by eng_swapchain_finish_image in the last submission), instead of
+ * eng_swapchain_present; recreates the swapchain on OUT_OF_DATE or
+ * SUBOPTIMAL as it does. Offscreen: ends the frame only. */
+eng_result eng_swapchain_present_submitted(eng_swapchain *swapchain, eng_frame *frame);
+
+/* Runs a render graph as the frame, on every queue it uses (see "Queues"
+ * in rendergraph.h), and presents it. graph: made on the swapchain's
+ * context's graph device (eng_context_graph_device) and compiled (the
+ * first run places it). backbuffer: its import of the swapchain image (one
+ * mip, one layer, first written at COLOR_ATTACHMENT_OUTPUT as
+ * eng_swapchain_acquire says), pointed at frame->image and frame->view
+ * here (rg_texture_set_image).
+ *   1. rg_execute_batches records batch i into a command buffer of its
+ *      queue: the first graphics batch into frame->cmd, after what the
+ *      application recorded there; the others into eng_frame_command_buffer
+ *      ones. A single-queue graph is one batch: frame->cmd alone.
+ *   2. eng_swapchain_finish_image after the graph, in the last batch (on
+ *      the graphics queue: it holds the frame's final transitions), from
+ *      the state the graph's barriers leave backbuffer in (rg_barrier_get:
+ *      the import's final layout and stages, or the last layout it had, at
+ *      every stage, when its final_layout is UNDEFINED).
+ *   3. Ends them and submits with rg_submit: frame->acquire_semaphore
+ *      waited by the first graphics batch, frame->present_semaphore and
+ *      frame->fence signalled by the last; then presents as
+ *      eng_swapchain_present does.
+ * Errors. The frame is over on return (frame->cmd is VK_NULL_HANDLE) but
+ * for two: no acquired frame (ENG_ERROR_INVALID_ARGUMENT, nothing done),
+ * and a Vulkan failure after recording (ending or submitting: out of
+ * memory, device lost), which leaves it unsubmitted: destroy the
+ * swapchain. When the graph cannot record the frame (NULL, not compiled or
+ * failed to compile, a stale backbuffer, a failed placement or record
+ * callback): ENG_ERROR_INVALID_ARGUMENT, or ENG_ERROR_OUT_OF_MEMORY and
+ * ENG_ERROR_VULKAN for the graph's memory and Vulkan failures, with
+ * eng_last_error() "eng_swapchain_present_graph: <the graph's message>";
+ * the frame is ended without the graph: what frame->cmd held (the
+ * application's and the graph's partial recording) is dropped, and the
+ * image is presented (and captured, when asked) with undefined contents.
+ * The graph is as before the call (its timeline values, history and
+ * import states), so the next acquire proceeds and the same graph, fixed,
+ * runs the next frame. */
+eng_result eng_swapchain_present_graph(eng_swapchain *swapchain, eng_frame *frame, rg_graph *graph,
+                                       rg_texture backbuffer);
 
 /* Asks for a copy of the next frame's image (request before that frame's
  * eng_swapchain_finish_image). After that frame's present,
