@@ -52,6 +52,14 @@
  * scale triangles and AO pixels by their pixel count, the shadow map's side
  * by its square root. --png writes the async picture of the first size.
  *
+ * --frame scene times the scene demo's frame (demos/scene/scene_frame.c:
+ * three shadow cascades, a 4x MSAA depth prepass, SSAO and its blur
+ * declared for the compute queue, 4x MSAA forward, a bloom chain and a
+ * tonemap) into an offscreen RGBA8 sRGB import, at animation frame 120, in
+ * the same three configurations and with the same figures: what async
+ * compute gives on a frame where only a part (SSAO, beside the shadow
+ * cascades) is eligible.
+ *
  *   gpu_frame [--sizes WxH,...] [--frames N] [--warmup N] [--json FILE]
  *             [--validation] [--ground PNG] [--merge auto|on|off]
  *   gpu_frame --frame overlap [--sizes WxH,...] [--frames N] [--warmup N]
@@ -61,6 +69,7 @@
 #include "bench_deferred.h"
 #include "bench_frame.h"
 #include "overlap_frame.h"
+#include "scene_frame.h"
 
 #include <engine/engine.h>
 #include <engine_files/engine_files.h>
@@ -280,6 +289,7 @@ _Static_assert((int)RG_QUEUE_GRAPHICS == (int)ENG_QUEUE_GRAPHICS && (int)RG_QUEU
                "the graph's queues and the engine's are numbered alike");
 
 typedef struct ov_options {
+    bool scene;                       /* --frame scene: the scene demo's frame */
     const uint32_t (*sizes)[2];
     uint32_t size_count, frames, warmup;
     uint32_t shadow_tris, compute_iters; /* at 1920x1080 */
@@ -287,6 +297,18 @@ typedef struct ov_options {
     const char *json_path, *png_path;
     bool validation;
 } ov_options;
+
+/* The frame a size runs: the overlap frame, or the scene demo's frame
+ * (demos/scene/scene_frame.c) into an offscreen RGBA8 sRGB output. */
+typedef struct ov_work {
+    bool scene;                       /* else overlap */
+    overlap_frame *overlap;
+    eng_image *output;                /* the picture compared across configurations */
+    VkExtent2D extent;
+} ov_work;
+
+/* The animation frame the scene benchmark renders, every time. */
+#define OV_SCENE_INDEX 120u
 
 /* Command pools and timestamp masks per queue the context has, one fence,
  * and 2 timestamps per batch of every configuration. */
@@ -307,6 +329,9 @@ typedef struct ov_timer {
 typedef struct ov_setup {
     rg_graph *graph;
     overlap_decl decl;
+    scene_renderer *renderer;         /* --frame scene: one per graph, as the demo has */
+    scene_frame_textures scene;
+    rg_command async_pass;            /* the first pass that may go to the compute queue */
     uint32_t batch_count;
     rg_queue queues[OV_MAX_BATCHES];
     uint32_t waits[OV_MAX_BATCHES];   /* bit j: the batch waits for batch j of the frame */
@@ -402,9 +427,11 @@ static int64_t ov_ticks(uint64_t from, uint64_t to, uint64_t mask)
  * on the device's one timestamp clock (Vulkan promises comparability only
  * within a queue; sample.cpu, the CPU's submit-to-fence time, does not
  * depend on it). */
-static bool ov_frame(ov_timer *t, overlap_frame *f, ov_setup *s, ov_sample *out)
+static bool ov_frame(ov_timer *t, ov_work *w, ov_setup *s, ov_sample *out)
 {
-    if (overlap_frame_begin(f) != ENG_SUCCESS)
+    eng_result begun = w->scene ? scene_frame_update(s->renderer, s->graph, 0, OV_SCENE_INDEX)
+                                : overlap_frame_begin(w->overlap);
+    if (begun != ENG_SUCCESS)
         return false;
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
@@ -474,10 +501,27 @@ static void ov_setup_destroy(ov_timer *t, ov_setup *s)
         if (s->cmds[i])
             vkFreeCommandBuffers(t->dev, t->pools[s->queues[i]], 1, &s->cmds[i]);
     rg_graph_destroy(s->graph);
+    scene_renderer_destroy(s->renderer);
     memset(s, 0, sizeof *s);
 }
 
-static int ov_setup_create(ov_timer *t, overlap_frame *f, uint32_t config, ov_setup *s)
+/* The scene frame into w->output, imported as the overlap frame imports
+ * its own. */
+static void ov_declare_scene(ov_work *w, ov_setup *s)
+{
+    const eng_image_info *oi = eng_image_get_info(w->output);
+    rg_texture target = rg_texture_import(
+        s->graph, &(rg_texture_import_desc){ .name = "output", .image = oi->image, .view = oi->view,
+                                             .format = oi->format, .width = w->extent.width,
+                                             .height = w->extent.height,
+                                             .final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                             .final_stage = VK_PIPELINE_STAGE_2_COPY_BIT,
+                                             .final_access = VK_ACCESS_2_TRANSFER_READ_BIT });
+    scene_frame_declare(s->renderer, s->graph, target, true, &s->scene);
+    s->async_pass = s->scene.ssao;
+}
+
+static int ov_setup_create(ov_timer *t, ov_work *w, uint32_t config, ov_setup *s)
 {
     memset(s, 0, sizeof *s);
     s->query_base = 2 * OV_MAX_BATCHES * config;
@@ -487,9 +531,23 @@ static int ov_setup_create(ov_timer *t, overlap_frame *f, uint32_t config, ov_se
                     &s->graph);
     if (!s->graph)
         return 1;
-    overlap_frame_declare(f, s->graph, &s->decl);
+    if (w->scene) {
+        if (scene_renderer_create(&(scene_renderer_desc){ .ctx = t->ctx }, &s->renderer) != ENG_SUCCESS) {
+            fprintf(stderr, "gpu_frame: %s: scene: %s\n", ov_config_names[config], eng_last_error());
+            return 1;
+        }
+        ov_declare_scene(w, s);
+    } else {
+        overlap_frame_declare(w->overlap, s->graph, &s->decl);
+        s->async_pass = s->decl.ao_pass;
+    }
     if (rg_compile(s->graph) != RG_SUCCESS) {
         fprintf(stderr, "gpu_frame: %s: compile: %s\n", ov_config_names[config], rg_graph_error_message(s->graph));
+        return 1;
+    }
+    /* Pipelines before the first timed frame. */
+    if (w->scene && scene_frame_prepare(s->renderer, s->graph) != ENG_SUCCESS) {
+        fprintf(stderr, "gpu_frame: %s: pipelines: %s\n", ov_config_names[config], eng_last_error());
         return 1;
     }
     uint32_t n = rg_batch_count(s->graph);
@@ -516,16 +574,17 @@ static int ov_setup_create(ov_timer *t, overlap_frame *f, uint32_t config, ov_se
             return 1;
     }
     rg_command_info ci;
-    s->ao_queue = rg_command_get_info(s->graph, s->decl.ao_pass, &ci) == RG_SUCCESS ? ci.queue : RG_QUEUE_GRAPHICS;
+    s->ao_queue = rg_command_get_info(s->graph, s->async_pass, &ci) == RG_SUCCESS ? ci.queue : RG_QUEUE_GRAPHICS;
     for (uint32_t i = 0; i < rg_queue_note_count(s->graph); i++) {
         rg_queue_note note;
-        if (rg_queue_note_get(s->graph, i, &note) == RG_SUCCESS && note.command.id == s->decl.ao_pass.id)
+        if (rg_queue_note_get(s->graph, i, &note) == RG_SUCCESS && note.command.id == s->async_pass.id)
             snprintf(s->note, sizeof s->note, "%s", note.reason ? note.reason : "");
     }
     /* The first frame places the memory. */
     ov_sample first;
-    if (!ov_frame(t, f, s, &first)) {
-        fprintf(stderr, "gpu_frame: %s: first frame: %s\n", ov_config_names[config], rg_graph_error_message(s->graph));
+    if (!ov_frame(t, w, s, &first)) {
+        fprintf(stderr, "gpu_frame: %s: first frame: %s (%s)\n", ov_config_names[config],
+                rg_graph_error_message(s->graph), eng_last_error());
         return 1;
     }
     s->totals = rg_memory_get_totals(s->graph);
@@ -566,17 +625,16 @@ static void ov_batch_string(const ov_setup *s, char *buf, size_t size, bool json
 /* The output of one more frame of each configuration; every picture must
  * equal the single queue's byte for byte (the async one only does when the
  * composite waited for the whole AO pass). */
-static int ov_compare_images(ov_timer *t, overlap_frame *f, ov_setup *s, uint8_t **pixels, size_t size)
+static int ov_compare_images(ov_timer *t, ov_work *w, ov_setup *s, uint8_t **pixels, size_t size)
 {
-    const overlap_frame_info info = overlap_frame_get_info(f);
     for (uint32_t c = 0; c < OV_CONFIGS; c++) {
         ov_sample unused;
-        if (!ov_frame(t, f, &s[c], &unused)) {
+        if (!ov_frame(t, w, &s[c], &unused)) {
             fprintf(stderr, "gpu_frame: %s: frame failed: %s\n", ov_config_names[c],
                     rg_graph_error_message(s[c].graph));
             return 1;
         }
-        eng_result er = eng_image_read(t->ctx, info.output, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, pixels[c], size);
+        eng_result er = eng_image_read(t->ctx, w->output, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, pixels[c], size);
         if (er != ENG_SUCCESS) {
             fprintf(stderr, "gpu_frame: reading the output: %s\n", eng_last_error());
             return 1;
@@ -613,10 +671,11 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
                                rg_queue_name((rg_queue)q), t.families[q], t.bits[q]);
         used += w > 0 ? (unsigned)w : 0;
     }
-    printf("device: %s (driver 0x%x, Vulkan %u.%u.%u), timestampPeriod %g ns; overlap frame; %s; %u warm-up + %u "
+    printf("device: %s (driver 0x%x, Vulkan %u.%u.%u), timestampPeriod %g ns; %s frame; %s; %u warm-up + %u "
            "frames per configuration%s\n",
            props->deviceName, props->driverVersion, VK_API_VERSION_MAJOR(props->apiVersion),
-           VK_API_VERSION_MINOR(props->apiVersion), VK_API_VERSION_PATCH(props->apiVersion), t.period_ns, queues,
+           VK_API_VERSION_MINOR(props->apiVersion), VK_API_VERSION_PATCH(props->apiVersion), t.period_ns,
+           o->scene ? "scene" : "overlap", queues,
            o->warmup, o->frames, o->validation ? "; under validation (times are not meaningful)" : "");
     FILE *json = NULL;
     if (rc == 0 && o->json_path && !(json = fopen(o->json_path, "w"))) {
@@ -626,10 +685,11 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
     if (json)
         fprintf(json,
                 "{\"benchmark\":\"gpu_frame\",\"device\":\"%s\",\"driver_version\":%u,\"timestamp_period_ns\":%g,"
-                "\"frame\":\"overlap\",\"warmup\":%u,\"frames\":%u,\"validation\":%s,"
+                "\"frame\":\"%s\",\"warmup\":%u,\"frames\":%u,\"validation\":%s,"
                 "\"shadow_triangles_1080p\":%u,\"shadow_layers\":%u,\"compute_iterations\":%u,\"compute_queue\":%s,"
                 "\"results\":[",
-                props->deviceName, props->driverVersion, t.period_ns, o->warmup, o->frames,
+                props->deviceName, props->driverVersion, t.period_ns, o->scene ? "scene" : "overlap", o->warmup,
+                o->frames,
                 o->validation ? "true" : "false", o->shadow_tris, o->shadow_layers, o->compute_iters,
                 t.families[RG_QUEUE_COMPUTE] == UINT32_MAX ? "false" : "true");
     ov_sample *samples = calloc((size_t)OV_CONFIGS * o->frames, sizeof *samples);
@@ -639,38 +699,60 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
         rc = 1;
     for (uint32_t si = 0; si < o->size_count && rc == 0; si++) {
         VkExtent2D extent = { o->sizes[si][0], o->sizes[si][1] };
-        double scale = (double)extent.width * extent.height / OV_BASE_PIXELS;
-        uint32_t side = (uint32_t)lround(OV_BASE_SHADOW_SIZE * sqrt(scale) / 16.0) * 16;
-        double tris = (double)o->shadow_tris * scale;
-        overlap_frame *f = NULL;
-        if (overlap_frame_create(&(overlap_frame_desc){ .ctx = ctx, .extent = extent,
-                                                        .shadow_size = side < 64 ? 64 : side,
-                                                        .shadow_triangles = tris < 2 ? 2 : (uint32_t)tris,
-                                                        .shadow_layers = o->shadow_layers,
-                                                        .ao_iterations = o->compute_iters },
-                                 &f) != ENG_SUCCESS) {
-            fprintf(stderr, "gpu_frame: overlap frame: %s\n", eng_last_error());
-            rc = 1;
-            break;
+        ov_work w = { .scene = o->scene, .extent = extent };
+        overlap_frame_info info = { 0 };
+        if (o->scene) {
+            eng_result er = eng_image_create(ctx, &(eng_image_desc){ .name = "scene output", .format = VK_FORMAT_R8G8B8A8_SRGB,
+                                                              .width = extent.width, .height = extent.height,
+                                                              .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                                                       VK_IMAGE_USAGE_TRANSFER_SRC_BIT },
+                                      &w.output);
+            if (er != ENG_SUCCESS) {
+                fprintf(stderr, "gpu_frame: scene output: %s\n", eng_last_error());
+                rc = 1;
+                break;
+            }
+            printf("%ux%u: scene frame (demos/scene): %u shadow cascades, 4x MSAA depth prepass and forward, SSAO "
+                   "and its blur (may run on the compute queue), %u bloom levels, tonemap; animation frame %u\n",
+                   extent.width, extent.height, SCENE_CASCADES, SCENE_BLOOM_LEVELS, OV_SCENE_INDEX);
+        } else {
+            double scale = (double)extent.width * extent.height / OV_BASE_PIXELS;
+            uint32_t side = (uint32_t)lround(OV_BASE_SHADOW_SIZE * sqrt(scale) / 16.0) * 16;
+            double tris = (double)o->shadow_tris * scale;
+            if (overlap_frame_create(&(overlap_frame_desc){ .ctx = ctx, .extent = extent,
+                                                            .shadow_size = side < 64 ? 64 : side,
+                                                            .shadow_triangles = tris < 2 ? 2 : (uint32_t)tris,
+                                                            .shadow_layers = o->shadow_layers,
+                                                            .ao_iterations = o->compute_iters },
+                                     &w.overlap) != ENG_SUCCESS) {
+                fprintf(stderr, "gpu_frame: overlap frame: %s\n", eng_last_error());
+                rc = 1;
+                break;
+            }
+            info = overlap_frame_get_info(w.overlap);
+            w.output = info.output;
+            printf("%ux%u: shadow map %u x %ux%u D32, terrain of %llu triangles (grid %u^2) x %u layers per cascade; "
+                   "AO %u samples per pixel\n",
+                   extent.width, extent.height, OVERLAP_CASCADES, info.shadow_size, info.shadow_size,
+                   (unsigned long long)info.shadow_triangles, info.grid, info.shadow_layers, info.ao_iterations);
         }
-        overlap_frame_info info = overlap_frame_get_info(f);
-        printf("%ux%u: shadow map %u x %ux%u D32, terrain of %llu triangles (grid %u^2) x %u layers per cascade; "
-               "AO %u samples per pixel\n",
-               extent.width, extent.height, OVERLAP_CASCADES, info.shadow_size, info.shadow_size,
-               (unsigned long long)info.shadow_triangles, info.grid, info.shadow_layers, info.ao_iterations);
         ov_setup s[OV_CONFIGS];
         memset(s, 0, sizeof s);
         for (uint32_t c = 0; c < OV_CONFIGS && rc == 0; c++)
-            rc = ov_setup_create(&t, f, c, &s[c]);
+            rc = ov_setup_create(&t, &w, c, &s[c]);
         for (uint32_t c = 0; c < OV_CONFIGS && rc == 0; c++)
-            for (uint32_t w = 0; w < o->warmup && rc == 0; w++) {
+            for (uint32_t k = 0; k < o->warmup && rc == 0; k++) {
                 ov_sample unused;
-                rc = !ov_frame(&t, f, &s[c], &unused);
+                if (!ov_frame(&t, &w, &s[c], &unused)) {
+                    fprintf(stderr, "gpu_frame: %s: warm-up frame failed: %s (%s)\n", ov_config_names[c],
+                            rg_graph_error_message(s[c].graph), eng_last_error());
+                    rc = 1;
+                }
             }
         for (uint32_t fr = 0; fr < o->frames && rc == 0; fr++)
             for (uint32_t k = 0; k < OV_CONFIGS && rc == 0; k++) {
                 uint32_t c = (fr % 2) ? OV_CONFIGS - 1 - k : k; /* alternate the order */
-                if (!ov_frame(&t, f, &s[c], &samples[c * o->frames + fr])) {
+                if (!ov_frame(&t, &w, &s[c], &samples[c * o->frames + fr])) {
                     fprintf(stderr, "gpu_frame: %s: frame failed: %s\n", ov_config_names[c],
                             rg_graph_error_message(s[c].graph));
                     rc = 1;
@@ -682,7 +764,7 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
             if (!(pixels[c] = malloc(bytes)))
                 rc = 1;
         if (rc == 0)
-            rc = ov_compare_images(&t, f, s, pixels, bytes);
+            rc = ov_compare_images(&t, &w, s, pixels, bytes);
         if (rc == 0 && o->png_path && si == 0 && eng_write_png(o->png_path, extent.width, extent.height, pixels[1])) {
             fprintf(stderr, "gpu_frame: %s: %s\n", o->png_path, eng_last_error());
             rc = 1;
@@ -691,7 +773,7 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
             free(pixels[c]);
         if (rc == 0)
             printf("%-10s %-33s %-8s %-8s %9s %8s %8s %9s %9s %9s %8s\n", "size", "configuration", "batches",
-                   "AO on", "median ms", "min ms", "max ms", "graphics", "compute", "overlap", "cpu ms");
+                   o->scene ? "SSAO on" : "AO on", "median ms", "min ms", "max ms", "graphics", "compute", "overlap", "cpu ms");
         ov_stat totals[OV_CONFIGS];
         for (uint32_t c = 0; c < OV_CONFIGS && rc == 0; c++) {
             const ov_sample *v = &samples[c * o->frames];
@@ -709,7 +791,7 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
                    batches, rg_queue_name(s[c].ao_queue), total.median, total.min, total.max, gfx.median,
                    comp.median, overlap.median, cpu.median);
             if (s[c].note[0])
-                printf("           (AO pass on graphics: %s)\n", s[c].note);
+                printf("           (%s pass on graphics: %s)\n", o->scene ? "SSAO" : "AO", s[c].note);
             if (!json)
                 continue;
             ov_batch_string(&s[c], batches, sizeof batches, true);
@@ -746,7 +828,9 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
         vkDeviceWaitIdle(t.dev);
         for (uint32_t c = 0; c < OV_CONFIGS; c++)
             ov_setup_destroy(&t, &s[c]);
-        overlap_frame_destroy(f);
+        overlap_frame_destroy(w.overlap);
+        if (w.scene)
+            eng_image_destroy(w.output);
     }
     if (json) {
         fprintf(json, "]}\n");
@@ -808,11 +892,12 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(argv[i], "--frame") && i + 1 < argc) {
             const char *name = argv[++i];
-            if (strcmp(name, "deferred") && strcmp(name, "overlap")) {
-                fprintf(stderr, "gpu_frame: --frame needs deferred or overlap, got '%s'\n", name);
+            if (strcmp(name, "deferred") && strcmp(name, "overlap") && strcmp(name, "scene")) {
+                fprintf(stderr, "gpu_frame: --frame needs deferred, overlap or scene, got '%s'\n", name);
                 return 2;
             }
-            overlap = !strcmp(name, "overlap");
+            overlap = strcmp(name, "deferred") != 0;
+            ov.scene = !strcmp(name, "scene");
         } else if (!strcmp(argv[i], "--shadow-tris") && i + 1 < argc) {
             ov.shadow_tris = (uint32_t)strtoul(argv[++i], NULL, 10);
         } else if (!strcmp(argv[i], "--shadow-layers") && i + 1 < argc) {
@@ -826,7 +911,9 @@ int main(int argc, char **argv)
                             "[--validation] [--ground PNG] [--merge auto|on|off]\n"
                             "       gpu_frame --frame overlap [--sizes WxH,...] [--frames N] [--warmup N] "
                             "[--json FILE] [--validation] [--shadow-tris N] [--shadow-layers N] [--compute-iters N] "
-                            "[--png FILE]\n");
+                            "[--png FILE]\n"
+                            "       gpu_frame --frame scene [--sizes WxH,...] [--frames N] [--warmup N] "
+                            "[--json FILE] [--validation] [--png FILE]\n");
             return 2;
         }
     }

@@ -1,0 +1,11 @@
+# The scene frame without a window, for the demo and the headless
+# benchmarks (both include this file; it defines the target once):
+# target_link_libraries(bench PRIVATE scene_frame).
+include_guard(GLOBAL)
+if(NOT TARGET PkgConfig::CGLM)
+  pkg_check_modules(CGLM REQUIRED IMPORTED_TARGET cglm)
+endif()
+add_library(scene_frame STATIC ${CMAKE_CURRENT_LIST_DIR}/scene_frame.c)
+target_include_directories(scene_frame PUBLIC ${CMAKE_CURRENT_LIST_DIR} PRIVATE ${VKG_SHADER_OUT})
+target_link_libraries(scene_frame PUBLIC engine rendergraph PkgConfig::CGLM m)
+add_dependencies(scene_frame shaders)
