@@ -58,7 +58,8 @@
  * tonemap) into an offscreen RGBA8 sRGB import, at animation frame 120, in
  * the same three configurations and with the same figures: what async
  * compute gives on a frame where only a part (SSAO, beside the shadow
- * cascades) is eligible.
+ * cascades) is eligible. --ssao-samples (default 16) makes that part
+ * larger, to see how the gain follows it.
  *
  *   gpu_frame [--sizes WxH,...] [--frames N] [--warmup N] [--json FILE]
  *             [--validation] [--ground PNG] [--merge auto|on|off]
@@ -290,6 +291,7 @@ _Static_assert((int)RG_QUEUE_GRAPHICS == (int)ENG_QUEUE_GRAPHICS && (int)RG_QUEU
 
 typedef struct ov_options {
     bool scene;                       /* --frame scene: the scene demo's frame */
+    uint32_t ssao_samples;            /* --ssao-samples: the scene's; 0 = its default */
     const uint32_t (*sizes)[2];
     uint32_t size_count, frames, warmup;
     uint32_t shadow_tris, compute_iters; /* at 1920x1080 */
@@ -302,6 +304,7 @@ typedef struct ov_options {
  * (demos/scene/scene_frame.c) into an offscreen RGBA8 sRGB output. */
 typedef struct ov_work {
     bool scene;                       /* else overlap */
+    uint32_t ssao_samples;
     overlap_frame *overlap;
     eng_image *output;                /* the picture compared across configurations */
     VkExtent2D extent;
@@ -532,7 +535,8 @@ static int ov_setup_create(ov_timer *t, ov_work *w, uint32_t config, ov_setup *s
     if (!s->graph)
         return 1;
     if (w->scene) {
-        if (scene_renderer_create(&(scene_renderer_desc){ .ctx = t->ctx }, &s->renderer) != ENG_SUCCESS) {
+        if (scene_renderer_create(&(scene_renderer_desc){ .ctx = t->ctx, .ssao_samples = w->ssao_samples },
+                                  &s->renderer) != ENG_SUCCESS) {
             fprintf(stderr, "gpu_frame: %s: scene: %s\n", ov_config_names[config], eng_last_error());
             return 1;
         }
@@ -682,16 +686,21 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
         fprintf(stderr, "gpu_frame: cannot write %s\n", o->json_path);
         rc = 1;
     }
-    if (json)
+    if (json) {
         fprintf(json,
                 "{\"benchmark\":\"gpu_frame\",\"device\":\"%s\",\"driver_version\":%u,\"timestamp_period_ns\":%g,"
-                "\"frame\":\"%s\",\"warmup\":%u,\"frames\":%u,\"validation\":%s,"
-                "\"shadow_triangles_1080p\":%u,\"shadow_layers\":%u,\"compute_iterations\":%u,\"compute_queue\":%s,"
-                "\"results\":[",
+                "\"frame\":\"%s\",\"warmup\":%u,\"frames\":%u,\"validation\":%s,\"compute_queue\":%s,",
                 props->deviceName, props->driverVersion, t.period_ns, o->scene ? "scene" : "overlap", o->warmup,
-                o->frames,
-                o->validation ? "true" : "false", o->shadow_tris, o->shadow_layers, o->compute_iters,
+                o->frames, o->validation ? "true" : "false",
                 t.families[RG_QUEUE_COMPUTE] == UINT32_MAX ? "false" : "true");
+        if (o->scene)
+            fprintf(json, "\"animation_frame\":%u,\"ssao_samples\":%u,", OV_SCENE_INDEX,
+                    o->ssao_samples ? o->ssao_samples : 16);
+        else
+            fprintf(json, "\"shadow_triangles_1080p\":%u,\"shadow_layers\":%u,\"compute_iterations\":%u,",
+                    o->shadow_tris, o->shadow_layers, o->compute_iters);
+        fputs("\"results\":[", json);
+    }
     ov_sample *samples = calloc((size_t)OV_CONFIGS * o->frames, sizeof *samples);
     double *scratch = calloc(o->frames, sizeof *scratch);
     bool json_first = true;
@@ -699,7 +708,7 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
         rc = 1;
     for (uint32_t si = 0; si < o->size_count && rc == 0; si++) {
         VkExtent2D extent = { o->sizes[si][0], o->sizes[si][1] };
-        ov_work w = { .scene = o->scene, .extent = extent };
+        ov_work w = { .scene = o->scene, .ssao_samples = o->ssao_samples, .extent = extent };
         overlap_frame_info info = { 0 };
         if (o->scene) {
             eng_result er = eng_image_create(ctx, &(eng_image_desc){ .name = "scene output", .format = VK_FORMAT_R8G8B8A8_SRGB,
@@ -713,8 +722,10 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
                 break;
             }
             printf("%ux%u: scene frame (demos/scene): %u shadow cascades, 4x MSAA depth prepass and forward, SSAO "
-                   "and its blur (may run on the compute queue), %u bloom levels, tonemap; animation frame %u\n",
-                   extent.width, extent.height, SCENE_CASCADES, SCENE_BLOOM_LEVELS, OV_SCENE_INDEX);
+                   "(%u samples per pixel) and its blur (may run on the compute queue), %u bloom levels, tonemap; "
+                   "animation frame %u\n",
+                   extent.width, extent.height, SCENE_CASCADES, o->ssao_samples ? o->ssao_samples : 16,
+                   SCENE_BLOOM_LEVELS, OV_SCENE_INDEX);
         } else {
             double scale = (double)extent.width * extent.height / OV_BASE_PIXELS;
             uint32_t side = (uint32_t)lround(OV_BASE_SHADOW_SIZE * sqrt(scale) / 16.0) * 16;
@@ -797,12 +808,16 @@ static int run_overlap(eng_context *ctx, const ov_options *o)
             ov_batch_string(&s[c], batches, sizeof batches, true);
             fprintf(json,
                     "%s{\"width\":%u,\"height\":%u,\"configuration\":\"%s\",\"single_queue\":%s,"
-                    "\"concurrent_sharing\":%s,\"shadow_size\":%u,\"shadow_triangles\":%llu,\"shadow_layers\":%u,"
-                    "\"compute_iterations\":%u,\"batches\":[%s],\"ao_queue\":\"%s\",\"identical_image\":true,",
+                    "\"concurrent_sharing\":%s,",
                     json_first ? "" : ",", extent.width, extent.height, ov_config_names[c],
-                    ov_single_queue[c] ? "true" : "false", ov_concurrent[c] ? "true" : "false", info.shadow_size,
-                    (unsigned long long)info.shadow_triangles, info.shadow_layers, info.ao_iterations, batches,
-                    rg_queue_name(s[c].ao_queue));
+                    ov_single_queue[c] ? "true" : "false", ov_concurrent[c] ? "true" : "false");
+            if (!o->scene)
+                fprintf(json, "\"shadow_size\":%u,\"shadow_triangles\":%llu,\"shadow_layers\":%u,"
+                              "\"compute_iterations\":%u,",
+                        info.shadow_size, (unsigned long long)info.shadow_triangles, info.shadow_layers,
+                        info.ao_iterations);
+            fprintf(json, "\"batches\":[%s],\"%s\":\"%s\",\"identical_image\":true,", batches,
+                    o->scene ? "ssao_queue" : "ao_queue", rg_queue_name(s[c].ao_queue));
             ov_json_stat(json, "ms", total);
             fputs(",\"busy_ms\":{", json);
             ov_json_stat(json, "graphics", gfx);
@@ -904,6 +919,8 @@ int main(int argc, char **argv)
             ov.shadow_layers = (uint32_t)strtoul(argv[++i], NULL, 10);
         } else if (!strcmp(argv[i], "--compute-iters") && i + 1 < argc) {
             ov.compute_iters = (uint32_t)strtoul(argv[++i], NULL, 10);
+        } else if (!strcmp(argv[i], "--ssao-samples") && i + 1 < argc) {
+            ov.ssao_samples = (uint32_t)strtoul(argv[++i], NULL, 10);
         } else if (!strcmp(argv[i], "--png") && i + 1 < argc) {
             ov.png_path = argv[++i];
         } else {
@@ -913,7 +930,7 @@ int main(int argc, char **argv)
                             "[--json FILE] [--validation] [--shadow-tris N] [--shadow-layers N] [--compute-iters N] "
                             "[--png FILE]\n"
                             "       gpu_frame --frame scene [--sizes WxH,...] [--frames N] [--warmup N] "
-                            "[--json FILE] [--validation] [--png FILE]\n");
+                            "[--json FILE] [--validation] [--ssao-samples N] [--png FILE]\n");
             return 2;
         }
     }

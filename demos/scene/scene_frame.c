@@ -200,6 +200,7 @@ struct scene_renderer {
     eng_context *ctx;
     eng_pipeline_cache *cache;
     VkSampleCountFlagBits samples;
+    uint32_t ssao_samples;
     bool show_cascades;
     eng_buffer *vertices, *indices;
     uint32_t index_count;
@@ -270,6 +271,7 @@ eng_result scene_renderer_create(const scene_renderer_desc *desc, scene_renderer
     r->ctx = desc->ctx;
     r->cache = desc->cache;
     r->samples = desc->samples ? desc->samples : VK_SAMPLE_COUNT_4_BIT;
+    r->ssao_samples = desc->ssao_samples ? desc->ssao_samples : 16;
     r->show_cascades = desc->show_cascades;
     eng_result res = make_cube(r);
     for (uint32_t i = 0; i < SCENE_SLOTS && res == ENG_SUCCESS; i++)
@@ -541,7 +543,7 @@ static bool dispatch(const rg_record_context *rc, void *user)
     VkCommandBuffer cmd = rg_record_cmd(rc);
     /* SSAO: the projection, then radius, bias, strength and sample count;
      * the blur reads the projection alone. */
-    float push[8] = { r->proj[0], r->proj[1], r->proj[2], r->proj[3], 1.0f, 0.03f, 1.8f, 16.0f };
+    float push[8] = { r->proj[0], r->proj[1], r->proj[2], r->proj[3], 1.0f, 0.03f, 1.8f, (float)r->ssao_samples };
     vkCmdPushConstants(cmd, eng_pipeline_layout(pipeline), VK_SHADER_STAGE_COMPUTE_BIT, 0,
                        programs[p->program].push_size, push);
     /* The AO image's size, as the graph resolved it from the target. */

@@ -57,6 +57,10 @@ typedef struct scene_renderer_desc {
     VkSampleCountFlagBits samples;
     /* Tints what each shadow cascade covers (red, green, blue). */
     bool show_cascades;
+    /* Depth samples per pixel of SSAO: 0 = 16. More makes the part of the
+     * frame that async compute can overlap larger (gpu_frame
+     * --ssao-samples); the picture changes little. */
+    uint32_t ssao_samples;
 } scene_renderer_desc;
 
 /* The textures of one declaration (handles of that graph declaration). */
