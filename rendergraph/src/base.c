@@ -35,6 +35,11 @@ const char *rg_result_string(rg_result result)
     case RG_ERROR_TRANSIENT_CONTENTS: return "transient texture used in a way that needs its contents";
     case RG_ERROR_NOT_PLACED: return "graph memory not placed";
     case RG_ERROR_IO: return "file could not be written";
+    case RG_ERROR_READ_BEFORE_WRITE: return "read of contents nothing in the frame wrote";
+    case RG_ERROR_UNDECLARED: return "resource not declared by the command";
+    case RG_ERROR_EXTENT_MISMATCH: return "attachments of different extents without a render area";
+    case RG_ERROR_UNSUPPORTED: return "not supported by the device";
+    case RG_ERROR_INTERNAL: return "internal error (a bug in the library)";
     case RG_RESULT_COUNT: break;
     }
     return "invalid rg_result value";

@@ -305,6 +305,11 @@ typedef enum rg_result {
     RG_ERROR_TRANSIENT_CONTENTS,      /* a forced-transient texture used in a way that needs its contents */
     RG_ERROR_NOT_PLACED,              /* no memory placement for the compiled graph yet */
     RG_ERROR_IO,                      /* a report or dump could not be written */
+    RG_ERROR_READ_BEFORE_WRITE,       /* a read (or LOAD) of what nothing in the frame wrote */
+    RG_ERROR_UNDECLARED,              /* a record callback asked for a resource its command did not declare */
+    RG_ERROR_EXTENT_MISMATCH,         /* attachments of different extents in a span without an area */
+    RG_ERROR_UNSUPPORTED,             /* the device does not offer what the graph needs */
+    RG_ERROR_INTERNAL,                /* the library's own invariant broke: a bug, please report it */
     RG_RESULT_COUNT
 } rg_result;
 
