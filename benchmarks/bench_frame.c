@@ -19,6 +19,7 @@ typedef struct op {
 typedef struct call {
     rg_record_fn record;
     void *user;
+    rg_command command;               /* its context: rg_record_context_for */
 } call;
 
 struct bench_flat {
@@ -226,7 +227,7 @@ static const char *flatten_command(bench_flat *f, const rg_graph *g, rg_command 
         return "a command the graph does not know";
     switch (info.type) {
     case RG_COMMAND_TYPE_USER:
-        f->calls[f->counts.calls] = (call){ info.record, info.user };
+        f->calls[f->counts.calls] = (call){ info.record, info.user, c };
         f->ops[f->op_count++] = (op){ OP_CALL, f->counts.calls++ };
         return NULL;
     case RG_COMMAND_TYPE_BEGIN_RENDERING: {
@@ -324,7 +325,6 @@ static void set_span_state(const bench_flat *f, VkCommandBuffer cmd, const rg_co
 bool bench_flat_record(const bench_flat *f, VkCommandBuffer cmd)
 {
     const op *ops = f->ops;
-    const rg_record_context *rc = rg_record_context_get(f->graph, cmd);
     bool in_span = false;
     for (uint32_t i = 0, n = f->op_count; i < n; i++) {
         switch (ops[i].kind) {
@@ -348,8 +348,11 @@ bool bench_flat_record(const bench_flat *f, VkCommandBuffer cmd)
             in_span = false;
             break;
         case OP_CALL: {
+            /* The command's own context, as rg_execute gives it: the
+             * callback sees what its command declared, and its
+             * descriptors (rg_record_image_info). */
             const call *c = &f->calls[ops[i].index];
-            if (!c->record(rc, c->user)) {
+            if (!c->record(rg_record_context_for(f->graph, cmd, c->command), c->user)) {
                 if (in_span)
                     vkCmdEndRendering(cmd);
                 return false;

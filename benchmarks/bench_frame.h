@@ -2,7 +2,8 @@
  * gpu_frame: the barriers the graph computed (rg_barrier_get, one
  * vkCmdPipelineBarrier2 per point as rg_execute groups them), its spans'
  * rendering infos (rg_span_get_rendering) and its user commands' callbacks
- * (rg_command_get_info, called with rg_record_context_get's context),
+ * (rg_command_get_info, each called with its command's context from
+ * rg_record_context_for, so it sees what rg_execute would let it see),
  * flattened once into plain arrays and replayed with vkCmdPipelineBarrier2
  * / vkCmdBeginRendering / vkCmdEndRendering / the callbacks; a merged
  * span continues its instance with the locations and input indices of

@@ -27,6 +27,12 @@
  * G-buffer. The mode and the spans that merged are printed and in the JSON;
  * the hand-written recording continues merged instances as rg_execute does.
  *
+ * --timings (deferred frame) adds, per size, the graph's own GPU timings
+ * (rg_graph_desc.timings): what they cost (the frame's median with them
+ * off and on, alternating), the per-pass breakdown of one frame heaviest
+ * first (rg_timings_print), and the sum of its passes against that
+ * frame's own timestamps.
+ *
  * --frame overlap times another frame instead (overlap_frame.c): four
  * shadow cascades of a dense terrain on the graphics queue (rasterizer
  * bound) beside an ambient-occlusion dispatch declared for the compute
@@ -62,7 +68,7 @@
  * larger, to see how the gain follows it.
  *
  *   gpu_frame [--sizes WxH,...] [--frames N] [--warmup N] [--json FILE]
- *             [--validation] [--ground PNG] [--merge auto|on|off]
+ *             [--validation] [--ground PNG] [--merge auto|on|off] [--timings]
  *   gpu_frame --frame overlap [--sizes WxH,...] [--frames N] [--warmup N]
  *             [--json FILE] [--validation] [--shadow-tris N] [--shadow-layers N]
  *             [--compute-iters N] [--png FILE]
@@ -156,16 +162,17 @@ static double frame_ms(timer *t, setup *s, bool hand)
     return (double)((ts[1] - ts[0]) & t->mask) * t->period_ns / 1e6;
 }
 
-static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_aliasing, rg_merge merge,
-                        const char *ground, setup *s)
+static int setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_aliasing, bool timings,
+                        rg_merge merge, const char *ground, setup *s)
 {
     memset(s, 0, sizeof *s);
     if (bench_deferred_create(ctx, ground, extent, false, &s->d) != ENG_SUCCESS) {
         fprintf(stderr, "gpu_frame: deferred frame: %s\n", eng_last_error());
         return 1;
     }
-    rg_graph_create(&(rg_graph_desc){ .name = no_aliasing ? "deferred, no aliasing" : "deferred", .device = eng_context_graph_device(ctx),
-                                      .no_aliasing = no_aliasing, .merge = merge },
+    rg_graph_create(&(rg_graph_desc){ .name = no_aliasing ? "deferred, no aliasing" : timings ? "deferred, timed" : "deferred",
+                                      .device = eng_context_graph_device(ctx), .no_aliasing = no_aliasing,
+                                      .merge = merge, .timings = timings },
                     &s->graph);
     if (!s->graph)
         return 1;
@@ -260,6 +267,69 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+static double median_of(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* --timings: the graph's GPU timings (rendergraph.h, "Timings") of the
+ * deferred frame. What they cost: the same frame with timings off (plain,
+ * the aliasing-on graph) and on (a graph of its own), --frames rounds in
+ * alternating order after --warmup frames each, medians of the frame's own
+ * timestamps. Then the per-pass breakdown of one frame, heaviest first,
+ * and the sum of its passes against that frame's own timestamps (which
+ * bracket everything the graph records: the sum stays below). */
+static int run_timings(eng_context *ctx, timer *t, VkExtent2D extent, rg_merge merge, const char *ground,
+                       uint32_t warmup, uint32_t frames, setup *plain)
+{
+    setup timed;
+    int rc = setup_create(ctx, t, extent, false, true, merge, ground, &timed);
+    double *v = calloc(2 * (size_t)frames, sizeof *v);
+    if (!v)
+        rc = 1;
+    for (uint32_t w = 0; w < warmup && rc == 0; w++)
+        rc = frame_ms(t, plain, false) < 0 || frame_ms(t, &timed, false) < 0;
+    for (uint32_t f = 0; f < frames && rc == 0; f++) {
+        setup *first = f % 2 ? &timed : plain, *second = f % 2 ? plain : &timed;
+        double a = frame_ms(t, first, false), b = frame_ms(t, second, false);
+        rc = a < 0 || b < 0;
+        v[f] = f % 2 ? b : a;                /* off */
+        v[frames + f] = f % 2 ? a : b;       /* on */
+    }
+    /* One frame, then another whose execute reads the first's timings. */
+    double own = rc == 0 ? frame_ms(t, &timed, false) : -1;
+    rc = rc || own < 0 || frame_ms(t, &timed, false) < 0;
+    double passes = 0.0, batches = 0.0;
+    uint64_t frame = 0;
+    for (uint32_t i = 0; i < rg_timing_count(timed.graph) && rc == 0; i++) {
+        rg_timing tm;
+        if (rg_timing_get(timed.graph, i, &tm) != RG_SUCCESS) {
+            fprintf(stderr, "gpu_frame: timings: %s\n", rg_graph_error_message(timed.graph));
+            rc = 1;
+            break;
+        }
+        frame = tm.frame;
+        if (tm.kind == RG_TIMING_BATCH)
+            batches += tm.ms;
+        else
+            passes += tm.ms;
+    }
+    if (rc == 0) {
+        double off = median_of(v, frames), on = median_of(v + frames, frames);
+        printf("%ux%u timings: frame median %.3f ms off, %.3f ms on (%+.2f%%), over %u frames each\n", extent.width,
+               extent.height, off, on, off > 0 ? 100.0 * (on - off) / off : 0.0, frames);
+        rc = rg_timings_print(timed.graph, stdout) != RG_SUCCESS;
+        printf("%ux%u timings: frame %llu: passes %.3f ms, batches %.3f ms, the frame's own timestamps %.3f ms "
+               "(passes %.1f%% of it)\n", extent.width, extent.height, (unsigned long long)frame, passes, batches,
+               own, own > 0 ? 100.0 * passes / own : 0.0);
+    }
+    free(v);
+    vkDeviceWaitIdle(eng_context_device(ctx));
+    setup_destroy(&timed);
+    return rc;
 }
 
 /* ------------------------------------------------------------ overlap frame */
@@ -862,7 +932,7 @@ int main(int argc, char **argv)
     uint32_t sizes[MAX_SIZES][2] = { { 1920, 1080 }, { 3840, 2160 } };
     uint32_t size_count = 2, frames = 50, warmup = 5;
     const char *json_path = NULL, *ground = NULL;
-    bool validation = false, overlap = false;
+    bool validation = false, overlap = false, timings = false;
     rg_merge merge = RG_MERGE_AUTO;
     ov_options ov = { .shadow_tris = OV_DEFAULT_SHADOW_TRIS, .shadow_layers = OV_DEFAULT_SHADOW_LAYERS,
                       .compute_iters = OV_DEFAULT_COMPUTE_ITERS };
@@ -891,6 +961,8 @@ int main(int argc, char **argv)
             json_path = argv[++i];
         } else if (!strcmp(argv[i], "--ground") && i + 1 < argc) {
             ground = argv[++i];
+        } else if (!strcmp(argv[i], "--timings")) {
+            timings = true;
         } else if (!strcmp(argv[i], "--validation")) {
             validation = true;
         } else if (!strcmp(argv[i], "--merge") && i + 1 < argc) {
@@ -925,7 +997,7 @@ int main(int argc, char **argv)
             ov.png_path = argv[++i];
         } else {
             fprintf(stderr, "usage: gpu_frame [--sizes WxH,...] [--frames N] [--warmup N] [--json FILE] "
-                            "[--validation] [--ground PNG] [--merge auto|on|off]\n"
+                            "[--validation] [--ground PNG] [--merge auto|on|off] [--timings]\n"
                             "       gpu_frame --frame overlap [--sizes WxH,...] [--frames N] [--warmup N] "
                             "[--json FILE] [--validation] [--shadow-tris N] [--shadow-layers N] [--compute-iters N] "
                             "[--png FILE]\n"
@@ -992,9 +1064,9 @@ int main(int argc, char **argv)
         VkExtent2D extent = { sizes[si][0], sizes[si][1] };
         setup s[2];
         memset(s, 0, sizeof s);
-        rc = setup_create(ctx, &t, extent, false, merge, ground, &s[0]);
+        rc = setup_create(ctx, &t, extent, false, false, merge, ground, &s[0]);
         if (rc == 0)
-            rc = setup_create(ctx, &t, extent, true, merge, ground, &s[1]);
+            rc = setup_create(ctx, &t, extent, true, false, merge, ground, &s[1]);
         /* A hand configuration runs where its graph has the flat copy. */
         bool runs[CONFIGS];
         for (uint32_t c = 0; c < CONFIGS; c++)
@@ -1047,6 +1119,8 @@ int main(int argc, char **argv)
                         st->totals.pools, counts.barrier_calls, counts.image_barriers);
             json_first = false;
         }
+        if (rc == 0 && timings)
+            rc = run_timings(ctx, &t, extent, merge, ground, warmup, frames, &s[0]);
         vkDeviceWaitIdle(eng_context_device(ctx));
         setup_destroy(&s[1]);
         setup_destroy(&s[0]);

@@ -15,7 +15,14 @@ struct demo_graph_state {
     VkExtent2D extent;                /* of the declared graph */
     bool stale;                       /* declare again before the next frame */
     bool placed;                      /* the reports of this build are written */
+    uint32_t frames_built;            /* frames since the build (--report prints the
+                                         GPU timings at DEMO_TIMED_FRAMES) */
 };
+
+/* Frames after a build before --report prints the GPU timings: the graph
+ * reads a frame's timestamps once the GPU is done with it, a frame or two
+ * after it was recorded. */
+#define DEMO_TIMED_FRAMES 4
 
 rg_access demo_read(rg_texture texture, rg_usage usage)
 {
@@ -130,6 +137,7 @@ static void build(demo_app *app, const eng_frame *frame)
     s->extent = frame->extent;
     s->stale = false;
     s->placed = false;
+    s->frames_built = 0;
 }
 
 void demo_graph_placed(demo_app *app, rg_graph *g, VkExtent2D extent)
@@ -175,6 +183,10 @@ static void run_graph(demo_app *app, eng_frame *frame, uint64_t index, void *use
     DEMO_CHECK(app, eng_swapchain_present_graph(app->swapchain, frame, s->graph, s->backbuffer));
     if (!s->placed)
         write_reports(app);
+    if (app->opts.report && ++s->frames_built == DEMO_TIMED_FRAMES) {
+        DEMO_RG_CHECK(app, s->graph, rg_timings_print(s->graph, stdout));
+        fflush(stdout);
+    }
 }
 
 int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn update, void *user)
@@ -184,7 +196,8 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
         demo_app_fail(app, "out of memory");
     *app->graph = (demo_graph_state){ .declare = declare, .update = update, .on_placed = app->placed_hook,
                                       .user = user, .stale = true };
-    rg_graph_desc gd = { .name = app->desc.name, .device = eng_context_graph_device(app->ctx), .merge = demo_graph_merge(app->opts.merge) };
+    rg_graph_desc gd = { .name = app->desc.name, .device = eng_context_graph_device(app->ctx), .merge = demo_graph_merge(app->opts.merge),
+                         .timings = app->opts.report };
     rg_result r = rg_graph_create(&gd, &app->graph->graph);
     if (r != RG_SUCCESS)
         demo_app_fail(app, "rg_graph_create: %s", rg_result_string(r));

@@ -5,8 +5,10 @@
  * the context has one: ENG_QUEUES), then presents. The graph is declared
  * again, compiled and placed at the start, after a resize and when the
  * demo asks (demo_app_rebuild_graph, e.g. from a key); --report, --dot and
- * --timeline are written each time it is placed, and --merge sets the
- * graph's span merging.
+ * --timeline are written each time it is placed (--report turns the
+ * graph's GPU timings on and prints its passes' times, heaviest first, a
+ * few frames after each placement), and --merge sets the graph's span
+ * merging.
  *
  *   demo_app_desc desc = { .name = "demo", ... };
  *   demo_app_init(&app, &desc, argc, argv);

@@ -32,6 +32,7 @@ struct eng_context {
     eng_local_read local_read;
     rg_device *graph_device;          /* the device as render graphs use it */
     bool timeline;                    /* timelineSemaphore enabled */
+    bool debug_utils;                 /* VK_EXT_debug_utils enabled on the instance */
     /* VK_KHR_push_descriptor's entry point where enabled, else NULL. */
     PFN_vkCmdPushDescriptorSetKHR push_descriptor_set;
     bool borrowed;                    /* the application's instance and device
@@ -281,6 +282,11 @@ static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc
         return missing_extensions(exts, ext_count);
     if (vr != VK_SUCCESS)
         return eng__vk_fail(vr, "vkCreateInstance");
+    /* Enabled by validation or by the application: the render graph then
+     * names its objects and labels what it records. */
+    for (uint32_t i = 0; i < ext_count; i++)
+        if (strcmp(exts[i], VK_EXT_DEBUG_UTILS_EXTENSION_NAME) == 0)
+            ctx->debug_utils = true;
     if (desc->validation) {
         PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
             ctx->instance, "vkCreateDebugUtilsMessengerEXT");
@@ -634,6 +640,7 @@ static eng_result create_graph_device(eng_context *ctx)
         .api_version = ENG__API_VERSION,
         .timeline_semaphore = ctx->timeline,
         .local_read = ctx->local_read.supported,
+        .debug_utils = ctx->debug_utils,
         .log = graph_log,
         .log_user = ctx,
     };

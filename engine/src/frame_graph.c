@@ -30,6 +30,8 @@ static eng_result result_of(rg_result r)
         return ENG_ERROR_OUT_OF_MEMORY;
     case RG_ERROR_VULKAN:
         return ENG_ERROR_VULKAN;
+    case RG_ERROR_UNSUPPORTED:
+        return ENG_ERROR_UNSUPPORTED;
     default: /* the graph given cannot run: not compiled, failed, a callback's refusal */
         return ENG_ERROR_INVALID_ARGUMENT;
     }

@@ -40,6 +40,7 @@ const char *rg_result_string(rg_result result)
     case RG_ERROR_EXTENT_MISMATCH: return "attachments of different extents without a render area";
     case RG_ERROR_UNSUPPORTED: return "not supported by the device";
     case RG_ERROR_INTERNAL: return "internal error (a bug in the library)";
+    case RG_ERROR_NOT_READY: return "not ready yet";
     case RG_RESULT_COUNT: break;
     }
     return "invalid rg_result value";

@@ -682,7 +682,7 @@ static rg_result wait_stages(rg_graph *g, const VkPipelineStageFlags2 *pos_wait)
                 ;
             if (b == UINT32_MAX) {
                 const rg__cmd *cmd = &g->decl.cmds[c->order[pos]];
-                return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "internal: command '%s' on the %s queue needs the %s "
+                return rg__fail(g, RG_ERROR_INTERNAL, "internal: command '%s' on the %s queue needs the %s "
                                 "queue's work but no batch of its queue waits for it", cmd->name, rg_queue_name(q),
                                 rg_queue_name((rg_queue)r));
             }

@@ -75,13 +75,14 @@ static rg_result node_rules(frontier *f, slot_front *s, uint32_t c, const rg__ac
     uint32_t other = s->node_last != c ? s->node_last : s->node_prev;
     if (a->layout != s->node_layout) {
         if (!others)
-            return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s' uses texture '%s' in two layouts (%d, %d)",
-                            g->decl.cmds[c].name, res_name(g, a->resource), (int)s->node_layout, (int)a->layout);
+            return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s' uses texture '%s' in two layouts (%s, %s)",
+                            g->decl.cmds[c].name, res_name(g, a->resource), rg_layout_name(s->node_layout),
+                            rg_layout_name(a->layout));
         return rg__fail(g, RG_ERROR_TRANSITION_IN_SPAN,
-                        "commands '%s' and '%s' in span '%s' use texture '%s' in layouts %d and %d: the transition "
+                        "commands '%s' and '%s' in span '%s' use texture '%s' in layouts %s and %s: the transition "
                         "would need a barrier inside the rendering instance (VUID-vkCmdPipelineBarrier2-None-06191)",
                         g->decl.cmds[other].name, g->decl.cmds[c].name, span_name(g, c), res_name(g, a->resource),
-                        (int)s->node_layout, (int)a->layout);
+                        rg_layout_name(s->node_layout), rg_layout_name(a->layout));
     }
     bool other_wrote = s->node_writer != RG__NONE && s->node_writer != c;
     if (others && (a->write || other_wrote))

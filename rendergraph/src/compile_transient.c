@@ -6,7 +6,9 @@
  * texture nothing else uses: compile_merge.c), and the input-attachment
  * reads merged into that instance. AUTO infers it; FORCE demands it and
  * turns every use that needs the contents into an error naming the texture
- * and the command; FORBID never sets it.
+ * and the command; FORBID never sets it. After compile it also says,
+ * for the log, which AUTO texture only a load or store op kept from being
+ * transient (rg__transient_notice).
  *
  * History pairs are never transient. Their halves trade images every
  * frame, so both get the union of their usages, plus TRANSFER_DST for the
@@ -14,6 +16,7 @@
  */
 #include "graph_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The only usage a transient image may carry besides TRANSIENT (Vulkan:
@@ -54,7 +57,9 @@ static const char *attachment_ops(const rg_graph *g, uint32_t ii, uint32_t ri)
     return NULL;
 }
 
-static void judge(const rg_graph *g, uint32_t c, uint32_t ai, verdict *v)
+/* ops: whether the instance's load and store ops count (the notice asks
+ * what the other uses alone say). */
+static void judge(const rg_graph *g, uint32_t c, uint32_t ai, verdict *v, bool ops)
 {
     const rg__access *a = &g->decl.accesses[ai];
     const rg__cmd *cmd = &g->decl.cmds[c];
@@ -73,7 +78,7 @@ static void judge(const rg_graph *g, uint32_t c, uint32_t ai, verdict *v)
         } else if (v->span != cmd->span) {
             v->spans = true;
         }
-        if (!input)
+        if (!input && ops)
             why = attachment_ops(g, ii, a->resource);
         if (!why && v->spans && g->caps.driver == VK_DRIVER_ID_MOLTENVK)
             why = "uses it on both sides of a local-read barrier, where MoltenVK restarts the render pass and "
@@ -111,8 +116,8 @@ static rg_result decide(rg_graph *g, uint32_t ri, const verdict *v)
         VkImageUsageFlags extra = r->image_usage & ~(VkImageUsageFlags)FORCE_USAGE;
         if (extra)
             return rg__fail(g, RG_ERROR_TRANSIENT_CONTENTS,
-                            "texture '%s' is forced transient but its extra usage 0x%x allows more than attachment "
-                            "use", r->name, (unsigned)extra);
+                            "texture '%s' is forced transient but its extra usage %s allows more than attachment "
+                            "use", r->name, RG__IMAGE_USAGES(extra));
     } else if (!v->used || v->cmd != RG__NONE || v->instances) {
         return RG_SUCCESS;
     }
@@ -145,7 +150,7 @@ rg_result rg__compile_transient(rg_graph *g)
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
             if (candidate(g, &g->decl.resources[a->resource]))
-                judge(g, c, cmd->first_access + k, &v[a->resource]);
+                judge(g, c, cmd->first_access + k, &v[a->resource], true);
         }
     }
     rg_result res = RG_SUCCESS;
@@ -162,4 +167,60 @@ rg_result rg__compile_transient(rg_graph *g)
         }
     }
     return res;
+}
+
+static const char *load_name(VkAttachmentLoadOp op)
+{
+    return op == VK_ATTACHMENT_LOAD_OP_LOAD ? "LOAD" : op == VK_ATTACHMENT_LOAD_OP_CLEAR ? "CLEAR" : "DONT_CARE";
+}
+
+static const char *store_name(VkAttachmentStoreOp op)
+{
+    return op == VK_ATTACHMENT_STORE_OP_STORE ? "STORE" : op == VK_ATTACHMENT_STORE_OP_NONE ? "NONE" : "DONT_CARE";
+}
+
+/* The texture's uses judged without the ops: transient but for them when
+ * nothing else needs its contents and they lie in one instance. A zeroed
+ * rg_attachment LOADs and STOREs, so an MSAA target or a depth buffer
+ * declared that way silently costs memory (and bandwidth) on a tile GPU. */
+bool rg__transient_notice(const rg_graph *g, uint32_t ri, char *out, size_t size)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    if (r->transient || r->transient_mode != RG_TRANSIENT_AUTO || !candidate(g, r))
+        return false;
+    verdict v = {RG__NONE, NULL, RG__NONE, RG__NONE, false, false, false};
+    for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
+        const rg__cmd *cmd = &g->decl.cmds[c];
+        if (rg__culled(g, c))
+            continue;
+        for (uint32_t k = 0; k < cmd->access_count; k++)
+            if (g->decl.accesses[cmd->first_access + k].resource == ri)
+                judge(g, c, cmd->first_access + k, &v, false);
+    }
+    if (!v.used || v.cmd != RG__NONE || v.instances || v.instance == RG__NONE)
+        return false;
+    const rg__instance *in = &g->compiled.instances[v.instance];
+    for (uint32_t u = 0; u <= in->color_count; u++) {
+        const rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
+        if (!att || att->resource != ri)
+            continue;
+        const rg_rendering_desc *d = &g->decl.spans[att->span].desc;
+        VkAttachmentLoadOp load = (u < in->color_count ? &d->colors[att->slot] : &d->depth)->load;
+        bool loads = load != VK_ATTACHMENT_LOAD_OP_CLEAR && load != VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+        bool stores = att->store != VK_ATTACHMENT_STORE_OP_DONT_CARE;
+        const char *first = g->decl.cmds[g->decl.spans[att->span].begin_cmd].name;
+        const char *last = g->decl.cmds[g->decl.spans[att->last_span].begin_cmd].name;
+        if (loads && stores)
+            snprintf(out, size, "texture '%s' is not transient: span '%s' loads it (load %s) and span '%s' stores it "
+                     "(store %s); load CLEAR or DONT_CARE and store DONT_CARE would make it transient", r->name, first,
+                     load_name(load), last, store_name(att->store));
+        else if (loads)
+            snprintf(out, size, "texture '%s' is not transient: span '%s' loads it (load %s); CLEAR or DONT_CARE "
+                     "would make it transient", r->name, first, load_name(load));
+        else if (stores)
+            snprintf(out, size, "texture '%s' is not transient: span '%s' stores it (store %s); DONT_CARE would "
+                     "make it transient", r->name, last, store_name(att->store));
+        return loads || stores;
+    }
+    return false;
 }

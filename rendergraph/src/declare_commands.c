@@ -34,7 +34,7 @@ static bool user_access(rg__pending *p, const rg_access *a, uint32_t span)
                  "draw command inside a span", p->name, has_t ? "texture" : "buffer", r->name);
         return false;
     }
-    rg__access rec = {.resource = ri, .role = RG__ROLE_NORMAL, .local = local};
+    rg__access rec = {.resource = ri, .role = RG__ROLE_NORMAL, .local = local, .undefined_ok = a->undefined_ok};
     rec.stage = raw ? a->stage : info->stage;
     rec.access = raw ? a->access : info->access;
     rec.write = raw ? a->write : info->write;

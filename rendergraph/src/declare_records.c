@@ -74,6 +74,7 @@ bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags im
     a->layout = rec->layout;
     a->write = rec->write;
     a->local = rec->local;
+    a->undefined_ok = rec->undefined_ok;
     a->role = rec->role;
     rg__hash_bytes(g, a, sizeof *a);
     rg__resource *r = &g->decl.resources[rec->resource];
@@ -180,9 +181,9 @@ bool rg__queue_eligible(rg_graph *g, const char *name, const rg__cmd *c, uint32_
         const rg__access *a = &g->decl.accesses[first_access + k];
         if (a->role != RG__ROLE_LIFETIME && (a->stage & ~stages)) {
             rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s' cannot run on the %s queue: its access to %s '%s' "
-                     "is at stages 0x%llx, which that queue does not have", name, rg_queue_name(q),
+                     "is at stages %s, which that queue does not have", name, rg_queue_name(q),
                      g->decl.resources[a->resource].is_texture ? "texture" : "buffer",
-                     g->decl.resources[a->resource].name, (unsigned long long)(a->stage & ~stages));
+                     g->decl.resources[a->resource].name, RG__STAGES(a->stage & ~stages));
             return false;
         }
     }

@@ -72,8 +72,8 @@ static rg__resource *texture_append(rg_graph *g, const char *what, const texture
      * here rather than guessed at later. */
     rg_format_info info = rg_format_get_info(s->format);
     if (info.block_size == 0) {
-        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': format %d is not supported by the graph (multi-planar or "
-                 "unknown)", what, name, (int)s->format);
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': format %s is not supported by the graph (multi-planar or "
+                 "unknown)", what, name, rg_format_name(s->format));
         return NULL;
     }
     VkImageAspectFlags aspects = info.aspects;
@@ -214,8 +214,8 @@ rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *des
      * compressed format). */
     rg_format_info info = rg_format_get_info(desc->format);
     if (info.block_width > 1 || info.block_height > 1) {
-        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history '%s': compressed format %d refused: "
-                 "the first frame clears the previous contents", name, (int)desc->format);
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history '%s': compressed format %s refused: "
+                 "the first frame clears the previous contents", name, rg_format_name(desc->format));
         return (rg_texture){0};
     }
     uint32_t width, height;

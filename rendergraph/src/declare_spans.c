@@ -2,8 +2,10 @@
  * and checks every attachment (one mip, explicit layers, color vs
  * depth/stencil format, no two attachments on one subresource, resolve
  * targets single-sample of the same format), records them as the span's
- * begin accesses and derives the render area from the smallest attachment;
- * end copies them as lifetime-only accesses. Spans do not nest.
+ * begin accesses and derives the render area from the attachments' one
+ * extent (attachments of different extents need an explicit area, which
+ * must fit the smallest); end copies them as lifetime-only accesses.
+ * Spans do not nest.
  */
 #include "declare_internal.h"
 
@@ -40,6 +42,9 @@ typedef struct span_build {
     att_view views[RG__SPAN_SLOTS];
     uint32_t view_count;
     uint32_t width, height, layers; /* the smallest attachment extent */
+    /* The first attachment and its extent, and the first one whose extent
+     * differs from it (RG__NONE while none does). */
+    uint32_t first, first_w, first_h, other, other_w, other_h;
 } span_build;
 
 static bool span_attach(span_build *b, const att_view *v, rg__access_role role, bool depth, bool read_only,
@@ -51,8 +56,8 @@ static bool span_attach(span_build *b, const att_view *v, rg__access_role role, 
     bool is_depth = (r->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) != 0;
     if (is_depth != depth) {
         rg__fail(g, RG_ERROR_ATTACHMENT_LAYOUT,
-                 "command '%s': texture '%s' (format %d) cannot be a %s attachment: its layout would not be legal",
-                 b->p.name, r->name, (int)r->format, depth ? "depth/stencil" : "color");
+                 "command '%s': texture '%s' (format %s) cannot be a %s attachment: its layout would not be legal",
+                 b->p.name, r->name, rg_format_name(r->format), depth ? "depth/stencil" : "color");
         return false;
     }
     for (uint32_t i = 0; i < b->view_count; i++) {
@@ -97,8 +102,19 @@ static bool span_attach(span_build *b, const att_view *v, rg__access_role role, 
     }
     if (role == RG__ROLE_ATTACHMENT) {
         uint32_t w = r->width >> v->range.base_mip, h = r->height >> v->range.base_mip;
-        b->width = b->width < (w ? w : 1) ? b->width : (w ? w : 1);
-        b->height = b->height < (h ? h : 1) ? b->height : (h ? h : 1);
+        w = w ? w : 1;
+        h = h ? h : 1;
+        if (b->first == RG__NONE) {
+            b->first = v->resource;
+            b->first_w = w;
+            b->first_h = h;
+        } else if (b->other == RG__NONE && (w != b->first_w || h != b->first_h)) {
+            b->other = v->resource;
+            b->other_w = w;
+            b->other_h = h;
+        }
+        b->width = b->width < w ? b->width : w;
+        b->height = b->height < h ? b->height : h;
         b->layers = b->layers < v->range.layer_count ? b->layers : v->range.layer_count;
     }
     return rg__access_push(&b->p, &rec, usage, 0);
@@ -214,7 +230,8 @@ rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *in)
     }
     rg_rendering_desc def = rendering_def(in), *desc = &def;
     span_build b = {.p = rg__pending_begin(graph, desc->name ? desc->name : "begin_rendering"),
-                    .width = UINT32_MAX, .height = UINT32_MAX, .layers = UINT32_MAX};
+                    .width = UINT32_MAX, .height = UINT32_MAX, .layers = UINT32_MAX,
+                    .first = RG__NONE, .other = RG__NONE};
     if (graph->decl.open_span != RG__NONE) {
         rg__fail(graph, RG_ERROR_NESTED_SPAN, "command '%s': begin_rendering inside span '%s'", b.p.name,
                  graph->decl.cmds[graph->decl.spans[graph->decl.open_span].begin_cmd].name);
@@ -236,6 +253,16 @@ rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *in)
     if (area.extent.width == 0 || area.extent.height == 0) {
         if (b.width == UINT32_MAX) {
             rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': no attachments and no render area", b.p.name);
+            return (rg_command){0};
+        }
+        /* Rendering into the smallest of unequal attachments is rarely
+         * what was meant (a half-resolution target beside a full one):
+         * such a span says its area. */
+        if (b.other != RG__NONE) {
+            rg__fail(graph, RG_ERROR_EXTENT_MISMATCH, "span '%s': attachments '%s' (%ux%u) and '%s' (%ux%u) differ in "
+                     "extent: give rg_rendering_desc.area (within both)", b.p.name,
+                     graph->decl.resources[b.first].name, b.first_w, b.first_h, graph->decl.resources[b.other].name,
+                     b.other_w, b.other_h);
             return (rg_command){0};
         }
         area = (VkRect2D){{0, 0}, {b.width, b.height}};

@@ -71,14 +71,24 @@ rg_command rg_cmd_copy_buffer(rg_graph *graph, rg_buffer src, VkDeviceSize src_o
 }
 
 /* The texture side of a buffer<->texture copy: whole mip, given layers, one
- * aspect (Vulkan copies one per region, so a depth+stencil texture cannot
- * be copied whole); the buffer must hold the tightly packed texel blocks of
- * that aspect, sized from the engine's format table. */
-static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSize offset, uint32_t mip, uint32_t layer,
-                            uint32_t *layer_count, rg_range *range)
+ * aspect (Vulkan copies one per region, so a depth+stencil texture is
+ * copied one named aspect at a time; aspect 0 is the format's every
+ * aspect); the buffer must hold the tightly packed texel blocks of that
+ * aspect, sized from the format table. */
+static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSize offset, VkImageAspectFlags aspect,
+                            uint32_t mip, uint32_t layer, uint32_t *layer_count, rg_range *range)
 {
     const rg__resource *t = &p->g->decl.resources[ti];
     uint32_t n = *layer_count ? *layer_count : 1;
+    if (aspect == 0)
+        aspect = t->aspects;
+    bool single = (aspect & (aspect - 1)) == 0;
+    if ((aspect & ~t->aspects) || (!single && aspect != t->aspects)) {
+        rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "command '%s': aspect 0x%x is not one aspect of texture '%s' "
+                 "(format %s, aspects 0x%x)", p->name, (unsigned)aspect, t->name, rg_format_name(t->format),
+                 (unsigned)t->aspects);
+        return false;
+    }
     if (mip >= t->mip_levels || layer >= t->array_layers || n > t->array_layers - layer) {
         rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u layers %u+%u outside texture '%s'", p->name, mip,
                  layer, n, t->name);
@@ -88,10 +98,11 @@ static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSi
         rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "command '%s': texture '%s' is multisampled", p->name, t->name);
         return false;
     }
-    if (t->aspects == (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) {
+    if (aspect == (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) {
         rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "command '%s': texture '%s' has depth and stencil aspects (format "
-                 "%d); a buffer copy moves one aspect (VUID-VkBufferImageCopy-aspectMask-00212): copy it through a "
-                 "single-aspect texture or a user command", p->name, t->name, (int)t->format);
+                 "%s); a buffer copy moves one aspect (VUID-VkBufferImageCopy-aspectMask-00212): name it "
+                 "(rg_cmd_copy_texture_aspect_to_buffer, rg_cmd_copy_buffer_to_texture_aspect)", p->name, t->name,
+                 rg_format_name(t->format));
         return false;
     }
     rg_format_info f = rg_format_get_info(t->format);
@@ -100,7 +111,7 @@ static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSi
     VkDeviceSize blocks_y = (h + f.block_height - 1) / f.block_height;
     /* Overflow-checked: a huge texture's byte count must not wrap to a
      * small one that lets the copy into a buffer far too small for it. */
-    VkDeviceSize bytes = rg_format_copy_size(t->format, t->aspects);
+    VkDeviceSize bytes = rg_format_copy_size(t->format, aspect);
     if (__builtin_mul_overflow(bytes, blocks_x, &bytes) || __builtin_mul_overflow(bytes, blocks_y, &bytes) ||
         __builtin_mul_overflow(bytes, (VkDeviceSize)n, &bytes)) {
         rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u of texture '%s' (%ux%u, %u layers) holds more than "
@@ -124,12 +135,19 @@ static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSi
         return false;
     }
     *layer_count = n;
-    *range = (rg_range){t->aspects, mip, 1, layer, n};
+    *range = (rg_range){aspect, mip, 1, layer, n};
     return true;
 }
 
 rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
                                          uint32_t mip, uint32_t layer, uint32_t layer_count)
+{
+    return rg_cmd_copy_buffer_to_texture_aspect(graph, src, offset, dst, 0, mip, layer, layer_count);
+}
+
+rg_command rg_cmd_copy_buffer_to_texture_aspect(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
+                                                VkImageAspectFlags aspect, uint32_t mip, uint32_t layer,
+                                                uint32_t layer_count)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
@@ -138,11 +156,12 @@ rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDevic
         return (rg_command){0};
     uint32_t b = rg__buffer_arg(&p, src), t = b == RG__NONE ? RG__NONE : rg__texture_arg(&p, dst);
     rg_range range;
-    if (t == RG__NONE || !copy_image_args(&p, t, b, offset, mip, layer, &layer_count, &range))
+    if (t == RG__NONE || !copy_image_args(&p, t, b, offset, aspect, mip, layer, &layer_count, &range))
         return (rg_command){0};
     if (!table_access(&p, b, RG_USAGE_TRANSFER_SRC, NULL) || !table_access(&p, t, RG_USAGE_TRANSFER_DST, &range))
         return (rg_command){0};
     rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE);
+    c.u.copy_image.aspect = range.aspect;
     c.u.copy_image.offset = offset;
     c.u.copy_image.mip = mip;
     c.u.copy_image.layer = layer;
@@ -153,6 +172,13 @@ rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDevic
 rg_command rg_cmd_copy_texture_to_buffer(rg_graph *graph, rg_texture src, uint32_t mip, uint32_t layer,
                                          uint32_t layer_count, rg_buffer dst, VkDeviceSize offset)
 {
+    return rg_cmd_copy_texture_aspect_to_buffer(graph, src, 0, mip, layer, layer_count, dst, offset);
+}
+
+rg_command rg_cmd_copy_texture_aspect_to_buffer(rg_graph *graph, rg_texture src, VkImageAspectFlags aspect,
+                                                uint32_t mip, uint32_t layer, uint32_t layer_count, rg_buffer dst,
+                                                VkDeviceSize offset)
+{
     if (!rg__usable(graph))
         return (rg_command){0};
     rg__pending p = rg__pending_begin(graph, "copy_texture_to_buffer");
@@ -160,11 +186,12 @@ rg_command rg_cmd_copy_texture_to_buffer(rg_graph *graph, rg_texture src, uint32
         return (rg_command){0};
     uint32_t t = rg__texture_arg(&p, src), b = t == RG__NONE ? RG__NONE : rg__buffer_arg(&p, dst);
     rg_range range;
-    if (b == RG__NONE || !copy_image_args(&p, t, b, offset, mip, layer, &layer_count, &range))
+    if (b == RG__NONE || !copy_image_args(&p, t, b, offset, aspect, mip, layer, &layer_count, &range))
         return (rg_command){0};
     if (!table_access(&p, t, RG_USAGE_TRANSFER_SRC, &range) || !table_access(&p, b, RG_USAGE_TRANSFER_DST, NULL))
         return (rg_command){0};
     rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER);
+    c.u.copy_image.aspect = range.aspect;
     c.u.copy_image.offset = offset;
     c.u.copy_image.mip = mip;
     c.u.copy_image.layer = layer;
@@ -253,8 +280,8 @@ rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_tex
     }
     const char *why = blit_formats_refused(rs, rd, filter);
     if (why) {
-        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': blit '%s' (format %d) -> '%s' (format %d): %s",
-                 p.name, rs->name, (int)rs->format, rd->name, (int)rd->format, why);
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "command '%s': blit '%s' (format %s) -> '%s' (format %s): %s",
+                 p.name, rs->name, rg_format_name(rs->format), rd->name, rg_format_name(rd->format), why);
         return (rg_command){0};
     }
     rg_range sr = {rs->aspects, src_mip, 1, 0, rs->array_layers};

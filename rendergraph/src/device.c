@@ -1,11 +1,14 @@
 /* The application's Vulkan device (rg_device): every function the library
  * calls, loaded through the application's vkGetInstanceProcAddr (so the
  * loader, volk or the application's own dispatch serve it alike), the
- * properties placement and compile read, and the queues graphs run on.
- * Calls no other file of the library. */
+ * properties placement and compile read, the queues graphs run on, and
+ * the objects of graphs' freed placements that frames in flight may still
+ * use (retirement, rendergraph.h "Placement and the GPU"). Calls no other
+ * file of the library. */
 #include "graph_internal.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,7 +34,7 @@ static rg_result device_fail(const rg_device_desc *desc, rg_result r, const char
 /* The instance's functions, then the device's through the
  * vkGetDeviceProcAddr the instance gave; the name of the first one missing
  * (NULL: none). */
-static const char *load(rg_device *d, PFN_vkGetInstanceProcAddr gipa, bool local_read)
+static const char *load(rg_device *d, PFN_vkGetInstanceProcAddr gipa, bool local_read, bool debug_utils)
 {
 #define RG__LOAD_INSTANCE(name)                                                                                   \
     if (!(d->vk.name = (PFN_vk##name)gipa(d->instance, "vk" #name)))                                              \
@@ -53,6 +56,12 @@ static const char *load(rg_device *d, PFN_vkGetInstanceProcAddr gipa, bool local
         if (!d->vk.CmdSetRenderingInputAttachmentIndicesKHR)
             return "vkCmdSetRenderingInputAttachmentIndicesKHR (local_read is set)";
     }
+    /* An instance extension's commands: through the instance. */
+#define RG__LOAD_DEBUG_UTILS(name)                                                                                \
+    if (debug_utils && !(d->vk.name = (PFN_vk##name)gipa(d->instance, "vk" #name)))                               \
+        return "vk" #name " (debug_utils is set)";
+    RG__VK_DEBUG_UTILS_FUNCTIONS(RG__LOAD_DEBUG_UTILS)
+#undef RG__LOAD_DEBUG_UTILS
     return NULL;
 }
 
@@ -79,6 +88,14 @@ static void read_caps(rg_device *d, uint32_t api_version, bool local_read)
     (void)version;
 #endif
     d->vk.GetPhysicalDeviceProperties2(d->physical, &p2);
+    /* Timestamps per queue (GPU timings): a family with no valid bits is
+     * not timed. */
+    VkQueueFamilyProperties families[32];
+    uint32_t family_count = 32;
+    d->vk.GetPhysicalDeviceQueueFamilyProperties(d->physical, &family_count, families);
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+        if (d->queues[q].queue && d->queues[q].family < family_count)
+            d->timestamp_bits[q] = families[d->queues[q].family].timestampValidBits;
     const VkPhysicalDeviceLimits *lim = &d->properties.limits;
     d->caps = (rg_device_caps){
         .local_read = local_read,
@@ -124,6 +141,7 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
     if (!d)
         return device_fail(desc, RG_ERROR_OUT_OF_MEMORY, "rg_device_create: out of host memory");
     memset(d, 0, sizeof *d);
+    atomic_init(&d->retired, NULL);
     d->alloc = alloc;
     d->vk_alloc = desc->vk_allocator;
     d->instance = desc->instance;
@@ -136,27 +154,193 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
     if (desc->timeline_semaphore)
         for (uint32_t q = RG_QUEUE_COMPUTE; q < RG_QUEUE_COUNT; q++)
             d->queues[q] = desc->queues[q];
-    missing = load(d, desc->get_instance_proc_addr, desc->local_read);
+    missing = load(d, desc->get_instance_proc_addr, desc->local_read, desc->debug_utils);
     if (missing) {
         rg_device_destroy(d);
-        return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: %s not found through "
+        return device_fail(desc, RG_ERROR_UNSUPPORTED, "rg_device_create: %s not found through "
                            "get_instance_proc_addr", missing);
     }
     read_caps(d, api_version, desc->local_read);
     uint32_t offered = d->properties.apiVersion;
     if (offered < VK_API_VERSION_1_3) {
         rg_device_destroy(d);
-        return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: the device offers Vulkan %u.%u, "
+        return device_fail(desc, RG_ERROR_UNSUPPORTED, "rg_device_create: the device offers Vulkan %u.%u, "
                            "below 1.3", VK_API_VERSION_MAJOR(offered), VK_API_VERSION_MINOR(offered));
     }
     *out = d;
     return RG_SUCCESS;
 }
 
+/* ------------------------------------------------------------ retirement */
+
+/* A freed placement's objects and what must signal before they are
+ * destroyed: the graph's own timelines (values its last rg_submit
+ * signalled) and the application's retire point. */
+typedef struct rg__retired_group {
+    struct rg__retired_group *next;
+    VkSemaphore semaphores[RG_QUEUE_COUNT + 1]; /* the graph's, then the application's */
+    uint64_t values[RG_QUEUE_COUNT + 1];
+    VkFence fence;
+    rg_pool_memory pool_memory;       /* the graph's, for RG__RETIRED_APP_POOL */
+    rg__retired *objects;
+    uint32_t count, cap;
+} rg__retired_group;
+
+static void destroy_object(rg_device *d, const rg_pool_memory *pools, const rg__retired *o)
+{
+    VkDevice dev = d->device;
+    const VkAllocationCallbacks *a = d->vk_alloc;
+    switch (o->kind) {
+    case RG__RETIRED_VIEW: d->vk.DestroyImageView(dev, o->u.view, a); break;
+    case RG__RETIRED_IMAGE: d->vk.DestroyImage(dev, o->u.image, a); break;
+    case RG__RETIRED_BUFFER: d->vk.DestroyBuffer(dev, o->u.buffer, a); break;
+    case RG__RETIRED_MEMORY: d->vk.FreeMemory(dev, o->u.memory, a); break;
+    case RG__RETIRED_APP_POOL: pools->free(pools->user, o->u.memory, o->offset); break;
+    case RG__RETIRED_QUERY_POOL: d->vk.DestroyQueryPool(dev, o->u.query_pool, a); break;
+    case RG__RETIRED_EVENT: d->vk.DestroyEvent(dev, o->u.event, a); break;
+    case RG__RETIRED_SEMAPHORE: d->vk.DestroySemaphore(dev, o->u.semaphore, a); break;
+    case RG__RETIRED_KINDS: break;
+    }
+}
+
+/* Kind by kind, so views go before their images, images and buffers
+ * before their memory, and the group's own semaphores last. */
+static void release_group(rg_device *d, rg__retired_group *grp)
+{
+    for (uint32_t k = 0; k < RG__RETIRED_KINDS; k++)
+        for (uint32_t i = 0; i < grp->count; i++)
+            if (grp->objects[i].kind == (rg__retired_kind)k)
+                destroy_object(d, &grp->pool_memory, &grp->objects[i]);
+    d->alloc.free(d->alloc.user, grp->objects);
+    d->alloc.free(d->alloc.user, grp);
+}
+
+/* Whether everything the group waits for has signalled: asked, never
+ * waited for. A lost device signals everything (its objects may be
+ * destroyed). */
+static bool signalled(const rg_device *d, const rg__retired_group *grp)
+{
+    for (uint32_t i = 0; i <= RG_QUEUE_COUNT; i++) {
+        if (!grp->semaphores[i])
+            continue;
+        uint64_t value = 0;
+        if (d->vk.GetSemaphoreCounterValue(d->device, grp->semaphores[i], &value) == VK_SUCCESS &&
+            value < grp->values[i])
+            return false;
+    }
+    return !grp->fence || d->vk.GetFenceStatus(d->device, grp->fence) != VK_NOT_READY;
+}
+
+static void push(rg_device *d, rg__retired_group *first, rg__retired_group *last)
+{
+    rg__retired_group *head = atomic_load(&d->retired);
+    do
+        last->next = head;
+    while (!atomic_compare_exchange_weak(&d->retired, &head, first));
+}
+
+uint32_t rg__device_collect(rg_device *d)
+{
+    /* Taken whole, so a collect on another thread sees other groups. */
+    rg__retired_group *list = atomic_exchange(&d->retired, NULL), *kept = NULL, *kept_last = NULL;
+    uint32_t held = 0;
+    while (list) {
+        rg__retired_group *grp = list;
+        list = grp->next;
+        if (signalled(d, grp)) {
+            release_group(d, grp);
+            continue;
+        }
+        held += grp->count;
+        grp->next = kept;
+        kept = grp;
+        if (!kept_last)
+            kept_last = grp;
+    }
+    if (kept)
+        push(d, kept, kept_last);
+    return held;
+}
+
+uint32_t rg_device_collect(rg_device *device) { return device ? rg__device_collect(device) : 0; }
+
+void rg__retire_begin(rg_graph *g)
+{
+    g->retiring = NULL;
+    rg_device *d = g->dev;
+    /* A placement that never reached the device (offline, or undone by a
+     * failure) has nothing the GPU could be using. */
+    if (!d || !g->placement.on_device)
+        return;
+    rg__retired_group point = {.fence = g->retire_fence, .pool_memory = g->pool_memory};
+    bool any = g->retire_fence != VK_NULL_HANDLE;
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+        if (g->placement.semaphores[q] && g->placement.submitted[q]) {
+            point.semaphores[q] = g->placement.semaphores[q];
+            point.values[q] = g->placement.submitted[q];
+            any = true;
+        }
+    if (g->retire_timeline) {
+        point.semaphores[RG_QUEUE_COUNT] = g->retire_timeline;
+        point.values[RG_QUEUE_COUNT] = g->retire_value;
+        any = true;
+    }
+    if (!any)
+        return;
+    rg__retired_group *grp = d->alloc.alloc(d->alloc.user, sizeof *grp);
+    if (!grp) {
+        if (d->log)
+            d->log(d->log_user, RG_LOG_ERROR, "device", "retiring a placement: out of host memory; its objects "
+                   "are destroyed at once, which frames in flight may still use");
+        return;
+    }
+    *grp = point;
+    g->retiring = grp;
+}
+
+void rg__retire(rg_graph *g, rg__retired object)
+{
+    rg__retired_group *grp = g->retiring;
+    rg_device *d = g->dev;
+    if (grp && grp->count == grp->cap) {
+        uint32_t cap = grp->cap ? grp->cap * 2 : 16;
+        rg__retired *objects = d->alloc.realloc(d->alloc.user, grp->objects, cap * sizeof *objects);
+        if (objects) {
+            grp->objects = objects;
+            grp->cap = cap;
+        }
+    }
+    if (grp && grp->count < grp->cap)
+        grp->objects[grp->count++] = object;
+    else if (d)
+        destroy_object(d, &g->pool_memory, &object);
+}
+
+void rg__retire_end(rg_graph *g)
+{
+    rg__retired_group *grp = g->retiring;
+    g->retiring = NULL;
+    if (!g->dev)
+        return;
+    if (grp && grp->count)
+        push(g->dev, grp, grp);
+    else if (grp)
+        release_group(g->dev, grp);
+    rg__device_collect(g->dev);
+}
+
+/* The application waited for the device: whatever is held goes. */
 void rg_device_destroy(rg_device *device)
 {
-    if (device)
-        device->alloc.free(device->alloc.user, device);
+    if (!device)
+        return;
+    rg__retired_group *list = atomic_exchange(&device->retired, NULL);
+    while (list) {
+        rg__retired_group *next = list->next;
+        release_group(device, list);
+        list = next;
+    }
+    device->alloc.free(device->alloc.user, device);
 }
 
 rg_device_caps rg_device_get_caps(const rg_device *device)

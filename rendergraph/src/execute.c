@@ -12,22 +12,50 @@
 VkCommandBuffer rg_record_cmd(const rg_record_context *rc) { return rc ? rc->cmd : VK_NULL_HANDLE; }
 rg_graph *rg_record_graph(const rg_record_context *rc) { return rc ? rc->graph : NULL; }
 
+/* Whether the command being recorded declared resource ri: one of its
+ * own accesses, or for a command inside a span one of the span's
+ * attachments (the begin command's accesses). An undeclared resource would
+ * be used without a barrier, so it is refused with RG_ERROR_UNDECLARED
+ * naming the call, the command and the resource; a context without a
+ * command (rg_record_context_get) and a lenient graph hand out anything. */
+static bool declared(const rg_record_context *rc, uint32_t ri, const char *what)
+{
+    const rg_graph *g = rc->graph;
+    if (rc->command == RG__NONE || g->lenient_record_access)
+        return true;
+    const rg__cmd *c = &g->decl.cmds[rc->command];
+    for (uint32_t k = 0; k < c->access_count; k++)
+        if (g->decl.accesses[c->first_access + k].resource == ri)
+            return true;
+    if (c->span != RG__NONE) {
+        const rg__cmd *begin = &g->decl.cmds[g->decl.spans[c->span].begin_cmd];
+        for (uint32_t k = 0; k < begin->access_count; k++)
+            if (g->decl.accesses[begin->first_access + k].resource == ri)
+                return true;
+    }
+    const rg__resource *r = &g->decl.resources[ri];
+    rg__report(rc->graph, RG_ERROR_UNDECLARED, "%s: command '%s' did not declare %s '%s' (declare an access, or "
+               "rg_graph_desc.lenient_record_access)", what, c->name, r->is_texture ? "texture" : "buffer", r->name);
+    return false;
+}
+
 VkImage rg_record_image(const rg_record_context *rc, rg_texture t)
 {
     uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG__NONE;
-    return i == RG__NONE ? VK_NULL_HANDLE : rc->graph->decl.resources[i].image;
+    return i == RG__NONE || !declared(rc, i, "rg_record_image") ? VK_NULL_HANDLE : rc->graph->decl.resources[i].image;
 }
 
 VkImageView rg_record_view(const rg_record_context *rc, rg_texture t)
 {
     uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG__NONE;
-    return i == RG__NONE ? VK_NULL_HANDLE : rc->graph->decl.resources[i].view;
+    return i == RG__NONE || !declared(rc, i, "rg_record_view") ? VK_NULL_HANDLE : rc->graph->decl.resources[i].view;
 }
 
 VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer b)
 {
     uint32_t i = rc ? rg__buffer_index(rc->graph, b) : RG__NONE;
-    return i == RG__NONE ? VK_NULL_HANDLE : rc->graph->decl.resources[i].buffer;
+    return i == RG__NONE || !declared(rc, i, "rg_record_buffer") ? VK_NULL_HANDLE
+                                                                  : rc->graph->decl.resources[i].buffer;
 }
 
 /* Inside a merged instance: one by-region memory barrier (image barriers
@@ -194,7 +222,7 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
         const rg__resource *buf = access_resource(g, c, 1 - ti);
         VkBufferImageCopy region = {
             .bufferOffset = c->u.copy_image.offset,
-            .imageSubresource = { tex->aspects, c->u.copy_image.mip, c->u.copy_image.layer,
+            .imageSubresource = { c->u.copy_image.aspect, c->u.copy_image.mip, c->u.copy_image.layer,
                                   c->u.copy_image.layer_count },
             .imageExtent = { mip_extent(tex->width, c->u.copy_image.mip), mip_extent(tex->height, c->u.copy_image.mip),
                              1 },
@@ -254,8 +282,8 @@ static rg_result imports_ready(rg_graph *g, const char *what)
                               r->is_texture ? "texture" : "buffer", r->name);
         if (r->is_texture && r->final_layout != VK_IMAGE_LAYOUT_UNDEFINED && r->final_layout != r->initial_layout)
             return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: imported texture '%s' has no VkImage, and its "
-                              "final transition (layout %d to %d) needs one", what, r->name, (int)r->initial_layout,
-                              (int)r->final_layout);
+                              "final transition (layout %s to %s) needs one", what, r->name,
+                              rg_layout_name(r->initial_layout), rg_layout_name(r->final_layout));
     }
     return RG_SUCCESS;
 }
@@ -337,6 +365,10 @@ static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
 static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool clears, const char *what)
 {
     const rg__batch *batch = &g->compiled.batches[b];
+    uint32_t labels = rg__label_batch_begin(g, cmd, b); /* open debug labels */
+    bool timed = rg__timed(g);
+    if (timed)
+        rg__timings_batch_begin(g, cmd, b);
     if (clears)
         record_history_clears(g, cmd);
     rg_record_context rc = { g, cmd, RG__NONE };
@@ -344,6 +376,9 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
     for (uint32_t p = batch->first; p <= batch->last && p < g->compiled.order_count; p++) {
         if (g->compiled.pos_batch[p] != b)
             continue;
+        if (timed)
+            rg__timings_before(g, cmd, p);
+        labels += rg__label_before(g, cmd, p);
         record_barriers(g, cmd, p);
         const rg__cmd *c = &g->decl.cmds[g->compiled.order[p]];
         switch (c->type) {
@@ -351,9 +386,12 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
             rc.command = g->compiled.order[p];
             g->message[0] = '\0';
             if (!c->u.user.record(&rc, c->u.user.user)) {
-                /* Never leave the command buffer inside a rendering instance. */
+                /* Never leave the command buffer inside a rendering
+                 * instance, nor inside a label. */
+                labels -= rg__label_after(g, cmd, p);
                 if (open)
                     g->dev->vk.CmdEndRendering(cmd);
+                rg__labels_end(g, cmd, labels);
                 /* A query the callback made may have said why. */
                 char why[sizeof g->message];
                 snprintf(why, sizeof why, "%s", g->message);
@@ -377,9 +415,15 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
             record_transfer(g, cmd, c);
             break;
         }
+        labels -= rg__label_after(g, cmd, p);
+        if (timed)
+            rg__timings_after(g, cmd, p);
     }
     if (b == g->compiled.batch_count - 1)
         record_barriers(g, cmd, g->compiled.order_count);
+    if (timed)
+        rg__timings_batch_end(g, cmd, b);
+    rg__labels_end(g, cmd, labels);
     return RG_SUCCESS;
 }
 
@@ -406,8 +450,13 @@ rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds, const char *what
     if (swapped)
         history_swap(g);
     res = rg__place_bind_imports(g, what);
-    if (res == RG_SUCCESS)
+    if (res == RG_SUCCESS && g->timings) {
+        rg__timings_frame_begin(g);         /* reads finished frames, never waits */
         res = record(g, cmds, what);
+        rg__timings_frame_end(g, res == RG_SUCCESS);
+    } else if (res == RG_SUCCESS) {
+        res = record(g, cmds, what);
+    }
     if (res != RG_SUCCESS) {
         /* The frame was not recorded: the history stays as it was. */
         if (swapped)

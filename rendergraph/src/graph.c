@@ -10,13 +10,18 @@
 
 /* ------------------------------------------------------------------ life */
 
+/* The placement's Vulkan objects go to the device's retirement list
+ * (device.c), destroyed once the frames that may use them have finished. */
 static void placement_free(rg_graph *g)
 {
+    rg__retire_begin(g);
+    rg__place_timings_free(g);
     rg__place_queues_free(g);
     rg__place_views_free(g);
     rg__place_memory_free(g);
     rg__memory_plan_free(g);
     g->placement.on_device = false;
+    rg__retire_end(g);
 }
 
 /* Back to `state` at most: what later stages made is freed. */
@@ -67,6 +72,8 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->merge = desc->merge;
     g->single_queue = desc->single_queue;
     g->concurrent_sharing = desc->concurrent_sharing;
+    g->timings = desc->timings;
+    g->lenient_record_access = desc->lenient_record_access;
     if (desc->pool_memory)
         g->pool_memory = *desc->pool_memory;
     g->log = desc->log ? desc->log : desc->device ? desc->device->log : NULL;
@@ -81,6 +88,8 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
         return RG_ERROR_INVALID_ARGUMENT;
     }
     declaration_clear(g);
+    if (g->dev)
+        rg__device_collect(g->dev);
     *out = g;
     return RG_SUCCESS;
 }
@@ -168,6 +177,8 @@ static rg_result compile_stages(rg_graph *g)
     if (r == RG_SUCCESS)
         r = rg__compile_cull(g);            /* what reaches nothing observable */
     if (r == RG_SUCCESS)
+        r = rg__compile_reads(g);           /* reads of what nothing wrote */
+    if (r == RG_SUCCESS)
         r = rg__compile_order(g);           /* batches, execution order */
     if (r == RG_SUCCESS)
         r = rg__compile_schedule(g);        /* the order with the lower memory peak */
@@ -184,17 +195,59 @@ static rg_result compile_stages(rg_graph *g)
     return r;
 }
 
-/* The log's notices of a compile (rg_log_fn): what will not run, what is
- * not created, what stays off the queue it is eligible for. */
+/* Why culled command c (outside spans, or a span's begin) does not run:
+ * what its node writes, which nothing observable reads ("'a', 'b' or
+ * 'c'"), or that it declares no write at all. */
+static void culled_reason(const rg_graph *g, uint32_t c, char *out, size_t size)
+{
+    const rg__compiled *cc = &g->compiled;
+    uint32_t n = g->decl.cmds[c].node;
+    uint32_t names[4], count = 0, more = 0;
+    for (uint32_t ci = cc->node_first_cmd[n]; ci < cc->node_first_cmd[n + 1]; ci++) {
+        const rg__cmd *cmd = &g->decl.cmds[ci];
+        for (uint32_t k = 0; k < cmd->access_count; k++) {
+            const rg__access *a = &g->decl.accesses[cmd->first_access + k];
+            if (!a->write || a->role == RG__ROLE_LIFETIME)
+                continue;
+            bool seen = false;
+            for (uint32_t i = 0; i < count && !seen; i++)
+                seen = names[i] == a->resource;
+            if (!seen && count < 4)
+                names[count++] = a->resource;
+            else if (!seen)
+                more++;
+        }
+    }
+    if (count == 0) {
+        snprintf(out, size, "it declares no write (declare side_effects for effects the graph cannot see)");
+        return;
+    }
+    int len = snprintf(out, size, "nothing observable reads");
+    for (uint32_t i = 0; i < count && len >= 0 && (size_t)len < size; i++)
+        len += snprintf(out + len, size - (size_t)len, "%s'%s'",
+                        i == 0                    ? " "
+                        : i + 1 == count && !more ? " or "
+                                                  : ", ",
+                        g->decl.resources[names[i]].name);
+    if (more && len >= 0 && (size_t)len < size)
+        snprintf(out + len, size - (size_t)len, " or %u more", more);
+}
+
+/* The log's notices of a compile (rg_log_fn): what will not run and why,
+ * what is not created, what is not transient only for a load or store
+ * op, what stays off the queue it is eligible for. */
 static void log_notices(const rg_graph *g)
 {
     if (!g->log)
         return;
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
-        if (rg__culled(g, c) && (cmd->span == RG__NONE || cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING))
-            rg__log(g, RG_LOG_INFO, "%s '%s' is culled: nothing observable reads its results",
-                    cmd->span == RG__NONE ? "command" : "span", cmd->name);
+        if (rg__culled(g, c) && (cmd->span == RG__NONE || cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING)) {
+            char why[320];
+            culled_reason(g, c, why, sizeof why);
+            rg__log(g, RG_LOG_INFO, "%s '%s' is culled: %s", cmd->span == RG__NONE ? "command" : "span", cmd->name,
+                    why);
+        }
     }
     for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
@@ -206,6 +259,11 @@ static void log_notices(const rg_graph *g)
         if (used)
             rg__log(g, RG_LOG_INFO, "%s '%s' is not created: only culled commands use it",
                     r->is_texture ? "texture" : "buffer", r->name);
+    }
+    for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
+        char note[320];
+        if (g->decl.resources[ri].first_use != RG__NONE && rg__transient_notice(g, ri, note, sizeof note))
+            rg__log(g, RG_LOG_INFO, "%s", note);
     }
     for (uint32_t i = 0; i < g->compiled.queue_note_count; i++)
         rg__log(g, RG_LOG_INFO, "command '%s' stays on the graphics queue: %s",
@@ -282,6 +340,8 @@ static rg_result place_stages(rg_graph *g)
     if (r == RG_SUCCESS)
         r = rg__place_queues(g);            /* timeline semaphores */
     if (r == RG_SUCCESS)
+        r = rg__place_timings(g);           /* query pools, when timings are on */
+    if (r == RG_SUCCESS)
         r = placed(g, true);                /* barriers with the alias scopes */
     return r;
 }
@@ -296,6 +356,7 @@ rg_result rg_place(rg_graph *graph)
         return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place: graph '%s' is not compiled", g->name);
     if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place: graph '%s' was created without a device", g->name);
+    rg__device_collect(g->dev);
     if (g->state == RG__PLACED && g->placement.on_device)
         return RG_SUCCESS;
     discard_from(g, RG__COMPILED);
@@ -358,6 +419,7 @@ static rg_result execute_ready(rg_graph *g, const char *what)
                           g->name);
     if (g->state != RG__PLACED || !g->placement.on_device)
         return rg_place(g);
+    rg__device_collect(g->dev);
     return RG_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
  * in this order, and scripts/check_stages.sh fails the build's tests when a
  * file calls into a later one):
  *
+ *   names.c                Vulkan values as text; debug-utils object names
  *   base.c                 leaf helpers: errors, growth, names, handles
  *   usage.c                the usage table
  *   format.c               the format table
@@ -17,6 +18,8 @@
  *   compile_edges.c        per-subresource frontier -> hazard edges
  *   compile_closure.c      happens-before rows; the edges they did not imply
  *   compile_cull.c         nodes whose results reach nothing observable
+ *   compile_reads.c        reads of created subresources that nothing
+ *                          earlier in the frame writes (an error)
  *   compile_order.c        batches (longest path) and the execution order
  *   compile_schedule.c     the order with the lower peak of live bytes
  *   compile_merge.c        rendering instances: spans merged by local read,
@@ -37,6 +40,9 @@
  *   place_memory.c         requirements, allocation, binding (device)
  *   place_views.c          attachment views
  *   place_queues.c         the queues' timeline semaphores
+ *   place_timings.c        GPU timings: query pools, events, timed units
+ *   record_timings.c       GPU timings: timestamps written, results read
+ *   record_labels.c        debug labels around batches, spans, commands
  *   execute.c              recording a placed graph, per batch
  *   submit.c               submitting a frame's batches
  *   queries.c              what the public API reads back from the stages
@@ -150,6 +156,7 @@ typedef struct rg__access {
     VkImageLayout layout;             /* UNDEFINED for buffers */
     bool write;
     bool local;                       /* RG_USAGE_PIXEL_LOCAL_READ */
+    bool undefined_ok;                /* rg_access.undefined_ok: may read what nothing wrote */
     rg__access_role role;
 } rg__access;
 
@@ -166,7 +173,9 @@ typedef struct rg__cmd {
     union {
         struct { rg_record_fn record; void *user; } user;
         struct { VkDeviceSize src_offset, dst_offset, size; } copy_buffer;
-        struct { VkDeviceSize offset; uint32_t mip, layer, layer_count; } copy_image; /* both directions */
+        /* both directions; aspect: the one copied (the access's range
+         * covers both of a depth+stencil format: declare_records.c) */
+        struct { VkDeviceSize offset; uint32_t mip, layer, layer_count; VkImageAspectFlags aspect; } copy_image;
         struct { rg_range range; VkClearValue value; } clear;
         struct { uint32_t src_mip, dst_mip; VkFilter filter; } blit;
     } u;
@@ -414,6 +423,49 @@ typedef struct rg__import_view {
     VkImageView view;
 } rg__import_view;
 
+/* GPU timings (rendergraph.h, "Timings"): the timed units of the frame
+ * (place_timings.c) and a ring of frames whose timestamps are written
+ * (record_timings.c). */
+#define RG__TIMING_FRAMES 3
+
+typedef enum rg__timing_kind {
+    RG__TIMING_BATCH = 0,
+    RG__TIMING_INSTANCE,
+    RG__TIMING_COMMAND,
+} rg__timing_kind;
+
+/* A timed unit: two timestamps on its queue, at queries query and
+ * query + 1 of each frame's range of that queue's pool. */
+typedef struct rg__timing_unit {
+    rg__timing_kind kind;
+    uint32_t cmd;                     /* the command, the instance's first begin
+                                         (RG__NONE for a batch) */
+    uint32_t batch;
+    rg_queue queue;
+    uint32_t query;
+    uint32_t query_count;             /* a batch: its queries and its units' */
+    char name[RG__NAME_MAX];
+} rg__timing_unit;
+
+typedef struct rg__timings {
+    VkQueryPool pools[RG_QUEUE_COUNT]; /* RG__TIMING_FRAMES ranges of per_frame queries */
+    uint32_t per_frame[RG_QUEUE_COUNT];
+    uint64_t mask[RG_QUEUE_COUNT];    /* the family's timestampValidBits */
+    VkEvent events[RG__TIMING_FRAMES]; /* set by the frame's last batch when done */
+    rg__timing_unit *units;
+    uint32_t unit_count;
+    uint32_t *pos_begin, *pos_end;    /* per execution-order position: a unit or RG__NONE */
+    uint32_t *batch_unit;             /* per batch: its unit or RG__NONE (queue not timed) */
+    uint32_t *cmd_unit;               /* per command: its unit (spans': their
+                                         instance's) or RG__NONE */
+    uint64_t slot_frame[RG__TIMING_FRAMES]; /* the frame a slot holds, from 1; 0: free */
+    uint32_t recording;               /* 1 + the slot of the frame being recorded; 0: none */
+    uint64_t frames;                  /* frames recorded since placement */
+    uint64_t *raw;                    /* vkGetQueryPoolResults' scratch: value, availability */
+    double *ms;                       /* per unit, of the latest completed frame */
+    uint64_t completed;               /* that frame, 0: none yet */
+} rg__timings;
+
 typedef struct rg__placement {
     bool on_device;                   /* made by rg_place (else rg_place_offline) */
     rg__mem_plan plan;
@@ -446,7 +498,11 @@ typedef struct rg__placement {
      * frame being recorded adds its batches' numbers to it). */
     VkSemaphore semaphores[RG_QUEUE_COUNT];
     uint64_t timeline[RG_QUEUE_COUNT];
+    /* The value rg_submit last signalled on each (0: none): what retiring
+     * the placement waits for (device.c). */
+    uint64_t submitted[RG_QUEUE_COUNT];
     rg_submission *submissions;       /* rg_execute_batches' plan, batch_count entries */
+    rg__timings timings;              /* place_timings.c; zero when timings are off */
 } rg__placement;
 
 /* ----------------------------------------------------------------- device */
@@ -460,7 +516,8 @@ typedef struct rg__placement {
     X(GetPhysicalDeviceProperties2)                                                                               \
     X(GetPhysicalDeviceMemoryProperties)                                                                          \
     X(GetPhysicalDeviceFormatProperties)                                                                          \
-    X(GetPhysicalDeviceImageFormatProperties)
+    X(GetPhysicalDeviceImageFormatProperties)                                                                     \
+    X(GetPhysicalDeviceQueueFamilyProperties)
 #define RG__VK_DEVICE_FUNCTIONS(X)                                                                                \
     X(AllocateMemory)                                                                                             \
     X(FreeMemory)                                                                                                 \
@@ -487,7 +544,19 @@ typedef struct rg__placement {
     X(CmdCopyImageToBuffer)                                                                                       \
     X(CmdBlitImage)                                                                                               \
     X(CmdClearColorImage)                                                                                         \
-    X(CmdClearDepthStencilImage)
+    X(CmdClearDepthStencilImage)                                                                                  \
+    X(CreateQueryPool)                                                                                            \
+    X(DestroyQueryPool)                                                                                           \
+    X(CmdResetQueryPool)                                                                                          \
+    X(CmdWriteTimestamp2)                                                                                         \
+    X(GetQueryPoolResults)                                                                                        \
+    X(CreateEvent)                                                                                                \
+    X(DestroyEvent)                                                                                               \
+    X(CmdSetEvent2)                                                                                               \
+    X(GetEventStatus)                                                                                             \
+    X(ResetEvent)                                                                                                 \
+    X(GetSemaphoreCounterValue)                                                                                   \
+    X(GetFenceStatus)
 
 typedef struct rg__vk {
 #define RG__VK_MEMBER(name) PFN_vk##name name;
@@ -497,6 +566,12 @@ typedef struct rg__vk {
     /* VK_KHR_dynamic_rendering_local_read, where enabled (else NULL). */
     PFN_vkCmdSetRenderingAttachmentLocationsKHR CmdSetRenderingAttachmentLocationsKHR;
     PFN_vkCmdSetRenderingInputAttachmentIndicesKHR CmdSetRenderingInputAttachmentIndicesKHR;
+    /* VK_EXT_debug_utils, where the application enabled it (else NULL):
+     * object names (names.c's rg__name_object) and labels. */
+#define RG__VK_DEBUG_UTILS_FUNCTIONS(X) X(SetDebugUtilsObjectNameEXT) X(CmdBeginDebugUtilsLabelEXT) X(CmdEndDebugUtilsLabelEXT)
+#define RG__VK_MEMBER(name) PFN_vk##name name;
+    RG__VK_DEBUG_UTILS_FUNCTIONS(RG__VK_MEMBER)
+#undef RG__VK_MEMBER
 } rg__vk;
 
 struct rg_device {
@@ -510,10 +585,15 @@ struct rg_device {
     VkPhysicalDeviceProperties properties;
     VkPhysicalDeviceMemoryProperties memory;
     rg_device_caps caps;
+    uint32_t timestamp_bits[RG_QUEUE_COUNT]; /* the queues' families' timestampValidBits */
     rg_log_fn log;
     void *log_user;
     rg_allocator alloc;               /* resolved: all three functions */
     const VkAllocationCallbacks *vk_alloc;
+    /* Retired objects of graphs' placements, waiting for the GPU
+     * (device.c): a list pushed and taken whole with atomics, so graphs on
+     * other threads may retire and collect at once. */
+    _Atomic(struct rg__retired_group *) retired;
 };
 
 /* ------------------------------------------------------------------ graph */
@@ -531,6 +611,8 @@ struct rg_graph {
     bool single_queue;                /* rg_graph_desc.single_queue */
     bool concurrent_sharing;          /* rg_graph_desc.concurrent_sharing */
     bool alias_proven_only;           /* rg_graph_desc.alias_proven_only */
+    bool timings;                     /* rg_graph_desc.timings, rg_graph_set_timings */
+    bool lenient_record_access;       /* rg_graph_desc.lenient_record_access */
     rg_merge merge;                   /* rg_graph_desc.merge */
     rg_device_caps caps;              /* the device compile merges for */
     rg__state state;
@@ -539,7 +621,59 @@ struct rg_graph {
     rg__declaration decl;
     rg__compiled compiled;
     rg__placement placement;
+    /* rg_graph_set_retire_point: what the application signals after the
+     * graph's latest frame (VK_NULL_HANDLE: nothing named). */
+    VkSemaphore retire_timeline;
+    uint64_t retire_value;
+    VkFence retire_fence;
+    /* The group placement_free fills (device.c); NULL: objects are
+     * destroyed at once. */
+    struct rg__retired_group *retiring;
 };
+
+/* ------------------------------------------------------------- retirement */
+
+/* One Vulkan object of a freed placement (device.c). An application pool
+ * range (rg_pool_memory) is handed back through the graph's callback. */
+typedef enum rg__retired_kind {
+    RG__RETIRED_VIEW = 0,
+    RG__RETIRED_IMAGE,
+    RG__RETIRED_BUFFER,
+    RG__RETIRED_MEMORY,
+    RG__RETIRED_APP_POOL,
+    RG__RETIRED_QUERY_POOL,
+    RG__RETIRED_EVENT,
+    RG__RETIRED_SEMAPHORE,            /* last: the group's own point may name it */
+    RG__RETIRED_KINDS,
+} rg__retired_kind;
+
+typedef struct rg__retired {
+    rg__retired_kind kind;
+    union {
+        VkImageView view;
+        VkImage image;
+        VkBuffer buffer;
+        VkDeviceMemory memory;
+        VkQueryPool query_pool;
+        VkEvent event;
+        VkSemaphore semaphore;
+    } u;
+    VkDeviceSize offset;              /* RG__RETIRED_APP_POOL */
+} rg__retired;
+
+/* Opens g's group for what placement_free hands over: its point is the
+ * graph's timelines at the values rg_submit last signalled and the
+ * application's retire point. None is opened, and objects are destroyed
+ * at once, with neither (the application waited) or for a placement that
+ * never reached the device. */
+void rg__retire_begin(rg_graph *g);
+/* Hands one object to the open group, or destroys it at once. */
+void rg__retire(rg_graph *g, rg__retired object);
+/* Closes the group (onto the device's list) and collects. */
+void rg__retire_end(rg_graph *g);
+/* Releases every group whose point has signalled (checked, never
+ * waited); the count of objects still held. */
+uint32_t rg__device_collect(rg_device *d);
 
 /* ---------------------------------------------------------------- history */
 
@@ -632,6 +766,10 @@ static inline bool rg__culled(const rg_graph *g, uint32_t c)
 {
     return g->compiled.node_culled && g->compiled.node_culled[g->decl.cmds[c].node];
 }
+/* RG_ERROR_READ_BEFORE_WRITE at the first read of a created subresource
+ * that no earlier command writes (imports, history previous, undefined_ok
+ * and CLEAR/DONT_CARE loads excepted). */
+rg_result rg__compile_reads(rg_graph *g);
 rg_result rg__compile_order(rg_graph *g);
 rg_result rg__compile_schedule(rg_graph *g);
 /* Rendering instances from the order (which it may change to make merge
@@ -644,6 +782,10 @@ void rg__compile_merge_usage(rg_graph *g);
 void rg__access_effective(const rg_graph *g, uint32_t access, VkPipelineStageFlags2 *stage, VkAccessFlags2 *mask,
                           VkImageLayout *layout);
 rg_result rg__compile_transient(rg_graph *g);
+/* After compile: whether created texture ri would have been transient
+ * (AUTO) but for a load or store op of its instance; if so, out gets the
+ * log notice naming the texture, the span and the op. */
+bool rg__transient_notice(const rg_graph *g, uint32_t ri, char *out, size_t size);
 void rg__compile_lifetimes(rg_graph *g);
 rg_result rg__compile_queues(rg_graph *g);
 /* The queue command c runs on (after compile_queues). */
@@ -689,6 +831,71 @@ void rg__place_queues_free(rg_graph *g);
 /* The queue families created resources are shared across (VK_SHARING_MODE
  * CONCURRENT when count > 1): the families of the queues in mask. */
 uint32_t rg__queue_families(const rg_graph *g, uint32_t mask, uint32_t *families);
+/* GPU timings (g->timings): pools, events and units; nothing when off. */
+rg_result rg__place_timings(rg_graph *g);
+void rg__place_timings_free(rg_graph *g);
+
+/* ---------------------------------------------------------------- timings */
+
+/* Before a frame is recorded: reads what completed frames wrote (never
+ * waiting) and picks the frame's slot (none when all are in flight: the
+ * frame is not timed). After: ok false gives the slot back. */
+void rg__timings_frame_begin(rg_graph *g);
+void rg__timings_frame_end(rg_graph *g, bool ok);
+/* Whether the frame being recorded is timed. */
+static inline bool rg__timed(const rg_graph *g) { return g->placement.timings.recording != 0; }
+/* Batch b's first and last timestamps (with its queries' reset before);
+ * the last batch also sets the slot's event. */
+void rg__timings_batch_begin(rg_graph *g, VkCommandBuffer cmd, uint32_t b);
+void rg__timings_batch_end(rg_graph *g, VkCommandBuffer cmd, uint32_t b);
+/* The timestamp before execution-order position p (its barriers
+ * included) and after it, where a unit starts or ends there. */
+void rg__timings_before(rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+void rg__timings_after(rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+
+/* ------------------------------------------------------------------ names */
+
+/* Names an object the graph created (names.c), printf-style, where the
+ * device has VK_EXT_debug_utils (rg_device_desc.debug_utils); else
+ * nothing. A view of part of a texture: "ao raw (mip 1)". */
+void rg__name_object(const rg_device *dev, VkObjectType type, uint64_t handle, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+void rg__name_view(const rg_device *dev, VkImageView view, const char *texture, uint32_t mip, uint32_t mip_count,
+                   uint32_t base_layer, uint32_t layer_count);
+/* Flag sets as text for one message, in a buffer that lives until the
+ * end of the enclosing block: rg__fail(g, ..., "at stages %s", RG__STAGES(s)). */
+#define RG__FLAGS_TEXT 384
+static inline const char *rg__stage_text(VkPipelineStageFlags2 s, char *buf)
+{
+    rg_stage_names(s, buf, RG__FLAGS_TEXT);
+    return buf;
+}
+static inline const char *rg__access_text(VkAccessFlags2 a, char *buf)
+{
+    rg_access_names(a, buf, RG__FLAGS_TEXT);
+    return buf;
+}
+static inline const char *rg__image_usage_text(VkImageUsageFlags u, char *buf)
+{
+    rg_image_usage_names(u, buf, RG__FLAGS_TEXT);
+    return buf;
+}
+#define RG__STAGES(s) rg__stage_text((s), (char[RG__FLAGS_TEXT]){0})
+#define RG__ACCESSES(a) rg__access_text((a), (char[RG__FLAGS_TEXT]){0})
+#define RG__IMAGE_USAGES(u) rg__image_usage_text((u), (char[RG__FLAGS_TEXT]){0})
+
+/* Debug labels (record_labels.c), where the device has debug utils: one
+ * around each batch, each span (its begin's barriers to its end) and each
+ * other command (its barriers included). Each returns how many labels it
+ * opened or closed, so the recorder can count the open ones and close
+ * them all (rg__labels_end) when a callback fails mid-batch. */
+uint32_t rg__label_batch_begin(const rg_graph *g, VkCommandBuffer cmd, uint32_t b);
+uint32_t rg__label_before(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+uint32_t rg__label_after(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+void rg__labels_end(const rg_graph *g, VkCommandBuffer cmd, uint32_t open);
 
 /* ---------------------------------------------------------------- execute */
 

@@ -105,23 +105,24 @@ void rg__place_memory_free(rg_graph *g)
         if (r->imported)
             continue;
         if (dev && r->view)
-            g->dev->vk.DestroyImageView(dev, r->view, g->dev->vk_alloc);
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = r->view});
         if (dev && r->image)
-            g->dev->vk.DestroyImage(dev, r->image, g->dev->vk_alloc);
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_IMAGE, .u.image = r->image});
         if (dev && r->buffer)
-            g->dev->vk.DestroyBuffer(dev, r->buffer, g->dev->vk_alloc);
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_BUFFER, .u.buffer = r->buffer});
         r->view = VK_NULL_HANDLE;
         r->image = VK_NULL_HANDLE;
         r->buffer = VK_NULL_HANDLE;
         r->pooled = false;
     }
     for (uint32_t i = 0; i < g->placement.memory_count && dev; i++)
-        g->dev->vk.FreeMemory(dev, g->placement.memory[i], g->dev->vk_alloc);
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_MEMORY, .u.memory = g->placement.memory[i]});
     rg__free(g, g->placement.memory);
     g->placement.memory = NULL;
     g->placement.memory_count = 0;
     for (uint32_t i = 0; i < g->placement.app_pool_count; i++)
-        g->pool_memory.free(g->pool_memory.user, g->placement.app_pools[i], g->placement.app_offsets[i]);
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_APP_POOL, .u.memory = g->placement.app_pools[i],
+                                    .offset = g->placement.app_offsets[i]});
     rg__free(g, g->placement.app_pools);
     rg__free(g, g->placement.app_offsets);
     g->placement.app_pools = NULL;
@@ -201,6 +202,10 @@ static rg_result create_object(rg_graph *g, rg__resource *r, bool pooled)
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                         "placement: creating %s '%s': %s", r->is_texture ? "texture" : "buffer", r->name,
                         rg_vk_result_string(vr));
+    if (r->is_texture)
+        rg__name_object(g->dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)r->image, "%s", r->name);
+    else
+        rg__name_object(g->dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)r->buffer, "%s", r->name);
     return RG_SUCCESS;
 }
 
@@ -241,6 +246,7 @@ static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDev
     vr = g->dev->vk.CreateImageView(dev, &vci, g->dev->vk_alloc, &r->view);
     if (vr != VK_SUCCESS)
         return rg__report(g, RG_ERROR_VULKAN, "placement: view of '%s': %s", r->name, rg_vk_result_string(vr));
+    rg__name_object(g->dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)r->view, "%s", r->name);
     return RG_SUCCESS;
 }
 
@@ -269,6 +275,12 @@ rg_result rg__place_memory(rg_graph *g)
         res = g->pool_memory.alloc ? pool_from_application(g, p, &pools[p], &bases[p])
                                    : allocate(g, plan->pools[p].size, plan->pools[p].memory_type, NULL, &pools[p],
                                               what);
+        uint32_t members = 0;
+        for (uint32_t i = 0; i < g->decl.resource_count; i++)
+            members += plan->items[i].kind == RG_MEMORY_POOLED && plan->items[i].pool == p;
+        if (res == RG_SUCCESS && !g->pool_memory.alloc) /* the application names its own memory */
+            rg__name_object(g->dev, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)pools[p], "pool %u (%u resource%s)", p,
+                            members, members == 1 ? "" : "s");
     }
     for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
         rg__resource *r = &g->decl.resources[i];
@@ -283,6 +295,8 @@ rg_result rg__place_memory(rg_graph *g)
             char what[RG__NAME_MAX + 16];
             snprintf(what, sizeof what, "'%s'", r->name);
             res = allocate(g, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? r : NULL, &own, what);
+            if (res == RG_SUCCESS)
+                rg__name_object(g->dev, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)own, "%s", r->name);
         }
         if (res == RG_SUCCESS)
             res = bind(g, r, pooled ? pools[m->pool] : own, pooled ? bases[m->pool] + m->offset : 0);

@@ -12,9 +12,10 @@ void rg__place_queues_free(rg_graph *g)
     VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         if (dev && g->placement.semaphores[q])
-            g->dev->vk.DestroySemaphore(dev, g->placement.semaphores[q], g->dev->vk_alloc);
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_SEMAPHORE, .u.semaphore = g->placement.semaphores[q]});
         g->placement.semaphores[q] = VK_NULL_HANDLE;
         g->placement.timeline[q] = 0;
+        g->placement.submitted[q] = 0;
     }
     rg__free(g, g->placement.submissions);
     g->placement.submissions = NULL;
@@ -27,7 +28,7 @@ rg_result rg__place_queues(rg_graph *g)
         if (!(g->compiled.queues_used & (1u << q)))
             continue;
         if (!g->dev->queues[q].queue)
-            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: the graph runs commands on the %s queue, "
+            return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: the graph runs commands on the %s queue, "
                               "which the context does not have (rg_graph_desc.device claimed it)",
                               rg_queue_name((rg_queue)q));
         VkSemaphoreTypeCreateInfo type = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
@@ -39,6 +40,8 @@ rg_result rg__place_queues(rg_graph *g)
                                      ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                               "placement: the %s queue's timeline semaphore: %s", rg_queue_name((rg_queue)q),
                               rg_vk_result_string(vr));
+        rg__name_object(g->dev, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)g->placement.semaphores[q],
+                        "graph \"%s\" %s timeline", g->name, rg_queue_name((rg_queue)q));
         g->placement.timeline[q] = 0;
     }
     g->placement.submissions = rg__calloc(g, (size_t)g->compiled.batch_count + 1, sizeof *g->placement.submissions);

@@ -22,10 +22,10 @@ static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, const rg__resou
     VkResult vr = g->dev->vk.GetPhysicalDeviceImageFormatProperties(pd, r->format, VK_IMAGE_TYPE_2D,
                                                                     VK_IMAGE_TILING_OPTIMAL, r->image_usage, 0, &p);
     if (vr == VK_ERROR_FORMAT_NOT_SUPPORTED)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT,
-                          "placement: texture '%s': format %d with usage 0x%x is not "
+        return rg__report(g, RG_ERROR_UNSUPPORTED,
+                          "placement: texture '%s': format %s with usage %s is not "
                           "supported by this device",
-                          r->name, (int)r->format, (unsigned)r->image_usage);
+                          r->name, rg_format_name(r->format), RG__IMAGE_USAGES(r->image_usage));
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
@@ -33,9 +33,10 @@ static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, const rg__resou
                         rg_vk_result_string(vr));
     if (!(p.sampleCounts & r->samples) || r->mip_levels > p.maxMipLevels || r->array_layers > p.maxArrayLayers ||
         r->width > p.maxExtent.width || r->height > p.maxExtent.height)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: texture '%s' (format %d, usage 0x%x): %ux%u, %u "
+        return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: texture '%s' (format %s, usage %s): %ux%u, %u "
                         "mips, %u layers, %u samples exceed what this device offers (%ux%u, %u mips, %u layers, "
-                        "sample counts 0x%x)", r->name, (int)r->format, (unsigned)r->image_usage, r->width,
+                        "sample counts 0x%x)", r->name, rg_format_name(r->format), RG__IMAGE_USAGES(r->image_usage),
+                        r->width,
                         r->height, r->mip_levels, r->array_layers, (unsigned)r->samples, p.maxExtent.width,
                         p.maxExtent.height, p.maxMipLevels, p.maxArrayLayers, (unsigned)p.sampleCounts);
     return RG_SUCCESS;
@@ -57,8 +58,9 @@ static rg_result check_blit(rg_graph *g, VkPhysicalDevice pd, const rg__cmd *c)
              !(fs.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT))
         why = "the source's format cannot be filtered linearly on this device";
     if (why)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: command '%s': blit '%s' (format %d) -> '%s' "
-                        "(format %d): %s", c->name, src->name, (int)src->format, dst->name, (int)dst->format, why);
+        return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: command '%s': blit '%s' (format %s) -> '%s' "
+                        "(format %s): %s", c->name, src->name, rg_format_name(src->format), dst->name,
+                        rg_format_name(dst->format), why);
     return RG_SUCCESS;
 }
 
@@ -72,7 +74,7 @@ static rg_result check_depth_resolve(rg_graph *g, const VkPhysicalDeviceDepthSte
     bool depth = r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT, stencil = r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT;
     if ((depth && !(props->supportedDepthResolveModes & a->resolve_mode)) ||
         (stencil && !(props->supportedStencilResolveModes & a->resolve_mode)))
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: command '%s': depth/stencil resolve of '%s' with "
+        return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: command '%s': depth/stencil resolve of '%s' with "
                         "mode 0x%x: this device resolves depth by 0x%x and stencil by 0x%x",
                         g->decl.cmds[span->begin_cmd].name, r->name, (unsigned)a->resolve_mode,
                         (unsigned)props->supportedDepthResolveModes, (unsigned)props->supportedStencilResolveModes);

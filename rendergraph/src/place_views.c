@@ -67,6 +67,7 @@ static rg_result make_view(rg_graph *g, const char *what, const rg__resource *r,
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                         "%s: attachment view of texture '%s' (mip %u, layers %u+%u): %s", what, r->name, mip,
                         base_layer, layers, rg_vk_result_string(vr));
+    rg__name_view(g->dev, *out, r->name, mip, 1, base_layer, layers);
     return RG_SUCCESS;
 }
 
@@ -110,7 +111,7 @@ rg_result rg__place_views(rg_graph *g)
         pl->set_locations = g->dev->vk.CmdSetRenderingAttachmentLocationsKHR;
         pl->set_input_indices = g->dev->vk.CmdSetRenderingInputAttachmentIndicesKHR;
         if (!pl->set_locations || !pl->set_input_indices)
-            return rg__report(g, RG_ERROR_VULKAN, "placement: graph '%s' merges spans but the device was not "
+            return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: graph '%s' merges spans but the device was not "
                               "created with VK_KHR_dynamic_rendering_local_read (rg_device_desc.local_read)",
                               g->name);
     }
@@ -200,11 +201,11 @@ void rg__place_views_free(rg_graph *g)
     for (uint32_t s = 0; s < pl->span_view_count && dev; s++)
         for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++)
             if (pl->span_views[s].owned & (1u << slot))
-                g->dev->vk.DestroyImageView(dev, pl->span_views[s].views[slot], g->dev->vk_alloc);
+                rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = pl->span_views[s].views[slot]});
     for (uint32_t i = 0; i < pl->import_view_count && dev; i++)
-        g->dev->vk.DestroyImageView(dev, pl->import_views[i].view, g->dev->vk_alloc);
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = pl->import_views[i].view});
     for (uint32_t i = 0; i < pl->access_view_count && dev; i++)
-        g->dev->vk.DestroyImageView(dev, pl->access_views[i].view, g->dev->vk_alloc);
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = pl->access_views[i].view});
     rg__free(g, pl->access_views);
     pl->access_views = NULL;
     pl->access_view_count = pl->access_view_cap = 0;

@@ -229,20 +229,34 @@ bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
     return i != RG__NONE && graph->decl.resources[i].transient;
 }
 
-static rg_result resource_info(const rg_graph *g, uint32_t id, bool texture, rg_resource_info *out)
+/* Resource i of a compiled graph: the declaration, compile's results and
+ * the placement's (when placed). */
+static void fill_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
 {
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
-    const char *what = texture ? "rg_texture_get_info" : "rg_buffer_get_info";
-    rg_result res = start(g, out, sizeof *out, what);
-    if (res != RG_SUCCESS)
-        return res;
-    uint32_t i = texture ? rg__texture_index(g, (rg_texture){id}) : rg__buffer_index(g, (rg_buffer){id});
-    if (i == RG__NONE)
-        return bad_handle(g, what, texture ? "texture" : "buffer", id);
     const rg__resource *r = &g->decl.resources[i];
+    bool texture = r->is_texture;
     *out = (rg_resource_info){ .name = r->name, .imported = r->imported, .transient = r->transient,
-                               .first_use = r->first_use, .last_use = r->last_use };
+                               .first_use = r->first_use, .last_use = r->last_use,
+                               .memory_type = RG__NONE, .pool = RG__NONE };
+    if (texture)
+        out->texture = (rg_texture){rg__make_id(g, i)};
+    else
+        out->buffer = (rg_buffer){rg__make_id(g, i)};
+    out->kind = r->imported ? RG_RESOURCE_IMPORTED
+                : !rg__history(r) ? RG_RESOURCE_CREATED
+                : r->history_previous ? RG_RESOURCE_HISTORY_PREVIOUS : RG_RESOURCE_HISTORY_CURRENT;
+    if (placed(g)) {
+        const rg__mem_placement *m = &g->placement.plan.items[i];
+        out->memory = m->kind;
+        if (m->kind != RG_MEMORY_NOT_CREATED && m->kind != RG_MEMORY_IMPORTED) {
+            out->memory_size = m->size;
+            out->memory_type = m->memory_type;
+        }
+        if (m->kind == RG_MEMORY_POOLED) {
+            out->pool = m->pool;
+            out->memory_offset = m->offset;
+        }
+    }
     if (texture) {
         out->format = r->format;
         out->width = r->width;
@@ -257,6 +271,35 @@ static rg_result resource_info(const rg_graph *g, uint32_t id, bool texture, rg_
         out->image_usage = r->image_usage;
         out->buffer_usage = r->buffer_usage;
     }
+}
+
+static rg_result resource_info(const rg_graph *g, uint32_t id, bool texture, rg_resource_info *out)
+{
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    const char *what = texture ? "rg_texture_get_info" : "rg_buffer_get_info";
+    rg_result res = start(g, out, sizeof *out, what);
+    if (res != RG_SUCCESS)
+        return res;
+    uint32_t i = texture ? rg__texture_index(g, (rg_texture){id}) : rg__buffer_index(g, (rg_buffer){id});
+    if (i == RG__NONE)
+        return bad_handle(g, what, texture ? "texture" : "buffer", id);
+    fill_info(g, i, out);
+    return RG_SUCCESS;
+}
+
+uint32_t rg_resource_count(const rg_graph *graph) { return compiled(graph) ? graph->decl.resource_count : 0; }
+
+rg_result rg_resource_get(const rg_graph *graph, uint32_t index, rg_resource_info *out)
+{
+    if (!graph)
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg_result r = start(graph, out, sizeof *out, "rg_resource_get");
+    if (r != RG_SUCCESS)
+        return r;
+    if (index >= graph->decl.resource_count)
+        return bad_index(graph, "rg_resource_get", index, graph->decl.resource_count, "resources");
+    fill_info(graph, index, out);
     return RG_SUCCESS;
 }
 

@@ -145,6 +145,8 @@ static rg_result access_view(const rg_record_context *rc, uint32_t ai, const cha
                           "%s: view of texture '%s' (mips %u+%u, layers %u+%u): %s", what, r->name,
                           a->range.base_mip, a->range.mip_count, a->range.base_layer, a->range.layer_count,
                           rg_vk_result_string(vr));
+    rg__name_view(g->dev, *out, r->name, a->range.base_mip, a->range.mip_count, a->range.base_layer,
+                  a->range.layer_count);
     pl->access_views[pl->access_view_count++] = (rg__access_view){ ai, r->image, *out };
     return RG_SUCCESS;
 }

@@ -43,11 +43,11 @@ static void put_barrier(FILE *f, const rg_graph *g, const rg_barrier_info *b)
         r = &g->decl.resources[u];
     put_label(f, r ? r->name : "memory");
     if (t != RG__NONE)
-        fprintf(f, " [a%x m%u+%u l%u+%u] %d->%d", b->range.aspect, b->range.base_mip, b->range.mip_count,
-                b->range.base_layer, b->range.layer_count, (int)b->old_layout, (int)b->new_layout);
-    fprintf(f, " src 0x%llx/0x%llx dst 0x%llx/0x%llx%s\\l", (unsigned long long)b->src_stage,
-            (unsigned long long)b->src_access, (unsigned long long)b->dst_stage,
-            (unsigned long long)b->dst_access, b->hoisted ? " (hoisted)" : "");
+        fprintf(f, " [a%x m%u+%u l%u+%u] %s->%s", b->range.aspect, b->range.base_mip, b->range.mip_count,
+                b->range.base_layer, b->range.layer_count, rg_layout_name(b->old_layout),
+                rg_layout_name(b->new_layout));
+    fprintf(f, " src %s/%s dst %s/%s%s\\l", RG__STAGES(b->src_stage), RG__ACCESSES(b->src_access),
+            RG__STAGES(b->dst_stage), RG__ACCESSES(b->dst_access), b->hoisted ? " (hoisted)" : "");
 }
 
 /* The merged instance of span s, or NULL when its instance is s alone. */
@@ -162,8 +162,8 @@ static void put_lanes(FILE *f, const rg_graph *g)
                 fprintf(f, "q%u", b);
             else
                 fprintf(f, "c%u", cc->order[x->first]);
-            fprintf(f, " [style=bold, color=%s, label=\"%s #%llu, wait 0x%llx\"];\n", colors[r],
-                    rg_queue_name((rg_queue)r), (unsigned long long)w->signal, (unsigned long long)x->wait[r].stage);
+            fprintf(f, " [style=bold, color=%s, label=\"%s #%llu, wait %s\"];\n", colors[r],
+                    rg_queue_name((rg_queue)r), (unsigned long long)w->signal, RG__STAGES(x->wait[r].stage));
         }
     }
 }

@@ -24,6 +24,36 @@ static const char *kind_name(rg_memory_kind k)
     return "?";
 }
 
+/* Where a resource comes from: made by the graph, the application's, or
+ * a history pair's half (rg_resource_kind). */
+static const char *origin_name(const rg__resource *r)
+{
+    return r->imported ? "imported" : !rg__history(r) ? "created" : r->history_previous ? "history-prev" : "history";
+}
+
+/* The memory kind, "transient-" first for a TRANSIENT_ATTACHMENT texture
+ * (lazy: tile memory; pooled: no lazily allocated type on the device). */
+static const char *memory_name(const rg__resource *r, const rg__mem_placement *m, char *buf, size_t size)
+{
+    if (!r->transient)
+        return kind_name(m->kind);
+    snprintf(buf, size, "transient-%s", kind_name(m->kind));
+    return buf;
+}
+
+/* The usage the graph creates it with, as flag names; NULL for what the
+ * graph does not create (imports, unused). */
+static const char *usage_text(const rg_graph *g, const rg__resource *r, char *buf, size_t size)
+{
+    if (!rg__creates(g, r))
+        return NULL;
+    if (r->is_texture)
+        rg_image_usage_names(r->image_usage, buf, size);
+    else
+        rg_buffer_usage_names(r->buffer_usage, buf, size);
+    return buf;
+}
+
 /* Two pooled resources whose byte ranges in one pool overlap. */
 static bool aliases(const rg__mem_plan *p, uint32_t a, uint32_t b)
 {
@@ -153,7 +183,7 @@ static void queue_lines(const rg_graph *g, FILE *out)
                 else
                     fprintf(out, ", waits %s +%llu (batch %u)", rg_queue_name((rg_queue)r),
                             (unsigned long long)cc->batches[x->wait[r].batch].signal, x->wait[r].batch);
-                fprintf(out, " at stages 0x%llx", (unsigned long long)x->wait[r].stage);
+                fprintf(out, " at stages %s", RG__STAGES(x->wait[r].stage));
             }
             fprintf(out, ", signals %s +%llu\n", rg_queue_name(x->queue), (unsigned long long)x->signal);
         }
@@ -203,13 +233,16 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
         r = traffic_of(graph, "rg_memory_report_print", &tr);
     if (r != RG_SUCCESS)
         return r;
-    fprintf(out, "memory of graph '%s'\n%-24s %-7s %-9s %12s %8s %4s %4s %12s %9s  %s\n", graph->name, "resource",
-            "kind", "memory", "size", "align", "type", "pool", "offset", "lifetime", "aliases");
+    fprintf(out, "memory of graph '%s'\n%-24s %-7s %-12s %-16s %-20s %12s %8s %4s %4s %12s %9s %-48s  %s\n",
+            graph->name, "resource", "kind", "origin", "memory", "format", "size", "align", "type", "pool", "offset",
+            "lifetime", "usage", "aliases");
     for (uint32_t i = 0; i < graph->decl.resource_count; i++) {
         const rg__resource *r = &graph->decl.resources[i];
         const rg__mem_placement *m = &p->items[i];
         bool placed = m->kind != RG_MEMORY_NOT_CREATED && m->kind != RG_MEMORY_IMPORTED;
-        fprintf(out, "%-24s %-7s %-9s ", r->name, r->is_texture ? "texture" : "buffer", kind_name(m->kind));
+        char memory[32], usage[512];
+        fprintf(out, "%-24s %-7s %-12s %-16s %-20s ", r->name, r->is_texture ? "texture" : "buffer", origin_name(r),
+                memory_name(r, m, memory, sizeof memory), r->is_texture ? rg_format_name(r->format) : "-");
         if (placed)
             fprintf(out, "%12llu %8llu %4u ", (unsigned long long)m->size, (unsigned long long)m->alignment,
                     m->memory_type);
@@ -223,6 +256,8 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
             fprintf(out, "%4u..%-3u ", r->first_use, r->last_use);
         else
             fprintf(out, "%9s ", "-");
+        const char *used = usage_text(graph, r, usage, sizeof usage);
+        fprintf(out, "%-48s ", used ? used : "-");
         const char *sep = " ";
         for (uint32_t j = 0; j < graph->decl.resource_count; j++)
             if (aliases(p, i, j)) {
@@ -244,6 +279,9 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
                 p->pools[i].optimal ? "optimal images" : "buffers", (unsigned long long)p->pools[i].size);
     print_traffic(graph, &tr, out);
     rg__free(graph, tr.per);
+    /* The GPU's side of the same frame, where it is measured. */
+    if (graph->timings && graph->state == RG__PLACED && graph->placement.on_device)
+        return rg_timings_print(graph, out);
     return RG_SUCCESS;
 }
 
@@ -328,9 +366,19 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
         const rg__mem_placement *m = &p->items[i];
         fprintf(f, "%s\n    {\"name\": \"", i ? "," : "");
         put_name(f, r->name);
+        char usage[512];
         fprintf(f, "\", \"type\": \"%s\", \"kind\": \"%s\", \"size\": %llu, \"alignment\": %llu, ",
                 r->is_texture ? "texture" : "buffer", kind_name(m->kind), (unsigned long long)m->size,
                 (unsigned long long)m->alignment);
+        /* Format and usage names are enumerants and hex: nothing to escape. */
+        fprintf(f, "\"origin\": \"%s\", \"transient\": %s, \"format\": ", origin_name(r),
+                r->transient ? "true" : "false");
+        if (r->is_texture)
+            fprintf(f, "\"%s\", ", rg_format_name(r->format));
+        else
+            fprintf(f, "null, ");
+        const char *used = usage_text(graph, r, usage, sizeof usage);
+        fprintf(f, used ? "\"usage\": \"%s\", " : "\"usage\": null, ", used);
         fprintf(f, "\"memory_type\": %d, \"pool\": %d, \"offset\": %llu, \"first_use\": %d, \"last_use\": %d, "
                    "\"aliases\": [",
                 m->memory_type == RG__NONE ? -1 : (int)m->memory_type, m->pool == RG__NONE ? -1 : (int)m->pool,

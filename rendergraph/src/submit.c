@@ -1,7 +1,9 @@
 /* Submitting a frame's plan (rendergraph.h, "Queues"): one vkQueueSubmit2
  * per batch, in batch order, so every semaphore value a batch waits for
  * was submitted before it. The application's waits join the first
- * graphics batch; its signals and fence the last batch. */
+ * graphics batch; its signals and fence the last batch. The values
+ * submitted, and the application's retire point, are what a freed
+ * placement waits for (rendergraph.h, "Placement and the GPU"). */
 #include "graph_internal.h"
 
 rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc)
@@ -62,6 +64,25 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
                                      ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                               "rg_submit: batch %u on the %s queue: vkQueueSubmit2: %s", b, rg_queue_name(s->queue),
                               rg_vk_result_string(vr));
+        /* What retiring the placement waits for (device.c). */
+        for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+            if (s->signal.semaphore == g->placement.semaphores[q] && s->signal.value > g->placement.submitted[q])
+                g->placement.submitted[q] = s->signal.value;
     }
+    return RG_SUCCESS;
+}
+
+rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint64_t value, VkFence fence)
+{
+    rg_graph *g = graph;
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg__call_begin(g);
+    if (!g->dev)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_graph_set_retire_point: graph '%s' was created without "
+                          "a device", g->name);
+    g->retire_timeline = timeline;
+    g->retire_value = timeline ? value : 0;
+    g->retire_fence = fence;
     return RG_SUCCESS;
 }

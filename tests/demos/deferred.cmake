@@ -22,14 +22,15 @@ vkg_demo_test(demo_deferred_msaa deferred deferred ${DEFERRED_SKY} ${SMALL} --sa
 vkg_demo_test(demo_deferred_resize deferred deferred ${DEFERRED_SKY} --frames 12 --width 320 --height 240 --resize-test)
 
 # The bloom chain is placed in the G-buffer's memory, as the graph's
-# placement says (read back, not assumed).
+# placement says (read back, not assumed); --report also prints the
+# passes' GPU times of a completed frame, timestamps under validation.
 add_test(NAME demo_deferred_aliasing
          COMMAND ${WITH_DISPLAY} $<TARGET_FILE:deferred> --validation --report ${SMALL})
 set_tests_properties(demo_deferred_aliasing PROPERTIES
   LABELS demo TIMEOUT 120 RESOURCE_LOCK display ENVIRONMENT "${VKG_TEST_ENV}"
   FAIL_REGULAR_EXPRESSION "\\[vulkan (warning|error)\\]"
   PASS_REGULAR_EXPRESSION
-  "deferred: bloom targets share memory with the G-buffer: [1-9][0-9]* of [0-9]+ bloom targets.*${DEFERRED_CLEAN}")
+  "deferred: bloom targets share memory with the G-buffer: [1-9][0-9]* of [0-9]+ bloom targets.*GPU timings of graph 'deferred', frame [1-9][0-9]*: passes.*${DEFERRED_CLEAN}")
 
 # Under the tile-memory emulation layer the depth buffer, cleared and
 # discarded inside the G-buffer span, gets lazily allocated memory; the

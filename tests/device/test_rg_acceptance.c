@@ -442,14 +442,15 @@ DEVICE_TEST(rg_acceptance, import_depth_resolve_target_at_layer_1)
 
 /* ------------------------------ what the device offers, at placement */
 
-/* Refused at the first execute with the texture or command named, before
- * anything is created or recorded; the graph stays usable. */
+/* Refused at the first execute (RG_ERROR_UNSUPPORTED: the device lacks
+ * it) with the texture or command named, before anything is created or
+ * recorded; the graph stays usable. */
 static void expect_placement_refused(rg_graph *g, const char *needle)
 {
     test_compile(g);
     execute_job j = { g, RG_SUCCESS };
     cr_assert_eq(eng_context_submit_once(test_ctx, execute_once, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_expect_eq(j.result, RG_ERROR_INVALID_ARGUMENT, "%s", rg_graph_error_message(g));
+    cr_expect_eq(j.result, RG_ERROR_UNSUPPORTED, "%s", rg_graph_error_message(g));
     cr_expect(strstr(rg_graph_error_message(g), needle) != NULL, "message: %s", rg_graph_error_message(g));
     cr_expect_eq(rg_graph_error(g), RG_SUCCESS, "a frame's failure is not the declaration's");
 }

@@ -227,6 +227,11 @@ DEVICE_TEST(rg_descriptors, the_queries_per_usage_and_their_refusals)
     rg_buffer ubo = rg_buffer_create(g, &(rg_buffer_desc){ .name = "ubo", .size = 256 });
     rg_buffer ssbo = rg_buffer_create(g, &(rg_buffer_desc){ .name = "ssbo", .size = 1024 });
     rg_cmd_clear_texture(g, color, &(rg_range){ .mip_count = 3 }, &(VkClearValue){0});
+    /* The copy's source, written first (the callbacks record nothing). */
+    rg_cmd_user(g, &(rg_user_desc){ .name = "upload ubo",
+                                    .accesses = &(rg_access){ .buffer = ubo, .usage = RG_USAGE_TRANSFER_DST },
+                                    .access_count = 1,
+                                    .record = record_nothing });
     rg_cmd_copy_buffer(g, ubo, 0, ssbo, 0, 256);
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "depth pass", .depth = { .texture = depth,
                                                                                   .load = VK_ATTACHMENT_LOAD_OP_CLEAR } });
@@ -237,7 +242,8 @@ DEVICE_TEST(rg_descriptors, the_queries_per_usage_and_their_refusals)
         { .texture = depth, .usage = RG_USAGE_SAMPLED_COMPUTE, .whole = true },
         { .buffer = ubo, .usage = RG_USAGE_UNIFORM_COMPUTE },
         { .buffer = ssbo, .usage = RG_USAGE_STORAGE_READ_WRITE_COMPUTE },
-        { .texture = target, .usage = RG_USAGE_TRANSFER_SRC, .whole = true },
+        /* target is cleared after this command: what it reads does not matter */
+        { .texture = target, .usage = RG_USAGE_TRANSFER_SRC, .whole = true, .undefined_ok = true },
     };
     rg_command c = rg_cmd_user(g, &(rg_user_desc){ .name = "mixed", .accesses = both_mips, .access_count = 6,
                                                    .record = record_nothing, .side_effects = true });

@@ -6,7 +6,8 @@
  * stencil and depth+stencil, integer and block-compressed formats, imports
  * with mips and layers), user commands with accesses of every rg_usage (RAW
  * included) and ranges in or out of the resource (one aspect of a
- * depth+stencil texture among them), spans with attachments at any mip and
+ * depth+stencil texture among them), with or without undefined_ok (so a
+ * read of nothing sometimes fails compile and sometimes not), spans with attachments at any mip and
  * layer, resolves with any mode, read-only depth with every load and store
  * op, and render areas, copies, clears and blits, handles that are
  * current, stale (made before a reset or a destroy), foreign (from a second
@@ -603,6 +604,7 @@ static void op_user(fz *f)
         uint8_t u = u8(r);
         a->usage = (rg_usage)(u < 0xF0 ? u % (RG_USAGE_COUNT + 2) : (uint32_t)-1 - (u & 3u));
         a->whole = which & 4;
+        a->undefined_ok = which & 32; /* else a read of nothing fails compile */
         if (!a->whole)
             range(f, &a->range);
         if (a->usage == RG_USAGE_RAW || (which & 8)) {
@@ -878,6 +880,7 @@ static void op_begin(fz *f)
      * than LOAD or a store other than NONE. */
     uint32_t touch[18], n = 0;
     bool writes[18];
+    uint32_t ext_w = 0, ext_h = 0; /* the first attachment's extent at its mip */
     for (uint32_t i = 0; i < 9; i++) {
         if (i < 8 && i >= d.color_count)
             continue;
@@ -885,6 +888,17 @@ static void op_begin(fz *f)
         if (a->texture.id == 0)
             continue;
         check_attachment(f, a, &ad[i], i == 8);
+        /* Without an area every attachment has one extent. */
+        if (ad[i].tex != UINT32_MAX && (d.area.extent.width == 0 || d.area.extent.height == 0)) {
+            const shadow *t = &f->res[ad[i].tex];
+            uint32_t w = t->w >> a->mip ? t->w >> a->mip : 1, h = t->h >> a->mip ? t->h >> a->mip : 1;
+            if (ext_w == 0) {
+                ext_w = w;
+                ext_h = h;
+            }
+            CHECK(w == ext_w && h == ext_h, "rg_begin_rendering accepted attachments of %ux%u and %ux%u without an "
+                  "area", ext_w, ext_h, w, h);
+        }
         touch[n] = ad[i].tex;
         writes[n++] = i < 8 || !d.depth_read_only || a->load != VK_ATTACHMENT_LOAD_OP_LOAD ||
                       a->store != VK_ATTACHMENT_STORE_OP_NONE;

@@ -314,6 +314,7 @@ static void seed_deferred_merged(enc *e)
     s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, 1);                                 /* t3 */
     s_tex(e, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                          /* t4 */
     s_buf(e, "camera", 256, false);                                                            /* b0 */
+    s_user(e, "upload camera", RG_COMMAND_OUTSIDE, A(B(0, RG_USAGE_STORAGE_WRITE_COMPUTE)));
     const s_att st = ATT(0, LD_CLEAR, ST_STORE, -1);
     s_att g[2] = {st, st};
     g[0].tex = 1, g[1].tex = 2;
@@ -576,9 +577,13 @@ static void seed_formats(enc *e)
     s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
     s_op(e, OP_END);
     s_copy(e, true, 0, 16, 6, 2);      /* BC7 mip 2, 64x64: 16x16 blocks of 16 bytes */
+    s_copy(e, true, 0, 65536, 6, 0);   /* and its other mips, which "read" samples too */
+    s_copy(e, true, 0, 131072, 6, 1);
+    s_copy(e, true, 0, 163840, 6, 3);
     s_copy(e, true, 0, 8192, 7, 0);    /* ASTC 12x12, 100x100: 9x9 blocks */
     s_copy(e, true, 0, 16384, 8, 0);   /* ETC2 RGBA8 */
-    s_copy(e, false, 1, 8, 9, 0);      /* BC1: 8-byte blocks */
+    s_copy(e, true, 0, 200000, 9, 0);  /* BC1 uploaded, */
+    s_copy(e, false, 1, 8, 9, 0);      /* and read back: 8-byte blocks */
     s_copy(e, true, 0, 30000, 13, 0);  /* 3-byte texels at a multiple of 3 */
     s_user(e, "write ids", RG_COMMAND_OUTSIDE, A(T(10, RG_USAGE_STORAGE_WRITE_COMPUTE)));
     s_blit_filter(e, 10, 0, 11, 0, VK_FILTER_NEAREST);

@@ -8,6 +8,11 @@
 
 #define TEX(t, u) ((rg_access){.texture = (t), .usage = (u), .whole = true})
 #define BUF(b, u) ((rg_access){.buffer = (b), .usage = (u)})
+/* Reads of contents nothing in the frame wrote, on purpose: graphs that
+ * test order and barriers, whose commands' data does not matter
+ * (rg_access.undefined_ok). */
+#define TEX_UNDEF(t, u) ((rg_access){.texture = (t), .usage = (u), .whole = true, .undefined_ok = true})
+#define BUF_UNDEF(b, u) ((rg_access){.buffer = (b), .usage = (u), .undefined_ok = true})
 #define ACC(...) \
     ((const rg_access[]){__VA_ARGS__}), (uint32_t)(sizeof((const rg_access[]){__VA_ARGS__}) / sizeof(rg_access))
 

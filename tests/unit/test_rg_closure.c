@@ -76,12 +76,14 @@ static rg_graph *random_graph(uint64_t seed, model *m)
     for (int i = 0; i < NTEX; i++)
         tex[i] = test_color(g, "t");
     memset(m, 0, sizeof *m);
+    bool written[NTEX] = {0}; /* a span loads only what something wrote */
     int steps = 5 + (int)(rnd(&s) % 20);
     for (int step = 0; step < steps && m->cmd_count + 6 < MAX_CMDS; step++) {
         int node = m->node_count++;
         if (rnd(&s) % 3 == 0) {
             int t = (int)(rnd(&s) % NTEX), wbuf = (int)(rnd(&s) % (NBUF + 1)) - 1; /* -1: none */
-            bool load = rnd(&s) % 2;
+            bool load = rnd(&s) % 2 && written[t];
+            written[t] = true;
             m->handle[m->cmd_count] = rg_begin_rendering(g, &(rg_rendering_desc){
                                       .colors = {{.texture = tex[t], .load = load ? VK_ATTACHMENT_LOAD_OP_LOAD
                                                                                   : VK_ATTACHMENT_LOAD_OP_CLEAR}},
@@ -99,7 +101,7 @@ static rg_graph *random_graph(uint64_t seed, model *m)
                 }
                 for (int b = 0; b < NBUF; b++)
                     if (b != wbuf && rnd(&s) % 3 == 0) {
-                        a[n++] = BUF(buf[b], b % 2 ? RG_USAGE_UNIFORM_FRAGMENT : RG_USAGE_STORAGE_READ_VERTEX);
+                        a[n++] = BUF_UNDEF(buf[b], b % 2 ? RG_USAGE_UNIFORM_FRAGMENT : RG_USAGE_STORAGE_READ_VERTEX);
                         model_add(m, c, b, false, VK_IMAGE_LAYOUT_UNDEFINED);
                     }
                 m->handle[c] = test_cmd(g, "draw", RG_COMMAND_DRAW, a, n);
@@ -120,10 +122,12 @@ static rg_graph *random_graph(uint64_t seed, model *m)
                     continue;
                 bool write = k == 1;
                 if (r < NBUF) {
-                    a[n++] = BUF(buf[r], write ? RG_USAGE_STORAGE_WRITE_COMPUTE : RG_USAGE_STORAGE_READ_COMPUTE);
+                    a[n++] = BUF_UNDEF(buf[r], write ? RG_USAGE_STORAGE_WRITE_COMPUTE : RG_USAGE_STORAGE_READ_COMPUTE);
                     model_add(m, c, r, write, VK_IMAGE_LAYOUT_UNDEFINED);
                 } else {
-                    a[n++] = TEX(tex[r - NBUF], write ? RG_USAGE_STORAGE_WRITE_COMPUTE : RG_USAGE_SAMPLED_COMPUTE);
+                    a[n++] = TEX_UNDEF(tex[r - NBUF],
+                                       write ? RG_USAGE_STORAGE_WRITE_COMPUTE : RG_USAGE_SAMPLED_COMPUTE);
+                    written[r - NBUF] = written[r - NBUF] || write;
                     model_add(m, c, r, write,
                               write ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
                 }
@@ -372,7 +376,8 @@ Test(rg_closure, ten_thousand_commands)
         rg_command begin = test_begin(g, "pass", t[p % 2]);
         first = p == 0 ? begin : first;
         for (int d = 0; d < DRAWS; d++)
-            test_draw(g, "draw", BUF(vb, RG_USAGE_VERTEX_BUFFER), TEX(t[(p + 1) % 2], RG_USAGE_SAMPLED_FRAGMENT));
+            test_draw(g, "draw", BUF_UNDEF(vb, RG_USAGE_VERTEX_BUFFER),
+                      TEX_UNDEF(t[(p + 1) % 2], RG_USAGE_SAMPLED_FRAGMENT));
         last = rg_end_rendering(g);
     }
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));

@@ -44,7 +44,8 @@ Test(rg_cull, dead_branch_is_culled)
     rg_texture debug = test_mem_tex(&env, "debug view", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
     rg_texture out = test_mem_import(&env, "swapchain", VK_FORMAT_R8G8B8A8_UNORM, 64, 64);
     rg_command s = test_begin(g, "scene", scene);
-    rg_command draw = test_draw(g, "draw", BUF(test_mem_buf(&env, "vertices", 4096), RG_USAGE_VERTEX_BUFFER));
+    rg_command draw =
+        test_draw(g, "draw", BUF_UNDEF(test_mem_buf(&env, "vertices", 4096), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     rg_command d = test_begin(g, "debug", debug);
     rg_command dd = test_draw(g, "visualize", TEX(scene, RG_USAGE_SAMPLED_FRAGMENT));
@@ -161,7 +162,7 @@ Test(rg_cull, reading_an_import_is_not_observable)
     rg_command reader = test_outside(g, "read output", TEX(out, RG_USAGE_SAMPLED_COMPUTE),
                                      TEX(t, RG_USAGE_STORAGE_WRITE_COMPUTE));
     rg_command writer = test_begin(g, "present pass", out);
-    test_draw(g, "draw", BUF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "draw", BUF_UNDEF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect(culled(g, reader));

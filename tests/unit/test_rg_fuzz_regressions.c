@@ -88,7 +88,7 @@ Test(rg_fuzz_regressions, eight_resolved_colors_and_a_resolved_depth)
                                                              .width = 8, .height = 8});
     d.depth.load = VK_ATTACHMENT_LOAD_OP_CLEAR;
     cr_assert_neq(rg_begin_rendering(g, &d).id, 0, "%s", rg_graph_error_message(g));
-    test_draw(g, "draw", BUF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "draw", BUF_UNDEF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_eq(rg_execution_order(g, NULL), 3);

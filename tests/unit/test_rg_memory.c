@@ -239,7 +239,8 @@ Test(rg_memory, alias_scope_of_a_read_only_previous_occupant)
     test_mem_init(&env, "NVIDIA H200");
     rg_buffer r = test_mem_buf(&env, "r", KiB64), x = test_mem_buf(&env, "x", KiB64), w = test_mem_buf(&env, "w",
                                                                                                        KiB64);
-    test_outside(env.g, "c1", BUF(r, RG_USAGE_UNIFORM_COMPUTE), BUF(x, SW));
+    /* r is a read-only occupant on purpose: what it holds does not matter. */
+    test_outside(env.g, "c1", BUF_UNDEF(r, RG_USAGE_UNIFORM_COMPUTE), BUF(x, SW));
     test_outside(env.g, "c2", BUF(x, SR), BUF(w, SW));
     test_outside(env.g, "c3", BUF(w, RG_USAGE_UNIFORM_COMPUTE));
     test_mem_place(&env);
@@ -260,7 +261,8 @@ Test(rg_memory, alias_scope_is_the_union_of_several_previous_occupants)
     rg_buffer r1 = test_mem_buf(&env, "r1", KiB64), r2 = test_mem_buf(&env, "r2", KiB64), x = test_mem_buf(&env, "x",
                                                                                                            KiB64);
     rg_buffer w = test_mem_buf(&env, "w", 2 * KiB64);
-    test_outside(env.g, "c1", BUF(r1, RG_USAGE_UNIFORM_COMPUTE), BUF(r2, RG_USAGE_INDIRECT_BUFFER), BUF(x, SW));
+    test_outside(env.g, "c1", BUF_UNDEF(r1, RG_USAGE_UNIFORM_COMPUTE), BUF_UNDEF(r2, RG_USAGE_INDIRECT_BUFFER),
+                 BUF(x, SW));
     test_outside(env.g, "c2", BUF(x, SR), BUF(w, SW));
     test_outside(env.g, "c3", BUF(w, SR));
     test_mem_place(&env);

@@ -206,7 +206,7 @@ Test(rg_memory_frames, random_graphs_never_overlap_unordered_and_never_beat_the_
                     continue;
                 uses[c][r] = true;
                 rg_usage u = rnd(&s) % 2 ? RG_USAGE_STORAGE_WRITE_COMPUTE : RG_USAGE_STORAGE_READ_COMPUTE;
-                acc[n++] = is_tex[r] ? TEX(env.e[r].tex, u) : BUF(env.e[r].buf, u);
+                acc[n++] = is_tex[r] ? TEX_UNDEF(env.e[r].tex, u) : BUF_UNDEF(env.e[r].buf, u); /* any data */
             }
             cmds[c] = test_cmd(env.g, "c", RG_COMMAND_OUTSIDE, acc, n);
         }

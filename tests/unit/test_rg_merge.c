@@ -74,7 +74,7 @@ static frame declare(rg_graph *g, const frame_opts *o)
         gb.colors[0].resolve = f.resolved;
     }
     f.gbuffer = rg_begin_rendering(g, &gb);
-    f.draw = test_draw(g, "draw scene", BUF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
+    f.draw = test_draw(g, "draw scene", BUF_UNDEF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     if (o->between || o->between_free) {
         rg_buffer b = test_buf(g, "lights");
@@ -320,7 +320,7 @@ Test(rg_merge, order_makes_candidates_adjacent)
     rg_texture hdr = tex(g, "hdr", VK_FORMAT_R8G8B8A8_UNORM, 64, 0);
     rg_buffer stats = test_buf(g, "stats");
     test_begin(g, "gbuffer", a);
-    test_draw(g, "scene", BUF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "scene", BUF_UNDEF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     test_outside(g, "measure", TEX(a, RG_USAGE_SAMPLED_COMPUTE), BUF(stats, RG_USAGE_STORAGE_WRITE_COMPUTE));
     rg_command light = test_begin(g, "lighting", hdr);
@@ -358,7 +358,7 @@ Test(rg_merge, moltenvk_keeps_attachments_across_barriers_in_memory)
                                               .colors = {{.texture = a, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                                           .store = VK_ATTACHMENT_STORE_OP_DONT_CARE}},
                                               .color_count = 1});
-    test_draw(g, "scene", BUF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "scene", BUF_UNDEF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     test_begin(g, "lighting", hdr);
     test_draw(g, "light", TEX(a, RG_USAGE_PIXEL_LOCAL_READ));
@@ -407,7 +407,7 @@ Test(rg_merge, equal_states_share_a_key)
     rg_graph *g = merge_graph(&tile_caps, RG_MERGE_AUTO);
     rg_texture a = test_color(g, "a"), b = test_color(g, "b");
     test_begin(g, "one", a);
-    rg_command da = test_draw(g, "draw a", BUF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
+    rg_command da = test_draw(g, "draw a", BUF_UNDEF(test_buf(g, "vb"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     test_begin(g, "two", b);
     rg_command db = test_draw(g, "draw b", TEX(a, RG_USAGE_SAMPLED_FRAGMENT));

@@ -33,7 +33,7 @@ static void declare(test_mem_env *env, deferred *d)
     for (int i = 0; i < 4; i++)
         gb.colors[i] = (rg_attachment){.texture = d->gbuffer[i], .load = VK_ATTACHMENT_LOAD_OP_CLEAR};
     rg_begin_rendering(g, &gb);
-    test_draw(g, "draw scene", BUF(test_mem_buf(env, "vertices", 1 << 20), RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "draw scene", BUF_UNDEF(test_mem_buf(env, "vertices", 1 << 20), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     const VkAttachmentLoadOp any = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "lighting", .color_count = 1,

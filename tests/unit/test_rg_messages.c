@@ -90,6 +90,10 @@ CALL(texture_is_buffer, rg_texture_get_info(f->g, (rg_texture){f->buf.id}, &f->o
 CALL(texture_ok, rg_texture_get_info(f->g, f->color, &f->out.resource))
 CALL(buffer_zero, rg_buffer_get_info(f->g, (rg_buffer){0}, &f->out.resource))
 CALL(buffer_null, rg_buffer_get_info(f->g, f->buf, NULL))
+CALL(resource_past, rg_resource_get(f->g, UINT32_MAX, &f->out.resource))
+CALL(resource_null, rg_resource_get(f->g, 0, NULL))
+CALL(resource_ok, rg_resource_get(f->g, 0, &f->out.resource))
+CALL(retire_point, rg_graph_set_retire_point(f->g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE))
 CALL(span_unplaced, rg_span_get_rendering(f->g, 0, &f->out.span))
 CALL(span_null, rg_span_get_rendering(f->g, 0, NULL))
 CALL(batch_past, rg_batch_get(f->g, UINT32_MAX, &f->out.batch))
@@ -153,6 +157,11 @@ static const message_case cases[] = {
     {"rg_buffer_get_info", "buffer handle 0x0 is not a buffer of graph 'messages'", true, RG_ERROR_INVALID_HANDLE,
      buffer_zero},
     {"rg_buffer_get_info", "out is NULL", true, RG_ERROR_INVALID_ARGUMENT, buffer_null},
+    {"rg_resource_get", "index 4294967295 of graph 'messages', which has 4 resources", true,
+     RG_ERROR_INVALID_ARGUMENT, resource_past},
+    {"rg_resource_get", "out is NULL", true, RG_ERROR_INVALID_ARGUMENT, resource_null},
+    {"rg_graph_set_retire_point", "graph 'messages' was created without a device", true, RG_ERROR_INVALID_ARGUMENT,
+     retire_point},
     {"rg_span_get_rendering", "graph 'messages' is not placed on the device", true, RG_ERROR_NOT_PLACED,
      span_unplaced},
     {"rg_span_get_rendering", "out is NULL", true, RG_ERROR_INVALID_ARGUMENT, span_null},
@@ -192,6 +201,7 @@ static const message_case cases[] = {
     {"rg_merge_get", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, merge_past},
     {"rg_texture_get_info", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, texture_ok},
     {"rg_buffer_get_info", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, buffer_zero},
+    {"rg_resource_get", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, resource_ok},
     {"rg_span_get_rendering", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, span_unplaced},
     {"rg_batch_get", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, batch_ok},
     {"rg_queue_note_get", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, note_past},

@@ -362,11 +362,14 @@ Test(rg_queues, eligible_commands_move_to_their_queues)
     rg_buffer args = test_buf(g, "args"), params = test_buf(g, "params"), counts = test_buf(g, "counts");
     rg_buffer staging = test_buf(g, "staging"), vertices = test_buf(g, "vertices");
     rg_buffer pixels = rg_buffer_create(g, &(rg_buffer_desc){.name = "pixels", .size = 64 * 64 * 4});
+    /* The copies' sources, written first (as an upload would). */
+    test_queued(g, "fill", RG_QUEUE_TRANSFER, ACC(BUF(staging, RG_USAGE_TRANSFER_DST)));
+    test_queued(g, "fill pixels", RG_QUEUE_TRANSFER, ACC(BUF(pixels, RG_USAGE_TRANSFER_DST)));
     rg_command scene = test_begin(g, "scene", lit);
     rg_end_rendering(g);
     rg_command blur = test_async(g, "blur", TEX(lit, SMC), TEX(mask, SWC));
-    rg_command cull = test_async(g, "cull", BUF(args, RG_USAGE_INDIRECT_BUFFER), BUF(params, RG_USAGE_UNIFORM_COMPUTE),
-                                 BUF(counts, RG_USAGE_TRANSFER_DST));
+    rg_command cull = test_async(g, "cull", BUF_UNDEF(args, RG_USAGE_INDIRECT_BUFFER),
+                                 BUF_UNDEF(params, RG_USAGE_UNIFORM_COMPUTE), BUF(counts, RG_USAGE_TRANSFER_DST));
     rg_command copy = rg_cmd_copy_buffer(g, staging, 0, vertices, 0, 128);
     rg_command_allow_queue(g, copy, RG_QUEUE_TRANSFER);
     rg_command copy_c = rg_cmd_copy_buffer(g, vertices, 0, staging, 128, 64);
@@ -375,7 +378,7 @@ Test(rg_queues, eligible_commands_move_to_their_queues)
                                             &(VkClearValue){.color = {.float32 = {0, 0, 0, 0}}});
     rg_command_allow_queue(g, clear, RG_QUEUE_COMPUTE);
     rg_command upload = test_queued(g, "upload", RG_QUEUE_TRANSFER,
-                                    ACC(BUF(test_buf(g, "src"), RG_USAGE_TRANSFER_SRC),
+                                    ACC(BUF_UNDEF(test_buf(g, "src"), RG_USAGE_TRANSFER_SRC),
                                         BUF(test_buf(g, "dst"), RG_USAGE_TRANSFER_DST)));
     rg_command to_tex = rg_cmd_copy_buffer_to_texture(g, pixels, 0, test_color(g, "uploaded"), 0, 0, 1);
     rg_command_allow_queue(g, to_tex, RG_QUEUE_TRANSFER);
@@ -402,7 +405,7 @@ static void declare_eligible(rg_graph *g, rg_command c[4])
 {
     rg_texture lit = test_color(g, "lit"), blurred = test_color(g, "blurred");
     rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 256});
-    rg_buffer a = test_buf(g, "a"), b = test_buf(g, "b");
+    rg_buffer a = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "a", .size = 256}), b = test_buf(g, "b");
     c[0] = test_begin(g, "scene", lit);
     rg_end_rendering(g);
     c[1] = test_async(g, "blur", TEX(lit, SMC), TEX(blurred, SWC));
@@ -576,7 +579,8 @@ Test(rg_queues, history_on_compute_opens_the_frame)
 Test(rg_queues, allow_graphics_makes_a_command_graphics_only_again)
 {
     rg_graph *g = queue_graph(&both_queues, false);
-    rg_command copy = rg_cmd_copy_buffer(g, test_buf(g, "a"), 0, test_buf(g, "b"), 0, 64);
+    rg_buffer a = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "a", .size = 256});
+    rg_command copy = rg_cmd_copy_buffer(g, a, 0, test_buf(g, "b"), 0, 64);
     rg_command_allow_queue(g, copy, RG_QUEUE_COMPUTE);
     rg_command_allow_queue(g, copy, RG_QUEUE_GRAPHICS);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
@@ -665,6 +669,7 @@ Test(rg_queues, queue_rules_of_texture_copies)
     for (rg_queue q = RG_QUEUE_COMPUTE; q <= RG_QUEUE_TRANSFER; q++) {
         rg_graph *g = queue_graph(&both_queues, false);
         rg_buffer in = rg_buffer_create(g, &(rg_buffer_desc){.name = "in", .size = 1u << 20});
+        test_queued(g, "fill", q, ACC(BUF(in, RG_USAGE_TRANSFER_DST)));
         rg_command copy = rg_cmd_copy_buffer_to_texture(g, in, 2, test_tex(g, "mask", VK_FORMAT_R8_UNORM), 0, 0, 1);
         rg_command_allow_queue(g, copy, q);
         if (q == RG_QUEUE_TRANSFER) {
@@ -837,7 +842,7 @@ Test(rg_queues, first_compute_batch_waits_for_the_frame_before)
     rg_buffer vertices = test_buf(g, "vertices");
     rg_command gen = test_async(g, "generate", BUF(vertices, SWC));
     test_begin(g, "draw pass", test_color(g, "color"));
-    rg_command draw = test_draw(g, "draw", BUF(vertices, RG_USAGE_VERTEX_BUFFER));
+    rg_command draw = test_draw(g, "draw", BUF_UNDEF(vertices, RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     check_batches(g, "generate");
@@ -867,7 +872,9 @@ Test(rg_queues, last_batch_is_graphics_and_waits_for_the_other_queues)
     test_begin(g, "scene", lit);
     rg_end_rendering(g);
     rg_command hist = test_async(g, "histogram", TEX(lit, SMC), BUF(test_buf(g, "bins"), SWC));
-    rg_command copy = rg_cmd_copy_buffer(g, test_buf(g, "a"), 0, test_buf(g, "b"), 0, 64);
+    rg_buffer a = test_buf(g, "a");
+    test_queued(g, "fill", RG_QUEUE_TRANSFER, ACC(BUF(a, RG_USAGE_TRANSFER_DST)));
+    rg_command copy = rg_cmd_copy_buffer(g, a, 0, test_buf(g, "b"), 0, 64);
     rg_command_allow_queue(g, copy, RG_QUEUE_TRANSFER);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     check_batches(g, "last");
@@ -926,12 +933,12 @@ Test(rg_queues, barriers_on_the_compute_queue_name_only_its_stages)
     rg_texture lit = test_color(g, "lit"), noise = test_color(g, "noise"), out = test_color(g, "out");
     rg_buffer vertices = test_buf(g, "vertices");
     test_begin(g, "scene", lit);
-    test_draw(g, "draw", TEX(noise, SMF), BUF(vertices, RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "draw", TEX_UNDEF(noise, SMF), BUF_UNDEF(vertices, RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     rg_command regen = test_async(g, "regenerate", TEX(noise, SWC), BUF(vertices, SWC), TEX(lit, SMC));
     rg_command post = test_async(g, "post", TEX(lit, SMC), TEX(noise, SMC), TEX(out, SWC));
     test_begin(g, "again", lit);
-    test_draw(g, "draw again", TEX(noise, SMF), TEX(out, SMF), BUF(vertices, RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "draw again", TEX(noise, SMF), TEX(out, SMF), BUF_UNDEF(vertices, RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_eq(queue_of(g, regen), RG_QUEUE_COMPUTE);
@@ -1003,6 +1010,10 @@ static void rand_frame_declare(rand_frame *f, uint64_t seed, bool single_queue)
     }
     for (int i = 0; i < RBUF; i++)
         f->buf[i] = test_mem_buf(&f->env, "b", KiB64 * (1 + rnd(&s) % 3));
+    /* The draws' and dispatches' reads take whatever is there
+     * (undefined_ok); a built-in copy cannot say so, so it copies only a
+     * buffer something wrote, else a user command copies with the flag. */
+    bool written[RBUF] = {0};
     int steps = 4 + (int)(rnd(&s) % 20);
     for (int step = 0; step < steps; step++) {
         uint32_t kind = rnd(&s) % 7;
@@ -1013,9 +1024,9 @@ static void rand_frame_declare(rand_frame *f, uint64_t seed, bool single_queue)
             int r[3], n = rand_pick(&s, r, 1 + (int)(rnd(&s) % 3), color);
             rg_access a[3];
             for (int k = 0; k < n; k++)
-                a[k] = r[k] < RTEX ? TEX(f->tex[r[k]], SMF)
-                                   : BUF(f->buf[r[k] - RTEX], rnd(&s) % 2 ? RG_USAGE_UNIFORM_FRAGMENT
-                                                                          : RG_USAGE_VERTEX_BUFFER);
+                a[k] = r[k] < RTEX ? TEX_UNDEF(f->tex[r[k]], SMF)
+                                   : BUF_UNDEF(f->buf[r[k] - RTEX], rnd(&s) % 2 ? RG_USAGE_UNIFORM_FRAGMENT
+                                                                                : RG_USAGE_VERTEX_BUFFER);
             rg_command draw = test_cmd(g, "draw", RG_COMMAND_DRAW, a, (uint32_t)n);
             for (int k = 0; k < n; k++)
                 rand_use(f, r[k], draw);
@@ -1026,13 +1037,15 @@ static void rand_frame_declare(rand_frame *f, uint64_t seed, bool single_queue)
             rg_access a[3];
             for (int k = 0; k < n; k++) {
                 uint32_t u = rnd(&s) % 4;
-                if (r[k] < RTEX)
-                    a[k] = TEX(f->tex[r[k]], u < 2 ? SWC : SMC);
-                else
-                    a[k] = BUF(f->buf[r[k] - RTEX], u == 0   ? SWC
-                                                    : u == 1 ? RG_USAGE_STORAGE_READ_WRITE_COMPUTE
-                                                    : u == 2 ? RG_USAGE_INDIRECT_BUFFER
-                                                             : RG_USAGE_UNIFORM_COMPUTE);
+                if (r[k] < RTEX) {
+                    a[k] = TEX_UNDEF(f->tex[r[k]], u < 2 ? SWC : SMC);
+                } else {
+                    a[k] = BUF_UNDEF(f->buf[r[k] - RTEX], u == 0   ? SWC
+                                                          : u == 1 ? RG_USAGE_STORAGE_READ_WRITE_COMPUTE
+                                                          : u == 2 ? RG_USAGE_INDIRECT_BUFFER
+                                                                   : RG_USAGE_UNIFORM_COMPUTE);
+                    written[r[k] - RTEX] = written[r[k] - RTEX] || u < 2;
+                }
             }
             /* 2 of 4 dispatch kinds are compute-eligible. */
             rg_command c = test_queued(g, kind < 4 ? "dispatch" : "async", kind < 4 ? RG_QUEUE_GRAPHICS
@@ -1043,8 +1056,14 @@ static void rand_frame_declare(rand_frame *f, uint64_t seed, bool single_queue)
             f->commands++;
         } else {
             int src = (int)(rnd(&s) % RBUF), dst = (src + 1 + (int)(rnd(&s) % (RBUF - 1))) % RBUF;
-            rg_command c = rg_cmd_copy_buffer(g, f->buf[src], 0, f->buf[dst], 0, 256);
-            rg_command_allow_queue(g, c, rnd(&s) % 2 ? RG_QUEUE_TRANSFER : RG_QUEUE_COMPUTE);
+            rg_queue q = rnd(&s) % 2 ? RG_QUEUE_TRANSFER : RG_QUEUE_COMPUTE;
+            rg_command c = written[src] ? rg_cmd_copy_buffer(g, f->buf[src], 0, f->buf[dst], 0, 256)
+                                        : test_queued(g, "copy", q,
+                                                      ACC(BUF_UNDEF(f->buf[src], RG_USAGE_TRANSFER_SRC),
+                                                          BUF(f->buf[dst], RG_USAGE_TRANSFER_DST)));
+            if (written[src])
+                rg_command_allow_queue(g, c, q);
+            written[dst] = true;
             rand_use(f, RTEX + src, c);
             rand_use(f, RTEX + dst, c);
             f->commands++;

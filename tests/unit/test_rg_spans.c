@@ -138,10 +138,10 @@ Test(rg_spans, interior_reads_and_one_command_read_write_are_fine)
     rg_buffer b = test_buf(g, "b");
     rg_texture img = test_color(g, "img");
     test_begin(g, "pass", test_color(g, "c"));
-    test_draw(g, "r1", BUF(b, RG_USAGE_STORAGE_READ_FRAGMENT), TEX(img, RG_USAGE_SAMPLED_FRAGMENT));
-    test_draw(g, "r2", BUF(b, RG_USAGE_UNIFORM_VERTEX), TEX(img, RG_USAGE_SAMPLED_VERTEX));
+    test_draw(g, "r1", BUF_UNDEF(b, RG_USAGE_STORAGE_READ_FRAGMENT), TEX_UNDEF(img, RG_USAGE_SAMPLED_FRAGMENT));
+    test_draw(g, "r2", BUF_UNDEF(b, RG_USAGE_UNIFORM_VERTEX), TEX_UNDEF(img, RG_USAGE_SAMPLED_VERTEX));
     rg_buffer own = test_buf(g, "own");
-    test_draw(g, "rw", BUF(own, RG_USAGE_STORAGE_READ_FRAGMENT), BUF(own, RG_USAGE_STORAGE_WRITE_FRAGMENT));
+    test_draw(g, "rw", BUF_UNDEF(own, RG_USAGE_STORAGE_READ_FRAGMENT), BUF(own, RG_USAGE_STORAGE_WRITE_FRAGMENT));
     rg_end_rendering(g);
     cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);

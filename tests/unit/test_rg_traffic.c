@@ -54,7 +54,7 @@ static rg_graph *render_passes(VkAttachmentLoadOp load)
                               .colors = {{.texture = back, .load = load, .store = VK_ATTACHMENT_STORE_OP_STORE}},
                               .color_count = 1,
                           });
-    test_draw(g, "draw", BUF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "draw", BUF_UNDEF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     return g;
@@ -137,7 +137,7 @@ static gframe gbuffer_frame(rg_graph *g)
                                           .color_count = 3,
                                           .depth = {.texture = f.depth, .load = clear, .store = store},
                                       });
-    test_draw(g, "draw scene", BUF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "draw scene", BUF_UNDEF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     f.lighting = rg_begin_rendering(g, &(rg_rendering_desc){
                                            .name = "lighting",
@@ -241,7 +241,7 @@ Test(rg_traffic, sampled_counts_reads_of_what_the_frame_wrote)
                               .colors = {{.texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR}},
                               .color_count = 1,
                           });
-    test_draw(g, "draw", BUF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "draw", BUF_UNDEF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     /* Outside spans: 64 x 64 x 4 sampled, and the read half of a
      * read-write access of what reproject wrote. */
@@ -272,13 +272,14 @@ Test(rg_traffic, resolves_and_multisampled_attachments)
     rg_texture resolved = rg_texture_create(g, &(rg_texture_desc){.name = "resolved",
                                                                   .format = VK_FORMAT_R8G8B8A8_UNORM, .width = 64,
                                                                   .height = 32});
+    rg_cmd_clear_texture(g, msaa, NULL, &(VkClearValue){0}); /* what the LOAD reads */
     rg_begin_rendering(g, &(rg_rendering_desc){
                               .name = "scene",
                               .colors = {{.texture = msaa, .load = VK_ATTACHMENT_LOAD_OP_LOAD,
                                           .store = VK_ATTACHMENT_STORE_OP_DONT_CARE, .resolve = resolved}},
                               .color_count = 1,
                           });
-    test_draw(g, "draw", BUF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
+    test_draw(g, "draw", BUF_UNDEF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     test_outside(g, "read", TEX(resolved, RG_USAGE_SAMPLED_COMPUTE));
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));

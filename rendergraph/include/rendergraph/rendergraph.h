@@ -51,6 +51,24 @@
  * between the commands recorded right before and right after it; any other
  * command runs where its accesses allow.
  *
+ * Reads. Since a created resource keeps nothing between frames, a read of
+ * a created texture's subresource (aspect, mip, layer) or of a created
+ * buffer that no earlier command of the declaration writes would see
+ * stale bytes: rg_compile fails with RG_ERROR_READ_BEFORE_WRITE naming the
+ * reading command (or span), the resource and the subresource ("command
+ * 'ssao blur' reads texture 'ao raw' (mip 0, layer 0), which no earlier
+ * command of the frame writes": the pass before forgot to declare its
+ * write). A read is any access that is not write-only (a read-write
+ * storage access reads what was there before the command), and an
+ * attachment loaded with LOAD, which is rg_attachment.load's default:
+ * load CLEAR or DONT_CARE what nothing wrote before. A span writes its
+ * attachments (a read-only depth LOADs what an earlier prepass wrote) and
+ * its resolve targets. Not reads of nothing: imports and a history
+ * texture's previous half (their contents come from outside the frame),
+ * and an access with rg_access.undefined_ok, for the command that wants
+ * whatever is there. Writers count whether culled or not: the check is
+ * of the declaration (a kept reader keeps its writers anyway).
+ *
  * History. A texture whose previous frame's contents a command reads
  * (temporal antialiasing, feedback trails, temporal denoising) is declared
  * with rg_texture_create_history: it returns the texture the frame writes
@@ -83,25 +101,50 @@
  *
  * Placement and the GPU. The first rg_execute after a compile places the
  * graph's memory; a compile of a changed declaration, rg_graph_reset and
- * rg_graph_destroy free that placement (images, buffers, views, memory) at
+ * rg_graph_destroy free that placement (images, buffers, views, memory,
+ * rg_pool_memory ranges, semaphores, query pools), and the library never
+ * waits for the GPU: the objects are retired to the rg_device, which
+ * destroys them once the frames that may use them have finished. They
+ * wait for the graph's own timeline semaphores at the values its last
+ * rg_submit signalled, and for the retire point the application named
+ * (rg_graph_set_retire_point: a timeline value or a fence that its
+ * submission of the graph's latest frame signals); both when both are
+ * known. Whether they have signalled is asked, never waited for, at every
+ * rg_graph_create, rg_graph_destroy, rg_graph_reset, rg_place, rg_execute
+ * and rg_execute_batches on that device and at rg_device_collect. With
+ * neither known (frames recorded by rg_execute into the application's
+ * command buffers, no retire point named) the objects are destroyed at
  * once, so the GPU must be done with every command buffer the graph
- * recorded before them (wait on their fences, or vkDeviceWaitIdle).
+ * recorded (wait on their fences, or vkDeviceWaitIdle); so are those of a
+ * placement that never reached the GPU (offline, or undone by a failure)
+ * and the query pools rg_graph_set_timings turns off. rg_device_destroy
+ * destroys whatever is still held: by then the application has waited
+ * for the device, as vkDestroyDevice requires. A fence named as a retire
+ * point must not be reset while objects wait for it (a timeline value
+ * needs no such care).
  *
  * Culling. A command whose results reach nothing observable is not
  * recorded, and a created resource only such commands use is not created.
- * Observable: a write to an import (a swapchain image, a readback buffer,
- * a persistent texture) or to a history texture's current (the next
- * frame reads it), a command declared with side effects
- * (rg_user_desc.side_effects: queries, writes through descriptors the
- * graph does not see), a command outside spans without accesses (a
- * timestamp, a label), and every command whose writes those read,
- * transitively. A span is culled whole or kept whole; a draw without
- * accesses of its own (a fullscreen pass, geometry from buffers the graph
- * does not track) makes only its span's attachments, so it keeps the span
- * only where something reads them (declare side_effects for a draw that
- * writes what the graph cannot see). rg_command_get_info says which
- * commands were culled (the memory report and the DOT show them);
- * rg_graph_desc.no_culling keeps everything.
+ * The graph judges a command by what it declares: its results are its
+ * declared writes, and a draw's include its span's attachments, which the
+ * span declares for it. Observable: a write to an import (a swapchain
+ * image, a readback buffer, a persistent texture) or to a history
+ * texture's current (the next frame reads it); a command declared with
+ * side effects (rg_user_desc.side_effects: queries, writes through
+ * descriptors the graph does not see); a command that declares nothing at
+ * all, not even through a span (a timestamp, a label outside spans): the
+ * graph cannot see what it does, so it keeps it; and every command whose
+ * writes those read, transitively. So a command that declares reads but
+ * no write is culled, and a draw without accesses of its own (a
+ * fullscreen pass, geometry from buffers the graph does not track) keeps
+ * its span only where something reads the attachments (declare
+ * side_effects for one that writes what the graph cannot see). A span is
+ * culled whole or kept whole. Each culled command (a span: its begin) is
+ * an INFO notice in the log (rg_log_fn) saying why: "command 'ssao' is
+ * culled: nothing observable reads 'ao raw'", or "...: it declares no
+ * write"; rg_command_get_info says which commands were culled (the memory
+ * report and the DOT show them); rg_graph_desc.no_culling keeps
+ * everything.
  *
  * Merging. Consecutive spans can share one rendering instance (Vulkan's
  * VK_KHR_dynamic_rendering_local_read): the later one reads what the
@@ -188,19 +231,42 @@
  * buffer and returns the submission plan (rg_submit submits it to the
  * device's queues); rg_execute refuses it.
  *
+ * Timings. A graph made with rg_graph_desc.timings (or
+ * rg_graph_set_timings) times each frame on the GPU: each rendering
+ * instance (merged spans are one: timestamps before its first begin, its
+ * barriers included, and after its last end), each command outside spans,
+ * and each batch (its command buffer's contents), on its own queue, with
+ * vkCmdWriteTimestamp2 at ALL_COMMANDS, so a unit runs from the end of the
+ * work before it to the end of its own and the units of a batch add up to
+ * no more than the batch. Placement makes a query pool per queue holding
+ * three frames and an event per frame; a frame is read at a later
+ * rg_execute (or rg_execute_batches) once the GPU has finished it, never
+ * waiting: until then the queries say RG_ERROR_NOT_READY, and a frame
+ * recorded while three are in flight is not timed. rg_timing_get and
+ * rg_command_get_time give the latest completed frame. A queue whose
+ * family has timestampValidBits 0 is not timed (RG_ERROR_UNSUPPORTED for
+ * its commands); culled commands have no time. Every recorded frame must
+ * be submitted: an unsubmitted one keeps its slot until placement is made
+ * again. With timings off nothing of this exists and a frame records
+ * nothing more.
+ *
  * Threads: the library takes no locks. Its one piece of global state is an
  * atomic counter that gives each graph and each reset its own handle tag
- * (so another graph's or a stale handle is refused). A graph belongs to one
+ * (so another graph's or a stale handle is refused); the name functions
+ * keep a few text buffers per thread, shared with no other thread. A graph belongs to one
  * thread at a time (declaration, compile, placement, queries, reports,
  * execute, destroy). Different graphs may be used on different threads at
  * once: device-free ones without any condition, and graphs on one
- * rg_device too, which they only read (placement creates images, buffers
- * and memory on that VkDevice, which Vulkan allows from any thread); only
+ * rg_device too, which they only read but for its list of retired objects
+ * (see "Placement and the GPU"), kept with atomics (placement creates
+ * images, buffers and memory on that VkDevice, which Vulkan allows from
+ * any thread); only
  * rg_submit uses its queues. The command buffer given to rg_execute, and its
  * pool, must not be used by another thread meanwhile (Vulkan's external
  * synchronization), and the record callbacks run on the thread that called
- * rg_execute. rg_result_string, rg_usage_get_info, rg_version and
- * rg_version_string may be called from any thread.
+ * rg_execute. rg_result_string, rg_usage_get_info, rg_version,
+ * rg_version_string and the name functions ("Names") may be called from
+ * any thread.
  */
 #ifndef RENDERGRAPH_RENDERGRAPH_H
 #define RENDERGRAPH_RENDERGRAPH_H
@@ -281,7 +347,7 @@ uint32_t rg_version(void);
 
 typedef enum rg_result {
     RG_SUCCESS = 0,
-    RG_ERROR_INVALID_ARGUMENT,
+    RG_ERROR_INVALID_ARGUMENT,        /* the caller's input (what the device lacks: UNSUPPORTED) */
     RG_ERROR_INVALID_HANDLE,          /* stale (before a reset), foreign or 0 */
     RG_ERROR_BAD_RANGE,               /* subresource range outside the resource or REMAINING in a view */
     RG_ERROR_UNBALANCED_SPAN,         /* begin without end at compile time */
@@ -310,6 +376,7 @@ typedef enum rg_result {
     RG_ERROR_EXTENT_MISMATCH,         /* attachments of different extents in a span without an area */
     RG_ERROR_UNSUPPORTED,             /* the device does not offer what the graph needs */
     RG_ERROR_INTERNAL,                /* the library's own invariant broke: a bug, please report it */
+    RG_ERROR_NOT_READY,               /* a GPU result not there yet (timings: no frame completed) */
     RG_RESULT_COUNT
 } rg_result;
 
@@ -405,6 +472,10 @@ typedef struct rg_access {
     VkAccessFlags2 access;
     VkImageLayout layout;
     bool write;
+    /* true: the command reads contents nothing earlier in the frame wrote,
+     * on purpose (it overwrites what it finds or ignores it); false (the
+     * default): such a read is RG_ERROR_READ_BEFORE_WRITE (see "Reads"). */
+    bool undefined_ok;
 } rg_access;
 
 
@@ -444,6 +515,33 @@ uint32_t rg_format_copy_size(VkFormat format, VkImageAspectFlags aspect);
 uint32_t rg_format_texel_size(VkFormat format);
 bool rg_format_has_depth(VkFormat format);
 bool rg_format_has_stencil(VkFormat format);
+
+/* ------------------------------------------------------------------- names */
+
+/* Vulkan values as text, for messages and tools (the graph's own messages,
+ * reports and DOT print them so). Pure: any thread.
+ *
+ * A format or layout is its enumerant without the prefix (and without the
+ * suffix of an extension promoted to core): "R8G8B8A8_UNORM",
+ * "PRESENT_SRC", "RENDERING_LOCAL_READ"; every core format and layout is
+ * known. A known name is a static string. An unknown value reads
+ * "VkFormat(1234)" / "VkImageLayout(1234)", written into one of four
+ * buffers of the calling thread used in turn: it stays valid until the
+ * same thread's fourth unknown name after it (enough for one message that
+ * prints a few), and other threads never touch it; copy it to keep it. */
+const char *rg_format_name(VkFormat format);
+const char *rg_layout_name(VkImageLayout layout);
+
+/* A flag set as its bits' names, without prefix and _BIT, joined by '|'
+ * ("FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT"); bits without a name follow
+ * as one hex number ("COMPUTE_SHADER|0x80000000000"); 0 is "NONE". As
+ * snprintf: writes what fits of the text into buf (size bytes, always
+ * terminated when size > 0; buf may be NULL when size is 0) and returns
+ * the whole text's length, so a return >= size means it was cut. */
+size_t rg_stage_names(VkPipelineStageFlags2 stages, char *buf, size_t size);
+size_t rg_access_names(VkAccessFlags2 access, char *buf, size_t size);
+size_t rg_image_usage_names(VkImageUsageFlags usage, char *buf, size_t size);
+size_t rg_buffer_usage_names(VkBufferUsageFlags usage, char *buf, size_t size);
 
 /* ------------------------------------------------------------ memory types */
 
@@ -572,9 +670,10 @@ typedef enum rg_log_level {
 /* Receives the library's messages: object names what a message is about
  * ("graph 'frame'", "device"), message says it. Errors are every failing
  * call's message (what rg_graph_error_message returns); notices (INFO)
- * say what compile decided that changes what runs: commands culled,
- * resources therefore not created, commands kept off the queue they are
- * eligible for. */
+ * say what compile decided that changes what runs: commands culled (and
+ * what nothing reads), resources therefore not created, commands kept off the queue they are
+ * eligible for, attachments not transient only because of a load or
+ * store op (see rg_transient). */
 typedef void (*rg_log_fn)(void *user, rg_log_level level, const char *object, const char *message);
 
 typedef struct rg_device_desc {
@@ -602,6 +701,21 @@ typedef struct rg_device_desc {
      * attachments is read from the device's 1.4 properties). */
     bool timeline_semaphore;
     bool local_read;
+    /* The instance has VK_EXT_debug_utils enabled: graphs name each
+     * image, view, buffer, memory block and semaphore they create after
+     * its resource or role (images and buffers 'ao raw', views 'ao raw
+     * (mip 1)', memory 'pool 0 (3 resources)' or the resource's name,
+     * semaphores 'graph "frame" compute timeline'; memory from
+     * rg_pool_memory is the application's to name), and wrap each batch,
+     * span and command they record in a debug label of its name ('graph
+     * "frame" batch 0 on graphics', the span's, the command's; balanced on
+     * every command buffer, also when a callback fails), so validation
+     * messages, captures (RenderDoc) and profilers show the graph's names.
+     * Its three functions (vkSetDebugUtilsObjectNameEXT,
+     * vkCmdBegin/EndDebugUtilsLabelEXT) come through
+     * get_instance_proc_addr; one missing fails rg_device_create. false:
+     * no names, no labels. */
+    bool debug_utils;
     /* Messages (a failed rg_device_create's reason among them); NULL:
      * none. */
     rg_log_fn log;
@@ -616,10 +730,16 @@ typedef struct rg_device_desc {
 } rg_device_desc;
 
 /* Loads the functions and reads the device's properties. A missing
- * required handle or function is RG_ERROR_INVALID_ARGUMENT, logged with
- * its name. */
+ * required handle is RG_ERROR_INVALID_ARGUMENT; a function the device does
+ * not give, or a device below Vulkan 1.3, RG_ERROR_UNSUPPORTED; each is
+ * logged with its name. */
 rg_result rg_device_create(const rg_device_desc *desc, rg_device **out);
+/* Destroys what freed placements left waiting for the GPU (see "Placement
+ * and the GPU"): the application has waited for the device by then. */
 void rg_device_destroy(rg_device *device);
+/* Destroys the retired objects whose frames have finished (asked, never
+ * waited for) and returns how many objects are still held; 0 for NULL. */
+uint32_t rg_device_collect(rg_device *device);
 /* What graphs on the device compile for (rg_graph_desc.caps overrides it). */
 rg_device_caps rg_device_get_caps(const rg_device *device);
 VkDevice rg_device_handle(const rg_device *device);
@@ -687,6 +807,14 @@ typedef struct rg_graph_desc {
      * measuring what concurrent sharing costs); false: only those that
      * more than one family uses. */
     bool concurrent_sharing;
+    /* true: GPU timestamps around every pass (see "Timings"); false (the
+     * default): none, and nothing of them is made or recorded. */
+    bool timings;
+    /* true: rg_record_image, rg_record_view and rg_record_buffer hand a
+     * callback any resource of the graph, declared or not (tools that
+     * inspect a frame); false (the default): only what its command
+     * declared (see rg_record_view). */
+    bool lenient_record_access;
 } rg_graph_desc;
 
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out);
@@ -708,7 +836,9 @@ const char *rg_graph_error_message(const rg_graph *graph);
  * an attachment of one span that clears or ignores it on load and discards
  * it on store (resolving is fine). FORCE: always; a use that needs the
  * contents (load, store, sample, copy) is then a compile error. FORBID:
- * never. */
+ * never. An AUTO texture that only its load or store op keeps from being
+ * transient (a zeroed rg_attachment LOADs and STOREs) gets an INFO notice
+ * in the log naming the texture, the span and the op. */
 typedef enum rg_transient {
     RG_TRANSIENT_AUTO = 0,
     RG_TRANSIENT_FORCE,
@@ -854,6 +984,14 @@ typedef struct rg_record_context rg_record_context;
 VkCommandBuffer rg_record_cmd(const rg_record_context *rc);
 /* The graph being recorded (its error message, rg_texture_history_valid). */
 rg_graph *rg_record_graph(const rg_record_context *rc);
+/* The Vulkan object of a resource the command being recorded declared:
+ * one of its accesses, or for a draw an attachment of its span. Anything
+ * else would be used without the graph's barriers: VK_NULL_HANDLE, and
+ * the graph's message (RG_ERROR_UNDECLARED) names the call, the command
+ * and the resource; a callback that then fails makes rg_execute's
+ * RG_ERROR_CALLBACK message carry it. A context from
+ * rg_record_context_get (no command) and a graph made with
+ * rg_graph_desc.lenient_record_access hand out any resource. */
 VkImage rg_record_image(const rg_record_context *rc, rg_texture texture);
 VkImageView rg_record_view(const rg_record_context *rc, rg_texture texture);
 VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer buffer);
@@ -919,12 +1057,15 @@ typedef struct rg_user_desc {
 rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc);
 /* Built-in transfers. Texture formats are any core format but the
  * multi-planar ones (refused at rg_texture_create). Buffer <-> texture
- * copies move a whole mip of one aspect: textures with both depth and
- * stencil are refused; the buffer holds the tightly packed texel blocks
- * (compressed formats by block) at an offset that is a multiple of the
- * block size (4 for depth/stencil). Blits follow vkCmdBlitImage's format
- * rules (depth: same format and NEAREST; integers: NEAREST, signed only to
- * signed); device format features are checked at placement. */
+ * copies move a whole mip of one aspect: a texture with both depth and
+ * stencil is copied one aspect at a time through the _aspect variants
+ * (the others refuse it); the buffer holds the tightly packed texel
+ * blocks (compressed formats by block; per aspect rg_format_copy_size's
+ * bytes, so D24S8's depth takes 4 and its stencil 1) at an offset that is
+ * a multiple of the block size (4 for depth/stencil). Blits follow
+ * vkCmdBlitImage's format rules (depth: same format and NEAREST; integers:
+ * NEAREST, signed only to signed); device format features are checked at
+ * placement (RG_ERROR_UNSUPPORTED). */
 rg_command rg_cmd_copy_buffer(rg_graph *graph, rg_buffer src, VkDeviceSize src_offset, rg_buffer dst,
                               VkDeviceSize dst_offset, VkDeviceSize size);
 /* Whole mip level `mip`, layers [layer, layer + layer_count). */
@@ -932,6 +1073,16 @@ rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDevic
                                          uint32_t mip, uint32_t layer, uint32_t layer_count);
 rg_command rg_cmd_copy_texture_to_buffer(rg_graph *graph, rg_texture src, uint32_t mip, uint32_t layer,
                                          uint32_t layer_count, rg_buffer dst, VkDeviceSize offset);
+/* The same for one aspect: VK_IMAGE_ASPECT_DEPTH_BIT or _STENCIL_BIT of
+ * a depth+stencil texture, or any single aspect the format has; 0 = the
+ * format's aspects, as above. Another aspect is RG_ERROR_INVALID_ARGUMENT.
+ * Barriers cover both aspects (see rg_range). */
+rg_command rg_cmd_copy_buffer_to_texture_aspect(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
+                                                VkImageAspectFlags aspect, uint32_t mip, uint32_t layer,
+                                                uint32_t layer_count);
+rg_command rg_cmd_copy_texture_aspect_to_buffer(rg_graph *graph, rg_texture src, VkImageAspectFlags aspect,
+                                                uint32_t mip, uint32_t layer, uint32_t layer_count, rg_buffer dst,
+                                                VkDeviceSize offset);
 rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_range *range,
                                 const VkClearValue *value);
 rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_texture dst, uint32_t dst_mip,
@@ -953,7 +1104,9 @@ typedef struct rg_attachment {
     rg_texture texture;
     uint32_t mip;
     uint32_t base_layer, layer_count; /* layer_count 0 = 1 */
-    VkAttachmentLoadOp load;          /* 0 = LOAD; CLEAR and DONT_CARE skip the read */
+    /* 0 = LOAD, which reads: of a created texture, only what an earlier
+     * command wrote (see "Reads"); CLEAR and DONT_CARE skip the read. */
+    VkAttachmentLoadOp load;
     /* 0 = STORE. STORE and DONT_CARE write the attachment even when it is
      * read-only (rg_rendering_desc.depth_read_only), as Vulkan defines
      * them: a read-only depth that only LOADs and stores NONE is a pure
@@ -975,7 +1128,10 @@ typedef struct rg_rendering_desc {
     uint32_t color_count;
     rg_attachment depth;              /* texture.id == 0: none; stencil follows the format */
     bool depth_read_only;
-    VkRect2D area;                    /* zero extent = the attachments' full extent */
+    /* Zero extent: the attachments' extent, which must then be the same
+     * for all (else RG_ERROR_EXTENT_MISMATCH naming the span and two
+     * attachments); given, it must fit every attachment (RG_ERROR_BAD_RANGE). */
+    VkRect2D area;
 } rg_rendering_desc;
 
 /* At execute, vkCmdBeginRendering is followed by a viewport and a scissor
@@ -1202,7 +1358,10 @@ typedef struct rg_memory_totals {
  * order share bytes, ordered by alias barriers: alias_proven_only),
  * creates the images, buffers and memory and binds them, makes the
  * attachment views, and plans the barriers with aliasing (rg_barrier_get).
- * Placing an already placed graph returns at once. rg_execute calls it when
+ * What the device lacks (a format feature, a sample count, a resolve mode,
+ * local read for merged spans, a queue the graph runs on) is
+ * RG_ERROR_UNSUPPORTED naming the texture or command, found before
+ * anything is created. Placing an already placed graph returns at once. rg_execute calls it when
  * the graph is not placed. A failure frees whatever it made; the graph
  * stays compiled. */
 rg_result rg_place(rg_graph *graph);
@@ -1233,7 +1392,15 @@ rg_memory_kind rg_buffer_memory(const rg_graph *graph, rg_buffer buffer, VkDevic
 /* True when the texture got TRANSIENT_ATTACHMENT usage (after compile). */
 bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture);
 
-/* What compile derived for a resource. */
+/* Who makes a resource's memory (rg_resource_info.kind). */
+typedef enum rg_resource_kind {
+    RG_RESOURCE_CREATED = 0,          /* rg_texture_create, rg_buffer_create */
+    RG_RESOURCE_IMPORTED,             /* rg_texture_import, rg_buffer_import */
+    RG_RESOURCE_HISTORY_CURRENT,      /* rg_texture_create_history: what the frame writes */
+    RG_RESOURCE_HISTORY_PREVIOUS,     /* and what the frame before wrote */
+} rg_resource_kind;
+
+/* What compile derived for a resource, and where placement put it. */
 typedef struct rg_resource_info {
     const char *name;                 /* valid while the graph's declaration is */
     bool imported;
@@ -1250,7 +1417,30 @@ typedef struct rg_resource_info {
     uint32_t width, height, mip_levels, array_layers;
     VkSampleCountFlagBits samples;
     VkDeviceSize size;
+    /* Its handle: texture for a texture, buffer for a buffer (the other 0). */
+    rg_texture texture;
+    rg_buffer buffer;
+    rg_resource_kind kind;
+    /* After placement (rg_place or rg_place_offline; before it memory is
+     * RG_MEMORY_NOT_CREATED and the rest 0 or RG_INDEX_NONE): where its
+     * memory comes from (a transient texture on a lazily allocated type
+     * is RG_MEMORY_LAZY), the bytes it takes (its memory requirements),
+     * its memory type, and for RG_MEMORY_POOLED its pool and offset there
+     * (rg_memory_report_print's columns). */
+    rg_memory_kind memory;
+    VkDeviceSize memory_size;
+    uint32_t memory_type;             /* RG_INDEX_NONE: imported or not created */
+    uint32_t pool;                    /* RG_INDEX_NONE unless pooled */
+    VkDeviceSize memory_offset;
 } rg_resource_info;
+
+/* Every declared texture and buffer, in declaration order (the index
+ * rg_place_offline's requirements callback gets), for tools that list
+ * them all: a memory debugger, a report of one's own. 0 before compile.
+ * rg_resource_get: RG_ERROR_NOT_COMPILED before compile,
+ * RG_ERROR_INVALID_ARGUMENT for an index past the count. */
+uint32_t rg_resource_count(const rg_graph *graph);
+rg_result rg_resource_get(const rg_graph *graph, uint32_t index, rg_resource_info *out);
 
 /* A texture's extent (relative sizes resolved), at any time after its
  * declaration: what a record callback sizes a dispatch by. 0x0 for a
@@ -1269,8 +1459,13 @@ VkImage rg_texture_image(const rg_graph *graph, rg_texture texture);
 VkImageView rg_texture_view(const rg_graph *graph, rg_texture texture);
 VkBuffer rg_buffer_handle(const rg_graph *graph, rg_buffer buffer);
 
-/* The memory report: per resource size, alignment, memory type, pool,
- * offset, lifetime, kind and what it aliases; totals; then the tile
+/* The memory report: per resource (every declared one, in declaration
+ * order) its type, origin (created, imported, history, history-prev),
+ * memory kind ("transient-" first for a TRANSIENT_ATTACHMENT texture:
+ * transient-lazy, transient-pooled; pooled, dedicated, imported, unused),
+ * format and usage by name (rg_format_name, rg_image_usage_names,
+ * rg_buffer_usage_names), size, alignment, memory type, pool, offset,
+ * lifetime and what it aliases; totals; then the tile
  * traffic per rendering instance and of the frame (rg_tile_traffic_get)
  * and the merge notes (rg_merge_get). RG_ERROR_IO when the file cannot be
  * written. */
@@ -1383,6 +1578,58 @@ typedef struct rg_submit_desc {
  * batch and the result. */
 rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc);
 
+/* What the application's submission of the graph's latest frame signals:
+ * a timeline semaphore reaching value, a fence, or both (VK_NULL_HANDLE
+ * for either: none). A freed placement is destroyed only once it (and
+ * the graph's own timelines, for frames rg_submit submitted) has signalled
+ * (see "Placement and the GPU"). Kept until set again; a renderer that
+ * submits rg_execute's command buffer itself sets it after each submit.
+ * RG_ERROR_INVALID_ARGUMENT for a graph without a device. */
+rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint64_t value, VkFence fence);
+
+/* ----------------------------------------------------------------- timings */
+
+/* Timings on or off (see "Timings"). On a placed graph, on makes the pools
+ * now; off destroys them, so the GPU must be done with every frame the
+ * graph recorded (as for rg_graph_reset). */
+rg_result rg_graph_set_timings(rg_graph *graph, bool on);
+
+typedef enum rg_timing_kind {
+    RG_TIMING_BATCH = 0,              /* a batch's command buffer, whole */
+    RG_TIMING_SPAN,                   /* a rendering instance (merged spans together) */
+    RG_TIMING_COMMAND,                /* a command outside spans */
+} rg_timing_kind;
+
+/* One timed unit of the latest completed frame. */
+typedef struct rg_timing {
+    rg_timing_kind kind;
+    rg_command command;               /* the command, the instance's first begin_rendering;
+                                         0 for a batch */
+    const char *name;                 /* the command's, the instance's spans' joined by '+',
+                                         "batch 0 (graphics)"; valid while placed */
+    rg_queue queue;
+    uint32_t batch;                   /* rg_batch_get */
+    double ms;
+    uint64_t frame;                   /* the frame measured: rg_execute calls since
+                                         placement, from 1 */
+} rg_timing;
+
+/* Timed units, after placement with timings on (0 otherwise): per batch,
+ * the batch, then its instances and commands in execution order. */
+uint32_t rg_timing_count(const rg_graph *graph);
+/* RG_ERROR_NOT_READY before a frame completed; RG_ERROR_NOT_PLACED,
+ * RG_ERROR_INVALID_ARGUMENT with timings off or an index past the count. */
+rg_result rg_timing_get(const rg_graph *graph, uint32_t index, rg_timing *out);
+/* A command's time in the latest completed frame: a command inside a span
+ * gets its rendering instance's. RG_ERROR_NOT_READY as rg_timing_get;
+ * RG_ERROR_INVALID_ARGUMENT for a culled command or with timings off;
+ * RG_ERROR_UNSUPPORTED on a queue without timestamps. */
+rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double *ms);
+/* The latest completed frame's units, heaviest first, with their share of
+ * the sum, then the batches (a line saying so when none completed yet).
+ * rg_memory_report_print ends with it when timings are on. */
+rg_result rg_timings_print(const rg_graph *graph, FILE *out);
+
 /* Spans and commands one by one, for tools that record a placed graph
  * themselves (a benchmark against hand-written recording, a debugger): the
  * barriers come from rg_barrier_get at their points, and these give what
@@ -1412,11 +1659,13 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
 
 /* The record context rg_execute passes to callbacks, for recording into
  * cmd: a tool calls a user command's callback (rg_command_get_info's record
- * and user) with it. Valid until the graph is used with another cmd or
- * changes; NULL unless the graph is placed on its device. */
+ * and user) with it. It records no command, so it hands out any
+ * resource (rg_record_view). Valid until the graph is used with another
+ * cmd or changes; NULL unless the graph is placed on its device. */
 const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer cmd);
 /* The same for recording one user command: its descriptor queries
- * (rg_record_image_info and the others) answer for that command. NULL
+ * (rg_record_image_info and the others) answer for that command, and
+ * rg_record_view and the others hand out only what it declared. NULL
  * also for a command that is not a user command of this declaration. */
 const rg_record_context *rg_record_context_for(rg_graph *graph, VkCommandBuffer cmd, rg_command command);
 

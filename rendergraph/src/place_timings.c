@@ -1,0 +1,191 @@
+/* Placement stage "timings" (needs the device; only with timings on:
+ * rendergraph.h, "Timings"). The frame's timed units, in batch order: each
+ * batch, then in its execution-order positions each rendering instance
+ * (merged spans are one unit: the timestamps go before its first begin and
+ * after its last end) and each command outside spans. A unit takes two
+ * queries of its queue's pool; a frame takes per_frame queries of each
+ * pool, and the pools hold RG__TIMING_FRAMES frames, so a frame is written
+ * while the ones before it are still on the GPU or not yet read. A queue
+ * whose family has no timestamp bits gets no pool and its units none. One
+ * event per frame slot: the frame's last batch (on the graphics queue,
+ * after every other queue's work: see "Queues") sets it when the frame is
+ * done, so the results are read without waiting (record_timings.c).
+ */
+#include "graph_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static rg_result vk_fail(rg_graph *g, VkResult vr, const char *what)
+{
+    return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
+                             ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
+                      "placement: timings: %s: %s", what, rg_vk_result_string(vr));
+}
+
+void rg__place_timings_free(rg_graph *g)
+{
+    rg__timings *t = &g->placement.timings;
+    VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+        if (dev && t->pools[q])
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_QUERY_POOL, .u.query_pool = t->pools[q]});
+    for (uint32_t s = 0; s < RG__TIMING_FRAMES; s++)
+        if (dev && t->events[s])
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_EVENT, .u.event = t->events[s]});
+    rg__free(g, t->units);
+    rg__free(g, t->pos_begin);
+    rg__free(g, t->pos_end);
+    rg__free(g, t->batch_unit);
+    rg__free(g, t->cmd_unit);
+    rg__free(g, t->raw);
+    rg__free(g, t->ms);
+    memset(t, 0, sizeof *t);
+}
+
+static uint32_t add_unit(rg__timings *t, rg__timing_kind kind, uint32_t cmd, uint32_t batch, rg_queue q)
+{
+    rg__timing_unit *u = &t->units[t->unit_count];
+    *u = (rg__timing_unit){ .kind = kind, .cmd = cmd, .batch = batch, .queue = q, .query = t->per_frame[q] };
+    t->per_frame[q] += 2;
+    return t->unit_count++;
+}
+
+/* A rendering instance's name: its spans' begin commands' names joined by
+ * '+' (cut to fit). */
+static void instance_name(const rg_graph *g, const rg__instance *in, char *out)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (uint32_t i = 0; i < in->count; i++) {
+        const rg__cmd *c = &g->decl.cmds[g->decl.spans[g->compiled.instance_spans[in->first + i]].begin_cmd];
+        int n = snprintf(out + len, RG__NAME_MAX - len, "%s%s", i ? "+" : "", c->name);
+        if (n < 0 || (size_t)n >= RG__NAME_MAX - len)
+            return;
+        len += (size_t)n;
+    }
+}
+
+/* The units: per batch on a timed queue, the batch, then its instances
+ * and commands outside spans in execution order. */
+static void plan_units(rg_graph *g)
+{
+    rg__timings *t = &g->placement.timings;
+    const rg__compiled *c = &g->compiled;
+    for (uint32_t b = 0; b < c->batch_count; b++) {
+        const rg__batch *batch = &c->batches[b];
+        if (!t->mask[batch->queue])
+            continue;
+        uint32_t u = add_unit(t, RG__TIMING_BATCH, RG__NONE, b, batch->queue);
+        t->batch_unit[b] = u;
+        snprintf(t->units[u].name, RG__NAME_MAX, "batch %u (%s)", b, rg_queue_name(batch->queue));
+        for (uint32_t p = batch->first; p <= batch->last && p < c->order_count; p++) {
+            if (c->pos_batch[p] != b)
+                continue;
+            uint32_t ci = c->order[p];
+            const rg__cmd *cmd = &g->decl.cmds[ci];
+            if (cmd->span == RG__NONE) {
+                u = add_unit(t, RG__TIMING_COMMAND, ci, b, batch->queue);
+                rg__copy_name(t->units[u].name, cmd->name, "command");
+                t->pos_begin[p] = t->pos_end[p] = t->cmd_unit[ci] = u;
+                continue;
+            }
+            uint32_t inst = c->span_map[cmd->span].instance;
+            const rg__instance *in = &c->instances[inst];
+            if (cmd->type != RG_COMMAND_TYPE_BEGIN_RENDERING || in->begin_pos != p)
+                continue;
+            u = add_unit(t, RG__TIMING_INSTANCE, ci, b, batch->queue);
+            instance_name(g, in, t->units[u].name);
+            t->pos_begin[p] = u;
+            t->pos_end[in->end_pos] = u;
+        }
+        /* The batch resets its queries at its start. */
+        rg__timing_unit *bu = &t->units[t->batch_unit[b]];
+        bu->query_count = t->per_frame[batch->queue] - bu->query;
+    }
+    /* Every command of a span answers for its instance. */
+    for (uint32_t ci = 0; ci < g->decl.cmd_count; ci++) {
+        const rg__cmd *cmd = &g->decl.cmds[ci];
+        if (cmd->span == RG__NONE || rg__culled(g, ci))
+            continue;
+        uint32_t inst = c->span_map[cmd->span].instance;
+        if (inst == RG__NONE)
+            continue;
+        uint32_t p = c->instances[inst].begin_pos;
+        t->cmd_unit[ci] = t->pos_begin[p];
+    }
+}
+
+rg_result rg__place_timings(rg_graph *g)
+{
+    rg__timings *t = &g->placement.timings;
+    if (!g->timings)
+        return RG_SUCCESS;
+    const rg__compiled *c = &g->compiled;
+    VkDevice dev = g->dev->device;
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
+        uint32_t bits = g->dev->timestamp_bits[q];
+        t->mask[q] = bits == 0 ? 0 : bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    }
+    /* A unit per batch and per position at most. */
+    size_t most = (size_t)c->batch_count + c->order_count;
+    t->units = rg__calloc(g, most + 1, sizeof *t->units);
+    t->pos_begin = rg__malloc(g, ((size_t)c->order_count + 1) * sizeof *t->pos_begin);
+    t->pos_end = rg__malloc(g, ((size_t)c->order_count + 1) * sizeof *t->pos_end);
+    t->batch_unit = rg__malloc(g, ((size_t)c->batch_count + 1) * sizeof *t->batch_unit);
+    t->cmd_unit = rg__malloc(g, ((size_t)g->decl.cmd_count + 1) * sizeof *t->cmd_unit);
+    t->ms = rg__calloc(g, most + 1, sizeof *t->ms);
+    if (!t->units || !t->pos_begin || !t->pos_end || !t->batch_unit || !t->cmd_unit || !t->ms)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: timings: out of host memory");
+    memset(t->pos_begin, 0xff, ((size_t)c->order_count + 1) * sizeof *t->pos_begin);
+    memset(t->pos_end, 0xff, ((size_t)c->order_count + 1) * sizeof *t->pos_end);
+    memset(t->batch_unit, 0xff, ((size_t)c->batch_count + 1) * sizeof *t->batch_unit);
+    memset(t->cmd_unit, 0xff, ((size_t)g->decl.cmd_count + 1) * sizeof *t->cmd_unit);
+    plan_units(g);
+    uint32_t total = 0;
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
+        if (t->per_frame[q] == 0)
+            continue;
+        total += t->per_frame[q];
+        VkQueryPoolCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                     .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                     .queryCount = RG__TIMING_FRAMES * t->per_frame[q] };
+        VkResult vr = g->dev->vk.CreateQueryPool(dev, &qi, g->dev->vk_alloc, &t->pools[q]);
+        if (vr != VK_SUCCESS)
+            return vk_fail(g, vr, "vkCreateQueryPool");
+    }
+    /* Each query's value and availability. */
+    t->raw = rg__malloc(g, ((size_t)total * 2 + 2) * sizeof *t->raw);
+    if (!t->raw)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: timings: out of host memory");
+    if (total == 0)
+        return RG_SUCCESS;
+    for (uint32_t s = 0; s < RG__TIMING_FRAMES; s++) {
+        VkEventCreateInfo ei = { .sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO };
+        VkResult vr = g->dev->vk.CreateEvent(dev, &ei, g->dev->vk_alloc, &t->events[s]);
+        if (vr != VK_SUCCESS)
+            return vk_fail(g, vr, "vkCreateEvent");
+    }
+    return RG_SUCCESS;
+}
+
+rg_result rg_graph_set_timings(rg_graph *graph, bool on)
+{
+    rg_graph *g = graph;
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (g->timings == on)
+        return RG_SUCCESS;
+    g->timings = on;
+    if (g->state != RG__PLACED || !g->placement.on_device)
+        return RG_SUCCESS;
+    rg__place_timings_free(g);
+    if (!on)
+        return RG_SUCCESS;
+    rg_result r = rg__place_timings(g);
+    if (r != RG_SUCCESS) {
+        rg__place_timings_free(g);
+        g->timings = false;
+    }
+    return r;
+}
