@@ -99,11 +99,18 @@ static rg_result classify(planner *p, uint32_t ri)
     const rg__mem_requirements *q = &p->reqs[ri];
     rg__mem_placement *m = &p->plan->items[ri];
     VkDeviceSize alignment = q->alignment ? q->alignment : 1;
-    if (q->size == 0 || (alignment & (alignment - 1)) || q->size > MAX_RESOURCE_BYTES ||
-        alignment > MAX_RESOURCE_BYTES)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: %s '%s': size %llu or alignment %llu not usable",
-                        r->is_texture ? "texture" : "buffer", r->name, (unsigned long long)q->size,
-                        (unsigned long long)q->alignment);
+    const char *kind = r->is_texture ? "texture" : "buffer";
+    if (q->size == 0)
+        return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: %s '%s': the driver asks for 0 bytes of memory "
+                          "(it cannot make a resource of this shape)", kind, r->name);
+    if (q->size > MAX_RESOURCE_BYTES)
+        return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: %s '%s' needs %llu bytes, more than one resource "
+                          "may take (%llu)", kind, r->name, (unsigned long long)q->size,
+                          (unsigned long long)MAX_RESOURCE_BYTES);
+    if ((alignment & (alignment - 1)) || alignment > MAX_RESOURCE_BYTES)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "placement: %s '%s': alignment %llu is not a power of "
+                          "two up to %llu", kind, r->name, (unsigned long long)q->alignment,
+                          (unsigned long long)MAX_RESOURCE_BYTES);
     m->size = q->size;
     m->alignment = alignment;
     bool transient = r->is_texture && r->transient;

@@ -93,10 +93,20 @@ rg_result rg__place_support(rg_graph *g)
     for (uint32_t c = 0; c < g->decl.cmd_count && res == RG_SUCCESS; c++)
         if (g->decl.cmds[c].type == RG_COMMAND_TYPE_BLIT && !rg__culled(g, c))
             res = check_blit(g, pd, &g->decl.cmds[c]);
+    VkPhysicalDeviceMaintenance4Properties m4 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES };
     VkPhysicalDeviceDepthStencilResolveProperties resolve = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES };
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES, .pNext = &m4 };
     VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &resolve };
     g->dev->vk.GetPhysicalDeviceProperties2(pd, &p2);
+    /* A buffer over maxBufferSize (core in 1.3) cannot be made: said by
+     * name and size here, before any driver reports it as a size of 0. */
+    for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
+        const rg__resource *r = &g->decl.resources[i];
+        if (!r->is_texture && rg__creates(g, r) && m4.maxBufferSize && r->size > m4.maxBufferSize)
+            res = rg__report(g, RG_ERROR_UNSUPPORTED, "placement: buffer '%s' is %llu bytes, over the device's "
+                             "maxBufferSize (%llu)", r->name, (unsigned long long)r->size,
+                             (unsigned long long)m4.maxBufferSize);
+    }
     for (uint32_t s = 0; s < g->decl.span_count && res == RG_SUCCESS; s++)
         res = check_depth_resolve(g, &resolve, &g->decl.spans[s]);
     return res;

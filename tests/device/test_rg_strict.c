@@ -262,3 +262,31 @@ DEVICE_TEST(rg_strict, a_buffer_fills_the_stencil_aspect)
     eng_buffer_destroy(up);
     eng_buffer_destroy(down);
 }
+
+static bool record_fill(const rg_record_context *rc, void *user)
+{
+    (void)rc;
+    (void)user;
+    return true;
+}
+
+/* A buffer over the device's maxBufferSize is refused at placement by
+ * name and size, before a driver could report it as 0 bytes; nothing is
+ * created. */
+DEVICE_TEST(rg_strict, a_buffer_over_max_buffer_size_is_unsupported_by_name)
+{
+    VkPhysicalDeviceMaintenance4Properties m4 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES };
+    VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &m4 };
+    vkGetPhysicalDeviceProperties2(eng_context_physical_device(test_ctx), &p2);
+    cr_assert_gt(m4.maxBufferSize, 0);
+    rg_graph *g = test_device_graph("limits");
+    rg_buffer huge = rg_buffer_create(g, &(rg_buffer_desc){ .name = "huge", .size = m4.maxBufferSize + 1 });
+    rg_access w = { .buffer = huge, .usage = RG_USAGE_STORAGE_WRITE_COMPUTE };
+    rg_cmd_user(g, &(rg_user_desc){ .name = "fill", .accesses = &w, .access_count = 1, .record = record_fill,
+                                     .side_effects = true });
+    test_compile(g);
+    cr_expect_eq(rg_place(g), RG_ERROR_UNSUPPORTED);
+    const char *m = rg_graph_error_message(g);
+    cr_expect(strstr(m, "buffer 'huge' is ") && strstr(m, "over the device's maxBufferSize"), "%s", m);
+    rg_graph_destroy(g);
+}

@@ -1,0 +1,58 @@
+/* Placement's refusals of memory requirements it cannot use, each saying
+ * which one and naming the resource: a size of 0 (what a driver reports
+ * for a resource it cannot make), more bytes than one resource may take,
+ * an alignment that is not a power of two. */
+#include "rg_mem_unit.h"
+
+#include <string.h>
+
+static bool keep(const rg_record_context *rc, void *user)
+{
+    (void)rc;
+    (void)user;
+    return true;
+}
+
+/* One buffer written by a kept command, its requirements as given. */
+static rg_result place_one(test_mem_env *env, VkDeviceSize size, VkDeviceSize align)
+{
+    test_mem_init(env, "NVIDIA H200");
+    rg_buffer b = test_mem_buf(env, "huge", 4096);
+    env->e[0].size = size;
+    env->e[0].align = align;
+    rg_access w = {.buffer = b, .usage = RG_USAGE_STORAGE_WRITE_COMPUTE};
+    rg_cmd_user(env->g, &(rg_user_desc){.name = "fill", .accesses = &w, .access_count = 1, .record = keep,
+                                        .side_effects = true});
+    cr_assert_eq(rg_compile(env->g), RG_SUCCESS, "%s", rg_graph_error_message(env->g));
+    return rg_place_offline(env->g, &env->table->props, test_mem_requirements, env);
+}
+
+Test(rg_placement_limits, a_size_of_zero_is_unsupported_by_name)
+{
+    test_mem_env env;
+    cr_expect_eq(place_one(&env, 0, 64), RG_ERROR_UNSUPPORTED);
+    const char *m = rg_graph_error_message(env.g);
+    cr_expect(strstr(m, "buffer 'huge': the driver asks for 0 bytes"), "%s", m);
+    rg_graph_destroy(env.g);
+}
+
+Test(rg_placement_limits, more_than_a_resource_may_take)
+{
+    test_mem_env env;
+    cr_expect_eq(place_one(&env, (1ull << 40) + 65536, 64), RG_ERROR_UNSUPPORTED);
+    const char *m = rg_graph_error_message(env.g);
+    cr_expect(strstr(m, "buffer 'huge' needs 1099511693312 bytes, more than one resource may take"), "%s", m);
+    rg_graph_destroy(env.g);
+}
+
+Test(rg_placement_limits, an_alignment_not_a_power_of_two)
+{
+    test_mem_env env;
+    cr_expect_eq(place_one(&env, 65536, 48), RG_ERROR_INVALID_ARGUMENT);
+    const char *m = rg_graph_error_message(env.g);
+    cr_expect(strstr(m, "buffer 'huge': alignment 48 is not a power of two"), "%s", m);
+    rg_graph_destroy(env.g);
+    /* The same buffer with usable requirements places. */
+    cr_expect_eq(place_one(&env, 65536, 64), RG_SUCCESS, "%s", rg_graph_error_message(env.g));
+    rg_graph_destroy(env.g);
+}
