@@ -355,3 +355,55 @@ DEVICE_TEST(rg_descriptors, the_queries_per_usage_and_their_refusals)
     eng_pipeline_destroy(f.draw);
     rg_graph_destroy(g);
 }
+
+/* An import read at mip 1 of a depth+stencil format: a view of that mip
+ * and the depth aspect alone, made per image the import points to (a new
+ * one after rg_texture_set_image, the first one again when it returns),
+ * and after a redeclaration of the same graph the new access's view. */
+DEVICE_TEST(rg_descriptors, an_import_mip_per_image_and_after_redeclaration)
+{
+    VkFormat ds = VK_FORMAT_D32_SFLOAT_S8_UINT;
+    eng_image *img[2] = { NULL, NULL };
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(eng_image_create(test_ctx, &(eng_image_desc){ .name = "ds", .format = ds, .width = 16,
+                                                                   .height = 16, .mip_levels = 2,
+                                                                   .usage = VK_IMAGE_USAGE_SAMPLED_BIT },
+                                      &img[i]),
+                     ENG_SUCCESS, "%s", eng_last_error());
+    rg_graph *g = test_device_graph("import descriptors");
+    for (int round = 0; round < 2; round++) {
+        if (round)
+            rg_graph_reset(g);
+        const eng_image_info *ii = eng_image_get_info(img[0]);
+        rg_texture t = rg_texture_import(g, &(rg_texture_import_desc){
+                                                .name = "shadow", .image = ii->image, .view = ii->view, .format = ds,
+                                                .width = 16, .height = 16, .mip_levels = 2,
+                                                .initial_layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                                .initial_stage = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                                .initial_access = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT });
+        rg_access read = { .texture = t, .usage = RG_USAGE_SAMPLED_COMPUTE,
+                           .range = { .aspect = VK_IMAGE_ASPECT_DEPTH_BIT, .base_mip = round } };
+        rg_command c = rg_cmd_user(g, &(rg_user_desc){ .name = "read", .accesses = &read, .access_count = 1,
+                                                       .record = record_nothing, .side_effects = true });
+        test_compile(g);
+        cr_assert_eq(rg_place(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+        const rg_record_context *rc = rg_record_context_for(g, VK_NULL_HANDLE, c);
+        cr_assert_not_null(rc);
+        VkDescriptorImageInfo a, b, a_again;
+        cr_assert_eq(rg_record_image_info(rc, t, &a), RG_SUCCESS, "%s", rg_graph_error_message(g));
+        cr_expect_neq(a.imageView, ii->view, "one mip and one aspect, not the import's own view");
+        cr_expect_eq(a.imageLayout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        const eng_image_info *other = eng_image_get_info(img[1]);
+        cr_assert_eq(rg_texture_set_image(g, t, other->image, other->view), RG_SUCCESS);
+        rc = rg_record_context_for(g, VK_NULL_HANDLE, c);
+        cr_assert_eq(rg_record_image_info(rc, t, &b), RG_SUCCESS, "%s", rg_graph_error_message(g));
+        cr_expect_neq(b.imageView, a.imageView, "a view of the new image");
+        cr_assert_eq(rg_texture_set_image(g, t, ii->image, ii->view), RG_SUCCESS);
+        rc = rg_record_context_for(g, VK_NULL_HANDLE, c);
+        cr_assert_eq(rg_record_image_info(rc, t, &a_again), RG_SUCCESS);
+        cr_expect_eq(a_again.imageView, a.imageView, "kept per image");
+    }
+    rg_graph_destroy(g);
+    eng_image_destroy(img[0]);
+    eng_image_destroy(img[1]);
+}
