@@ -14,7 +14,6 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/vkg-mutate.XXXXXX")
 trap 'git -C "$root" worktree remove --force "$work/tree" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 git -C "$root" worktree add --detach "$work/tree" HEAD >/dev/null
 cmake -S "$work/tree" -B "$work/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-bad=0
 grep -v '^#' "$list" | grep -v '^[[:space:]]*$' | grep -F -- "${1:-}" | while IFS= read -r line; do
   printf '%s\n' "$line" > "$work/line"
   if ! python3 - "$work/tree" "$work/line" "$work/target" <<'PY'
@@ -29,17 +28,16 @@ open(path + ".orig", "w").write(s)
 open(path, "w").write(s.replace(old, new))
 open(target, "w").write("%s\n%s\n%s\n" % (f, prog, flt))
 PY
-  then echo "CANNOT APPLY: $line"; bad=1; continue; fi
+  then echo "CANNOT APPLY: $line"; touch "$work/bad"; continue; fi
   f=$(sed -n 1p "$work/target"); prog=$(sed -n 2p "$work/target"); flt=$(sed -n 3p "$work/target")
   if ! cmake --build "$work/build" --target "$prog" -j2 >"$work/log" 2>&1; then
-    result="killed (does not build)"
+    result="NOT BUILT (a mutation must compile)"; touch "$work/bad"
   elif ENG_REQUIRE_DEVICE=1 "$work/build/tests/$prog" --filter "$flt" --jobs 1 >"$work/log" 2>&1; then
-    result="SURVIVED"; bad=1
+    result="SURVIVED"; touch "$work/bad"
   else
     result="killed"
   fi
   mv "$work/tree/$f.orig" "$work/tree/$f"
   echo "$result: $f: $prog $flt"
-  [ "$bad" = 0 ] || echo "$bad" > "$work/bad"
 done
 [ ! -f "$work/bad" ]
