@@ -1376,8 +1376,37 @@ static void queries(fz *f, bool compiled)
         CHECK(!rg_texture_is_transient(f->g, (rg_texture){f->foreign[i]}), "foreign handle transient");
 }
 
-/* Standalone runs: say what compile and placement made of each input. */
-static int verbose;
+/* Standalone runs: say what compile and placement made of each input
+ * (FUZZ_VERBOSE); print it whole (FUZZ_DUMP: the order, every barrier,
+ * the DOT and after placement the memory report's JSON, to stdout), so two
+ * builds of the library can be compared on a corpus. */
+static int verbose, dump;
+
+static void dump_state(fz *f, const char *what)
+{
+    if (!dump)
+        return;
+    const rg_command *order = NULL;
+    uint32_t n = rg_execution_order(f->g, &order);
+    printf("== %s: %u commands, %u batches\norder:", what, n, rg_batch_count(f->g));
+    for (uint32_t i = 0; i < n; i++)
+        printf(" %u", order[i].id);
+    printf("\n");
+    for (uint32_t i = 0, bc = rg_barrier_count(f->g); i < bc; i++) {
+        const rg_barrier_info *b = rg_barrier_get(f->g, i);
+        printf("barrier %u: before %u hoisted %d region %d t %u b %u range %x %u+%u %u+%u "
+               "stage %llx->%llx access %llx->%llx layout %d->%d\n",
+               i, b->before.id, b->hoisted, b->by_region, b->texture.id, b->buffer.id, b->range.aspect,
+               b->range.base_mip, b->range.mip_count, b->range.base_layer, b->range.layer_count,
+               (unsigned long long)b->src_stage, (unsigned long long)b->dst_stage,
+               (unsigned long long)b->src_access, (unsigned long long)b->dst_access, (int)b->old_layout,
+               (int)b->new_layout);
+    }
+    fflush(stdout);
+    (void)rg_write_dot(f->g, "/dev/stdout");
+    (void)rg_memory_report_json(f->g, "/dev/stdout");
+    fflush(stdout);
+}
 
 static void op_compile(fz *f)
 {
@@ -1392,6 +1421,7 @@ static void op_compile(fz *f)
         f->compiled = f->placed = false;
     } else {
         f->compiled = true;
+        dump_state(f, "compile");
     }
     queries(f, res == RG_SUCCESS);
 }
@@ -1652,6 +1682,7 @@ static rg_result place(fz *f, const VkPhysicalDeviceMemoryProperties *props, uin
               "a failed callback gave %s", rg_result_string(res));
     } else {
         f->placed = true;
+        dump_state(f, "place");
         check_placement(f);
         const rg_command *order = NULL;
         uint32_t n = rg_execution_order(f->g, &order);

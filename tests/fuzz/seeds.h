@@ -693,6 +693,7 @@ int main(int argc, char **argv)
         return 2;
     }
     verbose = getenv("FUZZ_VERBOSE") != NULL;
+    dump = getenv("FUZZ_DUMP") != NULL;
     for (int i = 1; i < argc; i++) {
         FILE *f = fopen(argv[i], "rb");
         if (!f) {
