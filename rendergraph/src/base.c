@@ -89,36 +89,36 @@ void rg__log(const rg_graph *g, rg_log_level level, const char *fmt, ...)
     log_text(g, level, text);
 }
 
-rg_result rg__fail(rg_graph *g, rg_result r, const char *fmt, ...)
+rg_result rg__fail(const rg_graph *g, rg_result r, const char *fmt, ...)
 {
-    if (g->state == RG__FAILED)
-        return g->error;
-    g->state = RG__FAILED;
-    g->error = r;
+    if (g->status->state == RG__FAILED)
+        return g->status->error;
+    g->status->state = RG__FAILED;
+    g->status->error = r;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(g->message, sizeof g->message, fmt, ap);
+    vsnprintf(g->status->message, sizeof g->status->message, fmt, ap);
     va_end(ap);
-    log_text(g, RG_LOG_ERROR, g->message);
+    log_text(g, RG_LOG_ERROR, g->status->message);
     return r;
 }
 
-rg_result rg__report(rg_graph *g, rg_result r, const char *fmt, ...)
+rg_result rg__report(const rg_graph *g, rg_result r, const char *fmt, ...)
 {
-    if (g->state == RG__FAILED)
+    if (g->status->state == RG__FAILED)
         return r; /* the kept error's message stays: it is why nothing runs */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(g->message, sizeof g->message, fmt, ap);
+    vsnprintf(g->status->message, sizeof g->status->message, fmt, ap);
     va_end(ap);
-    log_text(g, RG_LOG_ERROR, g->message);
+    log_text(g, RG_LOG_ERROR, g->status->message);
     return r;
 }
 
-void rg__call_begin(rg_graph *g)
+void rg__call_begin(const rg_graph *g)
 {
-    if (g->state != RG__FAILED)
-        g->message[0] = '\0';
+    if (g->status->state != RG__FAILED)
+        g->status->message[0] = '\0';
 }
 
 static void *default_alloc(void *user, size_t size)
@@ -163,10 +163,12 @@ void *rg__calloc(const rg_graph *g, size_t count, size_t size)
 
 void *rg__realloc(const rg_graph *g, void *p, size_t size) { return g->alloc.realloc(g->alloc.user, p, size); }
 
-void rg__free(const rg_graph *g, void *p)
+/* Takes a pointer to const: results publish their arrays as const, and
+ * their owner frees them. */
+void rg__free(const rg_graph *g, const void *p)
 {
     if (p)
-        g->alloc.free(g->alloc.user, p);
+        g->alloc.free(g->alloc.user, (void *)(uintptr_t)p);
 }
 
 bool rg__grow(const rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t elem)

@@ -88,8 +88,21 @@ typedef struct need {
     VkAccessFlags2 src_access;
 } need;
 
+/* The result under construction, published as rg__sync. */
+typedef struct sbuild {
+    rg_barrier_info *barriers;
+    uint32_t *barrier_point;
+    uint32_t barrier_count, barrier_cap;
+    uint32_t *point_start;
+    uint32_t point_max;
+    VkPipelineStageFlags2 *wait_stage;
+    rg__history_clear *history_clears;
+    uint32_t history_clear_count, history_clear_cap;
+} sbuild;
+
 typedef struct planner {
-    rg_graph *g;
+    const rg_graph *g;
+    sbuild *out;
     slot_state *slots;                /* nq blocks of n: one per queue */
     uint32_t nq, n;
     rg_queue queue;                   /* the current access's queue */
@@ -168,7 +181,7 @@ static need slot_step(planner *p, uint32_t slot, const step *s)
     bool synced = n.barrier;
     if (n.barrier && !transition && st->bar != RG__NONE && st->bar_point == n.point) {
         /* Nothing ran on the slot since that barrier: widen it. */
-        rg_barrier_info *b = &p->g->compiled.barriers[st->bar];
+        rg_barrier_info *b = &p->out->barriers[st->bar];
         b->src_stage |= st->bar_src_stage;
         b->src_access |= st->bar_src_access;
         b->dst_stage |= s->stage;
@@ -220,17 +233,17 @@ static bool need_eq(const need *a, const need *b)
 
 static rg_barrier_info *barrier_append(planner *p, uint32_t point)
 {
-    rg_graph *g = p->g;
-    rg__compiled *c = &g->compiled;
+    const rg_graph *g = p->g;
+    sbuild *c = p->out;
     uint32_t cap = c->barrier_cap, point_cap = c->barrier_cap;
     if (!rg__grow(g, (void **)&c->barriers, &cap, c->barrier_count + 1, sizeof *c->barriers) ||
         !rg__grow(g, (void **)&c->barrier_point, &point_cap, c->barrier_count + 1, sizeof *c->barrier_point))
         return NULL;
     c->barrier_cap = cap;
-    g->compiled.barrier_point[g->compiled.barrier_count] = point;
-    rg_barrier_info *b = &g->compiled.barriers[g->compiled.barrier_count++];
+    c->barrier_point[c->barrier_count] = point;
+    rg_barrier_info *b = &c->barriers[c->barrier_count++];
     memset(b, 0, sizeof *b);
-    b->before = point < g->compiled.order_count ? g->compiled.order_handles[point] : (rg_command){0};
+    b->before = point < rg__order_count(g) ? (rg_command){rg__make_id(g, rg__order_cmds(g)[point])} : (rg_command){0};
     b->by_region = point == p->local_point;
     b->hoisted = p->hoisted && !b->by_region;
     return b;
@@ -248,13 +261,13 @@ typedef struct run {
 
 static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
 {
-    rg_graph *g = p->g;
+    const rg_graph *g = p->g;
     if (r->count == 0 || !r->n.barrier)
         return true;
     uint32_t index = RG__NONE;
-    for (uint32_t i = p->first_new; i < g->compiled.barrier_count; i++) {
-        rg_barrier_info *b = &g->compiled.barriers[i];
-        if (g->compiled.barrier_point[i] == r->n.point && b->range.aspect == r->aspect &&
+    for (uint32_t i = p->first_new; i < p->out->barrier_count; i++) {
+        rg_barrier_info *b = &p->out->barriers[i];
+        if (p->out->barrier_point[i] == r->n.point && b->range.aspect == r->aspect &&
             b->range.base_layer == r->layer && b->range.layer_count == r->count &&
             b->range.base_mip + b->range.mip_count == r->mip && b->old_layout == r->n.old_layout &&
             b->new_layout == r->n.new_layout && b->src_stage == r->n.src_stage &&
@@ -276,7 +289,7 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
         b->dst_access = s->access;
         b->old_layout = r->n.old_layout;
         b->new_layout = r->n.new_layout;
-        index = g->compiled.barrier_count - 1;
+        index = p->out->barrier_count - 1;
     }
     const rg__resource *res = &g->decl.resources[ri];
     for (uint32_t bits = r->aspect; bits; bits &= bits - 1)
@@ -292,7 +305,7 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
 static bool plan_texture(planner *p, uint32_t ri, const rg_range *range, const step *s)
 {
     const rg__resource *res = &p->g->decl.resources[ri];
-    p->first_new = p->g->compiled.barrier_count;
+    p->first_new = p->out->barrier_count;
     run cur = {0};
     for (uint32_t m = range->base_mip; m < range->base_mip + range->mip_count; m++) {
         for (uint32_t l = range->base_layer; l < range->base_layer + range->layer_count; l++) {
@@ -326,7 +339,7 @@ static bool plan_texture(planner *p, uint32_t ri, const rg_range *range, const s
 
 static bool plan_buffer(planner *p, uint32_t ri, const step *s)
 {
-    rg_graph *g = p->g;
+    const rg_graph *g = p->g;
     uint32_t slot = g->decl.resources[ri].sub_base;
     slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
     need n = slot_step(p, slot, s);
@@ -340,7 +353,7 @@ static bool plan_buffer(planner *p, uint32_t ri, const step *s)
     b->src_access = n.src_access;
     b->dst_stage = s->stage;
     b->dst_access = s->access;
-    st->bar = g->compiled.barrier_count - 1;
+    st->bar = p->out->barrier_count - 1;
     st->bar_point = n.point;
     return true;
 }
@@ -350,8 +363,8 @@ static bool plan_buffer(planner *p, uint32_t ri, const step *s)
 static void history_targets(const rg_graph *g, target *t)
 {
     memset(t, 0, ((size_t)g->decl.sub_total + 1) * sizeof *t);
-    for (uint32_t pos = 0; pos < g->compiled.order_count; pos++) {
-        const rg__cmd *cmd = &g->decl.cmds[g->compiled.order[pos]];
+    for (uint32_t pos = 0; pos < rg__order_count(g); pos++) {
+        const rg__cmd *cmd = &g->decl.cmds[rg__order_cmds(g)[pos]];
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
             const rg__resource *r = &g->decl.resources[a->resource];
@@ -413,7 +426,7 @@ static bool history_final(planner *p, const rg__resource *previous, const rg_ran
 /* One run for the first execute's clear. */
 static bool history_clear(planner *p, const rg__resource *previous, const rg_range *range, const target *x)
 {
-    rg__compiled *c = &p->g->compiled;
+    sbuild *c = p->out;
     if (!rg__grow(p->g, (void **)&c->history_clears, &c->history_clear_cap, c->history_clear_count + 1,
                   sizeof *c->history_clears))
         return false;
@@ -432,7 +445,7 @@ static bool history_clear(planner *p, const rg__resource *previous, const rg_ran
  * (compile_queues.c). Several queues: each starts from its own state of
  * the frame before; where another queue touched a slot after it then, the
  * frame's first waits cover that (foreign_prev). */
-static void init_slot(rg_graph *g, const planner *p, uint32_t q, uint32_t ri, uint32_t i, const slot_state *carry,
+static void init_slot(const rg_graph *g, const planner *p, uint32_t q, uint32_t ri, uint32_t i, const slot_state *carry,
                       const rg__alias_scope *alias, const target *t)
 {
     const rg__resource *r = &g->decl.resources[ri];
@@ -494,14 +507,14 @@ static void init_slot(rg_graph *g, const planner *p, uint32_t q, uint32_t ri, ui
     /* A pooled resource takes its memory over from the resources
      * overlapping it: its first use (a transition from UNDEFINED for an
      * image) waits on their last uses too, on the queue of that use. */
-    if (alias && !r->imported && r->first_use != RG__NONE &&
-        rg__queue_of(g, g->compiled.order[r->first_use]) == (rg_queue)q) {
+    if (alias && !r->imported && rg__first_use(g, ri) != RG__NONE &&
+        rg__queue_of(g, rg__order_cmds(g)[rg__first_use(g, ri)]) == (rg_queue)q) {
         st->ws |= alias[ri].stage;
         st->wa |= alias[ri].access;
     }
 }
 
-static void init_slots(rg_graph *g, const planner *p, const slot_state *carry, const rg__alias_scope *alias,
+static void init_slots(const rg_graph *g, const planner *p, const slot_state *carry, const rg__alias_scope *alias,
                        const target *t)
 {
     for (uint32_t q = 0; q < p->nq; q++)
@@ -512,27 +525,27 @@ static void init_slots(rg_graph *g, const planner *p, const slot_state *carry, c
         }
 }
 
-static rg_result plan(rg_graph *g, slot_state *slots, uint32_t nq, const slot_state *carry,
+static rg_result plan(const rg_graph *g, sbuild *out, slot_state *slots, uint32_t nq, const slot_state *carry,
                       const rg__alias_scope *alias, const target *t, VkPipelineStageFlags2 *pos_wait)
 {
-    planner p = {.g = g, .slots = slots, .nq = nq, .n = g->decl.sub_total + 1, .pos_wait = pos_wait,
+    planner p = {.g = g, .out = out, .slots = slots, .nq = nq, .n = g->decl.sub_total + 1, .pos_wait = pos_wait,
                  .instance_begin = RG__NONE, .local_point = RG__NONE};
-    g->compiled.barrier_count = 0;
-    g->compiled.history_clear_count = 0;
-    memset(pos_wait, 0, ((size_t)g->compiled.order_count + 1) * RG_QUEUE_COUNT * sizeof *pos_wait);
+    out->barrier_count = 0;
+    out->history_clear_count = 0;
+    memset(pos_wait, 0, ((size_t)rg__order_count(g) + 1) * RG_QUEUE_COUNT * sizeof *pos_wait);
     init_slots(g, &p, carry, alias, t);
     bool ok = true;
     uint32_t begin_pos = 0;
-    for (uint32_t pos = 0; pos < g->compiled.order_count && ok; pos++) {
-        const rg__cmd *cmd = &g->decl.cmds[g->compiled.order[pos]];
+    for (uint32_t pos = 0; pos < rg__order_count(g) && ok; pos++) {
+        const rg__cmd *cmd = &g->decl.cmds[rg__order_cmds(g)[pos]];
         p.pos = pos;
-        p.queue = nq > 1 ? rg__queue_of(g, g->compiled.order[pos]) : RG_QUEUE_GRAPHICS;
+        p.queue = nq > 1 ? rg__queue_of(g, rg__order_cmds(g)[pos]) : RG_QUEUE_GRAPHICS;
         /* Inside a span everything is placed before its instance's begin,
          * which the order puts right before the span's other commands; in
          * a merged instance, what waits for an earlier span of it at the
          * span's own begin. */
         p.hoisted = cmd->span != RG__NONE && (cmd->type != RG_COMMAND_TYPE_BEGIN_RENDERING ||
-                                              g->compiled.instances[g->compiled.span_map[cmd->span].instance]
+                                              g->compiled.merge.instances[g->compiled.merge.span_map[cmd->span].instance]
                                                       .begin_pos != pos);
         p.local_point = p.instance_begin = RG__NONE;
         if (cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING)
@@ -540,7 +553,7 @@ static rg_result plan(rg_graph *g, slot_state *slots, uint32_t nq, const slot_st
         if (cmd->span == RG__NONE) {
             p.point = pos;
         } else {
-            const rg__instance *in = &g->compiled.instances[g->compiled.span_map[cmd->span].instance];
+            const rg__instance *in = &g->compiled.merge.instances[g->compiled.merge.span_map[cmd->span].instance];
             p.point = in->begin_pos;
             if (in->begin_pos != begin_pos) {
                 p.instance_begin = in->begin_pos;
@@ -559,7 +572,7 @@ static rg_result plan(rg_graph *g, slot_state *slots, uint32_t nq, const slot_st
     }
     /* Imports end in their final state after the last command, in the
      * frame's last batch (graphics). */
-    p.point = p.pos = g->compiled.order_count;
+    p.point = p.pos = rg__order_count(g);
     p.queue = RG_QUEUE_GRAPHICS;
     p.hoisted = false;
     p.local_point = p.instance_begin = RG__NONE;
@@ -583,14 +596,14 @@ static rg_result plan(rg_graph *g, slot_state *slots, uint32_t nq, const slot_st
 
 /* A merged instance's hoisted barriers are made after barriers of later
  * points: a stable sort by point puts them in place. */
-static rg_result sort_by_point(const rg_graph *g, rg__compiled *c)
+static rg_result sort_by_point(const rg_graph *g, sbuild *c)
 {
     bool sorted = true;
     for (uint32_t i = 1; i < c->barrier_count && sorted; i++)
         sorted = c->barrier_point[i - 1] <= c->barrier_point[i];
     if (sorted)
         return RG_SUCCESS;
-    uint32_t *start = rg__calloc(g, (size_t)c->order_count + 2, sizeof *start);
+    uint32_t *start = rg__calloc(g, (size_t)rg__order_count(g) + 2, sizeof *start);
     rg_barrier_info *b = rg__malloc(g, (size_t)c->barrier_count * sizeof *b);
     uint32_t *pt = rg__malloc(g, (size_t)c->barrier_count * sizeof *pt);
     if (!start || !b || !pt) {
@@ -601,7 +614,7 @@ static rg_result sort_by_point(const rg_graph *g, rg__compiled *c)
     }
     for (uint32_t i = 0; i < c->barrier_count; i++)
         start[c->barrier_point[i] + 1]++;
-    for (uint32_t p = 0; p <= c->order_count; p++)
+    for (uint32_t p = 0; p <= rg__order_count(g); p++)
         start[p + 1] += start[p];
     for (uint32_t i = 0; i < c->barrier_count; i++) {
         uint32_t at = start[c->barrier_point[i]]++;
@@ -616,47 +629,34 @@ static rg_result sort_by_point(const rg_graph *g, rg__compiled *c)
     return RG_SUCCESS;
 }
 
-/* Where each point's barriers start, and execute's arrays sized for the
- * point with the most. */
-static rg_result point_index(rg_graph *g)
+/* Where each point's barriers start, and the most at one point (execute
+ * sizes its arrays by it). */
+static rg_result point_index(const rg_graph *g, sbuild *c)
 {
-    rg__compiled *c = &g->compiled;
-    c->point_start = rg__malloc(g, ((size_t)c->order_count + 2) * sizeof *c->point_start);
+    c->point_start = rg__malloc(g, ((size_t)rg__order_count(g) + 2) * sizeof *c->point_start);
     if (!c->point_start)
         return RG_ERROR_OUT_OF_MEMORY;
     uint32_t b = 0, most = 1;
-    for (uint32_t pt = 0; pt <= c->order_count + 1; pt++) {
+    for (uint32_t pt = 0; pt <= rg__order_count(g) + 1; pt++) {
         c->point_start[pt] = b;
         while (b < c->barrier_count && c->barrier_point[b] == pt)
             b++;
         if (b - c->point_start[pt] > most)
             most = b - c->point_start[pt];
     }
-    /* The first execute after placement records the history clears'
-     * barriers at once. */
-    if (c->history_clear_count > most)
-        most = c->history_clear_count;
-    c->scratch_cap = most;
-    c->scratch_image_barriers = rg__calloc(g, most, sizeof *c->scratch_image_barriers);
-    c->scratch_buffer_barriers = rg__calloc(g, most, sizeof *c->scratch_buffer_barriers);
-    return c->scratch_image_barriers && c->scratch_buffer_barriers ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    c->point_max = most;
+    return RG_SUCCESS;
 }
 
-static void barriers_free(const rg_graph *g, rg__compiled *c)
+void rg__sync_free(const rg_graph *g, rg__sync *s)
 {
-    rg__free(g, c->barriers);
-    rg__free(g, c->barrier_point);
-    rg__free(g, c->point_start);
-    rg__free(g, c->scratch_image_barriers);
-    rg__free(g, c->scratch_buffer_barriers);
-    rg__free(g, c->history_clears);
-    c->history_clears = NULL;
-    c->history_clear_count = c->history_clear_cap = 0;
-    c->barriers = NULL;
-    c->barrier_point = c->point_start = NULL;
-    c->scratch_image_barriers = NULL;
-    c->scratch_buffer_barriers = NULL;
-    c->barrier_count = c->barrier_cap = c->scratch_cap = 0;
+    rg__free(g, s->barriers);
+    rg__free(g, s->order_handles);
+    rg__free(g, s->barrier_point);
+    rg__free(g, s->point_start);
+    rg__free(g, s->wait_stage);
+    rg__free(g, s->history_clears);
+    *s = (rg__sync){0};
 }
 
 /* The semaphore waits' stages: each access that needs another queue's
@@ -664,13 +664,17 @@ static void barriers_free(const rg_graph *g, rg__compiled *c)
  * wait on that queue at or before its batch (waits on a queue name ever
  * later batches, so that one covers it). Waits of the frame's edges keep
  * ALL_COMMANDS; a wait no access needed waits at every stage. */
-static rg_result wait_stages(rg_graph *g, const VkPipelineStageFlags2 *pos_wait)
+static rg_result wait_stages(const rg_graph *g, const VkPipelineStageFlags2 *pos_wait, sbuild *out)
 {
-    rg__compiled *c = &g->compiled;
+    const rg__queues *c = &g->compiled.queues;
+    VkPipelineStageFlags2 *ws = rg__calloc(g, ((size_t)c->batch_count + 1) * RG_QUEUE_COUNT, sizeof *ws);
+    out->wait_stage = ws;
+    if (!ws)
+        return RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t b = 0; b < c->batch_count; b++)
         for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
-            c->batches[b].wait[r].stage = c->batches[b].wait[r].base;
-    for (uint32_t pos = 0; pos < c->order_count; pos++)
+            ws[(size_t)b * RG_QUEUE_COUNT + r] = c->batches[b].wait[r].base;
+    for (uint32_t pos = 0; pos < rg__order_count(g); pos++)
         for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++) {
             VkPipelineStageFlags2 stage = pos_wait[(size_t)pos * RG_QUEUE_COUNT + r];
             if (!stage)
@@ -681,78 +685,71 @@ static rg_result wait_stages(rg_graph *g, const VkPipelineStageFlags2 *pos_wait)
                                 c->batches[b].wait[r].batch != RG__NONE))
                 ;
             if (b == UINT32_MAX) {
-                const rg__cmd *cmd = &g->decl.cmds[c->order[pos]];
-                return rg__fail(g, RG_ERROR_INTERNAL, "internal: command '%s' on the %s queue needs the %s "
-                                "queue's work but no batch of its queue waits for it", cmd->name, rg_queue_name(q),
-                                rg_queue_name((rg_queue)r));
+                const rg__cmd *cmd = &g->decl.cmds[rg__order_cmds(g)[pos]];
+                return rg__report(g, RG_ERROR_INTERNAL, "internal: command '%s' on the %s queue needs the %s "
+                                  "queue's work but no batch of its queue waits for it", cmd->name, rg_queue_name(q),
+                                  rg_queue_name((rg_queue)r));
             }
-            c->batches[b].wait[r].stage |= stage;
+            ws[(size_t)b * RG_QUEUE_COUNT + r] |= stage;
         }
     for (uint32_t b = 0; b < c->batch_count; b++)
         for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
-            if (c->batches[b].waits_on[r] && !c->batches[b].wait[r].stage)
-                c->batches[b].wait[r].stage = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+            if (c->batches[b].waits_on[r] && !ws[(size_t)b * RG_QUEUE_COUNT + r])
+                ws[(size_t)b * RG_QUEUE_COUNT + r] = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     return RG_SUCCESS;
 }
 
-rg_result rg__compile_barriers(rg_graph *g, const rg__alias_scope *alias)
+/* The execution order as public handles (they carry the tag, like the
+ * barriers). */
+static rg_command *order_handles(const rg_graph *g)
 {
-    barriers_free(g, &g->compiled);
-    uint32_t nq = g->compiled.queues_used & ~(1u << RG_QUEUE_GRAPHICS) ? RG_QUEUE_COUNT : 1;
+    rg_command *h = rg__malloc(g, ((size_t)rg__order_count(g) + 1) * sizeof *h);
+    for (uint32_t p = 0; h && p < rg__order_count(g); p++)
+        h[p] = (rg_command){rg__make_id(g, rg__order_cmds(g)[p])};
+    return h;
+}
+
+rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, rg__sync *out)
+{
+    sbuild sb = {0};
+    uint32_t nq = g->compiled.queues.queues_used & ~(1u << RG_QUEUE_GRAPHICS) ? RG_QUEUE_COUNT : 1;
     size_t n = ((size_t)g->decl.sub_total + 1) * nq;
     slot_state *slots = rg__malloc(g, n * sizeof *slots), *carry = rg__malloc(g, n * sizeof *carry);
     target *t = rg__malloc(g, ((size_t)g->decl.sub_total + 1) * sizeof *t);
-    VkPipelineStageFlags2 *pos_wait = rg__malloc(g, ((size_t)g->compiled.order_count + 1) * RG_QUEUE_COUNT *
+    VkPipelineStageFlags2 *pos_wait = rg__malloc(g, ((size_t)rg__order_count(g) + 1) * RG_QUEUE_COUNT *
                                              sizeof *pos_wait);
-    rg_result r = slots && carry && t && pos_wait ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    rg_command *handles = order_handles(g);
+    rg_result r = slots && carry && t && pos_wait && handles ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
     if (r == RG_SUCCESS)
         history_targets(g, t);
     /* First pass: where the frame leaves each slot; second: the real plan,
      * with created resources starting from there. */
     if (r == RG_SUCCESS)
-        r = plan(g, slots, nq, NULL, alias, t, pos_wait);
+        r = plan(g, &sb, slots, nq, NULL, alias, t, pos_wait);
     if (r == RG_SUCCESS) {
         memcpy(carry, slots, n * sizeof *slots);
-        r = plan(g, slots, nq, carry, alias, t, pos_wait);
+        r = plan(g, &sb, slots, nq, carry, alias, t, pos_wait);
     }
     if (r == RG_SUCCESS)
-        r = wait_stages(g, pos_wait);
+        r = wait_stages(g, pos_wait, &sb);
     rg__free(g, slots);
     rg__free(g, carry);
     rg__free(g, t);
     rg__free(g, pos_wait);
     if (r == RG_SUCCESS)
-        r = sort_by_point(g, &g->compiled);
+        r = sort_by_point(g, &sb);
     if (r == RG_SUCCESS)
-        r = point_index(g);
-    if (r != RG_SUCCESS)
-        barriers_free(g, &g->compiled);
-    g->compiled.aliased = r == RG_SUCCESS && alias;
+        r = point_index(g, &sb);
+    *out = (rg__sync){
+        .barriers = sb.barriers,
+        .order_handles = handles,
+        .barrier_point = sb.barrier_point,
+        .barrier_count = sb.barrier_count,
+        .point_start = sb.point_start,
+        .point_max = sb.point_max,
+        .wait_stage = sb.wait_stage,
+        .history_clears = sb.history_clears,
+        .history_clear_count = sb.history_clear_count,
+    };
     return r;
-}
-
-/* Frees what compile made (the declaration stays). */
-void rg__compiled_free(rg_graph *g)
-{
-    rg__compiled *c = &g->compiled;
-    barriers_free(g, c);
-    rg__free(g, c->node_first_cmd);
-    rg__free(g, c->node_batch);
-    rg__free(g, c->closure);
-    rg__free(g, c->node_culled);
-    rg__free(g, c->edges);
-    rg__free(g, c->order);
-    rg__free(g, c->order_handles);
-    rg__free(g, c->instances);
-    rg__free(g, c->instance_spans);
-    rg__free(g, c->span_map);
-    rg__free(g, c->access_mode);
-    rg__free(g, c->merges);
-    rg__free(g, c->node_queue);
-    rg__free(g, c->resource_queues);
-    rg__free(g, c->batches);
-    rg__free(g, c->pos_batch);
-    rg__free(g, c->node_batch_of);
-    rg__free(g, c->queue_notes);
-    *c = (rg__compiled){0};
 }

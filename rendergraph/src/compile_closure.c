@@ -11,27 +11,38 @@
 
 #include <stdlib.h>
 
-rg_result rg__compile_closure(rg_graph *g)
+rg_result rg__compile_closure(const rg_graph *g, rg__closure *out)
 {
-    rg__compiled *c = &g->compiled;
-    c->row_words = (c->node_count + 63) / 64;
-    c->closure = rg__calloc(g, (size_t)c->node_count * c->row_words + 1, sizeof *c->closure);
-    if (!c->closure)
+    const rg__edges *e = &g->compiled.edges;
+    uint32_t words = (g->compiled.nodes.count + 63) / 64;
+    uint64_t *rows = rg__calloc(g, (size_t)g->compiled.nodes.count * words + 1, sizeof *rows);
+    uint32_t *reduced = rg__malloc(g, 2 * ((size_t)e->count + 1) * sizeof *reduced);
+    out->rows = rows;
+    out->row_words = words;
+    out->reduced = reduced;
+    if (!rows || !reduced)
         return RG_ERROR_OUT_OF_MEMORY;
     uint32_t kept = 0;
-    for (uint32_t e = 0; e < c->edge_count; e++) {
-        uint32_t from = c->edges[2 * e], to = c->edges[2 * e + 1];
-        uint64_t *row = &c->closure[(size_t)to * c->row_words];
+    for (uint32_t i = 0; i < e->count; i++) {
+        uint32_t from = e->pairs[2 * i], to = e->pairs[2 * i + 1];
+        uint64_t *row = &rows[(size_t)to * words];
         if ((row[from / 64] >> (from % 64)) & 1u)
             continue; /* implied already */
-        const uint64_t *src = &c->closure[(size_t)from * c->row_words];
+        const uint64_t *src = &rows[(size_t)from * words];
         for (uint32_t w = 0; w <= from / 64; w++) /* rows only hold lower nodes */
             row[w] |= src[w];
         row[from / 64] |= 1ull << (from % 64);
-        c->edges[2 * kept] = from;
-        c->edges[2 * kept + 1] = to;
+        reduced[2 * kept] = from;
+        reduced[2 * kept + 1] = to;
         kept++;
     }
-    c->edge_count = kept;
+    out->reduced_count = kept;
     return RG_SUCCESS;
+}
+
+void rg__closure_free(const rg_graph *g, rg__closure *c)
+{
+    rg__free(g, c->rows);
+    rg__free(g, c->reduced);
+    *c = (rg__closure){0};
 }

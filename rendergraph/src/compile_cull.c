@@ -50,8 +50,8 @@ static bool reads(const rg__access *a) { return !a->write || (a->access & ~(VkAc
 /* Whether node n must be kept whatever reads it. */
 static bool observable(const rg_graph *g, uint32_t n)
 {
-    const rg__compiled *c = &g->compiled;
-    for (uint32_t ci = c->node_first_cmd[n]; ci < c->node_first_cmd[n + 1]; ci++) {
+    const rg__nodes *nodes = &g->compiled.nodes;
+    for (uint32_t ci = nodes->first_cmd[n]; ci < nodes->first_cmd[n + 1]; ci++) {
         const rg__cmd *cmd = &g->decl.cmds[ci];
         if (cmd->side_effects || (cmd->access_count == 0 && cmd->type == RG_COMMAND_TYPE_USER &&
                                   cmd->span == RG__NONE))
@@ -66,21 +66,21 @@ static bool observable(const rg_graph *g, uint32_t n)
     return false;
 }
 
-rg_result rg__compile_cull(rg_graph *g)
+rg_result rg__compile_cull(const rg_graph *g, rg__cull *out)
 {
-    rg__compiled *c = &g->compiled;
-    rg__free(g, c->node_culled);
-    c->node_culled = rg__calloc(g, (size_t)c->node_count + 1, 1);
+    const rg__nodes *nodes = &g->compiled.nodes;
+    uint8_t *culled = rg__calloc(g, (size_t)nodes->count + 1, 1);
+    out->node_culled = culled;
     uint8_t *needed = rg__calloc(g, (size_t)g->decl.sub_total + 1, 1);
-    if (!c->node_culled || !needed) {
+    if (!culled || !needed) {
         rg__free(g, needed);
         return RG_ERROR_OUT_OF_MEMORY;
     }
-    c->culled_count = 0;
-    for (uint32_t n = c->node_count; n-- > 0 && !g->no_culling;) {
-        uint32_t first = g->decl.cmds[c->node_first_cmd[n]].first_access;
-        uint32_t end = c->node_first_cmd[n + 1] < g->decl.cmd_count
-                           ? g->decl.cmds[c->node_first_cmd[n + 1]].first_access
+    out->culled_count = 0;
+    for (uint32_t n = nodes->count; n-- > 0 && !g->no_culling;) {
+        uint32_t first = g->decl.cmds[nodes->first_cmd[n]].first_access;
+        uint32_t end = nodes->first_cmd[n + 1] < g->decl.cmd_count
+                           ? g->decl.cmds[nodes->first_cmd[n + 1]].first_access
                            : g->decl.access_count;
         bool keep = observable(g, n);
         for (uint32_t ai = first; ai < end && !keep; ai++) {
@@ -89,8 +89,8 @@ rg_result rg__compile_cull(rg_graph *g)
                 FOR_SLOTS(g, a, slot, keep = keep || needed[slot]);
         }
         if (!keep) {
-            c->node_culled[n] = 1;
-            c->culled_count += c->node_first_cmd[n + 1] - c->node_first_cmd[n];
+            culled[n] = 1;
+            out->culled_count += nodes->first_cmd[n + 1] - nodes->first_cmd[n];
             continue;
         }
         for (uint32_t ai = first; ai < end; ai++) {
@@ -101,4 +101,10 @@ rg_result rg__compile_cull(rg_graph *g)
     }
     rg__free(g, needed);
     return RG_SUCCESS;
+}
+
+void rg__cull_free(const rg_graph *g, rg__cull *c)
+{
+    rg__free(g, c->node_culled);
+    *c = (rg__cull){0};
 }

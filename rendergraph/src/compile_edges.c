@@ -25,7 +25,9 @@ typedef struct slot_front {
 typedef struct reader { uint32_t node, next; } reader;
 
 typedef struct frontier {
-    rg_graph *g;
+    const rg_graph *g;
+    uint32_t *pairs;                  /* the edges found, published as rg__edges */
+    uint32_t count, cap;
     slot_front *slots;
     reader *pool;
     uint32_t pool_count, pool_cap;
@@ -36,15 +38,14 @@ typedef struct frontier {
  * a node's accesses meet the same earlier node on many subresources. */
 static bool edge(frontier *f, uint32_t from, uint32_t to)
 {
-    rg__compiled *c = &f->g->compiled;
     if (from == to || f->seen[from] == to)
         return true;
     f->seen[from] = to;
-    if (!rg__grow(f->g, (void **)&c->edges, &c->edge_cap, 2 * (c->edge_count + 1), sizeof *c->edges))
+    if (!rg__grow(f->g, (void **)&f->pairs, &f->cap, 2 * (f->count + 1), sizeof *f->pairs))
         return false;
-    c->edges[2 * c->edge_count] = from;
-    c->edges[2 * c->edge_count + 1] = to;
-    c->edge_count++;
+    f->pairs[2 * f->count] = from;
+    f->pairs[2 * f->count + 1] = to;
+    f->count++;
     return true;
 }
 
@@ -61,8 +62,8 @@ static const char *span_name(const rg_graph *g, uint32_t c)
  * command cannot use a subresource in two layouts. */
 static rg_result node_rules(frontier *f, slot_front *s, uint32_t c, const rg__access *a)
 {
-    rg_graph *g = f->g;
-    uint32_t n = g->decl.cmds[c].node;
+    const rg_graph *g = f->g;
+    uint32_t n = rg__node_of(g, c);
     if (s->node != n) {
         s->node = n;
         s->node_layout = a->layout;
@@ -108,7 +109,7 @@ static rg_result node_rules(frontier *f, slot_front *s, uint32_t c, const rg__ac
 static rg_result touch(frontier *f, uint32_t slot, uint32_t c, const rg__access *a)
 {
     slot_front *s = &f->slots[slot];
-    uint32_t n = f->g->decl.cmds[c].node;
+    uint32_t n = rg__node_of(f->g, c);
     rg_result r = node_rules(f, s, c, a);
     if (r != RG_SUCCESS)
         return r;
@@ -131,16 +132,16 @@ static rg_result touch(frontier *f, uint32_t slot, uint32_t c, const rg__access 
     return RG_SUCCESS;
 }
 
-rg_result rg__compile_edges(rg_graph *g)
+rg_result rg__compile_edges(const rg_graph *g, rg__edges *out)
 {
     frontier f = {.g = g, .slots = rg__malloc(g, ((size_t)g->decl.sub_total + 1) * sizeof(slot_front)),
-                  .seen = rg__malloc(g, ((size_t)g->compiled.node_count + 1) * sizeof(uint32_t))};
+                  .seen = rg__malloc(g, ((size_t)g->compiled.nodes.count + 1) * sizeof(uint32_t))};
     if (!f.slots || !f.seen) {
         rg__free(g, f.slots);
         rg__free(g, f.seen);
         return RG_ERROR_OUT_OF_MEMORY;
     }
-    for (uint32_t i = 0; i < g->compiled.node_count; i++)
+    for (uint32_t i = 0; i < g->compiled.nodes.count; i++)
         f.seen[i] = RG__NONE;
     for (uint32_t i = 0; i < g->decl.sub_total; i++)
         f.slots[i] = (slot_front){RG__NONE, RG__NONE, VK_IMAGE_LAYOUT_UNDEFINED, RG__NONE,
@@ -153,8 +154,8 @@ rg_result rg__compile_edges(rg_graph *g)
     bool accessed = false;
     for (uint32_t c = 0; c < g->decl.cmd_count && r == RG_SUCCESS; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
-        uint32_t n = cmd->node;
-        if (c == g->compiled.node_first_cmd[n]) {
+        uint32_t n = rg__node_of(g, c);
+        if (c == g->compiled.nodes.first_cmd[n]) {
             accessed = false;
             if (pinned != RG__NONE && !edge(&f, pinned, n))
                 r = RG_ERROR_OUT_OF_MEMORY;
@@ -176,7 +177,7 @@ rg_result rg__compile_edges(rg_graph *g)
                         r = touch(&f, rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits),
                                                    a->range.base_mip + m, a->range.base_layer + l), c, a);
         }
-        if (c + 1 == g->compiled.node_first_cmd[n + 1] && !accessed && r == RG_SUCCESS) {
+        if (c + 1 == g->compiled.nodes.first_cmd[n + 1] && !accessed && r == RG_SUCCESS) {
             if (n > 0 && !edge(&f, n - 1, n))
                 r = RG_ERROR_OUT_OF_MEMORY;
             pinned = n;
@@ -185,5 +186,13 @@ rg_result rg__compile_edges(rg_graph *g)
     rg__free(g, f.slots);
     rg__free(g, f.pool);
     rg__free(g, f.seen);
+    out->pairs = f.pairs;
+    out->count = f.count;
     return r;
+}
+
+void rg__edges_free(const rg_graph *g, rg__edges *e)
+{
+    rg__free(g, e->pairs);
+    *e = (rg__edges){0};
 }

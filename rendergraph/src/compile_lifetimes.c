@@ -6,32 +6,44 @@
  */
 #include "graph_internal.h"
 
-void rg__compile_lifetimes(rg_graph *g)
+rg_result rg__compile_lifetimes(const rg_graph *g, rg__lifetimes *out)
 {
+    rg__lifetime *of = rg__malloc(g, ((size_t)g->decl.resource_count + 1) * sizeof *of);
+    out->of = of;
+    if (!of)
+        return RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t ri = 0; ri < g->decl.resource_count; ri++)
-        g->decl.resources[ri].first_use = g->decl.resources[ri].last_use = RG__NONE;
-    for (uint32_t pos = 0; pos < g->compiled.order_count; pos++) {
-        const rg__cmd *cmd = &g->decl.cmds[g->compiled.order[pos]];
+        of[ri] = (rg__lifetime){RG__NONE, RG__NONE};
+    const rg__merged *m = &g->compiled.merge;
+    for (uint32_t pos = 0; pos < m->order.count; pos++) {
+        const rg__cmd *cmd = &g->decl.cmds[m->order.cmds[pos]];
         for (uint32_t k = 0; k < cmd->access_count; k++) {
-            rg__resource *r = &g->decl.resources[g->decl.accesses[cmd->first_access + k].resource];
-            if (r->first_use == RG__NONE)
-                r->first_use = pos;
-            r->last_use = pos;
+            rg__lifetime *l = &of[g->decl.accesses[cmd->first_access + k].resource];
+            if (l->first == RG__NONE)
+                l->first = pos;
+            l->last = pos;
         }
     }
-    for (uint32_t ii = 0; ii < g->compiled.instance_count; ii++) {
-        const rg__instance *in = &g->compiled.instances[ii];
+    for (uint32_t ii = 0; ii < m->instance_count; ii++) {
+        const rg__instance *in = &m->instances[ii];
         if (in->count < 2)
             continue;
         for (uint32_t u = 0; u <= in->color_count; u++) {
             const rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
             if (!att)
                 continue;
-            rg__resource *r = &g->decl.resources[att->resource];
-            if (r->first_use > in->begin_pos)
-                r->first_use = in->begin_pos;
-            if (r->last_use == RG__NONE || r->last_use < in->end_pos)
-                r->last_use = in->end_pos;
+            rg__lifetime *l = &of[att->resource];
+            if (l->first > in->begin_pos)
+                l->first = in->begin_pos;
+            if (l->last == RG__NONE || l->last < in->end_pos)
+                l->last = in->end_pos;
         }
     }
+    return RG_SUCCESS;
+}
+
+void rg__lifetimes_free(const rg_graph *g, rg__lifetimes *l)
+{
+    rg__free(g, l->of);
+    *l = (rg__lifetimes){0};
 }

@@ -41,7 +41,18 @@ bool rg_merge_by_default(VkDriverId driver)
 }
 
 typedef struct merger {
-    rg_graph *g;
+    const rg_graph *g;
+    /* The result under construction, published as rg__merged. */
+    uint32_t *order;
+    uint32_t order_count;
+    rg__instance *instances;
+    uint32_t instance_count;
+    uint32_t *instance_spans;
+    rg__span_map *span_map;
+    uint8_t *access_mode;
+    rg__merge_note *merges;
+    uint32_t merge_count;
+    VkImageUsageFlags *usage;
     uint32_t *nodes;                  /* node sequence of the order */
     uint32_t node_len;
     uint32_t *node_pos;               /* per node: index in nodes */
@@ -51,7 +62,7 @@ typedef struct merger {
 
 static const rg__span *span_of(const rg_graph *g, uint32_t s) { return &g->decl.spans[s]; }
 
-static uint32_t span_node(const rg_graph *g, uint32_t s) { return g->decl.cmds[g->decl.spans[s].begin_cmd].node; }
+static uint32_t span_node(const rg_graph *g, uint32_t s) { return rg__node_of(g, g->decl.spans[s].begin_cmd); }
 
 /* The accesses of span s: its commands' records are contiguous. */
 static void span_accesses(const rg_graph *g, uint32_t s, uint32_t *first, uint32_t *end)
@@ -63,7 +74,7 @@ static void span_accesses(const rg_graph *g, uint32_t s, uint32_t *first, uint32
 
 static bool closure_has(const rg_graph *g, uint32_t row, uint32_t node)
 {
-    return (g->compiled.closure[(size_t)row * g->compiled.row_words + node / 64] >> (node % 64)) & 1u;
+    return (g->compiled.closure.rows[(size_t)row * g->compiled.closure.row_words + node / 64] >> (node % 64)) & 1u;
 }
 
 static bool ranges_equal(const rg_range *a, const rg_range *b)
@@ -108,14 +119,15 @@ static uint32_t cmd_of(const rg_graph *g, uint32_t access)
  * pixel-locally (the first such read decides). */
 static rg_result find_candidates(merger *m)
 {
-    rg_graph *g = m->g;
+    const rg_graph *g = m->g;
     uint32_t *last = rg__malloc(g, ((size_t)g->decl.sub_total + 1) * sizeof *last);
     if (!last)
         return RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < g->decl.sub_total; i++)
         last[i] = RG__NONE;
-    for (uint32_t pos = 0; pos < g->compiled.order_count; pos++) {
-        const rg__cmd *cmd = &g->decl.cmds[g->compiled.order[pos]];
+    const rg__order *in = &g->compiled.schedule.order;
+    for (uint32_t pos = 0; pos < in->count; pos++) {
+        const rg__cmd *cmd = &g->decl.cmds[in->cmds[pos]];
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             uint32_t ai = cmd->first_access + k;
             const rg__access *a = &g->decl.accesses[ai];
@@ -205,7 +217,7 @@ static VkAttachmentLoadOp attachment_load(const rg_graph *g, uint32_t s, const r
 /* Whether span s may join the instance of spans[0..count); else the reason. */
 static bool may_join(merger *m, const uint32_t *spans, uint32_t count, uint32_t s, char *reason)
 {
-    rg_graph *g = m->g;
+    const rg_graph *g = m->g;
     const rg_device_caps *caps = &g->caps;
     const rg__span *first = span_of(g, spans[0]), *next = span_of(g, s);
     if (memcmp(&first->area, &next->area, sizeof first->area) != 0 || first->layer_count != next->layer_count)
@@ -301,14 +313,14 @@ static void node_positions(merger *m)
  * false (with the reason) when a node must stay between them. */
 static bool make_adjacent(merger *m, uint32_t p_node, uint32_t s_node, uint32_t *scratch, char *reason)
 {
-    rg_graph *g = m->g;
+    const rg_graph *g = m->g;
     uint32_t pp = m->node_pos[p_node], sp = m->node_pos[s_node];
     if (sp == pp + 1)
         return true;
     for (uint32_t i = pp + 1; i < sp; i++) {
         uint32_t x = m->nodes[i];
         if (closure_has(g, s_node, x) && closure_has(g, x, p_node))
-            return why(reason, "'%s' must run between them", g->decl.cmds[g->compiled.node_first_cmd[x]].name);
+            return why(reason, "'%s' must run between them", g->decl.cmds[g->compiled.nodes.first_cmd[x]].name);
     }
     /* [S needs, not after P] P [S] [S does not need], relative order kept. */
     uint32_t n = 0;
@@ -325,26 +337,12 @@ static bool make_adjacent(merger *m, uint32_t p_node, uint32_t s_node, uint32_t 
     return true;
 }
 
-static rg_result rebuild_order(rg_graph *g, const merger *m)
-{
-    rg__compiled *c = &g->compiled;
-    uint32_t p = 0;
-    for (uint32_t i = 0; i < m->node_len; i++) {
-        uint32_t n = m->nodes[i];
-        for (uint32_t cmd = c->node_first_cmd[n]; cmd < c->node_first_cmd[n + 1]; cmd++) {
-            c->order[p] = cmd;
-            c->order_handles[p] = (rg_command){rg__make_id(g, cmd)};
-            p++;
-        }
-    }
-    return RG_SUCCESS;
-}
 
 /* ------------------------------------------------------------- instances */
 
-static bool note(rg_graph *g, uint32_t first, uint32_t second, const char *reason)
+static bool note(merger *c, uint32_t first, uint32_t second, const char *reason)
 {
-    rg__compiled *c = &g->compiled;
+    const rg_graph *g = c->g;
     rg__merge_note *n = rg__realloc(g, c->merges, ((size_t)c->merge_count + 1) * sizeof *n);
     if (!n)
         return false;
@@ -368,12 +366,13 @@ static uint32_t find_color(const rg_graph *g, const rg__instance *in, const rg_a
 
 /* Every access of resource r by a kept command (total: their count per
  * resource) lies in the instance's spans. */
-static bool only_in_instance(const rg_graph *g, const rg__instance *in, uint32_t r, const uint32_t *total)
+static bool only_in_instance(const merger *m, const rg__instance *in, uint32_t r, const uint32_t *total)
 {
+    const rg_graph *g = m->g;
     uint32_t inside = 0;
     for (uint32_t i = 0; i < in->count; i++) {
         uint32_t f, e;
-        span_accesses(g, g->compiled.instance_spans[in->first + i], &f, &e);
+        span_accesses(g, m->instance_spans[in->first + i], &f, &e);
         for (uint32_t a = f; a < e; a++)
             inside += g->decl.accesses[a].resource == r;
     }
@@ -394,9 +393,9 @@ static uint32_t *kept_accesses(const rg_graph *g)
 }
 
 /* Attachments, locations, input indices and access modes of instance i. */
-static void build_instance(rg_graph *g, uint32_t ii, const uint32_t *total)
+static void build_instance(merger *c, uint32_t ii, const uint32_t *total)
 {
-    rg__compiled *c = &g->compiled;
+    const rg_graph *g = c->g;
     rg__instance *in = &c->instances[ii];
     bool merged = in->count > 1;
     for (uint32_t k = 0; k < in->count; k++) {
@@ -482,7 +481,7 @@ static void build_instance(rg_graph *g, uint32_t ii, const uint32_t *total)
     for (uint32_t u = 0; u <= in->color_count; u++) {
         rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
         const rg__resource *r = att ? &g->decl.resources[att->resource] : NULL;
-        if (r && !r->imported && !rg__history(r) && only_in_instance(g, in, att->resource, total))
+        if (r && !r->imported && !rg__history(r) && only_in_instance(c, in, att->resource, total))
             att->store = VK_ATTACHMENT_STORE_OP_DONT_CARE;
     }
     /* Attachment accesses of textures kept in RENDERING_LOCAL_READ. */
@@ -502,19 +501,16 @@ static void build_instance(rg_graph *g, uint32_t ii, const uint32_t *total)
     }
 }
 
-static void merged_free(const rg_graph *g, rg__compiled *c)
+void rg__merged_free(const rg_graph *g, rg__merged *m)
 {
-    rg__free(g, c->instances);
-    rg__free(g, c->instance_spans);
-    rg__free(g, c->span_map);
-    rg__free(g, c->access_mode);
-    rg__free(g, c->merges);
-    c->instances = NULL;
-    c->instance_spans = NULL;
-    c->span_map = NULL;
-    c->access_mode = NULL;
-    c->merges = NULL;
-    c->instance_count = c->merge_count = 0;
+    rg__order_free(g, &m->order);
+    rg__free(g, m->instances);
+    rg__free(g, m->instance_spans);
+    rg__free(g, m->span_map);
+    rg__free(g, m->access_mode);
+    rg__free(g, m->merges);
+    rg__free(g, m->usage);
+    *m = (rg__merged){0};
 }
 
 /* Why merging is off for this graph, or NULL. */
@@ -531,14 +527,15 @@ static const char *merging_off(const rg_graph *g)
 
 static rg_result merge(merger *m)
 {
-    rg_graph *g = m->g;
-    rg__compiled *c = &g->compiled;
+    const rg_graph *g = m->g;
+    merger *c = m;
     rg_result r = find_candidates(m);
     if (r != RG_SUCCESS)
         return r;
-    /* The node sequence of the order. */
-    for (uint32_t p = 0; p < c->order_count; p++) {
-        uint32_t n = g->decl.cmds[c->order[p]].node;
+    /* The node sequence of the schedule's order. */
+    const rg__order *from = &g->compiled.schedule.order;
+    for (uint32_t p = 0; p < from->count; p++) {
+        uint32_t n = rg__node_of(g, from->cmds[p]);
         if (m->node_len == 0 || m->nodes[m->node_len - 1] != n)
             m->nodes[m->node_len++] = n;
     }
@@ -554,7 +551,7 @@ static rg_result merge(merger *m)
     /* Adjacency, in order of the later span. */
     if (!m->off) {
         for (uint32_t i = 0; i < m->node_len; i++) {
-            uint32_t first = c->node_first_cmd[m->nodes[i]];
+            uint32_t first = g->compiled.nodes.first_cmd[m->nodes[i]];
             uint32_t s = g->decl.cmds[first].span;
             if (s == RG__NONE || m->cand[s] == RG__NONE)
                 continue;
@@ -562,8 +559,15 @@ static rg_result merge(merger *m)
             if (may_join(m, &p, 1, s, &reasons[(size_t)s * rs]))
                 make_adjacent(m, span_node(g, p), span_node(g, s), scratch, &reasons[(size_t)s * rs]);
         }
-        rebuild_order(g, m);
     }
+    rg__order order;
+    if (!rg__order_of_nodes(g, m->nodes, m->node_len, &order)) {
+        rg__free(g, scratch);
+        rg__free(g, reasons);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    m->order = (uint32_t *)(uintptr_t)order.cmds; /* this stage's own, made above */
+    m->order_count = order.count;
     /* Instances in the order. */
     c->span_map = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof *c->span_map);
     c->instance_spans = rg__malloc(g, ((size_t)g->decl.span_count + 1) * sizeof *c->instance_spans);
@@ -579,7 +583,7 @@ static rg_result merge(merger *m)
     uint32_t spans = 0, prev_node_pos = RG__NONE;
     rg_result res = RG_SUCCESS;
     for (uint32_t i = 0; i < m->node_len && res == RG_SUCCESS; i++) {
-        uint32_t s = g->decl.cmds[c->node_first_cmd[m->nodes[i]]].span;
+        uint32_t s = g->decl.cmds[g->compiled.nodes.first_cmd[m->nodes[i]]].span;
         if (s == RG__NONE)
             continue;
         c->instance_spans[spans] = s;
@@ -599,7 +603,7 @@ static rg_result merge(merger *m)
                 snprintf(why_not, rs, "not adjacent in the execution order");
             else if (may_join(m, &c->instance_spans[cur->first], cur->count, s, why_not))
                 joined = true;
-            if (!note(g, p, s, joined ? "" : why_not))
+            if (!note(m, p, s, joined ? "" : why_not))
                 res = RG_ERROR_OUT_OF_MEMORY;
         }
         if (joined) {
@@ -621,7 +625,7 @@ static rg_result merge(merger *m)
         return RG_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t ii = 0; ii < c->instance_count; ii++)
-        build_instance(g, ii, total);
+        build_instance(m, ii, total);
     rg__free(g, total);
     /* Positions of each instance's begin and end. */
     for (uint32_t p = 0; p < c->order_count; p++) {
@@ -639,43 +643,51 @@ static rg_result merge(merger *m)
     return res;
 }
 
-rg_result rg__compile_merge(rg_graph *g)
+/* What each created resource's pixel-local reads need: INPUT_ATTACHMENT
+ * where merged, else SAMPLED. */
+static bool local_usage(merger *m)
 {
-    rg__compiled *c = &g->compiled;
-    merged_free(g, c);
+    const rg_graph *g = m->g;
+    m->usage = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *m->usage);
+    for (uint32_t ai = 0; m->usage && ai < g->decl.access_count; ai++) {
+        const rg__access *a = &g->decl.accesses[ai];
+        if (a->local && !g->decl.resources[a->resource].imported)
+            m->usage[a->resource] |= m->access_mode[ai] == RG__MODE_INPUT ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT
+                                                                         : VK_IMAGE_USAGE_SAMPLED_BIT;
+    }
+    return m->usage != NULL;
+}
+
+rg_result rg__compile_merge(const rg_graph *g, rg__merged *out)
+{
+    const rg__nodes *nodes = &g->compiled.nodes;
     merger m = {.g = g, .off = merging_off(g)};
-    m.nodes = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *m.nodes);
-    m.node_pos = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *m.node_pos);
+    m.nodes = rg__malloc(g, ((size_t)nodes->count + 1) * sizeof *m.nodes);
+    m.node_pos = rg__malloc(g, ((size_t)nodes->count + 1) * sizeof *m.node_pos);
     m.cand = rg__malloc(g, ((size_t)g->decl.span_count + 1) * sizeof *m.cand);
     rg_result r = m.nodes && m.node_pos && m.cand ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t s = 0; r == RG_SUCCESS && s < g->decl.span_count; s++)
         m.cand[s] = RG__NONE;
     if (r == RG_SUCCESS)
         r = merge(&m);
+    if (r == RG_SUCCESS && !local_usage(&m))
+        r = RG_ERROR_OUT_OF_MEMORY;
     rg__free(g, m.nodes);
     rg__free(g, m.node_pos);
     rg__free(g, m.cand);
-    if (r != RG_SUCCESS)
-        merged_free(g, c);
-    else
-        rg__compile_merge_usage(g);
+    /* Published whole, or partly for rg__merged_free after a failure. */
+    *out = (rg__merged){
+        .order = {m.order, m.order_count},
+        .instances = m.instances,
+        .instance_count = m.instance_count,
+        .instance_spans = m.instance_spans,
+        .span_map = m.span_map,
+        .access_mode = m.access_mode,
+        .merges = m.merges,
+        .merge_count = m.merge_count,
+        .usage = m.usage,
+    };
     return r;
-}
-
-void rg__compile_merge_usage(rg_graph *g)
-{
-    for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
-        rg__resource *r = &g->decl.resources[ri];
-        if (!r->imported)
-            r->image_usage = r->declared_usage;
-    }
-    for (uint32_t ai = 0; ai < g->decl.access_count; ai++) {
-        const rg__access *a = &g->decl.accesses[ai];
-        rg__resource *r = &g->decl.resources[a->resource];
-        if (a->local && !r->imported)
-            r->image_usage |= g->compiled.access_mode[ai] == RG__MODE_INPUT ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT
-                                                                             : VK_IMAGE_USAGE_SAMPLED_BIT;
-    }
 }
 
 void rg__access_effective(const rg_graph *g, uint32_t ai, VkPipelineStageFlags2 *stage, VkAccessFlags2 *mask,
@@ -685,7 +697,7 @@ void rg__access_effective(const rg_graph *g, uint32_t ai, VkPipelineStageFlags2 
     *stage = a->stage;
     *mask = a->access;
     *layout = a->layout;
-    switch (g->compiled.access_mode ? g->compiled.access_mode[ai] : RG__MODE_DECLARED) {
+    switch (g->compiled.merge.access_mode ? g->compiled.merge.access_mode[ai] : RG__MODE_DECLARED) {
     case RG__MODE_INPUT:
         *stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
         *mask = VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT;

@@ -9,36 +9,29 @@
 
 /* Sets each command's node; fills first_cmd (node count + 1 entries) when
  * given. Returns the node count. */
-static uint32_t assign_nodes(rg_graph *g, uint32_t *first_cmd)
+rg_result rg__compile_nodes(const rg_graph *g, rg__nodes *out)
 {
+    uint32_t *first_cmd = rg__malloc(g, ((size_t)g->decl.cmd_count + 1) * sizeof *first_cmd);
+    uint32_t *of_cmd = rg__malloc(g, ((size_t)g->decl.cmd_count + 1) * sizeof *of_cmd);
+    out->first_cmd = first_cmd;
+    out->of_cmd = of_cmd;
+    if (!first_cmd || !of_cmd)
+        return RG_ERROR_OUT_OF_MEMORY;
     uint32_t n = 0;
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
-        rg__cmd *cmd = &g->decl.cmds[c];
-        if (cmd->span == RG__NONE || cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING) {
-            if (first_cmd)
-                first_cmd[n] = c;
-            n++;
-        }
-        cmd->node = n - 1;
+        const rg__cmd *cmd = &g->decl.cmds[c];
+        if (cmd->span == RG__NONE || cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING)
+            first_cmd[n++] = c;
+        of_cmd[c] = n - 1;
     }
-    if (first_cmd)
-        first_cmd[n] = g->decl.cmd_count;
-    return n;
+    first_cmd[n] = g->decl.cmd_count;
+    out->count = n;
+    return RG_SUCCESS;
 }
 
-rg_result rg__compile_nodes(rg_graph *g)
+void rg__nodes_free(const rg_graph *g, rg__nodes *n)
 {
-    rg__compiled *c = &g->compiled;
-    if (c->node_first_cmd) {
-        /* An identical re-declaration: the node arrays are still right, the
-         * commands' node fields are new. */
-        assign_nodes(g, NULL);
-        return RG_SUCCESS;
-    }
-    c->node_count = assign_nodes(g, NULL);
-    c->node_first_cmd = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *c->node_first_cmd);
-    if (!c->node_first_cmd)
-        return RG_ERROR_OUT_OF_MEMORY;
-    assign_nodes(g, c->node_first_cmd);
-    return RG_SUCCESS;
+    rg__free(g, n->first_cmd);
+    rg__free(g, n->of_cmd);
+    *n = (rg__nodes){0};
 }

@@ -37,8 +37,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The result under construction, published as rg__queues. */
+typedef struct qbuild {
+    uint8_t *node_queue;
+    uint32_t queues_used;
+    uint32_t *resource_queues;
+    rg__batch *batches;
+    uint32_t batch_count, batch_cap;
+    uint32_t *pos_batch;
+    uint32_t *node_batch;
+    rg__queue_note *notes;
+    uint32_t note_count;
+} qbuild;
+
 typedef struct walker {
-    rg_graph *g;
+    const rg_graph *g;
+    qbuild *b;
     uint32_t open[RG_QUEUE_COUNT];                  /* open batch per queue, RG__NONE */
     uint64_t count[RG_QUEUE_COUNT];                 /* batches per queue so far */
     uint64_t waited[RG_QUEUE_COUNT][RG_QUEUE_COUNT];/* [q][r]: r's signal q waited for */
@@ -47,15 +61,13 @@ typedef struct walker {
     uint32_t start;                                 /* the frame's opening graphics batch, RG__NONE */
     uint8_t *producer;                              /* per node: another queue's node needs it, and
                                                        not the next node of its own queue */
-    uint32_t batch_cap;
 } walker;
 
 /* The queue node n runs on, with a note when an eligible command stays on
  * graphics. */
-static rg_queue assign(rg_graph *g, uint32_t n)
+static rg_queue assign(const rg_graph *g, qbuild *w, uint32_t n)
 {
-    const rg__compiled *cc = &g->compiled;
-    uint32_t ci = cc->node_first_cmd[n];
+    uint32_t ci = g->compiled.nodes.first_cmd[n];
     const rg__cmd *c = &g->decl.cmds[ci];
     if (c->queue == RG_QUEUE_GRAPHICS || c->span != RG__NONE || g->single_queue)
         return RG_QUEUE_GRAPHICS;
@@ -66,8 +78,7 @@ static rg_queue assign(rg_graph *g, uint32_t n)
         const rg__resource *r = &g->decl.resources[g->decl.accesses[c->first_access + k].resource];
         if (!r->imported)
             continue;
-        rg__compiled *w = &g->compiled;
-        rg__queue_note *note = &w->queue_notes[w->queue_note_count++];
+        rg__queue_note *note = &w->notes[w->note_count++];
         note->cmd = ci;
         int len = snprintf(note->reason, sizeof note->reason, "touches imported %s '%.64s' (its state before "
                            "and after the frame lives on the graphics queue)", r->is_texture ? "texture" : "buffer",
@@ -80,8 +91,8 @@ static rg_queue assign(rg_graph *g, uint32_t n)
 
 static rg_result batch_open(walker *w, rg_queue q)
 {
-    rg__compiled *cc = &w->g->compiled;
-    if (!rg__grow(w->g, (void **)&cc->batches, &w->batch_cap, cc->batch_count + 1, sizeof *cc->batches))
+    qbuild *cc = w->b;
+    if (!rg__grow(w->g, (void **)&cc->batches, &cc->batch_cap, cc->batch_count + 1, sizeof *cc->batches))
         return RG_ERROR_OUT_OF_MEMORY;
     uint32_t b = cc->batch_count++;
     /* No commands yet: first > last (RG__NONE stays for a batch that gets none). */
@@ -92,8 +103,7 @@ static rg_result batch_open(walker *w, rg_queue q)
      * opening batch, the history clears) comes first. */
     if (q != RG_QUEUE_GRAPHICS && w->count[q] == 1) {
         cc->batches[b].waits_on[RG_QUEUE_GRAPHICS] = true;
-        cc->batches[b].wait[RG_QUEUE_GRAPHICS] = (rg__wait){w->start, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                                                             VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
+        cc->batches[b].wait[RG_QUEUE_GRAPHICS] = (rg__wait){w->start, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
         if (w->start != RG__NONE)
             w->waited[q][RG_QUEUE_GRAPHICS] = 1;
     }
@@ -103,7 +113,7 @@ static rg_result batch_open(walker *w, rg_queue q)
 /* Batch b waits for queue r's batch with signal s (closing it). */
 static void wait_for(walker *w, uint32_t b, rg_queue r, uint64_t s)
 {
-    rg__batch *x = &w->g->compiled.batches[b];
+    rg__batch *x = &w->b->batches[b];
     uint32_t target = w->by_signal[r][s - 1];
     x->waits_on[r] = true;
     x->wait[r].batch = target;
@@ -117,14 +127,15 @@ static void wait_for(walker *w, uint32_t b, rg_queue r, uint64_t s)
 static void node_needs(const walker *w, uint32_t n, rg_queue q, uint64_t *need)
 {
     const rg__compiled *cc = &w->g->compiled;
-    const uint64_t *row = &cc->closure[(size_t)n * cc->row_words];
-    for (uint32_t wd = 0; wd < cc->row_words; wd++)
+    const uint8_t *node_queue = w->b->node_queue;
+    const uint64_t *row = &cc->closure.rows[(size_t)n * cc->closure.row_words];
+    for (uint32_t wd = 0; wd < cc->closure.row_words; wd++)
         for (uint64_t bits = row[wd]; bits; bits &= bits - 1) {
             uint32_t m = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-            if (cc->node_culled[m] || cc->node_queue[m] == q || w->node_signal[m] == 0)
+            if (cc->cull.node_culled[m] || node_queue[m] == q || w->node_signal[m] == 0)
                 continue;
-            if (w->node_signal[m] > need[cc->node_queue[m]])
-                need[cc->node_queue[m]] = w->node_signal[m];
+            if (w->node_signal[m] > need[node_queue[m]])
+                need[node_queue[m]] = w->node_signal[m];
         }
 }
 
@@ -132,16 +143,17 @@ static void node_needs(const walker *w, uint32_t n, rg_queue q, uint64_t *need)
 static void needs(const walker *w, uint32_t pos, rg_queue q, uint64_t *need)
 {
     const rg_graph *g = w->g;
-    const rg__compiled *cc = &g->compiled;
-    const rg__cmd *c = &g->decl.cmds[cc->order[pos]];
+    const rg__merged *cc = &g->compiled.merge;
+    uint32_t ci = cc->order.cmds[pos];
+    const rg__cmd *c = &g->decl.cmds[ci];
     memset(need, 0, RG_QUEUE_COUNT * sizeof *need);
     if (c->span == RG__NONE) {
-        node_needs(w, c->node, q, need);
+        node_needs(w, rg__node_of(g, ci), q, need);
         return;
     }
     const rg__instance *in = &cc->instances[cc->span_map[c->span].instance];
     for (uint32_t j = 0; j < in->count; j++)
-        node_needs(w, g->decl.cmds[g->decl.spans[cc->instance_spans[in->first + j]].begin_cmd].node, q, need);
+        node_needs(w, rg__node_of(g, g->decl.spans[cc->instance_spans[in->first + j]].begin_cmd), q, need);
 }
 
 /* Whether the command at pos ends a unit (a node outside spans, or a
@@ -149,27 +161,25 @@ static void needs(const walker *w, uint32_t pos, rg_queue q, uint64_t *need)
 static bool unit_end(const walker *w, uint32_t pos)
 {
     const rg_graph *g = w->g;
-    const rg__compiled *cc = &g->compiled;
-    const rg__cmd *c = &g->decl.cmds[cc->order[pos]];
+    const rg__merged *cc = &g->compiled.merge;
+    uint32_t ci = cc->order.cmds[pos], n = rg__node_of(g, ci);
+    const rg__cmd *c = &g->decl.cmds[ci];
     if (c->span == RG__NONE)
-        return (pos + 1 == cc->order_count || g->decl.cmds[cc->order[pos + 1]].node != c->node) &&
-               w->producer[c->node];
+        return (pos + 1 == cc->order.count || rg__node_of(g, cc->order.cmds[pos + 1]) != n) && w->producer[n];
     const rg__instance *in = &cc->instances[cc->span_map[c->span].instance];
     bool producer = false;
     for (uint32_t j = 0; j < in->count; j++)
-        producer = producer ||
-                   w->producer[g->decl.cmds[g->decl.spans[cc->instance_spans[in->first + j]].begin_cmd].node];
+        producer = producer || w->producer[rg__node_of(g, g->decl.spans[cc->instance_spans[in->first + j]].begin_cmd)];
     return pos == in->end_pos && producer;
 }
 
 /* Whether a node on a queue other than graphics reads a history
  * texture's previous half (its first frame reads the clears). */
-static bool history_read_elsewhere(const rg_graph *g)
+static bool history_read_elsewhere(const rg_graph *g, const qbuild *b)
 {
-    const rg__compiled *cc = &g->compiled;
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
-        if (rg__culled(g, c) || cc->node_queue[cmd->node] == RG_QUEUE_GRAPHICS)
+        if (rg__culled(g, c) || b->node_queue[rg__node_of(g, c)] == RG_QUEUE_GRAPHICS)
             continue;
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__resource *r = &g->decl.resources[g->decl.accesses[cmd->first_access + k].resource];
@@ -183,31 +193,32 @@ static bool history_read_elsewhere(const rg_graph *g)
 /* Per node, whether a node of another queue needs it (through the
  * closure) without needing the next node of its queue in the execution
  * order: closing the batch after it signals that node earlier. */
-static rg_result find_producers(const rg_graph *g, uint8_t *producer)
+static rg_result find_producers(const rg_graph *g, const qbuild *b, uint8_t *producer)
 {
     const rg__compiled *cc = &g->compiled;
-    uint32_t *next = rg__malloc(g, ((size_t)cc->node_count + 1) * sizeof *next);
+    const uint8_t *node_queue = b->node_queue;
+    uint32_t *next = rg__malloc(g, ((size_t)cc->nodes.count + 1) * sizeof *next);
     if (!next)
         return RG_ERROR_OUT_OF_MEMORY;
     uint32_t last[RG_QUEUE_COUNT] = {RG__NONE, RG__NONE, RG__NONE};
-    for (uint32_t n = 0; n < cc->node_count; n++)
+    for (uint32_t n = 0; n < cc->nodes.count; n++)
         next[n] = RG__NONE;
-    for (uint32_t pos = 0; pos < cc->order_count; pos++) {
-        uint32_t n = g->decl.cmds[cc->order[pos]].node, q = cc->node_queue[n];
+    for (uint32_t pos = 0; pos < cc->merge.order.count; pos++) {
+        uint32_t n = rg__node_of(g, cc->merge.order.cmds[pos]), q = node_queue[n];
         if (last[q] != n) {
             if (last[q] != RG__NONE)
                 next[last[q]] = n;
             last[q] = n;
         }
     }
-    for (uint32_t m = 0; m < cc->node_count; m++) {
-        if (cc->node_culled[m])
+    for (uint32_t m = 0; m < cc->nodes.count; m++) {
+        if (cc->cull.node_culled[m])
             continue;
-        const uint64_t *row = &cc->closure[(size_t)m * cc->row_words];
-        for (uint32_t wd = 0; wd < cc->row_words; wd++)
+        const uint64_t *row = &cc->closure.rows[(size_t)m * cc->closure.row_words];
+        for (uint32_t wd = 0; wd < cc->closure.row_words; wd++)
             for (uint64_t bits = row[wd]; bits; bits &= bits - 1) {
                 uint32_t n = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-                if (cc->node_culled[n] || cc->node_queue[n] == cc->node_queue[m])
+                if (cc->cull.node_culled[n] || node_queue[n] == node_queue[m])
                     continue;
                 uint32_t after = next[n];
                 if (after == RG__NONE || !(row[after / 64] >> (after % 64) & 1))
@@ -220,25 +231,27 @@ static rg_result find_producers(const rg_graph *g, uint8_t *producer)
 
 static rg_result walk(walker *w)
 {
-    rg_graph *g = w->g;
-    rg__compiled *cc = &g->compiled;
+    const rg_graph *g = w->g;
+    const rg__merged *mg = &g->compiled.merge;
+    qbuild *cc = w->b;
     uint32_t prev_node = RG__NONE;
-    if (history_read_elsewhere(g)) {
+    if (history_read_elsewhere(g, cc)) {
         rg_result res = batch_open(w, RG_QUEUE_GRAPHICS);
         if (res != RG_SUCCESS)
             return res;
         w->start = w->open[RG_QUEUE_GRAPHICS];
         w->open[RG_QUEUE_GRAPHICS] = RG__NONE;
     }
-    for (uint32_t pos = 0; pos < cc->order_count; pos++) {
-        const rg__cmd *c = &g->decl.cmds[cc->order[pos]];
-        rg_queue q = (rg_queue)cc->node_queue[c->node];
+    for (uint32_t pos = 0; pos < mg->order.count; pos++) {
+        const rg__cmd *c = &g->decl.cmds[mg->order.cmds[pos]];
+        uint32_t node = rg__node_of(g, mg->order.cmds[pos]);
+        rg_queue q = (rg_queue)cc->node_queue[node];
         /* A span continuing its instance, or a later command of a span:
          * same batch. */
-        bool unit_start = c->node != prev_node &&
+        bool unit_start = node != prev_node &&
                           (c->span == RG__NONE ||
-                           cc->instances[cc->span_map[c->span].instance].begin_pos == pos);
-        prev_node = c->node;
+                           mg->instances[mg->span_map[c->span].instance].begin_pos == pos);
+        prev_node = node;
         if (unit_start) {
             uint64_t need[RG_QUEUE_COUNT];
             needs(w, pos, q, need);
@@ -259,8 +272,8 @@ static rg_result walk(walker *w)
             cc->batches[b].first = pos;
         cc->batches[b].last = pos;
         cc->pos_batch[pos] = b;
-        cc->node_batch_of[c->node] = b;
-        w->node_signal[c->node] = cc->batches[b].signal;
+        cc->node_batch[node] = b;
+        w->node_signal[node] = cc->batches[b].signal;
         /* Another queue waits for this unit: signal as soon as it is done. */
         if (unit_end(w, pos))
             w->open[q] = RG__NONE;
@@ -283,63 +296,61 @@ static rg_result walk(walker *w)
     return RG_SUCCESS;
 }
 
-static void queues_free(const rg_graph *g, rg__compiled *cc)
+void rg__queues_free(const rg_graph *g, rg__queues *q)
 {
-    rg__free(g, cc->node_queue);
-    rg__free(g, cc->resource_queues);
-    rg__free(g, cc->batches);
-    rg__free(g, cc->pos_batch);
-    rg__free(g, cc->node_batch_of);
-    rg__free(g, cc->queue_notes);
-    cc->node_queue = NULL;
-    cc->resource_queues = cc->pos_batch = cc->node_batch_of = NULL;
-    cc->batches = NULL;
-    cc->queue_notes = NULL;
-    cc->batch_count = cc->queue_note_count = cc->queues_used = 0;
+    rg__free(g, q->node_queue);
+    rg__free(g, q->resource_queues);
+    rg__free(g, q->batches);
+    rg__free(g, q->pos_batch);
+    rg__free(g, q->node_batch);
+    rg__free(g, q->notes);
+    *q = (rg__queues){0};
 }
 
-rg_result rg__compile_queues(rg_graph *g)
+rg_result rg__compile_queues(const rg_graph *g, rg__queues *out)
 {
-    rg__compiled *cc = &g->compiled;
-    queues_free(g, cc);
-    uint32_t nodes = cc->node_count;
-    cc->node_queue = rg__calloc(g, (size_t)nodes + 1, 1);
-    cc->resource_queues = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *cc->resource_queues);
-    cc->pos_batch = rg__calloc(g, (size_t)cc->order_count + 1, sizeof *cc->pos_batch);
-    cc->node_batch_of = rg__malloc(g, ((size_t)nodes + 1) * sizeof *cc->node_batch_of);
-    cc->queue_notes = rg__calloc(g, (size_t)nodes + 1, sizeof *cc->queue_notes);
-    walker w = {.g = g, .start = RG__NONE, .node_signal = rg__calloc(g, (size_t)nodes + 1, sizeof *w.node_signal),
+    const rg__compiled *in = &g->compiled;
+    uint32_t nodes = in->nodes.count, positions = in->merge.order.count;
+    qbuild b = {
+        .node_queue = rg__calloc(g, (size_t)nodes + 1, 1),
+        .resource_queues = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *b.resource_queues),
+        .pos_batch = rg__calloc(g, (size_t)positions + 1, sizeof *b.pos_batch),
+        .node_batch = rg__malloc(g, ((size_t)nodes + 1) * sizeof *b.node_batch),
+        .notes = rg__calloc(g, (size_t)nodes + 1, sizeof *b.notes),
+    };
+    walker w = {.g = g, .b = &b, .start = RG__NONE,
+                .node_signal = rg__calloc(g, (size_t)nodes + 1, sizeof *w.node_signal),
                 .producer = rg__calloc(g, (size_t)nodes + 1, 1)};
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         w.open[q] = RG__NONE;
-        w.by_signal[q] = rg__malloc(g, ((size_t)cc->order_count + 2) * sizeof *w.by_signal[q]);
+        w.by_signal[q] = rg__malloc(g, ((size_t)positions + 2) * sizeof *w.by_signal[q]);
     }
     rg_result res = RG_SUCCESS;
-    if (!cc->node_queue || !cc->resource_queues || !cc->pos_batch || !cc->node_batch_of || !cc->queue_notes ||
-        !w.node_signal || !w.producer || !w.by_signal[0] || !w.by_signal[1] || !w.by_signal[2])
+    if (!b.node_queue || !b.resource_queues || !b.pos_batch || !b.node_batch || !b.notes || !w.node_signal ||
+        !w.producer || !w.by_signal[0] || !w.by_signal[1] || !w.by_signal[2])
         res = RG_ERROR_OUT_OF_MEMORY;
     if (res == RG_SUCCESS) {
-        cc->queues_used = 1u << RG_QUEUE_GRAPHICS;
+        b.queues_used = 1u << RG_QUEUE_GRAPHICS;
         for (uint32_t n = 0; n < nodes; n++) {
-            cc->node_batch_of[n] = RG__NONE;
-            cc->node_queue[n] = (uint8_t)(cc->node_culled[n] ? RG_QUEUE_GRAPHICS : assign(g, n));
-            if (!cc->node_culled[n])
-                cc->queues_used |= 1u << cc->node_queue[n];
+            b.node_batch[n] = RG__NONE;
+            b.node_queue[n] = (uint8_t)(in->cull.node_culled[n] ? RG_QUEUE_GRAPHICS : assign(g, &b, n));
+            if (!in->cull.node_culled[n])
+                b.queues_used |= 1u << b.node_queue[n];
         }
         for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
             const rg__cmd *cmd = &g->decl.cmds[c];
             if (rg__culled(g, c))
                 continue;
             for (uint32_t k = 0; k < cmd->access_count; k++)
-                cc->resource_queues[g->decl.accesses[cmd->first_access + k].resource] |=
-                    1u << cc->node_queue[cmd->node];
+                b.resource_queues[g->decl.accesses[cmd->first_access + k].resource] |=
+                    1u << b.node_queue[rg__node_of(g, c)];
         }
         for (uint32_t r = 0; r < g->decl.resource_count; r++) {
             const rg__resource *h = &g->decl.resources[r];
             if (rg__history(h))
-                cc->resource_queues[r] |= cc->resource_queues[h->history_pair];
+                b.resource_queues[r] |= b.resource_queues[h->history_pair];
         }
-        res = find_producers(g, w.producer);
+        res = find_producers(g, &b, w.producer);
     }
     if (res == RG_SUCCESS)
         res = walk(&w);
@@ -347,7 +358,16 @@ rg_result rg__compile_queues(rg_graph *g)
     rg__free(g, w.producer);
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
         rg__free(g, w.by_signal[q]);
-    if (res != RG_SUCCESS)
-        queues_free(g, cc);
+    *out = (rg__queues){
+        .node_queue = b.node_queue,
+        .queues_used = b.queues_used,
+        .resource_queues = b.resource_queues,
+        .batches = b.batches,
+        .batch_count = b.batch_count,
+        .pos_batch = b.pos_batch,
+        .node_batch = b.node_batch,
+        .notes = b.notes,
+        .note_count = b.note_count,
+    };
     return res;
 }

@@ -112,7 +112,7 @@ static void mark_written(const rg_graph *g, uint8_t *written, const rg__access *
 
 /* The error for access a of command c, whose subresource (aspect, mip,
  * layer) nothing wrote before. */
-static rg_result read_of_nothing(rg_graph *g, const rg__cmd *c, const rg__access *a, VkImageAspectFlagBits aspect,
+static rg_result read_of_nothing(const rg_graph *g, const rg__cmd *c, const rg__access *a, VkImageAspectFlagBits aspect,
                                  uint32_t mip, uint32_t layer)
 {
     const rg__resource *r = &g->decl.resources[a->resource];
@@ -133,7 +133,7 @@ static rg_result read_of_nothing(rg_graph *g, const rg__cmd *c, const rg__access
                     c->name, r->name, aspect_name(aspect), mip, layer, tail);
 }
 
-rg_result rg__compile_reads(rg_graph *g)
+rg_result rg__compile_reads(const rg_graph *g)
 {
     uint8_t *written = rg__calloc(g, (size_t)g->decl.sub_total + 1, 1);
     if (!written)

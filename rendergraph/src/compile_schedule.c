@@ -35,7 +35,7 @@
 #define SCHEDULE_WINDOW 32
 
 typedef struct sched {
-    rg_graph *g;
+    const rg_graph *g;
     uint32_t n;                       /* live nodes */
     uint32_t *node;                   /* live node -> graph node, in batch order */
     uint32_t *live;                   /* graph node -> live node, RG__NONE when culled */
@@ -68,8 +68,8 @@ static rg_result live_edges(sched *s);
 /* The per-node resource lists and the successor lists of the live nodes. */
 static rg_result build(sched *s)
 {
-    rg_graph *g = s->g;
-    rg__compiled *c = &g->compiled;
+    const rg_graph *g = s->g;
+    const rg__compiled *c = &g->compiled;
     uint32_t rc = g->decl.resource_count;
     s->bytes = rg__calloc(g, (size_t)rc + 1, sizeof *s->bytes);
     uint32_t *seen = rg__malloc(g, ((size_t)rc + 1) * sizeof *seen);
@@ -78,7 +78,7 @@ static rg_result build(sched *s)
     s->preds = rg__calloc(g, (size_t)s->n + 1, sizeof *s->preds);
     size_t cap = 16;
     s->res = rg__malloc(g, cap * sizeof *s->res);
-    s->succ = rg__malloc(g, ((size_t)c->edge_count + 1) * sizeof *s->succ);
+    s->succ = rg__malloc(g, ((size_t)c->closure.reduced_count + 1) * sizeof *s->succ);
     if (!s->bytes || !seen || !s->res_start || !s->succ_start || !s->preds || !s->res || !s->succ) {
         rg__free(g, seen);
         return RG_ERROR_OUT_OF_MEMORY;
@@ -95,9 +95,9 @@ static rg_result build(sched *s)
     for (uint32_t i = 0; i < s->n; i++) {
         uint32_t nd = s->node[i];
         s->res_start[i] = (uint32_t)count;
-        uint32_t first = g->decl.cmds[c->node_first_cmd[nd]].first_access;
-        uint32_t end = c->node_first_cmd[nd + 1] < g->decl.cmd_count
-                           ? g->decl.cmds[c->node_first_cmd[nd + 1]].first_access
+        uint32_t first = g->decl.cmds[c->nodes.first_cmd[nd]].first_access;
+        uint32_t end = c->nodes.first_cmd[nd + 1] < g->decl.cmd_count
+                           ? g->decl.cmds[c->nodes.first_cmd[nd + 1]].first_access
                            : g->decl.access_count;
         for (uint32_t ai = first; ai < end; ai++) {
             uint32_t ri = g->decl.accesses[ai].resource;
@@ -147,20 +147,20 @@ static bool pair_push(const rg_graph *g, uint32_t **pairs, size_t *count, size_t
 static rg_result live_edges(sched *s)
 {
     const rg_graph *g = s->g;
-    rg__compiled *c = &s->g->compiled;
-    uint32_t *in_start = rg__calloc(g, (size_t)c->node_count + 2, sizeof *in_start);
-    uint32_t *stamp = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *stamp);
-    uint32_t *stack = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *stack);
+    const rg__compiled *c = &s->g->compiled;
+    uint32_t *in_start = rg__calloc(g, (size_t)c->nodes.count + 2, sizeof *in_start);
+    uint32_t *stamp = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *stamp);
+    uint32_t *stack = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *stack);
     uint32_t *pairs = NULL;
     size_t count = 0, cap = 0;
     bool ok = in_start && stamp && stack;
-    for (uint32_t nd = 0; ok && nd < c->node_count; nd++)
+    for (uint32_t nd = 0; ok && nd < c->nodes.count; nd++)
         stamp[nd] = RG__NONE;
     /* The kept edges come sorted by target: each node's incoming ones are
      * contiguous. */
-    for (uint32_t e = 0; ok && e < c->edge_count; e++)
-        in_start[c->edges[2 * e + 1] + 1]++;
-    for (uint32_t nd = 0; ok && nd < c->node_count; nd++)
+    for (uint32_t e = 0; ok && e < c->closure.reduced_count; e++)
+        in_start[c->closure.reduced[2 * e + 1] + 1]++;
+    for (uint32_t nd = 0; ok && nd < c->nodes.count; nd++)
         in_start[nd + 1] += in_start[nd];
     for (uint32_t i = 0; ok && i < s->n; i++) {
         uint32_t top = 0, b = s->node[i];
@@ -169,7 +169,7 @@ static rg_result live_edges(sched *s)
         while (top && ok) {
             uint32_t nd = stack[--top];
             for (uint32_t e = in_start[nd]; e < in_start[nd + 1] && ok; e++) {
-                uint32_t p = c->edges[2 * e];
+                uint32_t p = c->closure.reduced[2 * e];
                 if (stamp[p] == i)
                     continue;
                 stamp[p] = i;
@@ -368,18 +368,16 @@ static rg_result alap(const sched *s, uint32_t *seq, uint32_t *rank)
     return RG_SUCCESS;
 }
 
-static void rebuild_order(rg_graph *g, const sched *s, const uint32_t *seq)
+/* The order of the live nodes in sequence seq. */
+static bool order_of(const sched *s, const uint32_t *seq, rg__order *out)
 {
-    rg__compiled *c = &g->compiled;
-    uint32_t p = 0;
-    for (uint32_t i = 0; i < s->n; i++) {
-        uint32_t nd = s->node[seq[i]];
-        for (uint32_t cmd = c->node_first_cmd[nd]; cmd < c->node_first_cmd[nd + 1]; cmd++) {
-            c->order[p] = cmd;
-            c->order_handles[p] = (rg_command){rg__make_id(g, cmd)};
-            p++;
-        }
-    }
+    uint32_t *nodes = rg__malloc(s->g, ((size_t)s->n + 1) * sizeof *nodes);
+    bool ok = nodes != NULL;
+    for (uint32_t i = 0; ok && i < s->n; i++)
+        nodes[i] = s->node[seq[i]];
+    ok = ok && rg__order_of_nodes(s->g, nodes, s->n, out);
+    rg__free(s->g, nodes);
+    return ok;
 }
 
 static void sched_free(sched *s)
@@ -395,43 +393,46 @@ static void sched_free(sched *s)
     rg__free(g, s->bytes);
 }
 
-rg_result rg__compile_schedule(rg_graph *g)
+/* The live nodes in order as they are (the level order, or the
+ * declaration order) into out. */
+static rg_result as_is(sched *s, rg__order *out)
 {
-    rg__compiled *c = &g->compiled;
-    if (g->order == RG_ORDER_BATCHES)
-        return RG_SUCCESS;
+    uint32_t *seq = rg__malloc(s->g, ((size_t)s->n + 1) * sizeof *seq);
+    for (uint32_t i = 0; seq && i < s->n; i++)
+        seq[i] = i;
+    bool ok = seq && order_of(s, seq, out);
+    rg__free(s->g, seq);
+    sched_free(s);
+    return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+}
+
+rg_result rg__compile_schedule(const rg_graph *g, rg__schedule *out)
+{
+    const rg__compiled *c = &g->compiled;
     sched s = {.g = g};
-    s.node = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *s.node);
-    s.live = rg__malloc(g, ((size_t)c->node_count + 1) * sizeof *s.live);
+    s.node = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *s.node);
+    s.live = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *s.live);
     if (!s.node || !s.live) {
         sched_free(&s);
         return RG_ERROR_OUT_OF_MEMORY;
     }
-    for (uint32_t nd = 0; nd < c->node_count; nd++)
+    for (uint32_t nd = 0; nd < c->nodes.count; nd++)
         s.live[nd] = RG__NONE;
     if (g->order == RG_ORDER_DECLARATION) {
         /* Record order is topological: every edge goes to a later node. */
-        for (uint32_t nd = 0; nd < c->node_count; nd++)
-            if (!c->node_culled[nd])
+        for (uint32_t nd = 0; nd < c->nodes.count; nd++)
+            if (!c->cull.node_culled[nd])
                 s.node[s.n++] = nd;
-        uint32_t *seq = rg__malloc(g, ((size_t)s.n + 1) * sizeof *seq);
-        if (!seq) {
-            sched_free(&s);
-            return RG_ERROR_OUT_OF_MEMORY;
-        }
-        for (uint32_t i = 0; i < s.n; i++)
-            seq[i] = i;
-        rebuild_order(g, &s, seq);
-        rg__free(g, seq);
-        sched_free(&s);
-        return RG_SUCCESS;
+        return as_is(&s, &out->order);
     }
-    /* The batch order's node sequence. */
-    for (uint32_t p = 0; p < c->order_count; p++) {
-        uint32_t nd = g->decl.cmds[c->order[p]].node;
+    /* The level order's node sequence. */
+    for (uint32_t p = 0; p < c->levels.order.count; p++) {
+        uint32_t nd = rg__node_of(g, c->levels.order.cmds[p]);
         if (s.n == 0 || s.node[s.n - 1] != nd)
             s.node[s.n++] = nd;
     }
+    if (g->order == RG_ORDER_BATCHES)
+        return as_is(&s, &out->order);
     for (uint32_t i = 0; i < s.n; i++)
         s.live[s.node[i]] = i;
     rg_result r = build(&s);
@@ -455,7 +456,7 @@ rg_result rg__compile_schedule(rg_graph *g)
         uint32_t d = 0;
         for (uint32_t i = 0; i < s.n; i++)
             cand[0][i] = batch_rank[i] = i;
-        for (uint32_t nd = 0; nd < c->node_count; nd++) /* record order */
+        for (uint32_t nd = 0; nd < c->nodes.count; nd++) /* record order */
             if (s.live[nd] != RG__NONE)
                 cand[1][d++] = s.live[nd];
         r = alap(&s, cand[2], alap_rank);
@@ -474,8 +475,8 @@ rg_result rg__compile_schedule(rg_graph *g)
                 best = k;
             }
         }
-        if (best)
-            rebuild_order(g, &s, cand[best]);
+        if (!order_of(&s, cand[best], &out->order))
+            r = RG_ERROR_OUT_OF_MEMORY;
     }
     for (int k = 0; k < 5; k++)
         rg__free(g, cand[k]);
@@ -486,4 +487,9 @@ rg_result rg__compile_schedule(rg_graph *g)
     rg__free(g, diff);
     sched_free(&s);
     return r;
+}
+
+void rg__schedule_free(const rg_graph *g, rg__schedule *s)
+{
+    rg__order_free(g, &s->order);
 }

@@ -42,7 +42,7 @@ typedef struct verdict {
  * the instance loads and stores them. */
 static const char *attachment_ops(const rg_graph *g, uint32_t ii, uint32_t ri)
 {
-    const rg__instance *in = &g->compiled.instances[ii];
+    const rg__instance *in = &g->compiled.merge.instances[ii];
     for (uint32_t u = 0; u <= in->color_count; u++) {
         const rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
         if (!att || att->resource != ri)
@@ -67,9 +67,9 @@ static void judge(const rg_graph *g, uint32_t c, uint32_t ai, verdict *v, bool o
     const char *why = NULL;
     if (a->role == RG__ROLE_LIFETIME)
         return; /* the end of a span whose begin was judged */
-    bool input = g->compiled.access_mode[ai] == RG__MODE_INPUT;
+    bool input = g->compiled.merge.access_mode[ai] == RG__MODE_INPUT;
     if (a->role == RG__ROLE_ATTACHMENT || input) {
-        uint32_t ii = g->compiled.span_map[cmd->span].instance;
+        uint32_t ii = g->compiled.merge.span_map[cmd->span].instance;
         if (v->instance == RG__NONE) {
             v->instance = ii;
             v->span = cmd->span;
@@ -93,7 +93,7 @@ static void judge(const rg_graph *g, uint32_t c, uint32_t ai, verdict *v, bool o
 }
 
 /* Whether the texture could be transient at all, before its uses are seen. */
-static bool candidate(const rg_graph *g, const rg__resource *r)
+static bool candidate(const rg_graph *g, const rg__resource *r, VkImageUsageFlags usage)
 {
     if (!r->is_texture || r->imported || rg__history(r) || r->transient_mode == RG_TRANSIENT_FORBID)
         return false;
@@ -102,18 +102,19 @@ static bool candidate(const rg_graph *g, const rg__resource *r)
     VkImageUsageFlags allowed = ATTACHMENT_USAGE;
     if (g->caps.driver != VK_DRIVER_ID_MOLTENVK)
         allowed |= VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
-    return r->transient_mode == RG_TRANSIENT_FORCE || !(r->image_usage & ~allowed);
+    return r->transient_mode == RG_TRANSIENT_FORCE || !(usage & ~allowed);
 }
 
-static rg_result decide(rg_graph *g, uint32_t ri, const verdict *v)
+static rg_result decide(const rg_graph *g, uint32_t ri, const verdict *v, VkImageUsageFlags *usage,
+                        uint8_t *transient)
 {
-    rg__resource *r = &g->decl.resources[ri];
+    const rg__resource *r = &g->decl.resources[ri];
     if (r->transient_mode == RG_TRANSIENT_FORCE) {
         if (v->cmd != RG__NONE)
             return rg__fail(g, RG_ERROR_TRANSIENT_CONTENTS,
                             "texture '%s' is forced transient but command '%s' %s: a transient attachment has no "
                             "contents outside its rendering instance", r->name, g->decl.cmds[v->cmd].name, v->why);
-        VkImageUsageFlags extra = r->image_usage & ~(VkImageUsageFlags)FORCE_USAGE;
+        VkImageUsageFlags extra = *usage & ~(VkImageUsageFlags)FORCE_USAGE;
         if (extra)
             return rg__fail(g, RG_ERROR_TRANSIENT_CONTENTS,
                             "texture '%s' is forced transient but its extra usage %s allows more than attachment "
@@ -121,24 +122,30 @@ static rg_result decide(rg_graph *g, uint32_t ri, const verdict *v)
     } else if (!v->used || v->cmd != RG__NONE || v->instances) {
         return RG_SUCCESS;
     }
-    r->transient = true;
-    r->image_usage |= VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+    *transient = 1;
+    *usage |= VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
     return RG_SUCCESS;
 }
 
-rg_result rg__compile_transient(rg_graph *g)
+rg_result rg__compile_transient(const rg_graph *g, rg__transients *out)
 {
     uint32_t n = g->decl.resource_count;
     verdict *v = rg__malloc(g, ((size_t)n + 1) * sizeof *v);
-    if (!v)
+    VkImageUsageFlags *usage = rg__malloc(g, ((size_t)n + 1) * sizeof *usage);
+    uint8_t *transient = rg__calloc(g, (size_t)n + 1, 1);
+    out->usage = usage;
+    out->transient = transient;
+    if (!v || !usage || !transient) {
+        rg__free(g, v);
         return RG_ERROR_OUT_OF_MEMORY;
-    /* A declaration extended after a compile keeps the bit from last time:
-     * it is decided afresh (TRANSIENT in extra_usage means nothing; FORCE
-     * says it). */
+    }
+    /* The usage as declared and as merging needs it; TRANSIENT in
+     * extra_usage means nothing (FORCE says it): the bit is decided here. */
     for (uint32_t ri = 0; ri < n; ri++) {
-        g->decl.resources[ri].transient = false;
-        if (!g->decl.resources[ri].imported)
-            g->decl.resources[ri].image_usage &= ~(VkImageUsageFlags)VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+        const rg__resource *r = &g->decl.resources[ri];
+        usage[ri] = r->declared_usage | g->compiled.merge.usage[ri];
+        if (!r->imported)
+            usage[ri] &= ~(VkImageUsageFlags)VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
         v[ri] = (verdict){RG__NONE, NULL, RG__NONE, RG__NONE, false, false, false};
     }
     /* One walk over every access in record order: the first command that
@@ -149,24 +156,31 @@ rg_result rg__compile_transient(rg_graph *g)
             continue;
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
-            if (candidate(g, &g->decl.resources[a->resource]))
+            if (candidate(g, &g->decl.resources[a->resource], usage[a->resource]))
                 judge(g, c, cmd->first_access + k, &v[a->resource], true);
         }
     }
     rg_result res = RG_SUCCESS;
     for (uint32_t ri = 0; ri < n && res == RG_SUCCESS; ri++)
-        if (candidate(g, &g->decl.resources[ri]))
-            res = decide(g, ri, &v[ri]);
+        if (candidate(g, &g->decl.resources[ri], usage[ri]))
+            res = decide(g, ri, &v[ri], &usage[ri], &transient[ri]);
     rg__free(g, v);
+    /* The halves of a history pair trade images: each has both's usage. */
     for (uint32_t ri = 0; ri < n; ri++) {
-        rg__resource *r = &g->decl.resources[ri];
+        const rg__resource *r = &g->decl.resources[ri];
         if (rg__history(r) && !r->history_previous) {
-            rg__resource *other = &g->decl.resources[r->history_pair];
-            r->image_usage |= other->image_usage | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-            other->image_usage = r->image_usage;
+            usage[ri] |= usage[r->history_pair] | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+            usage[r->history_pair] = usage[ri];
         }
     }
     return res;
+}
+
+void rg__transients_free(const rg_graph *g, rg__transients *t)
+{
+    rg__free(g, t->usage);
+    rg__free(g, t->transient);
+    *t = (rg__transients){0};
 }
 
 static const char *load_name(VkAttachmentLoadOp op)
@@ -186,7 +200,7 @@ static const char *store_name(VkAttachmentStoreOp op)
 bool rg__transient_notice(const rg_graph *g, uint32_t ri, char *out, size_t size)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    if (r->transient || r->transient_mode != RG_TRANSIENT_AUTO || !candidate(g, r))
+    if (rg__transient(g, ri) || r->transient_mode != RG_TRANSIENT_AUTO || !candidate(g, r, rg__image_usage(g, ri)))
         return false;
     verdict v = {RG__NONE, NULL, RG__NONE, RG__NONE, false, false, false};
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
@@ -199,7 +213,7 @@ bool rg__transient_notice(const rg_graph *g, uint32_t ri, char *out, size_t size
     }
     if (!v.used || v.cmd != RG__NONE || v.instances || v.instance == RG__NONE)
         return false;
-    const rg__instance *in = &g->compiled.instances[v.instance];
+    const rg__instance *in = &g->compiled.merge.instances[v.instance];
     for (uint32_t u = 0; u <= in->color_count; u++) {
         const rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
         if (!att || att->resource != ri)

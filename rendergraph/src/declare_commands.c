@@ -21,7 +21,7 @@ static bool user_access(rg__pending *p, const rg_access *a, uint32_t span)
     uint32_t ri = has_t ? rg__texture_arg(p, a->texture) : rg__buffer_arg(p, a->buffer);
     if (ri == RG__NONE)
         return false;
-    rg__resource *r = &g->decl.resources[ri];
+    rg__resource *r = &rg__decl_resources(g)[ri];
     bool raw = a->usage == RG_USAGE_RAW;
     if (!raw && (has_t ? info->layout == VK_IMAGE_LAYOUT_UNDEFINED : info->buffer_usage == 0)) {
         rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s': usage %s does not apply to %s '%s'", p->name, info->name,

@@ -18,8 +18,8 @@
  * longer matches until rg_compile runs again. */
 static inline void rg__hash_bytes(rg_graph *g, const void *p, size_t n)
 {
-    if (g->state != RG__FAILED)
-        g->state = RG__DECLARED;
+    if (g->status->state != RG__FAILED)
+        g->status->state = RG__DECLARED;
     /* FNV-1a over 8-byte words (then the tail bytes): the multiply chain is
      * the cost, so a word per step keeps declaring cheap. */
     const unsigned char *b = p;
@@ -41,8 +41,15 @@ static inline void rg__hash_u32(rg_graph *g, uint32_t v) { rg__hash_bytes(g, &v,
  * RG_ERROR_OUT_OF_MEMORY. */
 bool rg__grow_declaration(rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t elem);
 
+/* The declaration's records as the declaration calls write them: the only
+ * writable view of arrays every other file reads as const. */
+static inline rg__resource *rg__decl_resources(rg_graph *g) { return (rg__resource *)g->decl.resources; }
+static inline rg__cmd *rg__decl_cmds(rg_graph *g) { return (rg__cmd *)g->decl.cmds; }
+static inline rg__access *rg__decl_accesses(rg_graph *g) { return (rg__access *)g->decl.accesses; }
+static inline rg__span *rg__decl_spans(rg_graph *g) { return (rg__span *)g->decl.spans; }
+
 /* Declaration calls are ignored once an error is kept. */
-static inline bool rg__usable(const rg_graph *g) { return g && g->state != RG__FAILED; }
+static inline bool rg__usable(const rg_graph *g) { return g && g->status->state != RG__FAILED; }
 
 static inline bool rg__ranges_overlap(const rg_range *a, const rg_range *b)
 {

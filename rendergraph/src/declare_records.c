@@ -55,7 +55,7 @@ bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags im
     if (!rg__grow_declaration(g, (void **)&g->decl.accesses, &g->decl.access_cap, g->decl.access_count + 1,
                               sizeof *g->decl.accesses))
         return false;
-    rg__access *a = &g->decl.accesses[g->decl.access_count++];
+    rg__access *a = &rg__decl_accesses(g)[g->decl.access_count++];
     memset(a, 0, sizeof *a);
     a->resource = rec->resource;
     a->range = rec->range;
@@ -77,10 +77,9 @@ bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags im
     a->undefined_ok = rec->undefined_ok;
     a->role = rec->role;
     rg__hash_bytes(g, a, sizeof *a);
-    rg__resource *r = &g->decl.resources[rec->resource];
+    rg__resource *r = &rg__decl_resources(g)[rec->resource];
     if (rec->role != RG__ROLE_LIFETIME && !r->imported) {
         r->declared_usage |= image_usage;
-        r->image_usage |= image_usage;
         r->buffer_usage |= buffer_usage;
     }
     return true;
@@ -122,7 +121,7 @@ bool rg__texture_range(rg__pending *p, const rg__resource *r, bool whole, const 
 rg_command rg__cmd_finish(rg__pending *p, const rg__cmd *tmpl)
 {
     rg_graph *g = p->g;
-    if (g->state == RG__FAILED)
+    if (g->status->state == RG__FAILED)
         return (rg_command){0};
     if (g->decl.cmd_count >= RG__INDEX_MASK) {
         rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "command '%s': too many commands (%u)", p->name, g->decl.cmd_count);
@@ -131,12 +130,11 @@ rg_command rg__cmd_finish(rg__pending *p, const rg__cmd *tmpl)
     if (!rg__grow_declaration(g, (void **)&g->decl.cmds, &g->decl.cmd_cap, g->decl.cmd_count + 1,
                               sizeof *g->decl.cmds))
         return (rg_command){0};
-    rg__cmd *c = &g->decl.cmds[g->decl.cmd_count];
+    rg__cmd *c = &rg__decl_cmds(g)[g->decl.cmd_count];
     *c = *tmpl;
     rg__copy_name(c->name, p->name, "command");
     c->first_access = p->first_access;
     c->access_count = g->decl.access_count - p->first_access;
-    c->node = 0;
     rg__hash_bytes(g, c, sizeof *c);
     return (rg_command){rg__make_id(g, g->decl.cmd_count++)};
 }
@@ -164,7 +162,7 @@ bool rg__queue_eligible(rg_graph *g, const char *name, const rg__cmd *c, uint32_
          * with graphics; at buffer offsets that are multiples of 4 on one
          * without graphics and compute. */
         for (uint32_t k = 0; k < access_count && !why; k++) {
-            const rg__resource *r = &g->decl.resources[g->decl.accesses[first_access + k].resource];
+            const rg__resource *r = &rg__decl_resources(g)[g->decl.accesses[first_access + k].resource];
             if (r->is_texture && !(r->aspects & VK_IMAGE_ASPECT_COLOR_BIT))
                 why = "copies of depth/stencil textures need the graphics queue";
         }
@@ -178,7 +176,7 @@ bool rg__queue_eligible(rg_graph *g, const char *name, const rg__cmd *c, uint32_
     }
     VkPipelineStageFlags2 stages = rg__queue_stages(q);
     for (uint32_t k = 0; k < access_count; k++) {
-        const rg__access *a = &g->decl.accesses[first_access + k];
+        const rg__access *a = &rg__decl_accesses(g)[first_access + k];
         if (a->role != RG__ROLE_LIFETIME && (a->stage & ~stages)) {
             rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "command '%s' cannot run on the %s queue: its access to %s '%s' "
                      "is at stages %s, which that queue does not have", name, rg_queue_name(q),

@@ -22,12 +22,11 @@ static rg__resource *resource_append(rg_graph *g, bool texture, uint32_t sub_cou
     if (!rg__grow_declaration(g, (void **)&g->decl.resources, &g->decl.resource_cap, g->decl.resource_count + 1,
                               sizeof *g->decl.resources))
         return NULL;
-    rg__resource *r = &g->decl.resources[g->decl.resource_count];
+    rg__resource *r = &rg__decl_resources(g)[g->decl.resource_count];
     memset(r, 0, sizeof *r);
     r->is_texture = texture;
     r->sub_base = g->decl.sub_total;
     r->sub_count = sub_count;
-    r->first_use = r->last_use = RG__NONE;
     r->history_pair = RG__NONE;
     return r;
 }
@@ -181,7 +180,7 @@ rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
     rg__resource *r = texture_append(graph, "rg_texture_create", &s);
     if (!r)
         return (rg_texture){0};
-    r->image_usage = r->declared_usage = desc->extra_usage;
+    r->declared_usage = desc->extra_usage;
     r->transient_mode = desc->transient;
     uint32_t index = graph->decl.resource_count;
     resource_commit(graph, r);
@@ -231,7 +230,7 @@ rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *des
         rg__resource *r = texture_append(graph, "rg_texture_create_history", &s);
         if (!r)
             return (rg_texture){0};
-        r->image_usage = r->declared_usage = desc->extra_usage;
+        r->declared_usage = desc->extra_usage;
         r->transient_mode = RG_TRANSIENT_FORBID;
         r->history_pair = first + 1 - k;
         r->history_previous = k == 1;
@@ -327,8 +326,8 @@ rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, VkImage imag
     if (!graph->decl.resources[i].imported)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_set_image: texture '%s' is not an import",
                           graph->decl.resources[i].name);
-    graph->decl.resources[i].image = image;
-    graph->decl.resources[i].view = view;
+    rg__decl_resources(graph)[i].image = image;
+    rg__decl_resources(graph)[i].view = view;
     return RG_SUCCESS;
 }
 
@@ -344,6 +343,6 @@ rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, VkBuffer handl
     if (!graph->decl.resources[i].imported)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_buffer_set_buffer: buffer '%s' is not an import",
                           graph->decl.resources[i].name);
-    graph->decl.resources[i].buffer = handle;
+    rg__decl_resources(graph)[i].buffer = handle;
     return RG_SUCCESS;
 }

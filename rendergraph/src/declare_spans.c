@@ -52,7 +52,7 @@ static bool span_attach(span_build *b, const att_view *v, rg__access_role role, 
 {
     VkAttachmentLoadOp load = att->load;
     rg_graph *g = b->p.g;
-    const rg__resource *r = &g->decl.resources[v->resource];
+    const rg__resource *r = &rg__decl_resources(g)[v->resource];
     bool is_depth = (r->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) != 0;
     if (is_depth != depth) {
         rg__fail(g, RG_ERROR_ATTACHMENT_LAYOUT,
@@ -285,7 +285,7 @@ rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *in)
     rg_command h = rg__cmd_finish(&b.p, &c);
     if (h.id == 0)
         return h;
-    rg__span *s = &graph->decl.spans[graph->decl.span_count++];
+    rg__span *s = &rg__decl_spans(graph)[graph->decl.span_count++];
     memset(s, 0, sizeof *s);
     s->begin_cmd = cmd_index;
     s->end_cmd = RG__NONE;
@@ -334,7 +334,7 @@ rg_command rg_end_rendering(rg_graph *graph)
     rg_command h = rg__cmd_finish(&p, &c);
     if (h.id == 0)
         return h;
-    graph->decl.spans[span].end_cmd = cmd_index;
+    rg__decl_spans(graph)[span].end_cmd = cmd_index;
     graph->decl.open_span = RG__NONE;
     rg__hash_u32(graph, span);
     return h;

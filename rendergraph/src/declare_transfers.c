@@ -304,7 +304,7 @@ void rg_command_allow_queue(rg_graph *graph, rg_command command, rg_queue queue)
         rg__fail(graph, RG_ERROR_INVALID_HANDLE, "rg_command_allow_queue: stale, foreign or 0 command handle");
         return;
     }
-    rg__cmd *c = &graph->decl.cmds[ci];
+    rg__cmd *c = &rg__decl_cmds(graph)[ci];
     if (!rg__queue_eligible(graph, c->name, c, c->first_access, c->access_count, queue))
         return;
     c->queue = queue;

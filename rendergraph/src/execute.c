@@ -42,20 +42,20 @@ static bool declared(const rg_record_context *rc, uint32_t ri, const char *what)
 VkImage rg_record_image(const rg_record_context *rc, rg_texture t)
 {
     uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG__NONE;
-    return i == RG__NONE || !declared(rc, i, "rg_record_image") ? VK_NULL_HANDLE : rc->graph->decl.resources[i].image;
+    return i == RG__NONE || !declared(rc, i, "rg_record_image") ? VK_NULL_HANDLE : rg__image(rc->graph, i);
 }
 
 VkImageView rg_record_view(const rg_record_context *rc, rg_texture t)
 {
     uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG__NONE;
-    return i == RG__NONE || !declared(rc, i, "rg_record_view") ? VK_NULL_HANDLE : rc->graph->decl.resources[i].view;
+    return i == RG__NONE || !declared(rc, i, "rg_record_view") ? VK_NULL_HANDLE : rg__view(rc->graph, i);
 }
 
 VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer b)
 {
     uint32_t i = rc ? rg__buffer_index(rc->graph, b) : RG__NONE;
     return i == RG__NONE || !declared(rc, i, "rg_record_buffer") ? VK_NULL_HANDLE
-                                                                  : rc->graph->decl.resources[i].buffer;
+                                                                  : rg__buffer(rc->graph, i);
 }
 
 /* Inside a merged instance: one by-region memory barrier (image barriers
@@ -64,7 +64,7 @@ static void record_local_barrier(rg_graph *g, VkCommandBuffer cmd, uint32_t firs
 {
     VkMemoryBarrier2 memory = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2 };
     for (uint32_t i = first; i < end; i++) {
-        const rg_barrier_info *b = &g->compiled.barriers[i];
+        const rg_barrier_info *b = &rg__sync_of(g)->barriers[i];
         memory.srcStageMask |= b->src_stage;
         memory.srcAccessMask |= b->src_access;
         memory.dstStageMask |= b->dst_stage;
@@ -81,22 +81,22 @@ static void record_local_barrier(rg_graph *g, VkCommandBuffer cmd, uint32_t firs
 
 static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
 {
-    uint32_t first = g->compiled.point_start[point], end = g->compiled.point_start[point + 1];
+    uint32_t first = rg__sync_of(g)->point_start[point], end = rg__sync_of(g)->point_start[point + 1];
     if (first == end)
         return;
-    if (g->compiled.barriers[first].by_region) {
+    if (rg__sync_of(g)->barriers[first].by_region) {
         record_local_barrier(g, cmd, first, end);
         return;
     }
     VkMemoryBarrier2 memory = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2 };
     uint32_t images = 0, buffers = 0, memories = 0;
     for (uint32_t i = first; i < end; i++) {
-        const rg_barrier_info *b = &g->compiled.barriers[i];
-        const rg__resource *tex = b->texture.id ? &g->decl.resources[rg__texture_index(g, b->texture)] : NULL;
-        const rg__resource *buf = b->buffer.id ? &g->decl.resources[rg__buffer_index(g, b->buffer)] : NULL;
-        if (tex && tex->image) {
-            const rg__resource *r = tex;
-            g->compiled.scratch_image_barriers[images++] = (VkImageMemoryBarrier2){
+        const rg_barrier_info *b = &rg__sync_of(g)->barriers[i];
+        VkImage image = b->texture.id ? rg__image(g, rg__texture_index(g, b->texture)) : VK_NULL_HANDLE;
+        uint32_t bi = b->buffer.id ? rg__buffer_index(g, b->buffer) : RG__NONE;
+        VkBuffer buffer = bi != RG__NONE && !rg__pooled(g, bi) ? rg__buffer(g, bi) : VK_NULL_HANDLE;
+        if (image) {
+            g->placement.frames.image_barriers[images++] = (VkImageMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
                 .srcStageMask = b->src_stage,
                 .srcAccessMask = b->src_access,
@@ -106,13 +106,12 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
                 .newLayout = b->new_layout,
                 .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                 .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                .image = r->image,
+                .image = image,
                 .subresourceRange = { b->range.aspect, b->range.base_mip, b->range.mip_count, b->range.base_layer,
                                       b->range.layer_count },
             };
-        } else if (buf && buf->buffer && !buf->pooled) {
-            const rg__resource *r = buf;
-            g->compiled.scratch_buffer_barriers[buffers++] = (VkBufferMemoryBarrier2){
+        } else if (buffer) {
+            g->placement.frames.buffer_barriers[buffers++] = (VkBufferMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
                 .srcStageMask = b->src_stage,
                 .srcAccessMask = b->src_access,
@@ -120,7 +119,7 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
                 .dstAccessMask = b->dst_access,
                 .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                 .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                .buffer = r->buffer,
+                .buffer = buffer,
                 .offset = 0,
                 .size = VK_WHOLE_SIZE,
             };
@@ -142,9 +141,9 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
         .memoryBarrierCount = memories,
         .pMemoryBarriers = &memory,
         .bufferMemoryBarrierCount = buffers,
-        .pBufferMemoryBarriers = g->compiled.scratch_buffer_barriers,
+        .pBufferMemoryBarriers = g->placement.frames.buffer_barriers,
         .imageMemoryBarrierCount = images,
-        .pImageMemoryBarriers = g->compiled.scratch_image_barriers,
+        .pImageMemoryBarriers = g->placement.frames.image_barriers,
     };
     g->dev->vk.CmdPipelineBarrier2(cmd, &dep);
 }
@@ -160,6 +159,17 @@ static const rg__resource *access_resource(const rg_graph *g, const rg__cmd *c, 
     return &g->decl.resources[g->decl.accesses[c->first_access + i].resource];
 }
 
+/* The Vulkan objects of command c's i-th access's resource this frame. */
+static VkImage access_image(const rg_graph *g, const rg__cmd *c, uint32_t i)
+{
+    return rg__image(g, g->decl.accesses[c->first_access + i].resource);
+}
+
+static VkBuffer access_buffer(const rg_graph *g, const rg__cmd *c, uint32_t i)
+{
+    return rg__buffer(g, g->decl.accesses[c->first_access + i].resource);
+}
+
 static uint32_t mip_extent(uint32_t size, uint32_t mip)
 {
     size >>= mip;
@@ -169,8 +179,8 @@ static uint32_t mip_extent(uint32_t size, uint32_t mip)
 /* A merged span's attachment locations and input-attachment indices. */
 static void set_local_read_state(const rg_graph *g, VkCommandBuffer cmd, uint32_t s)
 {
-    const rg__span_map *map = &g->compiled.span_map[s];
-    const rg__instance *in = &g->compiled.instances[map->instance];
+    const rg__span_map *map = &g->compiled.merge.span_map[s];
+    const rg__instance *in = &g->compiled.merge.instances[map->instance];
     VkRenderingAttachmentLocationInfoKHR loc = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR,
         .colorAttachmentCount = in->color_count,
@@ -192,7 +202,7 @@ static void begin_rendering(const rg_graph *g, VkCommandBuffer cmd, uint32_t s)
 {
     rg_span_rendering r;
     rg__span_rendering(g, s, &r);
-    bool merged = g->compiled.instances[g->compiled.span_map[s].instance].count > 1;
+    bool merged = g->compiled.merge.instances[g->compiled.merge.span_map[s].instance].count > 1;
     if (!r.continues)
         g->dev->vk.CmdBeginRendering(cmd, &r.info);
     if (merged)
@@ -211,7 +221,7 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
     switch (c->type) {
     case RG_COMMAND_TYPE_COPY_BUFFER: {
         VkBufferCopy region = { c->u.copy_buffer.src_offset, c->u.copy_buffer.dst_offset, c->u.copy_buffer.size };
-        g->dev->vk.CmdCopyBuffer(cmd, access_resource(g, c, 0)->buffer, access_resource(g, c, 1)->buffer, 1, &region);
+        g->dev->vk.CmdCopyBuffer(cmd, access_buffer(g, c, 0), access_buffer(g, c, 1), 1, &region);
         break;
     }
     case RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE:
@@ -219,7 +229,6 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
         bool to_texture = c->type == RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE;
         uint32_t ti = to_texture ? 1 : 0;
         const rg__resource *tex = access_resource(g, c, ti);
-        const rg__resource *buf = access_resource(g, c, 1 - ti);
         VkBufferImageCopy region = {
             .bufferOffset = c->u.copy_image.offset,
             .imageSubresource = { c->u.copy_image.aspect, c->u.copy_image.mip, c->u.copy_image.layer,
@@ -228,19 +237,21 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
                              1 },
         };
         if (to_texture)
-            g->dev->vk.CmdCopyBufferToImage(cmd, buf->buffer, tex->image, access_layout(g, c, ti), 1, &region);
+            g->dev->vk.CmdCopyBufferToImage(cmd, access_buffer(g, c, 1 - ti), access_image(g, c, ti), access_layout(g, c, ti), 1,
+                                            &region);
         else
-            g->dev->vk.CmdCopyImageToBuffer(cmd, tex->image, access_layout(g, c, ti), buf->buffer, 1, &region);
+            g->dev->vk.CmdCopyImageToBuffer(cmd, access_image(g, c, ti), access_layout(g, c, ti), access_buffer(g, c, 1 - ti), 1,
+                                            &region);
         break;
     }
     case RG_COMMAND_TYPE_CLEAR: {
-        const rg__resource *tex = access_resource(g, c, 0);
+        VkImage image = access_image(g, c, 0);
         const rg_range *r = &c->u.clear.range;
         VkImageSubresourceRange range = { r->aspect, r->base_mip, r->mip_count, r->base_layer, r->layer_count };
         if (r->aspect & VK_IMAGE_ASPECT_COLOR_BIT)
-            g->dev->vk.CmdClearColorImage(cmd, tex->image, access_layout(g, c, 0), &c->u.clear.value.color, 1, &range);
+            g->dev->vk.CmdClearColorImage(cmd, image, access_layout(g, c, 0), &c->u.clear.value.color, 1, &range);
         else
-            g->dev->vk.CmdClearDepthStencilImage(cmd, tex->image, access_layout(g, c, 0),
+            g->dev->vk.CmdClearDepthStencilImage(cmd, image, access_layout(g, c, 0),
                                                  &c->u.clear.value.depthStencil, 1, &range);
         break;
     }
@@ -257,7 +268,7 @@ static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
                             { (int32_t)mip_extent(dst->width, c->u.blit.dst_mip),
                               (int32_t)mip_extent(dst->height, c->u.blit.dst_mip), 1 } },
         };
-        g->dev->vk.CmdBlitImage(cmd, src->image, access_layout(g, c, 0), dst->image, access_layout(g, c, 1), 1, &region,
+        g->dev->vk.CmdBlitImage(cmd, access_image(g, c, 0), access_layout(g, c, 0), access_image(g, c, 1), access_layout(g, c, 1), 1, &region,
                        c->u.blit.filter);
         break;
     }
@@ -277,7 +288,7 @@ static rg_result imports_ready(rg_graph *g, const char *what)
         const rg__resource *r = &g->decl.resources[i];
         if (!r->imported || (r->is_texture ? r->image != VK_NULL_HANDLE : r->buffer != VK_NULL_HANDLE))
             continue;
-        if (r->first_use != RG__NONE)
+        if (rg__first_use(g, i) != RG__NONE)
             return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: imported %s '%s' has no Vulkan object", what,
                               r->is_texture ? "texture" : "buffer", r->name);
         if (r->is_texture && r->final_layout != VK_IMAGE_LAYOUT_UNDEFINED && r->final_layout != r->initial_layout)
@@ -289,21 +300,34 @@ static rg_result imports_ready(rg_graph *g, const char *what)
 }
 
 /* The halves of every history pair trade images (and whole views): what
- * current wrote becomes previous. Swapping again undoes it. */
+ * current wrote becomes previous (rg__holder). Swapping again undoes it. */
 static void history_swap(rg_graph *g)
 {
-    for (uint32_t i = 0; i < g->decl.resource_count; i++) {
-        rg__resource *r = &g->decl.resources[i];
-        if (!rg__history(r) || r->history_previous)
-            continue;
-        rg__resource *p = &g->decl.resources[r->history_pair];
-        VkImage image = r->image;
-        VkImageView view = r->view;
-        r->image = p->image;
-        r->view = p->view;
-        p->image = image;
-        p->view = view;
-    }
+    g->placement.frames.history_swapped = !g->placement.frames.history_swapped;
+}
+
+rg_result rg__frames_prepare(rg_graph *g, const char *what)
+{
+    rg__frames *f = &g->placement.frames;
+    const rg__sync *s = rg__sync_of(g);
+    uint32_t need = s->point_max > s->history_clear_count ? s->point_max : s->history_clear_count;
+    if (f->barrier_cap >= need && f->image_barriers)
+        return RG_SUCCESS;
+    rg__free(g, f->image_barriers);
+    rg__free(g, f->buffer_barriers);
+    f->image_barriers = rg__malloc(g, ((size_t)need + 1) * sizeof *f->image_barriers);
+    f->buffer_barriers = rg__malloc(g, ((size_t)need + 1) * sizeof *f->buffer_barriers);
+    f->barrier_cap = f->image_barriers && f->buffer_barriers ? need : 0;
+    if (!f->barrier_cap)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    return RG_SUCCESS;
+}
+
+void rg__frames_free(rg_graph *g)
+{
+    rg__free(g, g->placement.frames.image_barriers);
+    rg__free(g, g->placement.frames.buffer_barriers);
+    g->placement.frames = (rg__frames){0};
 }
 
 /* The first frame of a placement: previous halves' subresources the frame
@@ -312,10 +336,10 @@ static void history_swap(rg_graph *g)
  * for before the transition from UNDEFINED. */
 static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
 {
-    const rg__compiled *c = &g->compiled;
+    const rg__sync *c = rg__sync_of(g);
     if (c->history_clear_count == 0)
         return;
-    VkImageMemoryBarrier2 *b = g->compiled.scratch_image_barriers;
+    VkImageMemoryBarrier2 *b = g->placement.frames.image_barriers;
     for (int phase = 0; phase < 2; phase++) {
         for (uint32_t i = 0; i < c->history_clear_count; i++) {
             const rg__history_clear *h = &c->history_clears[i];
@@ -323,7 +347,7 @@ static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
                 .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
                 .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                 .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                .image = g->decl.resources[h->resource].image,
+                .image = rg__image(g, h->resource),
                 .subresourceRange = { h->range.aspect, h->range.base_mip, h->range.mip_count, h->range.base_layer,
                                       h->range.layer_count },
             };
@@ -349,10 +373,10 @@ static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
             const rg__resource *r = &g->decl.resources[h->resource];
             VkImageSubresourceRange range = b[i].subresourceRange;
             if (r->aspects & VK_IMAGE_ASPECT_COLOR_BIT)
-                g->dev->vk.CmdClearColorImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                g->dev->vk.CmdClearColorImage(cmd, b[i].image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                               &r->history_clear.color, 1, &range);
             else
-                g->dev->vk.CmdClearDepthStencilImage(cmd, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                g->dev->vk.CmdClearDepthStencilImage(cmd, b[i].image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                                      &r->history_clear.depthStencil, 1, &range);
         }
     }
@@ -364,7 +388,7 @@ static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
  * begins with the history clears. */
 static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool clears, const char *what)
 {
-    const rg__batch *batch = &g->compiled.batches[b];
+    const rg__batch *batch = &g->compiled.queues.batches[b];
     uint32_t labels = rg__label_batch_begin(g, cmd, b); /* open debug labels */
     bool timed = rg__timed(g);
     if (timed)
@@ -373,18 +397,18 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
         record_history_clears(g, cmd);
     rg_record_context rc = { g, cmd, RG__NONE };
     bool open = false;
-    for (uint32_t p = batch->first; p <= batch->last && p < g->compiled.order_count; p++) {
-        if (g->compiled.pos_batch[p] != b)
+    for (uint32_t p = batch->first; p <= batch->last && p < g->compiled.merge.order.count; p++) {
+        if (g->compiled.queues.pos_batch[p] != b)
             continue;
         if (timed)
             rg__timings_before(g, cmd, p);
         labels += rg__label_before(g, cmd, p);
         record_barriers(g, cmd, p);
-        const rg__cmd *c = &g->decl.cmds[g->compiled.order[p]];
+        const rg__cmd *c = &g->decl.cmds[g->compiled.merge.order.cmds[p]];
         switch (c->type) {
         case RG_COMMAND_TYPE_USER:
-            rc.command = g->compiled.order[p];
-            g->message[0] = '\0';
+            rc.command = g->compiled.merge.order.cmds[p];
+            g->status->message[0] = '\0';
             if (!c->u.user.record(&rc, c->u.user.user)) {
                 /* Never leave the command buffer inside a rendering
                  * instance, nor inside a label. */
@@ -393,8 +417,8 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
                     g->dev->vk.CmdEndRendering(cmd);
                 rg__labels_end(g, cmd, labels);
                 /* A query the callback made may have said why. */
-                char why[sizeof g->message];
-                snprintf(why, sizeof why, "%s", g->message);
+                char why[sizeof g->status->message];
+                snprintf(why, sizeof why, "%s", g->status->message);
                 return rg__report(g, RG_ERROR_CALLBACK, "%s: command '%s' failed to record%s%s", what, c->name,
                                   why[0] ? ": " : "", why);
             }
@@ -404,8 +428,8 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
             open = true;
             break;
         case RG_COMMAND_TYPE_END_RENDERING: {
-            const rg__instance *in = &g->compiled.instances[g->compiled.span_map[c->span].instance];
-            if (g->compiled.instance_spans[in->first + in->count - 1] == c->span) {
+            const rg__instance *in = &g->compiled.merge.instances[g->compiled.merge.span_map[c->span].instance];
+            if (g->compiled.merge.instance_spans[in->first + in->count - 1] == c->span) {
                 g->dev->vk.CmdEndRendering(cmd);
                 open = false;
             }
@@ -419,8 +443,8 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
         if (timed)
             rg__timings_after(g, cmd, p);
     }
-    if (b == g->compiled.batch_count - 1)
-        record_barriers(g, cmd, g->compiled.order_count);
+    if (b == g->compiled.queues.batch_count - 1)
+        record_barriers(g, cmd, g->compiled.merge.order.count);
     if (timed)
         rg__timings_batch_end(g, cmd, b);
     rg__labels_end(g, cmd, labels);
@@ -430,9 +454,9 @@ static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool
 /* Every batch into its command buffer. */
 static rg_result record(rg_graph *g, const VkCommandBuffer *cmds, const char *what)
 {
-    bool clears = g->placement.history_frames == 0;
-    for (uint32_t b = 0; b < g->compiled.batch_count; b++) {
-        bool first_graphics = g->compiled.batches[b].queue == RG_QUEUE_GRAPHICS && clears;
+    bool clears = g->placement.frames.recorded == 0;
+    for (uint32_t b = 0; b < g->compiled.queues.batch_count; b++) {
+        bool first_graphics = g->compiled.queues.batches[b].queue == RG_QUEUE_GRAPHICS && clears;
         rg_result r = record_batch(g, b, cmds[b], first_graphics, what);
         if (r != RG_SUCCESS)
             return r;
@@ -444,9 +468,11 @@ static rg_result record(rg_graph *g, const VkCommandBuffer *cmds, const char *wh
 rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds, const char *what)
 {
     rg_result res = imports_ready(g, what);
+    if (res == RG_SUCCESS)
+        res = rg__frames_prepare(g, what); /* made at placement: nothing to do */
     if (res != RG_SUCCESS)
         return res;
-    bool swapped = g->placement.history_frames > 0;
+    bool swapped = g->placement.frames.recorded > 0;
     if (swapped)
         history_swap(g);
     res = rg__place_bind_imports(g, what);
@@ -463,7 +489,7 @@ rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds, const char *what
             history_swap(g);
         return res;
     }
-    g->placement.history_frames++;
+    g->placement.frames.recorded++;
     return RG_SUCCESS;
 }
 
@@ -474,8 +500,8 @@ void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *
     const rg__compiled *c = &g->compiled;
     rg__placement *pl = &g->placement;
     uint64_t count[RG_QUEUE_COUNT] = {0};
-    for (uint32_t b = 0; b < c->batch_count; b++) {
-        const rg__batch *batch = &c->batches[b];
+    for (uint32_t b = 0; b < c->queues.batch_count; b++) {
+        const rg__batch *batch = &c->queues.batches[b];
         rg_submission *s = &pl->submissions[b];
         *s = (rg_submission){
             .queue = batch->queue,
@@ -492,20 +518,20 @@ void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *
             s->waits[s->wait_count++] = (VkSemaphoreSubmitInfo){
                 .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
                 .semaphore = pl->semaphores[r],
-                .value = pl->timeline[r] + (w->batch == RG__NONE ? 0 : c->batches[w->batch].signal),
-                .stageMask = w->stage,
+                .value = pl->timeline[r] + (w->batch == RG__NONE ? 0 : c->queues.batches[w->batch].signal),
+                .stageMask = rg__wait_stage(g, b, r),
             };
         }
         count[batch->queue] = batch->signal;
     }
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
         pl->timeline[q] += count[q];
-    *plan = (rg_submit_plan){c->batch_count, pl->submissions};
+    *plan = (rg_submit_plan){c->queues.batch_count, pl->submissions};
 }
 
 const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer cmd)
 {
-    if (!graph || graph->state != RG__PLACED || !graph->placement.on_device)
+    if (!graph || graph->status->state != RG__PLACED || !graph->placement.on_device)
         return NULL;
     graph->placement.record = (rg_record_context){ graph, cmd, RG__NONE };
     return &graph->placement.record;

@@ -15,11 +15,14 @@
 static void placement_free(rg_graph *g)
 {
     rg__retire_begin(g);
+    rg__frames_free(g);
     rg__place_timings_free(g);
     rg__place_queues_free(g);
     rg__place_views_free(g);
     rg__place_memory_free(g);
     rg__memory_plan_free(g);
+    rg__sync_free(g, &g->placement.sync);
+    g->placement.synced = false;
     g->placement.on_device = false;
     rg__retire_end(g);
 }
@@ -31,8 +34,8 @@ static void discard_from(rg_graph *g, rg__state state)
         placement_free(g);
     if (state <= RG__DECLARED)
         rg__compiled_free(g);
-    if (g->state != RG__FAILED && g->state > state)
-        g->state = state;
+    if (g->status->state != RG__FAILED && g->status->state > state)
+        g->status->state = state;
 }
 
 static void declaration_clear(rg_graph *g)
@@ -43,9 +46,9 @@ static void declaration_clear(rg_graph *g)
     d->sub_total = 0;
     d->hash = FNV_OFFSET;
     d->tag = rg__next_tag();
-    g->state = RG__DECLARED;
-    g->error = RG_SUCCESS;
-    g->message[0] = '\0';
+    g->status->state = RG__DECLARED;
+    g->status->error = RG_SUCCESS;
+    g->status->message[0] = '\0';
 }
 
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
@@ -62,6 +65,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     if (!g)
         return RG_ERROR_OUT_OF_MEMORY;
     memset(g, 0, sizeof *g);
+    g->status = &g->status_store;
     g->alloc = alloc;
     rg__copy_name(g->name, desc->name, "graph");
     g->dev = desc->device;
@@ -122,77 +126,87 @@ rg_result rg_graph_error(const rg_graph *graph)
 {
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    return graph->state == RG__FAILED ? graph->error : RG_SUCCESS;
+    return graph->status->state == RG__FAILED ? graph->status->error : RG_SUCCESS;
 }
 
-const char *rg_graph_error_message(const rg_graph *graph) { return graph ? graph->message : "no graph"; }
+const char *rg_graph_error_message(const rg_graph *graph) { return graph ? graph->status->message : "no graph"; }
 
 /* --------------------------------------------------------------- compile */
 
-/* Handles in the compiled arrays carry the graph's tag, which a reset
- * changes. */
-static void retag(rg_graph *g)
+/* The compile stages in order, each writing its own result (graph_internal.h).
+ * A stage's result holds as long as what it was made from does: the
+ * declaration (its hash), and for the barriers' stage, whose results carry
+ * public handles, the handle tag too (a reset changes it). rg_compile runs
+ * from the first stage whose key changed; the later ones are made anew. */
+#define RG__STAGE(stage, result, free_fn)                                                                        \
+    static rg_result run_##stage(rg_graph *g) { return rg__compile_##stage(g, &g->compiled.result); }            \
+    static void free_##stage(rg_graph *g) { free_fn(g, &g->compiled.result); }
+RG__STAGE(nodes, nodes, rg__nodes_free)
+RG__STAGE(edges, edges, rg__edges_free)
+RG__STAGE(closure, closure, rg__closure_free)
+RG__STAGE(cull, cull, rg__cull_free)
+RG__STAGE(order, levels, rg__levels_free)
+RG__STAGE(schedule, schedule, rg__schedule_free)
+RG__STAGE(merge, merge, rg__merged_free)
+RG__STAGE(transient, transient, rg__transients_free)
+RG__STAGE(lifetimes, lifetimes, rg__lifetimes_free)
+RG__STAGE(queues, queues, rg__queues_free)
+#undef RG__STAGE
+static rg_result run_reads(rg_graph *g) { return rg__compile_reads(g); }
+static void free_reads(rg_graph *g) { (void)g; }
+/* Nothing shares memory yet: placement plans its own with the alias scopes. */
+static rg_result run_barriers(rg_graph *g) { return rg__compile_barriers(g, NULL, &g->compiled.sync); }
+static void free_barriers(rg_graph *g) { rg__sync_free(g, &g->compiled.sync); }
+
+static const struct {
+    rg_result (*run)(rg_graph *g);
+    void (*free)(rg_graph *g);
+    bool handles;                     /* its results carry the handle tag */
+} compile_stages[RG__COMPILE_STAGES] = {
+    {run_nodes, free_nodes, false},         /* spans contracted into nodes */
+    {run_edges, free_edges, false},         /* frontier -> hazard edges, rules inside a span */
+    {run_closure, free_closure, false},     /* happens-before rows */
+    {run_cull, free_cull, false},           /* what reaches nothing observable */
+    {run_reads, free_reads, false},         /* reads of what nothing wrote */
+    {run_order, free_order, false},         /* levels, an execution order */
+    {run_schedule, free_schedule, false},   /* the order with the lower memory peak */
+    {run_merge, free_merge, false},         /* rendering instances, local reads */
+    {run_transient, free_transient, false}, /* attachments whose contents never leave an instance */
+    {run_lifetimes, free_lifetimes, false}, /* first and last use */
+    {run_queues, free_queues, false},       /* queues, batches, semaphore waits */
+    {run_barriers, free_barriers, true},    /* sync2 barriers per queue, the waits' stages */
+};
+
+static uint64_t stage_key(const rg_graph *g, uint32_t stage)
 {
-    rg__compiled *c = &g->compiled;
-    uint32_t tag = g->decl.tag << RG__INDEX_BITS;
-    for (uint32_t i = 0; i < c->barrier_count; i++) {
-        rg_barrier_info *b = &c->barriers[i];
-        if (b->texture.id)
-            b->texture.id = tag | (b->texture.id & RG__INDEX_MASK);
-        if (b->buffer.id)
-            b->buffer.id = tag | (b->buffer.id & RG__INDEX_MASK);
-        if (b->before.id)
-            b->before.id = tag | (b->before.id & RG__INDEX_MASK);
-    }
-    for (uint32_t i = 0; i < c->order_count; i++)
-        c->order_handles[i].id = tag | (c->order_handles[i].id & RG__INDEX_MASK);
+    uint64_t key = g->decl.hash ^ (compile_stages[stage].handles ? (uint64_t)g->decl.tag << 40 : 0);
+    return key ? key : 1; /* 0: not made */
 }
 
-/* The stages that read the declaration arrays' own fields (commands' nodes,
- * resources' usage and lifetimes) run again after a reset and an identical
- * re-declaration; the rest of the compiled arrays still hold. */
-static rg_result compile_again(rg_graph *g)
+/* Frees the results of stage `from` and every later one. */
+static void compiled_free_from(rg_graph *g, uint32_t from)
 {
-    rg_result r = rg__compile_nodes(g);
-    if (r == RG_SUCCESS) {
-        rg__compile_merge_usage(g);
-        r = rg__compile_transient(g);
+    for (uint32_t i = RG__COMPILE_STAGES; i-- > from;) {
+        compile_stages[i].free(g);
+        g->compiled.made_from[i] = 0;
     }
-    if (r == RG_SUCCESS)
-        rg__compile_lifetimes(g);
-    /* The list a placement made had its aliasing; compile's has none. */
-    if (r == RG_SUCCESS && g->compiled.aliased)
-        r = rg__compile_barriers(g, NULL);
-    retag(g);
-    return r;
 }
 
-static rg_result compile_stages(rg_graph *g)
+void rg__compiled_free(rg_graph *g) { compiled_free_from(g, 0); }
+
+static rg_result compile_run(rg_graph *g)
 {
-    rg_result r = rg__compile_nodes(g);     /* spans contracted into nodes */
-    if (r == RG_SUCCESS)
-        r = rg__compile_edges(g);           /* frontier -> hazard edges, rules inside a span */
-    if (r == RG_SUCCESS)
-        r = rg__compile_closure(g);         /* happens-before rows */
-    if (r == RG_SUCCESS)
-        r = rg__compile_cull(g);            /* what reaches nothing observable */
-    if (r == RG_SUCCESS)
-        r = rg__compile_reads(g);           /* reads of what nothing wrote */
-    if (r == RG_SUCCESS)
-        r = rg__compile_order(g);           /* batches, execution order */
-    if (r == RG_SUCCESS)
-        r = rg__compile_schedule(g);        /* the order with the lower memory peak */
-    if (r == RG_SUCCESS)
-        r = rg__compile_merge(g);           /* rendering instances, local reads */
-    if (r == RG_SUCCESS)
-        r = rg__compile_transient(g);       /* attachments whose contents never leave an instance */
-    if (r == RG_SUCCESS)
-        rg__compile_lifetimes(g);           /* first and last use */
-    if (r == RG_SUCCESS)
-        r = rg__compile_queues(g);          /* queues, batches, semaphore waits */
-    if (r == RG_SUCCESS)
-        r = rg__compile_barriers(g, NULL);  /* sync2 barriers per queue, nothing aliased yet */
-    return r;
+    uint32_t i = 0;
+    while (i < RG__COMPILE_STAGES && g->compiled.made_from[i] == stage_key(g, i))
+        i++;
+    compiled_free_from(g, i);
+    for (; i < RG__COMPILE_STAGES; i++) {
+        rg_result r = compile_stages[i].run(g);
+        if (r != RG_SUCCESS)
+            return r;
+        g->compiled.made_from[i] = stage_key(g, i);
+    }
+    return RG_SUCCESS;
 }
 
 /* Why culled command c (outside spans, or a span's begin) does not run:
@@ -201,9 +215,9 @@ static rg_result compile_stages(rg_graph *g)
 static void culled_reason(const rg_graph *g, uint32_t c, char *out, size_t size)
 {
     const rg__compiled *cc = &g->compiled;
-    uint32_t n = g->decl.cmds[c].node;
+    uint32_t n = rg__node_of(g, c);
     uint32_t names[4], count = 0, more = 0;
-    for (uint32_t ci = cc->node_first_cmd[n]; ci < cc->node_first_cmd[n + 1]; ci++) {
+    for (uint32_t ci = cc->nodes.first_cmd[n]; ci < cc->nodes.first_cmd[n + 1]; ci++) {
         const rg__cmd *cmd = &g->decl.cmds[ci];
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
@@ -251,7 +265,7 @@ static void log_notices(const rg_graph *g)
     }
     for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
-        if (r->imported || r->first_use != RG__NONE)
+        if (r->imported || rg__first_use(g, ri) != RG__NONE)
             continue;
         bool used = false;
         for (uint32_t a = 0; a < g->decl.access_count && !used; a++)
@@ -262,12 +276,12 @@ static void log_notices(const rg_graph *g)
     }
     for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
         char note[320];
-        if (g->decl.resources[ri].first_use != RG__NONE && rg__transient_notice(g, ri, note, sizeof note))
+        if (rg__first_use(g, ri) != RG__NONE && rg__transient_notice(g, ri, note, sizeof note))
             rg__log(g, RG_LOG_INFO, "%s", note);
     }
-    for (uint32_t i = 0; i < g->compiled.queue_note_count; i++)
+    for (uint32_t i = 0; i < g->compiled.queues.note_count; i++)
         rg__log(g, RG_LOG_INFO, "command '%s' stays on the graphics queue: %s",
-                g->decl.cmds[g->compiled.queue_notes[i].cmd].name, g->compiled.queue_notes[i].reason);
+                g->decl.cmds[g->compiled.queues.notes[i].cmd].name, g->compiled.queues.notes[i].reason);
 }
 
 rg_result rg_compile(rg_graph *graph)
@@ -275,50 +289,47 @@ rg_result rg_compile(rg_graph *graph)
     rg_graph *g = graph;
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
-    if (g->state == RG__FAILED)
-        return g->error;
+    if (g->status->state == RG__FAILED)
+        return g->status->error;
     rg__call_begin(g);
     if (g->decl.open_span != RG__NONE)
         return rg__fail(g, RG_ERROR_UNBALANCED_SPAN, "command '%s': begin_rendering without end_rendering",
                         g->decl.cmds[g->decl.spans[g->decl.open_span].begin_cmd].name);
-    if (g->state >= RG__COMPILED)
+    if (g->status->state >= RG__COMPILED)
         return RG_SUCCESS;
-    bool same = g->compiled.order && g->compiled.hash == g->decl.hash;
-    discard_from(g, same ? RG__COMPILED : RG__DECLARED);
-    rg_result r = same ? compile_again(g) : compile_stages(g);
+    discard_from(g, RG__COMPILED);
+    rg_result r = compile_run(g);
     if (r != RG_SUCCESS) {
         rg__compiled_free(g);
         /* A stage that found a declaration error kept it; memory is the
          * only other failure. */
         return r == RG_ERROR_OUT_OF_MEMORY ? rg__fail(g, r, "rg_compile: out of memory")
-                                           : rg__fail(g, r, "%s", g->message);
+                                           : rg__fail(g, r, "%s", g->status->message);
     }
-    g->compiled.hash = g->decl.hash;
-    g->state = RG__COMPILED;
+    g->status->state = RG__COMPILED;
     log_notices(g);
     return RG_SUCCESS;
 }
 
 /* ------------------------------------------------------------- placement */
 
-/* Back to compiled after a failed placement: nothing of it stays, and the
- * barriers are compile's again (a failed or aliased list is planned anew;
- * when even that runs out of memory, the next rg_compile starts over). */
-static void unplace(rg_graph *g)
-{
-    discard_from(g, RG__COMPILED);
-    if ((g->compiled.aliased || !g->compiled.point_start) && rg__compile_barriers(g, NULL) != RG_SUCCESS)
-        discard_from(g, RG__DECLARED);
-}
+/* Back to compiled after a failed placement: nothing of it stays (the
+ * barriers are compile's again). */
+static void unplace(rg_graph *g) { discard_from(g, RG__COMPILED); }
 
 /* After a memory plan: the barriers with its alias scopes, and the state. */
 static rg_result placed(rg_graph *g, bool on_device)
 {
-    rg_result r = rg__compile_barriers(g, g->placement.plan.alias);
-    if (r != RG_SUCCESS)
+    rg_result r = rg__compile_barriers(g, g->placement.plan.alias, &g->placement.sync);
+    if (r == RG_ERROR_OUT_OF_MEMORY)
         return rg__report(g, r, "placement: out of host memory planning the barriers");
+    if (r != RG_SUCCESS)
+        return r;
+    g->placement.synced = true;
+    if (on_device && (r = rg__frames_prepare(g, "placement")) != RG_SUCCESS)
+        return r;
     g->placement.on_device = on_device;
-    g->state = RG__PLACED;
+    g->status->state = RG__PLACED;
     return RG_SUCCESS;
 }
 
@@ -352,12 +363,12 @@ rg_result rg_place(rg_graph *graph)
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
-    if (g->state == RG__FAILED || g->state < RG__COMPILED)
+    if (g->status->state == RG__FAILED || g->status->state < RG__COMPILED)
         return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place: graph '%s' is not compiled", g->name);
     if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place: graph '%s' was created without a device", g->name);
     rg__device_collect(g->dev);
-    if (g->state == RG__PLACED && g->placement.on_device)
+    if (g->status->state == RG__PLACED && g->placement.on_device)
         return RG_SUCCESS;
     discard_from(g, RG__COMPILED);
     rg_result r = place_stages(g);
@@ -376,9 +387,9 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
     if (!props || !requirements)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place_offline: %s is NULL",
                           !props ? "props" : "requirements");
-    if (g->state == RG__FAILED || g->state < RG__COMPILED)
+    if (g->status->state == RG__FAILED || g->status->state < RG__COMPILED)
         return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place_offline: graph '%s' is not compiled", g->name);
-    if (g->state == RG__PLACED && g->placement.on_device) /* its memory was bound by that plan */
+    if (g->status->state == RG__PLACED && g->placement.on_device) /* its memory was bound by that plan */
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place_offline: graph '%s' was placed on the device "
                           "(its memory is bound)", g->name);
     rg__mem_requirements *reqs = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *reqs);
@@ -387,7 +398,7 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
     rg_result r = RG_SUCCESS;
     for (uint32_t i = 0; i < g->decl.resource_count && r == RG_SUCCESS; i++) {
         const rg__resource *res = &g->decl.resources[i];
-        if (!rg__creates(g, res))
+        if (!rg__creates(g, i))
             continue;
         rg__mem_requirements *q = &reqs[i];
         if (!requirements(user, res->name, res->is_texture, i, &q->size, &q->alignment, &q->type_bits,
@@ -412,12 +423,12 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
  * placement when needed. */
 static rg_result execute_ready(rg_graph *g, const char *what)
 {
-    if (g->state == RG__FAILED || g->state < RG__COMPILED)
+    if (g->status->state == RG__FAILED || g->status->state < RG__COMPILED)
         return rg__report(g, RG_ERROR_NOT_COMPILED, "%s: graph '%s' is not compiled", what, g->name);
     if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' was created without a device", what,
                           g->name);
-    if (g->state != RG__PLACED || !g->placement.on_device)
+    if (g->status->state != RG__PLACED || !g->placement.on_device)
         return rg_place(g);
     rg__device_collect(g->dev);
     return RG_SUCCESS;
@@ -434,9 +445,9 @@ rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
     rg_result r = execute_ready(g, "rg_execute");
     if (r != RG_SUCCESS)
         return r;
-    if (g->compiled.batch_count > 1)
+    if (g->compiled.queues.batch_count > 1)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: graph '%s' runs on several queues in %u "
-                          "batches: use rg_execute_batches", g->name, g->compiled.batch_count);
+                          "batches: use rg_execute_batches", g->name, g->compiled.queues.batch_count);
     return rg__execute(g, &cmd, "rg_execute");
 }
 
@@ -451,10 +462,10 @@ rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_su
     rg_result r = execute_ready(g, "rg_execute_batches");
     if (r != RG_SUCCESS)
         return r;
-    for (uint32_t b = 0; b < g->compiled.batch_count; b++)
+    for (uint32_t b = 0; b < g->compiled.queues.batch_count; b++)
         if (cmds[b] == VK_NULL_HANDLE)
             return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: no command buffer for batch %u "
-                              "(the %s queue)", b, rg_queue_name(g->compiled.batches[b].queue));
+                              "(the %s queue)", b, rg_queue_name(g->compiled.queues.batches[b].queue));
     r = rg__execute(g, cmds, "rg_execute_batches");
     if (r == RG_SUCCESS)
         rg__execute_plan(g, cmds, plan);

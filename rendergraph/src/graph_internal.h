@@ -1,5 +1,18 @@
 /* The render graph's internal data and its pipeline. Not installed.
  *
+ * Data flows one way. The declaration records hold only what the
+ * application declared; each compile stage writes one result struct of its
+ * own (rg__nodes, rg__edges, ... rg__sync) from the declaration and earlier
+ * results, which it gets as const: the stage functions take a const graph
+ * and every array of the declaration and of the results is a pointer to
+ * const, so a write into another stage's data does not compile. Placement's
+ * Vulkan objects live in rg__placement, execute's frame state (which
+ * history half holds which image) in rg__frames; the barriers placement
+ * plans with its alias scopes are its own rg__sync, beside compile's.
+ * graph.c runs the compile stages from a table and re-runs a stage only
+ * when the key its result was made from changed (the declaration's hash;
+ * for results that carry public handles, the handle tag too).
+ *
  * A graph goes through stages, each in a file named for it, each reading
  * only what earlier stages made (rendergraph/CMakeLists.txt lists the files
  * in this order, and scripts/check_stages.sh fails the build's tests when a
@@ -20,7 +33,8 @@
  *   compile_cull.c         nodes whose results reach nothing observable
  *   compile_reads.c        reads of created subresources that nothing
  *                          earlier in the frame writes (an error)
- *   compile_order.c        batches (longest path) and the execution order
+ *   compile_order.c        levels (longest path) and an execution order; the
+ *                          helper every stage that makes an order uses
  *   compile_schedule.c     the order with the lower peak of live bytes
  *   compile_merge.c        rendering instances: spans merged by local read,
  *                          made adjacent where the DAG allows; each
@@ -105,12 +119,9 @@ typedef struct rg__resource {
     uint32_t width, height, mip_levels, array_layers;
     VkSampleCountFlagBits samples;
     VkImageAspectFlags aspects;       /* every aspect of the format */
-    VkImageUsageFlags declared_usage; /* from accesses + extra */
-    VkImageUsageFlags image_usage;    /* declared + what compile decided (pixel-local
-                                         reads: SAMPLED or INPUT_ATTACHMENT; TRANSIENT) */
+    VkImageUsageFlags declared_usage; /* from accesses + extra (compile adds what
+                                         merging and transience need: rg__image_usage) */
     rg_transient transient_mode;      /* as declared */
-    bool transient;                   /* after compile: TRANSIENT_ATTACHMENT usage */
-    bool pooled;                      /* after placement: shares a pool's memory */
     /* buffers */
     VkDeviceSize size;
     VkBufferUsageFlags buffer_usage;
@@ -118,17 +129,14 @@ typedef struct rg__resource {
     VkImageLayout initial_layout, final_layout;
     VkPipelineStageFlags2 initial_stage, final_stage;
     VkAccessFlags2 initial_access, final_access;
-    /* the Vulkan objects execute uses (imports: the user's, re-pointable;
-     * created: set by placement) */
+    /* imports: the application's Vulkan objects, re-pointable per frame
+     * (created resources' are placement's: rg__image) */
     VkImage image;
     VkImageView view;
     VkBuffer buffer;
     /* subresource slots: aspect-major, then mip, then layer; a buffer has
      * one slot */
     uint32_t sub_base, sub_count;
-    /* lifetime after compile: positions in the execution order (RG__NONE if
-     * unused) */
-    uint32_t first_use, last_use;
     /* History pairs (rg_texture_create_history): the other half (RG__NONE
      * for any other resource); whether this half is the frame before's
      * contents (read-only) rather than the frame's own; the value the
@@ -169,7 +177,6 @@ typedef struct rg__cmd {
     uint32_t first_access, access_count; /* into accesses[] */
     uint32_t span;                    /* span index, RG__NONE outside spans
                                          (begin and end belong to their span) */
-    uint32_t node;                    /* after compile */
     union {
         struct { rg_record_fn record; void *user; } user;
         struct { VkDeviceSize src_offset, dst_offset, size; } copy_buffer;
@@ -188,14 +195,17 @@ typedef struct rg__span {
     uint32_t layer_count;
 } rg__span;
 
+/* What the application declared, and nothing else. The arrays are const
+ * for every reader: only the declaration calls (declare_*.c, through
+ * rg__declared) write them. */
 typedef struct rg__declaration {
-    rg__resource *resources;
+    const rg__resource *resources;
     uint32_t resource_count, resource_cap;
-    rg__cmd *cmds;
+    const rg__cmd *cmds;
     uint32_t cmd_count, cmd_cap;
-    rg__access *accesses;
+    const rg__access *accesses;
     uint32_t access_count, access_cap;
-    rg__span *spans;
+    const rg__span *spans;
     uint32_t span_count, span_cap;
     uint32_t open_span;               /* RG__NONE when no span is open */
     uint32_t sub_total;               /* subresource slots over all resources */
@@ -254,9 +264,9 @@ typedef struct rg__merge_note {
  * before's last batch of that queue. */
 typedef struct rg__wait {
     uint32_t batch;
-    VkPipelineStageFlags2 stage;
     VkPipelineStageFlags2 base;       /* ALL_COMMANDS for the frame's edges, else 0
-                                         (the barrier planner adds the rest) */
+                                         (the barrier planner gives the stages:
+                                         rg__sync.wait_stage) */
 } rg__wait;
 
 /* One submission: its queue's commands at positions first..last. */
@@ -284,61 +294,152 @@ typedef struct rg__history_clear {
     VkAccessFlags2 access;
 } rg__history_clear;
 
-typedef struct rg__compiled {
-    uint64_t hash;                    /* the declaration hash it was made from */
-    uint32_t node_count;
-    uint32_t *node_first_cmd;         /* per node: its first command (record order);
-                                         node_count + 1 entries, the last = cmd_count */
-    /* Hazard edges as (from, to) node pairs, `to` ascending, duplicates
-     * removed (compile_edges.c); then only those the closure did not
-     * already imply, for the DOT dump (compile_closure.c). */
-    uint32_t *edges;
-    uint32_t edge_count, edge_cap;
-    uint64_t *closure;                /* node_count rows of row_words: bit b of row a
+/* Each compile stage writes one result struct of its own, below, and
+ * nothing else: it is called as rg__compile_X(const rg_graph *, rg__X *out),
+ * and every array of the declaration and of every result is a pointer to
+ * const, so a stage that wrote into the declaration or into another
+ * stage's results would not compile. Only the owner fills an array (through
+ * its own non-const pointer, before publishing it) and frees it
+ * (rg__X_free); graph.c calls the stages and the frees. */
+
+/* compile_nodes.c: spans contracted into nodes. */
+typedef struct rg__nodes {
+    uint32_t count;
+    const uint32_t *first_cmd;        /* per node: its first command (record order);
+                                         count + 1 entries, the last = cmd_count */
+    const uint32_t *of_cmd;           /* per command: its node */
+} rg__nodes;
+
+/* compile_edges.c: hazard edges as (from, to) node pairs, `to` ascending,
+ * duplicates removed. */
+typedef struct rg__edges {
+    const uint32_t *pairs;
+    uint32_t count;
+} rg__edges;
+
+/* compile_closure.c: happens-before rows, and the edges they did not
+ * already imply (the DOT dump's). */
+typedef struct rg__closure {
+    const uint64_t *rows;             /* node count rows of row_words: bit b of row a
                                          = node b happens-before node a */
     uint32_t row_words;
-    uint8_t *node_culled;             /* per node: not recorded (compile_cull.c) */
+    const uint32_t *reduced;          /* (from, to) pairs */
+    uint32_t reduced_count;
+} rg__closure;
+
+/* compile_cull.c */
+typedef struct rg__cull {
+    const uint8_t *node_culled;       /* per node: not recorded */
     uint32_t culled_count;            /* commands culled */
-    uint32_t *node_batch;             /* Kahn batch (longest path from a source) */
-    uint32_t *order;                  /* command indices in execution order */
-    uint32_t order_count;
-    rg_command *order_handles;        /* the same as public handles */
-    /* Rendering instances (compile_merge.c). */
-    rg__instance *instances;
+} rg__cull;
+
+/* An order of the commands that run (culled ones left out): compile_order
+ * makes one, compile_schedule and compile_merge each make their own from
+ * the one before (rg__order_from_ranks). */
+typedef struct rg__order {
+    const uint32_t *cmds;             /* command indices in execution order */
+    uint32_t count;
+} rg__order;
+
+/* compile_order.c: each node's level (the longest path from a source: the
+ * nodes of one level are independent) and the order by level. */
+typedef struct rg__levels {
+    const uint32_t *node_level;
+    rg__order order;
+} rg__levels;
+
+/* compile_schedule.c: the order with the lower peak of live bytes. */
+typedef struct rg__schedule {
+    rg__order order;
+} rg__schedule;
+
+/* compile_merge.c: rendering instances, the execution order (the schedule's,
+ * merge candidates made adjacent), each access's mode. */
+typedef struct rg__merged {
+    rg__order order;                  /* the execution order */
+    const rg__instance *instances;
     uint32_t instance_count;
-    uint32_t *instance_spans;         /* spans in execution order */
-    rg__span_map *span_map;           /* per span */
-    uint8_t *access_mode;             /* per access: rg__access_mode */
-    rg__merge_note *merges;
+    const uint32_t *instance_spans;   /* spans in execution order */
+    const rg__span_map *span_map;     /* per span */
+    const uint8_t *access_mode;       /* per access: rg__access_mode */
+    const rg__merge_note *merges;
     uint32_t merge_count;
-    /* Queues (compile_queues.c). */
-    uint8_t *node_queue;              /* per node: rg_queue */
+    const VkImageUsageFlags *usage;   /* per resource: what its pixel-local reads
+                                         need (SAMPLED or INPUT_ATTACHMENT) */
+} rg__merged;
+
+/* compile_transient.c */
+typedef struct rg__transients {
+    const VkImageUsageFlags *usage;   /* per resource: the image's usage (declared,
+                                         the merge's, TRANSIENT_ATTACHMENT) */
+    const uint8_t *transient;         /* per resource: TRANSIENT_ATTACHMENT usage */
+} rg__transients;
+
+/* compile_lifetimes.c: first and last use as execution-order positions
+ * (RG__NONE: unused, so placement does not create it). */
+typedef struct rg__lifetime {
+    uint32_t first, last;
+} rg__lifetime;
+
+typedef struct rg__lifetimes {
+    const rg__lifetime *of;           /* per resource */
+} rg__lifetimes;
+
+/* compile_queues.c */
+typedef struct rg__queues {
+    const uint8_t *node_queue;        /* per node: rg_queue */
     uint32_t queues_used;             /* bit per rg_queue with commands (graphics always) */
-    uint32_t *resource_queues;        /* per resource: bit per rg_queue using it */
-    rg__batch *batches;               /* in submission order */
+    const uint32_t *resource_queues;  /* per resource: bit per rg_queue using it */
+    const rg__batch *batches;         /* in submission order */
     uint32_t batch_count;
-    uint32_t *pos_batch;              /* per execution-order position */
-    uint32_t *node_batch_of;          /* per node: its batch (RG__NONE culled) */
-    rg__queue_note *queue_notes;
-    uint32_t queue_note_count;
-    /* Barriers sorted by point; point p = recorded before order[p]
-     * (p == order_count: after the last command, the imports' final
-     * transitions). point_start has order_count + 2 entries. */
-    rg_barrier_info *barriers;
-    uint32_t *barrier_point;          /* per barrier */
-    uint32_t barrier_count, barrier_cap;
-    uint32_t *point_start;
-    bool aliased;                     /* planned with a placement's alias scopes */
+    const uint32_t *pos_batch;        /* per execution-order position */
+    const uint32_t *node_batch;       /* per node: its batch (RG__NONE culled) */
+    const rg__queue_note *notes;
+    uint32_t note_count;
+} rg__queues;
+
+/* compile_barriers.c: synchronization2 barriers over the order, planned
+ * once at compile (nothing shares memory) and again by placement (with
+ * its alias scopes), each into its own. */
+typedef struct rg__sync {
+    /* Sorted by point; point p = recorded before order[p] (p == order
+     * count: after the last command, the imports' final transitions).
+     * point_start has order count + 2 entries. */
+    const rg_barrier_info *barriers;
+    const rg_command *order_handles;  /* the execution order as public handles (made
+                                         here: like the barriers, they carry the tag) */
+    const uint32_t *barrier_point;    /* per barrier */
+    uint32_t barrier_count;
+    const uint32_t *point_start;
+    uint32_t point_max;               /* the most barriers at one point */
+    /* Per batch and queue (b * RG_QUEUE_COUNT + q): the stages its wait on
+     * that queue's semaphore blocks (0: no wait). */
+    const VkPipelineStageFlags2 *wait_stage;
     /* What the first execute after placement clears: runs of subresources
      * of history pairs' previous halves that the frame reads, each left in
-     * the layout and made visible to the scope of those reads
-     * (compile_barriers.c). */
-    rg__history_clear *history_clears;
-    uint32_t history_clear_count, history_clear_cap;
-    /* Execute's arrays, sized for the point with the most barriers. */
-    VkImageMemoryBarrier2 *scratch_image_barriers;
-    VkBufferMemoryBarrier2 *scratch_buffer_barriers;
-    uint32_t scratch_cap;
+     * the layout and made visible to the scope of those reads. */
+    const rg__history_clear *history_clears;
+    uint32_t history_clear_count;
+} rg__sync;
+
+#define RG__COMPILE_STAGES 12
+
+typedef struct rg__compiled {
+    /* Per stage (graph.c's list): the key its result was made from (the
+     * declaration's hash, with the handle tag where the result carries
+     * handles); 0: not made. */
+    uint64_t made_from[RG__COMPILE_STAGES];
+    rg__nodes nodes;
+    rg__edges edges;
+    rg__closure closure;
+    rg__cull cull;
+    rg__levels levels;
+    rg__schedule schedule;
+    rg__merged merge;
+    rg__transients transient;
+    rg__lifetimes lifetimes;
+    rg__queues queues;
+    rg__sync sync;
 } rg__compiled;
 
 /* -------------------------------------------------------------- placement */
@@ -466,9 +567,36 @@ typedef struct rg__timings {
     uint64_t completed;               /* that frame, 0: none yet */
 } rg__timings;
 
+/* A created resource's Vulkan objects (place_memory.c). */
+typedef struct rg__object {
+    VkImage image;
+    VkImageView view;                 /* of the whole image, where its usage allows one */
+    VkBuffer buffer;
+    bool pooled;                      /* shares a pool's memory */
+} rg__object;
+
+/* What execute keeps from frame to frame (execute.c owns it): how many
+ * frames it recorded since placement (the first clears history pairs'
+ * previous halves, each later one has the halves trade images), and its
+ * scratch arrays for one point's barriers, made at the first frame. */
+typedef struct rg__frames {
+    uint64_t recorded;
+    bool history_swapped;             /* the halves of each pair hold each other's image */
+    VkImageMemoryBarrier2 *image_barriers;
+    VkBufferMemoryBarrier2 *buffer_barriers;
+    uint32_t barrier_cap;
+} rg__frames;
+
+/* What placement made, each part by its own stage (the file named in the
+ * comment), the frame state by execute. */
 typedef struct rg__placement {
     bool on_device;                   /* made by rg_place (else rg_place_offline) */
-    rg__mem_plan plan;
+    rg__mem_plan plan;                /* memory_plan.c */
+    rg__sync sync;                    /* the barriers with the plan's alias scopes
+                                         (compile_barriers.c's planner, run by
+                                         graph.c at placement) */
+    bool synced;                      /* sync is made: queries read it */
+    rg__object *objects;              /* place_memory.c: per resource (created ones) */
     VkDeviceMemory *memory;           /* pools, lazy and dedicated allocations */
     uint32_t memory_count;
     /* Pools from rg_graph_desc.pool_memory: where each one starts (its
@@ -486,10 +614,7 @@ typedef struct rg__placement {
                                          until placement is freed */
     uint32_t access_view_count, access_view_cap;
     rg_record_context record;         /* rg_record_context_get's */
-    /* rg_execute calls since placement that recorded a frame: the first
-     * clears history pairs' previous halves, each later one swaps the
-     * halves' images first. */
-    uint64_t history_frames;
+    rg__frames frames;                /* execute.c */
     /* Merged instances' per-span state (VK_KHR_dynamic_rendering_local_read). */
     PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;
     PFN_vkCmdSetRenderingInputAttachmentIndicesKHR set_input_indices;
@@ -598,6 +723,12 @@ struct rg_device {
 
 /* ------------------------------------------------------------------ graph */
 
+typedef struct rg__status {
+    rg__state state;
+    rg_result error;                  /* the sticky error (RG__FAILED) */
+    char message[512];                /* the last error's message */
+} rg__status;
+
 struct rg_graph {
     char name[RG__NAME_MAX];
     rg_device *dev;                   /* NULL: device-free */
@@ -615,9 +746,11 @@ struct rg_graph {
     bool lenient_record_access;       /* rg_graph_desc.lenient_record_access */
     rg_merge merge;                   /* rg_graph_desc.merge */
     rg_device_caps caps;              /* the device compile merges for */
-    rg__state state;
-    rg_result error;                  /* the sticky error (RG__FAILED) */
-    char message[512];                /* the last error's message */
+    /* The one part of a graph every stage and query may write (through a
+     * const graph: it points at status_store): the lifecycle state and the
+     * last error. */
+    rg__status *status;
+    rg__status status_store;
     rg__declaration decl;
     rg__compiled compiled;
     rg__placement placement;
@@ -683,26 +816,58 @@ static inline bool rg__history(const rg__resource *r) { return r->history_pair !
 /* Whether placement creates resource r: a created one that a recorded
  * command uses, or a half of a history pair either half of which is used
  * (the halves trade images every frame, so both exist or neither). */
-static inline bool rg__creates(const rg_graph *g, const rg__resource *r)
+static inline bool rg__creates(const rg_graph *g, uint32_t ri)
 {
+    const rg__resource *r = &g->decl.resources[ri];
     if (r->imported)
         return false;
-    return r->first_use != RG__NONE ||
-           (rg__history(r) && g->decl.resources[r->history_pair].first_use != RG__NONE);
+    const rg__lifetime *l = g->compiled.lifetimes.of;
+    return l[ri].first != RG__NONE || (rg__history(r) && l[r->history_pair].first != RG__NONE);
+}
+
+/* The resource whose placed objects resource ri uses this frame: its own,
+ * or for a history half its pair's while execute has them swapped. */
+static inline uint32_t rg__holder(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    return rg__history(r) && g->placement.frames.history_swapped ? r->history_pair : ri;
+}
+/* Resource ri's Vulkan objects this frame: an import's, as the
+ * application set them; a created one's, as placement made them (none
+ * before placement). */
+static inline VkImage rg__image(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    return r->imported ? r->image : g->placement.objects ? g->placement.objects[rg__holder(g, ri)].image : VK_NULL_HANDLE;
+}
+static inline VkImageView rg__view(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    return r->imported ? r->view : g->placement.objects ? g->placement.objects[rg__holder(g, ri)].view : VK_NULL_HANDLE;
+}
+static inline VkBuffer rg__buffer(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    return r->imported ? r->buffer : g->placement.objects ? g->placement.objects[ri].buffer : VK_NULL_HANDLE;
+}
+/* Whether resource ri shares a pool's memory (after placement). */
+static inline bool rg__pooled(const rg_graph *g, uint32_t ri)
+{
+    return g->placement.objects && g->placement.objects[ri].pooled;
 }
 
 /* ------------------------------------------------------------- base.c */
 
 /* A declaration or compile error: kept (the first one only) and returned;
  * the graph is FAILED until reset. */
-rg_result rg__fail(rg_graph *g, rg_result r, const char *fmt, ...)
+rg_result rg__fail(const rg_graph *g, rg_result r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 /* Any other call's error: sets the message (unless a sticky error's is
  * kept) and returns r. */
-rg_result rg__report(rg_graph *g, rg_result r, const char *fmt, ...)
+rg_result rg__report(const rg_graph *g, rg_result r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -713,7 +878,7 @@ rg_result rg__report(rg_graph *g, rg_result r, const char *fmt, ...)
  * (rg_texture_set_image, rg_buffer_set_buffer): clears the message unless
  * a sticky error's is kept, so a call that succeeds leaves "". Queries and
  * reports never call it: they write to the graph only when they fail. */
-void rg__call_begin(rg_graph *g);
+void rg__call_begin(const rg_graph *g);
 
 /* A message to the graph's log (rg_log_fn), about the graph. */
 void rg__log(const rg_graph *g, rg_log_level level, const char *fmt, ...)
@@ -726,7 +891,7 @@ void rg__log(const rg_graph *g, rg_log_level level, const char *fmt, ...)
 void *rg__malloc(const rg_graph *g, size_t size);
 void *rg__calloc(const rg_graph *g, size_t count, size_t size);
 void *rg__realloc(const rg_graph *g, void *p, size_t size);
-void rg__free(const rg_graph *g, void *p);
+void rg__free(const rg_graph *g, const void *p);
 /* An allocator with its defaults filled in (malloc, realloc, free for
  * NULL); false when one is given without all three functions. */
 bool rg__allocator_resolve(const rg_allocator *given, const rg_allocator *fallback, rg_allocator *out);
@@ -757,49 +922,95 @@ uint32_t rg__sub_slot(const rg__resource *r, VkImageAspectFlagBits aspect, uint3
 
 /* -------------------------------------------------------- compile stages */
 
-rg_result rg__compile_nodes(rg_graph *g);
-rg_result rg__compile_edges(rg_graph *g);
-rg_result rg__compile_closure(rg_graph *g);
-rg_result rg__compile_cull(rg_graph *g);
+/* Each stage reads the declaration and earlier stages' results (const) and
+ * writes only its own result, which its _free releases (and zeroes). A
+ * stage's error is kept (rg__fail) and its result left for _free. */
+rg_result rg__compile_nodes(const rg_graph *g, rg__nodes *out);
+void rg__nodes_free(const rg_graph *g, rg__nodes *n);
+/* The node of command c (after compile_nodes). */
+static inline uint32_t rg__node_of(const rg_graph *g, uint32_t c) { return g->compiled.nodes.of_cmd[c]; }
+rg_result rg__compile_edges(const rg_graph *g, rg__edges *out);
+void rg__edges_free(const rg_graph *g, rg__edges *e);
+rg_result rg__compile_closure(const rg_graph *g, rg__closure *out);
+void rg__closure_free(const rg_graph *g, rg__closure *c);
+rg_result rg__compile_cull(const rg_graph *g, rg__cull *out);
+void rg__cull_free(const rg_graph *g, rg__cull *c);
 /* Whether command c was culled (after compile_cull). */
 static inline bool rg__culled(const rg_graph *g, uint32_t c)
 {
-    return g->compiled.node_culled && g->compiled.node_culled[g->decl.cmds[c].node];
+    return g->compiled.cull.node_culled && g->compiled.cull.node_culled[rg__node_of(g, c)];
 }
 /* RG_ERROR_READ_BEFORE_WRITE at the first read of a created subresource
  * that no earlier command writes (imports, history previous, undefined_ok
- * and CLEAR/DONT_CARE loads excepted). */
-rg_result rg__compile_reads(rg_graph *g);
-rg_result rg__compile_order(rg_graph *g);
-rg_result rg__compile_schedule(rg_graph *g);
-/* Rendering instances from the order (which it may change to make merge
- * candidates adjacent), the accesses' modes, and the usage pixel-local
- * reads need (rg__compile_merge_usage, also after an identical
- * re-declaration). */
-rg_result rg__compile_merge(rg_graph *g);
-void rg__compile_merge_usage(rg_graph *g);
+ * and CLEAR/DONT_CARE loads excepted). Writes nothing else. */
+rg_result rg__compile_reads(const rg_graph *g);
+rg_result rg__compile_order(const rg_graph *g, rg__levels *out);
+void rg__levels_free(const rg_graph *g, rg__levels *l);
+/* The order of a sequence of nodes: each node's commands in record order
+ * (*out zeroed when out of memory: false). The one way a stage makes an
+ * order. */
+bool rg__order_of_nodes(const rg_graph *g, const uint32_t *nodes, uint32_t count, rg__order *out);
+void rg__order_free(const rg_graph *g, rg__order *o);
+rg_result rg__compile_schedule(const rg_graph *g, rg__schedule *out);
+void rg__schedule_free(const rg_graph *g, rg__schedule *s);
+/* Rendering instances from the schedule's order (made anew where merge
+ * candidates become adjacent), the accesses' modes, and the usage
+ * pixel-local reads need. */
+rg_result rg__compile_merge(const rg_graph *g, rg__merged *out);
+void rg__merged_free(const rg_graph *g, rg__merged *m);
+/* The execution order (after compile_merge). */
+static inline uint32_t rg__order_count(const rg_graph *g) { return g->compiled.merge.order.count; }
+static inline const uint32_t *rg__order_cmds(const rg_graph *g) { return g->compiled.merge.order.cmds; }
 /* An access as compile decided it: stage, access and layout. */
 void rg__access_effective(const rg_graph *g, uint32_t access, VkPipelineStageFlags2 *stage, VkAccessFlags2 *mask,
                           VkImageLayout *layout);
-rg_result rg__compile_transient(rg_graph *g);
+rg_result rg__compile_transient(const rg_graph *g, rg__transients *out);
+void rg__transients_free(const rg_graph *g, rg__transients *t);
+/* A created image's usage and whether it is transient (after compile_transient). */
+static inline VkImageUsageFlags rg__image_usage(const rg_graph *g, uint32_t ri)
+{
+    return g->compiled.transient.usage ? g->compiled.transient.usage[ri] : g->decl.resources[ri].declared_usage;
+}
+static inline bool rg__transient(const rg_graph *g, uint32_t ri)
+{
+    return g->compiled.transient.transient && g->compiled.transient.transient[ri];
+}
 /* After compile: whether created texture ri would have been transient
  * (AUTO) but for a load or store op of its instance; if so, out gets the
  * log notice naming the texture, the span and the op. */
 bool rg__transient_notice(const rg_graph *g, uint32_t ri, char *out, size_t size);
-void rg__compile_lifetimes(rg_graph *g);
-rg_result rg__compile_queues(rg_graph *g);
+rg_result rg__compile_lifetimes(const rg_graph *g, rg__lifetimes *out);
+void rg__lifetimes_free(const rg_graph *g, rg__lifetimes *l);
+/* Resource ri's first use (RG__NONE: unused) and last (after compile_lifetimes). */
+static inline uint32_t rg__first_use(const rg_graph *g, uint32_t ri) { return g->compiled.lifetimes.of[ri].first; }
+static inline uint32_t rg__last_use(const rg_graph *g, uint32_t ri) { return g->compiled.lifetimes.of[ri].last; }
+rg_result rg__compile_queues(const rg_graph *g, rg__queues *out);
+void rg__queues_free(const rg_graph *g, rg__queues *q);
 /* The queue command c runs on (after compile_queues). */
 static inline rg_queue rg__queue_of(const rg_graph *g, uint32_t c)
 {
-    return g->compiled.node_queue ? (rg_queue)g->compiled.node_queue[g->decl.cmds[c].node] : RG_QUEUE_GRAPHICS;
+    return g->compiled.queues.node_queue ? (rg_queue)g->compiled.queues.node_queue[rg__node_of(g, c)]
+                                         : RG_QUEUE_GRAPHICS;
 }
 /* The stages a queue of that kind supports (for eligibility and barriers). */
 VkPipelineStageFlags2 rg__queue_stages(rg_queue q);
-/* The barriers over the execution order; alias: per resource, what its
- * first use waits for besides the frame before (NULL: nothing shares
- * memory). */
-rg_result rg__compile_barriers(rg_graph *g, const rg__alias_scope *alias);
-/* Frees what compile made (the declaration stays). */
+/* The barriers over the execution order into out; alias: per resource,
+ * what its first use waits for besides the frame before (NULL: nothing
+ * shares memory). Compile runs it with NULL, placement with its plan's. */
+rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, rg__sync *out);
+void rg__sync_free(const rg_graph *g, rg__sync *s);
+/* The barriers execute records and queries report: placement's where it
+ * made them, else compile's. */
+static inline const rg__sync *rg__sync_of(const rg_graph *g)
+{
+    return g->placement.synced ? &g->placement.sync : &g->compiled.sync;
+}
+/* The stages batch b's wait on queue q blocks (0: none). */
+static inline VkPipelineStageFlags2 rg__wait_stage(const rg_graph *g, uint32_t b, uint32_t q)
+{
+    return rg__sync_of(g)->wait_stage[(size_t)b * RG_QUEUE_COUNT + q];
+}
+/* Frees every compile result (the declaration stays). */
 void rg__compiled_free(rg_graph *g);
 
 /* ------------------------------------------------------ placement stages */
@@ -902,6 +1113,12 @@ void rg__labels_end(const rg_graph *g, VkCommandBuffer cmd, uint32_t open);
 /* Records batch i into cmds[i]. what: the public call (rg_execute or
  * rg_execute_batches), for the message. */
 rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds, const char *what);
+/* Execute's frame state (rg__frames): its scratch arrays for one point's
+ * barriers and the history clears, made at placement on the device so
+ * that a frame allocates nothing; freed and reset with the placement (a
+ * new placement starts a new history). */
+rg_result rg__frames_prepare(rg_graph *g, const char *what);
+void rg__frames_free(rg_graph *g);
 /* The plan of the frame rg__execute recorded; moves the timelines on. */
 void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan);
 

@@ -113,7 +113,7 @@ static rg_result classify(planner *p, uint32_t ri)
                           (unsigned long long)MAX_RESOURCE_BYTES);
     m->size = q->size;
     m->alignment = alignment;
-    bool transient = r->is_texture && r->transient;
+    bool transient = r->is_texture && rg__transient(g, ri);
     uint32_t type;
     if (!rg_choose_memory_type(p->props, q->type_bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, transient, &type))
         return rg__report(g, RG_ERROR_VULKAN, "placement: %s '%s': no DEVICE_LOCAL memory type in bits 0x%x",
@@ -137,8 +137,8 @@ static rg_result classify(planner *p, uint32_t ri)
     if (res != RG_SUCCESS)
         return res;
     p->slot[ri] = p->count;
-    p->items[p->count++] = (pooled){ri, m->pool, q->size, alignment, 0, r->first_use, r->last_use, 0, 0,
-                                    p->g->compiled.resource_queues ? p->g->compiled.resource_queues[ri] : 1u};
+    p->items[p->count++] = (pooled){ri, m->pool, q->size, alignment, 0, rg__first_use(g, ri), rg__last_use(g, ri), 0, 0,
+                                    p->g->compiled.queues.resource_queues ? p->g->compiled.queues.resource_queues[ri] : 1u};
     return RG_SUCCESS;
 }
 
@@ -149,7 +149,7 @@ static rg_result classify(planner *p, uint32_t ri)
 static rg_result collect_uses(planner *p)
 {
     rg_graph *g = p->g;
-    size_t words = g->compiled.row_words ? g->compiled.row_words : 1;
+    size_t words = g->compiled.closure.row_words ? g->compiled.closure.row_words : 1;
     p->uses = rg__calloc(g, (size_t)p->count * words + 1, sizeof *p->uses);
     p->preds = rg__malloc(g, ((size_t)p->count * words + 1) * sizeof *p->preds);
     uint32_t *last_node = rg__malloc(g, ((size_t)p->count + 1) * sizeof *last_node);
@@ -167,7 +167,7 @@ static rg_result collect_uses(planner *p)
             continue;
         /* A merged instance binds its attachments from its first span to
          * its last: a use in it is a use in all of its spans' nodes. */
-        const rg__instance *in = cmd->span != RG__NONE ? &cc->instances[cc->span_map[cmd->span].instance] : NULL;
+        const rg__instance *in = cmd->span != RG__NONE ? &cc->merge.instances[cc->merge.span_map[cmd->span].instance] : NULL;
         uint32_t nodes = in && in->count > 1 ? in->count : 1;
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
@@ -180,17 +180,17 @@ static rg_result collect_uses(planner *p)
             rg__access_effective(g, cmd->first_access + k, &stage, &access, &layout);
             p->items[i].stage |= stage;
             p->items[i].access |= access;
-            if (last_node[i] == cmd->node)
+            if (last_node[i] == rg__node_of(g, c))
                 continue;
-            last_node[i] = cmd->node;
+            last_node[i] = rg__node_of(g, c);
             uint64_t *u = &p->uses[(size_t)i * words], *pr = &p->preds[(size_t)i * words];
             for (uint32_t j = 0; j < nodes; j++) {
-                uint32_t node = cmd->node;
+                uint32_t node = rg__node_of(g, c);
                 if (nodes > 1)
-                    node = g->decl.cmds[g->decl.spans[cc->instance_spans[in->first + j]].begin_cmd].node;
-                const uint64_t *row = &cc->closure[(size_t)node * cc->row_words];
+                    node = rg__node_of(g, g->decl.spans[cc->merge.instance_spans[in->first + j]].begin_cmd);
+                const uint64_t *row = &cc->closure.rows[(size_t)node * cc->closure.row_words];
                 u[node / 64] |= 1ull << (node % 64);
-                for (uint32_t w = 0; w < cc->row_words; w++)
+                for (uint32_t w = 0; w < cc->closure.row_words; w++)
                     pr[w] &= row[w];
             }
         }
@@ -202,7 +202,7 @@ static rg_result collect_uses(planner *p)
 /* Every use of a happens-before every use of b. */
 static bool before(const planner *p, uint32_t a, uint32_t b)
 {
-    size_t words = p->g->compiled.row_words;
+    size_t words = p->g->compiled.closure.row_words;
     const uint64_t *u = &p->uses[(size_t)a * words], *pr = &p->preds[(size_t)b * words];
     for (size_t w = 0; w < words; w++)
         if (u[w] & ~pr[w])
@@ -362,7 +362,7 @@ static void alias_scopes(planner *p)
 static rg_result lower_bound(planner *p)
 {
     const rg_graph *g = p->g;
-    uint32_t n = p->g->compiled.order_count;
+    uint32_t n = p->g->compiled.merge.order.count;
     VkDeviceSize *delta = rg__malloc(g, ((size_t)n + 1) * 2 * sizeof *delta);
     if (!delta)
         return RG_ERROR_OUT_OF_MEMORY;
@@ -398,7 +398,7 @@ static rg_result plan_all(planner *p)
         p->slot[ri] = RG__NONE;
         if (r->imported)
             m->kind = RG_MEMORY_IMPORTED;
-        else if (!rg__creates(g, r))
+        else if (!rg__creates(g, ri))
             m->kind = RG_MEMORY_NOT_CREATED;
         else {
             rg_result res = classify(p, ri);

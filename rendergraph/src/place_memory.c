@@ -14,7 +14,7 @@
  * CONCURRENT across them (rendergraph.h, "Queues"); families holds them. */
 static uint32_t sharing(const rg_graph *g, const rg__resource *r, uint32_t *families)
 {
-    uint32_t mask = g->compiled.resource_queues ? g->compiled.resource_queues[r - g->decl.resources] : 0;
+    uint32_t mask = g->compiled.queues.resource_queues ? g->compiled.queues.resource_queues[r - g->decl.resources] : 0;
     if (g->concurrent_sharing)
         mask = (1u << RG_QUEUE_GRAPHICS) | (g->caps.compute_queue ? 1u << RG_QUEUE_COMPUTE : 0) |
                (g->caps.transfer_queue ? 1u << RG_QUEUE_TRANSFER : 0);
@@ -35,7 +35,7 @@ static VkImageCreateInfo image_info(const rg_graph *g, const rg__resource *r, Vk
         .arrayLayers = r->array_layers,
         .samples = r->samples,
         .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = r->image_usage,
+        .usage = rg__image_usage(g, (uint32_t)(r - g->decl.resources)),
         .sharingMode = count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE,
         .queueFamilyIndexCount = count > 1 ? count : 0,
         .pQueueFamilyIndices = count > 1 ? families : NULL,
@@ -56,10 +56,6 @@ static VkBufferCreateInfo buffer_info(const rg_graph *g, const rg__resource *r, 
     };
 }
 
-static bool needs_memory(const rg_graph *g, const rg__resource *r)
-{
-    return rg__creates(g, r);
-}
 
 /* Asks the device without creating anything (Vulkan 1.3). */
 static void requirements_of(const rg_graph *g, VkDevice dev, const rg__resource *r, rg__mem_requirements *out)
@@ -93,28 +89,24 @@ void rg__place_requirements(rg_graph *g, rg__mem_requirements *reqs)
 {
     VkDevice dev = g->dev->device;
     for (uint32_t i = 0; i < g->decl.resource_count; i++)
-        if (needs_memory(g, &g->decl.resources[i]))
+        if (rg__creates(g, i))
             requirements_of(g, dev, &g->decl.resources[i], &reqs[i]);
 }
 
 void rg__place_memory_free(rg_graph *g)
 {
     VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
-    for (uint32_t i = 0; i < g->decl.resource_count; i++) {
-        rg__resource *r = &g->decl.resources[i];
-        if (r->imported)
-            continue;
-        if (dev && r->view)
-            rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = r->view});
-        if (dev && r->image)
-            rg__retire(g, (rg__retired){.kind = RG__RETIRED_IMAGE, .u.image = r->image});
-        if (dev && r->buffer)
-            rg__retire(g, (rg__retired){.kind = RG__RETIRED_BUFFER, .u.buffer = r->buffer});
-        r->view = VK_NULL_HANDLE;
-        r->image = VK_NULL_HANDLE;
-        r->buffer = VK_NULL_HANDLE;
-        r->pooled = false;
+    for (uint32_t i = 0; g->placement.objects && i < g->decl.resource_count; i++) {
+        const rg__object *o = &g->placement.objects[i];
+        if (dev && o->view)
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = o->view});
+        if (dev && o->image)
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_IMAGE, .u.image = o->image});
+        if (dev && o->buffer)
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_BUFFER, .u.buffer = o->buffer});
     }
+    rg__free(g, g->placement.objects);
+    g->placement.objects = NULL;
     for (uint32_t i = 0; i < g->placement.memory_count && dev; i++)
         rg__retire(g, (rg__retired){.kind = RG__RETIRED_MEMORY, .u.memory = g->placement.memory[i]});
     rg__free(g, g->placement.memory);
@@ -128,17 +120,15 @@ void rg__place_memory_free(rg_graph *g)
     g->placement.app_pools = NULL;
     g->placement.app_offsets = NULL;
     g->placement.app_pool_count = 0;
-    /* New images start a new history (their first frame clears). */
-    g->placement.history_frames = 0;
 }
 
-static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const rg__resource *dedicated_to,
+static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const rg__object *dedicated_to,
                           VkDeviceMemory *out, const char *what)
 {
     VkMemoryDedicatedAllocateInfo ded = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
-        .image = dedicated_to && dedicated_to->is_texture ? dedicated_to->image : VK_NULL_HANDLE,
-        .buffer = dedicated_to && !dedicated_to->is_texture ? dedicated_to->buffer : VK_NULL_HANDLE,
+        .image = dedicated_to ? dedicated_to->image : VK_NULL_HANDLE,
+        .buffer = dedicated_to ? dedicated_to->buffer : VK_NULL_HANDLE,
     };
     VkMemoryAllocateInfo ai = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
@@ -185,17 +175,17 @@ static rg_result pool_from_application(rg_graph *g, uint32_t p, VkDeviceMemory *
     return RG_SUCCESS;
 }
 
-static rg_result create_object(rg_graph *g, rg__resource *r, bool pooled)
+static rg_result create_object(rg_graph *g, const rg__resource *r, rg__object *o, bool pooled)
 {
     VkDevice dev = g->dev->device;
     VkResult vr;
     uint32_t families[RG_QUEUE_COUNT];
     if (r->is_texture) {
         VkImageCreateInfo ci = image_info(g, r, pooled ? VK_IMAGE_CREATE_ALIAS_BIT : 0, families);
-        vr = g->dev->vk.CreateImage(dev, &ci, g->dev->vk_alloc, &r->image);
+        vr = g->dev->vk.CreateImage(dev, &ci, g->dev->vk_alloc, &o->image);
     } else {
         VkBufferCreateInfo ci = buffer_info(g, r, families);
-        vr = g->dev->vk.CreateBuffer(dev, &ci, g->dev->vk_alloc, &r->buffer);
+        vr = g->dev->vk.CreateBuffer(dev, &ci, g->dev->vk_alloc, &o->buffer);
     }
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
@@ -203,22 +193,24 @@ static rg_result create_object(rg_graph *g, rg__resource *r, bool pooled)
                         "placement: creating %s '%s': %s", r->is_texture ? "texture" : "buffer", r->name,
                         rg_vk_result_string(vr));
     if (r->is_texture)
-        rg__name_object(g->dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)r->image, "%s", r->name);
+        rg__name_object(g->dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)o->image, "%s", r->name);
     else
-        rg__name_object(g->dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)r->buffer, "%s", r->name);
+        rg__name_object(g->dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)o->buffer, "%s", r->name);
     return RG_SUCCESS;
 }
 
-static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDeviceSize offset)
+static rg_result bind(rg_graph *g, uint32_t ri, rg__object *o, VkDeviceMemory memory, VkDeviceSize offset)
 {
+    const rg__resource *r = &g->decl.resources[ri];
+    VkImageUsageFlags usage = rg__image_usage(g, ri);
     VkDevice dev = g->dev->device;
     VkResult vr;
     if (r->is_texture) {
-        VkBindImageMemoryInfo bi = { .sType = VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO, .image = r->image,
+        VkBindImageMemoryInfo bi = { .sType = VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO, .image = o->image,
                                      .memory = memory, .memoryOffset = offset };
         vr = g->dev->vk.BindImageMemory2(dev, 1, &bi);
     } else {
-        VkBindBufferMemoryInfo bi = { .sType = VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO, .buffer = r->buffer,
+        VkBindBufferMemoryInfo bi = { .sType = VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO, .buffer = o->buffer,
                                       .memory = memory, .memoryOffset = offset };
         vr = g->dev->vk.BindBufferMemory2(dev, 1, &bi);
     }
@@ -231,22 +223,22 @@ static rg_result bind(rg_graph *g, rg__resource *r, VkDeviceMemory memory, VkDev
                                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
                                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
                                        VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
-    if (!r->is_texture || !(r->image_usage & viewable))
+    if (!r->is_texture || !(usage & viewable))
         return RG_SUCCESS;
     VkImageViewCreateInfo vci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .image = r->image,
+        .image = o->image,
         .viewType = r->array_layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D,
         .format = r->format,
         .subresourceRange = { r->aspects, 0, r->mip_levels, 0, r->array_layers },
     };
     /* A depth/stencil view for sampling may name one aspect only. */
-    if ((r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (r->image_usage & VK_IMAGE_USAGE_SAMPLED_BIT))
+    if ((r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (usage & VK_IMAGE_USAGE_SAMPLED_BIT))
         vci.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
-    vr = g->dev->vk.CreateImageView(dev, &vci, g->dev->vk_alloc, &r->view);
+    vr = g->dev->vk.CreateImageView(dev, &vci, g->dev->vk_alloc, &o->view);
     if (vr != VK_SUCCESS)
         return rg__report(g, RG_ERROR_VULKAN, "placement: view of '%s': %s", r->name, rg_vk_result_string(vr));
-    rg__name_object(g->dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)r->view, "%s", r->name);
+    rg__name_object(g->dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)o->view, "%s", r->name);
     return RG_SUCCESS;
 }
 
@@ -255,7 +247,9 @@ rg_result rg__place_memory(rg_graph *g)
     const rg__mem_plan *plan = &g->placement.plan;
     g->placement.memory =
         rg__calloc(g, (size_t)plan->pool_count + g->decl.resource_count + 1, sizeof *g->placement.memory);
-    if (!g->placement.memory)
+    rg__object *objects = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *objects);
+    g->placement.objects = objects;
+    if (!g->placement.memory || !objects)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     rg_result res = RG_SUCCESS;
     VkDeviceMemory *pools = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *pools);
@@ -283,23 +277,24 @@ rg_result rg__place_memory(rg_graph *g)
                             members, members == 1 ? "" : "s");
     }
     for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
-        rg__resource *r = &g->decl.resources[i];
+        const rg__resource *r = &g->decl.resources[i];
+        rg__object *o = &objects[i];
         const rg__mem_placement *m = &plan->items[i];
-        if (!needs_memory(g, r) || m->kind == RG_MEMORY_NOT_CREATED || m->kind == RG_MEMORY_IMPORTED)
+        if (!rg__creates(g, i) || m->kind == RG_MEMORY_NOT_CREATED || m->kind == RG_MEMORY_IMPORTED)
             continue;
         bool pooled = m->kind == RG_MEMORY_POOLED;
-        r->pooled = pooled;
-        res = create_object(g, r, pooled);
+        o->pooled = pooled;
+        res = create_object(g, r, o, pooled);
         VkDeviceMemory own = VK_NULL_HANDLE;
         if (res == RG_SUCCESS && !pooled) {
             char what[RG__NAME_MAX + 16];
             snprintf(what, sizeof what, "'%s'", r->name);
-            res = allocate(g, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? r : NULL, &own, what);
+            res = allocate(g, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? o : NULL, &own, what);
             if (res == RG_SUCCESS)
                 rg__name_object(g->dev, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)own, "%s", r->name);
         }
         if (res == RG_SUCCESS)
-            res = bind(g, r, pooled ? pools[m->pool] : own, pooled ? bases[m->pool] + m->offset : 0);
+            res = bind(g, i, o, pooled ? pools[m->pool] : own, pooled ? bases[m->pool] + m->offset : 0);
     }
     rg__free(g, pools);
     rg__free(g, bases);

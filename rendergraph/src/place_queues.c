@@ -25,7 +25,7 @@ rg_result rg__place_queues(rg_graph *g)
 {
     VkDevice dev = g->dev->device;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        if (!(g->compiled.queues_used & (1u << q)))
+        if (!(g->compiled.queues.queues_used & (1u << q)))
             continue;
         if (!g->dev->queues[q].queue)
             return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: the graph runs commands on the %s queue, "
@@ -44,7 +44,7 @@ rg_result rg__place_queues(rg_graph *g)
                         "graph \"%s\" %s timeline", g->name, rg_queue_name((rg_queue)q));
         g->placement.timeline[q] = 0;
     }
-    g->placement.submissions = rg__calloc(g, (size_t)g->compiled.batch_count + 1, sizeof *g->placement.submissions);
+    g->placement.submissions = rg__calloc(g, (size_t)g->compiled.queues.batch_count + 1, sizeof *g->placement.submissions);
     if (!g->placement.submissions)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     return RG_SUCCESS;

@@ -16,16 +16,18 @@
  * refused at declaration. */
 #include "graph_internal.h"
 
-static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, const rg__resource *r)
+static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, uint32_t ri)
 {
+    const rg__resource *r = &g->decl.resources[ri];
+    VkImageUsageFlags usage = rg__image_usage(g, ri);
     VkImageFormatProperties p;
     VkResult vr = g->dev->vk.GetPhysicalDeviceImageFormatProperties(pd, r->format, VK_IMAGE_TYPE_2D,
-                                                                    VK_IMAGE_TILING_OPTIMAL, r->image_usage, 0, &p);
+                                                                    VK_IMAGE_TILING_OPTIMAL, usage, 0, &p);
     if (vr == VK_ERROR_FORMAT_NOT_SUPPORTED)
         return rg__report(g, RG_ERROR_UNSUPPORTED,
                           "placement: texture '%s': format %s with usage %s is not "
                           "supported by this device",
-                          r->name, rg_format_name(r->format), RG__IMAGE_USAGES(r->image_usage));
+                          r->name, rg_format_name(r->format), RG__IMAGE_USAGES(usage));
     if (vr != VK_SUCCESS)
         return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
@@ -35,7 +37,7 @@ static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, const rg__resou
         r->width > p.maxExtent.width || r->height > p.maxExtent.height)
         return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: texture '%s' (format %s, usage %s): %ux%u, %u "
                         "mips, %u layers, %u samples exceed what this device offers (%ux%u, %u mips, %u layers, "
-                        "sample counts 0x%x)", r->name, rg_format_name(r->format), RG__IMAGE_USAGES(r->image_usage),
+                        "sample counts 0x%x)", r->name, rg_format_name(r->format), RG__IMAGE_USAGES(usage),
                         r->width,
                         r->height, r->mip_levels, r->array_layers, (unsigned)r->samples, p.maxExtent.width,
                         p.maxExtent.height, p.maxMipLevels, p.maxArrayLayers, (unsigned)p.sampleCounts);
@@ -87,8 +89,8 @@ rg_result rg__place_support(rg_graph *g)
     rg_result res = RG_SUCCESS;
     for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
         const rg__resource *r = &g->decl.resources[i];
-        if (r->is_texture && rg__creates(g, r))
-            res = check_texture(g, pd, r);
+        if (r->is_texture && rg__creates(g, i))
+            res = check_texture(g, pd, i);
     }
     for (uint32_t c = 0; c < g->decl.cmd_count && res == RG_SUCCESS; c++)
         if (g->decl.cmds[c].type == RG_COMMAND_TYPE_BLIT && !rg__culled(g, c))
@@ -102,7 +104,7 @@ rg_result rg__place_support(rg_graph *g)
      * name and size here, before any driver reports it as a size of 0. */
     for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
         const rg__resource *r = &g->decl.resources[i];
-        if (!r->is_texture && rg__creates(g, r) && m4.maxBufferSize && r->size > m4.maxBufferSize)
+        if (!r->is_texture && rg__creates(g, i) && m4.maxBufferSize && r->size > m4.maxBufferSize)
             res = rg__report(g, RG_ERROR_UNSUPPORTED, "placement: buffer '%s' is %llu bytes, over the device's "
                              "maxBufferSize (%llu)", r->name, (unsigned long long)r->size,
                              (unsigned long long)m4.maxBufferSize);

@@ -58,7 +58,7 @@ static void instance_name(const rg_graph *g, const rg__instance *in, char *out)
     size_t len = 0;
     out[0] = '\0';
     for (uint32_t i = 0; i < in->count; i++) {
-        const rg__cmd *c = &g->decl.cmds[g->decl.spans[g->compiled.instance_spans[in->first + i]].begin_cmd];
+        const rg__cmd *c = &g->decl.cmds[g->decl.spans[g->compiled.merge.instance_spans[in->first + i]].begin_cmd];
         int n = snprintf(out + len, RG__NAME_MAX - len, "%s%s", i ? "+" : "", c->name);
         if (n < 0 || (size_t)n >= RG__NAME_MAX - len)
             return;
@@ -72,17 +72,17 @@ static void plan_units(rg_graph *g)
 {
     rg__timings *t = &g->placement.timings;
     const rg__compiled *c = &g->compiled;
-    for (uint32_t b = 0; b < c->batch_count; b++) {
-        const rg__batch *batch = &c->batches[b];
+    for (uint32_t b = 0; b < c->queues.batch_count; b++) {
+        const rg__batch *batch = &c->queues.batches[b];
         if (!t->mask[batch->queue])
             continue;
         uint32_t u = add_unit(t, RG__TIMING_BATCH, RG__NONE, b, batch->queue);
         t->batch_unit[b] = u;
         snprintf(t->units[u].name, RG__NAME_MAX, "batch %u (%s)", b, rg_queue_name(batch->queue));
-        for (uint32_t p = batch->first; p <= batch->last && p < c->order_count; p++) {
-            if (c->pos_batch[p] != b)
+        for (uint32_t p = batch->first; p <= batch->last && p < c->merge.order.count; p++) {
+            if (c->queues.pos_batch[p] != b)
                 continue;
-            uint32_t ci = c->order[p];
+            uint32_t ci = c->merge.order.cmds[p];
             const rg__cmd *cmd = &g->decl.cmds[ci];
             if (cmd->span == RG__NONE) {
                 u = add_unit(t, RG__TIMING_COMMAND, ci, b, batch->queue);
@@ -90,8 +90,8 @@ static void plan_units(rg_graph *g)
                 t->pos_begin[p] = t->pos_end[p] = t->cmd_unit[ci] = u;
                 continue;
             }
-            uint32_t inst = c->span_map[cmd->span].instance;
-            const rg__instance *in = &c->instances[inst];
+            uint32_t inst = c->merge.span_map[cmd->span].instance;
+            const rg__instance *in = &c->merge.instances[inst];
             if (cmd->type != RG_COMMAND_TYPE_BEGIN_RENDERING || in->begin_pos != p)
                 continue;
             u = add_unit(t, RG__TIMING_INSTANCE, ci, b, batch->queue);
@@ -108,10 +108,10 @@ static void plan_units(rg_graph *g)
         const rg__cmd *cmd = &g->decl.cmds[ci];
         if (cmd->span == RG__NONE || rg__culled(g, ci))
             continue;
-        uint32_t inst = c->span_map[cmd->span].instance;
+        uint32_t inst = c->merge.span_map[cmd->span].instance;
         if (inst == RG__NONE)
             continue;
-        uint32_t p = c->instances[inst].begin_pos;
+        uint32_t p = c->merge.instances[inst].begin_pos;
         t->cmd_unit[ci] = t->pos_begin[p];
     }
 }
@@ -128,18 +128,18 @@ rg_result rg__place_timings(rg_graph *g)
         t->mask[q] = bits == 0 ? 0 : bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
     }
     /* A unit per batch and per position at most. */
-    size_t most = (size_t)c->batch_count + c->order_count;
+    size_t most = (size_t)c->queues.batch_count + c->merge.order.count;
     t->units = rg__calloc(g, most + 1, sizeof *t->units);
-    t->pos_begin = rg__malloc(g, ((size_t)c->order_count + 1) * sizeof *t->pos_begin);
-    t->pos_end = rg__malloc(g, ((size_t)c->order_count + 1) * sizeof *t->pos_end);
-    t->batch_unit = rg__malloc(g, ((size_t)c->batch_count + 1) * sizeof *t->batch_unit);
+    t->pos_begin = rg__malloc(g, ((size_t)c->merge.order.count + 1) * sizeof *t->pos_begin);
+    t->pos_end = rg__malloc(g, ((size_t)c->merge.order.count + 1) * sizeof *t->pos_end);
+    t->batch_unit = rg__malloc(g, ((size_t)c->queues.batch_count + 1) * sizeof *t->batch_unit);
     t->cmd_unit = rg__malloc(g, ((size_t)g->decl.cmd_count + 1) * sizeof *t->cmd_unit);
     t->ms = rg__calloc(g, most + 1, sizeof *t->ms);
     if (!t->units || !t->pos_begin || !t->pos_end || !t->batch_unit || !t->cmd_unit || !t->ms)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: timings: out of host memory");
-    memset(t->pos_begin, 0xff, ((size_t)c->order_count + 1) * sizeof *t->pos_begin);
-    memset(t->pos_end, 0xff, ((size_t)c->order_count + 1) * sizeof *t->pos_end);
-    memset(t->batch_unit, 0xff, ((size_t)c->batch_count + 1) * sizeof *t->batch_unit);
+    memset(t->pos_begin, 0xff, ((size_t)c->merge.order.count + 1) * sizeof *t->pos_begin);
+    memset(t->pos_end, 0xff, ((size_t)c->merge.order.count + 1) * sizeof *t->pos_end);
+    memset(t->batch_unit, 0xff, ((size_t)c->queues.batch_count + 1) * sizeof *t->batch_unit);
     memset(t->cmd_unit, 0xff, ((size_t)g->decl.cmd_count + 1) * sizeof *t->cmd_unit);
     plan_units(g);
     uint32_t total = 0;
@@ -177,7 +177,7 @@ rg_result rg_graph_set_timings(rg_graph *graph, bool on)
     if (g->timings == on)
         return RG_SUCCESS;
     g->timings = on;
-    if (g->state != RG__PLACED || !g->placement.on_device)
+    if (g->status->state != RG__PLACED || !g->placement.on_device)
         return RG_SUCCESS;
     rg__place_timings_free(g);
     if (!on)

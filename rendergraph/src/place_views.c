@@ -25,7 +25,7 @@
 static bool slot_subresource(const rg_graph *g, uint32_t s, uint32_t slot, uint32_t *resource, uint32_t *mip,
                              uint32_t *base_layer, uint32_t *layers)
 {
-    if (g->compiled.span_map[s].instance == RG__NONE)
+    if (g->compiled.merge.span_map[s].instance == RG__NONE)
         return false;
     const rg__span *span = &g->decl.spans[s];
     const rg_rendering_desc *d = &span->desc;
@@ -98,15 +98,15 @@ rg_result rg__place_views(rg_graph *g)
                 imports++;
                 continue;
             }
-            rg_result res = make_view(g, "placement", r, r->image, mip, base, layers, &pl->span_views[s].views[slot]);
+            rg_result res = make_view(g, "placement", r, rg__image(g, ri), mip, base, layers, &pl->span_views[s].views[slot]);
             if (res != RG_SUCCESS)
                 return res;
             pl->span_views[s].owned |= 1u << slot;
         }
     }
     bool merged = false;
-    for (uint32_t i = 0; i < g->compiled.instance_count; i++)
-        merged = merged || g->compiled.instances[i].count > 1;
+    for (uint32_t i = 0; i < g->compiled.merge.instance_count; i++)
+        merged = merged || g->compiled.merge.instances[i].count > 1;
     if (merged) {
         pl->set_locations = g->dev->vk.CmdSetRenderingAttachmentLocationsKHR;
         pl->set_input_indices = g->dev->vk.CmdSetRenderingInputAttachmentIndicesKHR;
@@ -164,9 +164,9 @@ static rg_result history_views(rg_graph *g)
         if (!rg__history(r))
             continue;
         VkImageView view;
-        rg_result res = import_view(g, "placement", is, r->image, &view);
+        rg_result res = import_view(g, "placement", is, g->placement.objects[is->resource].image, &view);
         if (res == RG_SUCCESS)
-            res = import_view(g, "placement", is, g->decl.resources[r->history_pair].image, &view);
+            res = import_view(g, "placement", is, g->placement.objects[r->history_pair].image, &view);
         if (res != RG_SUCCESS)
             return res;
     }
@@ -180,14 +180,14 @@ rg_result rg__place_bind_imports(rg_graph *g, const char *what)
         const rg__resource *r = &g->decl.resources[is->resource];
         VkImageView *slot = &g->placement.span_views[is->span].views[is->slot];
         if (!is->sub) {
-            if (!r->view)
+            if (!rg__view(g, is->resource))
                 return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: imported texture '%s' is an attachment "
                                 "of span '%s' but has no view", what, r->name,
                                 g->decl.cmds[g->decl.spans[is->span].begin_cmd].name);
-            *slot = r->view;
+            *slot = rg__view(g, is->resource);
             continue;
         }
-        rg_result res = import_view(g, what, is, r->image, slot);
+        rg_result res = import_view(g, what, is, rg__image(g, is->resource), slot);
         if (res != RG_SUCCESS)
             return res;
     }
@@ -271,7 +271,7 @@ static VkRenderingAttachmentInfo instance_attachment(const rg_graph *g, const rg
 
 static void instance_rendering(const rg_graph *g, const rg__instance *in, rg_span_rendering *out)
 {
-    const rg__span *first = &g->decl.spans[g->compiled.instance_spans[in->first]];
+    const rg__span *first = &g->decl.spans[g->compiled.merge.instance_spans[in->first]];
     for (uint32_t u = 0; u < in->color_count; u++)
         out->colors[u] = instance_attachment(g, &in->colors[u], false);
     bool has_depth = false, has_stencil = false;
@@ -295,9 +295,9 @@ static void instance_rendering(const rg_graph *g, const rg__instance *in, rg_spa
 void rg__span_rendering(const rg_graph *g, uint32_t s, rg_span_rendering *out)
 {
     const rg__span *span = &g->decl.spans[s];
-    const rg__instance *in = &g->compiled.instances[g->compiled.span_map[s].instance];
-    out->continues = g->compiled.instance_spans[in->first] != s;
-    out->ends = g->compiled.instance_spans[in->first + in->count - 1] == s;
+    const rg__instance *in = &g->compiled.merge.instances[g->compiled.merge.span_map[s].instance];
+    out->continues = g->compiled.merge.instance_spans[in->first] != s;
+    out->ends = g->compiled.merge.instance_spans[in->first + in->count - 1] == s;
     out->begin = (rg_command){rg__make_id(g, span->begin_cmd)};
     out->end = (rg_command){rg__make_id(g, span->end_cmd)};
     if (in->count > 1) {

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <string.h>
 
-static bool compiled(const rg_graph *g) { return g && g->state != RG__FAILED && g->state >= RG__COMPILED; }
-static bool placed(const rg_graph *g) { return g && g->state == RG__PLACED; }
+static bool compiled(const rg_graph *g) { return g && g->status->state != RG__FAILED && g->status->state >= RG__COMPILED; }
+static bool placed(const rg_graph *g) { return g && g->status->state == RG__PLACED; }
 
 /* What every rg_result query checks first, after its graph: out given (then
  * zeroed) and the graph compiled. */
@@ -49,18 +49,18 @@ bool rg_happens_before(const rg_graph *graph, rg_command a, rg_command b)
     uint32_t ia = rg__command_index(graph, a), ib = rg__command_index(graph, b);
     if (ia == RG__NONE || ib == RG__NONE)
         return false;
-    uint32_t na = graph->decl.cmds[ia].node, nb = graph->decl.cmds[ib].node;
+    uint32_t na = rg__node_of(graph, ia), nb = rg__node_of(graph, ib);
     if (na >= nb) /* same node (one span) or later: never */
         return false;
-    return (graph->compiled.closure[(size_t)nb * graph->compiled.row_words + na / 64] >> (na % 64)) & 1u;
+    return (graph->compiled.closure.rows[(size_t)nb * graph->compiled.closure.row_words + na / 64] >> (na % 64)) & 1u;
 }
 
 uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order)
 {
     bool ok = compiled(graph);
     if (order)
-        *order = ok ? graph->compiled.order_handles : NULL;
-    return ok ? graph->compiled.order_count : 0;
+        *order = ok ? rg__sync_of(graph)->order_handles : NULL;
+    return ok ? graph->compiled.merge.order.count : 0;
 }
 
 rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_command_info *out)
@@ -77,7 +77,7 @@ rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_comm
     *out = (rg_command_info){ .name = c->name, .type = c->type, .kind = c->kind, .index = i, .span = c->span,
                               .culled = rg__culled(graph, i), .queue = rg__queue_of(graph, i),
                               .batch = rg__culled(graph, i) ? RG_INDEX_NONE
-                                                            : graph->compiled.node_batch_of[c->node] };
+                                                            : graph->compiled.queues.node_batch[rg__node_of(graph, i)] };
     if (c->type == RG_COMMAND_TYPE_USER) {
         out->record = c->u.user.record;
         out->user = c->u.user.user;
@@ -105,11 +105,11 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
     if (s == RG__NONE)
         return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' is "
                           "outside spans", graph->decl.cmds[i].name);
-    const rg__span_map *map = &graph->compiled.span_map[s];
+    const rg__span_map *map = &graph->compiled.merge.span_map[s];
     if (map->instance == RG__NONE)
         return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' "
                           "was culled", graph->decl.cmds[i].name);
-    const rg__instance *in = &graph->compiled.instances[map->instance];
+    const rg__instance *in = &graph->compiled.merge.instances[map->instance];
     out->instance = map->instance;
     out->merged = in->count > 1;
     out->color_count = in->color_count;
@@ -164,12 +164,12 @@ rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, r
         const rg__access *a = &graph->decl.accesses[ai];
         if (!a->local || a->resource != t)
             continue;
-        out->input_attachment = graph->compiled.access_mode[ai] == RG__MODE_INPUT;
+        out->input_attachment = graph->compiled.merge.access_mode[ai] == RG__MODE_INPUT;
         out->input_index = VK_ATTACHMENT_UNUSED;
         out->layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         if (out->input_attachment) {
-            const rg__span_map *map = &graph->compiled.span_map[c->span];
-            const rg__instance *in = &graph->compiled.instances[map->instance];
+            const rg__span_map *map = &graph->compiled.merge.span_map[c->span];
+            const rg__instance *in = &graph->compiled.merge.instances[map->instance];
             out->layout = VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR;
             for (uint32_t u = 0; u < in->color_count; u++)
                 if (in->colors[u].resource == t && map->inputs[u] != VK_ATTACHMENT_UNUSED)
@@ -183,7 +183,7 @@ rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, r
                       "not read texture '%s' pixel-locally", c->name, graph->decl.resources[t].name);
 }
 
-uint32_t rg_merge_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.merge_count : 0; }
+uint32_t rg_merge_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.merge.merge_count : 0; }
 
 rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out)
 {
@@ -192,9 +192,9 @@ rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out
     rg_result r = start(graph, out, sizeof *out, "rg_merge_get");
     if (r != RG_SUCCESS)
         return r;
-    if (index >= graph->compiled.merge_count)
-        return bad_index(graph, "rg_merge_get", index, graph->compiled.merge_count, "merge notes");
-    const rg__merge_note *n = &graph->compiled.merges[index];
+    if (index >= graph->compiled.merge.merge_count)
+        return bad_index(graph, "rg_merge_get", index, graph->compiled.merge.merge_count, "merge notes");
+    const rg__merge_note *n = &graph->compiled.merge.merges[index];
     out->first = (rg_command){rg__make_id(graph, graph->decl.spans[n->first].begin_cmd)};
     out->second = (rg_command){rg__make_id(graph, graph->decl.spans[n->second].begin_cmd)};
     out->merged = n->reason[0] == '\0';
@@ -202,13 +202,13 @@ rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out
     return RG_SUCCESS;
 }
 
-uint32_t rg_barrier_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.barrier_count : 0; }
+uint32_t rg_barrier_count(const rg_graph *graph) { return compiled(graph) ? rg__sync_of(graph)->barrier_count : 0; }
 
 const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index)
 {
-    if (!compiled(graph) || index >= graph->compiled.barrier_count)
+    if (!compiled(graph) || index >= rg__sync_of(graph)->barrier_count)
         return NULL;
-    return &graph->compiled.barriers[index];
+    return &rg__sync_of(graph)->barriers[index];
 }
 
 /* The count of recorded frames is since placement on the device: the
@@ -218,7 +218,7 @@ bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous)
 {
     uint32_t i = graph ? rg__texture_index(graph, previous) : RG__NONE;
     return i != RG__NONE && rg__history(&graph->decl.resources[i]) && placed(graph) &&
-           graph->placement.on_device && graph->placement.history_frames > 0;
+           graph->placement.on_device && graph->placement.frames.recorded > 0;
 }
 
 bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
@@ -226,7 +226,7 @@ bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
     if (!compiled(graph))
         return false;
     uint32_t i = rg__texture_index(graph, texture);
-    return i != RG__NONE && graph->decl.resources[i].transient;
+    return i != RG__NONE && rg__transient(graph, i);
 }
 
 /* Resource i of a compiled graph: the declaration, compile's results and
@@ -235,8 +235,8 @@ static void fill_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
 {
     const rg__resource *r = &g->decl.resources[i];
     bool texture = r->is_texture;
-    *out = (rg_resource_info){ .name = r->name, .imported = r->imported, .transient = r->transient,
-                               .first_use = r->first_use, .last_use = r->last_use,
+    *out = (rg_resource_info){ .name = r->name, .imported = r->imported, .transient = rg__transient(g, i),
+                               .first_use = rg__first_use(g, i), .last_use = rg__last_use(g, i),
                                .memory_type = RG__NONE, .pool = RG__NONE };
     if (texture)
         out->texture = (rg_texture){rg__make_id(g, i)};
@@ -268,7 +268,7 @@ static void fill_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
         out->size = r->size;
     }
     if (!r->imported) {
-        out->image_usage = r->image_usage;
+        out->image_usage = rg__image_usage(g, i);
         out->buffer_usage = r->buffer_usage;
     }
 }
@@ -337,7 +337,7 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
                           "on the device", graph->name);
     if (span >= graph->decl.span_count)
         return bad_index(graph, "rg_span_get_rendering", span, graph->decl.span_count, "spans");
-    if (graph->compiled.span_map[span].instance == RG__NONE)
+    if (graph->compiled.merge.span_map[span].instance == RG__NONE)
         return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_span_get_rendering: span %u was culled",
                           span);
     rg__span_rendering(graph, span, out);
@@ -373,35 +373,32 @@ rg_memory_kind rg_buffer_memory(const rg_graph *graph, rg_buffer buffer, VkDevic
 
 /* Created resources' objects exist only once placed on the device; an
  * import's are what the application set. */
-static const rg__resource *with_objects(const rg_graph *g, uint32_t i)
+static bool with_objects(const rg_graph *g, uint32_t i)
 {
-    if (i == RG__NONE)
-        return NULL;
-    const rg__resource *r = &g->decl.resources[i];
-    return r->imported || (placed(g) && g->placement.on_device) ? r : NULL;
+    return i != RG__NONE && (g->decl.resources[i].imported || (placed(g) && g->placement.on_device));
 }
 
 VkImage rg_texture_image(const rg_graph *graph, rg_texture texture)
 {
-    const rg__resource *r = graph ? with_objects(graph, rg__texture_index(graph, texture)) : NULL;
-    return r ? r->image : VK_NULL_HANDLE;
+    uint32_t i = graph ? rg__texture_index(graph, texture) : RG__NONE;
+    return with_objects(graph, i) ? rg__image(graph, i) : VK_NULL_HANDLE;
 }
 
 VkImageView rg_texture_view(const rg_graph *graph, rg_texture texture)
 {
-    const rg__resource *r = graph ? with_objects(graph, rg__texture_index(graph, texture)) : NULL;
-    return r ? r->view : VK_NULL_HANDLE;
+    uint32_t i = graph ? rg__texture_index(graph, texture) : RG__NONE;
+    return with_objects(graph, i) ? rg__view(graph, i) : VK_NULL_HANDLE;
 }
 
 VkBuffer rg_buffer_handle(const rg_graph *graph, rg_buffer buffer)
 {
-    const rg__resource *r = graph ? with_objects(graph, rg__buffer_index(graph, buffer)) : NULL;
-    return r ? r->buffer : VK_NULL_HANDLE;
+    uint32_t i = graph ? rg__buffer_index(graph, buffer) : RG__NONE;
+    return with_objects(graph, i) ? rg__buffer(graph, i) : VK_NULL_HANDLE;
 }
 
 uint32_t rg_batch_count(const rg_graph *graph)
 {
-    return graph && compiled(graph) ? graph->compiled.batch_count : 0;
+    return graph && compiled(graph) ? graph->compiled.queues.batch_count : 0;
 }
 
 rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out)
@@ -411,19 +408,19 @@ rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out
     rg_result res = start(graph, out, sizeof *out, "rg_batch_get");
     if (res != RG_SUCCESS)
         return res;
-    if (batch >= graph->compiled.batch_count)
-        return bad_index(graph, "rg_batch_get", batch, graph->compiled.batch_count, "batches");
-    const rg__batch *b = &graph->compiled.batches[batch];
+    if (batch >= graph->compiled.queues.batch_count)
+        return bad_index(graph, "rg_batch_get", batch, graph->compiled.queues.batch_count, "batches");
+    const rg__batch *b = &graph->compiled.queues.batches[batch];
     *out = (rg_batch_info){.queue = b->queue, .first = b->first, .last = b->last, .signal = b->signal};
     for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
         if (b->waits_on[r])
-            out->waits[out->wait_count++] = (rg_batch_wait){(rg_queue)r, b->wait[r].batch, b->wait[r].stage};
+            out->waits[out->wait_count++] = (rg_batch_wait){(rg_queue)r, b->wait[r].batch, rg__wait_stage(graph, batch, r)};
     return RG_SUCCESS;
 }
 
 uint32_t rg_queue_note_count(const rg_graph *graph)
 {
-    return graph && compiled(graph) ? graph->compiled.queue_note_count : 0;
+    return graph && compiled(graph) ? graph->compiled.queues.note_count : 0;
 }
 
 rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out)
@@ -433,9 +430,9 @@ rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note
     rg_result r = start(graph, out, sizeof *out, "rg_queue_note_get");
     if (r != RG_SUCCESS)
         return r;
-    if (index >= graph->compiled.queue_note_count)
-        return bad_index(graph, "rg_queue_note_get", index, graph->compiled.queue_note_count, "queue notes");
-    const rg__queue_note *n = &graph->compiled.queue_notes[index];
+    if (index >= graph->compiled.queues.note_count)
+        return bad_index(graph, "rg_queue_note_get", index, graph->compiled.queues.note_count, "queue notes");
+    const rg__queue_note *n = &graph->compiled.queues.notes[index];
     *out = (rg_queue_note){{rg__make_id(graph, n->cmd)}, graph->decl.cmds[n->cmd].queue, n->reason};
     return RG_SUCCESS;
 }

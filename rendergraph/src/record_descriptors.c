@@ -115,14 +115,16 @@ static rg_result access_view(const rg_record_context *rc, uint32_t ai, const cha
      * depth and stencil aspects (placement's view of a texture that is
      * never sampled keeps both). */
     bool own_aspect = r->imported || !(r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ||
-                      (r->image_usage & VK_IMAGE_USAGE_SAMPLED_BIT);
-    if (whole(r, &a->range) && own_aspect && !rg__history(r) && r->view != VK_NULL_HANDLE) {
-        *out = r->view;
+                      (rg__image_usage(g, a->resource) & VK_IMAGE_USAGE_SAMPLED_BIT);
+    VkImage image = rg__image(g, a->resource);
+    VkImageView own = rg__view(g, a->resource);
+    if (whole(r, &a->range) && own_aspect && !rg__history(r) && own != VK_NULL_HANDLE) {
+        *out = own;
         return RG_SUCCESS;
     }
     rg__placement *pl = &g->placement;
     for (uint32_t i = 0; i < pl->access_view_count; i++)
-        if (pl->access_views[i].access == ai && pl->access_views[i].image == r->image) {
+        if (pl->access_views[i].access == ai && pl->access_views[i].image == image) {
             *out = pl->access_views[i].view;
             return RG_SUCCESS;
         }
@@ -132,7 +134,7 @@ static rg_result access_view(const rg_record_context *rc, uint32_t ai, const cha
     bool array = r->array_layers > 1;
     VkImageViewCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .image = r->image,
+        .image = image,
         .viewType = array ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D,
         .format = r->format,
         .subresourceRange = { aspect, a->range.base_mip, a->range.mip_count, a->range.base_layer,
@@ -147,7 +149,7 @@ static rg_result access_view(const rg_record_context *rc, uint32_t ai, const cha
                           rg_vk_result_string(vr));
     rg__name_view(g->dev, *out, r->name, a->range.base_mip, a->range.mip_count, a->range.base_layer,
                   a->range.layer_count);
-    pl->access_views[pl->access_view_count++] = (rg__access_view){ ai, r->image, *out };
+    pl->access_views[pl->access_view_count++] = (rg__access_view){ ai, image, *out };
     return RG_SUCCESS;
 }
 
@@ -171,7 +173,7 @@ static rg_result buffer_info(const rg_record_context *rc, uint32_t ai, VkDescrip
     if (ai == RG__NONE)
         return RG_ERROR_INVALID_ARGUMENT;
     const rg__access *a = &rc->graph->decl.accesses[ai];
-    *out = (VkDescriptorBufferInfo){ .buffer = rc->graph->decl.resources[a->resource].buffer, .offset = a->offset,
+    *out = (VkDescriptorBufferInfo){ .buffer = rg__buffer(rc->graph, a->resource), .offset = a->offset,
                                      .range = a->size };
     return RG_SUCCESS;
 }
@@ -182,7 +184,7 @@ static rg_result begin_query(const rg_record_context *rc, const void *out, const
 {
     if (!rc || !out)
         return RG_ERROR_INVALID_ARGUMENT; /* no graph to say it on */
-    if (rc->graph->state != RG__PLACED || !rc->graph->placement.on_device)
+    if (rc->graph->status->state != RG__PLACED || !rc->graph->placement.on_device)
         return rg__report(rc->graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what,
                           rc->graph->name);
     *c = current(rc, what);

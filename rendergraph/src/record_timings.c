@@ -123,7 +123,7 @@ void rg__timings_batch_end(rg_graph *g, VkCommandBuffer cmd, uint32_t b)
     const rg__timings *t = &g->placement.timings;
     if (t->batch_unit[b] != RG__NONE)
         stamp(g, cmd, t->batch_unit[b], 1);
-    if (b + 1 < g->compiled.batch_count)
+    if (b + 1 < g->compiled.queues.batch_count)
         return;
     /* The last batch runs after every other queue's work of the frame. */
     VkMemoryBarrier2 done = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
@@ -153,7 +153,7 @@ void rg__timings_after(rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 static rg_result timings_ready(const rg_graph *g, const char *what)
 {
     rg_graph *w = (rg_graph *)g;
-    if (g->state != RG__PLACED || !g->placement.on_device)
+    if (g->status->state != RG__PLACED || !g->placement.on_device)
         return rg__report(w, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what, g->name);
     if (!g->timings)
         return rg__report(w, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has timings off (rg_graph_desc.timings, "
@@ -197,7 +197,7 @@ rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double 
 
 uint32_t rg_timing_count(const rg_graph *graph)
 {
-    if (!graph || graph->state != RG__PLACED || !graph->placement.on_device)
+    if (!graph || graph->status->state != RG__PLACED || !graph->placement.on_device)
         return 0;
     return graph->placement.timings.unit_count;
 }

@@ -33,9 +33,9 @@ static const char *origin_name(const rg__resource *r)
 
 /* The memory kind, "transient-" first for a TRANSIENT_ATTACHMENT texture
  * (lazy: tile memory; pooled: no lazily allocated type on the device). */
-static const char *memory_name(const rg__resource *r, const rg__mem_placement *m, char *buf, size_t size)
+static const char *memory_name(bool transient, const rg__mem_placement *m, char *buf, size_t size)
 {
-    if (!r->transient)
+    if (!transient)
         return kind_name(m->kind);
     snprintf(buf, size, "transient-%s", kind_name(m->kind));
     return buf;
@@ -43,12 +43,13 @@ static const char *memory_name(const rg__resource *r, const rg__mem_placement *m
 
 /* The usage the graph creates it with, as flag names; NULL for what the
  * graph does not create (imports, unused). */
-static const char *usage_text(const rg_graph *g, const rg__resource *r, char *buf, size_t size)
+static const char *usage_text(const rg_graph *g, uint32_t ri, char *buf, size_t size)
 {
-    if (!rg__creates(g, r))
+    const rg__resource *r = &g->decl.resources[ri];
+    if (!rg__creates(g, ri))
         return NULL;
     if (r->is_texture)
-        rg_image_usage_names(r->image_usage, buf, size);
+        rg_image_usage_names(rg__image_usage(g, ri), buf, size);
     else
         rg_buffer_usage_names(r->buffer_usage, buf, size);
     return buf;
@@ -70,7 +71,7 @@ static rg_result plan_of(const rg_graph *graph, const char *what, const void *ou
     *plan = NULL;
     if (!output)
         return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg);
-    if (graph->state != RG__PLACED)
+    if (graph->status->state != RG__PLACED)
         return rg__report((rg_graph *)graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed", what, graph->name);
     *plan = &graph->placement.plan;
     return RG_SUCCESS;
@@ -105,7 +106,7 @@ typedef struct traffic {
 
 static rg_result traffic_of(const rg_graph *graph, const char *what, traffic *t)
 {
-    t->per = rg__malloc(graph, ((size_t)graph->compiled.instance_count + 1) * sizeof *t->per);
+    t->per = rg__malloc(graph, ((size_t)graph->compiled.merge.instance_count + 1) * sizeof *t->per);
     rg_result r = t->per ? rg__tile_traffic(graph, t->per, &t->outside, &t->total) : RG_ERROR_OUT_OF_MEMORY;
     if (r != RG_SUCCESS) {
         rg__free(graph, t->per);
@@ -121,7 +122,7 @@ static const char *span_name(const rg_graph *g, uint32_t s) { return g->decl.cmd
  * that therefore were not created. */
 static void culled_lines(const rg_graph *g, FILE *out)
 {
-    if (g->compiled.culled_count == 0)
+    if (g->compiled.cull.culled_count == 0)
         return;
     fprintf(out, "culled (nothing observable reads their results):");
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
@@ -132,7 +133,7 @@ static void culled_lines(const rg_graph *g, FILE *out)
     fprintf(out, "\nnot created, used by culled commands only:");
     for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
-        if (r->imported || rg__creates(g, r))
+        if (r->imported || rg__creates(g, ri))
             continue;
         bool used = false;
         for (uint32_t a = 0; a < g->decl.access_count && !used; a++)
@@ -147,11 +148,11 @@ static void culled_lines(const rg_graph *g, FILE *out)
  * escaped). */
 static void put_instance(FILE *f, const rg_graph *g, uint32_t ii, void (*put)(FILE *, const char *))
 {
-    const rg__instance *in = &g->compiled.instances[ii];
+    const rg__instance *in = &g->compiled.merge.instances[ii];
     for (uint32_t k = 0; k < in->count; k++) {
         if (k)
             fputs(" + ", f);
-        put(f, span_name(g, g->compiled.instance_spans[in->first + k]));
+        put(f, span_name(g, g->compiled.merge.instance_spans[in->first + k]));
     }
 }
 
@@ -163,18 +164,18 @@ static void put_raw(FILE *f, const char *s) { fputs(s, f); }
 static void queue_lines(const rg_graph *g, FILE *out)
 {
     const rg__compiled *cc = &g->compiled;
-    if (cc->queues_used != 1u << RG_QUEUE_GRAPHICS) {
+    if (cc->queues.queues_used != 1u << RG_QUEUE_GRAPHICS) {
         fprintf(out, "queues: %u batches per frame (semaphore values relative to the frame's start)\n",
-                cc->batch_count);
-        for (uint32_t b = 0; b < cc->batch_count; b++) {
-            const rg__batch *x = &cc->batches[b];
+                cc->queues.batch_count);
+        for (uint32_t b = 0; b < cc->queues.batch_count; b++) {
+            const rg__batch *x = &cc->queues.batches[b];
             fprintf(out, "  batch %u %s: ", b, rg_queue_name(x->queue));
             if (x->first == RG__NONE)
                 fprintf(out, "no commands (%s)",
-                        b + 1 == cc->batch_count ? "frame end" : "frame start: history clears");
+                        b + 1 == cc->queues.batch_count ? "frame end" : "frame start: history clears");
             else
-                fprintf(out, "'%s'..'%s' (positions %u..%u)", g->decl.cmds[cc->order[x->first]].name,
-                        g->decl.cmds[cc->order[x->last]].name, x->first, x->last);
+                fprintf(out, "'%s'..'%s' (positions %u..%u)", g->decl.cmds[cc->merge.order.cmds[x->first]].name,
+                        g->decl.cmds[cc->merge.order.cmds[x->last]].name, x->first, x->last);
             for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++) {
                 if (!x->waits_on[r])
                     continue;
@@ -182,28 +183,28 @@ static void queue_lines(const rg_graph *g, FILE *out)
                     fprintf(out, ", waits %s +0 (the frame before)", rg_queue_name((rg_queue)r));
                 else
                     fprintf(out, ", waits %s +%llu (batch %u)", rg_queue_name((rg_queue)r),
-                            (unsigned long long)cc->batches[x->wait[r].batch].signal, x->wait[r].batch);
-                fprintf(out, " at stages %s", RG__STAGES(x->wait[r].stage));
+                            (unsigned long long)cc->queues.batches[x->wait[r].batch].signal, x->wait[r].batch);
+                fprintf(out, " at stages %s", RG__STAGES(rg__wait_stage(g, b, r)));
             }
             fprintf(out, ", signals %s +%llu\n", rg_queue_name(x->queue), (unsigned long long)x->signal);
         }
     }
-    for (uint32_t i = 0; i < cc->queue_note_count; i++)
+    for (uint32_t i = 0; i < cc->queues.note_count; i++)
         fprintf(out, "queue: '%s' (eligible for %s) stays on graphics: %s\n",
-                g->decl.cmds[cc->queue_notes[i].cmd].name,
-                rg_queue_name(g->decl.cmds[cc->queue_notes[i].cmd].queue), cc->queue_notes[i].reason);
+                g->decl.cmds[cc->queues.notes[i].cmd].name,
+                rg_queue_name(g->decl.cmds[cc->queues.notes[i].cmd].queue), cc->queues.notes[i].reason);
 }
 
 static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
 {
     fprintf(out, "tile traffic per frame (estimate: attachment loads, stores, resolves, and reads of what the frame "
                  "wrote)\n");
-    for (uint32_t ii = 0; ii < g->compiled.instance_count; ii++) {
+    for (uint32_t ii = 0; ii < g->compiled.merge.instance_count; ii++) {
         const rg_tile_traffic *x = &t->per[ii];
         fprintf(out, "  instance %u '", ii);
         put_instance(out, g, ii, put_raw);
         fprintf(out, "'%s: loads %.2f MiB, stores %.2f MiB, resolves %.2f MiB, sampled %.2f MiB, total %.2f MiB\n",
-                g->compiled.instances[ii].count > 1 ? " (merged)" : "", mib(x->loads), mib(x->stores),
+                g->compiled.merge.instances[ii].count > 1 ? " (merged)" : "", mib(x->loads), mib(x->stores),
                 mib(x->resolves), mib(x->sampled), mib(x->total));
     }
     fprintf(out, "  outside spans: sampled %.2f MiB\n", mib(t->outside.sampled));
@@ -213,8 +214,8 @@ static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
             "(%.2f MiB)\n",
             mib(x->loads), mib(x->stores), mib(x->resolves), mib(x->sampled), (unsigned long long)x->total,
             mib(x->total));
-    for (uint32_t i = 0; i < g->compiled.merge_count; i++) {
-        const rg__merge_note *n = &g->compiled.merges[i];
+    for (uint32_t i = 0; i < g->compiled.merge.merge_count; i++) {
+        const rg__merge_note *n = &g->compiled.merge.merges[i];
         fprintf(out, "merge '%s' -> '%s': %s%s\n", span_name(g, n->first), span_name(g, n->second),
                 n->reason[0] ? "not merged: " : "merged", n->reason);
     }
@@ -242,7 +243,7 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
         bool placed = m->kind != RG_MEMORY_NOT_CREATED && m->kind != RG_MEMORY_IMPORTED;
         char memory[32], usage[512];
         fprintf(out, "%-24s %-7s %-12s %-16s %-20s ", r->name, r->is_texture ? "texture" : "buffer", origin_name(r),
-                memory_name(r, m, memory, sizeof memory), r->is_texture ? rg_format_name(r->format) : "-");
+                memory_name(rg__transient(graph, i), m, memory, sizeof memory), r->is_texture ? rg_format_name(r->format) : "-");
         if (placed)
             fprintf(out, "%12llu %8llu %4u ", (unsigned long long)m->size, (unsigned long long)m->alignment,
                     m->memory_type);
@@ -252,11 +253,11 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
             fprintf(out, "%4u %12llu ", m->pool, (unsigned long long)m->offset);
         else
             fprintf(out, "%4s %12s ", "-", "-");
-        if (r->first_use != RG__NONE)
-            fprintf(out, "%4u..%-3u ", r->first_use, r->last_use);
+        if (rg__first_use(graph, i) != RG__NONE)
+            fprintf(out, "%4u..%-3u ", rg__first_use(graph, i), rg__last_use(graph, i));
         else
             fprintf(out, "%9s ", "-");
-        const char *used = usage_text(graph, r, usage, sizeof usage);
+        const char *used = usage_text(graph, i, usage, sizeof usage);
         fprintf(out, "%-48s ", used ? used : "-");
         const char *sep = " ";
         for (uint32_t j = 0; j < graph->decl.resource_count; j++)
@@ -280,7 +281,7 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
     print_traffic(graph, &tr, out);
     rg__free(graph, tr.per);
     /* The GPU's side of the same frame, where it is measured. */
-    if (graph->timings && graph->state == RG__PLACED && graph->placement.on_device)
+    if (graph->timings && graph->status->state == RG__PLACED && graph->placement.on_device)
         return rg_timings_print(graph, out);
     return RG_SUCCESS;
 }
@@ -318,10 +319,10 @@ static void json_counts(FILE *f, const rg_tile_traffic *x)
 static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
 {
     fprintf(f, "\n  ],\n  \"tile_traffic\": {\n    \"instances\": [");
-    for (uint32_t ii = 0; ii < g->compiled.instance_count; ii++) {
+    for (uint32_t ii = 0; ii < g->compiled.merge.instance_count; ii++) {
         fprintf(f, "%s\n      {\"spans\": \"", ii ? "," : "");
         put_instance(f, g, ii, put_name);
-        fprintf(f, "\", \"merged\": %s, ", g->compiled.instances[ii].count > 1 ? "true" : "false");
+        fprintf(f, "\", \"merged\": %s, ", g->compiled.merge.instances[ii].count > 1 ? "true" : "false");
         json_counts(f, &t->per[ii]);
         fputc('}', f);
     }
@@ -329,8 +330,8 @@ static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
             (unsigned long long)t->outside.sampled);
     json_counts(f, &t->total);
     fprintf(f, "}\n  },\n  \"merges\": [");
-    for (uint32_t i = 0; i < g->compiled.merge_count; i++) {
-        const rg__merge_note *n = &g->compiled.merges[i];
+    for (uint32_t i = 0; i < g->compiled.merge.merge_count; i++) {
+        const rg__merge_note *n = &g->compiled.merge.merges[i];
         fprintf(f, "%s\n    {\"first\": \"", i ? "," : "");
         put_name(f, span_name(g, n->first));
         fprintf(f, "\", \"second\": \"");
@@ -372,18 +373,18 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
                 (unsigned long long)m->alignment);
         /* Format and usage names are enumerants and hex: nothing to escape. */
         fprintf(f, "\"origin\": \"%s\", \"transient\": %s, \"format\": ", origin_name(r),
-                r->transient ? "true" : "false");
+                rg__transient(graph, i) ? "true" : "false");
         if (r->is_texture)
             fprintf(f, "\"%s\", ", rg_format_name(r->format));
         else
             fprintf(f, "null, ");
-        const char *used = usage_text(graph, r, usage, sizeof usage);
+        const char *used = usage_text(graph, i, usage, sizeof usage);
         fprintf(f, used ? "\"usage\": \"%s\", " : "\"usage\": null, ", used);
         fprintf(f, "\"memory_type\": %d, \"pool\": %d, \"offset\": %llu, \"first_use\": %d, \"last_use\": %d, "
                    "\"aliases\": [",
                 m->memory_type == RG__NONE ? -1 : (int)m->memory_type, m->pool == RG__NONE ? -1 : (int)m->pool,
-                (unsigned long long)m->offset, r->first_use == RG__NONE ? -1 : (int)r->first_use,
-                r->last_use == RG__NONE ? -1 : (int)r->last_use);
+                (unsigned long long)m->offset, rg__first_use(graph, i) == RG__NONE ? -1 : (int)rg__first_use(graph, i),
+                rg__last_use(graph, i) == RG__NONE ? -1 : (int)rg__last_use(graph, i));
         const char *sep = "";
         for (uint32_t j = 0; j < graph->decl.resource_count; j++)
             if (aliases(p, i, j)) {
@@ -430,7 +431,7 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
         r = open_for(graph, "rg_memory_timeline_svg", path, &f);
     if (r != RG_SUCCESS)
         return r;
-    double width = 2 * SVG_MARGIN + SVG_COL * (graph->compiled.order_count ? graph->compiled.order_count : 1);
+    double width = 2 * SVG_MARGIN + SVG_COL * (graph->compiled.merge.order.count ? graph->compiled.merge.order.count : 1);
     double height = SVG_MARGIN + (SVG_POOL_H + 2 * SVG_MARGIN) * (p->pool_count ? p->pool_count : 1);
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
@@ -450,7 +451,8 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
             const rg__mem_placement *m = &p->items[i];
             if (m->kind != RG_MEMORY_POOLED || m->pool != pool)
                 continue;
-            double x = SVG_MARGIN + SVG_COL * r->first_use, w = SVG_COL * (r->last_use + 1 - r->first_use);
+            uint32_t first = rg__first_use(graph, i), last = rg__last_use(graph, i);
+            double x = SVG_MARGIN + SVG_COL * first, w = SVG_COL * (last + 1 - first);
             double y = top + scale * (double)m->offset, h = scale * (double)m->size;
             /* A hue per resource so neighbours differ. */
             fprintf(f,
@@ -459,7 +461,7 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
                     x, y, w, h, (i * 67u) % 360u);
             put_name(f, r->name);
             fprintf(f, ": offset %llu, %llu bytes, positions %u..%u</title></rect>\n", (unsigned long long)m->offset,
-                    (unsigned long long)m->size, r->first_use, r->last_use);
+                    (unsigned long long)m->size, first, last);
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + (h < 14 ? h : 14) - 2);
             put_name(f, r->name);
             fprintf(f, "</text>\n");

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool compiled(const rg_graph *g) { return g && g->state != RG__FAILED && g->state >= RG__COMPILED; }
+static bool compiled(const rg_graph *g) { return g && g->status->state != RG__FAILED && g->status->state >= RG__COMPILED; }
 
 /* Every access flag that reads memory. */
 #define READ_BITS                                                                                                 \
@@ -89,7 +89,7 @@ static uint64_t sampled_bytes(const rg_graph *g, uint32_t ai, const uint8_t *wri
 {
     const rg__access *a = &g->decl.accesses[ai];
     const rg__resource *r = &g->decl.resources[a->resource];
-    if (!r->is_texture || a->role != RG__ROLE_NORMAL || g->compiled.access_mode[ai] == RG__MODE_INPUT)
+    if (!r->is_texture || a->role != RG__ROLE_NORMAL || g->compiled.merge.access_mode[ai] == RG__MODE_INPUT)
         return 0;
     VkPipelineStageFlags2 stage;
     VkAccessFlags2 mask;
@@ -126,10 +126,10 @@ rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traf
     uint8_t *written = rg__calloc(g, (size_t)g->decl.sub_total + 1, 1);
     if (!written)
         return RG_ERROR_OUT_OF_MEMORY;
-    memset(per, 0, (size_t)c->instance_count * sizeof *per);
+    memset(per, 0, (size_t)c->merge.instance_count * sizeof *per);
     memset(outside, 0, sizeof *outside);
-    for (uint32_t ii = 0; ii < c->instance_count; ii++) {
-        const rg__instance *in = &c->instances[ii];
+    for (uint32_t ii = 0; ii < c->merge.instance_count; ii++) {
+        const rg__instance *in = &c->merge.instances[ii];
         for (uint32_t u = 0; u < in->color_count; u++)
             attachment_traffic(g, &in->colors[u], false, &per[ii]);
         if (in->has_depth)
@@ -137,9 +137,9 @@ rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traf
     }
     /* Reads against what earlier commands wrote, then the command's own
      * writes (a read-write access reads before it writes). */
-    for (uint32_t p = 0; p < c->order_count; p++) {
-        const rg__cmd *cmd = &g->decl.cmds[c->order[p]];
-        rg_tile_traffic *t = cmd->span == RG__NONE ? outside : &per[c->span_map[cmd->span].instance];
+    for (uint32_t p = 0; p < c->merge.order.count; p++) {
+        const rg__cmd *cmd = &g->decl.cmds[c->merge.order.cmds[p]];
+        rg_tile_traffic *t = cmd->span == RG__NONE ? outside : &per[c->merge.span_map[cmd->span].instance];
         for (uint32_t k = 0; k < cmd->access_count; k++)
             t->sampled += sampled_bytes(g, cmd->first_access + k, written);
         for (uint32_t k = 0; k < cmd->access_count; k++)
@@ -147,8 +147,8 @@ rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traf
     }
     rg__free(g, written);
     memset(total, 0, sizeof *total);
-    for (uint32_t ii = 0; ii <= c->instance_count; ii++) {
-        rg_tile_traffic *t = ii < c->instance_count ? &per[ii] : outside;
+    for (uint32_t ii = 0; ii <= c->merge.instance_count; ii++) {
+        rg_tile_traffic *t = ii < c->merge.instance_count ? &per[ii] : outside;
         add_total(t);
         total->loads += t->loads;
         total->stores += t->stores;
@@ -159,7 +159,7 @@ rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traf
     return RG_SUCCESS;
 }
 
-uint32_t rg_instance_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.instance_count : 0; }
+uint32_t rg_instance_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.merge.instance_count : 0; }
 
 rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_traffic *out)
 {
@@ -172,7 +172,7 @@ rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_
     memset(out, 0, sizeof *out);
     if (!compiled(graph))
         return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_tile_traffic_get: graph '%s' is not compiled", graph->name);
-    uint32_t count = graph->compiled.instance_count;
+    uint32_t count = graph->compiled.merge.instance_count;
     if (instance != RG_INDEX_NONE && instance >= count)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT,
                           "rg_tile_traffic_get: instance %u of graph '%s', which has %u rendering instances", instance,
