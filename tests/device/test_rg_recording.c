@@ -1,7 +1,7 @@
 /* What rg_execute records equals what the public queries say after
  * rg_place: the barrier list (rg_barrier_get), each span's rendering info
  * (rg_span_get_rendering) and the callbacks, recorded by hand from them
- * (benchmarks/bench_frame.c), gives the same Vulkan calls with the same
+ * (tests/shared/bench_frame.c), gives the same Vulkan calls with the same
  * arguments as rg_execute.
  *
  * The calls are seen by defining vkCmdPipelineBarrier2, vkCmdBeginRendering

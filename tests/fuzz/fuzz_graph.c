@@ -89,7 +89,6 @@
  */
 #include "device_tables.h"
 
-#include <engine/engine.h>
 #include <rendergraph/rendergraph.h>
 #include <stdint.h>
 #include <stdio.h>
