@@ -19,24 +19,24 @@ static bool placed(const rg_graph *g) { return g && g->status->state == RG__PLAC
 static rg_result start(const rg_graph *g, void *out, size_t size, const char *what)
 {
     if (!out)
-        return rg__report((rg_graph *)g, RG_ERROR_INVALID_ARGUMENT, "%s: out is NULL", what);
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: out is NULL", what);
     memset(out, 0, size);
     if (!compiled(g))
-        return rg__report((rg_graph *)g, RG_ERROR_NOT_COMPILED, "%s: graph '%s' is not compiled", what, g->name);
+        return rg__report(g, RG_ERROR_NOT_COMPILED, "%s: graph '%s' is not compiled", what, g->name);
     return RG_SUCCESS;
 }
 
 /* A handle that names nothing of g's current declaration. */
 static rg_result bad_handle(const rg_graph *g, const char *what, const char *type, uint32_t id)
 {
-    return rg__report((rg_graph *)g, RG_ERROR_INVALID_HANDLE, "%s: %s handle 0x%x is not a %s of graph '%s' (0, "
+    return rg__report(g, RG_ERROR_INVALID_HANDLE, "%s: %s handle 0x%x is not a %s of graph '%s' (0, "
                       "stale or foreign)", what, type, id, type, g->name);
 }
 
 /* An index past the end of one of g's lists. */
 static rg_result bad_index(const rg_graph *g, const char *what, uint32_t index, uint32_t count, const char *items)
 {
-    return rg__report((rg_graph *)g, RG_ERROR_INVALID_ARGUMENT, "%s: index %u of graph '%s', which has %u %s", what,
+    return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: index %u of graph '%s', which has %u %s", what,
                       index, g->name, count, items);
 }
 
@@ -103,11 +103,11 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
         return bad_handle(graph, "rg_command_get_rendering", "command", command.id);
     uint32_t s = graph->decl.cmds[i].span;
     if (s == RG__NONE)
-        return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' is "
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' is "
                           "outside spans", graph->decl.cmds[i].name);
     const rg__span_map *map = &graph->compiled.merge.span_map[s];
     if (map->instance == RG__NONE)
-        return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' "
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' "
                           "was culled", graph->decl.cmds[i].name);
     const rg__instance *in = &graph->compiled.merge.instances[map->instance];
     out->instance = map->instance;
@@ -179,7 +179,7 @@ rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, r
         }
         return RG_SUCCESS;
     }
-    return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_local_read: command '%s' does "
+    return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_local_read: command '%s' does "
                       "not read texture '%s' pixel-locally", c->name, graph->decl.resources[t].name);
 }
 
@@ -333,12 +333,12 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
     if (r != RG_SUCCESS)
         return r;
     if (!placed(graph) || !graph->placement.on_device)
-        return rg__report((rg_graph *)graph, RG_ERROR_NOT_PLACED, "rg_span_get_rendering: graph '%s' is not placed "
+        return rg__report(graph, RG_ERROR_NOT_PLACED, "rg_span_get_rendering: graph '%s' is not placed "
                           "on the device", graph->name);
     if (span >= graph->decl.span_count)
         return bad_index(graph, "rg_span_get_rendering", span, graph->decl.span_count, "spans");
     if (graph->compiled.merge.span_map[span].instance == RG__NONE)
-        return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "rg_span_get_rendering: span %u was culled",
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_span_get_rendering: span %u was culled",
                           span);
     rg__span_rendering(graph, span, out);
     return RG_SUCCESS;

@@ -152,18 +152,17 @@ void rg__timings_after(rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 /* The checks every query makes; what: the call. */
 static rg_result timings_ready(const rg_graph *g, const char *what)
 {
-    rg_graph *w = (rg_graph *)g;
     if (g->status->state != RG__PLACED || !g->placement.on_device)
-        return rg__report(w, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what, g->name);
+        return rg__report(g, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what, g->name);
     if (!g->timings)
-        return rg__report(w, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has timings off (rg_graph_desc.timings, "
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has timings off (rg_graph_desc.timings, "
                           "rg_graph_set_timings)", what, g->name);
     return RG_SUCCESS;
 }
 
 static rg_result not_ready(const rg_graph *g, const char *what)
 {
-    return rg__report((rg_graph *)g, RG_ERROR_NOT_READY, "%s: graph '%s' has no completed frame yet (a frame is "
+    return rg__report(g, RG_ERROR_NOT_READY, "%s: graph '%s' has no completed frame yet (a frame is "
                       "read at a later rg_execute, once the GPU is done with it)", what, g->name);
 }
 
@@ -171,11 +170,11 @@ rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double 
 {
     const rg_graph *g = graph;
     if (!g || !ms)
-        return g ? rg__report((rg_graph *)g, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_time: ms is NULL")
+        return g ? rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_time: ms is NULL")
                  : RG_ERROR_INVALID_ARGUMENT;
     uint32_t c = rg__command_index(g, command);
     if (c == RG__NONE)
-        return rg__report((rg_graph *)g, RG_ERROR_INVALID_HANDLE, "rg_command_get_time: command 0x%x is not a "
+        return rg__report(g, RG_ERROR_INVALID_HANDLE, "rg_command_get_time: command 0x%x is not a "
                           "command of graph '%s' (0, stale or foreign)", command.id, g->name);
     rg_result r = timings_ready(g, "rg_command_get_time");
     if (r != RG_SUCCESS)
@@ -183,10 +182,10 @@ rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double 
     const rg__timings *t = &g->placement.timings;
     const rg__cmd *cmd = &g->decl.cmds[c];
     if (rg__culled(g, c))
-        return rg__report((rg_graph *)g, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_time: command '%s' is culled: "
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_time: command '%s' is culled: "
                           "not recorded, not timed", cmd->name);
     if (t->cmd_unit[c] == RG__NONE)
-        return rg__report((rg_graph *)g, RG_ERROR_UNSUPPORTED, "rg_command_get_time: command '%s' runs on the %s "
+        return rg__report(g, RG_ERROR_UNSUPPORTED, "rg_command_get_time: command '%s' runs on the %s "
                           "queue, whose family has no timestamps (timestampValidBits 0)", cmd->name,
                           rg_queue_name(rg__queue_of(g, c)));
     if (!t->completed)
@@ -206,14 +205,14 @@ rg_result rg_timing_get(const rg_graph *graph, uint32_t index, rg_timing *out)
 {
     const rg_graph *g = graph;
     if (!g || !out)
-        return g ? rg__report((rg_graph *)g, RG_ERROR_INVALID_ARGUMENT, "rg_timing_get: out is NULL")
+        return g ? rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_timing_get: out is NULL")
                  : RG_ERROR_INVALID_ARGUMENT;
     rg_result r = timings_ready(g, "rg_timing_get");
     if (r != RG_SUCCESS)
         return r;
     const rg__timings *t = &g->placement.timings;
     if (index >= t->unit_count)
-        return rg__report((rg_graph *)g, RG_ERROR_INVALID_ARGUMENT, "rg_timing_get: index %u, graph '%s' has %u "
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_timing_get: index %u, graph '%s' has %u "
                           "timed units", index, g->name, t->unit_count);
     if (!t->completed)
         return not_ready(g, "rg_timing_get");
@@ -250,7 +249,7 @@ rg_result rg_timings_print(const rg_graph *graph, FILE *out)
 {
     const rg_graph *g = graph;
     if (!g || !out)
-        return g ? rg__report((rg_graph *)g, RG_ERROR_INVALID_ARGUMENT, "rg_timings_print: out is NULL")
+        return g ? rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_timings_print: out is NULL")
                  : RG_ERROR_INVALID_ARGUMENT;
     rg_result r = timings_ready(g, "rg_timings_print");
     if (r != RG_SUCCESS)
@@ -258,12 +257,12 @@ rg_result rg_timings_print(const rg_graph *graph, FILE *out)
     const rg__timings *t = &g->placement.timings;
     if (!t->completed) {
         if (fprintf(out, "GPU timings of graph '%s': no completed frame yet\n", g->name) < 0)
-            return rg__report((rg_graph *)g, RG_ERROR_IO, "rg_timings_print: the file cannot be written");
+            return rg__report(g, RG_ERROR_IO, "rg_timings_print: the file cannot be written");
         return RG_SUCCESS;
     }
     heavy *list = rg__malloc(g, ((size_t)t->unit_count + 1) * sizeof *list);
     if (!list)
-        return rg__report((rg_graph *)g, RG_ERROR_OUT_OF_MEMORY, "rg_timings_print: out of host memory");
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "rg_timings_print: out of host memory");
     uint32_t n = 0;
     double batches = 0.0, passes = 0.0;
     for (uint32_t u = 0; u < t->unit_count; u++) {
@@ -288,6 +287,6 @@ rg_result rg_timings_print(const rg_graph *graph, FILE *out)
             w = fprintf(out, "  %9.3f ms         %s\n", t->ms[u], t->units[u].name);
     rg__free(g, list);
     if (w < 0)
-        return rg__report((rg_graph *)g, RG_ERROR_IO, "rg_timings_print: the file cannot be written");
+        return rg__report(g, RG_ERROR_IO, "rg_timings_print: the file cannot be written");
     return RG_SUCCESS;
 }

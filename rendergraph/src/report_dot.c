@@ -211,8 +211,7 @@ rg_result rg_write_dot(const rg_graph *graph, const char *path)
 {
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    /* A failure sets the graph's message, its one mutable field. */
-    rg_graph *g = (rg_graph *)graph;
+    const rg_graph *g = graph;
     if (!path)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_write_dot: path is NULL");
     if (g->status->state == RG__FAILED || g->status->state < RG__COMPILED)

@@ -70,9 +70,9 @@ static rg_result plan_of(const rg_graph *graph, const char *what, const void *ou
 {
     *plan = NULL;
     if (!output)
-        return rg__report((rg_graph *)graph, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg);
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg);
     if (graph->status->state != RG__PLACED)
-        return rg__report((rg_graph *)graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed", what, graph->name);
+        return rg__report(graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed", what, graph->name);
     *plan = &graph->placement.plan;
     return RG_SUCCESS;
 }
@@ -81,7 +81,7 @@ static rg_result open_for(const rg_graph *graph, const char *what, const char *p
 {
     *f = fopen(path, "w");
     if (!*f)
-        return rg__report((rg_graph *)graph, RG_ERROR_IO, "%s: could not open '%s' for writing: %s", what, path,
+        return rg__report(graph, RG_ERROR_IO, "%s: could not open '%s' for writing: %s", what, path,
                           strerror(errno));
     return RG_SUCCESS;
 }
@@ -90,7 +90,7 @@ static rg_result finish(const rg_graph *graph, const char *what, const char *pat
 {
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad)
-        return rg__report((rg_graph *)graph, RG_ERROR_IO, "%s: writing '%s' failed", what, path);
+        return rg__report(graph, RG_ERROR_IO, "%s: writing '%s' failed", what, path);
     return RG_SUCCESS;
 }
 
@@ -111,7 +111,7 @@ static rg_result traffic_of(const rg_graph *graph, const char *what, traffic *t)
     if (r != RG_SUCCESS) {
         rg__free(graph, t->per);
         t->per = NULL;
-        return rg__report((rg_graph *)graph, r, "%s: out of memory for the tile traffic", what);
+        return rg__report(graph, r, "%s: out of memory for the tile traffic", what);
     }
     return RG_SUCCESS;
 }

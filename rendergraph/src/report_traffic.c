@@ -165,8 +165,7 @@ rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_
 {
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    /* A failure sets the graph's message, its one mutable field. */
-    rg_graph *g = (rg_graph *)graph;
+    const rg_graph *g = graph;
     if (!out)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_tile_traffic_get: out is NULL");
     memset(out, 0, sizeof *out);
