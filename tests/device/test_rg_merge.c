@@ -6,7 +6,9 @@
  * included, silent. Pipelines are built from the state the graph reports
  * per command (rg_command_get_rendering), as an application would. Where the
  * device has no local read (Debian 12's lavapipe), RG_MERGE_ON must not
- * merge and the frames are the same. */
+ * merge and the frames are the same. A third frame checks where a merged
+ * instance's attachments live: never in the bytes of another one of its
+ * attachments, whichever span names each. */
 #include "device_fixture.h"
 #include "rg_support.h"
 #include "solid.h"
@@ -372,7 +374,7 @@ static void run_lifetime_frame(rg_merge merge, frame_result *out, bool *shared)
                                          {.texture = b, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                           .clear = {.color = {.float32 = {0, 0, 1, 1}}}}}});
     writer.cmd = rg_cmd_user(g, &(rg_user_desc){.name = "scene", .kind = RG_COMMAND_DRAW, .record = record_job,
-                                               .user = &writer, .side_effects = true});
+                                               .user = &writer});
     rg_end_rendering(g);
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "lighting", .color_count = 1,
                                               .colors = {{.texture = c, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,

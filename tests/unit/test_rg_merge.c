@@ -1,7 +1,9 @@
 /* Span merging (compile_merge.c), device-free: a G-buffer span and a
  * lighting span that reads it pixel-locally merge into one rendering
  * instance where the device caps and the policy allow, and every rule that
- * keeps them apart is flipped once, with the reason it gives. */
+ * keeps them apart is flipped once, with the reason it gives; placed
+ * offline (rg_mem_unit.h), a merged instance keeps its attachments apart
+ * from everything its spans use. */
 #include "rg_mem_unit.h"
 
 #include <engine/engine.h> /* VK_KHR_dynamic_rendering_local_read on older headers */
@@ -423,10 +425,11 @@ Test(rg_merge, equal_states_share_a_key)
 
 /* A merged instance binds, loads and stores every attachment of its spans
  * from its first begin to its last end (a DONT_CARE store at its end is a
- * write), so each attachment lives that whole stretch, whichever span names
- * it: "ms only" (the G-buffer span's alone) and "hdr" (the lighting span's
- * alone) live together, and so does each with the storage images the two
- * spans' draws write, whose own uses lie inside the instance. Placed over a
+ * write), so each attachment lives that whole stretch, whichever span
+ * names it: "gbuffer only" (the G-buffer span's alone) and "hdr" (the
+ * lighting span's alone) live together, and so does each with the storage
+ * images the two spans' draws write, whose own uses lie inside the
+ * instance. Placed over a
  * desktop table (no lazy type: the transient attachments are pooled), none
  * of them may share bytes with an attachment. */
 Test(rg_merge, a_merged_instance_keeps_every_attachment_from_its_begin_to_its_end)
@@ -439,7 +442,7 @@ Test(rg_merge, a_merged_instance_keeps_every_attachment_from_its_begin_to_its_en
                                  &env.g),
                  RG_SUCCESS);
     rg_texture albedo = test_mem_tex(&env, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
-    rg_texture only = test_mem_tex(&env, "ms only", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+    rg_texture only = test_mem_tex(&env, "gbuffer only", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
     rg_texture hdr = test_mem_tex(&env, "hdr", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
     rg_texture early = test_mem_tex(&env, "early storage", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
     rg_texture late = test_mem_tex(&env, "late storage", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
