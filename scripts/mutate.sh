@@ -2,24 +2,70 @@
 # Mutation check: for each line of scripts/mutations.txt, applies the one
 # change it names to a copy of the committed tree (a git worktree of HEAD),
 # builds the named test program and runs the named tests, which must fail.
-# Prints "killed" or "SURVIVED" per mutation; exits 1 if any survived or
-# could not be applied. Not part of CI (each mutation rebuilds): run it
-# after changing a rule, and add the rule's mutation to the list.
+# Every rule the headers state has a line; a rule whose line survives has
+# no test that pins it.
+#
+# Configured once (no demos, no benchmarks), the named programs built once
+# and each named test run on the unmutated tree first (it must pass there,
+# or its failure under the mutation proves nothing); then per mutation the
+# build is incremental (the mutated file and the program's link). Prints
+# "killed" or "SURVIVED" per mutation and the time taken; exits 1 if any
+# survived, could not be applied or built, or a test failed unmutated.
+# Part of CI (.ci/run).
 #
 #   scripts/mutate.sh [FILTER]    only mutations whose line contains FILTER
+#
+# Environment: MUTATE_JOBS (parallel build jobs, default nproc).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 list="$root/scripts/mutations.txt"
+jobs=${MUTATE_JOBS:-$(nproc 2>/dev/null || echo 2)}
+start=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/vkg-mutate.XXXXXX")
 trap 'git -C "$root" worktree remove --force "$work/tree" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 git -C "$root" worktree add --detach "$work/tree" HEAD >/dev/null
-cmake -S "$work/tree" -B "$work/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-grep -v '^#' "$list" | grep -v '^[[:space:]]*$' | grep -F -- "${1:-}" | while IFS= read -r line; do
-  printf '%s\n' "$line" > "$work/line"
+grep -v '^#' "$list" | grep -v '^[[:space:]]*$' | grep -F -- "${1:-}" >"$work/lines" || true
+if [ ! -s "$work/lines" ]; then
+  echo "mutate.sh: no mutation matches '${1:-}'" >&2
+  exit 1
+fi
+if [ "$(sort "$work/lines" | uniq -d | wc -l)" -ne 0 ]; then
+  echo "mutate.sh: mutations.txt repeats a line:" >&2
+  sort "$work/lines" | uniq -d >&2
+  exit 1
+fi
+# The programs and tests the mutations name.
+awk -F ' [|] ' 'NF == 5 { print $4 }' "$work/lines" | sort -u >"$work/programs"
+awk -F ' [|] ' 'NF == 5 { print $4 " " $5 }' "$work/lines" | sort -u >"$work/tests"
+
+cmake -S "$work/tree" -B "$work/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKG_BUILD_DEMOS=OFF \
+  -DVKG_BUILD_BENCHMARKS=OFF >/dev/null
+# shellcheck disable=SC2046
+if ! cmake --build "$work/build" -j "$jobs" --target $(cat "$work/programs") >"$work/log" 2>&1; then
+  tail -40 "$work/log" >&2
+  echo "mutate.sh: the unmutated tree does not build" >&2
+  exit 1
+fi
+echo "built $(wc -l <"$work/programs") programs in $(($(date +%s) - start)) s"
+export ENG_REQUIRE_DEVICE=1
+while read -r prog flt; do
+  if ! "$work/build/tests/$prog" --filter "$flt" --jobs 1 >"$work/log" 2>&1 ||
+     grep -q 'Tested: 0 ' "$work/log"; then
+    tail -20 "$work/log"
+    echo "FAILS UNMUTATED (or matches no test): $prog $flt"
+    touch "$work/bad"
+  fi
+done <"$work/tests"
+
+while IFS= read -r line; do
+  printf '%s\n' "$line" >"$work/line"
   if ! python3 - "$work/tree" "$work/line" "$work/target" <<'PY'
 import sys
 tree, line, target = sys.argv[1:]
-f, old, new, prog, flt = [x.strip() for x in open(line).read().split(" | ")]
+fields = [x.strip() for x in open(line).read().split(" | ")]
+if len(fields) != 5:
+    sys.exit("%d fields, not 5 (a text may not hold ' | ')" % len(fields))
+f, old, new, prog, flt = fields
 path = tree + "/" + f
 s = open(path).read()
 if s.count(old) != 1:
@@ -30,14 +76,16 @@ open(target, "w").write("%s\n%s\n%s\n" % (f, prog, flt))
 PY
   then echo "CANNOT APPLY: $line"; touch "$work/bad"; continue; fi
   f=$(sed -n 1p "$work/target"); prog=$(sed -n 2p "$work/target"); flt=$(sed -n 3p "$work/target")
-  if ! cmake --build "$work/build" --target "$prog" -j2 >"$work/log" 2>&1; then
+  if ! cmake --build "$work/build" --target "$prog" -j "$jobs" >"$work/log" 2>&1; then
+    tail -20 "$work/log"
     result="NOT BUILT (a mutation must compile)"; touch "$work/bad"
-  elif ENG_REQUIRE_DEVICE=1 "$work/build/tests/$prog" --filter "$flt" --jobs 1 >"$work/log" 2>&1; then
+  elif "$work/build/tests/$prog" --filter "$flt" --jobs 1 >"$work/log" 2>&1; then
     result="SURVIVED"; touch "$work/bad"
   else
     result="killed"
   fi
   mv "$work/tree/$f.orig" "$work/tree/$f"
   echo "$result: $f: $prog $flt"
-done
+done <"$work/lines"
+echo "$(wc -l <"$work/lines") mutations in $(($(date +%s) - start)) s"
 [ ! -f "$work/bad" ]

@@ -477,3 +477,28 @@ DEVICE_TEST(rg_acceptance, blit_into_compressed_refused_at_placement)
     expect_placement_refused(g, "blit");
     rg_graph_destroy(g);
 }
+
+/* A sample count the device does not offer for the texture's format and
+ * usage (lavapipe: 2) is refused by the texture's name. */
+DEVICE_TEST(rg_acceptance, sample_count_the_device_lacks_refused_at_placement)
+{
+    VkImageFormatProperties p;
+    cr_assert_eq(vkGetPhysicalDeviceImageFormatProperties(eng_context_physical_device(test_ctx), RGBA8,
+                                                         VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0, &p),
+                 VK_SUCCESS);
+    VkSampleCountFlagBits lacking = 0;
+    for (VkSampleCountFlagBits s = VK_SAMPLE_COUNT_2_BIT; s <= VK_SAMPLE_COUNT_64_BIT && !lacking; s <<= 1)
+        if (!(p.sampleCounts & s))
+            lacking = s;
+    if (!lacking)
+        cr_skip_test("the device offers every sample count for RGBA8 color attachments (0x%x)",
+                     (unsigned)p.sampleCounts);
+    rg_graph *g = test_device_graph("sample count");
+    rg_texture t = rg_texture_create(g, &(rg_texture_desc){ .name = "odd samples", .format = RGBA8, .width = W,
+                                                            .height = H, .samples = lacking });
+    clear_span(g, "render odd samples", (rg_attachment){ .texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                         .store = VK_ATTACHMENT_STORE_OP_DONT_CARE });
+    expect_placement_refused(g, "'odd samples'");
+    rg_graph_destroy(g);
+}

@@ -6,7 +6,9 @@
  * included, silent. Pipelines are built from the state the graph reports
  * per command (rg_command_get_rendering), as an application would. Where the
  * device has no local read (Debian 12's lavapipe), RG_MERGE_ON must not
- * merge and the frames are the same. */
+ * merge and the frames are the same. A third frame checks where a merged
+ * instance's attachments live: never in the bytes of another one of its
+ * attachments, whichever span names each. */
 #include "device_fixture.h"
 #include "rg_support.h"
 #include "solid.h"
@@ -39,6 +41,7 @@ typedef struct job {
     rg_graph *graph;
     rg_command cmd;
     bool reader;                      /* the pixel-local reader, else the two-output writer */
+    bool right_half;                  /* the reader draws the right half only (scissor) */
     rg_texture a, b;
     eng_pipeline *pipeline;
     uint64_t key;
@@ -166,6 +169,8 @@ static bool record_job(const rg_record_context *rc, void *user)
     j->views[1] = info[1].imageView;
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_layout(j->pipeline), 0, 1, &set, 0,
                             NULL);
+    if (j->right_half)
+        vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){{W / 2, 0}, {W / 2, H}});
     vkCmdDraw(cmd, 3, 1, 0, 0);
     return true;
 }
@@ -322,4 +327,105 @@ DEVICE_TEST(rg_merge_device, import_layer_depth_stencil_and_extension)
             cr_assert(memcmp(px, want, 4) == 0, "unmerged (%u,%u) = %u %u %u %u", x, y, px[0], px[1], px[2], px[3]);
         }
     cr_expect(memcmp(off.pixels, on.pixels, sizeof off.pixels) == 0, "merged and unmerged pixels differ");
+}
+
+/* A merged instance binds every attachment of its spans from its first
+ * begin to its last end: "e", which only the G-buffer span names (written
+ * by its draw, discarded), and "c", which only the lighting span names
+ * (cleared to green, the right half drawn), are both bound throughout and
+ * must not share bytes; if they did, the draw into e would show in c's
+ * left half. Unmerged (Debian 12's lavapipe, or merging off), the two are
+ * apart in the order and do share bytes, c's clear waiting for e's writes
+ * (the alias barrier): the pixels are the same. */
+static void run_lifetime_frame(rg_merge merge, frame_result *out, bool *shared)
+{
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merged lifetimes",
+                                                  .device = eng_context_graph_device(test_ctx), .merge = merge},
+                                 &g),
+                 RG_SUCCESS);
+    eng_buffer *host = NULL;
+    eng_buffer_desc bd = {.name = "readback", .size = W * H * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
+    cr_assert_eq(eng_buffer_create(test_ctx, &bd, &host), ENG_SUCCESS, "%s", eng_last_error());
+    rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){
+                                                 .name = "readback", .buffer = eng_buffer_handle(host),
+                                                 .size = W * H * 4, .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                                                 .final_access = VK_ACCESS_2_HOST_READ_BIT});
+    rg_texture_desc td = {.format = FMT, .width = W, .height = H};
+    td.name = "a";
+    rg_texture a = rg_texture_create(g, &td);
+    td.name = "b";
+    rg_texture b = rg_texture_create(g, &td);
+    td.name = "e";
+    rg_texture e = rg_texture_create(g, &td);
+    td.name = "c";
+    rg_texture c = rg_texture_create(g, &td);
+    job writer = {.graph = g, .a = a, .b = b};
+    job reader = {.graph = g, .reader = true, .right_half = true, .a = a, .b = b};
+    /* The writer's outputs: location 0 into a, location 1 into e; b keeps
+     * its clear. */
+    rg_begin_rendering(g, &(rg_rendering_desc){
+                              .name = "gbuffer", .color_count = 3,
+                              .colors = {{.texture = a, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                          .clear = {.color = {.float32 = {1, 0, 0, 1}}}},
+                                         {.texture = e, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                          .store = VK_ATTACHMENT_STORE_OP_DONT_CARE},
+                                         {.texture = b, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                          .clear = {.color = {.float32 = {0, 0, 1, 1}}}}}});
+    writer.cmd = rg_cmd_user(g, &(rg_user_desc){.name = "scene", .kind = RG_COMMAND_DRAW, .record = record_job,
+                                               .user = &writer});
+    rg_end_rendering(g);
+    rg_begin_rendering(g, &(rg_rendering_desc){.name = "lighting", .color_count = 1,
+                                              .colors = {{.texture = c, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                          .clear = {.color = {.float32 = {0, 1, 0, 1}}}}}});
+    rg_access reads[2] = {{.texture = a, .usage = RG_USAGE_PIXEL_LOCAL_READ, .whole = true},
+                          {.texture = b, .usage = RG_USAGE_PIXEL_LOCAL_READ, .whole = true}};
+    reader.cmd = rg_cmd_user(g, &(rg_user_desc){.name = "light", .kind = RG_COMMAND_DRAW, .accesses = reads,
+                                               .access_count = 2, .record = record_job, .user = &reader});
+    rg_end_rendering(g);
+    rg_cmd_copy_texture_to_buffer(g, c, 0, 0, 1, readback, 0);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_merge_info m;
+    cr_assert_eq(rg_merge_count(g), 1);
+    cr_assert_eq(rg_merge_get(g, 0, &m), RG_SUCCESS);
+    out->merged = m.merged;
+    test_run(g, 2);
+    memcpy(out->pixels, eng_buffer_mapped(host), sizeof out->pixels);
+    rg_resource_info ei, ci;
+    cr_assert_eq(rg_texture_get_info(g, e, &ei), RG_SUCCESS);
+    cr_assert_eq(rg_texture_get_info(g, c, &ci), RG_SUCCESS);
+    cr_expect_eq(ei.memory, RG_MEMORY_POOLED);
+    cr_expect_eq(ci.memory, RG_MEMORY_POOLED);
+    *shared = ei.memory == RG_MEMORY_POOLED && ci.memory == RG_MEMORY_POOLED && ei.pool == ci.pool &&
+              ei.memory_offset < ci.memory_offset + ci.memory_size &&
+              ci.memory_offset < ei.memory_offset + ei.memory_size;
+    rg_graph_destroy(g);
+    job_free(&writer);
+    job_free(&reader);
+    eng_buffer_destroy(host);
+}
+
+DEVICE_TEST(rg_merge_device, merged_attachments_live_through_the_whole_instance)
+{
+    static frame_result off, on;
+    bool off_shared, on_shared;
+    run_lifetime_frame(RG_MERGE_OFF, &off, &off_shared);
+    run_lifetime_frame(RG_MERGE_ON, &on, &on_shared);
+    bool local_read = eng_context_local_read(test_ctx).supported;
+    cr_expect_not(off.merged);
+    cr_expect_eq(on.merged, local_read, "RG_MERGE_ON merges exactly where the device has local read");
+    cr_expect(off_shared, "unmerged, e and c are apart in the order and share bytes");
+    cr_expect_not(on.merged && on_shared, "merged, e and c are bound together and share bytes");
+    /* Left half: c's clear (green); right half: the reader's r, g of a's
+     * clear and b, a of b's clear. */
+    static const uint8_t left[4] = {0, 255, 0, 255}, right[4] = {255, 0, 255, 255};
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            const uint8_t *want = x < W / 2 ? left : right;
+            const uint8_t *p0 = &off.pixels[(y * W + x) * 4], *p1 = &on.pixels[(y * W + x) * 4];
+            cr_assert(memcmp(p0, want, 4) == 0, "unmerged (%u,%u) = %u %u %u %u", x, y, p0[0], p0[1], p0[2], p0[3]);
+            cr_assert(memcmp(p1, want, 4) == 0, "merged %d (%u,%u) = %u %u %u %u", on.merged, x, y, p1[0], p1[1],
+                      p1[2], p1[3]);
+        }
 }

@@ -49,12 +49,15 @@
  *     older order, barriers, memory plan or reports served;
  *   - a placement puts a pooled resource at an offset that is not a
  *     multiple of its alignment or outside the pools, or lets two pooled
- *     resources share bytes when their uses overlap in the execution order
- *     (or, under alias_proven_only, when not every use of one
- *     happens-before every use of the other: DESIGN.md's aliasing rule);
- *     leaves a used created
- *     resource without memory or gives an unused one some; reports totals
- *     where padding exceeds unaliased, unaliased less padding is not the
+ *     resources share bytes when their lifetimes overlap in the execution
+ *     order (or, under alias_proven_only, when not every use of one
+ *     happens-before every use of the other: the aliasing rule of
+ *     rg_graph_desc.alias_proven_only and rg_place in rendergraph.h), the
+ *     lifetimes computed by the harness from the commands' uses and, for
+ *     the attachments of a merged rendering instance, from the instance's
+ *     first begin to its last end (see "lifetimes" below); leaves a used
+ *     created resource without memory or gives an unused one some; reports
+ *     totals where padding exceeds unaliased, unaliased less padding is not the
  *     pooled resources' sizes, or (under rg_graph_desc.no_aliasing) pooled
  *     differs from unaliased; or placing again gives another plan;
  *   - a report fails on a graph that was just placed;
@@ -265,6 +268,7 @@ typedef struct cmd_info {
     uint32_t touch[MAX_TOUCH];        /* declaration indices of the resources it uses */
     bool write[MAX_TOUCH];            /* whether that use writes (as far as the harness is sure) */
     uint32_t touch_count;
+    uint32_t resolves;                /* bit per touch: a span's resolve target, not an attachment */
     uint32_t span;                    /* 1 + the span it belongs to (begin, interior, end); 0: none */
     bool begin;                       /* the span's rg_begin_rendering */
     bool bare;                        /* a user command with no accesses, outside any span */
@@ -419,6 +423,7 @@ static void cmd_push(fz *f, rg_command h, const uint32_t *touch, const bool *wri
     c->touch_count = 0;
     c->span = f->span_open ? f->span_seq : 0;
     c->begin = c->bare = false;
+    c->resolves = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (touch[i] == UINT32_MAX)
             continue;
@@ -878,7 +883,7 @@ static void op_begin(fz *f)
      * written unless read-only, and read-only depth still is by a load other
      * than LOAD or a store other than NONE. */
     uint32_t touch[18], n = 0;
-    bool writes[18];
+    bool writes[18], resolve[18];
     uint32_t ext_w = 0, ext_h = 0; /* the first attachment's extent at its mip */
     for (uint32_t i = 0; i < 9; i++) {
         if (i < 8 && i >= d.color_count)
@@ -899,10 +904,12 @@ static void op_begin(fz *f)
                   "area", ext_w, ext_h, w, h);
         }
         touch[n] = ad[i].tex;
+        resolve[n] = false;
         writes[n++] = i < 8 || !d.depth_read_only || a->load != VK_ATTACHMENT_LOAD_OP_LOAD ||
                       a->store != VK_ATTACHMENT_STORE_OP_NONE;
         if (a->resolve.id) {
             touch[n] = ad[i].resolve;
+            resolve[n] = true;
             writes[n++] = true;
         }
     }
@@ -911,8 +918,14 @@ static void op_begin(fz *f)
     uint32_t before = f->cmd_count;
     cmd_push(f, c, touch, writes, n);
     f->open_begin = f->cmd_count > before ? before : UINT32_MAX;
-    if (f->cmd_count > before)
-        f->cmds[before].begin = true;
+    if (f->cmd_count > before) {
+        cmd_info *ci = &f->cmds[before];
+        ci->begin = true;
+        /* Which of the uses cmd_push kept (known textures) are resolve targets. */
+        for (uint32_t i = 0, k = 0; i < n && k < ci->touch_count; i++)
+            if (touch[i] != UINT32_MAX)
+                ci->resolves |= (uint32_t)resolve[i] << k++;
+    }
 }
 
 static void op_end(fz *f)
@@ -925,11 +938,14 @@ static void op_end(fz *f)
     /* The end keeps the begin's attachments alive: the same uses, in the
      * same span (so never ordered against the begin). */
     uint32_t none = UINT32_MAX;
+    uint32_t before = f->cmd_count;
     if (f->open_begin < f->cmd_count)
         cmd_push(f, c, f->cmds[f->open_begin].touch, f->cmds[f->open_begin].write,
                  f->cmds[f->open_begin].touch_count);
     else
         cmd_push(f, c, &none, NULL, 1);
+    if (f->cmd_count > before && f->open_begin < f->cmd_count)
+        f->cmds[before].resolves = f->cmds[f->open_begin].resolves;
     f->open_begin = UINT32_MAX;
     f->span_open = false;
 }
@@ -1488,20 +1504,126 @@ static void decode_props(rd *r, VkPhysicalDeviceMemoryProperties *p)
     }
 }
 
-/* Whether every use of a happens-before every use of b. */
-static bool all_before(const fz *f, uint32_t a, uint32_t b)
+/* Lifetimes and uses as the harness derives them from its own record of
+ * the commands, the execution order and the rendering instances
+ * (rg_command_get_rendering: spans of one instance share its number), to
+ * judge a placement without the library's own rg_resource_info.first_use
+ * and last_use. A merged instance binds, loads and stores every attachment
+ * of its spans from its first begin to its last end (a DONT_CARE store at
+ * its end is a write; the header's "Merging"), so such an attachment lives
+ * from the instance's first position to its last, and is used by every
+ * span of the instance (the aliasing rule's same-node uses: unordered with
+ * anything inside the instance). Resolve targets are left to their own
+ * span's uses, as the header states the rule for attachments. */
+typedef struct lifetimes {
+    bool known;                       /* false: the harness lost commands or uses */
+    uint32_t first[MAX_RES], last[MAX_RES]; /* execution-order positions; UINT32_MAX: unused */
+    uint32_t pos[MAX_CMDS];           /* per harness command; UINT32_MAX: culled */
+    uint32_t inst[MAX_CMDS];          /* its rendering instance, UINT32_MAX: none */
+    bool use[MAX_CMDS][MAX_RES];      /* kept command c uses resource r (below) */
+    uint32_t *inst_first, *inst_last, *inst_spans; /* per instance */
+} lifetimes;
+
+static void life_use(lifetimes *l, uint32_t r, uint32_t first, uint32_t last)
 {
-    /* Culled commands are not recorded: their uses hold no memory. */
-    for (uint32_t i = 0; i < f->cmd_count; i++)
-        for (uint32_t x = 0; x < f->cmds[i].touch_count; x++) {
-            if (f->cmds[i].touch[x] != a || info_of(f, f->cmds[i].h).culled)
-                continue;
-            for (uint32_t j = 0; j < f->cmd_count; j++)
-                for (uint32_t y = 0; y < f->cmds[j].touch_count; y++)
-                    if (f->cmds[j].touch[y] == b && !info_of(f, f->cmds[j].h).culled &&
-                        !rg_happens_before(f->g, f->cmds[i].h, f->cmds[j].h))
-                        return false;
-        }
+    if (l->first[r] == UINT32_MAX || first < l->first[r])
+        l->first[r] = first;
+    if (l->last[r] == UINT32_MAX || last > l->last[r])
+        l->last[r] = last;
+}
+
+static void lifetimes_make(const fz *f, lifetimes *l)
+{
+    memset(l, 0, sizeof *l);
+    memset(l->first, 0xff, sizeof l->first);
+    memset(l->last, 0xff, sizeof l->last);
+    const rg_command *order = NULL;
+    uint32_t n = rg_execution_order(f->g, &order), ni = rg_instance_count(f->g);
+    l->known = !f->touches_lost && f->res_count < MAX_RES;
+    l->inst_first = malloc(((size_t)ni + 1) * sizeof *l->inst_first);
+    l->inst_last = malloc(((size_t)ni + 1) * sizeof *l->inst_last);
+    l->inst_spans = calloc((size_t)ni + 1, sizeof *l->inst_spans);
+    if (!l->inst_first || !l->inst_last || !l->inst_spans) {
+        l->known = false;
+        return;
+    }
+    memset(l->inst_first, 0xff, ((size_t)ni + 1) * sizeof *l->inst_first);
+    memset(l->inst_last, 0xff, ((size_t)ni + 1) * sizeof *l->inst_last);
+    /* The instances' positions and spans, from the order. */
+    for (uint32_t p = 0; p < n; p++) {
+        rg_command_rendering st;
+        if (rg_command_get_rendering(f->g, order[p], &st) != RG_SUCCESS)
+            continue;
+        CHECK(st.instance < ni, "command %u in instance %u of %u", order[p].id, st.instance, ni);
+        if (l->inst_first[st.instance] == UINT32_MAX)
+            l->inst_first[st.instance] = p;
+        CHECK(p == l->inst_last[st.instance] + 1 || l->inst_last[st.instance] == UINT32_MAX,
+              "instance %u runs at %u and again at %u", st.instance, l->inst_last[st.instance], p);
+        l->inst_last[st.instance] = p;
+        l->inst_spans[st.instance] += info_of(f, order[p]).type == RG_COMMAND_TYPE_BEGIN_RENDERING;
+    }
+    for (uint32_t p = 0; p < n; p++) {
+        rg_command_rendering st;
+        if (rg_command_get_rendering(f->g, order[p], &st) == RG_SUCCESS)
+            CHECK(st.merged == (l->inst_spans[st.instance] > 1), "command %u: merged %d, its instance has %u spans",
+                  order[p].id, st.merged, l->inst_spans[st.instance]);
+    }
+    /* The commands' own uses. */
+    for (uint32_t c = 0; c < f->cmd_count; c++) {
+        const cmd_info *ci = &f->cmds[c];
+        l->pos[c] = position(order, n, ci->h);
+        l->inst[c] = UINT32_MAX;
+        rg_command_rendering st;
+        if (l->pos[c] != UINT32_MAX && rg_command_get_rendering(f->g, ci->h, &st) == RG_SUCCESS)
+            l->inst[c] = st.instance;
+        for (uint32_t x = 0; x < ci->touch_count && l->pos[c] != UINT32_MAX; x++)
+            if (ci->touch[x] < MAX_RES)
+                life_use(l, ci->touch[x], l->pos[c], l->pos[c]);
+    }
+    /* A merged instance's attachments: from its first begin to its last end. */
+    for (uint32_t c = 0; c < f->cmd_count; c++) {
+        const cmd_info *ci = &f->cmds[c];
+        if (!ci->begin || l->inst[c] == UINT32_MAX || l->inst_spans[l->inst[c]] < 2)
+            continue;
+        for (uint32_t x = 0; x < ci->touch_count; x++)
+            if (ci->touch[x] < MAX_RES && !(ci->resolves >> x & 1))
+                life_use(l, ci->touch[x], l->inst_first[l->inst[c]], l->inst_last[l->inst[c]]);
+    }
+    /* Who uses what: a kept command its touches, and every kept command of
+     * a merged instance the instance's attachments. */
+    for (uint32_t c = 0; c < f->cmd_count; c++) {
+        const cmd_info *ci = &f->cmds[c];
+        if (l->pos[c] == UINT32_MAX)
+            continue; /* culled commands are not recorded: their uses hold no memory */
+        for (uint32_t x = 0; x < ci->touch_count; x++)
+            if (ci->touch[x] < MAX_RES)
+                l->use[c][ci->touch[x]] = true;
+        if (!ci->begin || l->inst[c] == UINT32_MAX || l->inst_spans[l->inst[c]] < 2)
+            continue;
+        for (uint32_t x = 0; x < ci->touch_count; x++)
+            for (uint32_t d = 0; d < f->cmd_count && ci->touch[x] < MAX_RES && !(ci->resolves >> x & 1); d++)
+                if (l->inst[d] == l->inst[c])
+                    l->use[d][ci->touch[x]] = true;
+    }
+}
+
+static void lifetimes_free(lifetimes *l)
+{
+    free(l->inst_first);
+    free(l->inst_last);
+    free(l->inst_spans);
+}
+
+/* Whether every use of a happens-before every use of b. */
+static bool all_before(const fz *f, const lifetimes *l, uint32_t a, uint32_t b)
+{
+    for (uint32_t i = 0; i < f->cmd_count; i++) {
+        if (!l->use[i][a])
+            continue;
+        for (uint32_t j = 0; j < f->cmd_count; j++)
+            if (l->use[j][b] && !rg_happens_before(f->g, f->cmds[i].h, f->cmds[j].h))
+                return false;
+    }
     return true;
 }
 
@@ -1624,7 +1746,13 @@ static void check_placement(fz *f)
         CHECK(t.pooled == t.unaliased, "pooled %llu differs from unaliased %llu in a graph without aliasing",
               (unsigned long long)t.pooled, (unsigned long long)t.unaliased);
 
-    /* Sharing bytes needs every use of one before every use of the other. */
+    /* Sharing bytes needs every use of one before every use of the other:
+     * by default lifetimes apart in the execution order (the alias barrier
+     * orders them), as the harness computes them. */
+    lifetimes *life = malloc(sizeof *life);
+    if (!life)
+        return;
+    lifetimes_make(f, life);
     for (uint32_t i = 0; i < f->res_count; i++)
         for (uint32_t j = i + 1; j < f->res_count; j++) {
             if (w[i].kind != RG_MEMORY_POOLED || w[j].kind != RG_MEMORY_POOLED || w[i].pool != w[j].pool)
@@ -1637,13 +1765,18 @@ static void check_placement(fz *f)
             /* By default the execution order with the alias barrier orders
              * them; under alias_proven_only the dependencies must. */
             rg_resource_info ri, rj;
-            bool apart = resource_info(f, i, &ri) && resource_info(f, j, &rj) &&
-                         (ri.last_use < rj.first_use || rj.last_use < ri.first_use);
+            bool apart = life->known ? life->first[i] != UINT32_MAX && life->first[j] != UINT32_MAX &&
+                                           (life->last[i] < life->first[j] || life->last[j] < life->first[i])
+                                    : resource_info(f, i, &ri) && resource_info(f, j, &rj) &&
+                                          (ri.last_use < rj.first_use || rj.last_use < ri.first_use);
             bool proven = f->alias_proven_only || queues_of(f, i) != queues_of(f, j) ||
                           (queues_of(f, i) & (queues_of(f, i) - 1));
-            CHECK(proven ? all_before(f, i, j) || all_before(f, j, i) : apart,
-                  "resources %u and %u share bytes of pool %u without being ordered", i, j, w[i].pool);
+            CHECK(proven ? all_before(f, life, i, j) || all_before(f, life, j, i) : apart,
+                  "resources %u and %u share bytes of pool %u without being ordered (lifetimes %u..%u and "
+                  "%u..%u)", i, j, w[i].pool, life->first[i], life->last[i], life->first[j], life->last[j]);
         }
+    lifetimes_free(life);
+    free(life);
 }
 
 static void reports(fz *f, bool placed)

@@ -336,6 +336,31 @@ static void seed_deferred_merged(enc *e)
     s_op(e, OP_FOREIGN), e8(e, 0x0a); /* the last byte: merge ON, local read, Arm */
 }
 
+/* A merged instance whose attachments each only one of its spans names
+ * ("gbuffer only", "hdr") and whose draws write storage images, on a tile
+ * GPU with merging forced on (the last byte: merge ON, local read, an Arm
+ * driver) and aliasing behind alias barriers (the byte before it, lavapipe's
+ * table index, sets culling off and alias_proven_only off): every
+ * attachment lives from the instance's first begin to its last end, so none
+ * of them shares bytes with another or with the storage images. */
+static void seed_merged_lifetimes(enc *e)
+{
+    s_tex(e, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1);        /* t0 */
+    s_tex(e, "gbuffer only", VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1);  /* t1 */
+    s_tex(e, "hdr", VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1);           /* t2 */
+    s_tex(e, "early storage", VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1); /* t3 */
+    s_tex(e, "late storage", VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1);  /* t4 */
+    s_begin(e, "gbuffer", (const s_att[]){ATT(0, LD_CLEAR, ST_STORE, -1), ATT(1, LD_CLEAR, ST_DONT, -1)}, 2, NULL);
+    s_user(e, "scene", RG_COMMAND_DRAW, A(T(3, RG_USAGE_STORAGE_WRITE_FRAGMENT)));
+    s_op(e, OP_END);
+    s_begin(e, "lighting", (const s_att[]){ATT(2, LD_CLEAR, ST_STORE, -1)}, 1, NULL);
+    s_user(e, "light", RG_COMMAND_DRAW, A(T(0, RG_USAGE_PIXEL_LOCAL_READ), T(4, RG_USAGE_STORAGE_WRITE_FRAGMENT)));
+    s_op(e, OP_END);
+    s_op(e, OP_COMPILE);
+    s_place(e, "NVIDIA H200");
+    e8(e, OP_PLACE), e8(e, table_index("lavapipe")), e8(e, 0x0a);
+}
+
 /* Motion trails: a history texture read by the composite (previous) and
  * written by it (current), the composite into the swapchain image. */
 static void seed_trails(enc *e)
@@ -686,7 +711,8 @@ int main(int argc, char **argv)
                write_seed(argv[2], "deferred_merged", seed_deferred_merged) |
                write_seed(argv[2], "trails", seed_trails) |
                write_seed(argv[2], "async_compute", seed_async_compute) |
-               write_seed(argv[2], "history_unread", seed_history_unread);
+               write_seed(argv[2], "history_unread", seed_history_unread) |
+               write_seed(argv[2], "merged_lifetimes", seed_merged_lifetimes);
     }
     if (argc < 2) {
         fprintf(stderr, "usage: %s --write-seeds DIR | FILE...\n", argv[0]);

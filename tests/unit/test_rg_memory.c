@@ -275,6 +275,74 @@ Test(rg_memory, alias_scope_is_the_union_of_several_previous_occupants)
     rg_graph_destroy(env.g);
 }
 
+/* The alias barrier itself: a pooled texture whose bytes another texture
+ * held earlier in the order starts from UNDEFINED in a barrier on it,
+ * before its first use, that waits for that texture's last use (b, written
+ * and read by copies, for a's compute read), not only for its own uses of
+ * the frame before; and in the next frame the earlier one's first use
+ * waits for the later one's last use (a for b's copies). */
+Test(rg_memory, a_pooled_textures_first_barrier_waits_for_the_previous_occupant)
+{
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_texture a = test_mem_tex(&env, "a", VK_FORMAT_R8G8B8A8_UNORM, 4, 128, 128);
+    rg_texture b = test_mem_tex(&env, "b", VK_FORMAT_R8G8B8A8_UNORM, 4, 128, 128);
+    rg_buffer x = test_mem_buf(&env, "x", 128 * 128 * 4), y = test_mem_buf(&env, "y", 128 * 128 * 4);
+    rg_command write = test_outside(env.g, "write a", TEX(a, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    test_outside(env.g, "read a", TEX(a, RG_USAGE_SAMPLED_COMPUTE), BUF(x, SW));
+    rg_command fill = rg_cmd_copy_buffer_to_texture(env.g, x, 0, b, 0, 0, 1);
+    rg_cmd_copy_texture_to_buffer(env.g, b, 0, 0, 1, y, 0);
+    test_outside(env.g, "read y", BUF(y, SR));
+    test_mem_place(&env);
+    cr_assert(test_mem_overlap(test_mem_tex_at(&env, a), test_mem_tex_at(&env, b)), "a and b share bytes");
+    const rg_barrier_info *bb[4];
+    cr_assert_geq(test_tex_barriers(env.g, b, bb, 4), 1);
+    cr_expect_eq(bb[0]->before.id, fill.id);
+    cr_expect_eq(bb[0]->old_layout, VK_IMAGE_LAYOUT_UNDEFINED);
+    cr_expect(bb[0]->src_stage & COMP, "b's first barrier waits for 0x%llx, not a's compute read",
+              (unsigned long long)bb[0]->src_stage);
+    const rg_barrier_info *ab[4];
+    cr_assert_geq(test_tex_barriers(env.g, a, ab, 4), 1);
+    cr_expect_eq(ab[0]->before.id, write.id);
+    cr_expect_eq(ab[0]->old_layout, VK_IMAGE_LAYOUT_UNDEFINED);
+    cr_expect(ab[0]->src_stage & (VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT),
+              "a's first barrier waits for 0x%llx, not b's copies", (unsigned long long)ab[0]->src_stage);
+    rg_graph_destroy(env.g);
+}
+
+/* Resources one command uses are live together: they never share bytes,
+ * and each starts at a multiple of its own alignment, also right after a
+ * neighbour whose size is not one. */
+Test(rg_memory, live_resources_apart_and_offsets_aligned_per_resource)
+{
+    static const VkDeviceSize sizes[4] = {5000, 4096, 3000, 1000}, aligns[4] = {256, 4096, 1024, 64};
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_buffer b[4];
+    rg_access acc[4];
+    for (uint32_t i = 0; i < 4; i++) {
+        b[i] = test_mem_buf(&env, "b", KiB64);
+        env.e[i].size = sizes[i];
+        env.e[i].align = aligns[i];
+        acc[i] = BUF(b[i], SW);
+    }
+    test_cmd(env.g, "all at once", RG_COMMAND_OUTSIDE, acc, 4);
+    test_mem_place(&env);
+    for (uint32_t i = 0; i < 4; i++) {
+        test_mem_where w = test_mem_buf_at(&env, b[i]);
+        w.size = sizes[i];
+        cr_expect_eq(w.kind, RG_MEMORY_POOLED);
+        cr_expect_eq(w.offset % aligns[i], 0, "buffer %u at %llu, alignment %llu", i, (unsigned long long)w.offset,
+                     (unsigned long long)aligns[i]);
+        for (uint32_t j = 0; j < i; j++) {
+            test_mem_where o = test_mem_buf_at(&env, b[j]);
+            o.size = sizes[j];
+            cr_expect_not(test_mem_overlap(w, o), "buffers %u and %u overlap", i, j);
+        }
+    }
+    rg_graph_destroy(env.g);
+}
+
 /* ----------------------------------------------------- determinism, report */
 
 Test(rg_memory, placing_twice_gives_the_same_result_and_the_report_writes)

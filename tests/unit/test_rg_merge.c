@@ -1,8 +1,10 @@
 /* Span merging (compile_merge.c), device-free: a G-buffer span and a
  * lighting span that reads it pixel-locally merge into one rendering
  * instance where the device caps and the policy allow, and every rule that
- * keeps them apart is flipped once, with the reason it gives. */
-#include "rg_unit.h"
+ * keeps them apart is flipped once, with the reason it gives; placed
+ * offline (rg_mem_unit.h), a merged instance keeps its attachments apart
+ * from everything its spans use. */
+#include "rg_mem_unit.h"
 
 #include <engine/engine.h> /* VK_KHR_dynamic_rendering_local_read on older headers */
 
@@ -419,4 +421,67 @@ Test(rg_merge, equal_states_share_a_key)
     cr_expect_neq(ra.instance, rb.instance);
     cr_expect_eq(ra.key, rb.key);
     rg_graph_destroy(g);
+}
+
+/* A merged instance binds, loads and stores every attachment of its spans
+ * from its first begin to its last end (a DONT_CARE store at its end is a
+ * write), so each attachment lives that whole stretch, whichever span
+ * names it: "gbuffer only" (the G-buffer span's alone) and "hdr" (the
+ * lighting span's alone) live together, and so does each with the storage
+ * images the two spans' draws write, whose own uses lie inside the
+ * instance. Placed over a
+ * desktop table (no lazy type: the transient attachments are pooled), none
+ * of them may share bytes with an attachment. */
+Test(rg_merge, a_merged_instance_keeps_every_attachment_from_its_begin_to_its_end)
+{
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_graph_destroy(env.g);
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merged lifetimes", .caps = &tile_caps,
+                                                  .merge = RG_MERGE_ON, .no_culling = true},
+                                 &env.g),
+                 RG_SUCCESS);
+    rg_texture albedo = test_mem_tex(&env, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+    rg_texture only = test_mem_tex(&env, "gbuffer only", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+    rg_texture hdr = test_mem_tex(&env, "hdr", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+    rg_texture early = test_mem_tex(&env, "early storage", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+    rg_texture late = test_mem_tex(&env, "late storage", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+    rg_command gb = rg_begin_rendering(env.g, &(rg_rendering_desc){
+                                                  .name = "gbuffer",
+                                                  .colors = {{.texture = albedo, .load = VK_ATTACHMENT_LOAD_OP_CLEAR},
+                                                             {.texture = only, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                              .store = VK_ATTACHMENT_STORE_OP_DONT_CARE}},
+                                                  .color_count = 2});
+    test_draw(env.g, "scene", TEX(early, RG_USAGE_STORAGE_WRITE_FRAGMENT));
+    rg_end_rendering(env.g);
+    rg_command light = test_begin(env.g, "lighting", hdr);
+    test_draw(env.g, "light", TEX(albedo, RG_USAGE_PIXEL_LOCAL_READ), TEX(late, RG_USAGE_STORAGE_WRITE_FRAGMENT));
+    rg_command end = rg_end_rendering(env.g);
+    test_mem_place(&env);
+    rg_merge_info m = the_note(env.g);
+    cr_assert(m.merged, "%s", m.reason);
+
+    /* The lifetimes the memory plan reads: the instance's begin to its end. */
+    uint32_t begin = test_pos(env.g, gb), last = test_pos(env.g, end);
+    cr_assert_eq(last, test_pos(env.g, light) + 2);
+    rg_texture atts[] = {albedo, only, hdr};
+    for (uint32_t i = 0; i < 3; i++) {
+        rg_resource_info ri;
+        cr_assert_eq(rg_texture_get_info(env.g, atts[i], &ri), RG_SUCCESS);
+        cr_expect_eq(ri.first_use, begin, "'%s' from %u, the instance begins at %u", ri.name, ri.first_use, begin);
+        cr_expect_eq(ri.last_use, last, "'%s' to %u, the instance ends at %u", ri.name, ri.last_use, last);
+    }
+    /* No two of them share bytes. */
+    rg_texture all[] = {albedo, only, hdr, early, late};
+    for (uint32_t i = 0; i < 5; i++) {
+        cr_expect_eq(test_mem_tex_at(&env, all[i]).kind, RG_MEMORY_POOLED);
+        for (uint32_t j = i + 1; j < 5; j++) {
+            if (i >= 3 && j >= 3)
+                continue; /* the two storage images are apart in the order */
+            test_mem_where a = test_mem_tex_at(&env, all[i]), b = test_mem_tex_at(&env, all[j]);
+            cr_expect_not(test_mem_overlap(a, b), "texture %u at %llu shares bytes with texture %u at %llu", i,
+                          (unsigned long long)a.offset, j, (unsigned long long)b.offset);
+        }
+    }
+    rg_graph_destroy(env.g);
 }
