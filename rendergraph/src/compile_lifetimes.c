@@ -1,10 +1,35 @@
 /* Compile stage "lifetimes": each resource's first and last use as
  * positions in the execution order (RG__NONE: unused, so placement does not
  * create it). Lifetime-only accesses (a span's end) count: an attachment
- * lives to the end of its span, and an attachment of a merged instance
- * from its begin to its end (it is bound, loaded and stored there).
+ * lives to the end of its span, and an attachment or resolve target of a
+ * merged instance from its begin to its end (it is bound, loaded and
+ * stored or resolved there).
  */
 #include "graph_internal.h"
+
+/* The resolve targets of a merged instance's spans are bound from the
+ * instance's begin (vkCmdBeginRendering names them) to its end, where
+ * the resolve writes them. */
+static void resolves_live(const rg_graph *g, const rg__instance *in, rg__lifetime *of)
+{
+    for (uint32_t k = 0; k < in->count; k++) {
+        const rg__span *sp = &g->decl.spans[g->compiled.merge.instance_spans[in->first + k]];
+        /* A span's attachments and resolves are its begin's and end's accesses. */
+        const uint32_t ends[2] = {sp->begin_cmd, sp->end_cmd};
+        for (uint32_t e = 0; e < 2; e++) {
+            const rg__cmd *cmd = &g->decl.cmds[ends[e]];
+            for (uint32_t a = cmd->first_access; a < cmd->first_access + cmd->access_count; a++) {
+                if (g->decl.accesses[a].role != RG__ROLE_RESOLVE)
+                    continue;
+                rg__lifetime *l = &of[g->decl.accesses[a].resource];
+                if (l->first > in->begin_pos)
+                    l->first = in->begin_pos;
+                if (l->last == RG__NONE || l->last < in->end_pos)
+                    l->last = in->end_pos;
+            }
+        }
+    }
+}
 
 rg_result rg__compile_lifetimes(const rg_graph *g, rg__lifetimes *out)
 {
@@ -38,6 +63,7 @@ rg_result rg__compile_lifetimes(const rg_graph *g, rg__lifetimes *out)
             if (l->last == RG__NONE || l->last < in->end_pos)
                 l->last = in->end_pos;
         }
+        resolves_live(g, in, of);
     }
     return RG_SUCCESS;
 }

@@ -1513,8 +1513,8 @@ static void decode_props(rd *r, VkPhysicalDeviceMemoryProperties *p)
  * its end is a write; the header's "Merging"), so such an attachment lives
  * from the instance's first position to its last, and is used by every
  * span of the instance (the aliasing rule's same-node uses: unordered with
- * anything inside the instance). Resolve targets are left to their own
- * span's uses, as the header states the rule for attachments. */
+ * anything inside the instance). So does a resolve target of one of its
+ * spans: vkCmdBeginRendering binds it at the instance's begin. */
 typedef struct lifetimes {
     bool known;                       /* false: the harness lost commands or uses */
     uint32_t first[MAX_RES], last[MAX_RES]; /* execution-order positions; UINT32_MAX: unused */
@@ -1580,13 +1580,14 @@ static void lifetimes_make(const fz *f, lifetimes *l)
             if (ci->touch[x] < MAX_RES)
                 life_use(l, ci->touch[x], l->pos[c], l->pos[c]);
     }
-    /* A merged instance's attachments: from its first begin to its last end. */
+    /* A merged instance's attachments and resolve targets: from its first
+     * begin to its last end. */
     for (uint32_t c = 0; c < f->cmd_count; c++) {
         const cmd_info *ci = &f->cmds[c];
         if (!ci->begin || l->inst[c] == UINT32_MAX || l->inst_spans[l->inst[c]] < 2)
             continue;
         for (uint32_t x = 0; x < ci->touch_count; x++)
-            if (ci->touch[x] < MAX_RES && !(ci->resolves >> x & 1))
+            if (ci->touch[x] < MAX_RES)
                 life_use(l, ci->touch[x], l->inst_first[l->inst[c]], l->inst_last[l->inst[c]]);
     }
     /* Who uses what: a kept command its touches, and every kept command of
@@ -1601,7 +1602,7 @@ static void lifetimes_make(const fz *f, lifetimes *l)
         if (!ci->begin || l->inst[c] == UINT32_MAX || l->inst_spans[l->inst[c]] < 2)
             continue;
         for (uint32_t x = 0; x < ci->touch_count; x++)
-            for (uint32_t d = 0; d < f->cmd_count && ci->touch[x] < MAX_RES && !(ci->resolves >> x & 1); d++)
+            for (uint32_t d = 0; d < f->cmd_count && ci->touch[x] < MAX_RES; d++)
                 if (l->inst[d] == l->inst[c])
                     l->use[d][ci->touch[x]] = true;
     }

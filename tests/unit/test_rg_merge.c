@@ -485,3 +485,42 @@ Test(rg_merge, a_merged_instance_keeps_every_attachment_from_its_begin_to_its_en
     }
     rg_graph_destroy(env.g);
 }
+
+/* A resolve target of a merged instance is bound from the instance's
+ * begin: it must not share bytes with a storage image the first span's
+ * draw writes (its alias barrier would be hoisted before that draw). */
+Test(rg_merge, a_merged_instances_resolve_target_lives_from_its_begin)
+{
+    test_mem_env env;
+    test_mem_init(&env, "NVIDIA H200");
+    rg_graph_destroy(env.g);
+    rg_device_caps ms = tile_caps;
+    ms.local_read_multisampled = true;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merged lifetimes", .caps = &ms,
+                                                  .merge = RG_MERGE_ON, .no_culling = true},
+                                 &env.g),
+                 RG_SUCCESS);
+    rg_texture albedo = test_mem_tex_ex(&env, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64, VK_SAMPLE_COUNT_4_BIT, RG_TRANSIENT_AUTO);
+    rg_texture hdr = test_mem_tex_ex(&env, "hdr", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64, VK_SAMPLE_COUNT_4_BIT, RG_TRANSIENT_AUTO);
+    rg_texture res = test_mem_tex(&env, "resolved", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+    rg_texture early = test_mem_tex(&env, "early storage", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
+    rg_begin_rendering(env.g, &(rg_rendering_desc){
+                                                  .name = "gbuffer",
+                                                  .colors = {{.texture = albedo, .load = VK_ATTACHMENT_LOAD_OP_CLEAR}},
+                                                  .color_count = 1});
+    test_draw(env.g, "scene", TEX(early, RG_USAGE_STORAGE_WRITE_FRAGMENT));
+    rg_end_rendering(env.g);
+    rg_begin_rendering(env.g, &(rg_rendering_desc){
+                                                  .name = "light",
+                                                  .colors = {{.texture = hdr, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .resolve = res}},
+                                                  .color_count = 1});
+    test_draw(env.g, "light", TEX(albedo, RG_USAGE_PIXEL_LOCAL_READ));
+    rg_end_rendering(env.g);
+    test_outside(env.g, "use", TEX(res, RG_USAGE_SAMPLED_COMPUTE));
+    test_mem_place(&env);
+    rg_merge_info m = the_note(env.g);
+    cr_assert(m.merged, "%s", m.reason);
+    test_mem_where a = test_mem_tex_at(&env, res), b = test_mem_tex_at(&env, early);
+    cr_expect_not(test_mem_overlap(a, b), "resolve at %llu shares with storage at %llu", (unsigned long long)a.offset, (unsigned long long)b.offset);
+    rg_graph_destroy(env.g);
+}
