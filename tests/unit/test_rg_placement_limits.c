@@ -56,3 +56,22 @@ Test(rg_placement_limits, an_alignment_not_a_power_of_two)
     cr_expect_eq(place_one(&env, 65536, 64), RG_SUCCESS, "%s", rg_graph_error_message(env.g));
     rg_graph_destroy(env.g);
 }
+
+/* A placement that fails keeps no error: the graph stays compiled (the
+ * header's "Errors"), its queries answer, and placing it again with
+ * usable requirements succeeds without a new compile. */
+Test(rg_placement_limits, a_failed_placement_never_leaves_the_graph_failed)
+{
+    test_mem_env env;
+    const VkDeviceSize bad[][2] = {{0, 64}, {(1ull << 40) + 65536, 64}, {65536, 48}};
+    for (uint32_t i = 0; i < 3; i++) {
+        cr_expect_neq(place_one(&env, bad[i][0], bad[i][1]), RG_SUCCESS);
+        cr_expect_eq(rg_graph_error(env.g), RG_SUCCESS, "case %u: %s", i, rg_graph_error_message(env.g));
+        cr_expect_gt(rg_barrier_count(env.g) + rg_batch_count(env.g), 0, "case %u: the compile's results went", i);
+        env.e[0].size = 65536;
+        env.e[0].align = 64;
+        cr_expect_eq(rg_place_offline(env.g, &env.table->props, test_mem_requirements, &env), RG_SUCCESS,
+                     "case %u: %s", i, rg_graph_error_message(env.g));
+        rg_graph_destroy(env.g);
+    }
+}
