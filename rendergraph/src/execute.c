@@ -63,8 +63,9 @@ VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer b)
 static void record_local_barrier(rg_graph *g, VkCommandBuffer cmd, uint32_t first, uint32_t end)
 {
     VkMemoryBarrier2 memory = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2 };
+    const rg_barrier_info *barriers = rg__sync_of(g)->barriers;
     for (uint32_t i = first; i < end; i++) {
-        const rg_barrier_info *b = &rg__sync_of(g)->barriers[i];
+        const rg_barrier_info *b = &barriers[i];
         memory.srcStageMask |= b->src_stage;
         memory.srcAccessMask |= b->src_access;
         memory.dstStageMask |= b->dst_stage;
@@ -81,17 +82,18 @@ static void record_local_barrier(rg_graph *g, VkCommandBuffer cmd, uint32_t firs
 
 static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
 {
-    uint32_t first = rg__sync_of(g)->point_start[point], end = rg__sync_of(g)->point_start[point + 1];
+    const rg__sync *sync = rg__sync_of(g);
+    uint32_t first = sync->point_start[point], end = sync->point_start[point + 1];
     if (first == end)
         return;
-    if (rg__sync_of(g)->barriers[first].by_region) {
+    if (sync->barriers[first].by_region) {
         record_local_barrier(g, cmd, first, end);
         return;
     }
     VkMemoryBarrier2 memory = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2 };
     uint32_t images = 0, buffers = 0, memories = 0;
     for (uint32_t i = first; i < end; i++) {
-        const rg_barrier_info *b = &rg__sync_of(g)->barriers[i];
+        const rg_barrier_info *b = &sync->barriers[i];
         VkImage image = b->texture.id ? rg__image(g, rg__texture_index(g, b->texture)) : VK_NULL_HANDLE;
         uint32_t bi = b->buffer.id ? rg__buffer_index(g, b->buffer) : RG__NONE;
         VkBuffer buffer = bi != RG__NONE && !rg__pooled(g, bi) ? rg__buffer(g, bi) : VK_NULL_HANDLE;
