@@ -214,31 +214,47 @@ static VkAttachmentLoadOp attachment_load(const rg_graph *g, uint32_t s, const r
     return VK_ATTACHMENT_LOAD_OP_LOAD;
 }
 
-/* Whether span s may join the instance of spans[0..count); else the reason. */
-static bool may_join(merger *m, const uint32_t *spans, uint32_t count, uint32_t s, char *reason)
+/* Whether s has the instance's area, layers and samples, read locally on the device; else the reason. */
+static bool same_frame(const rg_graph *g, uint32_t first_span, uint32_t s, char *reason)
 {
-    const rg_graph *g = m->g;
-    const rg_device_caps *caps = &g->caps;
-    const rg__span *first = span_of(g, spans[0]), *next = span_of(g, s);
+    const rg__span *first = span_of(g, first_span), *next = span_of(g, s);
     if (memcmp(&first->area, &next->area, sizeof first->area) != 0 || first->layer_count != next->layer_count)
-        return why(reason, "render areas or layer counts differ ('%s' and '%s')", span_name(g, spans[0]),
+        return why(reason, "render areas or layer counts differ ('%s' and '%s')", span_name(g, first_span),
                    span_name(g, s));
-    VkSampleCountFlagBits samples = span_samples(g, spans[0]);
+    VkSampleCountFlagBits samples = span_samples(g, first_span);
     if (span_samples(g, s) != samples)
         return why(reason, "sample counts differ (%u and %u)", (unsigned)samples, (unsigned)span_samples(g, s));
-    if (samples != VK_SAMPLE_COUNT_1_BIT && !caps->local_read_multisampled)
+    if (samples != VK_SAMPLE_COUNT_1_BIT && !g->caps.local_read_multisampled)
         return why(reason, "multisampled, and the device lacks dynamicRenderingLocalReadMultisampledAttachments");
-    const rg_rendering_desc *fd = &first->desc, *nd = &next->desc;
+    return true;
+}
+
+/* Whether s's depth/stencil attachment, if any, is the instance's and loaded; else the reason. */
+static bool depth_allows(const rg_graph *g, uint32_t first_span, uint32_t s, char *reason)
+{
+    const rg_rendering_desc *fd = &span_of(g, first_span)->desc, *nd = &span_of(g, s)->desc;
     if (nd->depth.texture.id && (!fd->depth.texture.id || !same_view(g, &fd->depth, &nd->depth) ||
                                  fd->depth_read_only != nd->depth_read_only ||
                                  nd->depth.load != VK_ATTACHMENT_LOAD_OP_LOAD))
         return why(reason, "'%s' has a depth/stencil attachment other than the instance's (or does not load it)",
                    span_name(g, s));
+    return true;
+}
+
+/* Whether no span of the instance resolves; else the reason. */
+static bool resolves_allow(const rg_graph *g, const uint32_t *spans, uint32_t count, char *reason)
+{
     for (uint32_t i = 0; i < count; i++)
         if (has_resolve(g, spans[i]))
             return why(reason, "'%s' resolves, which happens at the end of the rendering instance",
                        span_name(g, spans[i]));
-    /* The union of color attachments. */
+    return true;
+}
+
+/* Whether the color attachments of the instance and s together fit the device; else the reason. */
+static bool colors_fit(const rg_graph *g, const uint32_t *spans, uint32_t count, uint32_t s, char *reason)
+{
+    const rg_device_caps *caps = &g->caps;
     uint32_t colors = 0;
     rg_attachment seen[2 * RG_MAX_COLOR_ATTACHMENTS];
     for (uint32_t i = 0; i <= count; i++) {
@@ -256,45 +272,68 @@ static bool may_join(merger *m, const uint32_t *spans, uint32_t count, uint32_t 
         max_colors = RG_MAX_COLOR_ATTACHMENTS;
     if (colors > max_colors)
         return why(reason, "the instance would have %u color attachments (at most %u)", colors, max_colors);
-    /* Every access of s against every access of the instance. */
-    uint32_t sf, se, inputs = 0;
+    return true;
+}
+
+/* Whether access bi of s may follow the instance's access ai (*input: read pixel-locally); else the reason. */
+static bool pair_allows(const rg_graph *g, uint32_t s, uint32_t ai, uint32_t bi, bool *input, char *reason)
+{
+    const rg__access *a = &g->decl.accesses[ai], *b = &g->decl.accesses[bi];
+    if (a->role == RG__ROLE_LIFETIME || !overlap(g, a, b))
+        return true;
+    bool hazard = a->write || b->write || a->layout != b->layout;
+    if (!hazard)
+        return true;
+    bool is_depth = (a->range.aspect & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) != 0;
+    if (b->local && a->role == RG__ROLE_ATTACHMENT && ranges_equal(&a->range, &b->range)) {
+        if (is_depth && !g->caps.local_read_depth_stencil)
+            return why(reason, "'%s' reads depth/stencil '%s' pixel-locally, and the device lacks "
+                       "dynamicRenderingLocalReadDepthStencilAttachments", cmd_name(g, bi),
+                       g->decl.resources[b->resource].name);
+        *input = true;
+        return true;
+    }
+    if (b->role == RG__ROLE_ATTACHMENT && a->role == RG__ROLE_ATTACHMENT && ranges_equal(&a->range, &b->range) &&
+        a->layout == b->layout && attachment_load(g, s, b) == VK_ATTACHMENT_LOAD_OP_LOAD)
+        return true;
+    return why(reason, "'%s' %s texture '%s' other than pixel-locally after '%s' %s it", cmd_name(g, bi),
+               b->write ? "writes" : "reads", g->decl.resources[b->resource].name, cmd_name(g, ai),
+               a->write ? "wrote" : "read");
+}
+
+/* Whether s's accesses may follow the instance's (*inputs: those read pixel-locally); else the reason. */
+static bool accesses_allow(const rg_graph *g, const uint32_t *spans, uint32_t count, uint32_t s, uint32_t *inputs,
+                           char *reason)
+{
+    uint32_t sf, se;
     span_accesses(g, s, &sf, &se);
     for (uint32_t bi = sf; bi < se; bi++) {
-        const rg__access *b = &g->decl.accesses[bi];
-        if (b->role == RG__ROLE_LIFETIME)
+        if (g->decl.accesses[bi].role == RG__ROLE_LIFETIME)
             continue;
-        bool counted = false;
+        bool input = false;
         for (uint32_t i = 0; i < count; i++) {
             uint32_t f, e;
             span_accesses(g, spans[i], &f, &e);
-            for (uint32_t ai = f; ai < e; ai++) {
-                const rg__access *a = &g->decl.accesses[ai];
-                if (a->role == RG__ROLE_LIFETIME || !overlap(g, a, b))
-                    continue;
-                bool hazard = a->write || b->write || a->layout != b->layout;
-                if (!hazard)
-                    continue;
-                bool is_depth = (a->range.aspect & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) != 0;
-                if (b->local && a->role == RG__ROLE_ATTACHMENT && ranges_equal(&a->range, &b->range)) {
-                    if (is_depth && !caps->local_read_depth_stencil)
-                        return why(reason, "'%s' reads depth/stencil '%s' pixel-locally, and the device lacks "
-                                   "dynamicRenderingLocalReadDepthStencilAttachments", cmd_name(g, bi),
-                                   g->decl.resources[b->resource].name);
-                    if (!counted)
-                        inputs++;
-                    counted = true;
-                    continue;
-                }
-                if (b->role == RG__ROLE_ATTACHMENT && a->role == RG__ROLE_ATTACHMENT &&
-                    ranges_equal(&a->range, &b->range) && a->layout == b->layout &&
-                    attachment_load(g, s, b) == VK_ATTACHMENT_LOAD_OP_LOAD)
-                    continue;
-                return why(reason, "'%s' %s texture '%s' other than pixel-locally after '%s' %s it", cmd_name(g, bi),
-                           b->write ? "writes" : "reads", g->decl.resources[b->resource].name, cmd_name(g, ai),
-                           a->write ? "wrote" : "read");
-            }
+            for (uint32_t ai = f; ai < e; ai++)
+                if (!pair_allows(g, s, ai, bi, &input, reason))
+                    return false;
         }
+        if (input)
+            (*inputs)++;
     }
+    return true;
+}
+
+/* Whether span s may join the instance of spans[0..count); else the reason. */
+static bool may_join(merger *m, const uint32_t *spans, uint32_t count, uint32_t s, char *reason)
+{
+    const rg_graph *g = m->g;
+    const rg_device_caps *caps = &g->caps;
+    uint32_t inputs = 0;
+    if (!same_frame(g, spans[0], s, reason) || !depth_allows(g, spans[0], s, reason) ||
+        !resolves_allow(g, spans, count, reason) || !colors_fit(g, spans, count, s, reason) ||
+        !accesses_allow(g, spans, count, s, &inputs, reason))
+        return false;
     if (caps->max_input_attachments && inputs > caps->max_input_attachments)
         return why(reason, "'%s' would read %u input attachments (at most %u)", span_name(g, s), inputs,
                    caps->max_input_attachments);
@@ -336,7 +375,6 @@ static bool make_adjacent(merger *m, uint32_t p_node, uint32_t s_node, uint32_t 
     node_positions(m);
     return true;
 }
-
 
 /* ------------------------------------------------------------- instances */
 
@@ -392,101 +430,108 @@ static uint32_t *kept_accesses(const rg_graph *g)
     return total;
 }
 
-/* Attachments, locations, input indices and access modes of instance i. */
-static void build_instance(merger *c, uint32_t ii, const uint32_t *total)
+/* Adds span s's attachments to instance in (the first span naming one loads it, the last stores it). */
+static void add_span_attachments(const rg_graph *g, rg__instance *in, uint32_t s)
 {
-    const rg_graph *g = c->g;
-    rg__instance *in = &c->instances[ii];
-    bool merged = in->count > 1;
-    for (uint32_t k = 0; k < in->count; k++) {
-        uint32_t s = c->instance_spans[in->first + k];
-        const rg_rendering_desc *d = &span_of(g, s)->desc;
-        rg__span_map *map = &c->span_map[s];
-        map->instance = ii;
-        for (uint32_t j = 0; j < d->color_count; j++) {
-            uint32_t u = find_color(g, in, &d->colors[j]);
-            if (u == RG__NONE) {
-                u = in->color_count++;
-                in->colors[u] = (rg__inst_att){rg__texture_index(g, d->colors[j].texture), s, j, s, j,
-                                               VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, d->colors[j].store};
-            }
-            in->colors[u].last_span = s;
-            in->colors[u].last_slot = j;
-            in->colors[u].store = d->colors[j].store;
+    const rg_rendering_desc *d = &span_of(g, s)->desc;
+    for (uint32_t j = 0; j < d->color_count; j++) {
+        uint32_t u = find_color(g, in, &d->colors[j]);
+        if (u == RG__NONE) {
+            u = in->color_count++;
+            in->colors[u] = (rg__inst_att){rg__texture_index(g, d->colors[j].texture), s, j, s, j,
+                                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, d->colors[j].store};
         }
-        if (d->depth.texture.id) {
-            if (!in->has_depth)
-                in->depth = (rg__inst_att){rg__texture_index(g, d->depth.texture), s, RG__SLOT_DEPTH, s,
-                                           RG__SLOT_DEPTH,
-                                           d->depth_read_only ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
-                                                              : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-                                           d->depth.store};
-            in->has_depth = true;
-            in->depth.last_span = s;
-            in->depth.store = d->depth.store;
+        in->colors[u].last_span = s;
+        in->colors[u].last_slot = j;
+        in->colors[u].store = d->colors[j].store;
+    }
+    if (d->depth.texture.id) {
+        if (!in->has_depth)
+            in->depth = (rg__inst_att){rg__texture_index(g, d->depth.texture), s, RG__SLOT_DEPTH, s, RG__SLOT_DEPTH,
+                                       d->depth_read_only ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
+                                                          : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                                       d->depth.store};
+        in->has_depth = true;
+        in->depth.last_span = s;
+        in->depth.store = d->depth.store;
+    }
+}
+
+/* Span s's map in instance in: its color locations, no input indices yet. */
+static void map_locations(const rg_graph *g, const rg__instance *in, uint32_t s, rg__span_map *map)
+{
+    const rg_rendering_desc *d = &span_of(g, s)->desc;
+    for (uint32_t u = 0; u < RG_MAX_COLOR_ATTACHMENTS; u++) {
+        map->locations[u] = u < in->color_count ? VK_ATTACHMENT_UNUSED : 0;
+        map->inputs[u] = VK_ATTACHMENT_UNUSED;
+    }
+    map->depth_input = VK_ATTACHMENT_UNUSED;
+    for (uint32_t j = 0; j < d->color_count; j++)
+        map->locations[find_color(g, in, &d->colors[j])] = j;
+}
+
+/* The instance attachment pixel-local read a reads, its input index in *index; NULL when none. */
+static rg__inst_att *local_target(const rg_graph *g, rg__instance *in, rg__span_map *map, const rg__access *a,
+                                  uint32_t **index)
+{
+    for (uint32_t u = 0; u < in->color_count; u++) {
+        const rg_attachment *x = &span_of(g, in->colors[u].span)->desc.colors[in->colors[u].slot];
+        if (in->colors[u].resource == a->resource && x->mip == a->range.base_mip &&
+            x->base_layer == a->range.base_layer && x->layer_count == a->range.layer_count && a->range.mip_count == 1) {
+            *index = &map->inputs[u];
+            return &in->colors[u];
         }
     }
-    for (uint32_t k = 0; k < in->count; k++) {
-        uint32_t s = c->instance_spans[in->first + k];
-        const rg_rendering_desc *d = &span_of(g, s)->desc;
-        rg__span_map *map = &c->span_map[s];
-        for (uint32_t u = 0; u < RG_MAX_COLOR_ATTACHMENTS; u++) {
-            map->locations[u] = u < in->color_count ? VK_ATTACHMENT_UNUSED : 0;
-            map->inputs[u] = VK_ATTACHMENT_UNUSED;
+    if (in->has_depth && in->depth.resource == a->resource) {
+        const rg_attachment *x = &span_of(g, in->depth.span)->desc.depth;
+        if (x->mip == a->range.base_mip && x->base_layer == a->range.base_layer &&
+            x->layer_count == a->range.layer_count && a->range.mip_count == 1) {
+            *index = &map->depth_input;
+            return &in->depth;
         }
-        map->depth_input = VK_ATTACHMENT_UNUSED;
-        for (uint32_t j = 0; j < d->color_count; j++)
-            map->locations[find_color(g, in, &d->colors[j])] = j;
-        if (!merged || k == 0)
+    }
+    return NULL;
+}
+
+/* Span s's pixel-local reads of the instance's attachments: inputs, numbered in declaration order. */
+static void number_inputs(merger *m, rg__instance *in, uint32_t s)
+{
+    const rg_graph *g = m->g;
+    uint32_t f, e, next = 0;
+    span_accesses(g, s, &f, &e);
+    for (uint32_t ai = f; ai < e; ai++) {
+        const rg__access *a = &g->decl.accesses[ai];
+        if (!a->local)
             continue;
-        /* Input indices: the span's pixel-local reads of the instance's
-         * attachments, numbered in declaration order. */
-        uint32_t f, e, next = 0;
-        span_accesses(g, s, &f, &e);
-        for (uint32_t ai = f; ai < e; ai++) {
-            const rg__access *a = &g->decl.accesses[ai];
-            if (!a->local)
-                continue;
-            uint32_t *index = NULL;
-            rg__inst_att *att = NULL;
-            for (uint32_t u = 0; u < in->color_count && !index; u++) {
-                const rg_attachment *x = &span_of(g, in->colors[u].span)->desc.colors[in->colors[u].slot];
-                if (in->colors[u].resource == a->resource && x->mip == a->range.base_mip &&
-                    x->base_layer == a->range.base_layer && x->layer_count == a->range.layer_count &&
-                    a->range.mip_count == 1) {
-                    index = &map->inputs[u];
-                    att = &in->colors[u];
-                }
-            }
-            if (!index && in->has_depth && in->depth.resource == a->resource) {
-                const rg_attachment *x = &span_of(g, in->depth.span)->desc.depth;
-                if (x->mip == a->range.base_mip && x->base_layer == a->range.base_layer &&
-                    x->layer_count == a->range.layer_count && a->range.mip_count == 1) {
-                    index = &map->depth_input;
-                    att = &in->depth;
-                }
-            }
-            if (!index)
-                continue; /* not the instance's: stays a sampled read */
-            if (*index == VK_ATTACHMENT_UNUSED)
-                *index = next++;
-            att->layout = VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR;
-            c->access_mode[ai] = RG__MODE_INPUT;
-        }
+        uint32_t *index = NULL;
+        rg__inst_att *att = local_target(g, in, &m->span_map[s], a, &index);
+        if (!att)
+            continue; /* not the instance's: stays a sampled read */
+        if (*index == VK_ATTACHMENT_UNUSED)
+            *index = next++;
+        att->layout = VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR;
+        m->access_mode[ai] = RG__MODE_INPUT;
     }
-    if (!merged)
-        return;
-    /* Discarded: created textures nothing outside the instance uses (a
-     * history texture's next frame reads it). */
+}
+
+/* Discards created textures nothing outside the instance uses (a history texture's next frame reads it). */
+static void discard_unshared(const merger *m, rg__instance *in, const uint32_t *total)
+{
+    const rg_graph *g = m->g;
     for (uint32_t u = 0; u <= in->color_count; u++) {
         rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
         const rg__resource *r = att ? &g->decl.resources[att->resource] : NULL;
-        if (r && !r->imported && !rg__history(r) && only_in_instance(c, in, att->resource, total))
+        if (r && !r->imported && !rg__history(r) && only_in_instance(m, in, att->resource, total))
             att->store = VK_ATTACHMENT_STORE_OP_DONT_CARE;
     }
-    /* Attachment accesses of textures kept in RENDERING_LOCAL_READ. */
+}
+
+/* The attachment accesses of textures the instance keeps in RENDERING_LOCAL_READ use that layout. */
+static void mark_local_layouts(merger *m, const rg__instance *in)
+{
+    const rg_graph *g = m->g;
     for (uint32_t k = 0; k < in->count; k++) {
-        uint32_t f, e, s = c->instance_spans[in->first + k];
+        uint32_t f, e, s = m->instance_spans[in->first + k];
         span_accesses(g, s, &f, &e);
         for (uint32_t ai = f; ai < e; ai++) {
             const rg__access *a = &g->decl.accesses[ai];
@@ -495,10 +540,33 @@ static void build_instance(merger *c, uint32_t ii, const uint32_t *total)
             for (uint32_t u = 0; u <= in->color_count; u++) {
                 const rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
                 if (att && att->resource == a->resource && att->layout == VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR)
-                    c->access_mode[ai] = RG__MODE_LOCAL_LAYOUT;
+                    m->access_mode[ai] = RG__MODE_LOCAL_LAYOUT;
             }
         }
     }
+}
+
+/* Attachments, locations, input indices and access modes of instance ii. */
+static void build_instance(merger *m, uint32_t ii, const uint32_t *total)
+{
+    const rg_graph *g = m->g;
+    rg__instance *in = &m->instances[ii];
+    bool merged = in->count > 1;
+    for (uint32_t k = 0; k < in->count; k++) {
+        uint32_t s = m->instance_spans[in->first + k];
+        m->span_map[s].instance = ii;
+        add_span_attachments(g, in, s);
+    }
+    for (uint32_t k = 0; k < in->count; k++) {
+        uint32_t s = m->instance_spans[in->first + k];
+        map_locations(g, in, s, &m->span_map[s]);
+        if (merged && k > 0)
+            number_inputs(m, in, s);
+    }
+    if (!merged)
+        return;
+    discard_unshared(m, in, total);
+    mark_local_layouts(m, in);
 }
 
 void rg__merged_free(const rg_graph *g, rg__merged *m)
@@ -525,14 +593,10 @@ static const char *merging_off(const rg_graph *g)
     return NULL;
 }
 
-static rg_result merge(merger *m)
+/* The node sequence of the schedule's order, and each node's position in it. */
+static void node_sequence(merger *m)
 {
     const rg_graph *g = m->g;
-    merger *c = m;
-    rg_result r = find_candidates(m);
-    if (r != RG_SUCCESS)
-        return r;
-    /* The node sequence of the schedule's order. */
     const rg__order *from = &g->compiled.schedule.order;
     for (uint32_t p = 0; p < from->count; p++) {
         uint32_t n = rg__node_of(g, from->cmds[p]);
@@ -540,107 +604,145 @@ static rg_result merge(merger *m)
             m->nodes[m->node_len++] = n;
     }
     node_positions(m);
-    uint32_t *scratch = rg__malloc(g, ((size_t)m->node_len + 1) * sizeof *scratch);
-    char *reasons = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof ((rg__merge_note *)0)->reason);
-    if (!scratch || !reasons) {
-        rg__free(g, scratch);
-        rg__free(g, reasons);
-        return RG_ERROR_OUT_OF_MEMORY;
-    }
+}
+
+/* Step 2: each candidate pair that passes the pairwise rules made adjacent; else the reason in reasons. */
+static void adjacency(merger *m, uint32_t *scratch, char *reasons)
+{
+    const rg_graph *g = m->g;
     const size_t rs = sizeof ((rg__merge_note *)0)->reason;
-    /* Adjacency, in order of the later span. */
-    if (!m->off) {
-        for (uint32_t i = 0; i < m->node_len; i++) {
-            uint32_t first = g->compiled.nodes.first_cmd[m->nodes[i]];
-            uint32_t s = g->decl.cmds[first].span;
-            if (s == RG__NONE || m->cand[s] == RG__NONE)
-                continue;
-            uint32_t p = m->cand[s];
-            if (may_join(m, &p, 1, s, &reasons[(size_t)s * rs]))
-                make_adjacent(m, span_node(g, p), span_node(g, s), scratch, &reasons[(size_t)s * rs]);
-        }
+    for (uint32_t i = 0; i < m->node_len; i++) {
+        uint32_t first = g->compiled.nodes.first_cmd[m->nodes[i]];
+        uint32_t s = g->decl.cmds[first].span;
+        if (s == RG__NONE || m->cand[s] == RG__NONE)
+            continue;
+        uint32_t p = m->cand[s];
+        if (may_join(m, &p, 1, s, &reasons[(size_t)s * rs]))
+            make_adjacent(m, span_node(g, p), span_node(g, s), scratch, &reasons[(size_t)s * rs]);
     }
-    rg__order order;
-    if (!rg__order_of_nodes(g, m->nodes, m->node_len, &order)) {
-        rg__free(g, scratch);
-        rg__free(g, reasons);
-        return RG_ERROR_OUT_OF_MEMORY;
-    }
-    m->order = (uint32_t *)(uintptr_t)order.cmds; /* this stage's own, made above */
-    m->order_count = order.count;
-    /* Instances in the order. */
-    c->span_map = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof *c->span_map);
-    c->instance_spans = rg__malloc(g, ((size_t)g->decl.span_count + 1) * sizeof *c->instance_spans);
-    c->instances = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof *c->instances);
-    c->access_mode = rg__calloc(g, (size_t)g->decl.access_count + 1, sizeof *c->access_mode);
-    if (!c->span_map || !c->instance_spans || !c->instances || !c->access_mode) {
-        rg__free(g, scratch);
-        rg__free(g, reasons);
-        return RG_ERROR_OUT_OF_MEMORY;
-    }
+}
+
+/* Allocates the instances, span maps and access modes; false when out of memory. */
+static bool instances_alloc(merger *m)
+{
+    const rg_graph *g = m->g;
+    m->span_map = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof *m->span_map);
+    m->instance_spans = rg__malloc(g, ((size_t)g->decl.span_count + 1) * sizeof *m->instance_spans);
+    m->instances = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof *m->instances);
+    m->access_mode = rg__calloc(g, (size_t)g->decl.access_count + 1, sizeof *m->access_mode);
+    if (!m->span_map || !m->instance_spans || !m->instances || !m->access_mode)
+        return false;
     for (uint32_t s = 0; s < g->decl.span_count; s++)
-        c->span_map[s].instance = RG__NONE; /* culled spans keep it */
+        m->span_map[s].instance = RG__NONE; /* culled spans keep it */
+    return true;
+}
+
+/* Whether span s joins the last instance cur (adjacent: s's node follows the previous span's); else why_not. */
+static bool joins(merger *m, const rg__instance *cur, uint32_t s, bool adjacent, char *why_not)
+{
+    const size_t rs = sizeof ((rg__merge_note *)0)->reason;
+    bool in_cur = false;
+    for (uint32_t k = 0; cur && k < cur->count; k++)
+        in_cur = in_cur || m->instance_spans[cur->first + k] == m->cand[s];
+    if (m->off)
+        snprintf(why_not, rs, "%s", m->off);
+    else if (why_not[0])
+        ; /* the pairwise rules or adjacency said why */
+    else if (!in_cur || !adjacent)
+        snprintf(why_not, rs, "not adjacent in the execution order");
+    else
+        return may_join(m, &m->instance_spans[cur->first], cur->count, s, why_not);
+    return false;
+}
+
+/* Step 3: the spans in order, each joining the instance before it or starting one; a note per candidate. */
+static rg_result form_instances(merger *m, char *reasons)
+{
+    const rg_graph *g = m->g;
+    const size_t rs = sizeof ((rg__merge_note *)0)->reason;
     uint32_t spans = 0, prev_node_pos = RG__NONE;
     rg_result res = RG_SUCCESS;
     for (uint32_t i = 0; i < m->node_len && res == RG_SUCCESS; i++) {
         uint32_t s = g->decl.cmds[g->compiled.nodes.first_cmd[m->nodes[i]]].span;
         if (s == RG__NONE)
             continue;
-        c->instance_spans[spans] = s;
-        rg__instance *cur = c->instance_count ? &c->instances[c->instance_count - 1] : NULL;
+        m->instance_spans[spans] = s;
+        rg__instance *cur = m->instance_count ? &m->instances[m->instance_count - 1] : NULL;
         uint32_t p = m->cand[s];
         bool joined = false;
-        char *why_not = &reasons[(size_t)s * rs];
         if (p != RG__NONE) {
-            bool in_cur = false;
-            for (uint32_t k = 0; cur && k < cur->count; k++)
-                in_cur = in_cur || c->instance_spans[cur->first + k] == p;
-            if (m->off)
-                snprintf(why_not, rs, "%s", m->off);
-            else if (why_not[0])
-                ; /* the pairwise rules or adjacency said why */
-            else if (!in_cur || prev_node_pos + 1 != i)
-                snprintf(why_not, rs, "not adjacent in the execution order");
-            else if (may_join(m, &c->instance_spans[cur->first], cur->count, s, why_not))
-                joined = true;
+            char *why_not = &reasons[(size_t)s * rs];
+            joined = joins(m, cur, s, prev_node_pos + 1 == i, why_not);
             if (!note(m, p, s, joined ? "" : why_not))
                 res = RG_ERROR_OUT_OF_MEMORY;
         }
         if (joined) {
             cur->count++;
         } else {
-            cur = &c->instances[c->instance_count++];
+            cur = &m->instances[m->instance_count++];
             cur->first = spans;
             cur->count = 1;
         }
         spans++;
         prev_node_pos = i;
     }
-    uint32_t *total = res == RG_SUCCESS ? kept_accesses(g) : NULL;
-    if (!total) {
-        /* Out of memory: the instances are incomplete; merged_free drops
-         * them. */
-        rg__free(g, scratch);
-        rg__free(g, reasons);
-        return RG_ERROR_OUT_OF_MEMORY;
-    }
-    for (uint32_t ii = 0; ii < c->instance_count; ii++)
-        build_instance(m, ii, total);
-    rg__free(g, total);
-    /* Positions of each instance's begin and end. */
-    for (uint32_t p = 0; p < c->order_count; p++) {
-        const rg__cmd *cmd = &g->decl.cmds[c->order[p]];
+    return res;
+}
+
+/* Positions of each instance's begin and end in the order. */
+static void instance_bounds(merger *m)
+{
+    const rg_graph *g = m->g;
+    for (uint32_t p = 0; p < m->order_count; p++) {
+        const rg__cmd *cmd = &g->decl.cmds[m->order[p]];
         if (cmd->span == RG__NONE)
             continue;
-        rg__instance *in = &c->instances[c->span_map[cmd->span].instance];
-        if (cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING && cmd->span == c->instance_spans[in->first])
+        rg__instance *in = &m->instances[m->span_map[cmd->span].instance];
+        if (cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING && cmd->span == m->instance_spans[in->first])
             in->begin_pos = p;
-        if (cmd->type == RG_COMMAND_TYPE_END_RENDERING && cmd->span == c->instance_spans[in->first + in->count - 1])
+        if (cmd->type == RG_COMMAND_TYPE_END_RENDERING && cmd->span == m->instance_spans[in->first + in->count - 1])
             in->end_pos = p;
     }
+}
+
+/* Steps 2 to 4 on the node sequence, with a scratch sequence as long and a zeroed reason per span. */
+static rg_result merge_spans(merger *m, uint32_t *scratch, char *reasons)
+{
+    const rg_graph *g = m->g;
+    if (!m->off)
+        adjacency(m, scratch, reasons);
+    rg__order order;
+    if (!rg__order_of_nodes(g, m->nodes, m->node_len, &order))
+        return RG_ERROR_OUT_OF_MEMORY;
+    m->order = (uint32_t *)(uintptr_t)order.cmds; /* this stage's own, made above */
+    m->order_count = order.count;
+    if (!instances_alloc(m))
+        return RG_ERROR_OUT_OF_MEMORY;
+    rg_result res = form_instances(m, reasons);
+    uint32_t *total = res == RG_SUCCESS ? kept_accesses(g) : NULL;
+    if (!total)
+        return RG_ERROR_OUT_OF_MEMORY; /* the instances are incomplete: merged_free drops them */
+    for (uint32_t ii = 0; ii < m->instance_count; ii++)
+        build_instance(m, ii, total);
+    rg__free(g, total);
+    instance_bounds(m);
+    return res;
+}
+
+/* Steps 1 to 4 into m. */
+static rg_result merge(merger *m)
+{
+    const rg_graph *g = m->g;
+    rg_result r = find_candidates(m);
+    if (r != RG_SUCCESS)
+        return r;
+    node_sequence(m);
+    uint32_t *scratch = rg__malloc(g, ((size_t)m->node_len + 1) * sizeof *scratch);
+    char *reasons = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof ((rg__merge_note *)0)->reason);
+    r = scratch && reasons ? merge_spans(m, scratch, reasons) : RG_ERROR_OUT_OF_MEMORY;
     rg__free(g, scratch);
     rg__free(g, reasons);
-    return res;
+    return r;
 }
 
 /* What each created resource's pixel-local reads need: INPUT_ATTACHMENT
