@@ -11,7 +11,10 @@
  * access are already covered needs nothing, so two readers of one producer
  * get one barrier.
  *
- * Every barrier a command inside a span needs is placed at the begin point
+ * Per access and slot two things are decided apart, and a barrier carries
+ * both: what the access waits for (slot_need: the source scope and the
+ * layout change), and where the barrier is recorded (slot_site). Every
+ * barrier a command inside a span needs is placed at the begin point
  * of its rendering instance (before vkCmdBeginRendering): a barrier inside
  * a dynamic rendering instance is illegal without
  * VK_KHR_dynamic_rendering_local_read, and compile already rejected every
@@ -23,12 +26,17 @@
  * dependency in one layout). Barriers that meet one subresource at one
  * point are merged (unioned scopes); the list is then sorted by point.
  *
+ * Several queues: planning notes per position and queue the stages at
+ * which the command there needs another queue's work (pos_wait); the
+ * batches' semaphore waits get their stages from that afterwards
+ * (batch_wait_stages).
+ *
  * History pairs (rendergraph.h, "History"): the image a previous half reads
  * is the one its current half wrote in the frame before, and the image the
  * current half writes is the one the previous half read then. So, per
- * subresource, the current half ends the frame as if read by its previous
- * half's reads: in the layout the first of them is in, visible to every
- * read in that layout (its "target"); the previous half starts the frame
+ * subresource, the current half ends the frame in its previous half's
+ * target (compile_history.c: as if read by the previous half's reads);
+ * the previous half starts the frame
  * as the current half ended it (so its first reads need no barrier); the
  * current half starts in UNDEFINED, waiting for the previous half's uses
  * of the frame before, or, for a subresource previous does not read, for
@@ -71,22 +79,28 @@ typedef struct step {
     bool write, final;
 } step;
 
-/* Per subresource slot of a history pair's previous half: the layout the
- * frame first reads it in, and the union of its reads in that layout. */
-typedef struct target {
-    bool read;
-    VkImageLayout layout;
-    VkPipelineStageFlags2 stage;
-    VkAccessFlags2 access;
-} target;
-
+/* What an access waits for on one slot (barrier false: nothing): the
+ * source scope and the layout change. */
 typedef struct need {
     bool barrier;
-    uint32_t point;                   /* where it is recorded */
     VkImageLayout old_layout, new_layout;
     VkPipelineStageFlags2 src_stage;
     VkAccessFlags2 src_access;
 } need;
+
+/* Where a barrier is recorded: before the command at point; hoisted there
+ * from inside a span; or by region, between two spans of a merged
+ * instance. */
+typedef struct site {
+    uint32_t point;
+    bool hoisted, by_region;
+} site;
+
+/* A barrier as planned: what it waits for and where it is recorded. */
+typedef struct planned {
+    need n;
+    site at;
+} planned;
 
 /* The result under construction, published as rg__sync. */
 typedef struct sbuild {
@@ -95,7 +109,6 @@ typedef struct sbuild {
     uint32_t barrier_count, barrier_cap;
     uint32_t *point_start;
     uint32_t point_max;
-    VkPipelineStageFlags2 *wait_stage;
     rg__history_clear *history_clears;
     uint32_t history_clear_count, history_clear_cap;
 } sbuild;
@@ -106,8 +119,8 @@ typedef struct planner {
     slot_state *slots;                /* nq blocks of n: one per queue */
     uint32_t nq, n;
     rg_queue queue;                   /* the current access's queue */
-    /* Per position and queue r: the stages at which the command there
-     * needs what queue r did (a semaphore wait's stages). */
+    /* The planner's other output: per position and queue r, the stages at
+     * which the command there needs what queue r did. */
     VkPipelineStageFlags2 *pos_wait;
     uint32_t pos;                     /* the access's command's position */
     uint32_t point;
@@ -118,14 +131,18 @@ typedef struct planner {
     uint32_t first_new;               /* first barrier made by the current access */
 } planner;
 
-/* What the slot needs before the step, and its state after. A barrier met
- * at the same point is widened instead of a second one. */
+/* The layout a step leaves the slot in. */
+static VkImageLayout step_layout(const slot_state *st, const step *s)
+{
+    return s->final && s->layout == VK_IMAGE_LAYOUT_UNDEFINED ? st->layout : s->layout;
+}
+
 /* Another queue touched the slot since this one did: a semaphore wait
  * orders that work before this access (compile_queues.c cut the batches
  * for every cross-queue hazard). What that queue did is no longer this
  * queue's to wait for; what remains is to chain a barrier this access
  * needs after the wait, whose stages then must include the access's
- * (noted in pos_wait for the batch's wait). A write or layout change
+ * (noted in pos_wait). A write or layout change
  * there left nothing of this queue's pending; reads there leave this
  * queue's own state as it was. */
 static void foreign_step(planner *p, slot_state *st, const step *s, bool transition)
@@ -154,20 +171,13 @@ static void foreign_step(planner *p, slot_state *st, const step *s, bool transit
     st->foreign_prev = st->foreign_write_prev = false;
 }
 
-static need slot_step(planner *p, uint32_t slot, const step *s)
+/* What the step waits for on a slot in state st. A layout change, a
+ * write or a final step waits for the pending write and the reads since;
+ * a read for the pending write, unless it was already made visible to
+ * the read's stage and access. */
+static need slot_need(const slot_state *st, const step *s)
 {
-    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
-    if (st->foreign || st->foreign_prev) {
-        VkImageLayout to = s->final && s->layout == VK_IMAGE_LAYOUT_UNDEFINED ? st->layout : s->layout;
-        foreign_step(p, st, s, to != st->layout);
-    }
-    need n = {.old_layout = st->layout, .point = p->point};
-    /* Waiting for a write of an earlier span of the instance: between the
-     * spans. Anything else (the frame before, work before the instance)
-     * waits before the instance begins. */
-    if (p->local_point != RG__NONE && st->written != RG__NONE && st->written >= p->instance_begin)
-        n.point = p->local_point;
-    n.new_layout = s->final && s->layout == VK_IMAGE_LAYOUT_UNDEFINED ? st->layout : s->layout;
+    need n = {.old_layout = st->layout, .new_layout = step_layout(st, s)};
     bool transition = n.new_layout != st->layout;
     if (transition || s->write || (s->final && (s->stage | s->access))) {
         n.barrier = transition || (st->ws | st->rs) != 0;
@@ -178,19 +188,29 @@ static need slot_step(planner *p, uint32_t slot, const step *s)
         n.src_stage = st->ws;
         n.src_access = st->wa;
     }
-    bool synced = n.barrier;
-    if (n.barrier && !transition && st->bar != RG__NONE && st->bar_point == n.point) {
-        /* Nothing ran on the slot since that barrier: widen it. */
-        rg_barrier_info *b = &p->out->barriers[st->bar];
-        b->src_stage |= st->bar_src_stage;
-        b->src_access |= st->bar_src_access;
-        b->dst_stage |= s->stage;
-        b->dst_access |= s->access;
-        n = (need){.old_layout = st->layout, .new_layout = st->layout, .point = n.point};
-    } else if (n.barrier) {
-        st->bar_src_stage = n.src_stage;
-        st->bar_src_access = n.src_access;
-    }
+    return n;
+}
+
+/* Where the current access's barrier on a slot in state st is recorded.
+ * Waiting for a write of an earlier span of the instance: between the
+ * spans, by region. Anything else (the frame before, work before the
+ * instance) waits at the access's point (plan_position). */
+static site slot_site(const planner *p, const slot_state *st)
+{
+    site at = {.point = p->point};
+    if (p->local_point != RG__NONE && st->written != RG__NONE && st->written >= p->instance_begin)
+        at.point = p->local_point;
+    at.by_region = at.point == p->local_point;
+    at.hoisted = p->hoisted && !at.by_region;
+    return at;
+}
+
+/* The slot's state after the step (synced: it got a barrier from the
+ * pending write), and the other queues' view of the slot. */
+static void slot_advance(planner *p, uint32_t slot, const step *s, VkImageLayout layout, bool synced)
+{
+    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
+    bool transition = layout != st->layout;
     if (s->write) {
         st->ws = s->stage;
         st->wa = s->access;
@@ -207,7 +227,7 @@ static need slot_step(planner *p, uint32_t slot, const step *s)
         }
         st->rs |= s->stage;
     }
-    st->layout = n.new_layout;
+    st->layout = layout;
     if (s->write || transition)
         st->written = p->pos;
     /* The other queues' states: the layout is the image's, and they now
@@ -216,22 +236,47 @@ static need slot_step(planner *p, uint32_t slot, const step *s)
         if (q == (uint32_t)p->queue)
             continue;
         slot_state *o = &p->slots[(size_t)q * p->n + slot];
-        o->layout = n.new_layout;
+        o->layout = layout;
         o->foreign |= (uint8_t)(1u << p->queue);
         if (s->write || transition)
             o->foreign_writers |= (uint8_t)(1u << p->queue);
     }
-    return n;
 }
 
-static bool need_eq(const need *a, const need *b)
+/* What the slot needs before the step and where, then its state after. A
+ * barrier met at the same point is widened instead of a second one. */
+static planned slot_step(planner *p, uint32_t slot, const step *s)
 {
-    return a->barrier == b->barrier && a->point == b->point && a->old_layout == b->old_layout &&
-           a->new_layout == b->new_layout &&
-           a->src_stage == b->src_stage && a->src_access == b->src_access;
+    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
+    if (st->foreign || st->foreign_prev)
+        foreign_step(p, st, s, step_layout(st, s) != st->layout);
+    planned b = {slot_need(st, s), slot_site(p, st)};
+    bool transition = b.n.new_layout != st->layout;
+    bool synced = b.n.barrier;
+    if (b.n.barrier && !transition && st->bar != RG__NONE && st->bar_point == b.at.point) {
+        /* Nothing ran on the slot since that barrier: widen it. */
+        rg_barrier_info *w = &p->out->barriers[st->bar];
+        w->src_stage |= st->bar_src_stage;
+        w->src_access |= st->bar_src_access;
+        w->dst_stage |= s->stage;
+        w->dst_access |= s->access;
+        b.n = (need){.old_layout = st->layout, .new_layout = st->layout};
+    } else if (b.n.barrier) {
+        st->bar_src_stage = b.n.src_stage;
+        st->bar_src_access = b.n.src_access;
+    }
+    slot_advance(p, slot, s, b.n.new_layout, synced);
+    return b;
 }
 
-static rg_barrier_info *barrier_append(planner *p, uint32_t point)
+static bool planned_eq(const planned *a, const planned *b)
+{
+    return a->n.barrier == b->n.barrier && a->at.point == b->at.point && a->at.hoisted == b->at.hoisted &&
+           a->at.by_region == b->at.by_region && a->n.old_layout == b->n.old_layout &&
+           a->n.new_layout == b->n.new_layout && a->n.src_stage == b->n.src_stage && a->n.src_access == b->n.src_access;
+}
+
+static rg_barrier_info *barrier_append(planner *p, const site *at)
 {
     const rg_graph *g = p->g;
     sbuild *c = p->out;
@@ -240,12 +285,13 @@ static rg_barrier_info *barrier_append(planner *p, uint32_t point)
         !rg__grow(g, (void **)&c->barrier_point, &point_cap, c->barrier_count + 1, sizeof *c->barrier_point))
         return NULL;
     c->barrier_cap = cap;
-    c->barrier_point[c->barrier_count] = point;
+    c->barrier_point[c->barrier_count] = at->point;
     rg_barrier_info *b = &c->barriers[c->barrier_count++];
     memset(b, 0, sizeof *b);
-    b->before = point < rg__order_count(g) ? (rg_command){rg__make_id(g, rg__order_cmds(g)[point])} : (rg_command){0};
-    b->by_region = point == p->local_point;
-    b->hoisted = p->hoisted && !b->by_region;
+    b->before =
+        at->point < rg__order_count(g) ? (rg_command){rg__make_id(g, rg__order_cmds(g)[at->point])} : (rg_command){0};
+    b->by_region = at->by_region;
+    b->hoisted = at->hoisted;
     return b;
 }
 
@@ -256,39 +302,39 @@ static rg_barrier_info *barrier_append(planner *p, uint32_t point)
 typedef struct run {
     VkImageAspectFlags aspect;
     uint32_t mip, layer, count;
-    need n;
+    planned b;
 } run;
 
 static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
 {
     const rg_graph *g = p->g;
-    if (r->count == 0 || !r->n.barrier)
+    const need *n = &r->b.n;
+    if (r->count == 0 || !n->barrier)
         return true;
     uint32_t index = RG__NONE;
     for (uint32_t i = p->first_new; i < p->out->barrier_count; i++) {
         rg_barrier_info *b = &p->out->barriers[i];
-        if (p->out->barrier_point[i] == r->n.point && b->range.aspect == r->aspect &&
+        if (p->out->barrier_point[i] == r->b.at.point && b->range.aspect == r->aspect &&
             b->range.base_layer == r->layer && b->range.layer_count == r->count &&
-            b->range.base_mip + b->range.mip_count == r->mip && b->old_layout == r->n.old_layout &&
-            b->new_layout == r->n.new_layout && b->src_stage == r->n.src_stage &&
-            b->src_access == r->n.src_access) {
+            b->range.base_mip + b->range.mip_count == r->mip && b->old_layout == n->old_layout &&
+            b->new_layout == n->new_layout && b->src_stage == n->src_stage && b->src_access == n->src_access) {
             b->range.mip_count++;
             index = i;
             break;
         }
     }
     if (index == RG__NONE) {
-        rg_barrier_info *b = barrier_append(p, r->n.point);
+        rg_barrier_info *b = barrier_append(p, &r->b.at);
         if (!b)
             return false;
         b->texture.id = rg__make_id(g, ri);
         b->range = (rg_range){r->aspect, r->mip, 1, r->layer, r->count};
-        b->src_stage = r->n.src_stage;
-        b->src_access = r->n.src_access;
+        b->src_stage = n->src_stage;
+        b->src_access = n->src_access;
         b->dst_stage = s->stage;
         b->dst_access = s->access;
-        b->old_layout = r->n.old_layout;
-        b->new_layout = r->n.new_layout;
+        b->old_layout = n->old_layout;
+        b->new_layout = n->new_layout;
         index = p->out->barrier_count - 1;
     }
     const rg__resource *res = &g->decl.resources[ri];
@@ -297,7 +343,7 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
             slot_state *st = &p->slots[(size_t)p->queue * p->n +
                                        rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits), r->mip, r->layer + l)];
             st->bar = index;
-            st->bar_point = r->n.point;
+            st->bar_point = r->b.at.point;
         }
     return true;
 }
@@ -312,19 +358,19 @@ static bool plan_texture(planner *p, uint32_t ri, const rg_range *range, const s
             /* Aspects of one (mip, layer) share a barrier when their needs
              * agree (a depth/stencil image without separate layouts must
              * transition both together). */
-            need na[3];
+            planned na[3];
             VkImageAspectFlagBits bit[3];
             uint32_t k = 0;
             bool same = true;
             for (uint32_t bits = range->aspect; bits; bits &= bits - 1, k++) {
                 bit[k] = (VkImageAspectFlagBits)(bits & -bits);
                 na[k] = slot_step(p, rg__sub_slot(res, bit[k], m, l), s);
-                same = same && need_eq(&na[k], &na[0]);
+                same = same && planned_eq(&na[k], &na[0]);
             }
             for (uint32_t i = 0; i < (same ? 1 : k); i++) {
                 VkImageAspectFlags aspect = same ? range->aspect : (VkImageAspectFlags)bit[i];
                 if (cur.count && cur.aspect == aspect && cur.mip == m && cur.layer + cur.count == l &&
-                    need_eq(&cur.n, &na[i])) {
+                    planned_eq(&cur.b, &na[i])) {
                     cur.count++;
                     continue;
                 }
@@ -342,54 +388,23 @@ static bool plan_buffer(planner *p, uint32_t ri, const step *s)
     const rg_graph *g = p->g;
     uint32_t slot = g->decl.resources[ri].sub_base;
     slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
-    need n = slot_step(p, slot, s);
-    if (!n.barrier)
+    planned pl = slot_step(p, slot, s);
+    if (!pl.n.barrier)
         return true;
-    rg_barrier_info *b = barrier_append(p, n.point);
+    rg_barrier_info *b = barrier_append(p, &pl.at);
     if (!b)
         return false;
     b->buffer.id = rg__make_id(g, ri);
-    b->src_stage = n.src_stage;
-    b->src_access = n.src_access;
+    b->src_stage = pl.n.src_stage;
+    b->src_access = pl.n.src_access;
     b->dst_stage = s->stage;
     b->dst_access = s->access;
     st->bar = p->out->barrier_count - 1;
-    st->bar_point = n.point;
+    st->bar_point = pl.at.point;
     return true;
 }
 
-/* The targets of every history pair's previous half, from its accesses in
- * execution order. */
-static void history_targets(const rg_graph *g, target *t)
-{
-    memset(t, 0, ((size_t)g->decl.sub_total + 1) * sizeof *t);
-    for (uint32_t pos = 0; pos < rg__order_count(g); pos++) {
-        const rg__cmd *cmd = &g->decl.cmds[rg__order_cmds(g)[pos]];
-        for (uint32_t k = 0; k < cmd->access_count; k++) {
-            const rg__access *a = &g->decl.accesses[cmd->first_access + k];
-            const rg__resource *r = &g->decl.resources[a->resource];
-            if (a->role == RG__ROLE_LIFETIME || !rg__history(r) || !r->history_previous)
-                continue;
-            VkPipelineStageFlags2 stage;
-            VkAccessFlags2 access;
-            VkImageLayout layout;
-            rg__access_effective(g, cmd->first_access + k, &stage, &access, &layout);
-            for (uint32_t bits = a->range.aspect; bits; bits &= bits - 1)
-                for (uint32_t m = a->range.base_mip; m < a->range.base_mip + a->range.mip_count; m++)
-                    for (uint32_t l = a->range.base_layer; l < a->range.base_layer + a->range.layer_count; l++) {
-                        target *x = &t[rg__sub_slot(r, (VkImageAspectFlagBits)(bits & -bits), m, l)];
-                        if (!x->read)
-                            *x = (target){true, layout, 0, 0};
-                        if (x->layout == layout) {
-                            x->stage |= stage;
-                            x->access |= access;
-                        }
-                    }
-        }
-    }
-}
-
-static bool target_eq(const target *a, const target *b)
+static bool target_eq(const rg__history_target *a, const rg__history_target *b)
 {
     return a->read == b->read && a->layout == b->layout && a->stage == b->stage && a->access == b->access;
 }
@@ -397,13 +412,15 @@ static bool target_eq(const target *a, const target *b)
 /* Calls fn for every run of consecutive layers of one mip of previous half
  * r whose slots have one read target (every aspect together: accesses to
  * one aspect of a depth/stencil texture touch both). */
-static bool target_runs(planner *p, const rg__resource *r, const target *t,
-                        bool (*fn)(planner *p, const rg__resource *r, const rg_range *range, const target *x))
+static bool target_runs(planner *p, const rg__resource *r,
+                        bool (*fn)(planner *p, const rg__resource *r, const rg_range *range,
+                                   const rg__history_target *x))
 {
+    const rg__history_target *t = p->g->compiled.history.of;
     VkImageAspectFlagBits first = (VkImageAspectFlagBits)(r->aspects & -r->aspects);
     for (uint32_t m = 0; m < r->mip_levels; m++)
         for (uint32_t l = 0; l < r->array_layers;) {
-            const target *x = &t[rg__sub_slot(r, first, m, l)];
+            const rg__history_target *x = &t[rg__sub_slot(r, first, m, l)];
             uint32_t n = 1;
             while (l + n < r->array_layers && target_eq(&t[rg__sub_slot(r, first, m, l + n)], x))
                 n++;
@@ -417,14 +434,14 @@ static bool target_runs(planner *p, const rg__resource *r, const target *t,
 
 /* The current half's final step on one run: its previous half's target,
  * planned as a read (so a write already visible to it needs nothing). */
-static bool history_final(planner *p, const rg__resource *previous, const rg_range *range, const target *x)
+static bool history_final(planner *p, const rg__resource *previous, const rg_range *range, const rg__history_target *x)
 {
     step s = {x->stage, x->access, x->layout, false, false};
     return plan_texture(p, previous->history_pair, range, &s);
 }
 
 /* One run for the first execute's clear. */
-static bool history_clear(planner *p, const rg__resource *previous, const rg_range *range, const target *x)
+static bool history_clear(planner *p, const rg__resource *previous, const rg_range *range, const rg__history_target *x)
 {
     sbuild *c = p->out;
     if (!rg__grow(p->g, (void **)&c->history_clears, &c->history_clear_cap, c->history_clear_count + 1,
@@ -433,6 +450,21 @@ static bool history_clear(planner *p, const rg__resource *previous, const rg_ran
     c->history_clears[c->history_clear_count++] = (rg__history_clear){
         (uint32_t)(previous - p->g->decl.resources), *range, x->layout, x->stage, x->access};
     return true;
+}
+
+/* The slot whose end of the frame before holds slot i's image now: for a
+ * history half, the other half's slot of the same subresource (the halves
+ * trade images), except where previous does not read the subresource:
+ * then the frame before left current's image of then untouched, as the
+ * current half had left it the frame before that, which is how the same
+ * compiled frame's current half ends (so the first write of current waits
+ * for that write). */
+static uint32_t frame_before_slot(const rg_graph *g, const rg__resource *r, uint32_t i)
+{
+    if (!rg__history(r))
+        return i;
+    uint32_t other = g->decl.resources[r->history_pair].sub_base + (i - r->sub_base);
+    return r->history_previous || g->compiled.history.of[other].read ? other : i;
 }
 
 /* Starting states: imports as declared, plus what the frame before left
@@ -446,26 +478,15 @@ static bool history_clear(planner *p, const rg__resource *previous, const rg_ran
  * the frame before; where another queue touched a slot after it then, the
  * frame's first waits cover that (foreign_prev). */
 static void init_slot(const rg_graph *g, const planner *p, uint32_t q, uint32_t ri, uint32_t i, const slot_state *carry,
-                      const rg__alias_scope *alias, const target *t)
+                      const rg__alias_scope *alias)
 {
     const rg__resource *r = &g->decl.resources[ri];
+    const rg__history_target *t = g->compiled.history.of;
     size_t base = (size_t)q * p->n;
     slot_state *st = &p->slots[base + i];
     memset(st, 0, sizeof *st);
     st->bar = st->written = RG__NONE;
-    /* The slot whose end of the frame before holds this slot's image
-     * now: for a history half, the other half's slot of the same
-     * subresource (the halves trade images), except where previous does
-     * not read the subresource: then the frame before left current's
-     * image of then untouched, as the current half had left it the frame
-     * before that, which is how the same compiled frame's current half
-     * ends (so the first write of current waits for that write). */
-    uint32_t src = i;
-    if (rg__history(r)) {
-        uint32_t other = g->decl.resources[r->history_pair].sub_base + (i - r->sub_base);
-        if (r->history_previous || t[other].read)
-            src = other;
-    }
+    uint32_t src = frame_before_slot(g, r, i);
     if (rg__history(r) && r->history_previous) {
         if (carry) {
             *st = carry[base + src];
@@ -514,52 +535,89 @@ static void init_slot(const rg_graph *g, const planner *p, uint32_t q, uint32_t 
     }
 }
 
-static void init_slots(const rg_graph *g, const planner *p, const slot_state *carry, const rg__alias_scope *alias,
-                       const target *t)
+static void init_slots(const rg_graph *g, const planner *p, const slot_state *carry, const rg__alias_scope *alias)
 {
     for (uint32_t q = 0; q < p->nq; q++)
         for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
             const rg__resource *r = &g->decl.resources[ri];
             for (uint32_t i = r->sub_base; i < r->sub_base + r->sub_count; i++)
-                init_slot(g, p, q, ri, i, carry, alias, t);
+                init_slot(g, p, q, ri, i, carry, alias);
         }
 }
 
+/* Where the command at pos records its barriers (the point, hoisted) and
+ * its queue. Inside a span everything is placed before its instance's
+ * begin, which the order puts right before the span's other commands; in
+ * a merged instance, what waits for an earlier span of it at the span's
+ * own begin (begin_pos: the last span begin met). */
+static void plan_position(planner *p, uint32_t pos, uint32_t *begin_pos)
+{
+    const rg_graph *g = p->g;
+    const rg__cmd *cmd = &g->decl.cmds[rg__order_cmds(g)[pos]];
+    p->pos = pos;
+    p->queue = p->nq > 1 ? rg__queue_of(g, rg__order_cmds(g)[pos]) : RG_QUEUE_GRAPHICS;
+    p->hoisted = cmd->span != RG__NONE &&
+                 (cmd->type != RG_COMMAND_TYPE_BEGIN_RENDERING ||
+                  g->compiled.merge.instances[g->compiled.merge.span_map[cmd->span].instance].begin_pos != pos);
+    p->local_point = p->instance_begin = RG__NONE;
+    if (cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING)
+        *begin_pos = pos;
+    if (cmd->span == RG__NONE) {
+        p->point = pos;
+    } else {
+        const rg__instance *in = &g->compiled.merge.instances[g->compiled.merge.span_map[cmd->span].instance];
+        p->point = in->begin_pos;
+        if (in->begin_pos != *begin_pos) {
+            p->instance_begin = in->begin_pos;
+            p->local_point = *begin_pos;
+        }
+    }
+}
+
+/* After the last command, on the graphics queue: imports end in their
+ * final state; history pairs' current halves end in their previous
+ * halves' targets; the clears of the first execute after placement. */
+static bool plan_frame_end(planner *p)
+{
+    const rg_graph *g = p->g;
+    p->point = p->pos = rg__order_count(g);
+    p->queue = RG_QUEUE_GRAPHICS;
+    p->hoisted = false;
+    p->local_point = p->instance_begin = RG__NONE;
+    bool ok = true;
+    for (uint32_t ri = 0; ri < g->decl.resource_count && ok; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
+        if (!r->imported)
+            continue;
+        step s = {r->final_stage, r->final_access, r->final_layout, false, true};
+        rg_range whole = {r->aspects, 0, r->mip_levels, 0, r->array_layers};
+        ok = r->is_texture ? plan_texture(p, ri, &whole, &s) : plan_buffer(p, ri, &s);
+    }
+    for (uint32_t ri = 0; ri < g->decl.resource_count && ok; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
+        if (rg__history(r) && r->history_previous)
+            ok = target_runs(p, r, history_final) && target_runs(p, r, history_clear);
+    }
+    return ok;
+}
+
+/* One pass over the frame: the barriers and clears into out, the
+ * positions' needs of other queues into pos_wait, each slot's state at
+ * the end of the frame in slots. */
 static rg_result plan(const rg_graph *g, sbuild *out, slot_state *slots, uint32_t nq, const slot_state *carry,
-                      const rg__alias_scope *alias, const target *t, VkPipelineStageFlags2 *pos_wait)
+                      const rg__alias_scope *alias, VkPipelineStageFlags2 *pos_wait)
 {
     planner p = {.g = g, .out = out, .slots = slots, .nq = nq, .n = g->decl.sub_total + 1, .pos_wait = pos_wait,
                  .instance_begin = RG__NONE, .local_point = RG__NONE};
     out->barrier_count = 0;
     out->history_clear_count = 0;
     memset(pos_wait, 0, ((size_t)rg__order_count(g) + 1) * RG_QUEUE_COUNT * sizeof *pos_wait);
-    init_slots(g, &p, carry, alias, t);
+    init_slots(g, &p, carry, alias);
     bool ok = true;
     uint32_t begin_pos = 0;
     for (uint32_t pos = 0; pos < rg__order_count(g) && ok; pos++) {
+        plan_position(&p, pos, &begin_pos);
         const rg__cmd *cmd = &g->decl.cmds[rg__order_cmds(g)[pos]];
-        p.pos = pos;
-        p.queue = nq > 1 ? rg__queue_of(g, rg__order_cmds(g)[pos]) : RG_QUEUE_GRAPHICS;
-        /* Inside a span everything is placed before its instance's begin,
-         * which the order puts right before the span's other commands; in
-         * a merged instance, what waits for an earlier span of it at the
-         * span's own begin. */
-        p.hoisted = cmd->span != RG__NONE && (cmd->type != RG_COMMAND_TYPE_BEGIN_RENDERING ||
-                                              g->compiled.merge.instances[g->compiled.merge.span_map[cmd->span].instance]
-                                                      .begin_pos != pos);
-        p.local_point = p.instance_begin = RG__NONE;
-        if (cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING)
-            begin_pos = pos;
-        if (cmd->span == RG__NONE) {
-            p.point = pos;
-        } else {
-            const rg__instance *in = &g->compiled.merge.instances[g->compiled.merge.span_map[cmd->span].instance];
-            p.point = in->begin_pos;
-            if (in->begin_pos != begin_pos) {
-                p.instance_begin = in->begin_pos;
-                p.local_point = begin_pos;
-            }
-        }
         for (uint32_t k = 0; k < cmd->access_count && ok; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
             if (a->role == RG__ROLE_LIFETIME)
@@ -570,27 +628,7 @@ static rg_result plan(const rg_graph *g, sbuild *out, slot_state *slots, uint32_
                                                       : plan_buffer(&p, a->resource, &s);
         }
     }
-    /* Imports end in their final state after the last command, in the
-     * frame's last batch (graphics). */
-    p.point = p.pos = rg__order_count(g);
-    p.queue = RG_QUEUE_GRAPHICS;
-    p.hoisted = false;
-    p.local_point = p.instance_begin = RG__NONE;
-    for (uint32_t ri = 0; ri < g->decl.resource_count && ok; ri++) {
-        const rg__resource *r = &g->decl.resources[ri];
-        if (!r->imported)
-            continue;
-        step s = {r->final_stage, r->final_access, r->final_layout, false, true};
-        rg_range whole = {r->aspects, 0, r->mip_levels, 0, r->array_layers};
-        ok = r->is_texture ? plan_texture(&p, ri, &whole, &s) : plan_buffer(&p, ri, &s);
-    }
-    /* History pairs: current halves end in their previous halves' targets;
-     * the clears of the first execute after placement. */
-    for (uint32_t ri = 0; ri < g->decl.resource_count && ok; ri++) {
-        const rg__resource *r = &g->decl.resources[ri];
-        if (rg__history(r) && r->history_previous)
-            ok = target_runs(&p, r, t, history_final) && target_runs(&p, r, t, history_clear);
-    }
+    ok = ok && plan_frame_end(&p);
     return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
 }
 
@@ -659,16 +697,18 @@ void rg__sync_free(const rg_graph *g, rg__sync *s)
     *s = (rg__sync){0};
 }
 
-/* The semaphore waits' stages: each access that needs another queue's
- * work adds its stages to the wait that brought that work, the nearest
- * wait on that queue at or before its batch (waits on a queue name ever
- * later batches, so that one covers it). Waits of the frame's edges keep
- * ALL_COMMANDS; a wait no access needed waits at every stage. */
-static rg_result wait_stages(const rg_graph *g, const VkPipelineStageFlags2 *pos_wait, sbuild *out)
+/* The batch waits' stages from the positions' needs: each access that
+ * needs another queue's work adds its stages to the wait that brought
+ * that work, the nearest wait on that queue at or before its batch (waits
+ * on a queue name ever later batches, so that one covers it). Waits of
+ * the frame's edges keep ALL_COMMANDS; a wait no access needed waits at
+ * every stage. *out: per batch and queue, as rg__sync.wait_stage. */
+static rg_result batch_wait_stages(const rg_graph *g, const VkPipelineStageFlags2 *pos_wait,
+                                   VkPipelineStageFlags2 **out)
 {
     const rg__queues *c = &g->compiled.queues;
     VkPipelineStageFlags2 *ws = rg__calloc(g, ((size_t)c->batch_count + 1) * RG_QUEUE_COUNT, sizeof *ws);
-    out->wait_stage = ws;
+    *out = ws;
     if (!ws)
         return RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t b = 0; b < c->batch_count; b++)
@@ -712,29 +752,26 @@ static rg_command *order_handles(const rg_graph *g)
 rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, rg__sync *out)
 {
     sbuild sb = {0};
+    VkPipelineStageFlags2 *wait_stage = NULL;
     uint32_t nq = g->compiled.queues.queues_used & ~(1u << RG_QUEUE_GRAPHICS) ? RG_QUEUE_COUNT : 1;
     size_t n = ((size_t)g->decl.sub_total + 1) * nq;
     slot_state *slots = rg__malloc(g, n * sizeof *slots), *carry = rg__malloc(g, n * sizeof *carry);
-    target *t = rg__malloc(g, ((size_t)g->decl.sub_total + 1) * sizeof *t);
     VkPipelineStageFlags2 *pos_wait = rg__malloc(g, ((size_t)rg__order_count(g) + 1) * RG_QUEUE_COUNT *
                                              sizeof *pos_wait);
     rg_command *handles = order_handles(g);
-    rg_result r = slots && carry && t && pos_wait && handles ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
-    if (r == RG_SUCCESS)
-        history_targets(g, t);
+    rg_result r = slots && carry && pos_wait && handles ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
     /* First pass: where the frame leaves each slot; second: the real plan,
      * with created resources starting from there. */
     if (r == RG_SUCCESS)
-        r = plan(g, &sb, slots, nq, NULL, alias, t, pos_wait);
+        r = plan(g, &sb, slots, nq, NULL, alias, pos_wait);
     if (r == RG_SUCCESS) {
         memcpy(carry, slots, n * sizeof *slots);
-        r = plan(g, &sb, slots, nq, carry, alias, t, pos_wait);
+        r = plan(g, &sb, slots, nq, carry, alias, pos_wait);
     }
     if (r == RG_SUCCESS)
-        r = wait_stages(g, pos_wait, &sb);
+        r = batch_wait_stages(g, pos_wait, &wait_stage);
     rg__free(g, slots);
     rg__free(g, carry);
-    rg__free(g, t);
     rg__free(g, pos_wait);
     if (r == RG_SUCCESS)
         r = sort_by_point(g, &sb);
@@ -747,7 +784,7 @@ rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, 
         .barrier_count = sb.barrier_count,
         .point_start = sb.point_start,
         .point_max = sb.point_max,
-        .wait_stage = sb.wait_stage,
+        .wait_stage = wait_stage,
         .history_clears = sb.history_clears,
         .history_clear_count = sb.history_clear_count,
     };

@@ -7,6 +7,15 @@
  */
 #include "graph_internal.h"
 
+/* What a merged instance binds lives from its begin to its end. */
+static void live_across(const rg__instance *in, rg__lifetime *l)
+{
+    if (l->first > in->begin_pos)
+        l->first = in->begin_pos;
+    if (l->last == RG__NONE || l->last < in->end_pos)
+        l->last = in->end_pos;
+}
+
 /* The resolve targets of a merged instance's spans are bound from the
  * instance's begin (vkCmdBeginRendering names them) to its end, where
  * the resolve writes them. */
@@ -21,11 +30,7 @@ static void resolves_live(const rg_graph *g, const rg__instance *in, rg__lifetim
             for (uint32_t a = cmd->first_access; a < cmd->first_access + cmd->access_count; a++) {
                 if (g->decl.accesses[a].role != RG__ROLE_RESOLVE)
                     continue;
-                rg__lifetime *l = &of[g->decl.accesses[a].resource];
-                if (l->first > in->begin_pos)
-                    l->first = in->begin_pos;
-                if (l->last == RG__NONE || l->last < in->end_pos)
-                    l->last = in->end_pos;
+                live_across(in, &of[g->decl.accesses[a].resource]);
             }
         }
     }
@@ -57,11 +62,7 @@ rg_result rg__compile_lifetimes(const rg_graph *g, rg__lifetimes *out)
             const rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
             if (!att)
                 continue;
-            rg__lifetime *l = &of[att->resource];
-            if (l->first > in->begin_pos)
-                l->first = in->begin_pos;
-            if (l->last == RG__NONE || l->last < in->end_pos)
-                l->last = in->end_pos;
+            live_across(in, &of[att->resource]);
         }
         resolves_live(g, in, of);
     }

@@ -151,6 +151,7 @@ RG__STAGE(merge, merge, rg__merged_free)
 RG__STAGE(transient, transient, rg__transients_free)
 RG__STAGE(lifetimes, lifetimes, rg__lifetimes_free)
 RG__STAGE(queues, queues, rg__queues_free)
+RG__STAGE(history, history, rg__history_free)
 #undef RG__STAGE
 static rg_result run_reads(rg_graph *g) { return rg__compile_reads(g); }
 static void free_reads(rg_graph *g) { (void)g; }
@@ -174,6 +175,7 @@ static const struct {
     {run_transient, free_transient, false}, /* attachments whose contents never leave an instance */
     {run_lifetimes, free_lifetimes, false}, /* first and last use */
     {run_queues, free_queues, false},       /* queues, batches, semaphore waits */
+    {run_history, free_history, false},     /* history pairs' targets */
     {run_barriers, free_barriers, true},    /* sync2 barriers per queue, the waits' stages */
 };
 

@@ -45,9 +45,12 @@
  *   compile_queues.c       each node's queue, per-queue batches and their
  *                          semaphore waits (values; stages come from the
  *                          barrier planner)
+ *   compile_history.c      history pairs' targets: the state each previous
+ *                          half's reads begin the frame in
  *   compile_barriers.c     synchronization2 barriers over the order, per
  *                          queue, given the alias scopes placement found
- *                          (none at compile); the waits' stages
+ *                          (none at compile) and the history targets; the
+ *                          waits' stages
  *   memory_plan.c          pure placement: lazy / dedicated / pools, first fit
  *                          under proven order, alias scopes
  *   place_support.c        what the device must offer (formats, blits, resolves)
@@ -398,6 +401,21 @@ typedef struct rg__queues {
     uint32_t note_count;
 } rg__queues;
 
+/* compile_history.c: per subresource slot of a history pair's previous
+ * half, the layout the frame first reads it in and the union of its reads
+ * in that layout (its target: how the current half ends the frame). */
+typedef struct rg__history_target {
+    bool read;                        /* the frame reads the slot (else the rest is 0) */
+    VkImageLayout layout;
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+} rg__history_target;
+
+typedef struct rg__history_targets {
+    const rg__history_target *of;     /* per subresource slot (sub_total + 1); zero
+                                         outside previous halves */
+} rg__history_targets;
+
 /* compile_barriers.c: synchronization2 barriers over the order, planned
  * once at compile (nothing shares memory) and again by placement (with
  * its alias scopes), each into its own. */
@@ -422,7 +440,7 @@ typedef struct rg__sync {
     uint32_t history_clear_count;
 } rg__sync;
 
-#define RG__COMPILE_STAGES 12
+#define RG__COMPILE_STAGES 13
 
 typedef struct rg__compiled {
     /* Per stage (graph.c's list): the key its result was made from (the
@@ -439,6 +457,7 @@ typedef struct rg__compiled {
     rg__transients transient;
     rg__lifetimes lifetimes;
     rg__queues queues;
+    rg__history_targets history;
     rg__sync sync;
 } rg__compiled;
 
@@ -994,6 +1013,9 @@ static inline rg_queue rg__queue_of(const rg_graph *g, uint32_t c)
 }
 /* The stages a queue of that kind supports (for eligibility and barriers). */
 VkPipelineStageFlags2 rg__queue_stages(rg_queue q);
+/* The history pairs' targets from the previous halves' reads in the order. */
+rg_result rg__compile_history(const rg_graph *g, rg__history_targets *out);
+void rg__history_free(const rg_graph *g, rg__history_targets *h);
 /* The barriers over the execution order into out; alias: per resource,
  * what its first use waits for besides the frame before (NULL: nothing
  * shares memory). Compile runs it with NULL, placement with its plan's. */
