@@ -103,22 +103,46 @@ rg_result rg__fail(const rg_graph *g, rg_result r, const char *fmt, ...)
     return r;
 }
 
+/* The chunk recording on this thread, if any (rg__redirect_status). */
+static _Thread_local rg__redirect redirect;
+
+rg__redirect rg__redirect_status(const rg_graph *g, rg__status *status)
+{
+    rg__redirect saved = redirect;
+    redirect = (rg__redirect){g, status};
+    return saved;
+}
+
+void rg__redirect_restore(rg__redirect saved) { redirect = saved; }
+
+/* Where a report about g goes: the graph's status, or the chunk's. */
+static rg__status *status_of(const rg_graph *g)
+{
+    return redirect.graph == g && redirect.status ? redirect.status : g->status;
+}
+
+const char *rg__status_message(const rg_graph *g)
+{
+    return status_of(g)->message;
+}
+
 rg_result rg__report(const rg_graph *g, rg_result r, const char *fmt, ...)
 {
     if (g->status->state == RG__FAILED)
         return r; /* the kept error's message stays: it is why nothing runs */
+    rg__status *st = status_of(g);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(g->status->message, sizeof g->status->message, fmt, ap);
+    vsnprintf(st->message, sizeof st->message, fmt, ap);
     va_end(ap);
-    log_text(g, RG_LOG_ERROR, g->status->message);
+    log_text(g, RG_LOG_ERROR, st->message);
     return r;
 }
 
 void rg__call_begin(const rg_graph *g)
 {
     if (g->status->state != RG__FAILED)
-        g->status->message[0] = '\0';
+        status_of(g)->message[0] = '\0';
 }
 
 static void *default_alloc(void *user, size_t size)

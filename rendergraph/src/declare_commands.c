@@ -102,6 +102,7 @@ rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc)
     c.span = span;
     c.u.user.record = desc->record;
     c.u.user.user = desc->user;
+    c.u.user.cost = desc->cost ? desc->cost : 1;
     c.queue = desc->queue;
     if (!rg__queue_eligible(graph, p.name, &c, p.first_access, graph->decl.access_count - p.first_access, c.queue))
         return (rg_command){0};

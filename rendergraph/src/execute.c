@@ -1,6 +1,11 @@
-/* Execute: records a placed graph. Everything it needs was sized at
- * compile and placement; a frame allocates nothing (but an import's view
- * the first time one of its images is seen: place_views.c). History pairs
+/* Execute: records a placed graph, chunk by chunk (execute_chunks.c cuts
+ * them; one per batch unless the application asks for more: rendergraph.h,
+ * "Parallel recording"). Everything it needs was sized at compile and
+ * placement or at the first frame with as many chunks; a frame allocates
+ * nothing (but an import's view the first time one of its images is seen:
+ * place_views.c). A chunk writes only its own run (result, messages,
+ * scratch arrays) and its command buffer, so chunks record on any threads
+ * at once; begin and end do the rest of the frame. History pairs
  * (rendergraph.h, "History"): every execute after the first of a
  * placement swaps the halves' images before anything is bound; the first
  * clears the previous halves before the frame's commands. */
@@ -58,6 +63,15 @@ VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer b)
                                                                   : rg__buffer(rc->graph, i);
 }
 
+/* One chunk being recorded: into cmd, with the chunk's scratch arrays. */
+typedef struct recorder {
+    rg_graph *g;
+    VkCommandBuffer cmd;
+    uint32_t index;
+    const rg__chunk *chunk;
+    rg__chunk_run *run;
+} recorder;
+
 /* Inside a merged instance: one by-region memory barrier (image barriers
  * there would have to name attachments in RENDERING_LOCAL_READ only). */
 static void record_local_barrier(rg_graph *g, VkCommandBuffer cmd, uint32_t first, uint32_t end)
@@ -80,8 +94,10 @@ static void record_local_barrier(rg_graph *g, VkCommandBuffer cmd, uint32_t firs
     g->dev->vk.CmdPipelineBarrier2(cmd, &dep);
 }
 
-static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
+static void record_barriers(const recorder *rec, uint32_t point)
 {
+    rg_graph *g = rec->g;
+    VkCommandBuffer cmd = rec->cmd;
     const rg__sync *sync = rg__sync_of(g);
     uint32_t first = sync->point_start[point], end = sync->point_start[point + 1];
     if (first == end)
@@ -98,7 +114,7 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
         uint32_t bi = b->buffer.id ? rg__buffer_index(g, b->buffer) : RG__NONE;
         VkBuffer buffer = bi != RG__NONE && !rg__pooled(g, bi) ? rg__buffer(g, bi) : VK_NULL_HANDLE;
         if (image) {
-            g->placement.frames.image_barriers[images++] = (VkImageMemoryBarrier2){
+            rec->run->image_barriers[images++] = (VkImageMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
                 .srcStageMask = b->src_stage,
                 .srcAccessMask = b->src_access,
@@ -113,7 +129,7 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
                                       b->range.layer_count },
             };
         } else if (buffer) {
-            g->placement.frames.buffer_barriers[buffers++] = (VkBufferMemoryBarrier2){
+            rec->run->buffer_barriers[buffers++] = (VkBufferMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
                 .srcStageMask = b->src_stage,
                 .srcAccessMask = b->src_access,
@@ -143,9 +159,9 @@ static void record_barriers(rg_graph *g, VkCommandBuffer cmd, uint32_t point)
         .memoryBarrierCount = memories,
         .pMemoryBarriers = &memory,
         .bufferMemoryBarrierCount = buffers,
-        .pBufferMemoryBarriers = g->placement.frames.buffer_barriers,
+        .pBufferMemoryBarriers = rec->run->buffer_barriers,
         .imageMemoryBarrierCount = images,
-        .pImageMemoryBarriers = g->placement.frames.image_barriers,
+        .pImageMemoryBarriers = rec->run->image_barriers,
     };
     g->dev->vk.CmdPipelineBarrier2(cmd, &dep);
 }
@@ -199,23 +215,61 @@ static void set_local_read_state(const rg_graph *g, VkCommandBuffer cmd, uint32_
     g->placement.set_input_indices(cmd, &inputs);
 }
 
-/* Begins span s's rendering instance, or continues it (merged). */
-static void begin_rendering(const rg_graph *g, VkCommandBuffer cmd, uint32_t s)
+/* The whole render area as the default viewport and scissor, for every
+ * span (merged ones too) and every resumed chunk: draws that want others
+ * set their own. */
+static void set_area(const rg_graph *g, VkCommandBuffer cmd, const VkRect2D *area)
 {
-    rg_span_rendering r;
-    rg__span_rendering(g, s, &r);
-    bool merged = g->compiled.merge.instances[g->compiled.merge.span_map[s].instance].count > 1;
-    if (!r.continues)
-        g->dev->vk.CmdBeginRendering(cmd, &r.info);
-    if (merged)
-        set_local_read_state(g, cmd, s);
-    /* The whole render area as the default viewport and scissor, for every
-     * span (merged ones too): draws that want others set their own. */
-    const VkRect2D *area = &r.info.renderArea;
     VkViewport vp = { (float)area->offset.x, (float)area->offset.y, (float)area->extent.width,
                       (float)area->extent.height, 0.0f, 1.0f };
     g->dev->vk.CmdSetViewport(cmd, 0, 1, &vp);
     g->dev->vk.CmdSetScissor(cmd, 0, 1, area);
+}
+
+static const rg__instance *instance_of(const rg_graph *g, uint32_t s)
+{
+    return &g->compiled.merge.instances[g->compiled.merge.span_map[s].instance];
+}
+
+/* Suspended where the chunk ends before the instance does. */
+static VkRenderingFlags suspending(const recorder *rec, const rg__instance *in)
+{
+    return in->end_pos >= rec->chunk->end ? VK_RENDERING_SUSPENDING_BIT : 0;
+}
+
+/* Begins span s's rendering instance, or continues it (merged). */
+static void begin_rendering(const recorder *rec, uint32_t s)
+{
+    const rg_graph *g = rec->g;
+    rg_span_rendering r;
+    rg__span_rendering(g, s, &r);
+    const rg__instance *in = instance_of(g, s);
+    if (!r.continues) {
+        r.info.flags |= suspending(rec, in);
+        g->dev->vk.CmdBeginRendering(rec->cmd, &r.info);
+    }
+    if (in->count > 1)
+        set_local_read_state(g, rec->cmd, s);
+    set_area(g, rec->cmd, &r.info.renderArea);
+}
+
+/* A chunk that starts inside an instance resumes it: the instance's info
+ * as its first span began it, and inside a span, that span's state. */
+static void resume_rendering(const recorder *rec)
+{
+    const rg_graph *g = rec->g;
+    const rg__chunk *ch = rec->chunk;
+    const rg__instance *in = &g->compiled.merge.instances[ch->resume];
+    rg_span_rendering r;
+    rg__span_rendering(g, g->compiled.merge.instance_spans[in->first], &r);
+    r.info.flags |= VK_RENDERING_RESUMING_BIT | suspending(rec, in);
+    g->dev->vk.CmdBeginRendering(rec->cmd, &r.info);
+    if (ch->resume_span == RG__NONE)
+        return; /* between merged spans: the next span's begin sets its state */
+    if (in->count > 1)
+        set_local_read_state(g, rec->cmd, ch->resume_span);
+    rg__span_rendering(g, ch->resume_span, &r);
+    set_area(g, rec->cmd, &r.info.renderArea);
 }
 
 static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
@@ -313,35 +367,36 @@ rg_result rg__frames_prepare(rg_graph *g, const char *what)
     rg__frames *f = &g->placement.frames;
     const rg__sync *s = rg__sync_of(g);
     uint32_t need = s->point_max > s->history_clear_count ? s->point_max : s->history_clear_count;
-    if (f->barrier_cap >= need && f->image_barriers)
-        return RG_SUCCESS;
-    rg__free(g, f->image_barriers);
-    rg__free(g, f->buffer_barriers);
-    f->image_barriers = rg__malloc(g, ((size_t)need + 1) * sizeof *f->image_barriers);
-    f->buffer_barriers = rg__malloc(g, ((size_t)need + 1) * sizeof *f->buffer_barriers);
-    f->barrier_cap = f->image_barriers && f->buffer_barriers ? need : 0;
-    if (!f->barrier_cap)
-        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
-    return RG_SUCCESS;
+    if (f->chunks && f->barrier_cap < need)
+        rg__frames_free(g);
+    f->barrier_cap = need;
+    return rg__chunks_cut(g, 0, what);
 }
 
 void rg__frames_free(rg_graph *g)
 {
-    rg__free(g, g->placement.frames.image_barriers);
-    rg__free(g, g->placement.frames.buffer_barriers);
-    g->placement.frames = (rg__frames){0};
+    rg__frames *f = &g->placement.frames;
+    rg__free(g, f->chunks);
+    rg__free(g, f->batch_chunk);
+    rg__free(g, f->runs);
+    rg__free(g, f->cmds);
+    rg__free(g, f->image_barriers);
+    rg__free(g, f->buffer_barriers);
+    *f = (rg__frames){0};
 }
 
 /* The first frame of a placement: previous halves' subresources the frame
  * reads are cleared to their history_clear values and left as the frame
  * expects them (compile_barriers.c). The images are new: nothing to wait
  * for before the transition from UNDEFINED. */
-static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
+static void record_history_clears(const recorder *rec)
 {
+    rg_graph *g = rec->g;
+    VkCommandBuffer cmd = rec->cmd;
     const rg__sync *c = rg__sync_of(g);
     if (c->history_clear_count == 0)
         return;
-    VkImageMemoryBarrier2 *b = g->placement.frames.image_barriers;
+    VkImageMemoryBarrier2 *b = rec->run->image_barriers;
     for (int phase = 0; phase < 2; phase++) {
         for (uint32_t i = 0; i < c->history_clear_count; i++) {
             const rg__history_clear *h = &c->history_clears[i];
@@ -384,120 +439,209 @@ static void record_history_clears(rg_graph *g, VkCommandBuffer cmd)
     }
 }
 
-/* One batch's commands and barriers into cmd: its queue's positions from
- * its first to its last, and after the last batch the frame's final
- * barriers. The first graphics batch of the first frame of a placement
- * begins with the history clears. */
-static rg_result record_batch(rg_graph *g, uint32_t b, VkCommandBuffer cmd, bool clears, const char *what)
+/* Ends what a chunk has open when a callback fails (or it suspends):
+ * the rendering instance, then the labels. */
+static void close_open(const recorder *rec, uint32_t open, uint32_t labels)
 {
-    const rg__batch *batch = &g->compiled.queues.batches[b];
+    if (open != RG__NONE)
+        rec->g->dev->vk.CmdEndRendering(rec->cmd);
+    rg__labels_end(rec->g, rec->cmd, labels);
+}
+
+/* A user command: its callback, with the chunk's own message for its
+ * queries; a failure says which command and why. */
+static rg_result record_user(const recorder *rec, uint32_t command, const char *what)
+{
+    const rg__cmd *c = &rec->g->decl.cmds[command];
+    rg_record_context rc = { rec->g, rec->cmd, command };
+    rec->run->status.message[0] = '\0';
+    if (c->u.user.record(&rc, c->u.user.user))
+        return RG_SUCCESS;
+    char why[sizeof rec->run->status.message];
+    snprintf(why, sizeof why, "%s", rec->run->status.message);
+    return rg__report(rec->g, RG_ERROR_CALLBACK, "%s: command '%s' failed to record%s%s", what, c->name,
+                      why[0] ? ": " : "", why);
+}
+
+/* Position p: its barriers, then its command. *open is the instance open
+ * (RG__NONE: none). */
+static rg_result record_position(const recorder *rec, uint32_t p, uint32_t *open, const char *what)
+{
+    rg_graph *g = rec->g;
+    record_barriers(rec, p);
+    uint32_t command = g->compiled.merge.order.cmds[p];
+    const rg__cmd *c = &g->decl.cmds[command];
+    switch (c->type) {
+    case RG_COMMAND_TYPE_USER:
+        return record_user(rec, command, what);
+    case RG_COMMAND_TYPE_BEGIN_RENDERING:
+        begin_rendering(rec, c->span);
+        *open = g->compiled.merge.span_map[c->span].instance;
+        return RG_SUCCESS;
+    case RG_COMMAND_TYPE_END_RENDERING: {
+        const rg__instance *in = instance_of(g, c->span);
+        if (g->compiled.merge.instance_spans[in->first + in->count - 1] == c->span) {
+            g->dev->vk.CmdEndRendering(rec->cmd);
+            *open = RG__NONE;
+        }
+        return RG_SUCCESS;
+    }
+    default:
+        record_transfer(g, rec->cmd, c);
+        return RG_SUCCESS;
+    }
+}
+
+/* One chunk's commands and barriers into its command buffer: its batch's
+ * positions from its first to its end. The batch's first chunk begins with
+ * the batch's timing (and, in the first graphics batch of the first frame
+ * of a placement, the history clears); its last ends with the frame's
+ * final barriers after the last batch and the batch's timing. A chunk cut
+ * inside an instance resumes it or suspends it; labels open and close in
+ * pairs in each chunk. */
+static rg_result record_chunk(const recorder *rec, const char *what)
+{
+    rg_graph *g = rec->g;
+    VkCommandBuffer cmd = rec->cmd;
+    const rg__chunk *ch = rec->chunk;
+    uint32_t b = ch->batch;
     uint32_t labels = rg__label_batch_begin(g, cmd, b); /* open debug labels */
     bool timed = rg__timed(g);
-    if (timed)
+    if (timed && ch->batch_begins)
         rg__timings_batch_begin(g, cmd, b);
-    if (clears)
-        record_history_clears(g, cmd);
-    rg_record_context rc = { g, cmd, RG__NONE };
-    bool open = false;
-    for (uint32_t p = batch->first; p <= batch->last && p < g->compiled.merge.order.count; p++) {
+    if (rec->index == g->placement.frames.clears_chunk)
+        record_history_clears(rec);
+    uint32_t open = ch->resume;
+    if (open != RG__NONE) {
+        labels += rg__label_span(g, cmd, ch->resume_span);
+        resume_rendering(rec);
+    }
+    for (uint32_t p = ch->first; p < ch->end; p++) {
         if (g->compiled.queues.pos_batch[p] != b)
             continue;
         if (timed)
             rg__timings_before(g, cmd, p);
         labels += rg__label_before(g, cmd, p);
-        record_barriers(g, cmd, p);
-        const rg__cmd *c = &g->decl.cmds[g->compiled.merge.order.cmds[p]];
-        switch (c->type) {
-        case RG_COMMAND_TYPE_USER:
-            rc.command = g->compiled.merge.order.cmds[p];
-            g->status->message[0] = '\0';
-            if (!c->u.user.record(&rc, c->u.user.user)) {
-                /* Never leave the command buffer inside a rendering
-                 * instance, nor inside a label. */
-                labels -= rg__label_after(g, cmd, p);
-                if (open)
-                    g->dev->vk.CmdEndRendering(cmd);
-                rg__labels_end(g, cmd, labels);
-                /* A query the callback made may have said why. */
-                char why[sizeof g->status->message];
-                snprintf(why, sizeof why, "%s", g->status->message);
-                return rg__report(g, RG_ERROR_CALLBACK, "%s: command '%s' failed to record%s%s", what, c->name,
-                                  why[0] ? ": " : "", why);
-            }
-            break;
-        case RG_COMMAND_TYPE_BEGIN_RENDERING:
-            begin_rendering(g, cmd, c->span);
-            open = true;
-            break;
-        case RG_COMMAND_TYPE_END_RENDERING: {
-            const rg__instance *in = &g->compiled.merge.instances[g->compiled.merge.span_map[c->span].instance];
-            if (g->compiled.merge.instance_spans[in->first + in->count - 1] == c->span) {
-                g->dev->vk.CmdEndRendering(cmd);
-                open = false;
-            }
-            break;
-        }
-        default:
-            record_transfer(g, cmd, c);
-            break;
-        }
+        rg_result r = record_position(rec, p, &open, what);
         labels -= rg__label_after(g, cmd, p);
+        if (r != RG_SUCCESS) {
+            /* Never leave the command buffer inside a rendering instance,
+             * nor inside a label. */
+            close_open(rec, open, labels);
+            return r;
+        }
         if (timed)
             rg__timings_after(g, cmd, p);
     }
-    if (b == g->compiled.queues.batch_count - 1)
-        record_barriers(g, cmd, g->compiled.merge.order.count);
-    if (timed)
+    if (ch->batch_ends && b == g->compiled.queues.batch_count - 1)
+        record_barriers(rec, g->compiled.merge.order.count);
+    if (timed && ch->batch_ends)
         rg__timings_batch_end(g, cmd, b);
-    rg__labels_end(g, cmd, labels);
+    close_open(rec, ch->suspends ? open : RG__NONE, labels);
     return RG_SUCCESS;
 }
 
-/* Every batch into its command buffer. */
-static rg_result record(rg_graph *g, const VkCommandBuffer *cmds, const char *what)
+rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what)
 {
-    bool clears = g->placement.frames.recorded == 0;
-    for (uint32_t b = 0; b < g->compiled.queues.batch_count; b++) {
-        bool first_graphics = g->compiled.queues.batches[b].queue == RG_QUEUE_GRAPHICS && clears;
-        rg_result r = record_batch(g, b, cmds[b], first_graphics, what);
-        if (r != RG_SUCCESS)
-            return r;
-        clears = clears && !first_graphics;
-    }
-    return RG_SUCCESS;
-}
-
-rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds, const char *what)
-{
+    rg__frames *f = &g->placement.frames;
+    if (f->open)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has a frame begun (rg_execute_end ends "
+                          "it)", what, g->name);
     rg_result res = imports_ready(g, what);
     if (res == RG_SUCCESS)
-        res = rg__frames_prepare(g, what); /* made at placement: nothing to do */
+        res = rg__chunks_cut(g, max_chunks, what); /* the same ask as the last frame: nothing to do */
     if (res != RG_SUCCESS)
         return res;
-    bool swapped = g->placement.frames.recorded > 0;
-    if (swapped)
+    f->swapped_now = f->recorded > 0;
+    if (f->swapped_now)
         history_swap(g);
     res = rg__place_bind_imports(g, what);
-    if (res == RG_SUCCESS && g->timings) {
-        rg__timings_frame_begin(g);         /* reads finished frames, never waits */
-        res = record(g, cmds, what);
-        rg__timings_frame_end(g, res == RG_SUCCESS);
-    } else if (res == RG_SUCCESS) {
-        res = record(g, cmds, what);
-    }
     if (res != RG_SUCCESS) {
-        /* The frame was not recorded: the history stays as it was. */
-        if (swapped)
+        if (f->swapped_now)
             history_swap(g);
         return res;
     }
-    g->placement.frames.recorded++;
+    /* The first graphics batch's first chunk clears history, in the
+     * first frame of a placement. */
+    f->clears_chunk = RG__NONE;
+    for (uint32_t b = 0; b < g->compiled.queues.batch_count && f->recorded == 0; b++)
+        if (g->compiled.queues.batches[b].queue == RG_QUEUE_GRAPHICS) {
+            f->clears_chunk = f->batch_chunk[b];
+            break;
+        }
+    for (uint32_t i = 0; i < f->chunk_count; i++) {
+        f->runs[i].frame = 0;
+        f->runs[i].result = RG_SUCCESS;
+        f->runs[i].status = (rg__status){ .state = g->status->state };
+    }
+    if (g->timings)
+        rg__timings_frame_begin(g); /* reads finished frames, never waits */
+    f->open = true;
+    return RG_SUCCESS;
+}
+
+rg_result rg__execute_chunk(rg_graph *g, uint32_t chunk, VkCommandBuffer cmd, const char *what)
+{
+    rg__frames *f = &g->placement.frames;
+    if (!f->open)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has no frame begun (rg_execute_begin)",
+                          what, g->name);
+    if (chunk >= f->chunk_count)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: chunk %u of %u", what, chunk, f->chunk_count);
+    rg__chunk_run *run = &f->runs[chunk];
+    rg__redirect saved = rg__redirect_status(g, &run->status);
+    if (run->frame != 0 || cmd == VK_NULL_HANDLE) {
+        run->result = rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: chunk %u %s", what, chunk,
+                                 run->frame ? "recorded twice in one frame" : "without a command buffer");
+        run->frame = f->recorded + 1;
+    } else {
+        run->frame = f->recorded + 1;
+        recorder rec = { g, cmd, chunk, &f->chunks[chunk], run };
+        run->result = record_chunk(&rec, what);
+    }
+    rg__redirect_restore(saved);
+    return run->result;
+}
+
+static void execute_plan(rg_graph *g, rg_submit_plan *plan);
+
+rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what)
+{
+    rg__frames *f = &g->placement.frames;
+    if (!f->open)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has no frame begun (rg_execute_begin)",
+                          what, g->name);
+    f->open = false;
+    rg_result res = RG_SUCCESS;
+    for (uint32_t i = 0; i < f->chunk_count && res == RG_SUCCESS; i++) {
+        const rg__chunk_run *run = &f->runs[i];
+        if (run->frame == 0)
+            res = rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: chunk %u (batch %u) was not recorded", what, i,
+                             f->chunks[i].batch);
+        else if (run->result != RG_SUCCESS)
+            res = rg__report(g, run->result, "%s", run->status.message);
+        else if (!cmds || cmds[i] == VK_NULL_HANDLE)
+            res = rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: no command buffer for chunk %u", what, i);
+    }
+    if (g->timings)
+        rg__timings_frame_end(g, res == RG_SUCCESS);
+    if (res != RG_SUCCESS) {
+        /* The frame was not recorded: the history stays as it was. */
+        if (f->swapped_now)
+            history_swap(g);
+        return res;
+    }
+    f->recorded++;
+    for (uint32_t i = 0; i < f->chunk_count; i++)
+        f->cmds[i] = cmds[i];
+    if (plan)
+        execute_plan(g, plan);
     return RG_SUCCESS;
 }
 
 /* The submission plan of the frame just recorded; the timelines move on
  * by the frame's batches. */
-void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan)
+static void execute_plan(rg_graph *g, rg_submit_plan *plan)
 {
     const rg__compiled *c = &g->compiled;
     rg__placement *pl = &g->placement;
@@ -505,10 +649,13 @@ void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *
     for (uint32_t b = 0; b < c->queues.batch_count; b++) {
         const rg__batch *batch = &c->queues.batches[b];
         rg_submission *s = &pl->submissions[b];
+        uint32_t first = pl->frames.batch_chunk[b];
         *s = (rg_submission){
             .queue = batch->queue,
             .vk_queue = g->dev->queues[batch->queue].queue,
-            .cmd = cmds[b],
+            .cmd = pl->frames.cmds[first],
+            .cmds = &pl->frames.cmds[first],
+            .cmd_count = pl->frames.batch_chunk[b + 1] - first,
             .signal = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = pl->semaphores[batch->queue],
                        .value = pl->timeline[batch->queue] + batch->signal,
                        .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT},

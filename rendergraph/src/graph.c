@@ -129,7 +129,10 @@ rg_result rg_graph_error(const rg_graph *graph)
     return graph->status->state == RG__FAILED ? graph->status->error : RG_SUCCESS;
 }
 
-const char *rg_graph_error_message(const rg_graph *graph) { return graph ? graph->status->message : "no graph"; }
+const char *rg_graph_error_message(const rg_graph *graph)
+{
+    return graph ? rg__status_message(graph) : "no graph";
+}
 
 /* --------------------------------------------------------------- compile */
 
@@ -436,6 +439,17 @@ static rg_result execute_ready(rg_graph *g, const char *what)
     return RG_SUCCESS;
 }
 
+/* One frame recorded on the calling thread: one chunk per batch, batch i
+ * into cmds[i]. */
+static rg_result execute_whole(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what)
+{
+    rg_result r = rg__execute_begin(g, 0, what);
+    for (uint32_t i = 0; r == RG_SUCCESS && i < g->placement.frames.chunk_count; i++)
+        if (rg__execute_chunk(g, i, cmds[i], what) != RG_SUCCESS)
+            break; /* end reports it */
+    return r == RG_SUCCESS ? rg__execute_end(g, cmds, plan, what) : r;
+}
+
 rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
 {
     rg_graph *g = graph;
@@ -450,7 +464,7 @@ rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
     if (g->compiled.queues.batch_count > 1)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: graph '%s' runs on several queues in %u "
                           "batches: use rg_execute_batches", g->name, g->compiled.queues.batch_count);
-    return rg__execute(g, &cmd, "rg_execute");
+    return execute_whole(g, &cmd, NULL, "rg_execute");
 }
 
 rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
@@ -468,8 +482,44 @@ rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_su
         if (cmds[b] == VK_NULL_HANDLE)
             return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: no command buffer for batch %u "
                               "(the %s queue)", b, rg_queue_name(g->compiled.queues.batches[b].queue));
-    r = rg__execute(g, cmds, "rg_execute_batches");
+    return execute_whole(g, cmds, plan, "rg_execute_batches");
+}
+
+rg_result rg_execute_begin(rg_graph *graph, const rg_execute_desc *desc, uint32_t *chunk_count)
+{
+    rg_graph *g = graph;
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (g->placement.frames.open)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_begin: graph '%s' has a frame begun "
+                          "(rg_execute_end ends it)", g->name);
+    rg__call_begin(g);
+    if (!chunk_count)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_begin: chunk_count is NULL");
+    *chunk_count = 0;
+    rg_result r = execute_ready(g, "rg_execute_begin");
     if (r == RG_SUCCESS)
-        rg__execute_plan(g, cmds, plan);
+        r = rg__execute_begin(g, desc ? desc->max_chunks : 0, "rg_execute_begin");
+    if (r == RG_SUCCESS)
+        *chunk_count = g->placement.frames.chunk_count;
     return r;
+}
+
+rg_result rg_execute_chunk(rg_graph *graph, uint32_t chunk, VkCommandBuffer cmd)
+{
+    return graph ? rg__execute_chunk(graph, chunk, cmd, "rg_execute_chunk") : RG_ERROR_INVALID_ARGUMENT;
+}
+
+rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
+{
+    rg_graph *g = graph;
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg__call_begin(g);
+    if (!plan && g->placement.frames.open && g->compiled.queues.batch_count > 1) {
+        rg__execute_end(g, NULL, NULL, "rg_execute_end"); /* the frame is over either way */
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_end: graph '%s' runs on several queues in "
+                          "%u batches: it needs a plan", g->name, g->compiled.queues.batch_count);
+    }
+    return rg__execute_end(g, cmds, plan, "rg_execute_end");
 }

@@ -60,7 +60,9 @@
  *   place_timings.c        GPU timings: query pools, events, timed units
  *   record_timings.c       GPU timings: timestamps written, results read
  *   record_labels.c        debug labels around batches, spans, commands
- *   execute.c              recording a placed graph, per batch
+ *   execute_chunks.c       a frame cut into chunks of about equal cost
+ *   execute.c              recording a placed graph, chunk by chunk
+ *   workers.c              C11 threads that record a frame's chunks
  *   submit.c               submitting a frame's batches
  *   queries.c              what the public API reads back from the stages
  *   report_traffic.c       tile traffic estimate (loads, stores, resolves,
@@ -181,7 +183,7 @@ typedef struct rg__cmd {
     uint32_t span;                    /* span index, RG__NONE outside spans
                                          (begin and end belong to their span) */
     union {
-        struct { rg_record_fn record; void *user; } user;
+        struct { rg_record_fn record; void *user; uint32_t cost; } user;
         struct { VkDeviceSize src_offset, dst_offset, size; } copy_buffer;
         /* both directions; aspect: the one copied (the access's range
          * covers both of a depth+stencil format: declare_records.c) */
@@ -594,14 +596,60 @@ typedef struct rg__object {
     bool pooled;                      /* shares a pool's memory */
 } rg__object;
 
+/* The graph's state, its sticky error and its last message (graph.c;
+ * a chunk being recorded has its own: rg__chunk_run). */
+typedef struct rg__status {
+    rg__state state;
+    rg_result error;                  /* the sticky error (RG__FAILED) */
+    char message[512];                /* the last error's message */
+} rg__status;
+
+/* The most chunks a batch is cut into (rg_submit's command buffers per
+ * submission). */
+#define RG__MAX_CHUNKS 256u
+
+/* A contiguous run of one batch's positions of the order, recorded into
+ * one command buffer (execute_chunks.c). */
+typedef struct rg__chunk {
+    uint32_t batch;
+    uint32_t first, end;              /* positions [first, end); only its batch's count */
+    uint32_t count;                   /* its batch's positions in there */
+    uint32_t resume;                  /* the instance open at first: resumed (RG__NONE) */
+    uint32_t resume_span;             /* the span open at first: its label reopens (RG__NONE) */
+    bool suspends;                    /* an instance is open at end: suspended */
+    bool batch_begins, batch_ends;    /* first / last chunk of its batch */
+    uint64_t cost;
+} rg__chunk;
+
+/* One chunk's recording of the frame being recorded: its result, the
+ * message its callbacks' queries leave (base.c sends reports there while
+ * the chunk records), its scratch arrays for one point's barriers. */
+typedef struct rg__chunk_run {
+    uint64_t frame;                   /* the frame it was recorded for (0: not yet) */
+    rg_result result;
+    rg__status status;
+    VkImageMemoryBarrier2 *image_barriers;
+    VkBufferMemoryBarrier2 *buffer_barriers;
+} rg__chunk_run;
+
 /* What execute keeps from frame to frame (execute.c owns it): how many
  * frames it recorded since placement (the first clears history pairs'
- * previous halves, each later one has the halves trade images), and its
- * scratch arrays for one point's barriers, made at the first frame. */
+ * previous halves, each later one has the halves trade images), the
+ * frame's chunks (made for `chunks_for` asked, kept while the ask is the
+ * same), and per chunk its run and scratch arrays, which only grow. */
 typedef struct rg__frames {
     uint64_t recorded;
     bool history_swapped;             /* the halves of each pair hold each other's image */
-    VkImageMemoryBarrier2 *image_barriers;
+    bool open;                        /* between rg_execute_begin and rg_execute_end */
+    bool swapped_now;                 /* the open frame swapped the halves */
+    uint32_t clears_chunk;            /* the chunk that records the history clears (RG__NONE) */
+    rg__chunk *chunks;
+    uint32_t chunk_count, chunk_cap;
+    uint32_t chunks_for;              /* the max_chunks they were cut for (with chunks set) */
+    uint32_t *batch_chunk;            /* per batch its first chunk; batch_count + 1 */
+    rg__chunk_run *runs;              /* chunk_cap */
+    VkCommandBuffer *cmds;            /* chunk_cap: the plan's command buffers */
+    VkImageMemoryBarrier2 *image_barriers;   /* barrier_cap + 1 per chunk */
     VkBufferMemoryBarrier2 *buffer_barriers;
     uint32_t barrier_cap;
 } rg__frames;
@@ -741,12 +789,6 @@ struct rg_device {
 };
 
 /* ------------------------------------------------------------------ graph */
-
-typedef struct rg__status {
-    rg__state state;
-    rg_result error;                  /* the sticky error (RG__FAILED) */
-    char message[512];                /* the last error's message */
-} rg__status;
 
 struct rg_graph {
     char name[RG__NAME_MAX];
@@ -1128,21 +1170,45 @@ static inline const char *rg__image_usage_text(VkImageUsageFlags u, char *buf)
 uint32_t rg__label_batch_begin(const rg_graph *g, VkCommandBuffer cmd, uint32_t b);
 uint32_t rg__label_before(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);
 uint32_t rg__label_after(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+/* A resumed chunk reopens the label of the span it starts in. */
+uint32_t rg__label_span(const rg_graph *g, VkCommandBuffer cmd, uint32_t span);
 void rg__labels_end(const rg_graph *g, VkCommandBuffer cmd, uint32_t open);
 
 /* ---------------------------------------------------------------- execute */
 
-/* Records batch i into cmds[i]. what: the public call (rg_execute or
- * rg_execute_batches), for the message. */
-rg_result rg__execute(rg_graph *g, const VkCommandBuffer *cmds, const char *what);
-/* Execute's frame state (rg__frames): its scratch arrays for one point's
- * barriers and the history clears, made at placement on the device so
- * that a frame allocates nothing; freed and reset with the placement (a
- * new placement starts a new history). */
+/* A frame in chunks (execute.c): begin binds the frame's imports, swaps
+ * history and cuts the chunks (max_chunks 0: one per batch); chunk
+ * records one (thread-safe for different chunks); end checks that each
+ * was recorded, keeps the first failure's message and undoes the frame's
+ * history swap on failure, and on success counts the frame and, with
+ * plan, fills it (chunk i's command buffer cmds[i]). what: the public
+ * call, for the message. */
+rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what);
+rg_result rg__execute_chunk(rg_graph *g, uint32_t chunk, VkCommandBuffer cmd, const char *what);
+rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what);
+/* Execute's frame state (rg__frames): the one-chunk-per-batch cut and
+ * scratch arrays for one point's barriers and the history clears, made at
+ * placement on the device so that a frame allocates nothing; freed and
+ * reset with the placement (a new placement starts a new history). */
 rg_result rg__frames_prepare(rg_graph *g, const char *what);
 void rg__frames_free(rg_graph *g);
-/* The plan of the frame rg__execute recorded; moves the timelines on. */
-void rg__execute_plan(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan);
+
+/* execute_chunks.c: cuts the frame into chunks for max_chunks (see
+ * rg_execute_desc), growing the frames' arrays only when there are more
+ * chunks than ever before; nothing to do when cut for the same ask. */
+rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what);
+
+/* While a chunk records on this thread, reports about g (rg__report,
+ * rg__call_begin) go to its status instead of the graph's; NULL ends it.
+ * Returns what was redirected before, to restore. */
+typedef struct rg__redirect {
+    const rg_graph *graph;
+    rg__status *status;
+} rg__redirect;
+rg__redirect rg__redirect_status(const rg_graph *g, rg__status *status);
+/* The message a query on this thread sees: the chunk's while one records. */
+const char *rg__status_message(const rg_graph *g);
+void rg__redirect_restore(rg__redirect saved);
 
 /* ---------------------------------------------------------------- reports */
 

@@ -436,3 +436,26 @@ rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note
     *out = (rg_queue_note){{rg__make_id(graph, n->cmd)}, graph->decl.cmds[n->cmd].queue, n->reason};
     return RG_SUCCESS;
 }
+
+/* ---------------------------------------------------------------- chunks */
+
+rg_result rg_chunk_get(const rg_graph *graph, uint32_t chunk, rg_chunk_info *out)
+{
+    if (!graph || !out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    const rg__frames *f = &graph->placement.frames;
+    if (!f->open || chunk >= f->chunk_count)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_chunk_get: %s", !f->open
+                          ? "no frame begun (rg_execute_begin)" : "an index past the chunk count");
+    const rg__chunk *c = &f->chunks[chunk];
+    *out = (rg_chunk_info){
+        .batch = c->batch,
+        .queue = graph->compiled.queues.batches[c->batch].queue,
+        .first = c->first,
+        .count = c->count,
+        .cost = c->cost,
+        .resumes = c->resume != RG__NONE,
+        .suspends = c->suspends,
+    };
+    return RG_SUCCESS;
+}

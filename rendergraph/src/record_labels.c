@@ -56,6 +56,14 @@ uint32_t rg__label_after(const rg_graph *g, VkCommandBuffer cmd, uint32_t p)
     return 1;
 }
 
+uint32_t rg__label_span(const rg_graph *g, VkCommandBuffer cmd, uint32_t span)
+{
+    if (!labelled(g) || span == RG__NONE)
+        return 0;
+    label_begin(g, cmd, g->decl.cmds[g->decl.spans[span].begin_cmd].name);
+    return 1;
+}
+
 void rg__labels_end(const rg_graph *g, VkCommandBuffer cmd, uint32_t open)
 {
     for (uint32_t i = 0; i < open && labelled(g); i++)

@@ -6,6 +6,9 @@
  * placement waits for (rendergraph.h, "Placement and the GPU"). */
 #include "graph_internal.h"
 
+/* Command buffers per submission: a batch's chunks. */
+#define RG__SUBMIT_CMDS RG__MAX_CHUNKS
+
 rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc)
 {
     rg_graph *g = graph;
@@ -47,14 +50,21 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
             for (uint32_t i = 0; i < desc->signal_count; i++)
                 signals[signal_count++] = desc->signals[i];
         }
-        VkCommandBufferSubmitInfo cmd = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
-                                         .commandBuffer = s->cmd};
+        /* The batch's chunks, in order (one when recorded whole). */
+        uint32_t cmd_count = s->cmd_count ? s->cmd_count : 1;
+        if (cmd_count > RG__SUBMIT_CMDS)
+            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: batch %u has %u command buffers, at most %u",
+                              b, cmd_count, RG__SUBMIT_CMDS);
+        VkCommandBufferSubmitInfo cmds[RG__SUBMIT_CMDS];
+        for (uint32_t i = 0; i < cmd_count; i++)
+            cmds[i] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                                  .commandBuffer = s->cmd_count ? s->cmds[i] : s->cmd};
         VkSubmitInfo2 info = {
             .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
             .waitSemaphoreInfoCount = wait_count,
             .pWaitSemaphoreInfos = waits,
-            .commandBufferInfoCount = 1,
-            .pCommandBufferInfos = &cmd,
+            .commandBufferInfoCount = cmd_count,
+            .pCommandBufferInfos = cmds,
             .signalSemaphoreInfoCount = signal_count,
             .pSignalSemaphoreInfos = signals,
         };

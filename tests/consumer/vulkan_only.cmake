@@ -1,11 +1,11 @@
 # consumer_check_vulkan_only(TARGET): fails the configure step unless
 # everything TARGET's link interface brings in, transitively, is one of the
-# project's two libraries, Vulkan or libm, and every include directory on
+# project's two libraries, Vulkan, threads (rg_workers) or libm, and every include directory on
 # the way is the installed prefix's or Vulkan's. The engine links no window
 # system (GLFW) and no image-file library (stb): those are the programs'
 # and engine_files'.
 function(consumer_check_vulkan_only target)
-  consumer_check_needs(${target} rendergraph::rendergraph engine::engine Vulkan::Vulkan Vulkan::Headers m)
+  consumer_check_needs(${target} rendergraph::rendergraph engine::engine Vulkan::Vulkan Vulkan::Headers Threads::Threads m)
 endfunction()
 
 # consumer_check_needs(TARGET ALLOWED...): the same with the given list of

@@ -69,7 +69,8 @@
  *                              order, transient inference, barriers
  *   10. Placement              memory kinds, aliasing, lazily allocated memory,
  *                              retirement ("Placement and the GPU")
- *   11. Execute and submit     queues ("Queues"), batches, waits, submission
+ *   11. Execute and submit     queues ("Queues"), batches, waits, submission,
+ *                              many threads ("Parallel recording")
  *   12. Recording              the record context, descriptors, recording by hand
  *   13. Timings                GPU time per pass ("Timings")
  *   14. Names and debug utils  formats, Vulkan values as text ("Names"),
@@ -151,6 +152,11 @@ extern "C" {
  *   - The command buffer given to rg_execute, and its pool, must not be
  *     used by another thread meanwhile (Vulkan's external synchronization),
  *     and the record callbacks run on the thread that called rg_execute.
+ *   - One frame may be recorded on many threads ("Parallel recording"):
+ *     between rg_execute_begin and rg_execute_end, rg_execute_chunk may
+ *     run on any threads at once for different chunks, and so may the
+ *     record callbacks it calls; nothing else may change the graph then.
+ *     The graph's log callback may then be called from those threads.
  *   - rg_result_string, rg_usage_get_info, rg_version, rg_version_string
  *     and the name functions ("Names") may be called from any thread.
  */
@@ -1049,6 +1055,10 @@ typedef struct rg_user_desc {
      * whose accesses are transfer ones; another access is a declaration
      * error naming the command and the resource. 0: graphics only. */
     rg_queue queue;
+    /* The command's share of the frame's recording work (its draw count,
+     * say), for splitting a frame into chunks of about equal cost ("Parallel
+     * recording"). 0: 1. */
+    uint32_t cost;
 } rg_user_desc;
 
 /* Declares a command of the application's. Declaration call: the 0 handle
@@ -1826,7 +1836,11 @@ rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd);
 typedef struct rg_submission {
     rg_queue queue;
     VkQueue vk_queue;                 /* the device's queue of that kind */
-    VkCommandBuffer cmd;
+    VkCommandBuffer cmd;              /* the first of cmds */
+    /* The batch's command buffers, submitted in this order in one
+     * VkSubmitInfo2: one, or its chunks' ("Parallel recording"). */
+    const VkCommandBuffer *cmds;
+    uint32_t cmd_count;
     uint32_t wait_count;
     VkSemaphoreSubmitInfo waits[RG_QUEUE_COUNT];
     VkSemaphoreSubmitInfo signal;
@@ -1869,6 +1883,122 @@ typedef struct rg_submit_desc {
  * without its array or a graph without a device; RG_ERROR_VULKAN (or
  * RG_ERROR_OUT_OF_MEMORY) names the batch and the result. */
 rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc);
+
+/* Parallel recording. A frame can be recorded on many threads: the graph
+ * cuts each batch's part of the execution order into contiguous chunks of
+ * about equal cost (rg_user_desc.cost; 1 per user command, 1 per transfer,
+ * 0 for a span's begin and end), and each chunk is recorded into its own
+ * primary command buffer. The library starts no threads: the application's
+ * job system calls rg_execute_chunk, or rg_workers runs the chunks on a few
+ * C11 threads it keeps.
+ *
+ *   uint32_t n;
+ *   rg_execute_begin(g, &(rg_execute_desc){ .max_chunks = 8 }, &n);
+ *   for (uint32_t i = 0; i < n; i++)                // on any threads at once
+ *       rg_execute_chunk(g, i, cmds[i]);            // cmds[i] begun, own pool
+ *   rg_submit_plan plan;
+ *   if (rg_execute_end(g, cmds, &plan) == RG_SUCCESS)
+ *       rg_submit(g, &plan, &submit);               // the chunks in order
+ *
+ * Concatenated in chunk order, the chunks hold exactly what rg_execute_batches
+ * records: the same barriers, rendering begins and ends, callbacks and
+ * labels, in the same order. Where a chunk boundary cuts a rendering
+ * instance, the instance is suspended at the end of the one chunk
+ * (VK_RENDERING_SUSPENDING_BIT, then vkCmdEndRendering) and resumed at the
+ * start of the next (vkCmdBeginRendering with the same info and
+ * VK_RENDERING_RESUMING_BIT, the render area as viewport and scissor, and
+ * a merged span's local-read state); the batch's and the span's debug
+ * labels close at the one and open again at the next. Chunks of one batch
+ * must be submitted in order in one batch (rg_submission.cmds does so):
+ * nothing may come between a suspended instance and its resumption.
+ *
+ * The contract:
+ *   - Between rg_execute_begin and rg_execute_end, rg_execute_chunk may run
+ *     at once on different threads for different chunks, each chunk once.
+ *     Its command buffer must come from a pool no other thread uses
+ *     meanwhile (a pool per thread or per chunk, reset each frame).
+ *   - Record callbacks of different chunks run at once. A callback may
+ *     touch its own command buffer, its record context, the rg_record_*
+ *     functions and the const queries of the graph (their messages go to
+ *     the chunk, and the first failed chunk's to the graph at
+ *     rg_execute_end), and what it owns. It must not count on state
+ *     another callback set (a pipeline, descriptors, push constants): the
+ *     two may be in different command buffers. Each span's (and each
+ *     resumed chunk's) render area is set as the viewport and scissor.
+ *   - Nothing else may change the graph meanwhile (declaration, compile,
+ *     placement, per-frame setters, rg_execute, another rg_execute_begin).
+ * A frame allocates nothing once the graph has been executed with the same
+ * max_chunks (or fewer chunks) since its placement. */
+typedef struct rg_execute_desc {
+    /* How many chunks to aim for over the whole frame, at most 256 per
+     * batch; each batch gets at least one, and a chunk at least one
+     * command. 0: one per batch, which records what rg_execute_batches
+     * records. */
+    uint32_t max_chunks;
+} rg_execute_desc;
+
+/* One chunk of the frame being recorded. Valid until rg_execute_end. */
+typedef struct rg_chunk_info {
+    uint32_t batch;                   /* the batch it is part of (rg_batch_get) */
+    rg_queue queue;                   /* its batch's queue: the command buffer's family */
+    uint32_t first, count;            /* its positions in rg_execution_order (of its batch only) */
+    uint64_t cost;                    /* the sum of its commands' costs */
+    bool resumes, suspends;           /* begins inside a rendering instance / ends inside one */
+} rg_chunk_info;
+
+/* Begins a frame recorded in chunks: places the graph when it is not
+ * placed, binds the frame's imports, swaps history, and cuts the frame
+ * into *chunk_count chunks (desc may be NULL). Fails as rg_execute does
+ * before recording; RG_ERROR_INVALID_ARGUMENT while a frame is begun. */
+rg_result rg_execute_begin(rg_graph *graph, const rg_execute_desc *desc, uint32_t *chunk_count);
+
+/* The chunks of the frame begun (RG_ERROR_INVALID_ARGUMENT outside one or
+ * for an index past the count). */
+rg_result rg_chunk_get(const rg_graph *graph, uint32_t chunk, rg_chunk_info *out);
+
+/* Records chunk `chunk` into cmd (recording, of the chunk's queue family).
+ * Thread-safe for different chunks of the begun frame (see the contract
+ * above). RG_ERROR_CALLBACK when a record callback fails: the chunk ends
+ * any rendering instance and label it opened, and rg_execute_end fails the
+ * frame with the callback's message. RG_ERROR_INVALID_ARGUMENT for no
+ * begun frame, an index past the count, a chunk recorded twice or a NULL
+ * cmd. */
+rg_result rg_execute_chunk(rg_graph *graph, uint32_t chunk, VkCommandBuffer cmd);
+
+/* Ends the frame: every chunk must have been recorded, cmds[i] being chunk
+ * i's command buffer. Fills *plan as rg_execute_batches does, each batch
+ * listing its chunks' command buffers in order; plan may be NULL for a
+ * single-queue graph, whose chunks the application submits in order
+ * itself, as after rg_execute. A failed chunk (or one not recorded) fails
+ * the frame with its message: the history and the timelines stay as they
+ * were, and the frame must not be submitted. The frame is over either
+ * way. */
+rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan);
+
+/* A few threads kept for rg_workers_execute, for applications without a
+ * job system. */
+typedef struct rg_workers rg_workers;
+
+typedef struct rg_workers_desc {
+    /* Threads recording, the calling thread included: thread_count - 1
+     * are started. 0: 1 (everything on the calling thread). */
+    uint32_t thread_count;
+} rg_workers_desc;
+
+/* Starts the threads (C11 threads; the only threads the library starts).
+ * RG_ERROR_OUT_OF_MEMORY when memory or a thread cannot be had. */
+rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out);
+
+/* Stops and joins the threads; NULL is accepted. Not during a
+ * rg_workers_execute. */
+void rg_workers_destroy(rg_workers *workers);
+
+/* Records every chunk of the frame begun with rg_execute_begin, chunk i
+ * into cmds[i], on the workers' threads and the calling one, and returns
+ * when all are done: RG_SUCCESS, or the first failed chunk's result (then
+ * rg_execute_end fails the frame). Allocates nothing. One graph at a time
+ * per rg_workers. */
+rg_result rg_workers_execute(rg_workers *workers, rg_graph *graph, const VkCommandBuffer *cmds);
 
 /* ===== 12. Recording ===== */
 

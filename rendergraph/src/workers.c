@@ -1,0 +1,139 @@
+/* Workers (rendergraph.h, "Parallel recording"): a few C11 threads kept
+ * for applications without a job system. rg_workers_execute hands them a
+ * frame's chunks: every thread, the calling one included, takes the next
+ * chunk from an atomic counter until none is left, and the call returns
+ * once every worker has finished with the frame. A frame allocates
+ * nothing: the job is four fields, the wake-ups a condition variable.
+ */
+#include "graph_internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <threads.h>
+
+struct rg_workers {
+    uint32_t count;                   /* threads started */
+    thrd_t *threads;
+    mtx_t lock;
+    cnd_t wake, done;
+    /* Under lock: the job's number (a new one wakes the workers), how many
+     * workers are still on it, and whether to quit. */
+    uint64_t job;
+    uint32_t busy;
+    bool quit;
+    /* The job: read by the workers after they see its number. */
+    rg_graph *graph;
+    const VkCommandBuffer *cmds;
+    uint32_t chunk_count;
+    atomic_uint next;
+    atomic_int failed;                /* the first failed chunk's result */
+};
+
+/* Takes chunks until none is left. */
+static void run_chunks(rg_workers *w)
+{
+    for (;;) {
+        unsigned i = atomic_fetch_add(&w->next, 1);
+        if (i >= w->chunk_count)
+            return;
+        rg_result r = rg__execute_chunk(w->graph, i, w->cmds[i], "rg_workers_execute");
+        int none = RG_SUCCESS;
+        if (r != RG_SUCCESS)
+            atomic_compare_exchange_strong(&w->failed, &none, (int)r);
+    }
+}
+
+static int worker(void *arg)
+{
+    rg_workers *w = arg;
+    uint64_t seen = 0;
+    for (;;) {
+        mtx_lock(&w->lock);
+        while (w->job == seen && !w->quit)
+            cnd_wait(&w->wake, &w->lock);
+        if (w->quit) {
+            mtx_unlock(&w->lock);
+            return 0;
+        }
+        seen = w->job;
+        mtx_unlock(&w->lock);
+        run_chunks(w);
+        mtx_lock(&w->lock);
+        if (--w->busy == 0)
+            cnd_signal(&w->done);
+        mtx_unlock(&w->lock);
+    }
+}
+
+rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out)
+{
+    if (!out)
+        return RG_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    uint32_t threads = desc && desc->thread_count > 1 ? desc->thread_count - 1 : 0;
+    rg_workers *w = calloc(1, sizeof *w);
+    if (!w || (threads && !(w->threads = calloc(threads, sizeof *w->threads)))) {
+        free(w);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    if (mtx_init(&w->lock, mtx_plain) != thrd_success) {
+        free(w->threads);
+        free(w);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    cnd_init(&w->wake);
+    cnd_init(&w->done);
+    atomic_init(&w->next, 0);
+    atomic_init(&w->failed, RG_SUCCESS);
+    for (; w->count < threads; w->count++)
+        if (thrd_create(&w->threads[w->count], worker, w) != thrd_success) {
+            rg_workers_destroy(w);
+            return RG_ERROR_OUT_OF_MEMORY;
+        }
+    *out = w;
+    return RG_SUCCESS;
+}
+
+void rg_workers_destroy(rg_workers *workers)
+{
+    rg_workers *w = workers;
+    if (!w)
+        return;
+    mtx_lock(&w->lock);
+    w->quit = true;
+    cnd_broadcast(&w->wake);
+    mtx_unlock(&w->lock);
+    for (uint32_t i = 0; i < w->count; i++)
+        thrd_join(w->threads[i], NULL);
+    cnd_destroy(&w->wake);
+    cnd_destroy(&w->done);
+    mtx_destroy(&w->lock);
+    free(w->threads);
+    free(w);
+}
+
+rg_result rg_workers_execute(rg_workers *workers, rg_graph *graph, const VkCommandBuffer *cmds)
+{
+    rg_workers *w = workers;
+    if (!w || !graph)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (!cmds || !graph->placement.frames.open)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_workers_execute: %s", !cmds
+                          ? "cmds is NULL" : "no frame begun (rg_execute_begin)");
+    mtx_lock(&w->lock);
+    w->graph = graph;
+    w->cmds = cmds;
+    w->chunk_count = graph->placement.frames.chunk_count;
+    atomic_store(&w->next, 0);
+    atomic_store(&w->failed, RG_SUCCESS);
+    w->busy = w->count;
+    w->job++;
+    cnd_broadcast(&w->wake);
+    mtx_unlock(&w->lock);
+    run_chunks(w);
+    mtx_lock(&w->lock);
+    while (w->busy > 0)
+        cnd_wait(&w->done, &w->lock);
+    mtx_unlock(&w->lock);
+    return (rg_result)atomic_load(&w->failed);
+}
