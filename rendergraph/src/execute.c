@@ -448,48 +448,75 @@ static void close_open(const recorder *rec, uint32_t open, uint32_t labels)
     rg__labels_end(rec->g, rec->cmd, labels);
 }
 
-/* A user command: its callback, with the chunk's own message for its
- * queries; a failure says which command and why. */
-static rg_result record_user(const recorder *rec, uint32_t command, const char *what)
+/* A user command's callback failed: say which command and why (a query
+ * the callback made may have said, in the chunk's message). */
+static rg_result user_failed(const recorder *rec, const rg__cmd *c, const char *what)
 {
-    const rg__cmd *c = &rec->g->decl.cmds[command];
-    rg_record_context rc = { rec->g, rec->cmd, command };
-    rec->run->status.message[0] = '\0';
-    if (c->u.user.record(&rc, c->u.user.user))
-        return RG_SUCCESS;
     char why[sizeof rec->run->status.message];
     snprintf(why, sizeof why, "%s", rec->run->status.message);
     return rg__report(rec->g, RG_ERROR_CALLBACK, "%s: command '%s' failed to record%s%s", what, c->name,
                       why[0] ? ": " : "", why);
 }
 
-/* Position p: its barriers, then its command. *open is the instance open
- * (RG__NONE: none). */
-static rg_result record_position(const recorder *rec, uint32_t p, uint32_t *open, const char *what)
+/* A command the graph records itself: a span's begin or end, a transfer.
+ * *open is the instance open (RG__NONE: none). */
+static void record_own(const recorder *rec, const rg__cmd *c, uint32_t *open)
 {
     rg_graph *g = rec->g;
-    record_barriers(rec, p);
-    uint32_t command = g->compiled.merge.order.cmds[p];
-    const rg__cmd *c = &g->decl.cmds[command];
-    switch (c->type) {
-    case RG_COMMAND_TYPE_USER:
-        return record_user(rec, command, what);
-    case RG_COMMAND_TYPE_BEGIN_RENDERING:
+    if (c->type == RG_COMMAND_TYPE_BEGIN_RENDERING) {
         begin_rendering(rec, c->span);
         *open = g->compiled.merge.span_map[c->span].instance;
-        return RG_SUCCESS;
-    case RG_COMMAND_TYPE_END_RENDERING: {
+    } else if (c->type == RG_COMMAND_TYPE_END_RENDERING) {
         const rg__instance *in = instance_of(g, c->span);
         if (g->compiled.merge.instance_spans[in->first + in->count - 1] == c->span) {
             g->dev->vk.CmdEndRendering(rec->cmd);
             *open = RG__NONE;
         }
-        return RG_SUCCESS;
-    }
-    default:
+    } else {
         record_transfer(g, rec->cmd, c);
-        return RG_SUCCESS;
     }
+}
+
+/* The chunk's positions: each one's barriers, then its command. What
+ * every position would ask is asked once: whether labels and timings are
+ * recorded, where the tables are. *labels counts the open labels. */
+static rg_result record_positions(const recorder *rec, uint32_t *open, uint32_t *labels, const char *what)
+{
+    rg_graph *g = rec->g;
+    VkCommandBuffer cmd = rec->cmd;
+    const rg__chunk *ch = rec->chunk;
+    const uint32_t *pos_batch = g->compiled.queues.pos_batch;
+    const uint32_t *order = g->compiled.merge.order.cmds;
+    const uint32_t *point_start = rg__sync_of(g)->point_start;
+    const bool timed = rg__timed(g), labelled = rg__labelled(g);
+    rg_record_context rc = { g, cmd, RG__NONE };
+    for (uint32_t p = ch->first; p < ch->end; p++) {
+        if (pos_batch[p] != ch->batch)
+            continue;
+        if (timed)
+            rg__timings_before(g, cmd, p);
+        if (labelled)
+            *labels += rg__label_before(g, cmd, p);
+        if (point_start[p] != point_start[p + 1])
+            record_barriers(rec, p);
+        const rg__cmd *c = &g->decl.cmds[order[p]];
+        rg_result r = RG_SUCCESS;
+        if (c->type == RG_COMMAND_TYPE_USER) {
+            rc.command = order[p];
+            rec->run->status.message[0] = '\0';
+            if (!c->u.user.record(&rc, c->u.user.user))
+                r = user_failed(rec, c, what);
+        } else {
+            record_own(rec, c, open);
+        }
+        if (labelled)
+            *labels -= rg__label_after(g, cmd, p);
+        if (r != RG_SUCCESS)
+            return r;
+        if (timed)
+            rg__timings_after(g, cmd, p);
+    }
+    return RG_SUCCESS;
 }
 
 /* One chunk's commands and barriers into its command buffer: its batch's
@@ -516,22 +543,12 @@ static rg_result record_chunk(const recorder *rec, const char *what)
         labels += rg__label_span(g, cmd, ch->resume_span);
         resume_rendering(rec);
     }
-    for (uint32_t p = ch->first; p < ch->end; p++) {
-        if (g->compiled.queues.pos_batch[p] != b)
-            continue;
-        if (timed)
-            rg__timings_before(g, cmd, p);
-        labels += rg__label_before(g, cmd, p);
-        rg_result r = record_position(rec, p, &open, what);
-        labels -= rg__label_after(g, cmd, p);
-        if (r != RG_SUCCESS) {
-            /* Never leave the command buffer inside a rendering instance,
-             * nor inside a label. */
-            close_open(rec, open, labels);
-            return r;
-        }
-        if (timed)
-            rg__timings_after(g, cmd, p);
+    rg_result r = record_positions(rec, &open, &labels, what);
+    if (r != RG_SUCCESS) {
+        /* Never leave the command buffer inside a rendering instance, nor
+         * inside a label. */
+        close_open(rec, open, labels);
+        return r;
     }
     if (ch->batch_ends && b == g->compiled.queues.batch_count - 1)
         record_barriers(rec, g->compiled.merge.order.count);

@@ -1167,6 +1167,7 @@ static inline const char *rg__image_usage_text(VkImageUsageFlags u, char *buf)
  * other command (its barriers included). Each returns how many labels it
  * opened or closed, so the recorder can count the open ones and close
  * them all (rg__labels_end) when a callback fails mid-batch. */
+static inline bool rg__labelled(const rg_graph *g) { return g->dev && g->dev->vk.CmdBeginDebugUtilsLabelEXT; }
 uint32_t rg__label_batch_begin(const rg_graph *g, VkCommandBuffer cmd, uint32_t b);
 uint32_t rg__label_before(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);
 uint32_t rg__label_after(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);

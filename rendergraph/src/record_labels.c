@@ -21,11 +21,10 @@ static void label_begin(const rg_graph *g, VkCommandBuffer cmd, const char *name
     g->dev->vk.CmdBeginDebugUtilsLabelEXT(cmd, &label);
 }
 
-static bool labelled(const rg_graph *g) { return g->dev && g->dev->vk.CmdBeginDebugUtilsLabelEXT; }
 
 uint32_t rg__label_batch_begin(const rg_graph *g, VkCommandBuffer cmd, uint32_t b)
 {
-    if (!labelled(g))
+    if (!rg__labelled(g))
         return 0;
     char name[RG__NAME_MAX + 64];
     snprintf(name, sizeof name, "graph \"%s\" batch %u on %s", g->name, b,
@@ -39,7 +38,7 @@ uint32_t rg__label_batch_begin(const rg_graph *g, VkCommandBuffer cmd, uint32_t 
 uint32_t rg__label_before(const rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 {
     const rg__cmd *c = &g->decl.cmds[g->compiled.merge.order.cmds[p]];
-    if (!labelled(g) || c->type == RG_COMMAND_TYPE_END_RENDERING)
+    if (!rg__labelled(g) || c->type == RG_COMMAND_TYPE_END_RENDERING)
         return 0;
     label_begin(g, cmd, c->name);
     return 1;
@@ -50,7 +49,7 @@ uint32_t rg__label_before(const rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 uint32_t rg__label_after(const rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 {
     const rg__cmd *c = &g->decl.cmds[g->compiled.merge.order.cmds[p]];
-    if (!labelled(g) || c->type == RG_COMMAND_TYPE_BEGIN_RENDERING)
+    if (!rg__labelled(g) || c->type == RG_COMMAND_TYPE_BEGIN_RENDERING)
         return 0;
     g->dev->vk.CmdEndDebugUtilsLabelEXT(cmd);
     return 1;
@@ -58,7 +57,7 @@ uint32_t rg__label_after(const rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 
 uint32_t rg__label_span(const rg_graph *g, VkCommandBuffer cmd, uint32_t span)
 {
-    if (!labelled(g) || span == RG__NONE)
+    if (!rg__labelled(g) || span == RG__NONE)
         return 0;
     label_begin(g, cmd, g->decl.cmds[g->decl.spans[span].begin_cmd].name);
     return 1;
@@ -66,6 +65,6 @@ uint32_t rg__label_span(const rg_graph *g, VkCommandBuffer cmd, uint32_t span)
 
 void rg__labels_end(const rg_graph *g, VkCommandBuffer cmd, uint32_t open)
 {
-    for (uint32_t i = 0; i < open && labelled(g); i++)
+    for (uint32_t i = 0; i < open && rg__labelled(g); i++)
         g->dev->vk.CmdEndDebugUtilsLabelEXT(cmd);
 }
