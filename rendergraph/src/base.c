@@ -139,6 +139,15 @@ rg_result rg__report(const rg_graph *g, rg_result r, const char *fmt, ...)
     return r;
 }
 
+bool rg__frame_open(const rg_graph *g, const char *what)
+{
+    if (!g->placement.frames.open)
+        return false;
+    rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' is recording a frame in chunks (rg_execute_end "
+               "ends it)", what, g->name);
+    return true;
+}
+
 void rg__call_begin(const rg_graph *g)
 {
     if (g->status->state != RG__FAILED)

@@ -319,6 +319,8 @@ rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, VkImage imag
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(graph);
+    if (rg__frame_open(graph, "rg_texture_set_image"))
+        return RG_ERROR_INVALID_ARGUMENT;
     uint32_t i = rg__texture_index(graph, texture);
     if (i == RG__NONE)
         return rg__report(graph, RG_ERROR_INVALID_HANDLE, "rg_texture_set_image: texture handle 0x%x is 0, stale, "
@@ -336,6 +338,8 @@ rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, VkBuffer handl
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(graph);
+    if (rg__frame_open(graph, "rg_buffer_set_buffer"))
+        return RG_ERROR_INVALID_ARGUMENT;
     uint32_t i = rg__buffer_index(graph, buffer);
     if (i == RG__NONE)
         return rg__report(graph, RG_ERROR_INVALID_HANDLE, "rg_buffer_set_buffer: buffer handle 0x%x is 0, stale, "

@@ -561,9 +561,8 @@ static rg_result record_chunk(const recorder *rec, const char *what)
 rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what)
 {
     rg__frames *f = &g->placement.frames;
-    if (f->open)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has a frame begun (rg_execute_end ends "
-                          "it)", what, g->name);
+    if (rg__frame_open(g, what))
+        return RG_ERROR_INVALID_ARGUMENT;
     rg_result res = imports_ready(g, what);
     if (res == RG_SUCCESS)
         res = rg__chunks_cut(g, max_chunks, what); /* the same ask as the last frame: nothing to do */

@@ -297,6 +297,8 @@ rg_result rg_compile(rg_graph *graph)
     if (g->status->state == RG__FAILED)
         return g->status->error;
     rg__call_begin(g);
+    if (rg__frame_open(g, "rg_compile"))
+        return RG_ERROR_INVALID_ARGUMENT;
     if (g->decl.open_span != RG__NONE)
         return rg__fail(g, RG_ERROR_UNBALANCED_SPAN, "command '%s': begin_rendering without end_rendering",
                         g->decl.cmds[g->decl.spans[g->decl.open_span].begin_cmd].name);
@@ -368,6 +370,8 @@ rg_result rg_place(rg_graph *graph)
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
+    if (rg__frame_open(g, "rg_place"))
+        return RG_ERROR_INVALID_ARGUMENT;
     if (g->status->state == RG__FAILED || g->status->state < RG__COMPILED)
         return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place: graph '%s' is not compiled", g->name);
     if (!g->dev)
@@ -389,6 +393,8 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
+    if (rg__frame_open(g, "rg_place_offline"))
+        return RG_ERROR_INVALID_ARGUMENT;
     if (!props || !requirements)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place_offline: %s is NULL",
                           !props ? "props" : "requirements");
@@ -490,10 +496,9 @@ rg_result rg_execute_begin(rg_graph *graph, const rg_execute_desc *desc, uint32_
     rg_graph *g = graph;
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
-    if (g->placement.frames.open)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_begin: graph '%s' has a frame begun "
-                          "(rg_execute_end ends it)", g->name);
     rg__call_begin(g);
+    if (rg__frame_open(g, "rg_execute_begin"))
+        return RG_ERROR_INVALID_ARGUMENT;
     if (!chunk_count)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_begin: chunk_count is NULL");
     *chunk_count = 0;

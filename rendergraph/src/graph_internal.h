@@ -1185,6 +1185,9 @@ void rg__labels_end(const rg_graph *g, VkCommandBuffer cmd, uint32_t open);
  * plan, fills it (chunk i's command buffer cmds[i]). what: the public
  * call, for the message. */
 rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what);
+/* Whether a frame is being recorded in chunks (then the graph must not
+ * change): reports it, naming the call. */
+bool rg__frame_open(const rg_graph *g, const char *what);
 rg_result rg__execute_chunk(rg_graph *g, uint32_t chunk, VkCommandBuffer cmd, const char *what);
 rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what);
 /* Execute's frame state (rg__frames): the one-chunk-per-batch cut and
