@@ -89,6 +89,7 @@
 #include "rendergraph/rendergraph.h"
 
 #include <stdio.h>
+#include <threads.h>
 
 #define RG__NONE RG_INDEX_NONE
 #define RG__NAME_MAX 64
@@ -812,6 +813,9 @@ struct rg_graph {
      * last error. */
     rg__status *status;
     rg__status status_store;
+    /* Held around the views rg_record_image_info makes on first use
+     * (record_descriptors.c), which chunks on other threads may ask for. */
+    mtx_t views_lock;
     rg__declaration decl;
     rg__compiled compiled;
     rg__placement placement;

@@ -103,25 +103,14 @@ static bool whole(const rg__resource *r, const rg_range *range)
            range->layer_count == r->array_layers;
 }
 
-/* The view of access ai's subresources of the texture's current image. */
-static rg_result access_view(const rg_record_context *rc, uint32_t ai, const char *what, VkImageView *out)
+/* The view of access ai of `image`, found or made; under the graph's views
+ * lock (chunks on other threads may ask at once). */
+static rg_result find_or_make_view(const rg_record_context *rc, uint32_t ai, VkImage image, VkImageAspectFlags aspect,
+                                   const char *what, VkImageView *out)
 {
     rg_graph *g = rc->graph;
     const rg__access *a = &g->decl.accesses[ai];
     const rg__resource *r = &g->decl.resources[a->resource];
-    VkImageAspectFlags aspect =
-        (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
-    /* The texture's own view serves a whole access unless it has both
-     * depth and stencil aspects (placement's view of a texture that is
-     * never sampled keeps both). */
-    bool own_aspect = r->imported || !(r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ||
-                      (rg__image_usage(g, a->resource) & VK_IMAGE_USAGE_SAMPLED_BIT);
-    VkImage image = rg__image(g, a->resource);
-    VkImageView own = rg__view(g, a->resource);
-    if (whole(r, &a->range) && own_aspect && !rg__history(r) && own != VK_NULL_HANDLE) {
-        *out = own;
-        return RG_SUCCESS;
-    }
     rg__placement *pl = &g->placement;
     for (uint32_t i = 0; i < pl->access_view_count; i++)
         if (pl->access_views[i].access == ai && pl->access_views[i].image == image) {
@@ -151,6 +140,31 @@ static rg_result access_view(const rg_record_context *rc, uint32_t ai, const cha
                   a->range.layer_count);
     pl->access_views[pl->access_view_count++] = (rg__access_view){ ai, image, *out };
     return RG_SUCCESS;
+}
+
+/* The view of access ai's subresources of the texture's current image. */
+static rg_result access_view(const rg_record_context *rc, uint32_t ai, const char *what, VkImageView *out)
+{
+    rg_graph *g = rc->graph;
+    const rg__access *a = &g->decl.accesses[ai];
+    const rg__resource *r = &g->decl.resources[a->resource];
+    VkImageAspectFlags aspect =
+        (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+    /* The texture's own view serves a whole access unless it has both
+     * depth and stencil aspects (placement's view of a texture that is
+     * never sampled keeps both). */
+    bool own_aspect = r->imported || !(r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ||
+                      (rg__image_usage(g, a->resource) & VK_IMAGE_USAGE_SAMPLED_BIT);
+    VkImage image = rg__image(g, a->resource);
+    VkImageView own = rg__view(g, a->resource);
+    if (whole(r, &a->range) && own_aspect && !rg__history(r) && own != VK_NULL_HANDLE) {
+        *out = own;
+        return RG_SUCCESS;
+    }
+    mtx_lock(&g->views_lock);
+    rg_result res = find_or_make_view(rc, ai, image, aspect, what, out);
+    mtx_unlock(&g->views_lock);
+    return res;
 }
 
 static rg_result image_info(const rg_record_context *rc, uint32_t ai, const char *what, VkDescriptorImageInfo *out)

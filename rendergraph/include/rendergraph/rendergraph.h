@@ -137,10 +137,13 @@ extern "C" {
  *           printf("batch %u on %s waits for %u\n", i, rg_queue_name(b.queue), b.wait_count);
  *   }
  *
- * Threads. The library takes no locks. Its one piece of global state is an
- * atomic counter that gives each graph and each reset its own handle tag
- * (so another graph's or a stale handle is refused); the name functions
- * keep a few text buffers per thread, shared with no other thread.
+ * Threads. The library takes one lock: a graph's, around the views
+ * rg_record_image_info makes the first time it is asked for a part of a
+ * texture. Its one piece of global state is an atomic counter that gives
+ * each graph and each reset its own handle tag (so another graph's or a
+ * stale handle is refused); the name functions keep a few text buffers per
+ * thread, shared with no other thread, and a chunk being recorded keeps
+ * its messages per thread.
  *   - A graph belongs to one thread at a time (declaration, compile,
  *     placement, queries, reports, execute, destroy).
  *   - Different graphs may be used on different threads at once:
