@@ -27,6 +27,13 @@
  * G-buffer. The mode and the spans that merged are printed and in the JSON;
  * the hand-written recording continues merged instances as rg_execute does.
  *
+ * --chunks N (deferred frame) records the graph's frames in chunks
+ * (rg_execute_begin with max_chunks N, each chunk into a command buffer of
+ * its own pool, between a command buffer holding the start timestamp and
+ * one holding the end one, all in one submission), so that the GPU time of
+ * a frame whose spans are suspended and resumed across command buffers can
+ * be set beside the whole one (run without --chunks).
+ *
  * --timings (deferred frame) adds, per size, the graph's own GPU timings
  * (rg_graph_desc.timings): what they cost (the frame's median with them
  * off and on, alternating), the per-pass breakdown of one frame heaviest
@@ -114,11 +121,19 @@ typedef struct setup {
     uint32_t merged;                  /* span pairs that share a rendering instance */
 } setup;
 
+#define MAX_CHUNKS 64
+
 typedef struct timer {
     eng_context *ctx;
     VkDevice dev;
     VkCommandPool pool;
     VkCommandBuffer cmd;
+    /* --chunks: the end timestamp's command buffer, and per chunk a pool
+     * (reset each frame) and its command buffer. */
+    uint32_t chunks;
+    VkCommandBuffer cmd_end;
+    VkCommandPool chunk_pools[MAX_CHUNKS];
+    VkCommandBuffer chunk_cmds[MAX_CHUNKS];
     VkFence fence;
     VkQueryPool queries;
     double period_ns;
@@ -133,6 +148,33 @@ static void setup_destroy(setup *s)
     memset(s, 0, sizeof *s);
 }
 
+/* The graph's frame in chunks (--chunks), each into its own pool's
+ * command buffer, after t->cmd and before t->cmd_end: the command buffers
+ * to submit in order into ci, their count in *count. */
+static bool record_chunks(timer *t, setup *s, VkCommandBufferSubmitInfo *ci, uint32_t *count)
+{
+    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+    uint32_t n = 0;
+    if (rg_execute_begin(s->graph, &(rg_execute_desc){ .max_chunks = t->chunks }, &n) != RG_SUCCESS)
+        return false;
+    bool ok = n <= MAX_CHUNKS;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        ok = vkResetCommandPool(t->dev, t->chunk_pools[i], 0) == VK_SUCCESS &&
+             vkBeginCommandBuffer(t->chunk_cmds[i], &bi) == VK_SUCCESS &&
+             rg_execute_chunk(s->graph, i, t->chunk_cmds[i]) == RG_SUCCESS &&
+             vkEndCommandBuffer(t->chunk_cmds[i]) == VK_SUCCESS;
+        ci[1 + i] = (VkCommandBufferSubmitInfo){ .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                                 .commandBuffer = t->chunk_cmds[i] };
+    }
+    ok = rg_execute_end(s->graph, t->chunk_cmds, NULL) == RG_SUCCESS && ok;
+    ci[1 + n] = (VkCommandBufferSubmitInfo){ .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                             .commandBuffer = t->cmd_end };
+    *count = n + 2;
+    return ok && vkResetCommandBuffer(t->cmd_end, 0) == VK_SUCCESS &&
+           vkBeginCommandBuffer(t->cmd_end, &bi) == VK_SUCCESS;
+}
+
 /* One frame, timed on the GPU; ms, or < 0 on failure. */
 static double frame_ms(timer *t, setup *s, bool hand)
 {
@@ -144,13 +186,24 @@ static double frame_ms(timer *t, setup *s, bool hand)
         return -1;
     vkCmdResetQueryPool(t->cmd, t->queries, 0, 2);
     vkCmdWriteTimestamp2(t->cmd, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, t->queries, 0);
-    bool ok = hand ? bench_flat_record(s->flat, t->cmd) : rg_execute(s->graph, t->cmd) == RG_SUCCESS;
-    vkCmdWriteTimestamp2(t->cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, t->queries, 1);
-    if (vkEndCommandBuffer(t->cmd) != VK_SUCCESS || !ok)
+    VkCommandBufferSubmitInfo ci[MAX_CHUNKS + 2] = {
+        { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = t->cmd } };
+    uint32_t count = 1;
+    VkCommandBuffer last = t->cmd;
+    bool ok;
+    if (hand) {
+        ok = bench_flat_record(s->flat, t->cmd);
+    } else if (t->chunks) {
+        ok = vkEndCommandBuffer(t->cmd) == VK_SUCCESS && record_chunks(t, s, ci, &count);
+        last = t->cmd_end;
+    } else {
+        ok = rg_execute(s->graph, t->cmd) == RG_SUCCESS;
+    }
+    vkCmdWriteTimestamp2(last, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, t->queries, 1);
+    if (vkEndCommandBuffer(last) != VK_SUCCESS || !ok)
         return -1;
-    VkCommandBufferSubmitInfo ci = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = t->cmd };
-    VkSubmitInfo2 si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1,
-                         .pCommandBufferInfos = &ci };
+    VkSubmitInfo2 si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = count,
+                         .pCommandBufferInfos = ci };
     if (vkResetFences(t->dev, 1, &t->fence) != VK_SUCCESS ||
         vkQueueSubmit2(eng_context_queue(t->ctx), 1, &si, t->fence) != VK_SUCCESS ||
         vkWaitForFences(t->dev, 1, &t->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
@@ -250,7 +303,19 @@ static int timer_create(eng_context *ctx, timer *t, char *why, size_t why_size)
         return 1;
     VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = t->pool,
                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1 };
-    return vkAllocateCommandBuffers(t->dev, &ai, &t->cmd) == VK_SUCCESS ? 0 : 1;
+    if (vkAllocateCommandBuffers(t->dev, &ai, &t->cmd) != VK_SUCCESS ||
+        vkAllocateCommandBuffers(t->dev, &ai, &t->cmd_end) != VK_SUCCESS)
+        return 1;
+    pci.flags = 0; /* chunk pools are reset whole each frame */
+    for (uint32_t i = 0; i < MAX_CHUNKS; i++) {
+        ai.commandPool = VK_NULL_HANDLE;
+        if (vkCreateCommandPool(t->dev, &pci, NULL, &t->chunk_pools[i]) != VK_SUCCESS)
+            return 1;
+        ai.commandPool = t->chunk_pools[i];
+        if (vkAllocateCommandBuffers(t->dev, &ai, &t->chunk_cmds[i]) != VK_SUCCESS)
+            return 1;
+    }
+    return 0;
 }
 
 static void timer_destroy(timer *t)
@@ -261,6 +326,8 @@ static void timer_destroy(timer *t)
     vkDestroyQueryPool(t->dev, t->queries, NULL);
     vkDestroyFence(t->dev, t->fence, NULL);
     vkDestroyCommandPool(t->dev, t->pool, NULL);
+    for (uint32_t i = 0; i < MAX_CHUNKS; i++)
+        vkDestroyCommandPool(t->dev, t->chunk_pools[i], NULL);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -933,6 +1000,7 @@ int main(int argc, char **argv)
     uint32_t size_count = 2, frames = 50, warmup = 5;
     const char *json_path = NULL, *ground = NULL;
     bool validation = false, overlap = false, timings = false;
+    uint32_t chunks = 0;
     rg_merge merge = RG_MERGE_AUTO;
     ov_options ov = { .shadow_tris = OV_DEFAULT_SHADOW_TRIS, .shadow_layers = OV_DEFAULT_SHADOW_LAYERS,
                       .compute_iters = OV_DEFAULT_COMPUTE_ITERS };
@@ -961,6 +1029,12 @@ int main(int argc, char **argv)
             json_path = argv[++i];
         } else if (!strcmp(argv[i], "--ground") && i + 1 < argc) {
             ground = argv[++i];
+        } else if (!strcmp(argv[i], "--chunks") && i + 1 < argc) {
+            chunks = (uint32_t)strtoul(argv[++i], NULL, 10);
+            if (chunks > MAX_CHUNKS) {
+                fprintf(stderr, "gpu_frame: --chunks 0..%d\n", MAX_CHUNKS);
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--timings")) {
             timings = true;
         } else if (!strcmp(argv[i], "--validation")) {
@@ -997,7 +1071,7 @@ int main(int argc, char **argv)
             ov.png_path = argv[++i];
         } else {
             fprintf(stderr, "usage: gpu_frame [--sizes WxH,...] [--frames N] [--warmup N] [--json FILE] "
-                            "[--validation] [--ground PNG] [--merge auto|on|off] [--timings]\n"
+                            "[--validation] [--ground PNG] [--merge auto|on|off] [--timings] [--chunks N]\n"
                             "       gpu_frame --frame overlap [--sizes WxH,...] [--frames N] [--warmup N] "
                             "[--json FILE] [--validation] [--shadow-tris N] [--shadow-layers N] [--compute-iters N] "
                             "[--png FILE]\n"
@@ -1032,17 +1106,21 @@ int main(int argc, char **argv)
     timer t;
     char why[160] = "";
     int rc = timer_create(ctx, &t, why, sizeof why);
+    t.chunks = chunks;
     if (rc == 77) {
         printf("gpu_frame: GPU timestamps unavailable on %s: %s\n", props->deviceName, why);
         timer_destroy(&t);
         eng_context_destroy(ctx);
         return device_required() ? 1 : 77;
     }
+    char chunk_text[64];
+    snprintf(chunk_text, sizeof chunk_text, "in up to %u chunks (rg_execute_chunk)", chunks);
     printf("device: %s (driver 0x%x, Vulkan %u.%u.%u), timestampPeriod %g ns; deferred frame; %u warm-up + %u "
-           "frames per configuration; merge %s%s\n",
+           "frames per configuration; merge %s; graph recorded %s%s\n",
            props->deviceName, props->driverVersion, VK_API_VERSION_MAJOR(props->apiVersion),
            VK_API_VERSION_MINOR(props->apiVersion), VK_API_VERSION_PATCH(props->apiVersion), t.period_ns, warmup,
-           frames, merge_names[merge], validation ? "; under validation (times are not meaningful)" : "");
+           frames, merge_names[merge], chunks ? chunk_text : "whole (rg_execute)",
+           validation ? "; under validation (times are not meaningful)" : "");
     printf("%-10s %-20s %10s %10s %10s %12s %12s %6s %7s %6s\n", "size", "configuration", "median ms", "min ms",
            "max ms", "pooled MiB", "unaliased", "calls", "images", "merged");
     FILE *json = NULL;
