@@ -39,10 +39,14 @@
  *                           recording of a generated frame of N commands,
  *                           for valgrind --tool=callgrind (instruction
  *                           counts); --once deferred for the deferred frame
+ *   graph_cpu --threads T,... [--frame-draws N] [--frames F] [--validation]
+ *                           a frame of N draws recorded on T threads
+ *                           (graph_cpu_threads.c says how); nothing else
  */
 #define _POSIX_C_SOURCE 199309L
 #include "bench_deferred.h"
 #include "bench_frame.h"
+#include "graph_cpu_threads.h"
 
 #include <engine/engine.h>
 #include <rendergraph/rendergraph.h>
@@ -446,7 +450,8 @@ static void json_row(FILE *j, const row *r, bool first)
 static int usage(void)
 {
     fprintf(stderr, "usage: graph_cpu [--draws K] [--sizes N,...] [--reps R] [--deferred WxH|none] [--json FILE]\n"
-                    "                 [--validation] [--ground PNG] [--no-device] [--once N|deferred]\n");
+                    "                 [--validation] [--ground PNG] [--no-device] [--once N|deferred]\n"
+                    "       graph_cpu --threads T,... [--frame-draws N] [--frames F] [--validation]\n");
     return 2;
 }
 
@@ -458,6 +463,8 @@ int main(int argc, char **argv)
     bool device = true, once_deferred = false, deferred = true;
     VkExtent2D deferred_extent = { 1920, 1080 };
     const char *json_path = NULL;
+    uint32_t threads[MAX_SIZES];
+    graph_cpu_threads_desc td = { .threads = threads, .draws = 10000, .frames = 50 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--draws") && i + 1 < argc) {
             o.draws = (uint32_t)atoi(argv[++i]);
@@ -481,6 +488,18 @@ int main(int argc, char **argv)
                 deferred = false;
             else if (sscanf(argv[i], "%ux%u", &deferred_extent.width, &deferred_extent.height) != 2 ||
                      !deferred_extent.width || !deferred_extent.height)
+                return usage();
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            for (char *t = strtok(argv[++i], ","); t && td.thread_count < MAX_SIZES; t = strtok(NULL, ","))
+                if ((threads[td.thread_count++] = (uint32_t)atoi(t)) == 0 || threads[td.thread_count - 1] > 64)
+                    return usage();
+            if (td.thread_count == 0)
+                return usage();
+        } else if (!strcmp(argv[i], "--frame-draws") && i + 1 < argc) {
+            if ((td.draws = (uint32_t)atoi(argv[++i])) == 0)
+                return usage();
+        } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
+            if ((td.frames = (uint32_t)atoi(argv[++i])) == 0)
                 return usage();
         } else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             size_count = 0;
@@ -513,6 +532,25 @@ int main(int argc, char **argv)
             if (o.validation)
                 return req && req[0] && strcmp(req, "0") != 0 ? 1 : 77;
         }
+    }
+    if (td.thread_count) {
+        /* --threads: the parallel recording table alone. */
+        int trc = 1;
+        if (!ctx)
+            fprintf(stderr, "graph_cpu --threads needs a device\n");
+        else
+            trc = graph_cpu_threads(ctx, &(graph_cpu_threads_desc){ .threads = threads,
+                                                                    .thread_count = td.thread_count,
+                                                                    .draws = td.draws, .frames = td.frames,
+                                                                    .validation = o.validation });
+        eng_message_counts tmc = ctx ? eng_context_messages(ctx) : (eng_message_counts){ 0 };
+        recorder_close(&rec);
+        eng_context_destroy(ctx);
+        if (o.validation && tmc.warning + tmc.error) {
+            fprintf(stderr, "graph_cpu: %u validation warnings, %u errors\n", tmc.warning, tmc.error);
+            return 1;
+        }
+        return trc;
     }
     bool quiet = once || once_deferred;
     if (once || once_deferred) {

@@ -49,6 +49,7 @@ typedef struct demo_app {
     char status[96];                      /* appended to the window title */
     struct demo_graph_state *graph;       /* render-graph demos (demo_graph.h) */
     void (*placed_hook)(struct demo_app *app, struct rg_graph *g, void *user);
+    uint32_t record_threads;              /* demo_app_record_threads; 0 = one thread */
 } demo_app;
 
 void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **argv);

@@ -17,6 +17,7 @@ struct demo_graph_state {
     bool placed;                      /* the reports of this build are written */
     uint32_t frames_built;            /* frames since the build (--report prints the
                                          GPU timings at DEMO_TIMED_FRAMES) */
+    rg_workers *workers;              /* demo_app_record_threads; NULL: one thread */
 };
 
 /* Frames after a build before --report prints the GPU timings: the graph
@@ -82,6 +83,11 @@ void demo_app_on_placed(demo_app *app, void (*on_placed)(demo_app *app, rg_graph
     app->placed_hook = on_placed;
 }
 
+void demo_app_record_threads(demo_app *app, uint32_t threads)
+{
+    app->record_threads = threads;
+}
+
 void demo_app_rebuild_graph(demo_app *app)
 {
     if (app->graph)
@@ -93,6 +99,7 @@ void demo_graph_destroy(demo_app *app)
     if (!app->graph)
         return;
     rg_graph_destroy(app->graph->graph);
+    rg_workers_destroy(app->graph->workers);
     free(app->graph);
     app->graph = NULL;
 }
@@ -180,7 +187,12 @@ static void run_graph(demo_app *app, eng_frame *frame, uint64_t index, void *use
         build(app, frame);
     if (s->update)
         s->update(app, frame, index, s->user);
-    DEMO_CHECK(app, eng_swapchain_present_graph(app->swapchain, frame, s->graph, s->backbuffer));
+    if (app->record_threads)
+        DEMO_CHECK(app, eng_swapchain_present_graph_parallel(
+                            app->swapchain, frame, s->graph, s->backbuffer,
+                            &(eng_parallel_desc){ .workers = s->workers, .max_chunks = 2 * app->record_threads }));
+    else
+        DEMO_CHECK(app, eng_swapchain_present_graph(app->swapchain, frame, s->graph, s->backbuffer));
     if (!s->placed)
         write_reports(app);
     if (app->opts.report && ++s->frames_built == DEMO_TIMED_FRAMES) {
@@ -201,5 +213,10 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
     rg_result r = rg_graph_create(&gd, &app->graph->graph);
     if (r != RG_SUCCESS)
         demo_app_fail(app, "rg_graph_create: %s", rg_result_string(r));
+    if (app->record_threads) {
+        r = rg_workers_create(&(rg_workers_desc){ .thread_count = app->record_threads }, &app->graph->workers);
+        if (r != RG_SUCCESS)
+            demo_app_fail(app, "rg_workers_create: %s", rg_result_string(r));
+    }
     return demo_app_run_frames_presented(app, run_graph, NULL);
 }

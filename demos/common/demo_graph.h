@@ -43,6 +43,12 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
 /* Called once after each placement (the first execute after a declaration),
  * next to the frame loop's own memory line: a demo's own report. */
 void demo_app_on_placed(demo_app *app, void (*on_placed)(demo_app *app, rg_graph *g, void *user));
+/* Records each frame's graph on `threads` threads (rg_workers, the frame
+ * cut into two chunks per thread) through
+ * eng_swapchain_present_graph_parallel; 0: eng_swapchain_present_graph.
+ * Before demo_app_run_graph. The record callbacks must then keep
+ * rendergraph.h's "Parallel recording" contract. */
+void demo_app_record_threads(demo_app *app, uint32_t threads);
 /* Declares, compiles and places the graph again before the next frame. */
 void demo_app_rebuild_graph(demo_app *app);
 /* The graph of the latest build (NULL before the first frame). */

@@ -554,6 +554,14 @@ static bool dispatch(const rg_record_context *rc, void *user)
 
 /* ---------------------------------------------------------- declaration */
 
+/* A draw command's cost hint for cutting the frame into chunks
+ * (rg_user_desc.cost): the boxes it draws, as many as the last frame had
+ * (before the first frame, as many as there may be). */
+static uint32_t boxes_cost(const scene_renderer *r)
+{
+    return r->box_count ? r->box_count : MAX_OBJECTS;
+}
+
 static pass *new_pass(scene_renderer *r, program prog)
 {
     if (r->pass_count == MAX_PASSES)
@@ -636,7 +644,7 @@ void scene_frame_declare(scene_renderer *r, rg_graph *g, rg_texture target, bool
     });
     rg_command draw = rg_cmd_user(g, &(rg_user_desc){ .name = "prepass draws", .kind = RG_COMMAND_DRAW,
                                                       .accesses = &ubo_vertex, .access_count = 1,
-                                                      .record = draw_objects, .user = p });
+                                                      .record = draw_objects, .user = p, .cost = boxes_cost(r) });
     if (p)
         p->cmd = draw;
     rg_end_rendering(g);
@@ -672,7 +680,7 @@ void scene_frame_declare(scene_renderer *r, rg_graph *g, rg_texture target, bool
         });
         draw = rg_cmd_user(g, &(rg_user_desc){ .name = cascade_names[i], .kind = RG_COMMAND_DRAW,
                                                .accesses = &ubo_vertex, .access_count = 1, .record = draw_shadow,
-                                               .user = p });
+                                               .user = p, .cost = boxes_cost(r) });
         if (p)
             *p = (pass){ .r = r, .program = PROGRAM_SHADOW, .cmd = draw, .cascade = i };
         rg_end_rendering(g);
@@ -702,7 +710,8 @@ void scene_frame_declare(scene_renderer *r, rg_graph *g, rg_texture target, bool
                          read(t->ao, RG_USAGE_SAMPLED_FRAGMENT) };
     p = new_pass(r, PROGRAM_FORWARD);
     draw = rg_cmd_user(g, &(rg_user_desc){ .name = "lit scene", .kind = RG_COMMAND_DRAW, .accesses = lit,
-                                           .access_count = 4, .record = draw_objects, .user = p });
+                                           .access_count = 4, .record = draw_objects, .user = p,
+                                           .cost = boxes_cost(r) });
     if (p)
         p->cmd = draw;
     rg_end_rendering(g);

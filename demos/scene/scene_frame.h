@@ -34,7 +34,10 @@
  *   on (re)declaration:  scene_frame_declare(r, g, target, async_compute);
  *                        rg_compile(g);
  *                        scene_frame_prepare(r, g);     (optional: pipelines now
- *                                                        rather than at the first execute)
+ *                                                        rather than at the first execute;
+ *                                                        required before recording on
+ *                                                        several threads, where the draws
+ *                                                        must not make pipelines)
  *   each frame:          scene_frame_update(r, g, slot, index);  (slot's previous use finished)
  *                        rg_execute(g, cmd)  or  rg_execute_batches + rg_submit
  */

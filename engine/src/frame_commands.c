@@ -3,7 +3,10 @@
  * the command buffers allocated from it, handed out again after each reset.
  * A slot is reset only once its fence says the GPU is done with its frames
  * (eng_swapchain_acquire), so a frame's command buffers live until its
- * slot comes round again, and after the first frames no frame allocates. */
+ * slot comes round again, and after the first frames no frame allocates.
+ * A slot's chunks (eng_frame_chunk_command_buffer) get the same per chunk
+ * index: a set of pools each, so that no two chunks recorded at once
+ * share a pool (Vulkan wants a pool externally synchronized). */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -91,4 +94,37 @@ void eng__frame_commands_destroy(VkDevice device, eng__frame_commands *fc)
         free(fc->pools[i].cmds);
     }
     *fc = (eng__frame_commands){ 0 };
+}
+
+eng_result eng__chunk_commands_begin(eng_context *ctx, eng__chunk_commands *cc, uint32_t chunk, uint32_t family,
+                                     VkCommandBuffer *out)
+{
+    if (chunk >= cc->count) {
+        eng__frame_commands *sets = realloc(cc->sets, (chunk + 1) * sizeof *sets);
+        if (!sets)
+            return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "frame command buffers: out of host memory");
+        for (uint32_t i = cc->count; i <= chunk; i++)
+            sets[i] = (eng__frame_commands){ 0 };
+        cc->sets = sets;
+        cc->count = chunk + 1;
+    }
+    return eng__frame_commands_begin(ctx, &cc->sets[chunk], family, out);
+}
+
+eng_result eng__chunk_commands_reset(VkDevice device, eng__chunk_commands *cc)
+{
+    for (uint32_t i = 0; i < cc->count; i++) {
+        eng_result res = eng__frame_commands_reset(device, &cc->sets[i]);
+        if (res != ENG_SUCCESS)
+            return res;
+    }
+    return ENG_SUCCESS;
+}
+
+void eng__chunk_commands_destroy(VkDevice device, eng__chunk_commands *cc)
+{
+    for (uint32_t i = 0; i < cc->count; i++)
+        eng__frame_commands_destroy(device, &cc->sets[i]);
+    free(cc->sets);
+    *cc = (eng__chunk_commands){ 0 };
 }

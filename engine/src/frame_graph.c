@@ -1,15 +1,21 @@
-/* A render graph run as a swapchain frame (eng_swapchain_present_graph):
- * the graph's batches recorded into the frame's command buffers of their
- * queues, the swapchain image finished after the graph, the plan submitted
- * with the frame's semaphores and fence, the image presented. Built on the
- * swapchain's public frame calls alone, as an application doing the same
- * by hand would be (tests/device/test_rg_queues.c's runner is that). */
+/* A render graph run as a swapchain frame (eng_swapchain_present_graph and
+ * eng_swapchain_present_graph_parallel, one path): the graph's chunks (one
+ * per batch, or more: "Parallel recording" in rendergraph.h) recorded into
+ * the frame's command buffers of their queues, on the calling thread or on
+ * rg_workers' threads, the swapchain image finished after the graph, the
+ * plan submitted with the frame's semaphores and fence, the image
+ * presented. Built on the swapchain's public frame calls alone, as an
+ * application doing the same by hand would be (tests/device/test_rg_queues.c's
+ * runner is that). */
 #include "internal.h"
 
 #include <stdlib.h>
 
-/* Batches whose command buffers fit on the stack; more are allocated. */
-#define STACK_BATCHES 16
+/* Chunks whose command buffers fit on the stack; a frame that may have
+ * more allocates their array. */
+#define STACK_CHUNKS 64
+/* rg_execute_desc.max_chunks's cap per batch (rendergraph.h). */
+#define CHUNKS_PER_BATCH 256
 
 static eng_queue_kind kind_of(rg_queue queue)
 {
@@ -70,7 +76,8 @@ static void backbuffer_state(const rg_graph *graph, rg_texture backbuffer, VkIma
  * dropped recording did to it is unknown) is submitted in frame->cmd's
  * place with the frame's semaphores and fence, then presented. Then the
  * error of the graph, saved in why, is set again as the call's. */
-static eng_result end_without_graph(eng_swapchain *sc, eng_frame *frame, eng_result result, const char *why)
+static eng_result end_without_graph(eng_swapchain *sc, eng_frame *frame, eng_result result, const char *call,
+                                    const char *why)
 {
     char message[1024];
     snprintf(message, sizeof message, "%s", why);
@@ -82,87 +89,100 @@ static eng_result end_without_graph(eng_swapchain *sc, eng_frame *frame, eng_res
         res = eng_swapchain_present(sc, frame);
     }
     if (res != ENG_SUCCESS)
-        return eng__fail(result, "eng_swapchain_present_graph: %s (and the frame could not be ended: %s)", message,
-                         eng_last_error());
-    return eng__fail(result, "eng_swapchain_present_graph: %s", message);
+        return eng__fail(result, "%s: %s (and the frame could not be ended: %s)", call, message, eng_last_error());
+    return eng__fail(result, "%s: %s", call, message);
 }
 
-static eng_result graph_failed(eng_swapchain *sc, eng_frame *frame, const rg_graph *graph, rg_result r)
+static eng_result graph_failed(eng_swapchain *sc, eng_frame *frame, const rg_graph *graph, rg_result r,
+                               const char *call)
 {
     char why[1024];
     snprintf(why, sizeof why, "%s (%s)", graph ? rg_graph_error_message(graph) : "", rg_result_string(r));
-    return end_without_graph(sc, frame, result_of(r), why);
+    return end_without_graph(sc, frame, result_of(r), call, why);
 }
 
-/* Records the graph's batches into cmds (the first graphics batch into
- * frame->cmd, the others into new command buffers of their queues). */
-static eng_result record(eng_swapchain *sc, eng_frame *frame, rg_graph *graph, uint32_t n, VkCommandBuffer *cmds,
-                         rg_submit_plan *plan)
+/* Gives every chunk of the begun frame a begun command buffer of its
+ * queue: the first graphics chunk frame->cmd, chunk i otherwise one from
+ * the slot's pools for index i, so that chunks recorded at once never
+ * share a pool. On failure the frame begun is ended unrecorded. */
+static eng_result chunk_commands(eng_swapchain *sc, eng_frame *frame, rg_graph *graph, uint32_t n,
+                                 VkCommandBuffer *cmds, const char *call)
 {
     bool first_graphics = true;
     for (uint32_t i = 0; i < n; i++) {
-        rg_batch_info b;
-        rg_result r = rg_batch_get(graph, i, &b);
-        if (r != RG_SUCCESS)
-            return graph_failed(sc, frame, graph, r);
-        if (b.queue == RG_QUEUE_GRAPHICS && first_graphics) {
+        rg_chunk_info info;
+        rg_result r = rg_chunk_get(graph, i, &info);
+        eng_result res = ENG_SUCCESS;
+        if (r != RG_SUCCESS) {
+            res = result_of(r);
+            eng__fail(res, "%s (%s)", rg_graph_error_message(graph), rg_result_string(r));
+        } else if (info.queue == RG_QUEUE_GRAPHICS && first_graphics) {
             cmds[i] = frame->cmd;
             first_graphics = false;
-            continue;
+        } else {
+            res = eng_frame_chunk_command_buffer(sc, frame, kind_of(info.queue), i, &cmds[i]);
         }
-        eng_result res = eng_frame_command_buffer(sc, frame, kind_of(b.queue), &cmds[i]);
         if (res != ENG_SUCCESS) {
             char why[1024];
             snprintf(why, sizeof why, "%s", eng_last_error());
-            return end_without_graph(sc, frame, res, why);
+            rg_submit_plan none;
+            rg_execute_end(graph, NULL, &none); /* fails: nothing recorded; the graph stays as it was */
+            return end_without_graph(sc, frame, res, call, why);
         }
     }
-    rg_result r = rg_execute_batches(graph, cmds, plan);
-    return r == RG_SUCCESS ? ENG_SUCCESS : graph_failed(sc, frame, graph, r);
+    return ENG_SUCCESS;
 }
 
-eng_result eng_swapchain_present_graph(eng_swapchain *sc, eng_frame *frame, rg_graph *graph, rg_texture backbuffer)
+/* Records the graph's chunks into cmds (room for `room`), on the workers'
+ * threads or this one, and ends the frame into *plan. */
+static eng_result record(eng_swapchain *sc, eng_frame *frame, rg_graph *graph, const eng_parallel_desc *desc,
+                         VkCommandBuffer *cmds, uint32_t room, rg_submit_plan *plan, const char *call)
 {
-    if (!sc || !frame || !frame->cmd)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_present_graph: no frame acquired");
-    if (!graph)
-        return end_without_graph(sc, frame, ENG_ERROR_INVALID_ARGUMENT, "NULL graph");
-    rg_result r = rg_texture_set_image(graph, backbuffer, frame->image, frame->view);
+    uint32_t n = 0;
+    rg_result r = rg_execute_begin(graph, &(rg_execute_desc){ .max_chunks = desc->max_chunks }, &n);
     if (r != RG_SUCCESS)
-        return graph_failed(sc, frame, graph, r);
-
-    /* A graph that is not compiled has no batches: rg_execute_batches,
-     * given frame->cmd alone, refuses it with the graph's message. */
-    uint32_t n = rg_batch_count(graph);
-    VkCommandBuffer stack[STACK_BATCHES];
-    VkCommandBuffer *cmds = stack;
-    if (n > STACK_BATCHES && !(cmds = malloc(n * sizeof *cmds)))
-        return end_without_graph(sc, frame, ENG_ERROR_OUT_OF_MEMORY, "out of host memory");
-    if (n == 0)
-        cmds[0] = frame->cmd;
-    rg_submit_plan plan = { 0 };
-    eng_result res = record(sc, frame, graph, n, cmds, &plan);
+        return graph_failed(sc, frame, graph, r, call);
+    if (n > room) { /* rendergraph.h's bound says never */
+        rg_execute_end(graph, NULL, plan);
+        return end_without_graph(sc, frame, ENG_ERROR_INVALID_ARGUMENT, call, "more chunks than the graph's bound");
+    }
+    eng_result res = chunk_commands(sc, frame, graph, n, cmds, call);
     if (res != ENG_SUCCESS)
-        goto done;
-    n = plan.count;
+        return res;
+    if (desc->workers) {
+        rg_workers_execute(desc->workers, graph, cmds); /* a failure is rg_execute_end's to report */
+    } else {
+        for (uint32_t i = 0; i < n && r == RG_SUCCESS; i++)
+            r = rg_execute_chunk(graph, i, cmds[i]);
+    }
+    r = rg_execute_end(graph, cmds, plan);
+    return r == RG_SUCCESS ? ENG_SUCCESS : graph_failed(sc, frame, graph, r, call);
+}
 
-    /* Recorded: from here the plan must be submitted (its timeline values
-     * are taken). The last batch is on the graphics queue and holds the
-     * frame's final transitions; the image is finished after them. */
+/* Finishes the image in the last batch's last command buffer (on the
+ * graphics queue: it holds the frame's final transitions), ends every
+ * command buffer of the plan, submits it with the frame's semaphores and
+ * fence and presents. */
+static eng_result submit(eng_swapchain *sc, eng_frame *frame, rg_graph *graph, rg_texture backbuffer,
+                         const rg_submit_plan *plan, const char *call)
+{
     VkImageLayout layout;
     VkPipelineStageFlags2 stage;
     VkAccessFlags2 access;
     backbuffer_state(graph, backbuffer, &layout, &stage, &access);
+    const rg_submission *last_batch = &plan->submissions[plan->count - 1];
     eng_frame last = *frame;
-    last.cmd = cmds[n - 1];
+    last.cmd = last_batch->cmds[last_batch->cmd_count - 1];
     eng_swapchain_finish_image(sc, &last, layout, stage, access);
-    for (uint32_t i = 0; i < n; i++) {
-        VkResult vr = vkEndCommandBuffer(cmds[i]);
-        if (vr != VK_SUCCESS) {
-            res = eng__vk_fail(vr, "eng_swapchain_present_graph: vkEndCommandBuffer");
-            goto done;
+    for (uint32_t b = 0; b < plan->count; b++)
+        for (uint32_t i = 0; i < plan->submissions[b].cmd_count; i++) {
+            VkResult vr = vkEndCommandBuffer(plan->submissions[b].cmds[i]);
+            if (vr != VK_SUCCESS) {
+                char what[96];
+                snprintf(what, sizeof what, "%s: vkEndCommandBuffer", call);
+                return eng__vk_fail(vr, what);
+            }
         }
-    }
     VkSemaphoreSubmitInfo acquired = {
         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
         .semaphore = frame->acquire_semaphore,
@@ -180,14 +200,53 @@ eng_result eng_swapchain_present_graph(eng_swapchain *sc, eng_frame *frame, rg_g
         .signal_count = frame->present_semaphore ? 1 : 0,
         .fence = frame->fence,
     };
-    r = rg_submit(graph, &plan, &sd);
-    if (r != RG_SUCCESS) {
-        res = eng__fail(result_of(r), "eng_swapchain_present_graph: %s", rg_graph_error_message(graph));
-        goto done;
-    }
-    res = eng_swapchain_present_submitted(sc, frame);
-done:
+    rg_result r = rg_submit(graph, plan, &sd);
+    if (r != RG_SUCCESS)
+        return eng__fail(result_of(r), "%s: %s", call, rg_graph_error_message(graph));
+    return eng_swapchain_present_submitted(sc, frame);
+}
+
+static eng_result present_graph(eng_swapchain *sc, eng_frame *frame, rg_graph *graph, rg_texture backbuffer,
+                                const eng_parallel_desc *desc, const char *call)
+{
+    if (!sc || !frame || !frame->cmd)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "%s: no frame acquired", call);
+    if (!graph)
+        return end_without_graph(sc, frame, ENG_ERROR_INVALID_ARGUMENT, call, "NULL graph");
+    rg_result r = rg_texture_set_image(graph, backbuffer, frame->image, frame->view);
+    if (r != RG_SUCCESS)
+        return graph_failed(sc, frame, graph, r, call);
+
+    /* At most max_chunks over the frame (each batch's share, rounded down,
+     * capped per batch) plus one per batch. A graph that is not compiled
+     * has no batches: rg_execute_begin refuses it with its message. */
+    uint32_t batches = rg_batch_count(graph);
+    uint64_t cap = (uint64_t)CHUNKS_PER_BATCH * batches;
+    uint64_t room = batches + (desc->max_chunks < cap ? desc->max_chunks : cap);
+    VkCommandBuffer stack[STACK_CHUNKS];
+    VkCommandBuffer *cmds = stack;
+    if (room > STACK_CHUNKS && !(cmds = malloc(room * sizeof *cmds)))
+        return end_without_graph(sc, frame, ENG_ERROR_OUT_OF_MEMORY, call, "out of host memory");
+    rg_submit_plan plan = { 0 };
+    eng_result res = record(sc, frame, graph, desc, cmds, room > STACK_CHUNKS ? (uint32_t)room : STACK_CHUNKS,
+                            &plan, call);
+    /* Recorded: from here the plan must be submitted (its timeline values
+     * are taken); a Vulkan failure leaves the frame unsubmitted. */
+    if (res == ENG_SUCCESS)
+        res = submit(sc, frame, graph, backbuffer, &plan, call);
     if (cmds != stack)
         free(cmds);
     return res;
+}
+
+eng_result eng_swapchain_present_graph(eng_swapchain *sc, eng_frame *frame, rg_graph *graph, rg_texture backbuffer)
+{
+    return present_graph(sc, frame, graph, backbuffer, &(eng_parallel_desc){ 0 }, "eng_swapchain_present_graph");
+}
+
+eng_result eng_swapchain_present_graph_parallel(eng_swapchain *sc, eng_frame *frame, rg_graph *graph,
+                                                rg_texture backbuffer, const eng_parallel_desc *desc)
+{
+    return present_graph(sc, frame, graph, backbuffer, desc ? desc : &(eng_parallel_desc){ 0 },
+                         "eng_swapchain_present_graph_parallel");
 }

@@ -120,6 +120,23 @@ eng_result eng__frame_commands_reset(VkDevice device, eng__frame_commands *fc);
 /* Destroys the pools; fc is left empty. */
 void eng__frame_commands_destroy(VkDevice device, eng__frame_commands *fc);
 
+/* The command buffers of a slot's chunks (eng_frame_chunk_command_buffer,
+ * frame_commands.c): a set of pools of its own per chunk index, so that
+ * chunks of different indices are recorded on different threads at once;
+ * sets[0 .. count) made on first need, kept, reset with the slot. */
+typedef struct eng__chunk_commands {
+    eng__frame_commands *sets;
+    uint32_t count;
+} eng__chunk_commands;
+
+/* A command buffer of family from chunk's set, begun (one-time submit). */
+eng_result eng__chunk_commands_begin(eng_context *ctx, eng__chunk_commands *cc, uint32_t chunk, uint32_t family,
+                                     VkCommandBuffer *out);
+/* Resets every set's pools (the slot's fence has signalled). */
+eng_result eng__chunk_commands_reset(VkDevice device, eng__chunk_commands *cc);
+/* Destroys every set; cc is left empty. */
+void eng__chunk_commands_destroy(VkDevice device, eng__chunk_commands *cc);
+
 /* The context's samplers (eng_sampler_get, sampler.c): one per normalized
  * desc, kept in a growable array and searched linearly (a program uses a
  * handful). The container lives in sampler_cache.c, apart from sampler.c,

@@ -36,6 +36,7 @@ struct eng_swapchain {
 
     uint32_t slots;
     eng__frame_commands commands[MAX_SLOTS];
+    eng__chunk_commands chunks[MAX_SLOTS]; /* eng_frame_chunk_command_buffer's */
     VkFence fences[MAX_SLOTS];
     VkSemaphore acquired[MAX_SLOTS];
 
@@ -310,6 +311,7 @@ void eng_swapchain_destroy(eng_swapchain *sc)
         if (sc->acquired[i]) vkDestroySemaphore(dev, sc->acquired[i], NULL);
         if (sc->fences[i]) vkDestroyFence(dev, sc->fences[i], NULL);
         eng__frame_commands_destroy(dev, &sc->commands[i]);
+        eng__chunk_commands_destroy(dev, &sc->chunks[i]);
     }
     free(sc);
 }
@@ -386,6 +388,8 @@ eng_result eng_swapchain_acquire(eng_swapchain *sc, eng_frame *frame)
      * command buffers, on every queue, are done. */
     res = eng__frame_commands_reset(dev, &sc->commands[slot]);
     if (res == ENG_SUCCESS)
+        res = eng__chunk_commands_reset(dev, &sc->chunks[slot]);
+    if (res == ENG_SUCCESS)
         res = eng__frame_commands_begin(sc->ctx, &sc->commands[slot], eng_context_queue_family(sc->ctx), &frame->cmd);
     if (res != ENG_SUCCESS)
         return res;
@@ -409,22 +413,44 @@ static bool frame_open(const eng_swapchain *sc, const eng_frame *frame)
     return frame->cmd && frame->number == sc->frame_number && frame->slot < sc->slots;
 }
 
-eng_result eng_frame_command_buffer(eng_swapchain *sc, const eng_frame *frame, eng_queue_kind kind,
-                                    VkCommandBuffer *out)
+/* The family of the frame's command buffers for kind (where the context
+ * has no queue of that kind, its work runs on the graphics queue), once
+ * the call's arguments are checked. */
+static eng_result frame_family(const eng_swapchain *sc, const eng_frame *frame, eng_queue_kind kind,
+                               VkCommandBuffer *out, const char *call, uint32_t *family)
 {
     if (out)
         *out = VK_NULL_HANDLE;
     if (!sc || !frame || !out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_frame_command_buffer: NULL argument");
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "%s: NULL argument", call);
     if ((unsigned)kind >= ENG_QUEUE_KIND_COUNT)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_frame_command_buffer: queue kind %d", (int)kind);
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "%s: queue kind %d", call, (int)kind);
     if (!frame_open(sc, frame))
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_frame_command_buffer: the frame is not acquired "
-                                                     "(or already presented)");
-    uint32_t family = eng_context_queue_family_of(sc->ctx, kind);
-    if (family == UINT32_MAX) /* no queue of that kind: its work runs on the graphics queue */
-        family = eng_context_queue_family(sc->ctx);
-    return eng__frame_commands_begin(sc->ctx, &sc->commands[frame->slot], family, out);
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "%s: the frame is not acquired (or already presented)", call);
+    *family = eng_context_queue_family_of(sc->ctx, kind);
+    if (*family == UINT32_MAX)
+        *family = eng_context_queue_family(sc->ctx);
+    return ENG_SUCCESS;
+}
+
+eng_result eng_frame_command_buffer(eng_swapchain *sc, const eng_frame *frame, eng_queue_kind kind,
+                                    VkCommandBuffer *out)
+{
+    uint32_t family = 0;
+    eng_result res = frame_family(sc, frame, kind, out, "eng_frame_command_buffer", &family);
+    return res == ENG_SUCCESS ? eng__frame_commands_begin(sc->ctx, &sc->commands[frame->slot], family, out) : res;
+}
+
+eng_result eng_frame_chunk_command_buffer(eng_swapchain *sc, const eng_frame *frame, eng_queue_kind kind,
+                                          uint32_t chunk, VkCommandBuffer *out)
+{
+    uint32_t family = 0;
+    eng_result res = frame_family(sc, frame, kind, out, "eng_frame_chunk_command_buffer", &family);
+    if (res == ENG_SUCCESS && chunk >= ENG_MAX_FRAME_CHUNKS)
+        res = eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_frame_chunk_command_buffer: chunk %u (at most %d)", chunk,
+                        ENG_MAX_FRAME_CHUNKS - 1);
+    return res == ENG_SUCCESS ? eng__chunk_commands_begin(sc->ctx, &sc->chunks[frame->slot], chunk, family, out)
+                              : res;
 }
 
 void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkImageLayout layout,

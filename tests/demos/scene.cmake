@@ -38,6 +38,20 @@ add_test(NAME demo_scene_async_same_picture
 set_tests_properties(demo_scene_async_same_picture PROPERTIES
   LABELS demo TIMEOUT 30 FIXTURES_REQUIRED demo_scene_queues)
 
+# The frame recorded on 4 threads (--threads 4: rg_workers, 8 chunks,
+# eng_swapchain_present_graph_parallel): the picture of the same frame
+# recorded on one thread, byte for byte.
+scene_test(demo_scene_threads "" "${SCENE_CLEAN}" --threads 4 --screenshot ${SHOTS}/demo_scene_threads.png ${SMALL})
+set_tests_properties(demo_scene_threads PROPERTIES FIXTURES_SETUP demo_scene_threads)
+add_test(NAME demo_scene_threads_same_picture
+         COMMAND ${CMAKE_COMMAND} -E compare_files ${SHOTS}/demo_scene_threads.png ${SHOTS}/demo_scene_async.png)
+set_tests_properties(demo_scene_threads_same_picture PROPERTIES
+  LABELS demo TIMEOUT 30 FIXTURES_REQUIRED "demo_scene_threads;demo_scene_queues")
+# A bad thread count: refused, naming the flag.
+add_test(NAME demo_scene_bad_threads COMMAND ${SCENE_NO_DISPLAY} $<TARGET_FILE:scene> --headless --threads 0)
+set_tests_properties(demo_scene_bad_threads PROPERTIES
+  LABELS demo TIMEOUT 60 PASS_REGULAR_EXPRESSION "--threads needs a number from 1 to 64, got '0'")
+
 # --no-async-compute keeps them on graphics whatever the device has.
 scene_test(demo_scene_no_async ""
            "scene: ssao on the graphics queue, blur on the graphics queue, 1 batches\n.*${SCENE_CLEAN}"

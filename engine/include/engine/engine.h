@@ -28,7 +28,8 @@
  *                                frame, the same calls either way:
  *        eng_swapchain_acquire() -> eng_swapchain_present_graph() runs a
  *        render graph that imports frame.image on every queue it uses and
- *        presents; or record into frame.cmd by hand ->
+ *        presents (eng_swapchain_present_graph_parallel: recorded on
+ *        several threads); or record into frame.cmd by hand ->
  *        eng_swapchain_finish_image() -> eng_swapchain_present().
  *   5. Destroy in reverse order. Every destroy function accepts NULL.
  *
@@ -66,6 +67,9 @@
  *     wants a queue externally synchronized: nothing else (another thread,
  *     your own vkQueueSubmit on eng_context_queue() or eng_context_queue_of())
  *     may submit while these run.
+ *   - eng_swapchain_present_graph_parallel runs the graph's record
+ *     callbacks on the rg_workers' threads, several at once; the call
+ *     itself returns only when they are done.
  *   - Validation message counts (eng_context_messages) are bumped without
  *     locks on whichever thread makes the Vulkan call: exact when one
  *     thread at a time uses the device.
@@ -405,7 +409,10 @@ typedef struct eng_local_read {
 eng_local_read eng_context_local_read(const eng_context *ctx);
 
 /* Validation messages seen so far, by severity, and the first warning or
- * error's text ("" if none): tests assert warning + error == 0. */
+ * error's text ("" if none): tests assert warning + error == 0. One error
+ * the layer gives for valid use counts as info and is not printed:
+ * VUID-VkSubmitInfo2-commandBuffer-06192 (its vkQueueSubmit2 check reads a
+ * chunk that resumes and suspends rendering as not suspending it). */
 eng_message_counts eng_context_messages(const eng_context *ctx);
 const char *eng_context_first_message(const eng_context *ctx);
 
@@ -841,6 +848,17 @@ eng_result eng_swapchain_acquire(eng_swapchain *swapchain, eng_frame *frame);
 eng_result eng_frame_command_buffer(eng_swapchain *swapchain, const eng_frame *frame, eng_queue_kind kind,
                                     VkCommandBuffer *out);
 
+/* Chunk indices eng_frame_chunk_command_buffer takes: 0 .. this - 1. */
+#define ENG_MAX_FRAME_CHUNKS 4096
+
+/* A command buffer for chunk `chunk` of the frame ("Parallel recording" in
+ * rendergraph.h), as eng_frame_command_buffer gives, but from the slot's
+ * pools of that chunk index alone (made on first need, kept, reset at the
+ * slot's acquire): command buffers of different indices may be recorded
+ * on different threads at once. Taking one is a call on the swapchain. */
+eng_result eng_frame_chunk_command_buffer(eng_swapchain *swapchain, const eng_frame *frame, eng_queue_kind kind,
+                                          uint32_t chunk, VkCommandBuffer *out);
+
 /* Ends the frame's use of frame->image, after the last command that touches
  * it: the image was left in `layout` by its last use at stage/access.
  * Records into frame->cmd the capture copy when one was requested and the
@@ -870,10 +888,11 @@ eng_result eng_swapchain_present_submitted(eng_swapchain *swapchain, eng_frame *
  * mip, one layer, first written at COLOR_ATTACHMENT_OUTPUT as
  * eng_swapchain_acquire says), pointed at frame->image and frame->view
  * here (rg_texture_set_image).
- *   1. rg_execute_batches records batch i into a command buffer of its
- *      queue: the first graphics batch into frame->cmd, after what the
- *      application recorded there; the others into eng_frame_command_buffer
- *      ones. A single-queue graph is one batch: frame->cmd alone.
+ *   1. The graph records batch i (rg_execute_begin's chunk i, one per
+ *      batch) into a command buffer of its queue: the first graphics batch
+ *      into frame->cmd, after what the application recorded there; the
+ *      others into eng_frame_chunk_command_buffer ones (index i). A
+ *      single-queue graph is one batch: frame->cmd alone.
  *   2. eng_swapchain_finish_image after the graph, in the last batch (on
  *      the graphics queue: it holds the frame's final transitions), from
  *      the state the graph's barriers leave backbuffer in (rg_barrier_get:
@@ -900,6 +919,26 @@ eng_result eng_swapchain_present_submitted(eng_swapchain *swapchain, eng_frame *
  * runs the next frame. */
 eng_result eng_swapchain_present_graph(eng_swapchain *swapchain, eng_frame *frame, rg_graph *graph,
                                        rg_texture backbuffer);
+
+/* How eng_swapchain_present_graph_parallel records the frame; zero: as
+ * eng_swapchain_present_graph does. */
+typedef struct eng_parallel_desc {
+    /* The threads that record the chunks (rg_workers_create), used by one
+     * call at a time; NULL: the calling thread records them in order. */
+    rg_workers *workers;
+    /* rg_execute_desc.max_chunks (two per thread is a fair start);
+     * 0: one chunk per batch. */
+    uint32_t max_chunks;
+} eng_parallel_desc;
+
+/* eng_swapchain_present_graph with the frame cut into chunks, recorded on
+ * desc->workers' threads at once ("Parallel recording" in rendergraph.h:
+ * the record callbacks must follow its contract), the image finished in
+ * the last chunk. Same steps, errors and graph state after them, the
+ * messages naming this call; desc NULL: zero. No allocation once every
+ * chunk index has had its pool (up to 64 chunks). */
+eng_result eng_swapchain_present_graph_parallel(eng_swapchain *swapchain, eng_frame *frame, rg_graph *graph,
+                                                rg_texture backbuffer, const eng_parallel_desc *desc);
 
 /* Asks for a copy of the next frame's image (request before that frame's
  * eng_swapchain_finish_image). After that frame's present,
