@@ -1,11 +1,12 @@
 /* Execute's chunks (rendergraph.h, "Parallel recording"): each batch's
  * positions of the order cut into contiguous runs of about equal cost, to
  * be recorded into command buffers of their own. A batch gets chunks in
- * proportion to its share of the frame's cost, at least one; a chunk never
- * starts at a span's end (it would resume an instance only to end it) and
- * holds at least one position. Where a cut falls inside a rendering
- * instance, the chunk before suspends it and the chunk after resumes it:
- * the cut records which instance and which span are open there.
+ * proportion to its share of the frame's cost, at least one. A chunk never
+ * starts at a span's end (it would resume an instance only to end it), and
+ * one is cut off only once it costs something (never a span's begin
+ * alone). Where a cut falls inside a rendering instance, the chunk before
+ * suspends it and the chunk after resumes it: the cut records which
+ * instance and which span are open there.
  */
 #include "graph_internal.h"
 
@@ -116,25 +117,29 @@ static void follow(const rg_graph *g, uint32_t p, uint32_t *open, uint32_t *span
     }
 }
 
-/* Cuts batch b into n chunks from chunk index `at`. */
+/* Cuts batch b into at most n chunks from chunk index `at`: a new chunk
+ * starts at the first position that may start one once the cost done
+ * passes the next n-th of the batch's, and only after the chunk before
+ * has cost something (never a chunk of a span's begin alone). */
 static void cut_batch(rg_graph *g, uint32_t b, uint32_t n, uint64_t cost, uint32_t at)
 {
     const rg__batch *batch = &g->compiled.queues.batches[b];
     rg__frames *f = &g->placement.frames;
     uint32_t order_count = g->compiled.merge.order.count;
-    uint32_t open = RG__NONE, span = RG__NONE, k = 0;
+    uint32_t open = RG__NONE, span = RG__NONE, made = 0, next = 1;
     uint64_t done = 0;
     rg__chunk *ch = &f->chunks[at];
     *ch = (rg__chunk){b, batch->first, batch->first, 0, RG__NONE, RG__NONE, false, true, false, 0};
     for (uint32_t p = batch->first; p <= batch->last && p < order_count; p++) {
         if (g->compiled.queues.pos_batch[p] != b)
             continue;
-        /* A new chunk starts here once this one has its share. */
-        if (k + 1 < n && ch->count > 0 && may_start(g, p) && done * n >= (uint64_t)(k + 1) * cost) {
+        if (made + 1 < n && ch->cost > 0 && may_start(g, p) && done * n >= (uint64_t)next * cost) {
             ch->end = p;
             ch->suspends = open != RG__NONE;
-            ch = &f->chunks[at + ++k];
+            ch = &f->chunks[at + ++made];
             *ch = (rg__chunk){b, p, p, 0, open, span, false, false, false, 0};
+            while (next < n && done * n >= (uint64_t)next * cost)
+                next++; /* shares a heavy command already passed */
         }
         uint64_t c = position_cost(g, p);
         done += c;
@@ -146,7 +151,7 @@ static void cut_batch(rg_graph *g, uint32_t b, uint32_t n, uint64_t cost, uint32
     if (ch->end < ch->first)
         ch->end = ch->first;
     ch->batch_ends = true;
-    f->batch_chunk[b + 1] = at + k + 1;
+    f->batch_chunk[b + 1] = at + made + 1;
 }
 
 rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what)
