@@ -1932,10 +1932,10 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
  *     placement, per-frame setters, rg_execute, another rg_execute_begin).
  * A frame allocates nothing once the graph has been executed with the same
  * max_chunks (or fewer chunks) since its placement.
- * Validation layers up to their rewrite of suspension tracking (October
- * 2025; 1.4.309 among them) report VUID-VkSubmitInfo2-commandBuffer-06192
- * for valid use: a command buffer that resumes an instance and suspends it
- * again (an instance cut into three chunks or more) is read as not
+ * The validation layers 1.3.239 and 1.4.309 report
+ * VUID-VkSubmitInfo2-commandBuffer-06192 for valid use: their
+ * vkQueueSubmit2 check reads a command buffer that resumes an instance and
+ * suspends it again (an instance cut into three chunks or more) as not
  * suspending it. The engine's message callback counts it as info. */
 typedef struct rg_execute_desc {
     /* How many chunks to aim for over the whole frame, at most 256 per
