@@ -1595,8 +1595,11 @@ DEVICE_TEST(execute_parallel, misuse_is_refused_with_a_message)
     cr_assert_eq(rg_execute_begin(g, &(rg_execute_desc){ .max_chunks = 4 }, &n), RG_SUCCESS);
     cr_assert(n >= 2 && n <= 4, "%u chunks", n);
     expect_refused(rg_execute_begin(g, &(rg_execute_desc){ .max_chunks = 2 }, &again), g,
-                   "rg_execute_begin while a frame is begun", "has a frame begun");
-    expect_refused(rg_execute(g, l.cmds[7]), g, "rg_execute while a frame is begun", "has a frame begun");
+                   "rg_execute_begin while a frame is begun", "is recording a frame in chunks");
+    expect_refused(rg_execute(g, l.cmds[7]), g, "rg_execute while a frame is begun", "is recording a frame in chunks");
+    /* Nothing may change the graph while its chunks record. */
+    expect_refused(rg_compile(g), g, "rg_compile while a frame is begun", "rg_compile: graph 'parallel' is recording");
+    expect_refused(rg_place(g), g, "rg_place while a frame is begun", "rg_place: graph 'parallel' is recording");
     expect_refused(rg_execute_chunk(g, n, l.cmds[7]), g, "rg_execute_chunk past the count", "chunk");
     expect_refused(rg_chunk_get(g, n, &info), g, "rg_chunk_get past the count", "past the chunk count");
     cr_assert_eq(rg_chunk_get(g, n - 1, &info), RG_SUCCESS, "the frame begun first is gone: %s",
