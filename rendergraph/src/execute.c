@@ -586,9 +586,12 @@ rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what)
             break;
         }
     for (uint32_t i = 0; i < f->chunk_count; i++) {
-        f->runs[i].frame = 0;
-        f->runs[i].result = RG_SUCCESS;
-        f->runs[i].status = (rg__status){ .state = g->status->state };
+        rg__chunk_run *run = &f->runs[i];
+        run->frame = 0;
+        run->result = RG_SUCCESS;
+        run->status.state = g->status->state;
+        run->status.error = RG_SUCCESS;
+        run->status.message[0] = '\0';
     }
     if (g->timings)
         rg__timings_frame_begin(g); /* reads finished frames, never waits */
