@@ -477,10 +477,19 @@ static void record_own(const recorder *rec, const rg__cmd *c, uint32_t *open)
     }
 }
 
+#if defined(__GNUC__)
+#define RG__SPECIALIZED static inline __attribute__((always_inline))
+#else
+#define RG__SPECIALIZED static inline
+#endif
+
 /* The chunk's positions: each one's barriers, then its command. What
- * every position would ask is asked once: whether labels and timings are
- * recorded, where the tables are. *labels counts the open labels. */
-static rg_result record_positions(const recorder *rec, uint32_t *open, uint32_t *labels, const char *what)
+ * every position would ask is asked once and passed as constants, so the
+ * plain loop (one batch, no labels, no timings) is compiled apart:
+ * whether labels and timings are recorded, whether other batches'
+ * positions lie between the chunk's. *labels counts the open labels. */
+RG__SPECIALIZED rg_result positions_loop(const recorder *rec, uint32_t *open, uint32_t *labels, const char *what,
+                                         bool timed, bool labelled, bool mixed)
 {
     rg_graph *g = rec->g;
     VkCommandBuffer cmd = rec->cmd;
@@ -488,10 +497,10 @@ static rg_result record_positions(const recorder *rec, uint32_t *open, uint32_t 
     const uint32_t *pos_batch = g->compiled.queues.pos_batch;
     const uint32_t *order = g->compiled.merge.order.cmds;
     const uint32_t *point_start = rg__sync_of(g)->point_start;
-    const bool timed = rg__timed(g), labelled = rg__labelled(g);
+    const rg__cmd *cmds = g->decl.cmds;
     rg_record_context rc = { g, cmd, RG__NONE };
     for (uint32_t p = ch->first; p < ch->end; p++) {
-        if (pos_batch[p] != ch->batch)
+        if (mixed && pos_batch[p] != ch->batch)
             continue;
         if (timed)
             rg__timings_before(g, cmd, p);
@@ -499,7 +508,7 @@ static rg_result record_positions(const recorder *rec, uint32_t *open, uint32_t 
             *labels += rg__label_before(g, cmd, p);
         if (point_start[p] != point_start[p + 1])
             record_barriers(rec, p);
-        const rg__cmd *c = &g->decl.cmds[order[p]];
+        const rg__cmd *c = &cmds[order[p]];
         rg_result r = RG_SUCCESS;
         if (c->type == RG_COMMAND_TYPE_USER) {
             rc.command = order[p];
@@ -517,6 +526,15 @@ static rg_result record_positions(const recorder *rec, uint32_t *open, uint32_t 
             rg__timings_after(g, cmd, p);
     }
     return RG_SUCCESS;
+}
+
+static rg_result record_positions(const recorder *rec, uint32_t *open, uint32_t *labels, const char *what)
+{
+    const rg__chunk *ch = rec->chunk;
+    bool timed = rg__timed(rec->g), labelled = rg__labelled(rec->g), mixed = ch->count != ch->end - ch->first;
+    if (!timed && !labelled && !mixed)
+        return positions_loop(rec, open, labels, what, false, false, false);
+    return positions_loop(rec, open, labels, what, timed, labelled, mixed);
 }
 
 /* One chunk's commands and barriers into its command buffer: its batch's
