@@ -445,7 +445,8 @@ static void close_open(const recorder *rec, uint32_t open, uint32_t labels)
 {
     if (open != RG__NONE)
         rec->g->dev->vk.CmdEndRendering(rec->cmd);
-    rg__labels_end(rec->g, rec->cmd, labels);
+    if (labels)
+        rg__labels_end(rec->g, rec->cmd, labels);
 }
 
 /* A user command's callback failed: say which command and why (a query
@@ -550,7 +551,7 @@ static rg_result record_chunk(const recorder *rec, const char *what)
     VkCommandBuffer cmd = rec->cmd;
     const rg__chunk *ch = rec->chunk;
     uint32_t b = ch->batch;
-    uint32_t labels = rg__label_batch_begin(g, cmd, b); /* open debug labels */
+    uint32_t labels = rg__labelled(g) ? rg__label_batch_begin(g, cmd, b) : 0; /* open debug labels */
     bool timed = rg__timed(g);
     if (timed && ch->batch_begins)
         rg__timings_batch_begin(g, cmd, b);
@@ -568,8 +569,11 @@ static rg_result record_chunk(const recorder *rec, const char *what)
         close_open(rec, open, labels);
         return r;
     }
-    if (ch->batch_ends && b == g->compiled.queues.batch_count - 1)
-        record_barriers(rec, g->compiled.merge.order.count);
+    /* After the last batch, the frame's final barriers. */
+    const uint32_t *point_start = rg__sync_of(g)->point_start;
+    uint32_t end = g->compiled.merge.order.count;
+    if (ch->batch_ends && b == g->compiled.queues.batch_count - 1 && point_start[end] != point_start[end + 1])
+        record_barriers(rec, end);
     if (timed && ch->batch_ends)
         rg__timings_batch_end(g, cmd, b);
     close_open(rec, ch->suspends ? open : RG__NONE, labels);
@@ -582,8 +586,8 @@ rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what)
     if (rg__frame_open(g, what))
         return RG_ERROR_INVALID_ARGUMENT;
     rg_result res = imports_ready(g, what);
-    if (res == RG_SUCCESS)
-        res = rg__chunks_cut(g, max_chunks, what); /* the same ask as the last frame: nothing to do */
+    if (res == RG_SUCCESS && (f->chunks_for != max_chunks || !f->chunks))
+        res = rg__chunks_cut(g, max_chunks, what); /* else cut for the same ask before */
     if (res != RG_SUCCESS)
         return res;
     f->swapped_now = f->recorded > 0;
