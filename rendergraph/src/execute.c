@@ -241,16 +241,16 @@ static VkRenderingFlags suspending(const recorder *rec, const rg__instance *in)
 static void begin_rendering(const recorder *rec, uint32_t s)
 {
     const rg_graph *g = rec->g;
-    rg_span_rendering r;
-    rg__span_rendering(g, s, &r);
+    const rg_span_rendering *r = &g->placement.frames.spans[s];
     const rg__instance *in = instance_of(g, s);
-    if (!r.continues) {
-        r.info.flags |= suspending(rec, in);
-        g->dev->vk.CmdBeginRendering(rec->cmd, &r.info);
+    if (!r->continues) {
+        VkRenderingInfo info = r->info;
+        info.flags |= suspending(rec, in);
+        g->dev->vk.CmdBeginRendering(rec->cmd, &info);
     }
     if (in->count > 1)
         set_local_read_state(g, rec->cmd, s);
-    set_area(g, rec->cmd, &r.info.renderArea);
+    set_area(g, rec->cmd, &r->info.renderArea);
 }
 
 /* A chunk that starts inside an instance resumes it: the instance's info
@@ -260,16 +260,16 @@ static void resume_rendering(const recorder *rec)
     const rg_graph *g = rec->g;
     const rg__chunk *ch = rec->chunk;
     const rg__instance *in = &g->compiled.merge.instances[ch->resume];
-    rg_span_rendering r;
-    rg__span_rendering(g, g->compiled.merge.instance_spans[in->first], &r);
-    r.info.flags |= VK_RENDERING_RESUMING_BIT | suspending(rec, in);
-    g->dev->vk.CmdBeginRendering(rec->cmd, &r.info);
+    const rg_span_rendering *spans = g->placement.frames.spans;
+    VkRenderingInfo info = spans[g->compiled.merge.instance_spans[in->first]].info;
+    info.flags |= VK_RENDERING_RESUMING_BIT | suspending(rec, in);
+    g->dev->vk.CmdBeginRendering(rec->cmd, &info);
     if (ch->resume_span == RG__NONE)
         return; /* between merged spans: the next span's begin sets its state */
     if (in->count > 1)
         set_local_read_state(g, rec->cmd, ch->resume_span);
-    rg__span_rendering(g, ch->resume_span, &r);
-    set_area(g, rec->cmd, &r.info.renderArea);
+    const rg_span_rendering *resumed = &spans[ch->resume_span];
+    set_area(g, rec->cmd, &resumed->info.renderArea);
 }
 
 static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
@@ -362,15 +362,51 @@ static void history_swap(rg_graph *g)
     g->placement.frames.history_swapped = !g->placement.frames.history_swapped;
 }
 
+/* Each span's rendering as the frame begins it, made at placement; the
+ * spans whose instance has an import or history attachment (its views
+ * change per frame) are made again at every frame (dynamic_spans). */
+static rg_result spans_prepare(rg_graph *g, const char *what)
+{
+    rg__frames *f = &g->placement.frames;
+    const rg__merged *m = &g->compiled.merge;
+    uint32_t count = g->decl.span_count;
+    f->spans = rg__calloc(g, (size_t)count + 1, sizeof *f->spans);
+    f->dynamic_spans = rg__calloc(g, (size_t)count + 1, sizeof *f->dynamic_spans);
+    bool *dynamic = rg__calloc(g, (size_t)count + 1, sizeof *dynamic);
+    if (!f->spans || !f->dynamic_spans || !dynamic) {
+        rg__free(g, dynamic);
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    }
+    for (uint32_t i = 0; i < g->placement.import_slot_count; i++) {
+        uint32_t span = g->placement.import_slots[i].span;
+        if (m->span_map[span].instance == RG__NONE)
+            continue; /* culled */
+        const rg__instance *in = instance_of(g, span);
+        for (uint32_t k = 0; k < in->count; k++)
+            dynamic[m->instance_spans[in->first + k]] = true;
+    }
+    f->dynamic_count = 0;
+    for (uint32_t s = 0; s < count; s++) {
+        if (m->span_map[s].instance == RG__NONE)
+            continue; /* culled: never begun */
+        rg__span_rendering(g, s, &f->spans[s]);
+        if (dynamic[s])
+            f->dynamic_spans[f->dynamic_count++] = s;
+    }
+    rg__free(g, dynamic);
+    return RG_SUCCESS;
+}
+
 rg_result rg__frames_prepare(rg_graph *g, const char *what)
 {
     rg__frames *f = &g->placement.frames;
     const rg__sync *s = rg__sync_of(g);
     uint32_t need = s->point_max > s->history_clear_count ? s->point_max : s->history_clear_count;
-    if (f->chunks && f->barrier_cap < need)
+    if (f->chunks)
         rg__frames_free(g);
     f->barrier_cap = need;
-    return rg__chunks_cut(g, 0, what);
+    rg_result r = spans_prepare(g, what);
+    return r == RG_SUCCESS ? rg__chunks_cut(g, 0, what) : r;
 }
 
 void rg__frames_free(rg_graph *g)
@@ -382,6 +418,8 @@ void rg__frames_free(rg_graph *g)
     rg__free(g, f->cmds);
     rg__free(g, f->image_barriers);
     rg__free(g, f->buffer_barriers);
+    rg__free(g, f->spans);
+    rg__free(g, f->dynamic_spans);
     *f = (rg__frames){0};
 }
 
@@ -599,6 +637,8 @@ rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what)
             history_swap(g);
         return res;
     }
+    for (uint32_t i = 0; i < f->dynamic_count; i++)
+        rg__span_rendering(g, f->dynamic_spans[i], &f->spans[f->dynamic_spans[i]]);
     /* The first graphics batch's first chunk clears history, in the
      * first frame of a placement. */
     f->clears_chunk = RG__NONE;

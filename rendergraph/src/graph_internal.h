@@ -650,6 +650,11 @@ typedef struct rg__frames {
     uint32_t *batch_chunk;            /* per batch its first chunk; batch_count + 1 */
     rg__chunk_run *runs;              /* chunk_cap */
     VkCommandBuffer *cmds;            /* chunk_cap: the plan's command buffers */
+    /* Per span, its rendering as this frame begins it; the spans made
+     * again each frame (an import or history attachment in the instance). */
+    rg_span_rendering *spans;
+    uint32_t *dynamic_spans;
+    uint32_t dynamic_count;
     VkImageMemoryBarrier2 *image_barriers;   /* barrier_cap + 1 per chunk */
     VkBufferMemoryBarrier2 *buffer_barriers;
     uint32_t barrier_cap;
