@@ -70,7 +70,7 @@
  *   10. Placement              memory kinds, aliasing, lazily allocated memory,
  *                              retirement ("Placement and the GPU")
  *   11. Execute and submit     queues ("Queues"), batches, waits, submission,
- *                              many threads ("Parallel recording")
+ *                              many threads ("Parallel recording", experimental)
  *   12. Recording              the record context, descriptors, recording by hand
  *   13. Timings                GPU time per pass ("Timings")
  *   14. Names and debug utils  formats, Vulkan values as text ("Names"),
@@ -1937,7 +1937,7 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
  * vkQueueSubmit2 check reads a command buffer that resumes an instance and
  * suspends it again (an instance cut into three chunks or more) as not
  * suspending it. The engine's message callback counts it as info. */
-typedef struct rg_execute_desc {
+RG_EXPERIMENTAL typedef struct rg_execute_desc {
     /* How many chunks to aim for over the whole frame, at most 256 per
      * batch; each batch gets at least one, and a chunk at least one
      * command. 0: one per batch, which records what rg_execute_batches
@@ -1946,7 +1946,7 @@ typedef struct rg_execute_desc {
 } rg_execute_desc;
 
 /* One chunk of the frame being recorded. Valid until rg_execute_end. */
-typedef struct rg_chunk_info {
+RG_EXPERIMENTAL typedef struct rg_chunk_info {
     uint32_t batch;                   /* the batch it is part of (rg_batch_get) */
     rg_queue queue;                   /* its batch's queue: the command buffer's family */
     uint32_t first, count;            /* its positions in rg_execution_order (of its batch only) */
@@ -1958,11 +1958,11 @@ typedef struct rg_chunk_info {
  * placed, binds the frame's imports, swaps history, and cuts the frame
  * into *chunk_count chunks (desc may be NULL). Fails as rg_execute does
  * before recording; RG_ERROR_INVALID_ARGUMENT while a frame is begun. */
-rg_result rg_execute_begin(rg_graph *graph, const rg_execute_desc *desc, uint32_t *chunk_count);
+RG_EXPERIMENTAL rg_result rg_execute_begin(rg_graph *graph, const rg_execute_desc *desc, uint32_t *chunk_count);
 
 /* The chunks of the frame begun (RG_ERROR_INVALID_ARGUMENT outside one or
  * for an index past the count). */
-rg_result rg_chunk_get(const rg_graph *graph, uint32_t chunk, rg_chunk_info *out);
+RG_EXPERIMENTAL rg_result rg_chunk_get(const rg_graph *graph, uint32_t chunk, rg_chunk_info *out);
 
 /* Records chunk `chunk` into cmd (recording, of the chunk's queue family).
  * Thread-safe for different chunks of the begun frame (see the contract
@@ -1971,7 +1971,7 @@ rg_result rg_chunk_get(const rg_graph *graph, uint32_t chunk, rg_chunk_info *out
  * frame with the callback's message. RG_ERROR_INVALID_ARGUMENT for no
  * begun frame, an index past the count, a chunk recorded twice or a NULL
  * cmd. */
-rg_result rg_execute_chunk(rg_graph *graph, uint32_t chunk, VkCommandBuffer cmd);
+RG_EXPERIMENTAL rg_result rg_execute_chunk(rg_graph *graph, uint32_t chunk, VkCommandBuffer cmd);
 
 /* Ends the frame: every chunk must have been recorded, cmds[i] being chunk
  * i's command buffer. Fills *plan as rg_execute_batches does, each batch
@@ -1981,13 +1981,13 @@ rg_result rg_execute_chunk(rg_graph *graph, uint32_t chunk, VkCommandBuffer cmd)
  * the frame with its message: the history and the timelines stay as they
  * were, and the frame must not be submitted. The frame is over either
  * way. */
-rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan);
+RG_EXPERIMENTAL rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan);
 
 /* A few threads kept for rg_workers_execute, for applications without a
  * job system. */
 typedef struct rg_workers rg_workers;
 
-typedef struct rg_workers_desc {
+RG_EXPERIMENTAL typedef struct rg_workers_desc {
     /* Threads recording, the calling thread included: thread_count - 1
      * are started. 0: 1 (everything on the calling thread). */
     uint32_t thread_count;
@@ -1995,18 +1995,18 @@ typedef struct rg_workers_desc {
 
 /* Starts the threads (C11 threads; the only threads the library starts).
  * RG_ERROR_OUT_OF_MEMORY when memory or a thread cannot be had. */
-rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out);
+RG_EXPERIMENTAL rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out);
 
 /* Stops and joins the threads; NULL is accepted. Not during a
  * rg_workers_execute. */
-void rg_workers_destroy(rg_workers *workers);
+RG_EXPERIMENTAL void rg_workers_destroy(rg_workers *workers);
 
 /* Records every chunk of the frame begun with rg_execute_begin, chunk i
  * into cmds[i], on the workers' threads and the calling one, and returns
  * when all are done: RG_SUCCESS, or the first failed chunk's result (then
  * rg_execute_end fails the frame). Allocates nothing. One graph at a time
  * per rg_workers. */
-rg_result rg_workers_execute(rg_workers *workers, rg_graph *graph, const VkCommandBuffer *cmds);
+RG_EXPERIMENTAL rg_result rg_workers_execute(rg_workers *workers, rg_graph *graph, const VkCommandBuffer *cmds);
 
 /* ===== 12. Recording ===== */
 
