@@ -2,8 +2,18 @@
  * resource's real memory requirements (vkGetDevice*MemoryRequirements,
  * dedicated ones included) for the planner, then, as it planned, one
  * allocation per pool and one per lazy or dedicated resource, the images
- * and buffers bound at their offsets (pooled images with ALIAS_BIT), and a
- * whole view of each texture that is read or rendered through one.
+ * and buffers bound at their offsets, and a whole view of each texture
+ * that is read or rendered through one.
+ *
+ * Pooled images are created without VK_IMAGE_CREATE_ALIAS_BIT. That flag
+ * makes two images of identical create info bound at one offset share
+ * their contents and layout; the graph never reads one occupant's data
+ * through the next (every new occupant starts from UNDEFINED behind its
+ * alias barrier), and its barriers track each image's layout alone. With
+ * the flag, the validation layer merges such images' layout states, and a
+ * frame recorded in several command buffers then reads as a layout
+ * mismatch (an occupant's transition from UNDEFINED in one command buffer
+ * against the previous occupant's expected layout in another).
  */
 #include "graph_internal.h"
 
@@ -21,13 +31,11 @@ static uint32_t sharing(const rg_graph *g, const rg__resource *r, uint32_t *fami
     return rg__queue_families(g, mask, families);
 }
 
-static VkImageCreateInfo image_info(const rg_graph *g, const rg__resource *r, VkImageCreateFlags flags,
-                                    uint32_t *families)
+static VkImageCreateInfo image_info(const rg_graph *g, const rg__resource *r, uint32_t *families)
 {
     uint32_t count = sharing(g, r, families);
     return (VkImageCreateInfo){
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .flags = flags,
         .imageType = VK_IMAGE_TYPE_2D,
         .format = r->format,
         .extent = { r->width, r->height, 1 },
@@ -64,7 +72,7 @@ static void requirements_of(const rg_graph *g, VkDevice dev, const rg__resource 
     VkMemoryDedicatedRequirements ded = { .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS };
     VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &ded };
     if (r->is_texture) {
-        VkImageCreateInfo ci = image_info(g, r, VK_IMAGE_CREATE_ALIAS_BIT, families);
+        VkImageCreateInfo ci = image_info(g, r, families);
         VkDeviceImageMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS,
                                               .pCreateInfo = &ci };
         g->dev->vk.GetDeviceImageMemoryRequirements(dev, &q, &req);
@@ -175,13 +183,13 @@ static rg_result pool_from_application(rg_graph *g, uint32_t p, VkDeviceMemory *
     return RG_SUCCESS;
 }
 
-static rg_result create_object(rg_graph *g, const rg__resource *r, rg__object *o, bool pooled)
+static rg_result create_object(rg_graph *g, const rg__resource *r, rg__object *o)
 {
     VkDevice dev = g->dev->device;
     VkResult vr;
     uint32_t families[RG_QUEUE_COUNT];
     if (r->is_texture) {
-        VkImageCreateInfo ci = image_info(g, r, pooled ? VK_IMAGE_CREATE_ALIAS_BIT : 0, families);
+        VkImageCreateInfo ci = image_info(g, r, families);
         vr = g->dev->vk.CreateImage(dev, &ci, g->dev->vk_alloc, &o->image);
     } else {
         VkBufferCreateInfo ci = buffer_info(g, r, families);
@@ -284,7 +292,7 @@ rg_result rg__place_memory(rg_graph *g)
             continue;
         bool pooled = m->kind == RG_MEMORY_POOLED;
         o->pooled = pooled;
-        res = create_object(g, r, o, pooled);
+        res = create_object(g, r, o);
         VkDeviceMemory own = VK_NULL_HANDLE;
         if (res == RG_SUCCESS && !pooled) {
             char what[RG__NAME_MAX + 16];

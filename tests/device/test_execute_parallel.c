@@ -1648,3 +1648,47 @@ DEVICE_TEST(execute_parallel, misuse_is_refused_with_a_message)
     scene_close(s);
     free(s);
 }
+
+/* Issue repro: A renders T, B samples T into OB, C renders T again, OB
+ * copied out, D samples T into OD, OD copied out. */
+DEVICE_TEST(execute_parallel, repro_cut_before_copy)
+{
+    rg_device *dev = logging_device();
+    scene *s = calloc(1, sizeof *s);
+    scene_open(s);
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "cut", .device = dev, .no_culling = true }, &g), RG_SUCCESS);
+    rg_texture t = color_texture(g, "T"), ob = color_texture(g, "OB"), od = color_texture(g, "OD");
+    rg_buffer out = test_import_buffer(g, "readback", s->readback, true);
+    rg_access sample_t = { .texture = t, .usage = RG_USAGE_SAMPLED_FRAGMENT, .whole = true };
+    const rg_texture targets[4] = { t, ob, t, od };
+    for (int k = 0; k < 4; k++) {
+        if (k == 3)
+            rg_cmd_copy_texture_to_buffer(g, ob, 0, 0, 1, out, 0), s->cost += 1;
+        char name[16];
+        snprintf(name, sizeof name, "span %c", 'A' + k);
+        rg_begin_rendering(g, &(rg_rendering_desc){ .name = name, .color_count = 1,
+            .colors = { { .texture = targets[k], .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_STORE,
+                          .clear = { .color.float32 = { 0.2f * k, 0.1f, 0.1f, 1 } } } } });
+        snprintf(name, sizeof name, "draw %c", 'A' + k);
+        add_user(g, s, name, 1, RG_QUEUE_GRAPHICS, (k & 1) ? &sample_t : NULL, (k & 1) ? 1 : 0, RG_COMMAND_DRAW, s->color_only);
+        rg_end_rendering(g);
+    }
+    rg_cmd_copy_texture_to_buffer(g, od, 0, 0, 1, out, PIXELS_BYTES);
+    s->cost += 1;
+    test_compile(g);
+    cut_stats st = { 0 };
+    static const uint32_t maxes[] = { 1, 2, 3, 4, 5, 6, 7, 8, 16 };
+    frame *f = calloc(1, sizeof *f);
+    record_frame(f, g, MODE_HAND, 3, NULL, true);
+    for (uint32_t i = 0; i < f->count; i++) printf("=== chunk %u first %u count %u\n%s", i, f->chunks[i].first, f->chunks[i].count, f->texts[i]);
+    frame_free(f);
+    record_frame(f, g, MODE_WHOLE, 0, NULL, true);
+    printf("=== whole\n%s", f->texts[0]);
+    frame_free(f);
+    (void)maxes; (void)st;
+    rg_graph_destroy(g);
+    scene_close(s);
+    free(s);
+    rg_device_destroy(dev);
+}
