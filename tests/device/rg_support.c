@@ -1,5 +1,6 @@
 /* Helpers of the render graph's device tests (rg_support.h). */
 #include "rg_support.h"
+#include "test_chunks.h"
 
 #include "device_fixture.h"
 
@@ -17,7 +18,7 @@ static void record_graph(VkCommandBuffer cmd, void *user)
 {
     exec_job *j = user;
     for (int i = 0; i < j->times && j->result == RG_SUCCESS; i++)
-        j->result = rg_execute(j->graph, cmd);
+        j->result = test_execute(j->graph, cmd);
 }
 
 rg_graph *test_device_graph(const char *name)

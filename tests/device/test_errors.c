@@ -3,6 +3,7 @@
  * fixture's teardown counts the layer's leak reports at vkDestroyDevice;
  * the sanitizer build checks host memory). */
 #include "device_fixture.h"
+#include "test_chunks.h"
 #include "solid.h"
 
 #include <criterion/criterion.h>
@@ -512,6 +513,7 @@ DEVICE_TEST(errors, context_extensions_and_features)
  * engine's objects and a graph on it run, and destroying it leaves the
  * device to its owner, which goes on using it. */
 typedef struct wrapped_frame {
+    eng_context *ctx;
     rg_graph *graph;
     rg_result result;
 } wrapped_frame;
@@ -519,7 +521,7 @@ typedef struct wrapped_frame {
 static void record_wrapped(VkCommandBuffer cmd, void *user)
 {
     wrapped_frame *f = user;
-    f->result = rg_execute(f->graph, cmd);
+    f->result = test_execute_on(f->ctx, f->graph, cmd);
 }
 
 static void record_nothing_at_all(VkCommandBuffer cmd, void *user)
@@ -591,7 +593,7 @@ DEVICE_TEST(errors, context_over_an_existing_device)
     rg_end_rendering(g);
     rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, out, 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    wrapped_frame f = { g, RG_SUCCESS };
+    wrapped_frame f = { ctx, g, RG_SUCCESS };
     cr_assert_eq(eng_context_submit_once(ctx, record_wrapped, &f), ENG_SUCCESS, "%s", eng_last_error());
     cr_assert_eq(f.result, RG_SUCCESS, "%s", rg_graph_error_message(g));
     const uint32_t *v = eng_buffer_mapped(readback);

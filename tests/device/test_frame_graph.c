@@ -15,6 +15,7 @@
  * callback mid-frame): a clear error naming the call, the frame ended, the
  * next frame exact. */
 #include "device_fixture.h"
+#include "test_chunks.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -358,7 +359,7 @@ static void run_frames(eng_swapchain *sc, frame_graph *fg, uint32_t first, uint3
         if (check)
             cr_assert_eq(eng_swapchain_capture_next(sc), ENG_SUCCESS, "%s", eng_last_error());
         record_fill(fg, frame.cmd, 1000 + f);
-        r = eng_swapchain_present_graph(sc, &frame, fg->graph, fg->back);
+        r = test_present_graph(sc, &frame, fg->graph, fg->back);
         cr_assert_eq(r, ENG_SUCCESS, "frame %u: %s: %s", f, eng_result_string(r), eng_last_error());
         cr_expect_eq(frame.cmd, VK_NULL_HANDLE, "frame %u: frame.cmd still set after the present", f);
         if (!check)
@@ -474,7 +475,7 @@ DEVICE_TEST(frame_graph, exposed_synchronization_and_hand_submission)
     /* Those are left unsubmitted: the slot's next acquire resets them. */
 
     cr_assert_eq(rg_texture_set_image(g, back, frame.image, frame.view), RG_SUCCESS);
-    cr_assert_eq(rg_execute(g, frame.cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute(g, frame.cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_assert_eq(eng_swapchain_capture_next(sc), ENG_SUCCESS, "%s", eng_last_error());
     eng_swapchain_finish_image(sc, &frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
@@ -501,7 +502,7 @@ DEVICE_TEST(frame_graph, exposed_synchronization_and_hand_submission)
     for (int i = 0; i < 3; i++) {
         cr_assert_eq(eng_swapchain_acquire(sc, &frame), ENG_SUCCESS, "%s", eng_last_error());
         cr_assert_eq(eng_swapchain_capture_next(sc), ENG_SUCCESS, "%s", eng_last_error());
-        eng_result r = eng_swapchain_present_graph(sc, &frame, g, back);
+        eng_result r = test_present_graph(sc, &frame, g, back);
         cr_assert_eq(r, ENG_SUCCESS, "%s", eng_last_error());
         expect_capture(sc, 0, 0, "present_graph frame");
     }

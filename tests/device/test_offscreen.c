@@ -2,6 +2,7 @@
  * headless context: frames rendered through a render graph into its own
  * images, captured exactly, resized, and its refusals. */
 #include "device_fixture.h"
+#include "test_chunks.h"
 
 #include <criterion/criterion.h>
 #include <rendergraph/rendergraph.h>
@@ -40,7 +41,7 @@ static uint32_t render_frame(eng_swapchain *sc, const float rgba[4], VkExtent2D 
     rg_cmd_user(g, &(rg_user_desc){ .name = "nothing", .kind = RG_COMMAND_DRAW, .record = record_nothing });
     rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_assert_eq(rg_execute(g, frame.cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute(g, frame.cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_assert_eq(eng_swapchain_capture_next(sc), ENG_SUCCESS, "%s", eng_last_error());
     eng_swapchain_finish_image(sc, &frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);

@@ -1,5 +1,6 @@
 /* Pipeline cache files and SPIR-V loading. */
 #include "device_fixture.h"
+#include "test_chunks.h"
 #include "solid.h"
 
 #include <criterion/criterion.h>
@@ -238,7 +239,7 @@ typedef struct state_job {
 static void record_state_job(VkCommandBuffer cmd, void *user)
 {
     state_job *j = user;
-    j->result = rg_execute(j->graph, cmd);
+    j->result = test_execute(j->graph, cmd);
 }
 
 /* Clears an RGBA8 target to 0.2 (and depth 1, stencil 0 where with_depth),

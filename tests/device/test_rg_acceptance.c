@@ -5,6 +5,7 @@
  * are exact: attachments are cleared by their load ops, read back through
  * buffer copies the graph records, and compared texel by texel. */
 #include "device_fixture.h"
+#include "test_chunks.h"
 #include "rg_support.h"
 
 #include <criterion/criterion.h>
@@ -366,7 +367,7 @@ typedef struct execute_job {
 static void execute_once(VkCommandBuffer cmd, void *user)
 {
     execute_job *j = user;
-    j->result = rg_execute(j->g, cmd);
+    j->result = test_execute(j->g, cmd);
 }
 
 /* An unused import whose final layout differs from its initial one needs

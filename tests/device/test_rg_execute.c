@@ -2,6 +2,7 @@
  * and keep the validation layer (synchronization validation included)
  * silent. Every barrier in these frames is the graph's. */
 #include "device_fixture.h"
+#include "test_chunks.h"
 #include "solid.h"
 
 #include <criterion/criterion.h>
@@ -122,7 +123,7 @@ static void record_graph(VkCommandBuffer cmd, void *user)
 {
     exec_job *j = user;
     for (int i = 0; i < j->times && j->result == RG_SUCCESS; i++)
-        j->result = rg_execute(j->graph, cmd);
+        j->result = test_execute(j->graph, cmd);
 }
 
 /* Executes the graph `times` times in one command buffer (so each frame's

@@ -14,6 +14,7 @@
  * each from a pool of its batch's queue family; its plan is submitted with
  * rg_submit, the last frame's with a fence that the host waits for. */
 #include "device_fixture.h"
+#include "test_chunks.h"
 #include "rg_support.h"
 #include "solid.h"
 
@@ -259,7 +260,7 @@ static void run_frames(runner *r, rg_graph *g, uint32_t frames, frame_fn before,
                                             .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
             cr_assert_eq(vkBeginCommandBuffer(cmds[f][i], &bi), VK_SUCCESS);
         }
-        rg_result res = rg_execute_batches(g, cmds[f], &plan);
+        rg_result res = test_execute_batches(g, cmds[f], &plan);
         cr_assert_eq(res, RG_SUCCESS, "frame %u: rg_execute_batches: %s: %s", f, rg_result_string(res),
                      rg_graph_error_message(g));
         for (uint32_t i = 0; i < n; i++)
@@ -891,7 +892,7 @@ typedef struct execute_job {
 static void record_execute(VkCommandBuffer cmd, void *user)
 {
     execute_job *j = user;
-    j->result = rg_execute(j->graph, cmd);
+    j->result = test_execute(j->graph, cmd);
 }
 
 /* 4. The chain declared with rg_graph_desc.single_queue runs in one batch

@@ -12,6 +12,7 @@
  * counted through the device's function table: its vkGetDeviceProcAddr
  * returns counting wrappers. */
 #include "device_fixture.h"
+#include "test_chunks.h"
 #include "rg_support.h"
 
 #include <criterion/criterion.h>
@@ -169,7 +170,7 @@ static void submit_frame(runner *r, rg_graph *g, rg_buffer readback, bool fence)
                  rg_graph_error_message(g));
     VkCommandBuffer cmd = begin(r);
     rg_submit_plan plan = { 0 };
-    rg_result res = rg_execute_batches(g, &cmd, &plan);
+    rg_result res = test_execute_batches(g, &cmd, &plan);
     cr_assert_eq(res, RG_SUCCESS, "%s: %s", rg_result_string(res), rg_graph_error_message(g));
     cr_assert_eq(vkEndCommandBuffer(cmd), VK_SUCCESS);
     VkSemaphoreSubmitInfo gate = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = r->gate, .value = 1,
@@ -287,7 +288,7 @@ DEVICE_TEST(rg_retire, the_applications_retire_point)
     declare(g, W, r.readbacks[0]);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     VkCommandBuffer cmd = begin(&r);
-    cr_assert_eq(rg_execute(g, cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute(g, cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_assert_eq(vkEndCommandBuffer(cmd), VK_SUCCESS);
     VkSemaphoreSubmitInfo gate = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = r.gate, .value = 1,
                                    .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };

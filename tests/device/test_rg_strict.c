@@ -5,6 +5,7 @@
  * command; and one-aspect copies of a depth+stencil texture, read back
  * exactly. */
 #include "device_fixture.h"
+#include "test_chunks.h"
 #include "rg_support.h"
 
 #include <criterion/criterion.h>
@@ -26,7 +27,7 @@ typedef struct exec_job {
 static void execute_once(VkCommandBuffer cmd, void *user)
 {
     exec_job *j = user;
-    j->result = rg_execute(j->g, cmd);
+    j->result = test_execute(j->g, cmd);
 }
 
 static rg_result execute(rg_graph *g)

@@ -14,6 +14,7 @@
  * On the graphics queue alone (lavapipe, or rg_graph_desc.single_queue)
  * and on several batches where the device has a compute queue. */
 #include "device_fixture.h"
+#include "test_chunks.h"
 #include "rg_support.h"
 
 #include <criterion/criterion.h>
@@ -164,7 +165,7 @@ static void record_frame(runner *r, rg_graph *g, rg_submit_plan *plan)
         vkCmdResetQueryPool(cmds[0], r->frame_queries, 2 * f, 2);
         vkCmdWriteTimestamp2(cmds[0], VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, r->frame_queries, 2 * f);
     }
-    rg_result res = rg_execute_batches(g, cmds, plan);
+    rg_result res = test_execute_batches(g, cmds, plan);
     cr_assert_eq(res, RG_SUCCESS, "frame %u: rg_execute_batches: %s: %s", f, rg_result_string(res),
                  rg_graph_error_message(g));
     if (n == 1)

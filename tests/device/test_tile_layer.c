@@ -6,6 +6,7 @@
  * and allocation-fault injection work. CTest runs this program with
  * VKG_TEST_LAYER naming the layer and VK_ADD_LAYER_PATH finding it. */
 #include "device_fixture.h"
+#include "test_chunks.h"
 #include "solid.h"
 #include "tile_support.h"
 
@@ -287,6 +288,7 @@ static bool record_nothing(const rg_record_context *rc, void *user)
 }
 
 typedef struct exec_job {
+    eng_context *ctx;
     rg_graph *graph;
     rg_result result;
 } exec_job;
@@ -294,7 +296,7 @@ typedef struct exec_job {
 static void record_graph(VkCommandBuffer cmd, void *user)
 {
     exec_job *j = user;
-    j->result = rg_execute(j->graph, cmd);
+    j->result = test_execute_on(j->ctx, j->graph, cmd);
 }
 
 /* The memory_budget benchmark's frame: 4 sets of 4x MSAA RGBA8 + 4x D32,
@@ -340,7 +342,7 @@ DEVICE_TEST(tile_layer, render_graph_places_transient_sets_in_lazy_memory)
     eng_image *target = resolve_target(ctx);
     rg_texture colors[4];
     rg_graph *g = build_sets(ctx, eng_image_get_info(target), colors);
-    exec_job job = { g, rg_compile(g) };
+    exec_job job = { ctx, g, rg_compile(g) };
     cr_assert_eq(job.result, RG_SUCCESS, "%s", rg_graph_error_message(g));
     for (int frame = 0; frame < 2; frame++) {
         cr_assert_eq(eng_context_submit_once(ctx, record_graph, &job), ENG_SUCCESS, "%s", eng_last_error());
@@ -483,7 +485,7 @@ Test(tile_faults, graph_placement_fails_cleanly_at_each_allocation)
         eng_image *target = resolve_target(ctx);
         rg_texture colors[4];
         rg_graph *g = build_sets(ctx, eng_image_get_info(target), colors);
-        exec_job job = { g, rg_compile(g) };
+        exec_job job = { ctx, g, rg_compile(g) };
         cr_assert_eq(job.result, RG_SUCCESS, "%s", rg_graph_error_message(g));
         cr_assert_eq(eng_context_submit_once(ctx, record_graph, &job), ENG_SUCCESS, "%s", eng_last_error());
         bool hit = job.result != RG_SUCCESS;

@@ -79,11 +79,20 @@ VKAPI_ATTR void VKAPI_CALL vkDestroyDevice(VkDevice device, const VkAllocationCa
     }
 }
 
+static void (*on_release)(eng_context *ctx);
+
+void device_on_release(void (*fn)(eng_context *ctx))
+{
+    on_release = fn;
+}
+
 eng_message_counts destroy_context_counted(eng_context *ctx, char *first_message, size_t size)
 {
     eng_message_counts m = { 0 };
     if (!ctx)
         return m;
+    if (on_release)
+        on_release(ctx);
     watched = ctx;
     watched_seen = false;
     eng_context_destroy(ctx);

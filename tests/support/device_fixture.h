@@ -39,6 +39,11 @@ void device_finish(void);
     }                                             \
     static void suite##__##name##__body(void)
 
+/* fn runs before the fixture destroys a context (destroy_context_counted,
+ * device_finish, device_teardown), with that context: a helper's objects
+ * of its device that live across calls go first. One hook at a time. */
+void device_on_release(void (*fn)(eng_context *ctx));
+
 /* True when ENG_REQUIRE_DEVICE says a missing device is a failure. */
 int device_required(void);
 
