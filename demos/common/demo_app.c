@@ -40,6 +40,8 @@ static void teardown(demo_app *app)
     if (app->ctx)
         eng_context_wait_idle(app->ctx); /* the scene may still be in use by the GPU */
     demo_graph_destroy(app); /* before the scene its commands record */
+    rg_workers_destroy(app->workers);
+    app->workers = NULL;
     if (app->cleanup)
         app->cleanup(app->cleanup_user);
     app->cleanup = NULL;
@@ -136,6 +138,15 @@ void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **ar
     if (app->opts.headless)
         printf("%s: headless: %llu frames into offscreen images, no window\n", desc->name,
                (unsigned long long)app->opts.frames);
+    app->record_threads = app->opts.threads;
+    app->record_chunks = app->opts.chunks;
+    /* A fixed format, for tests to match. */
+    if (app->record_threads)
+        printf("%s: frames recorded in at most %u chunks on %u rg_workers thread%s\n", desc->name,
+               demo_app_max_chunks(app), app->record_threads, app->record_threads > 1 ? "s" : "");
+    else if (app->record_chunks)
+        printf("%s: frames recorded in at most %u chunks on the calling thread\n", desc->name,
+               demo_app_max_chunks(app));
 }
 
 void demo_app_on_key(demo_app *app, void (*fn)(demo_app *app, int key, void *user), void *user)

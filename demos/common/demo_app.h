@@ -49,7 +49,11 @@ typedef struct demo_app {
     char status[96];                      /* appended to the window title */
     struct demo_graph_state *graph;       /* render-graph demos (demo_graph.h) */
     void (*placed_hook)(struct demo_app *app, struct rg_graph *g, void *user);
-    uint32_t record_threads;              /* demo_app_record_threads; 0 = one thread */
+    /* Frames recorded in chunks (demo_graph.h, demo_app_present_graph):
+     * from --threads and --chunks, or demo_app_record_threads. */
+    uint32_t record_threads;              /* rg_workers threads; 0 = the calling thread */
+    uint32_t record_chunks;               /* max_chunks; 0 = two per thread (one chunk without threads) */
+    struct rg_workers *workers;           /* made at the first frame recorded on threads */
 } demo_app;
 
 void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **argv);

@@ -3,7 +3,10 @@
 
 void demo_descriptors_create(demo_app *app, uint32_t sets_per_frame, demo_descriptors *d)
 {
-    *d = (demo_descriptors){ .device = eng_context_device(app->ctx) };
+    *d = (demo_descriptors){ 0 };
+    if (mtx_init(&d->lock, mtx_plain) != thrd_success)
+        demo_app_fail(app, "demo_descriptors_create: mtx_init failed");
+    d->device = eng_context_device(app->ctx); /* from here destroy has something to do */
     VkSamplerCreateInfo si = {
         .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
         .magFilter = VK_FILTER_LINEAR,
@@ -33,6 +36,7 @@ void demo_descriptors_destroy(demo_descriptors *d)
     for (uint32_t i = 0; i < DEMO_DESCRIPTOR_SLOTS; i++)
         vkDestroyDescriptorPool(d->device, d->pools[i], NULL);
     vkDestroySampler(d->device, d->sampler, NULL);
+    mtx_destroy(&d->lock);
     *d = (demo_descriptors){ 0 };
 }
 
@@ -74,7 +78,12 @@ VkDescriptorSet demo_descriptors_textures(demo_descriptors *d, VkDescriptorSetLa
         .pSetLayouts = &layout,
     };
     VkDescriptorSet set = VK_NULL_HANDLE;
-    if (vkAllocateDescriptorSets(d->device, &ai, &set) != VK_SUCCESS)
+    /* The pool is the frame's, shared by every callback; the set written
+     * below is this caller's alone. */
+    mtx_lock(&d->lock);
+    VkResult vr = vkAllocateDescriptorSets(d->device, &ai, &set);
+    mtx_unlock(&d->lock);
+    if (vr != VK_SUCCESS)
         return VK_NULL_HANDLE;
     VkDescriptorImageInfo info[8];
     VkWriteDescriptorSet w[8];

@@ -9,11 +9,15 @@
  *
  * Sets hold combined image samplers at bindings 0..n-1 for the fragment
  * stage, read in SHADER_READ_ONLY_OPTIMAL through one linear clamp-to-edge
- * sampler. */
+ * sampler. demo_descriptors_textures may be called from record callbacks
+ * running on several threads at once (a frame recorded in chunks on
+ * rg_workers): the pool is taken under a lock. */
 #ifndef DEMO_DESCRIPTORS_H
 #define DEMO_DESCRIPTORS_H
 
 #include "demo_app.h"
+
+#include <threads.h>
 
 #define DEMO_DESCRIPTOR_SLOTS 8 /* at least the swapchain's frames in flight */
 
@@ -22,6 +26,7 @@ typedef struct demo_descriptors {
     VkSampler sampler;
     VkDescriptorPool pools[DEMO_DESCRIPTOR_SLOTS];
     VkDescriptorPool current;
+    mtx_t lock;                       /* around allocations from current */
 } demo_descriptors;
 
 /* sets_per_frame: the most sets one frame allocates, of up to 8 textures. */

@@ -17,7 +17,6 @@ struct demo_graph_state {
     bool placed;                      /* the reports of this build are written */
     uint32_t frames_built;            /* frames since the build (--report prints the
                                          GPU timings at DEMO_TIMED_FRAMES) */
-    rg_workers *workers;              /* demo_app_record_threads; NULL: one thread */
 };
 
 /* Frames after a build before --report prints the GPU timings: the graph
@@ -32,6 +31,13 @@ rg_access demo_read(rg_texture texture, rg_usage usage)
 
 void demo_declare_forward(rg_graph *g, const demo_target *t, const float clear_rgba[4], VkFormat depth_format,
                           const char *name, rg_record_fn draw, void *user)
+{
+    demo_declare_forward_draws(g, t, clear_rgba, depth_format, name, 1, &name, draw, &user);
+}
+
+void demo_declare_forward_draws(rg_graph *g, const demo_target *t, const float clear_rgba[4], VkFormat depth_format,
+                                const char *name, uint32_t count, const char *const *names, rg_record_fn draw,
+                                void *const *users)
 {
     rg_texture_desc td = { .width = t->extent.width, .height = t->extent.height, .samples = t->samples };
     td.name = "depth";
@@ -57,7 +63,8 @@ void demo_declare_forward(rg_graph *g, const demo_target *t, const float clear_r
         .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
                    .clear.depthStencil = { 1.0f, 0 } },
     });
-    rg_cmd_user(g, &(rg_user_desc){ .name = name, .kind = RG_COMMAND_DRAW, .record = draw, .user = user });
+    for (uint32_t i = 0; i < count; i++)
+        rg_cmd_user(g, &(rg_user_desc){ .name = names[i], .kind = RG_COMMAND_DRAW, .record = draw, .user = users[i] });
     rg_end_rendering(g);
 }
 
@@ -88,6 +95,34 @@ void demo_app_record_threads(demo_app *app, uint32_t threads)
     app->record_threads = threads;
 }
 
+bool demo_app_records_chunks(const demo_app *app)
+{
+    return app->record_threads || app->record_chunks;
+}
+
+uint32_t demo_app_max_chunks(const demo_app *app)
+{
+    return app->record_chunks ? app->record_chunks : 2 * app->record_threads;
+}
+
+void demo_app_present_graph(demo_app *app, eng_frame *frame, rg_graph *g, rg_texture backbuffer)
+{
+    if (!demo_app_records_chunks(app)) {
+        DEMO_CHECK(app, eng_swapchain_present_graph(app->swapchain, frame, g, backbuffer));
+        return;
+    }
+    if (app->record_threads && !app->workers) {
+        rg_result r = rg_workers_create(&(rg_workers_desc){ .thread_count = app->record_threads }, &app->workers);
+        if (r != RG_SUCCESS)
+            demo_app_fail(app, "rg_workers_create: %s", rg_result_string(r));
+    }
+    /* Without --threads the workers are NULL: the chunks are recorded on
+     * this thread, in order, each into its own command buffer. */
+    DEMO_CHECK(app, eng_swapchain_present_graph_parallel(
+                        app->swapchain, frame, g, backbuffer,
+                        &(eng_parallel_desc){ .workers = app->workers, .max_chunks = demo_app_max_chunks(app) }));
+}
+
 void demo_app_rebuild_graph(demo_app *app)
 {
     if (app->graph)
@@ -99,7 +134,6 @@ void demo_graph_destroy(demo_app *app)
     if (!app->graph)
         return;
     rg_graph_destroy(app->graph->graph);
-    rg_workers_destroy(app->graph->workers);
     free(app->graph);
     app->graph = NULL;
 }
@@ -187,12 +221,7 @@ static void run_graph(demo_app *app, eng_frame *frame, uint64_t index, void *use
         build(app, frame);
     if (s->update)
         s->update(app, frame, index, s->user);
-    if (app->record_threads)
-        DEMO_CHECK(app, eng_swapchain_present_graph_parallel(
-                            app->swapchain, frame, s->graph, s->backbuffer,
-                            &(eng_parallel_desc){ .workers = s->workers, .max_chunks = 2 * app->record_threads }));
-    else
-        DEMO_CHECK(app, eng_swapchain_present_graph(app->swapchain, frame, s->graph, s->backbuffer));
+    demo_app_present_graph(app, frame, s->graph, s->backbuffer);
     if (!s->placed)
         write_reports(app);
     if (app->opts.report && ++s->frames_built == DEMO_TIMED_FRAMES) {
@@ -213,10 +242,5 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
     rg_result r = rg_graph_create(&gd, &app->graph->graph);
     if (r != RG_SUCCESS)
         demo_app_fail(app, "rg_graph_create: %s", rg_result_string(r));
-    if (app->record_threads) {
-        r = rg_workers_create(&(rg_workers_desc){ .thread_count = app->record_threads }, &app->graph->workers);
-        if (r != RG_SUCCESS)
-            demo_app_fail(app, "rg_workers_create: %s", rg_result_string(r));
-    }
     return demo_app_run_frames_presented(app, run_graph, NULL);
 }

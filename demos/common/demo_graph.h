@@ -2,7 +2,9 @@
  * swapchain image into the graph and runs the compiled graph with
  * eng_swapchain_present_graph: on every queue it uses (commands declared
  * with rg_user_desc.queue = RG_QUEUE_COMPUTE run on the compute queue where
- * the context has one: ENG_QUEUES), then presents. The graph is declared
+ * the context has one: ENG_QUEUES), then presents; with --chunks or
+ * --threads, eng_swapchain_present_graph_parallel records it in chunks
+ * (demo_app_present_graph). The graph is declared
  * again, compiled and placed at the start, after a resize and when the
  * demo asks (demo_app_rebuild_graph, e.g. from a key); --report, --dot and
  * --timeline are written each time it is placed (--report turns the
@@ -44,11 +46,28 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
  * next to the frame loop's own memory line: a demo's own report. */
 void demo_app_on_placed(demo_app *app, void (*on_placed)(demo_app *app, rg_graph *g, void *user));
 /* Records each frame's graph on `threads` threads (rg_workers, the frame
- * cut into two chunks per thread) through
- * eng_swapchain_present_graph_parallel; 0: eng_swapchain_present_graph.
- * Before demo_app_run_graph. The record callbacks must then keep
- * rendergraph.h's "Parallel recording" contract. */
+ * cut into two chunks per thread unless --chunks says) through
+ * eng_swapchain_present_graph_parallel; 0: on the calling thread.
+ * demo_app_init sets it from --threads; call it before the first frame to
+ * override.
+ * The record callbacks must keep rendergraph.h's "Parallel recording"
+ * contract whenever frames are recorded in chunks (--chunks alone too:
+ * each chunk is a command buffer of its own, whose state no callback of
+ * another chunk set). */
 void demo_app_record_threads(demo_app *app, uint32_t threads);
+/* Whether frames are recorded in chunks (--chunks, --threads or
+ * demo_app_record_threads), and the max_chunks they are recorded with:
+ * --chunks, else two per thread; 0 when not in chunks. */
+bool demo_app_records_chunks(const demo_app *app);
+uint32_t demo_app_max_chunks(const demo_app *app);
+/* Runs g as this frame, submits it and presents: through
+ * eng_swapchain_present_graph_parallel (demo_app_max_chunks, on the
+ * --threads rg_workers or the calling thread) when frames are recorded in
+ * chunks, else eng_swapchain_present_graph. Exits through demo_app_fail
+ * on failure. The frame loop of demo_app_run_graph uses it; a demo that
+ * runs its graph itself (msaa) calls it from a demo_app_run_frames_presented
+ * callback. */
+void demo_app_present_graph(demo_app *app, eng_frame *frame, rg_graph *g, rg_texture backbuffer);
 /* Declares, compiles and places the graph again before the next frame. */
 void demo_app_rebuild_graph(demo_app *app);
 /* The graph of the latest build (NULL before the first frame). */
@@ -62,6 +81,13 @@ void demo_graph_destroy(demo_app *app);
  * cleared and discarded, so the graph makes them transient by inference. */
 void demo_declare_forward(rg_graph *g, const demo_target *target, const float clear_rgba[4], VkFormat depth_format,
                           const char *name, rg_record_fn draw, void *user);
+/* The same span with `count` draw commands in it, recorded in order: the
+ * i-th calls draw with users[i] and is named names[i]. A frame recorded in
+ * chunks may be cut between them (the span suspended and resumed), so
+ * each must bind all the state it draws with. */
+void demo_declare_forward_draws(rg_graph *g, const demo_target *target, const float clear_rgba[4],
+                                VkFormat depth_format, const char *name, uint32_t count, const char *const *names,
+                                rg_record_fn draw, void *const *users);
 
 /* --merge as the graph's rg_graph_desc.merge (demo_app_run_graph passes it
  * when it creates the graph). */

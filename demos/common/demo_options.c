@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DEMO_STR_(x) #x
+#define DEMO_STR(x) DEMO_STR_(x)
+
 static void usage(FILE *f, const char *prog, const char *summary, const demo_options *defaults,
                   const demo_flag *extra, uint32_t extra_count)
 {
@@ -31,11 +34,16 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
             "  --merge MODE        render-graph span merging (VK_KHR_dynamic_rendering_local_read):\n"
             "                      auto (the driver's default: on for tile GPUs), on (wherever the\n"
             "                      device has local read) or off (default %s)\n"
+            "  --threads N         record each frame on N threads (1 to %d: rg_workers, two chunks\n"
+            "                      per thread unless --chunks says; the same picture)\n"
+            "  --chunks N          record each frame in at most N chunks (1 to %d: command buffers\n"
+            "                      of their own, spans suspended and resumed across them; on the\n"
+            "                      calling thread unless --threads says; the same picture)\n"
             "  --headless          no window and no display: render into offscreen images of the\n"
             "                      same size and format, the same frames and screenshot; keys are\n"
             "                      not read, and --resize-test and --resize-storm resize the images\n",
             prog, summary, prog, DEMO_HEADLESS_FRAMES, defaults->width, defaults->height, defaults->samples,
-            demo_merge_name(defaults->merge));
+            demo_merge_name(defaults->merge), DEMO_MAX_THREADS, DEMO_MAX_CHUNKS);
     for (uint32_t i = 0; i < extra_count; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", extra[i].name, extra[i].arg ? " " : "",
@@ -133,6 +141,14 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
         } else if (strcmp(flag, "--merge") == 0) {
             ok = parse_merge(value, &opts->merge);
             want = "auto, on or off";
+        } else if (strcmp(flag, "--threads") == 0) {
+            ok = parse_u64(value, 1, DEMO_MAX_THREADS, &n);
+            opts->threads = (uint32_t)n;
+            want = "a number from 1 to " DEMO_STR(DEMO_MAX_THREADS);
+        } else if (strcmp(flag, "--chunks") == 0) {
+            ok = parse_u64(value, 1, DEMO_MAX_CHUNKS, &n);
+            opts->chunks = (uint32_t)n;
+            want = "a number from 1 to " DEMO_STR(DEMO_MAX_CHUNKS);
         } else if (strcmp(flag, "--dot") == 0 || strcmp(flag, "--timeline") == 0) {
             ok = value && *value;
             *(flag[2] == 'd' ? &opts->dot : &opts->timeline) = value;

@@ -48,7 +48,20 @@ typedef struct demo_options {
     const char *dot;
     const char *timeline;
     demo_merge merge;         /* render-graph demos: span merging */
+    /* Render-graph demos: each frame recorded in chunks through
+     * eng_swapchain_present_graph_parallel ("Parallel recording" in
+     * rendergraph.h). --threads: on that many rg_workers threads;
+     * --chunks: at most that many chunks (default two per thread), on the
+     * calling thread without --threads. 0: not given; both 0: the frame is
+     * recorded as one chunk, as before. */
+    uint32_t threads;
+    uint32_t chunks;
 } demo_options;
+
+/* The most --threads and --chunks take (rg_execute_desc.max_chunks is at
+ * most 256 per batch). */
+#define DEMO_MAX_THREADS 64
+#define DEMO_MAX_CHUNKS 256
 
 typedef enum demo_parse_result {
     DEMO_PARSE_RUN,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 static const uint32_t fullscreen_vert[] =
 #include "fullscreen.vert.inc"
@@ -155,6 +156,11 @@ struct deferred_renderer {
     /* Per frame: */
     uint32_t slot;
     mat4 view, projection;
+    /* Held around allocations from the frame's descriptor pool: the record
+     * callbacks of a frame recorded in chunks may run on several threads
+     * at once (deferred_frame_prepare). */
+    mtx_t sets_lock;
+    bool sets_lock_made;
 };
 
 VkSampleCountFlagBits deferred_renderer_samples(const deferred_renderer *r) { return r->samples; }
@@ -398,6 +404,11 @@ eng_result deferred_renderer_create(const deferred_renderer_desc *desc, deferred
     r->output_format = desc->output_format;
     r->samples = desc->samples ? desc->samples : VK_SAMPLE_COUNT_1_BIT;
     VkDevice dev = r->device;
+    if (mtx_init(&r->sets_lock, mtx_plain) != thrd_success) {
+        res = eng_set_error(ENG_ERROR_OUT_OF_MEMORY, "deferred renderer: mtx_init failed");
+        goto fail;
+    }
+    r->sets_lock_made = true;
 
     TRY_VK(make_sampler(dev, VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, &r->linear));
     TRY_VK(make_sampler(dev, VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, &r->nearest));
@@ -485,6 +496,8 @@ void deferred_renderer_destroy(deferred_renderer *r)
     vkDestroySampler(r->device, r->repeat, NULL);
     vkDestroySampler(r->device, r->nearest, NULL);
     vkDestroySampler(r->device, r->linear, NULL);
+    if (r->sets_lock_made)
+        mtx_destroy(&r->sets_lock);
     free(r);
 }
 
@@ -606,6 +619,19 @@ static bool pass_prepare(pass *p)
     return true;
 }
 
+eng_result deferred_frame_prepare(deferred_renderer *r, const rg_graph *g)
+{
+    for (uint32_t i = 0; i < r->pass_count; i++) {
+        pass *p = &r->passes[i];
+        if (p->graph != g)
+            return eng_set_error(ENG_ERROR_INVALID_ARGUMENT,
+                                 "deferred_frame_prepare: not the graph of the last declaration");
+        if (!r->skip_draws && !pass_prepare(p))
+            return eng_set_error(ENG_ERROR_INVALID_ARGUMENT, "deferred_frame_prepare: %s: no pipeline", p->name);
+    }
+    return ENG_SUCCESS;
+}
+
 static bool draw_gbuffer(const rg_record_context *rc, void *user)
 {
     pass *p = user;
@@ -660,7 +686,10 @@ static bool draw_fullscreen(const rg_record_context *rc, void *user)
     if (!pass_prepare(p))
         return false;
     VkDescriptorSet set;
-    if (alloc_set(r->device, r->pools[r->slot], p->set_layout, &set) != VK_SUCCESS)
+    mtx_lock(&r->sets_lock);
+    VkResult vr = alloc_set(r->device, r->pools[r->slot], p->set_layout, &set);
+    mtx_unlock(&r->sets_lock);
+    if (vr != VK_SUCCESS)
         return pass_fail(p, "no descriptor set left in the frame's pool");
     VkDescriptorImageInfo info[4];
     VkWriteDescriptorSet w[4];

@@ -106,6 +106,17 @@ void deferred_frame_declare(deferred_renderer *r, rg_graph *g, rg_texture output
  * writes the lights (in view space) into its uniform region. */
 eng_result deferred_renderer_begin_frame(deferred_renderer *r, uint32_t slot);
 
+/* Before an execute whose record callbacks run on several threads at once
+ * (rendergraph.h, "Parallel recording": rg_workers), after
+ * deferred_renderer_begin_frame: gives every pass of the declaration of g
+ * the pipeline of the rendering state the compiled graph reports for it,
+ * building those not built yet (a merged state's), which the callbacks
+ * would otherwise build while recording. The callbacks then share only
+ * the frame's descriptor pool, which they take under the renderer's lock.
+ * ENG_ERROR_INVALID_ARGUMENT, with eng_last_error() naming the pass, when
+ * one gets no pipeline (its reason printed on stderr). */
+eng_result deferred_frame_prepare(deferred_renderer *r, const rg_graph *g);
+
 /* Where the bloom chain's memory came from, after the graph is placed. */
 typedef struct deferred_aliasing {
     bool placed;                      /* false: not placed yet, the rest is 0 */

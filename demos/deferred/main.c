@@ -94,6 +94,10 @@ static void update(demo_app *app, const eng_frame *frame, uint64_t index, void *
     demo *d = user;
     deferred_scene_animate(&d->scene, index);
     DEMO_CHECK(app, deferred_renderer_begin_frame(d->renderer, frame->slot));
+    /* Recorded on several threads (--threads), the draws find their
+     * pipelines made (a merged state's is made here the first time). */
+    if (app->record_threads)
+        DEMO_CHECK(app, deferred_frame_prepare(d->renderer, demo_app_graph(app)));
 }
 
 int main(int argc, char **argv)

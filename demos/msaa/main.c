@@ -10,7 +10,10 @@
  *     at the first frame and whenever the swapchain's size changed;
  *   - each frame: point the swapchain import at the acquired image and
  *     execute the graph into the frame's command buffer.
- * demo_app (window, swapchain, flags) only runs the loop. */
+ * With --chunks or --threads the frame goes through the render-graph
+ * demos' path instead (demo_app_present_graph:
+ * eng_swapchain_present_graph_parallel records it in chunks, submits and
+ * presents it). demo_app (window, swapchain, flags) only runs the loop. */
 #include "demo_app.h"
 #include "demo_asset.h"
 #include "demo_graph.h"
@@ -121,8 +124,12 @@ static void record_frame(demo_app *app, eng_frame *frame, uint64_t index, void *
         s->extent = frame->extent;
         demo_graph_placed(app, s->graph, s->extent);
     }
-    DEMO_RG_CHECK(app, s->graph, rg_texture_set_image(s->graph, s->backbuffer, frame->image, frame->view));
     s->index = index;
+    if (demo_app_records_chunks(app)) {
+        demo_app_present_graph(app, frame, s->graph, s->backbuffer); /* the import re-pointed, submitted, presented */
+        return;
+    }
+    DEMO_RG_CHECK(app, s->graph, rg_texture_set_image(s->graph, s->backbuffer, frame->image, frame->view));
     DEMO_RG_CHECK(app, s->graph, rg_execute(s->graph, frame->cmd));
     eng_swapchain_finish_image(app->swapchain, frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
@@ -182,5 +189,7 @@ int main(int argc, char **argv)
     rg_result r = rg_graph_create(&(rg_graph_desc){ .name = "msaa", .device = eng_context_graph_device(app.ctx) }, &s.graph);
     if (r != RG_SUCCESS)
         demo_app_fail(&app, "rg_graph_create: %s", rg_result_string(r));
+    if (demo_app_records_chunks(&app))
+        return demo_app_run_frames_presented(&app, record_frame, &s);
     return demo_app_run_frames(&app, record_frame, &s);
 }

@@ -7,12 +7,10 @@
 #include "scene_frame.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 typedef struct demo {
     scene_renderer *renderer;
     bool async_compute;
-    uint32_t threads;                 /* --threads; 0: recorded on the calling thread */
     scene_frame_textures textures;    /* of the latest declaration */
 } demo;
 
@@ -34,9 +32,10 @@ static void update(demo_app *app, const eng_frame *frame, uint64_t index, void *
 {
     demo *d = user;
     DEMO_CHECK(app, scene_frame_update(d->renderer, demo_app_graph(app), frame->slot, index));
-    /* Recorded on several threads, the draws find their pipelines made
-     * (a new rendering state after a rebuild gets its pipeline here). */
-    if (d->threads)
+    /* Recorded on several threads (--threads), the draws find their
+     * pipelines made (a new rendering state after a rebuild gets its
+     * pipeline here). */
+    if (app->record_threads)
         DEMO_CHECK(app, scene_frame_prepare(d->renderer, demo_app_graph(app)));
 }
 
@@ -59,8 +58,6 @@ int main(int argc, char **argv)
     demo_flag flags[] = {
         { .name = "--no-async-compute", .help = "SSAO and its blur on the graphics queue" },
         { .name = "--show-cascades", .help = "tint what each shadow cascade covers" },
-        { .name = "--threads", .arg = "N",
-          .help = "record each frame on N threads (1 to 64; two chunks per thread; the same picture)" },
     };
     demo_app_desc desc = {
         .name = "scene",
@@ -68,19 +65,11 @@ int main(int argc, char **argv)
                    "bloom and tonemap as one render graph",
         .default_samples = 4,
         .extra_flags = flags,
-        .extra_flag_count = 3,
+        .extra_flag_count = 2,
     };
     demo_app app;
     demo_app_init(&app, &desc, argc, argv);
     demo d = { .async_compute = !flags[0].value };
-    if (flags[2].value) {
-        char *end = NULL;
-        unsigned long n = strtoul(flags[2].value, &end, 10);
-        if (!*flags[2].value || *end || n < 1 || n > 64)
-            demo_app_fail(&app, "--threads needs a number from 1 to 64, got '%s'", flags[2].value);
-        d.threads = (uint32_t)n;
-        demo_app_record_threads(&app, d.threads);
-    }
     demo_app_on_cleanup(&app, demo_destroy, &d);
     scene_renderer_desc rd = {
         .ctx = app.ctx,

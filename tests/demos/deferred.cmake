@@ -21,6 +21,12 @@ vkg_demo_test(demo_deferred_msaa deferred deferred ${DEFERRED_SKY} ${SMALL} --sa
 # again at each size without a validation message.
 vkg_demo_test(demo_deferred_resize deferred deferred ${DEFERRED_SKY} --frames 12 --width 320 --height 240 --resize-test)
 
+# Recorded in chunks (vkg_demo_chunks, tests/demos/CMakeLists.txt): the
+# ten spans cut between them, the lights' descriptor sets taken from the
+# frame's pool under the renderer's lock when the callbacks run on two
+# threads; the same picture as one chunk, byte for byte.
+vkg_demo_chunks(demo_deferred deferred ${SMALL})
+
 # The bloom chain is placed in the G-buffer's memory, as the graph's
 # placement says (read back, not assumed); --report also prints the
 # passes' GPU times of a completed frame, timestamps under validation.

@@ -66,6 +66,13 @@ vkg_demo_test(demo_postfx_trails_resize_storm postfx postfx ${POSTFX_BACKGROUND}
 set_tests_properties(demo_postfx_trails_resize_storm PROPERTIES
   PASS_REGULAR_EXPRESSION "recreated [1-9][0-9]+ times.*${POSTFX_CLEAN}\n${POSTFX_REBUILT_3}")
 
+# Recorded in chunks (vkg_demo_chunks, tests/demos/CMakeLists.txt), and
+# so with the trails' history texture: the same picture as one chunk, byte
+# for byte (the chain's descriptor sets come from the frame's pool under a
+# lock when the callbacks run on two threads).
+vkg_demo_chunks(demo_postfx postfx ${SMALL})
+vkg_demo_chunks(demo_postfx_trails postfx ${SMALL} --trails)
+
 # Nine passes declare nine targets (the scene's and eight between passes),
 # and the graph's aliasing puts them in two targets' worth of pooled memory:
 # the lower bound, as each target lives from its pass to the next.

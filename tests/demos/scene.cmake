@@ -47,6 +47,10 @@ add_test(NAME demo_scene_threads_same_picture
          COMMAND ${CMAKE_COMMAND} -E compare_files ${SHOTS}/demo_scene_threads.png ${SHOTS}/demo_scene_async.png)
 set_tests_properties(demo_scene_threads_same_picture PROPERTIES
   LABELS demo TIMEOUT 30 FIXTURES_REQUIRED "demo_scene_threads;demo_scene_queues")
+# --chunks 3 on the calling thread and --chunks 7 on 2 threads
+# (vkg_demo_chunks, tests/demos/CMakeLists.txt): the same picture as one
+# chunk, byte for byte.
+vkg_demo_chunks(demo_scene scene ${SMALL})
 # A bad thread count: refused, naming the flag.
 add_test(NAME demo_scene_bad_threads COMMAND ${SCENE_NO_DISPLAY} $<TARGET_FILE:scene> --headless --threads 0)
 set_tests_properties(demo_scene_bad_threads PROPERTIES
