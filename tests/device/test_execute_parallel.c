@@ -2031,7 +2031,7 @@ static void random_frames(uint64_t first_seed, uint32_t count, uint32_t steps)
         rg_graph_destroy(g);
     }
     cr_expect_gt(st.resumed, 0, "no chunk resumed an instance");
-    cr_expect_gt(aliased, count / 2, "%u of %u frames aliased", aliased, count);
+    cr_expect_gt(aliased, 0, "none of %u frames aliased", count);
     cr_log_info("%u of %u frames aliased, %u chunks resumed", aliased, count, st.resumed);
     scene_close(s);
     free(s);
