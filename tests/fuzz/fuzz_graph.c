@@ -16,7 +16,10 @@
  * real devices' memory-type tables (tests/unit/device_tables.c) or decoded
  * ones, the memory queries and reports, declaring more after a placement
  * (offline placement stands in for execute) and compiling and placing
- * again, resets, destroying the graph and declaring again.
+ * again, resets, destroying the graph and declaring again. Every
+ * declaration that compiles is also declared again on a graph of a fake
+ * device (null_device.c), placed there and recorded whole and in chunks
+ * (see "recording" below, and record_check.h for what it checks).
  *
  * Besides crashes, leaks and sanitizer reports, the harness aborts when the
  * library breaks a promise it can check from outside:
@@ -84,13 +87,22 @@
  *     that no chain of semaphore waits covers, a barrier recorded on a
  *     compute or transfer queue with a stage that queue lacks, or two
  *     pooled resources used on different queues sharing bytes without
- *     every use of one happening before every use of the other.
+ *     every use of one happening before every use of the other;
+ *   - recording (record_check.h): a frame's chunks, the cuts taken out,
+ *     record other calls than the whole frame; a chunk's suspend and
+ *     resume flags, labels and instances do not pair up or disagree with
+ *     rg_chunk_get; a barrier, attachment, copy, clear or blit finds an
+ *     image subresource in another layout than it says; the plan or
+ *     rg_submit lists a frame's command buffers out of chunk order; the
+ *     null device's graph compiles the journal to another order.
  *
  * Built with -DFUZZ_STANDALONE (no libFuzzer) it has a main instead:
  *   fuzz_graph_standalone --write-seeds DIR   writes the seed corpus (real frames)
  *   fuzz_graph_standalone FILE...             runs inputs (reproducing a crash)
  */
 #include "device_tables.h"
+#include "null_device.h"
+#include "record_check.h"
 
 #include <rendergraph/rendergraph.h>
 #include <stdint.h>
@@ -279,6 +291,57 @@ typedef struct req {
     VkDeviceSize size, alignment;
 } req;
 
+/* The journal: every declaration call of the current declaration that the
+ * fuzzed graph accepted, with its arguments (handles as that graph gave
+ * them), so the same declaration can be made again on a graph of the null
+ * device and recorded (see "recording"). */
+typedef enum jkind {
+    J_TEXTURE, J_HISTORY, J_TEXTURE_IMPORT, J_BUFFER, J_BUFFER_IMPORT, J_USER, J_COPY_BUFFER, J_COPY_TO_TEXTURE,
+    J_COPY_TO_BUFFER, J_ALLOW_QUEUE, J_CLEAR, J_BLIT, J_BEGIN, J_END,
+} jkind;
+
+typedef struct jcall {
+    jkind kind;
+    bool named;
+    char name[128];
+    uint32_t made[2];                 /* the handles it returned (a history texture: both halves) */
+    union {
+        rg_texture_desc texture;      /* J_TEXTURE, J_HISTORY */
+        rg_texture_import_desc import;
+        rg_buffer_desc buffer;
+        rg_buffer_import_desc buffer_import;
+        struct {
+            rg_user_desc desc;
+            rg_access accesses[8];
+            bool has_accesses;
+        } user;
+        struct {
+            uint32_t src, dst;
+            uint64_t src_offset, dst_offset, size;
+        } copy_buffer;
+        struct {
+            uint32_t buffer, texture;
+            uint64_t offset;
+            uint32_t mip, layer, count;
+        } copy_image;
+        struct {
+            uint32_t command;
+            rg_queue queue;
+        } allow;
+        struct {
+            uint32_t texture;
+            bool has_range, has_value;
+            rg_range range;
+            VkClearValue value;
+        } clear;
+        struct {
+            uint32_t src, src_mip, dst, dst_mip;
+            VkFilter filter;
+        } blit;
+        rg_rendering_desc begin;
+    } u;
+} jcall;
+
 typedef struct fz {
     rg_graph *g, *other;
     shadow res[MAX_RES];              /* by declaration index (the library's) */
@@ -308,6 +371,15 @@ typedef struct fz {
     rg_device_caps caps;              /* and its device */
     char name_buf[8][128];
     uint32_t name_next;
+    const char *graph_name;           /* g's rg_graph_desc.name */
+    /* recording (see "recording") */
+    jcall *journal;
+    uint32_t journal_count, journal_cap;
+    uint32_t journal_gen, recorded_gen; /* changes of the journal; the one last recorded */
+    char op_name[64];                 /* the input's op being run ("op 12 (compile)"), for messages */
+    uint32_t hash;                    /* of the input: picks the null device's options */
+    uint32_t sessions;                /* recordings made of this input */
+    rc_stats stats;
 } fz;
 
 #define CHECK(cond, ...)                                                                                            \
@@ -334,6 +406,28 @@ static void rejected(fz *f, const char *what)
     CHECK(rg_graph_error(f->g) != RG_SUCCESS, "%s returned 0 with no error kept", what);
     expect_message(f, what);
     f->compiled = f->placed = false;
+}
+
+/* Appends an accepted call to the journal (name: its name argument). */
+static jcall *jot(fz *f, jkind kind, const char *nm, uint32_t made, uint32_t made2)
+{
+    if (f->journal_count == f->journal_cap) {
+        uint32_t cap = f->journal_cap ? f->journal_cap * 2 : 64;
+        jcall *j = realloc(f->journal, cap * sizeof *j);
+        CHECK(j != NULL, "out of memory for the journal");
+        f->journal = j;
+        f->journal_cap = cap;
+    }
+    jcall *j = &f->journal[f->journal_count++];
+    memset(j, 0, sizeof *j);
+    j->kind = kind;
+    j->named = nm != NULL;
+    if (nm)
+        snprintf(j->name, sizeof j->name, "%s", nm);
+    j->made[0] = made;
+    j->made[1] = made2;
+    f->journal_gen++;
+    return j;
 }
 
 /* Names: NULL, empty, or bytes of the stream (quotes, newlines, any byte). */
@@ -509,9 +603,12 @@ static void op_texture(fz *f, bool import)
             s.pair = f->res_count;
             s.previous = true;
             shadow_push(f, &s);
+            jot(f, J_HISTORY, nm, t.id, prev.id)->u.texture = d;
             return;
         }
         t = rg_texture_create(f->g, &d);
+        if (t.id)
+            jot(f, J_TEXTURE, nm, t.id, 0)->u.texture = d;
         CHECK(d.transient <= RG_TRANSIENT_FORBID || t.id == 0, "transient mode %d accepted", (int)d.transient);
     } else {
         rg_texture_import_desc d = {.name = nm, .format = s.format, .width = s.w, .height = s.h,
@@ -524,6 +621,8 @@ static void op_texture(fz *f, bool import)
         d.final_stage = num64(r);
         d.final_access = num64(r);
         t = rg_texture_import(f->g, &d);
+        if (t.id)
+            jot(f, J_TEXTURE_IMPORT, nm, t.id, 0)->u.import = d;
     }
     if (t.id == 0) {
         rejected(f, import ? "rg_texture_import" : "rg_texture_create");
@@ -549,8 +648,10 @@ static void op_buffer(fz *f, bool import)
         return;
     rg_buffer b;
     if (!import) {
-        b = rg_buffer_create(f->g, &(rg_buffer_desc){.name = nm, .size = s.size,
-                                                      .extra_usage = (VkBufferUsageFlags)num32(r)});
+        rg_buffer_desc d = {.name = nm, .size = s.size, .extra_usage = (VkBufferUsageFlags)num32(r)};
+        b = rg_buffer_create(f->g, &d);
+        if (b.id)
+            jot(f, J_BUFFER, nm, b.id, 0)->u.buffer = d;
     } else {
         rg_buffer_import_desc d = {.name = nm, .size = s.size};
         d.initial_stage = num64(r);
@@ -558,6 +659,8 @@ static void op_buffer(fz *f, bool import)
         d.final_stage = num64(r);
         d.final_access = num64(r);
         b = rg_buffer_import(f->g, &d);
+        if (b.id)
+            jot(f, J_BUFFER_IMPORT, nm, b.id, 0)->u.buffer_import = d;
     }
     if (b.id == 0) {
         rejected(f, import ? "rg_buffer_import" : "rg_buffer_create");
@@ -628,6 +731,10 @@ static void op_user(fz *f)
         rejected(f, "rg_cmd_user");
         return;
     }
+    jcall *j = jot(f, J_USER, nm, c.id, 0);
+    j->u.user.desc = d;
+    j->u.user.has_accesses = d.accesses != NULL;
+    memcpy(j->u.user.accesses, acc, sizeof acc);
     uint32_t before = f->cmd_count;
     cmd_push(f, c, touch, writes, n);
     if (f->cmd_count > before)
@@ -706,6 +813,11 @@ static void op_copy(fz *f, uint8_t which)
         uint64_t to = num64(r), size = num64(r);
         c = rg_cmd_copy_buffer(f->g, s, so, t, to, size);
         what = "rg_cmd_copy_buffer";
+        if (c.id) {
+            jcall *j = jot(f, J_COPY_BUFFER, NULL, c.id, 0);
+            j->u.copy_buffer.src = s.id, j->u.copy_buffer.dst = t.id;
+            j->u.copy_buffer.src_offset = so, j->u.copy_buffer.dst_offset = to, j->u.copy_buffer.size = size;
+        }
     } else {
         bool to_tex = which == 1;
         uint32_t db, dt;
@@ -716,6 +828,11 @@ static void op_copy(fz *f, uint8_t which)
         c = to_tex ? rg_cmd_copy_buffer_to_texture(f->g, b, off, t, mip, layer, count)
                    : rg_cmd_copy_texture_to_buffer(f->g, t, mip, layer, count, b, off);
         what = to_tex ? "rg_cmd_copy_buffer_to_texture" : "rg_cmd_copy_texture_to_buffer";
+        if (c.id) {
+            jcall *j = jot(f, to_tex ? J_COPY_TO_TEXTURE : J_COPY_TO_BUFFER, NULL, c.id, 0);
+            j->u.copy_image.buffer = b.id, j->u.copy_image.texture = t.id, j->u.copy_image.offset = off;
+            j->u.copy_image.mip = mip, j->u.copy_image.layer = layer, j->u.copy_image.count = count;
+        }
         d[0] = db;
         d[1] = dt;
         writes[0] = !to_tex;
@@ -737,6 +854,8 @@ static void op_copy(fz *f, uint8_t which)
         rg_command_allow_queue(f->g, c, (rg_queue)(f->cmd_count % RG_QUEUE_COUNT));
         CHECK(rg_graph_error(f->g) == RG_SUCCESS, "a copy refused for queue %u: %s", f->cmd_count % RG_QUEUE_COUNT,
               rg_graph_error_message(f->g));
+        jcall *j = jot(f, J_ALLOW_QUEUE, NULL, 0, 0);
+        j->u.allow.command = c.id, j->u.allow.queue = (rg_queue)(f->cmd_count % RG_QUEUE_COUNT);
     }
     cmd_push(f, c, d, writes, 2);
 }
@@ -757,6 +876,9 @@ static void op_clear(fz *f)
         rejected(f, "rg_cmd_clear_texture");
         return;
     }
+    jcall *j = jot(f, J_CLEAR, NULL, c.id, 0);
+    j->u.clear.texture = t.id, j->u.clear.range = rr, j->u.clear.value = v;
+    j->u.clear.has_range = !(flags & 1), j->u.clear.has_value = !(flags & 2);
     /* vkCmdClearColorImage cannot clear block-compressed formats. */
     if (d != UINT32_MAX)
         CHECK(rg_format_get_info(f->res[d].format).block_width == 1 &&
@@ -779,6 +901,9 @@ static void op_blit(fz *f)
         rejected(f, "rg_cmd_blit");
         return;
     }
+    jcall *j = jot(f, J_BLIT, NULL, c.id, 0);
+    j->u.blit.src = s.id, j->u.blit.src_mip = sm, j->u.blit.dst = t.id, j->u.blit.dst_mip = tm;
+    j->u.blit.filter = filter;
     if (d[0] != UINT32_MAX && d[1] != UINT32_MAX) {
         /* vkCmdBlitImage's format rules, whatever the device. */
         VkFormat fs = f->res[d[0]].format, ft = f->res[d[1]].format;
@@ -879,6 +1004,7 @@ static void op_begin(fz *f)
         rejected(f, "rg_begin_rendering");
         return;
     }
+    jot(f, J_BEGIN, d.name, c.id, 0)->u.begin = d;
     /* The uses: color attachments and resolve targets are written; depth is
      * written unless read-only, and read-only depth still is by a load other
      * than LOAD or a store other than NONE. */
@@ -935,6 +1061,7 @@ static void op_end(fz *f)
         rejected(f, "rg_end_rendering");
         return;
     }
+    jot(f, J_END, NULL, c.id, 0);
     /* The end keeps the begin's attachments alive: the same uses, in the
      * same span (so never ordered against the begin). */
     uint32_t none = UINT32_MAX;
@@ -1423,6 +1550,8 @@ static void dump_state(fz *f, const char *what)
     fflush(stdout);
 }
 
+static void record(fz *f);
+
 static void op_compile(fz *f)
 {
     rg_result res = rg_compile(f->g);
@@ -1439,6 +1568,8 @@ static void op_compile(fz *f)
         dump_state(f, "compile");
     }
     queries(f, res == RG_SUCCESS);
+    if (res == RG_SUCCESS)
+        record(f);
 }
 
 /* ------------------------------------------------------------- placement */
@@ -1860,6 +1991,316 @@ static void op_place(fz *f)
     (void)place(f, props, mode);
 }
 
+/* -------------------------------------------------------------- recording */
+
+/* Frames recorded on the null device (record_check.h). After a compile of
+ * the fuzzed graph succeeds, its declaration is made again from the
+ * journal, call for call, on a graph of a null device with the same
+ * options and caps (so it compiles to the same order and batches, which is
+ * checked), placed on that device, and recorded whole and in chunks; a
+ * declaration is recorded once until it changes. The fuzzed graph itself
+ * stays device-free, so its offline placements go on as before. The
+ * twin's user commands record a line each naming their journal call and
+ * the objects rg_record_image, rg_record_view and rg_record_buffer hand
+ * them, and cost 1 to 5 (sometimes 40), so chunks are cut unevenly. */
+
+typedef struct twin_user {
+    uint32_t call;                    /* its journal index */
+    uint32_t count;
+    rg_access accesses[8];
+} twin_user;
+
+typedef struct twin {
+    fz *f;
+    rg_graph *g;
+    uint32_t (*map)[2];               /* the fuzzed graph's handle, the twin's */
+    uint32_t map_count;
+    twin_user *users;                 /* per journal call */
+    rc_import *imports;
+    uint32_t import_count;
+} twin;
+
+static void twin_put(twin *t, uint32_t from, uint32_t to)
+{
+    t->map[t->map_count][0] = from;
+    t->map[t->map_count++][1] = to;
+}
+
+/* The twin's handle for one of the fuzzed graph's (0 for 0). */
+static uint32_t twin_id(const twin *t, uint32_t from)
+{
+    if (from == 0)
+        return 0;
+    for (uint32_t i = t->map_count; i-- > 0;)
+        if (t->map[i][0] == from)
+            return t->map[i][1];
+    CHECK(false, "%s: the journal names handle 0x%x, which no journal call made", t->f->op_name, from);
+    return 0;
+}
+
+static rg_texture twin_tex(const twin *t, rg_texture x) { return (rg_texture){twin_id(t, x.id)}; }
+static rg_buffer twin_buf(const twin *t, rg_buffer x) { return (rg_buffer){twin_id(t, x.id)}; }
+
+static bool twin_record(const rg_record_context *rc, void *user)
+{
+    const twin_user *u = user;
+    char line[480], h1[40], h2[40];
+    int at = snprintf(line, sizeof line, "user (journal call %u)", u->call);
+    for (uint32_t k = 0; k < u->count && at > 0 && (size_t)at < sizeof line; k++) {
+        const rg_access *a = &u->accesses[k];
+        if (a->texture.id)
+            at += snprintf(line + at, sizeof line - (size_t)at, " | access %u %s %s", k,
+                           null_handle_name((uint64_t)(uintptr_t)rg_record_image(rc, a->texture), h1, sizeof h1),
+                           null_handle_name((uint64_t)(uintptr_t)rg_record_view(rc, a->texture), h2, sizeof h2));
+        else if (a->buffer.id)
+            at += snprintf(line + at, sizeof line - (size_t)at, " | access %u %s", k,
+                           null_handle_name((uint64_t)(uintptr_t)rg_record_buffer(rc, a->buffer), h1, sizeof h1));
+    }
+    null_cmd_note(rg_record_cmd(rc), "%s", line);
+    return true;
+}
+
+/* The journal's calls on t->g; each must be accepted. */
+static void twin_declare(twin *t)
+{
+    const fz *f = t->f;
+    for (uint32_t i = 0; i < f->journal_count; i++) {
+        const jcall *j = &f->journal[i];
+        const char *nm = j->named ? j->name : NULL;
+        uint32_t got = 0, got2 = 0;
+        switch (j->kind) {
+        case J_TEXTURE:
+        case J_HISTORY: {
+            rg_texture_desc d = j->u.texture;
+            d.name = nm;
+            d.size_of = twin_tex(t, d.size_of);
+            rg_texture prev = {0};
+            got = (j->kind == J_TEXTURE ? rg_texture_create(t->g, &d) : rg_texture_create_history(t->g, &d, &prev)).id;
+            got2 = prev.id;
+            break;
+        }
+        case J_TEXTURE_IMPORT: {
+            rg_texture_import_desc d = j->u.import;
+            d.name = nm;
+            got = rg_texture_import(t->g, &d).id;
+            t->imports[t->import_count++] = (rc_import){{got}, d.initial_layout, d.final_layout};
+            break;
+        }
+        case J_BUFFER: {
+            rg_buffer_desc d = j->u.buffer;
+            d.name = nm;
+            got = rg_buffer_create(t->g, &d).id;
+            break;
+        }
+        case J_BUFFER_IMPORT: {
+            rg_buffer_import_desc d = j->u.buffer_import;
+            d.name = nm;
+            got = rg_buffer_import(t->g, &d).id;
+            break;
+        }
+        case J_USER: {
+            rg_user_desc d = j->u.user.desc;
+            twin_user *u = &t->users[i];
+            u->call = i;
+            u->count = d.access_count < 8 ? d.access_count : 8;
+            for (uint32_t k = 0; k < 8; k++) {
+                u->accesses[k] = j->u.user.accesses[k];
+                u->accesses[k].texture = twin_tex(t, u->accesses[k].texture);
+                u->accesses[k].buffer = twin_buf(t, u->accesses[k].buffer);
+            }
+            d.name = nm;
+            d.accesses = j->u.user.has_accesses ? u->accesses : NULL;
+            d.record = twin_record;
+            d.user = u;
+            d.cost = i % 11 == 7 ? 40 : 1 + i % 5;
+            got = rg_cmd_user(t->g, &d).id;
+            break;
+        }
+        case J_COPY_BUFFER:
+            got = rg_cmd_copy_buffer(t->g, (rg_buffer){twin_id(t, j->u.copy_buffer.src)}, j->u.copy_buffer.src_offset,
+                                     (rg_buffer){twin_id(t, j->u.copy_buffer.dst)}, j->u.copy_buffer.dst_offset,
+                                     j->u.copy_buffer.size).id;
+            break;
+        case J_COPY_TO_TEXTURE:
+        case J_COPY_TO_BUFFER: {
+            rg_buffer b = {twin_id(t, j->u.copy_image.buffer)};
+            rg_texture x = {twin_id(t, j->u.copy_image.texture)};
+            uint32_t mip = j->u.copy_image.mip, layer = j->u.copy_image.layer, count = j->u.copy_image.count;
+            got = (j->kind == J_COPY_TO_TEXTURE
+                       ? rg_cmd_copy_buffer_to_texture(t->g, b, j->u.copy_image.offset, x, mip, layer, count)
+                       : rg_cmd_copy_texture_to_buffer(t->g, x, mip, layer, count, b, j->u.copy_image.offset))
+                      .id;
+            break;
+        }
+        case J_ALLOW_QUEUE:
+            rg_command_allow_queue(t->g, (rg_command){twin_id(t, j->u.allow.command)}, j->u.allow.queue);
+            got = rg_graph_error(t->g) == RG_SUCCESS;
+            break;
+        case J_CLEAR:
+            got = rg_cmd_clear_texture(t->g, (rg_texture){twin_id(t, j->u.clear.texture)},
+                                       j->u.clear.has_range ? &j->u.clear.range : NULL,
+                                       j->u.clear.has_value ? &j->u.clear.value : NULL).id;
+            break;
+        case J_BLIT:
+            got = rg_cmd_blit(t->g, (rg_texture){twin_id(t, j->u.blit.src)}, j->u.blit.src_mip,
+                              (rg_texture){twin_id(t, j->u.blit.dst)}, j->u.blit.dst_mip, j->u.blit.filter).id;
+            break;
+        case J_BEGIN: {
+            rg_rendering_desc d = j->u.begin;
+            d.name = nm;
+            for (uint32_t k = 0; k <= RG_MAX_COLOR_ATTACHMENTS; k++) {
+                rg_attachment *a = k < RG_MAX_COLOR_ATTACHMENTS ? &d.colors[k] : &d.depth;
+                a->texture = twin_tex(t, a->texture);
+                a->resolve = twin_tex(t, a->resolve);
+            }
+            got = rg_begin_rendering(t->g, &d).id;
+            break;
+        }
+        case J_END:
+            got = rg_end_rendering(t->g).id;
+            break;
+        }
+        CHECK(got != 0, "%s: the null device's graph refused journal call %u (kind %d), which the fuzzed graph "
+              "accepted: %s", f->op_name, i, (int)j->kind, rg_graph_error_message(t->g));
+        if (j->made[0])
+            twin_put(t, j->made[0], got);
+        if (j->made[1])
+            twin_put(t, j->made[1], got2);
+    }
+}
+
+/* The twin compiled to the fuzzed graph's order and batches. */
+static void twin_same_compile(const twin *t)
+{
+    const fz *f = t->f;
+    const rg_command *a = NULL, *b = NULL;
+    uint32_t n = rg_execution_order(f->g, &a), m = rg_execution_order(t->g, &b);
+    CHECK(n == m, "%s: the null device's graph runs %u commands, the fuzzed graph %u", f->op_name, m, n);
+    for (uint32_t i = 0; i < n; i++)
+        CHECK(twin_id(t, a[i].id) == b[i].id, "%s: the null device's graph runs another command at %u", f->op_name,
+              i);
+    CHECK(rg_batch_count(f->g) == rg_batch_count(t->g), "%s: %u batches, the null device's graph %u", f->op_name,
+          rg_batch_count(f->g), rg_batch_count(t->g));
+    for (uint32_t i = 0; i < rg_batch_count(f->g); i++) {
+        rg_batch_info x, y;
+        CHECK(rg_batch_get(f->g, i, &x) == RG_SUCCESS && rg_batch_get(t->g, i, &y) == RG_SUCCESS &&
+                  x.queue == y.queue && x.first == y.first && x.last == y.last && x.wait_count == y.wait_count,
+              "%s: batch %u differs on the null device's graph", f->op_name, i);
+    }
+}
+
+/* The max_chunks of the frames in chunks: 0 to 16 and 1000 (a chunk
+ * wherever one may start) replaying files; fuzzing, two picked by the
+ * input. *reverse: one more frame's, its chunks recorded last to first. */
+static uint32_t chunk_asks(uint32_t h, uint32_t *asks, uint32_t *reverse)
+{
+#ifdef FUZZ_STANDALONE
+    (void)h;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k <= 16; k++)
+        asks[n++] = k;
+    asks[n++] = 1000;
+    *reverse = 1000;
+    return n;
+#else
+    asks[0] = 1 + (h >> 8) % 16;
+    asks[1] = (h >> 12) & 1 ? 1000 : 1 + (h >> 16) % 16;
+    *reverse = 2 + (h >> 20) % 15;
+    return 2;
+#endif
+}
+
+/* One recording: the journal declared on a graph of a fresh null device,
+ * compiled, placed and recorded (see record_check.h: keep_first keeps its
+ * first frame; first records only the first frame, in chunks). */
+static void record_on(fz *f, const device_table *table, bool labelled, bool timings, uint32_t h,
+                      rc_first **keep_first, const rc_first *first)
+{
+    null_device *nd = null_device_create(&table->props, labelled);
+    CHECK(nd != NULL, "the null device could not be made");
+    twin t = {.f = f};
+    t.map = calloc((size_t)f->journal_count * 2 + 1, sizeof *t.map);
+    t.users = calloc((size_t)f->journal_count + 1, sizeof *t.users);
+    t.imports = calloc((size_t)f->journal_count + 1, sizeof *t.imports);
+    CHECK(t.map && t.users && t.imports, "out of memory");
+    rg_result r = rg_graph_create(&(rg_graph_desc){.name = f->graph_name, .device = null_device_rg(nd),
+                                                   .no_aliasing = f->no_aliasing, .merge = f->merge, .caps = &f->caps,
+                                                   .no_culling = f->no_culling,
+                                                   .alias_proven_only = f->alias_proven_only, .order = f->order,
+                                                   .single_queue = f->single_queue, .timings = timings},
+                                  &t.g);
+    CHECK(r == RG_SUCCESS, "rg_graph_create on the null device: %s", rg_result_string(r));
+    twin_declare(&t);
+    r = rg_compile(t.g);
+    CHECK(r == RG_SUCCESS, "%s: the null device's graph fails to compile what the fuzzed graph compiled: %s",
+          f->op_name, rg_graph_error_message(t.g));
+    twin_same_compile(&t);
+    r = rg_place(t.g);
+    if (r != RG_SUCCESS) {
+        /* Beyond what the null device offers (sizes, mips, layers). */
+        CHECK(rg_graph_error_message(t.g)[0] != '\0', "rg_place failed without a message");
+        if (verbose && !first)
+            fprintf(stderr, "  not recorded: rg_place on the null device: %s\n", rg_graph_error_message(t.g));
+    } else {
+        uint32_t asks[20], reverse;
+        uint32_t n = chunk_asks(h, asks, &reverse);
+        rc_stats before = f->stats;
+#ifndef FUZZ_STANDALONE
+        if (!record_has_history(t.g))
+            keep_first = NULL; /* fuzzing: only history makes a first frame unlike the others */
+#endif
+        rc_options o = {.max_chunks = asks, .max_chunk_count = n, .reverse = reverse, .context = f->op_name,
+                        .labelled = labelled, .keep_first = keep_first, .first = first,
+                        .first_max_chunks = reverse, .dump = dump != 0};
+        record_check(t.g, nd, t.imports, t.import_count, &o, &f->stats);
+        if (verbose)
+            fprintf(stderr, "  recorded on the null device (%s, labels %s, timings %s)%s: %u frames, %u command "
+                    "buffers, %u chunks resumed (%u in a span, %u with local-read state, %u suspended again)\n",
+                    table->name, labelled ? "on" : "off", timings ? "on" : "off",
+                    first ? ", placed again, the first frame in chunks" : "", f->stats.frames - before.frames,
+                    f->stats.chunks - before.chunks, f->stats.resumed - before.resumed,
+                    f->stats.resumed_in_span - before.resumed_in_span,
+                    f->stats.resumed_local_read - before.resumed_local_read,
+                    f->stats.suspended_twice - before.suspended_twice);
+    }
+    rg_graph_destroy(t.g);
+    null_device_destroy(nd);
+    free(t.map);
+    free(t.users);
+    free(t.imports);
+}
+
+/* Records the declaration unless it was recorded as it is: placed on a
+ * null device and recorded (the memory types from a hash of the input and
+ * the recording's number; fuzzing, labels and timings too), then placed
+ * again on a device of the same options to record its first frame in
+ * chunks (fuzzing, only with history textures); replaying files, also once
+ * more without labels and timings. */
+static void record(fz *f)
+{
+    if (f->journal_gen == f->recorded_gen)
+        return;
+    f->recorded_gen = f->journal_gen;
+    uint32_t h = f->hash ^ (0x9E3779B9u * ++f->sessions);
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    const device_table *table = &device_tables[(h >> 2) % device_table_count];
+#ifdef FUZZ_STANDALONE
+    bool labelled = true, timings = true;
+#else
+    bool labelled = h & 1, timings = (h >> 1) & 1;
+#endif
+    rc_first *first = NULL;
+    record_on(f, table, labelled, timings, h, &first, NULL);
+    if (first)
+        record_on(f, table, labelled, timings, h, NULL, first);
+    rc_first_free(first);
+#ifdef FUZZ_STANDALONE
+    record_on(f, table, false, false, h, NULL, NULL);
+#endif
+}
+
 /* ---------------------------------------------------------------- resets */
 
 static void remember(uint32_t *list, uint32_t *count, uint32_t id)
@@ -1885,6 +2326,8 @@ static void forget_declaration(fz *f)
     f->span_seq = 0;
     f->touches_lost = false;
     f->compiled = f->placed = false;
+    f->journal_count = 0;
+    f->journal_gen++;
 }
 
 static void op_reset(fz *f)
@@ -1901,7 +2344,8 @@ static void op_recreate(fz *f)
     forget_declaration(f);
     rg_graph_destroy(f->g);
     f->g = NULL;
-    rg_result res = rg_graph_create(&(rg_graph_desc){.name = "fuzz again", .no_aliasing = f->no_aliasing,
+    f->graph_name = "fuzz again";
+    rg_result res = rg_graph_create(&(rg_graph_desc){.name = f->graph_name, .no_aliasing = f->no_aliasing,
                                                      .merge = f->merge, .caps = &f->caps,
                                                      .no_culling = f->no_culling,
                                                      .alias_proven_only = f->alias_proven_only, .order = f->order,
@@ -2025,7 +2469,13 @@ static void run_input(const uint8_t *data, size_t size)
     f->caps.compute_queue = (before_last >> 4) & 1;
     f->caps.transfer_queue = (before_last >> 5) & 1;
     f->single_queue = (before_last >> 6) & 1;
-    if (rg_graph_create(&(rg_graph_desc){.name = "fuzz \"graph\"\n", .no_aliasing = f->no_aliasing,
+    /* The null device's options (labels, timings, memory types): from a
+     * hash of the whole input, so every input keeps its meaning. */
+    f->hash = 2166136261u;
+    for (size_t i = 0; i < size; i++)
+        f->hash = (f->hash ^ data[i]) * 16777619u;
+    f->graph_name = "fuzz \"graph\"\n";
+    if (rg_graph_create(&(rg_graph_desc){.name = f->graph_name, .no_aliasing = f->no_aliasing,
                                          .merge = f->merge, .caps = &f->caps, .no_culling = f->no_culling,
                                          .alias_proven_only = f->alias_proven_only, .order = f->order,
                                                      .single_queue = f->single_queue},
@@ -2036,8 +2486,12 @@ static void run_input(const uint8_t *data, size_t size)
         free(f);
         return;
     }
+    static const char *const op_names[OP_COUNT] = {
+        "texture", "import", "buffer", "buffer import", "user", "copy buffer", "copy to texture", "copy to buffer",
+        "clear", "blit", "begin", "end", "compile", "place", "reset", "foreign", "extend", "misuse"};
     for (uint32_t ops = 0; more(&r) && ops < 1024; ops++) {
         uint32_t op = u8(&r) % OP_COUNT;
+        snprintf(f->op_name, sizeof f->op_name, "op %u (%s, byte %zu)", ops, op_names[op], r.i - 1);
         switch (op) {
         case OP_COMPILE: op_compile(f); break;
         case OP_PLACE: op_place(f); break;
@@ -2049,12 +2503,14 @@ static void run_input(const uint8_t *data, size_t size)
         }
     }
     /* Every input ends compiled, placed and reported. */
+    snprintf(f->op_name, sizeof f->op_name, "the input's end (compile)");
     op_compile(f);
     rd tail = {(const uint8_t[]){0, 0}, 2, 0};
     f->r = &tail;
     op_place(f);
     rg_graph_destroy(f->g);
     rg_graph_destroy(f->other);
+    free(f->journal);
     free(f);
 }
 

@@ -683,6 +683,66 @@ static void seed_import_mips_extend(enc *e)
     s_op(e, OP_FOREIGN), e8(e, 1); /* the odd last byte */
 }
 
+/* A frame for the recording oracle's cuts (record_check.h): spans of
+ * several draws (chunks cut inside them resume with the span's state), a
+ * merged G-buffer and lighting on a tile GPU (cuts between merged spans,
+ * and inside them with the local-read state), a history texture whose
+ * previous half is read (the first frame clears it, in the first chunk of
+ * the first graphics batch), an import rendered at mip 1 layer 2, SSAO on
+ * the compute queue and a copy eligible for another queue (batches of
+ * their own). The last two bytes: merge ON, local read, an Arm driver;
+ * compute and transfer queues, culling off, alias_proven_only. */
+static void seed_parallel_cuts(enc *e)
+{
+    s_import(e, "swapchain", VK_FORMAT_B8G8R8A8_SRGB, 640, 360, VK_IMAGE_LAYOUT_UNDEFINED,
+             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR); /* t0 */
+    s_tex(e, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 640, 360, 1, 1);                             /* t1 */
+    s_tex(e, "normal", VK_FORMAT_R16G16B16A16_SFLOAT, 640, 360, 1, 1);                        /* t2 */
+    s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 640, 360, 1, 1);                                  /* t3 */
+    s_tex(e, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 640, 360, 1, 1);                           /* t4 */
+    s_history(e, "taa", VK_FORMAT_R16G16B16A16_SFLOAT, 640, 360);                              /* t5, t6 */
+    s_import_layers(e, "probe", VK_FORMAT_R16G16B16A16_SFLOAT, 128, 128, 4, 6,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);                                 /* t7 */
+    s_tex(e, "ao", VK_FORMAT_R8G8B8A8_UNORM, 640, 360, 1, 1);                                 /* t8 */
+    s_buf(e, "lights", 65536, true);                                                        /* b0 */
+    s_buf(e, "exposure", 640 * 360 * 8, false);                                             /* b1 */
+    s_begin(e, "probe face", (const s_att[]){ATT(7, LD_LOAD, ST_STORE, -1, .mip = 1, .layer = 2)}, 1, NULL);
+    s_user(e, "probe sky", RG_COMMAND_DRAW, NULL, 0);
+    s_user(e, "probe terrain", RG_COMMAND_DRAW, NULL, 0);
+    s_user(e, "probe trees", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_att g[2] = {ATT(1, LD_CLEAR, ST_STORE, -1), ATT(2, LD_CLEAR, ST_STORE, -1)};
+    s_begin(e, "gbuffer", g, 2, &(s_att)ATT(3, LD_CLEAR, ST_STORE, -1));
+    s_user(e, "terrain", RG_COMMAND_DRAW, A(B(0, RG_USAGE_UNIFORM_VERTEX)));
+    s_user(e, "buildings", RG_COMMAND_DRAW, A(B(0, RG_USAGE_UNIFORM_VERTEX)));
+    s_user(e, "characters", RG_COMMAND_DRAW, A(B(0, RG_USAGE_UNIFORM_VERTEX)));
+    s_user(e, "foliage", RG_COMMAND_DRAW, A(B(0, RG_USAGE_UNIFORM_VERTEX)));
+    s_op(e, OP_END);
+    s_begin(e, "lighting", (const s_att[]){ATT(4, LD_DONT, ST_STORE, -1)}, 1, NULL);
+    s_user(e, "sun", RG_COMMAND_DRAW,
+           A(T(1, RG_USAGE_PIXEL_LOCAL_READ), T(2, RG_USAGE_PIXEL_LOCAL_READ), B(0, RG_USAGE_UNIFORM_FRAGMENT)));
+    s_user(e, "point lights", RG_COMMAND_DRAW,
+           A(T(1, RG_USAGE_PIXEL_LOCAL_READ), T(2, RG_USAGE_PIXEL_LOCAL_READ), B(0, RG_USAGE_UNIFORM_FRAGMENT)));
+    s_user(e, "probe light", RG_COMMAND_DRAW,
+           A(T(1, RG_USAGE_PIXEL_LOCAL_READ), T(2, RG_USAGE_PIXEL_LOCAL_READ), T(7, RG_USAGE_SAMPLED_FRAGMENT)));
+    s_op(e, OP_END);
+    s_user_q(e, "ssao", RG_COMMAND_OUTSIDE, A(T(3, RG_USAGE_SAMPLED_COMPUTE), T(8, RG_USAGE_STORAGE_WRITE_COMPUTE)),
+             RG_QUEUE_COMPUTE);
+    s_begin(e, "taa", (const s_att[]){ATT(5, LD_DONT, ST_STORE, -1)}, 1, NULL);
+    s_user(e, "reproject", RG_COMMAND_DRAW, A(T(4, RG_USAGE_SAMPLED_FRAGMENT), T(6, RG_USAGE_SAMPLED_FRAGMENT)));
+    s_user(e, "ambient occlusion", RG_COMMAND_DRAW, A(T(8, RG_USAGE_SAMPLED_FRAGMENT)));
+    s_op(e, OP_END);
+    s_begin(e, "present", (const s_att[]){ATT(0, LD_DONT, ST_STORE, -1)}, 1, NULL);
+    s_user(e, "tonemap", RG_COMMAND_DRAW, A(T(5, RG_USAGE_SAMPLED_FRAGMENT)));
+    s_user(e, "ui", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+    s_copy(e, false, 1, 0, 4, 0);
+    s_op(e, OP_COMPILE);
+    s_place(e, "Mali, ARM proprietary ([1], [2] uncertain)");
+    s_op_bits(e, OP_FOREIGN, 0x70, 0x30), e8(e, 0x0a);
+}
+
 static int write_seed(const char *dir, const char *file, void (*fn)(enc *))
 {
     enc e = {.n = 0};
@@ -712,7 +772,8 @@ int main(int argc, char **argv)
                write_seed(argv[2], "trails", seed_trails) |
                write_seed(argv[2], "async_compute", seed_async_compute) |
                write_seed(argv[2], "history_unread", seed_history_unread) |
-               write_seed(argv[2], "merged_lifetimes", seed_merged_lifetimes);
+               write_seed(argv[2], "merged_lifetimes", seed_merged_lifetimes) |
+               write_seed(argv[2], "parallel_cuts", seed_parallel_cuts);
     }
     if (argc < 2) {
         fprintf(stderr, "usage: %s --write-seeds DIR | FILE...\n", argv[0]);
