@@ -18,6 +18,7 @@
 #include "test_chunks.h"
 
 #include <criterion/criterion.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <rendergraph/rendergraph.h>
 #include <stdio.h>
@@ -128,14 +129,20 @@ static void kit_close(kit *k)
 }
 
 /* A set of the one binding, written once: the graph's views stay the same
- * while it stays placed. */
+ * while it stays placed. Callbacks of a frame recorded on several threads
+ * (test_chunks.h) allocate at once: the pool is taken in turn. */
 static VkDescriptorSet one_set(kit *k, VkDescriptorSetLayout layout, VkDescriptorType type, VkImageView view,
                                VkImageLayout image_layout)
 {
+    static atomic_flag pool_busy = ATOMIC_FLAG_INIT;
     VkDescriptorSetAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                        .descriptorPool = k->pool, .descriptorSetCount = 1, .pSetLayouts = &layout };
     VkDescriptorSet set;
-    cr_assert_eq(vkAllocateDescriptorSets(k->dev, &ai, &set), VK_SUCCESS);
+    while (atomic_flag_test_and_set_explicit(&pool_busy, memory_order_acquire))
+        ;
+    VkResult vr = vkAllocateDescriptorSets(k->dev, &ai, &set);
+    atomic_flag_clear_explicit(&pool_busy, memory_order_release);
+    cr_assert_eq(vr, VK_SUCCESS);
     VkDescriptorImageInfo ii = { VK_NULL_HANDLE, view, image_layout };
     VkWriteDescriptorSet w = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .descriptorCount = 1,
                                .descriptorType = type, .pImageInfo = &ii };

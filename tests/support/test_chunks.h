@@ -9,13 +9,20 @@
  *                          threads at once
  *   unset or 0             whole, as the helpers' names say
  *
- * In chunks, each chunk is recorded into a secondary command buffer of a
- * pool of its own (threads record at once) and a batch's chunks are
- * executed, in order, into the command buffer the test gave for the frame
- * or the batch: the test submits what it would have submitted, and every
- * check it makes (pixels, validation, synchronization validation, the
- * graph's state) holds for the chunked frame. Suspended instances resume
- * in the next secondary of one vkCmdExecuteCommands, as Vulkan allows.
+ * In chunks, each chunk is recorded into a command buffer of a pool of
+ * its own (threads record at once):
+ *   - test_execute: secondaries, executed in order into the command buffer
+ *     the test gave (one vkCmdExecuteCommands each), which the test
+ *     submits as it would have; a suspended instance resumes in the next
+ *     secondary, nothing recorded between them, as Vulkan requires;
+ *   - test_execute_batches: primaries, listed by the graph's own plan,
+ *     which the test submits with rg_submit as it would have (what an
+ *     application does); the command buffers the test gave stay as the
+ *     test left them and are not submitted. (In secondaries, the 1.4.309
+ *     layer's synchronization validation reports hazards between frames
+ *     on several queues that the same calls in primaries do not have.)
+ * Every check the test makes (pixels, validation, synchronization
+ * validation, the graph's state) then holds for the chunked frame.
  * The pools live until the fixture destroys their context; the workers
  * (rg_workers, no Vulkan object) live as long as the process. */
 #ifndef TEST_CHUNKS_H
@@ -33,8 +40,8 @@ bool test_chunks_threaded(void);
  * device is the fixture's (test_ctx), or ctx's. */
 rg_result test_execute(rg_graph *g, VkCommandBuffer cmd);
 rg_result test_execute_on(eng_context *ctx, rg_graph *g, VkCommandBuffer cmd);
-/* rg_execute_batches(g, cmds, plan), or the frame in chunks, batch b's
- * executed into cmds[b]; the plan then lists cmds[b] for batch b. */
+/* rg_execute_batches(g, cmds, plan), or the frame in chunks recorded into
+ * primaries of the helper's, which the plan lists (plan is required). */
 rg_result test_execute_batches(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan);
 /* eng_swapchain_present_graph, or eng_swapchain_present_graph_parallel
  * cut as the switch says. */
