@@ -244,16 +244,38 @@ static void VKAPI_CALL log_inputs(VkCommandBuffer cmd, const VkRenderingInputAtt
     real.inputs(cmd, in);
 }
 
+/* The layer's label calls one thread at a time: Debian 12's validation
+ * layer (1.3.239) keeps every command buffer's labels in one map and
+ * erases from it without its lock (KhronosGroup/Vulkan-ValidationLayers
+ * #5172, fixed by pull request #5312), and chunks recorded at once then
+ * crashed it now and then (a double free inside its
+ * vkCmdBeginDebugUtilsLabelEXT). The graph may call them at once: Vulkan
+ * allows it for different command buffers. */
+static atomic_flag label_lock = ATOMIC_FLAG_INIT;
+
+static void label_locked(bool on)
+{
+    if (on)
+        while (atomic_flag_test_and_set_explicit(&label_lock, memory_order_acquire))
+            ;
+    else
+        atomic_flag_clear_explicit(&label_lock, memory_order_release);
+}
+
 static void VKAPI_CALL log_label_begin(VkCommandBuffer cmd, const VkDebugUtilsLabelEXT *label)
 {
     log_printf(cmd, "label %s\n", label->pLabelName);
+    label_locked(true);
     real.label_begin(cmd, label);
+    label_locked(false);
 }
 
 static void VKAPI_CALL log_label_end(VkCommandBuffer cmd)
 {
     log_printf(cmd, "label end\n");
+    label_locked(true);
     real.label_end(cmd);
+    label_locked(false);
 }
 
 /* The graph's own transfers: their objects, layouts and regions. */
