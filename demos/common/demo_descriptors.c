@@ -3,9 +3,7 @@
 
 void demo_descriptors_create(demo_app *app, uint32_t sets_per_frame, demo_descriptors *d)
 {
-    *d = (demo_descriptors){ 0 };
-    if (mtx_init(&d->lock, mtx_plain) != thrd_success)
-        demo_app_fail(app, "demo_descriptors_create: mtx_init failed");
+    *d = (demo_descriptors){ .lock = DEMO_LOCK_INIT };
     d->device = eng_context_device(app->ctx); /* from here destroy has something to do */
     VkSamplerCreateInfo si = {
         .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
@@ -36,7 +34,6 @@ void demo_descriptors_destroy(demo_descriptors *d)
     for (uint32_t i = 0; i < DEMO_DESCRIPTOR_SLOTS; i++)
         vkDestroyDescriptorPool(d->device, d->pools[i], NULL);
     vkDestroySampler(d->device, d->sampler, NULL);
-    mtx_destroy(&d->lock);
     *d = (demo_descriptors){ 0 };
 }
 
@@ -80,9 +77,9 @@ VkDescriptorSet demo_descriptors_textures(demo_descriptors *d, VkDescriptorSetLa
     VkDescriptorSet set = VK_NULL_HANDLE;
     /* The pool is the frame's, shared by every callback; the set written
      * below is this caller's alone. */
-    mtx_lock(&d->lock);
+    demo_lock_take(&d->lock);
     VkResult vr = vkAllocateDescriptorSets(d->device, &ai, &set);
-    mtx_unlock(&d->lock);
+    demo_lock_give(&d->lock);
     if (vr != VK_SUCCESS)
         return VK_NULL_HANDLE;
     VkDescriptorImageInfo info[8];

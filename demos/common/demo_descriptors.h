@@ -17,7 +17,7 @@
 
 #include "demo_app.h"
 
-#include <threads.h>
+#include "demo_lock.h"
 
 #define DEMO_DESCRIPTOR_SLOTS 8 /* at least the swapchain's frames in flight */
 
@@ -26,7 +26,7 @@ typedef struct demo_descriptors {
     VkSampler sampler;
     VkDescriptorPool pools[DEMO_DESCRIPTOR_SLOTS];
     VkDescriptorPool current;
-    mtx_t lock;                       /* around allocations from current */
+    demo_lock lock;                     /* around allocations from current */
 } demo_descriptors;
 
 /* sets_per_frame: the most sets one frame allocates, of up to 8 textures. */

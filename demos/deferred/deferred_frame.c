@@ -1,5 +1,6 @@
 /* The deferred demo's frame as a render graph (deferred_frame.h). */
 #include "deferred_frame.h"
+#include "demo_lock.h"
 
 #include <cglm/clipspace/persp_rh_zo.h>
 
@@ -8,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
 
 static const uint32_t fullscreen_vert[] =
 #include "fullscreen.vert.inc"
@@ -159,8 +159,7 @@ struct deferred_renderer {
     /* Held around allocations from the frame's descriptor pool: the record
      * callbacks of a frame recorded in chunks may run on several threads
      * at once (deferred_frame_prepare). */
-    mtx_t sets_lock;
-    bool sets_lock_made;
+    demo_lock sets_lock;
 };
 
 VkSampleCountFlagBits deferred_renderer_samples(const deferred_renderer *r) { return r->samples; }
@@ -404,11 +403,7 @@ eng_result deferred_renderer_create(const deferred_renderer_desc *desc, deferred
     r->output_format = desc->output_format;
     r->samples = desc->samples ? desc->samples : VK_SAMPLE_COUNT_1_BIT;
     VkDevice dev = r->device;
-    if (mtx_init(&r->sets_lock, mtx_plain) != thrd_success) {
-        res = eng_set_error(ENG_ERROR_OUT_OF_MEMORY, "deferred renderer: mtx_init failed");
-        goto fail;
-    }
-    r->sets_lock_made = true;
+    r->sets_lock = (demo_lock)DEMO_LOCK_INIT;
 
     TRY_VK(make_sampler(dev, VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, &r->linear));
     TRY_VK(make_sampler(dev, VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, &r->nearest));
@@ -496,8 +491,6 @@ void deferred_renderer_destroy(deferred_renderer *r)
     vkDestroySampler(r->device, r->repeat, NULL);
     vkDestroySampler(r->device, r->nearest, NULL);
     vkDestroySampler(r->device, r->linear, NULL);
-    if (r->sets_lock_made)
-        mtx_destroy(&r->sets_lock);
     free(r);
 }
 
@@ -686,9 +679,9 @@ static bool draw_fullscreen(const rg_record_context *rc, void *user)
     if (!pass_prepare(p))
         return false;
     VkDescriptorSet set;
-    mtx_lock(&r->sets_lock);
+    demo_lock_take(&r->sets_lock);
     VkResult vr = alloc_set(r->device, r->pools[r->slot], p->set_layout, &set);
-    mtx_unlock(&r->sets_lock);
+    demo_lock_give(&r->sets_lock);
     if (vr != VK_SUCCESS)
         return pass_fail(p, "no descriptor set left in the frame's pool");
     VkDescriptorImageInfo info[4];

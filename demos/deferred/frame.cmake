@@ -8,6 +8,8 @@ endif()
 add_library(deferred_frame STATIC
   ${CMAKE_CURRENT_LIST_DIR}/deferred_frame.c
   ${CMAKE_CURRENT_LIST_DIR}/deferred_scene.c)
-target_include_directories(deferred_frame PUBLIC ${CMAKE_CURRENT_LIST_DIR} PRIVATE ${VKG_SHADER_OUT})
+# demo_lock.h (header only) from the demos' common folder.
+target_include_directories(deferred_frame PUBLIC ${CMAKE_CURRENT_LIST_DIR}
+                           PRIVATE ${VKG_SHADER_OUT} ${CMAKE_CURRENT_LIST_DIR}/../common)
 target_link_libraries(deferred_frame PUBLIC engine engine_files rendergraph PkgConfig::CGLM m)
 add_dependencies(deferred_frame shaders)
