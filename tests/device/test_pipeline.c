@@ -413,8 +413,10 @@ DEVICE_TEST(pipeline, stencil)
                                                                .stencil_test = true, .stencil_front = test,
                                                                .stencil_back = test });
     state_frame f = { .count = 2, .stencil = true,
-                      .draws = { { .pipeline = mark, .rect = left_rect, .color = { 0, 0, 1, 1 }, .stencil_reference = 1 },
-                                 { .pipeline = masked, .rect = full_rect, .color = { 1, 1, 1, 1 }, .stencil_reference = 1 } } };
+                      .draws = { { .pipeline = mark, .rect = left_rect, .color = { 0, 0, 1, 1 },
+                                   .stencil_reference = 1 },
+                                 { .pipeline = masked, .rect = full_rect, .color = { 1, 1, 1, 1 },
+                                   .stencil_reference = 1 } } };
     uint32_t texels[PW * PH];
     run_state_frame(&f, true, texels);
     uint32_t bad = 0;

@@ -155,6 +155,8 @@ static void run_test(void)
 /* Criterion's --list: "SUITE: N tests" and a tree line per test. */
 static void list(cr_standin_test **order, size_t n, const char *filter)
 {
+    static const char branch[] = "\xe2\x94\x9c\xe2\x94\x80\xe2\x94\x80"; /* U+251C U+2500 U+2500 */
+    static const char last[] = "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80";   /* U+2514 U+2500 U+2500 */
     for (size_t i = 0; i < n;) {
         size_t end = i, count = 0;
         while (end < n && strcmp(order[end]->suite, order[i]->suite) == 0)
@@ -164,8 +166,7 @@ static void list(cr_standin_test **order, size_t n, const char *filter)
             size_t shown = 0;
             for (size_t k = i; k < end; k++)
                 if (wanted(order[k], filter))
-                    printf("%s %s\n", ++shown == count ? "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80" : "\xe2\x94\x9c\xe2\x94\x80\xe2\x94\x80",
-                           order[k]->name);
+                    printf("%s %s\n", ++shown == count ? last : branch, order[k]->name);
         }
         i = end;
     }
