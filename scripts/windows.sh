@@ -9,11 +9,12 @@
 # (LINUX_BUILD_DIR, default build: built there first when missing) and pass
 # as many; the totals are printed ("windows: N passed under wine, linux: N").
 #
-# No Vulkan loader is packaged for MinGW: the engine's programs link an
-# import library for vulkan-1.dll made here from vulkan_core.h's
-# prototypes, and under wine they load wine's own vulkan-1.dll (the
-# device-free tests make no Vulkan call). Installs what it needs (Debian:
-# the MinGW-w64 compilers, wine) when missing.
+# No Vulkan loader is packaged for MinGW: the engine's programs link the
+# import library for vulkan-1.dll that the configure makes from the
+# headers (cmake/mingwVulkanImport.cmake), and under wine they would load
+# wine's own vulkan-1.dll (the device-free tests make no Vulkan call).
+# Installs what it needs (Debian: the MinGW-w64 compilers, wine) when
+# missing.
 #
 #   ./scripts/windows.sh      deps, configure, build, run under wine
 set -euo pipefail
@@ -38,23 +39,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 wine=$(command -v wine64 || command -v wine) || { echo "windows.sh: no wine" >&2; exit 1; }
 
-# The import library for vulkan-1.dll: every vk* entry point vulkan_core.h
-# declares (the loader exports the core ones; a program imports only what
-# it calls).
-mkdir -p "$dir"
-vk_include=${VKG_MINGW_VULKAN_INCLUDE:-/usr/include}
-{
-  echo "LIBRARY vulkan-1.dll"
-  echo "EXPORTS"
-  grep -ohE 'VKAPI_CALL vk[A-Za-z0-9_]+\(' "$vk_include/vulkan/vulkan_core.h" | sed -E 's/VKAPI_CALL (vk[A-Za-z0-9_]+)\(/  \1/' | sort -u
-} >"$dir/vulkan-1.def"
-x86_64-w64-mingw32-dlltool -d "$dir/vulkan-1.def" -l "$dir/libvulkan-1.dll.a"
-
 say "configure ($dir, MinGW-w64)"
 cmake -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64-x86_64.cmake" \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKG_WERROR=ON \
-      -DVKG_BUILD_TESTS=ON -DVKG_BUILD_DEMOS=OFF -DVKG_BUILD_BENCHMARKS=OFF \
-      -DVKG_MINGW_VULKAN_LIBRARY="$root/$dir/libvulkan-1.dll.a" >/dev/null
+      -DVKG_BUILD_TESTS=ON -DVKG_BUILD_DEMOS=OFF -DVKG_BUILD_BENCHMARKS=OFF >/dev/null
 say "build (rendergraph, engine, unit programs)"
 cmake --build "$dir" -j "$jobs"
 
