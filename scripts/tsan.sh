@@ -2,16 +2,16 @@
 # ThreadSanitizer over parallel recording ("Parallel recording" in
 # rendergraph.h): the device_execute_parallel program
 # (tests/device/test_execute_parallel.c, whose chunks record on rg_workers'
-# threads and on a C11 thread per chunk at once) built with
+# threads and on a thread of the test's own per chunk at once) built with
 # -fsanitize=thread, with the libraries and the engine under it, into a
 # build folder of its own (build-tsan; BUILD_DIR overrides it), and its
 # suite run on the host's Vulkan device (lavapipe in CI) under validation
 # and synchronization validation, as ctest runs it. Only that program and
 # what it links are built. With VKG_TSAN its tests run through
-# tests/tsan's stand-in for Criterion, one process for the suite
-# (Criterion's runner cannot start under ThreadSanitizer), and C11 threads
-# go through the pthread functions the sanitizer intercepts
-# (tests/tsan/c11_threads.c).
+# tests/runner's stand-in for Criterion, one process for the suite
+# (Criterion's runner cannot start under ThreadSanitizer). Every thread
+# and lock is a POSIX one (the library's, rendergraph/src/thread.c, and the
+# test's), which the sanitizer intercepts: no mapping is needed.
 #
 # A report fails the run: TSAN_OPTIONS stops the test's process at the
 # first one (halt_on_error) with status 66, and any "ThreadSanitizer" line

@@ -1,18 +1,10 @@
-# Packaging checks (included from tests/CMakeLists.txt): version, public
+# Packaging checks (included from tests/CMakeLists.txt; the version test,
+# unit_version, is there with the other device-free programs): public
 # headers as C11 and C++, the libraries' symbols, the three ways another
 # project takes the libraries (add_subdirectory, the installed CMake
 # package, pkg-config), that the installed engine and rendergraph need
 # Vulkan alone, and rendergraph Vulkan's headers alone. Static or shared
 # (BUILD_SHARED_LIBS) alike.
-
-# The version functions agree with the header macros and the project version.
-vkg_add_test(unit_version unit headers/test_version.c)
-target_link_libraries(unit_version PRIVATE rendergraph)
-target_compile_definitions(unit_version PRIVATE
-  VKG_PROJECT_VERSION="${PROJECT_VERSION}"
-  VKG_PROJECT_VERSION_MAJOR=${PROJECT_VERSION_MAJOR}
-  VKG_PROJECT_VERSION_MINOR=${PROJECT_VERSION_MINOR}
-  VKG_PROJECT_VERSION_PATCH=${PROJECT_VERSION_PATCH})
 
 # The public headers as strict C11 and as C++: built with everything else, so
 # a header that either rejects fails the build; the programs run as tests.

@@ -120,8 +120,8 @@ eng_result eng_buffer_upload(eng_context *ctx, eng_buffer *b, VkDeviceSize offse
     if (!ctx || !b || !data)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_buffer_upload: NULL argument");
     if (size == 0 || offset > b->size || size > b->size - offset)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_buffer_upload: %zu bytes at %llu overrun buffer '%s' (%llu bytes)",
-                         size, (unsigned long long)offset, b->name, (unsigned long long)b->size);
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_buffer_upload: %llu bytes at %llu overrun buffer '%s' (%llu bytes)",
+                         (unsigned long long)size, (unsigned long long)offset, b->name, (unsigned long long)b->size);
     if (b->mapped) {
         memcpy((char *)b->mapped + offset, data, size);
         if (!(b->flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) {

@@ -258,8 +258,8 @@ static eng_result create_instance(eng_context *ctx, const eng_context_desc *desc
     const char *env = getenv("ENG_LAYERS");
     if (env && *env) {
         if (strlen(env) >= sizeof env_layers)
-            return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "ENG_LAYERS: longer than %zu characters",
-                             sizeof env_layers - 1);
+            return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "ENG_LAYERS: longer than %llu characters",
+                             (unsigned long long)(sizeof env_layers - 1));
         strcpy(env_layers, env);
         for (char *name = env_layers; *name;) {
             size_t len = strcspn(name, ":,");

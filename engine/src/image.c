@@ -258,8 +258,8 @@ eng_result eng_image_upload(eng_context *ctx, eng_image *img, const void *texels
     const eng_image_info *info = &img->info;
     size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
     if (expect == 0 || size != expect)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s' takes %zu bytes, got %zu",
-                         img->name, expect, size);
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s' takes %llu bytes, got %llu",
+                         img->name, (unsigned long long)expect, (unsigned long long)size);
     if (!(info->usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT) || info->samples != VK_SAMPLE_COUNT_1_BIT)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
                          "eng_image_upload: image '%s' needs TRANSFER_DST usage and one sample", img->name);
@@ -322,8 +322,8 @@ eng_result eng_image_read(eng_context *ctx, eng_image *img, VkImageLayout layout
     const eng_image_info *info = &img->info;
     size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
     if (expect == 0 || size != expect)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: image '%s' holds %zu bytes, buffer is %zu",
-                         img->name, expect, size);
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: image '%s' holds %llu bytes, buffer is %llu",
+                         img->name, (unsigned long long)expect, (unsigned long long)size);
     if (!(info->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) || info->samples != VK_SAMPLE_COUNT_1_BIT)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
                          "eng_image_read: image '%s' needs TRANSFER_SRC usage and one sample", img->name);

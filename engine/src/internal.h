@@ -7,6 +7,14 @@
 
 #include <stdio.h>
 
+/* Storage class of per-thread statics (the last error): C11's keyword, or
+ * MSVC's spelling of it. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define ENG__THREAD_LOCAL __declspec(thread)
+#else
+#define ENG__THREAD_LOCAL _Thread_local
+#endif
+
 /* Records the message for eng_last_error() and returns result, so a failure
  * reads `return eng__fail(ENG_ERROR_..., "what: why", ...);`. */
 eng_result eng__fail(eng_result result, const char *fmt, ...) ENG_PRINTF(2, 3);

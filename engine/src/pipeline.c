@@ -267,8 +267,8 @@ static eng_result make_module(eng_context *ctx, const char *name, const char *st
                               size_t size, VkShaderModule *out)
 {
     if (size == 0 || size % 4 != 0 || code[0] != 0x07230203u)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': %s shader is not SPIR-V (%zu bytes)", name,
-                         stage, size);
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': %s shader is not SPIR-V (%llu bytes)", name,
+                         stage, (unsigned long long)size);
     VkShaderModuleCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
         .codeSize = size,

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-static _Thread_local char last_error[1024];
+static ENG__THREAD_LOCAL char last_error[1024];
 
 const char *eng_result_string(eng_result result)
 {

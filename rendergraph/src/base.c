@@ -3,6 +3,7 @@
  * handle tags and handle -> index lookup, subresource slots. Calls no other
  * file of the library. */
 #include "graph_internal.h"
+#include "bits.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -104,7 +105,7 @@ rg_result rg__fail(const rg_graph *g, rg_result r, const char *fmt, ...)
 }
 
 /* The chunk recording on this thread, if any (rg__redirect_status). */
-static _Thread_local rg__redirect redirect;
+static RG__THREAD_LOCAL rg__redirect redirect;
 
 rg__redirect rg__redirect_status(const rg_graph *g, rg__status *status)
 {
@@ -267,6 +268,6 @@ uint32_t rg__sub_slot(const rg__resource *r, VkImageAspectFlagBits aspect, uint3
 {
     if (!r->is_texture)
         return r->sub_base;
-    uint32_t a = (uint32_t)__builtin_popcount(r->aspects & ((uint32_t)aspect - 1u));
+    uint32_t a = rg__popcount32(r->aspects & ((uint32_t)aspect - 1u));
     return r->sub_base + (a * r->mip_levels + mip) * r->array_layers + layer;
 }

@@ -32,6 +32,7 @@
  * knows which accesses need them.
  */
 #include "graph_internal.h"
+#include "bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,7 +132,7 @@ static void node_needs(const walker *w, uint32_t n, rg_queue q, uint64_t *need)
     const uint64_t *row = &cc->closure.rows[(size_t)n * cc->closure.row_words];
     for (uint32_t wd = 0; wd < cc->closure.row_words; wd++)
         for (uint64_t bits = row[wd]; bits; bits &= bits - 1) {
-            uint32_t m = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+            uint32_t m = wd * 64 + rg__ctz64(bits);
             if (cc->cull.node_culled[m] || node_queue[m] == q || w->node_signal[m] == 0)
                 continue;
             if (w->node_signal[m] > need[node_queue[m]])
@@ -217,7 +218,7 @@ static rg_result find_producers(const rg_graph *g, const qbuild *b, uint8_t *pro
         const uint64_t *row = &cc->closure.rows[(size_t)m * cc->closure.row_words];
         for (uint32_t wd = 0; wd < cc->closure.row_words; wd++)
             for (uint64_t bits = row[wd]; bits; bits &= bits - 1) {
-                uint32_t n = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+                uint32_t n = wd * 64 + rg__ctz64(bits);
                 if (cc->cull.node_culled[n] || node_queue[n] == node_queue[m])
                     continue;
                 uint32_t after = next[n];

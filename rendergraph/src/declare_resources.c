@@ -8,6 +8,7 @@
  * not count as a changed declaration.
  */
 #include "declare_internal.h"
+#include "bits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,7 +77,7 @@ static rg__resource *texture_append(rg_graph *g, const char *what, const texture
         return NULL;
     }
     VkImageAspectFlags aspects = info.aspects;
-    uint64_t subs = (uint64_t)__builtin_popcount(aspects) * mips * layers;
+    uint64_t subs = (uint64_t)rg__popcount32(aspects) * mips * layers;
     if (subs > (1u << 24) || g->decl.sub_total + subs > UINT32_MAX / 2) {
         rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': too many subresources", what, name);
         return NULL;

@@ -5,6 +5,7 @@
  * the command and the resource can both be named.
  */
 #include "declare_internal.h"
+#include "bits.h"
 
 /* A built-in command's access through the usage table. */
 static bool table_access(rg__pending *p, uint32_t ri, rg_usage usage, const rg_range *range)
@@ -112,8 +113,8 @@ static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSi
     /* Overflow-checked: a huge texture's byte count must not wrap to a
      * small one that lets the copy into a buffer far too small for it. */
     VkDeviceSize bytes = rg_format_copy_size(t->format, aspect);
-    if (__builtin_mul_overflow(bytes, blocks_x, &bytes) || __builtin_mul_overflow(bytes, blocks_y, &bytes) ||
-        __builtin_mul_overflow(bytes, (VkDeviceSize)n, &bytes)) {
+    if (rg__mul_overflow_u64(bytes, blocks_x, &bytes) || rg__mul_overflow_u64(bytes, blocks_y, &bytes) ||
+        rg__mul_overflow_u64(bytes, n, &bytes)) {
         rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u of texture '%s' (%ux%u, %u layers) holds more than "
                  "2^64 bytes", p->name, mip, t->name, t->width, t->height, n);
         return false;

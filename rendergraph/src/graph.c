@@ -91,7 +91,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
         rg__free(g, g);
         return RG_ERROR_INVALID_ARGUMENT;
     }
-    if (mtx_init(&g->views_lock, mtx_plain) != thrd_success) {
+    if (!rg__mutex_init(&g->views_lock)) {
         rg__free(g, g);
         return RG_ERROR_OUT_OF_MEMORY;
     }
@@ -112,7 +112,7 @@ void rg_graph_destroy(rg_graph *graph)
     rg__free(graph, graph->decl.cmds);
     rg__free(graph, graph->decl.accesses);
     rg__free(graph, graph->decl.spans);
-    mtx_destroy(&graph->views_lock);
+    rg__mutex_destroy(&graph->views_lock);
     rg_allocator alloc = graph->alloc;
     alloc.free(alloc.user, graph);
 }

@@ -20,6 +20,8 @@
  *
  *   names.c                Vulkan values as text; debug-utils object names
  *   base.c                 leaf helpers: errors, growth, names, handles
+ *   thread.c               mutex, condition variable, thread (thread.h):
+ *                          POSIX threads, or Win32 threads on Windows
  *   usage.c                the usage table
  *   format.c               the format table
  *   memory_type.c          the memory-type choice
@@ -62,7 +64,7 @@
  *   record_labels.c        debug labels around batches, spans, commands
  *   execute_chunks.c       a frame cut into chunks of about equal cost
  *   execute.c              recording a placed graph, chunk by chunk
- *   workers.c              C11 threads that record a frame's chunks
+ *   workers.c              threads that record a frame's chunks
  *   submit.c               submitting a frame's batches
  *   queries.c              what the public API reads back from the stages
  *   report_traffic.c       tile traffic estimate (loads, stores, resolves,
@@ -88,8 +90,9 @@
 
 #include "rendergraph/rendergraph.h"
 
+#include "thread.h"
+
 #include <stdio.h>
-#include <threads.h>
 
 #define RG__NONE RG_INDEX_NONE
 #define RG__NAME_MAX 64
@@ -820,7 +823,7 @@ struct rg_graph {
     rg__status status_store;
     /* Held around the views rg_record_image_info makes on first use
      * (record_descriptors.c), which chunks on other threads may ask for. */
-    mtx_t views_lock;
+    rg__mutex views_lock;
     rg__declaration decl;
     rg__compiled compiled;
     rg__placement placement;

@@ -19,8 +19,8 @@
  * has its own four buffers, used in turn, so one message may hold a few
  * such names and other threads never see them change. */
 #define UNKNOWN_SLOTS 4
-static _Thread_local char unknown_text[UNKNOWN_SLOTS][40];
-static _Thread_local unsigned unknown_next;
+static RG__THREAD_LOCAL char unknown_text[UNKNOWN_SLOTS][40];
+static RG__THREAD_LOCAL unsigned unknown_next;
 
 static const char *unknown_name(const char *type, long long value)
 {

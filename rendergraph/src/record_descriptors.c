@@ -161,9 +161,9 @@ static rg_result access_view(const rg_record_context *rc, uint32_t ai, const cha
         *out = own;
         return RG_SUCCESS;
     }
-    mtx_lock(&g->views_lock);
+    rg__mutex_lock(&g->views_lock);
     rg_result res = find_or_make_view(rc, ai, image, aspect, what, out);
-    mtx_unlock(&g->views_lock);
+    rg__mutex_unlock(&g->views_lock);
     return res;
 }
 

@@ -1,4 +1,4 @@
-/* Workers (rendergraph.h, "Parallel recording"): a few C11 threads kept
+/* Workers (rendergraph.h, "Parallel recording"): a few threads (thread.h) kept
  * for applications without a job system. rg_workers_execute hands them a
  * frame's chunks: every thread, the calling one included, takes the next
  * chunk from an atomic counter until none is left, and the call returns
@@ -9,13 +9,12 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <threads.h>
 
 struct rg_workers {
     uint32_t count;                   /* threads started */
-    thrd_t *threads;
-    mtx_t lock;
-    cnd_t wake, done;
+    rg__thread *threads;
+    rg__mutex lock;
+    rg__cond wake, done;
     /* Under lock: the job's number (a new one wakes the workers), how many
      * workers are still on it, and whether to quit. */
     uint64_t job;
@@ -43,25 +42,25 @@ static void run_chunks(rg_workers *w)
     }
 }
 
-static int worker(void *arg)
+static void worker(void *arg)
 {
     rg_workers *w = arg;
     uint64_t seen = 0;
     for (;;) {
-        mtx_lock(&w->lock);
+        rg__mutex_lock(&w->lock);
         while (w->job == seen && !w->quit)
-            cnd_wait(&w->wake, &w->lock);
+            rg__cond_wait(&w->wake, &w->lock);
         if (w->quit) {
-            mtx_unlock(&w->lock);
-            return 0;
+            rg__mutex_unlock(&w->lock);
+            return;
         }
         seen = w->job;
-        mtx_unlock(&w->lock);
+        rg__mutex_unlock(&w->lock);
         run_chunks(w);
-        mtx_lock(&w->lock);
+        rg__mutex_lock(&w->lock);
         if (--w->busy == 0)
-            cnd_signal(&w->done);
-        mtx_unlock(&w->lock);
+            rg__cond_signal(&w->done);
+        rg__mutex_unlock(&w->lock);
     }
 }
 
@@ -76,17 +75,28 @@ rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out)
         free(w);
         return RG_ERROR_OUT_OF_MEMORY;
     }
-    if (mtx_init(&w->lock, mtx_plain) != thrd_success) {
+    if (!rg__mutex_init(&w->lock)) {
         free(w->threads);
         free(w);
         return RG_ERROR_OUT_OF_MEMORY;
     }
-    cnd_init(&w->wake);
-    cnd_init(&w->done);
+    if (!rg__cond_init(&w->wake)) {
+        rg__mutex_destroy(&w->lock);
+        free(w->threads);
+        free(w);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
+    if (!rg__cond_init(&w->done)) {
+        rg__cond_destroy(&w->wake);
+        rg__mutex_destroy(&w->lock);
+        free(w->threads);
+        free(w);
+        return RG_ERROR_OUT_OF_MEMORY;
+    }
     atomic_init(&w->next, 0);
     atomic_init(&w->failed, RG_SUCCESS);
     for (; w->count < threads; w->count++)
-        if (thrd_create(&w->threads[w->count], worker, w) != thrd_success) {
+        if (!rg__thread_create(&w->threads[w->count], worker, w)) {
             rg_workers_destroy(w);
             return RG_ERROR_OUT_OF_MEMORY;
         }
@@ -99,15 +109,15 @@ void rg_workers_destroy(rg_workers *workers)
     rg_workers *w = workers;
     if (!w)
         return;
-    mtx_lock(&w->lock);
+    rg__mutex_lock(&w->lock);
     w->quit = true;
-    cnd_broadcast(&w->wake);
-    mtx_unlock(&w->lock);
+    rg__cond_broadcast(&w->wake);
+    rg__mutex_unlock(&w->lock);
     for (uint32_t i = 0; i < w->count; i++)
-        thrd_join(w->threads[i], NULL);
-    cnd_destroy(&w->wake);
-    cnd_destroy(&w->done);
-    mtx_destroy(&w->lock);
+        rg__thread_join(w->threads[i]);
+    rg__cond_destroy(&w->wake);
+    rg__cond_destroy(&w->done);
+    rg__mutex_destroy(&w->lock);
     free(w->threads);
     free(w);
 }
@@ -120,7 +130,7 @@ rg_result rg_workers_execute(rg_workers *workers, rg_graph *graph, const VkComma
     if (!cmds || !graph->placement.frames.open)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_workers_execute: %s", !cmds
                           ? "cmds is NULL" : "no frame begun (rg_execute_begin)");
-    mtx_lock(&w->lock);
+    rg__mutex_lock(&w->lock);
     w->graph = graph;
     w->cmds = cmds;
     w->chunk_count = graph->placement.frames.chunk_count;
@@ -128,12 +138,12 @@ rg_result rg_workers_execute(rg_workers *workers, rg_graph *graph, const VkComma
     atomic_store(&w->failed, RG_SUCCESS);
     w->busy = w->count;
     w->job++;
-    cnd_broadcast(&w->wake);
-    mtx_unlock(&w->lock);
+    rg__cond_broadcast(&w->wake);
+    rg__mutex_unlock(&w->lock);
     run_chunks(w);
-    mtx_lock(&w->lock);
+    rg__mutex_lock(&w->lock);
     while (w->busy > 0)
-        cnd_wait(&w->done, &w->lock);
-    mtx_unlock(&w->lock);
+        rg__cond_wait(&w->done, &w->lock);
+    rg__mutex_unlock(&w->lock);
     return (rg_result)atomic_load(&w->failed);
 }

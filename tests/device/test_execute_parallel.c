@@ -1,7 +1,7 @@
 /* Parallel recording (rendergraph.h, "Parallel recording") on a device: a
  * frame begun with rg_execute_begin and cut into chunks, each chunk
  * recorded into a command buffer of its own (from a pool of its own) on
- * real threads (rg_workers, one C11 thread per chunk) or by a loop on the
+ * real threads (rg_workers, one POSIX thread per chunk) or by a loop on the
  * calling thread, holds exactly what rg_execute (rg_execute_batches)
  * records once the suspend/resume pairs at the cuts are taken out; the
  * frame renders byte for byte what rg_execute renders; frames allocate
@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
+#include <pthread.h>
 
 TestSuite(execute_parallel, .init = device_setup, .fini = device_teardown);
 
@@ -723,7 +723,7 @@ static rg_graph *declare_merged(rg_device *dev, scene *s)
 typedef enum mode {
     MODE_WHOLE,                       /* rg_execute, or rg_execute_batches on several queues */
     MODE_WORKERS,                     /* rg_workers_execute on 4 threads */
-    MODE_THREADS,                     /* a C11 thread per chunk, all at once */
+    MODE_THREADS,                     /* a POSIX thread per chunk, all at once */
     MODE_HAND,                        /* a loop on this thread, last chunk first */
 } mode;
 
@@ -773,11 +773,11 @@ typedef struct chunk_job {
     rg_result *result;
 } chunk_job;
 
-static int chunk_thread(void *arg)
+static void *chunk_thread(void *arg)
 {
     chunk_job *j = arg;
     *j->result = rg_execute_chunk(j->graph, j->index, j->cmd);
-    return 0;
+    return NULL;
 }
 
 /* Begins a frame in chunks and records every chunk the way m says. */
@@ -793,14 +793,14 @@ static void record_chunks(frame *f, rg_workers *workers)
             f->results[i] = rg_execute_chunk(g, i, f->cmds[i]);
         return;
     }
-    thrd_t threads[MAX_CMDS];
+    pthread_t threads[MAX_CMDS];
     chunk_job jobs[MAX_CMDS];
     for (uint32_t i = 0; i < f->count; i++) {
         jobs[i] = (chunk_job){ g, i, f->cmds[i], &f->results[i] };
-        cr_assert_eq(thrd_create(&threads[i], chunk_thread, &jobs[i]), thrd_success);
+        cr_assert_eq(pthread_create(&threads[i], NULL, chunk_thread, &jobs[i]), 0);
     }
     for (uint32_t i = 0; i < f->count; i++)
-        thrd_join(threads[i], NULL);
+        pthread_join(threads[i], NULL);
 }
 
 /* Records one frame of g: MODE_WHOLE through rg_execute (one batch) or

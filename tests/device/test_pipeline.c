@@ -322,7 +322,8 @@ DEVICE_TEST(pipeline, blend_modes)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         eng_pipeline *p = state_pipeline((eng_pipeline_desc){ .name = "blend", .blend = { cases[k].blend } });
-        state_frame f = { .count = 1, .draws = { { p, full_rect, { 0.4f, 0.4f, 0.4f, 0.4f }, 0.0f } } };
+        state_frame f = { .count = 1,
+                          .draws = { { .pipeline = p, .rect = full_rect, .color = { 0.4f, 0.4f, 0.4f, 0.4f } } } };
         uint32_t texels[PW * PH];
         run_state_frame(&f, false, texels);
         int want_rgb = (int)(cases[k].rgb * 255.0f + 0.5f), want_a = (int)(cases[k].a * 255.0f + 0.5f);
@@ -379,7 +380,7 @@ DEVICE_TEST(pipeline, depth_bias)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         state_frame f = { .count = 2,
-                          .draws = { { first, full_rect, { 1, 0, 0, 1 }, 0.5f },
+                          .draws = { { .pipeline = first, .rect = full_rect, .color = { 1, 0, 0, 1 }, .depth = 0.5f },
                                      { cases[k].second, full_rect, { 0, 1, 0, 1 }, 0.5f, 0, cases[k].set_bias,
                                        cases[k].bias } } };
         uint32_t texels[PW * PH];
@@ -412,8 +413,10 @@ DEVICE_TEST(pipeline, stencil)
                                                                .stencil_test = true, .stencil_front = test,
                                                                .stencil_back = test });
     state_frame f = { .count = 2, .stencil = true,
-                      .draws = { { mark, left_rect, { 0, 0, 1, 1 }, 0.0f, 1 },
-                                 { masked, full_rect, { 1, 1, 1, 1 }, 0.0f, 1 } } };
+                      .draws = { { .pipeline = mark, .rect = left_rect, .color = { 0, 0, 1, 1 },
+                                   .stencil_reference = 1 },
+                                 { .pipeline = masked, .rect = full_rect, .color = { 1, 1, 1, 1 },
+                                   .stencil_reference = 1 } } };
     uint32_t texels[PW * PH];
     run_state_frame(&f, true, texels);
     uint32_t bad = 0;

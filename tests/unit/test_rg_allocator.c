@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
 /* Host allocation callbacks (rg_allocator), device-free: every allocation
  * of a graph's declaration, compile, offline placement and reports goes
  * through them, and failing each one in turn (the Nth, for every N up to
@@ -6,6 +5,7 @@
  * never a crash, and leaves nothing allocated once the graph is destroyed.
  * ASan (the sanitizer build) watches the same runs. */
 #include "counting_allocator.h"
+#include "test_files.h"
 #include "rg_mem_unit.h"
 
 #include <stdio.h>
@@ -69,13 +69,10 @@ static rg_result run(counting *c, rg_graph **out)
     if (r == RG_SUCCESS)
         r = rg_place_offline(env.g, &env.table->props, test_mem_requirements, &env);
     if (r == RG_SUCCESS) {
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
+        FILE *f = test_text_open();
         cr_assert_not_null(f);
         r = rg_memory_report_print(env.g, f);
-        fclose(f);
-        free(text);
+        free(test_text_close(f));
     }
     return r;
 }

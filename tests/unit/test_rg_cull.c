@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L /* open_memstream, mkstemp */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
 /* Pass culling (compile_cull.c), device-free: a command whose results
  * reach no import, no side effect and no command outside spans without
  * accesses is not recorded, a span goes whole, and a resource only culled
@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "test_files.h"
 
 static rg_graph *cull_graph(bool no_culling)
 {
@@ -69,11 +71,11 @@ Test(rg_cull, dead_branch_is_culled)
     for (uint32_t i = 0; i < rg_barrier_count(g); i++)
         cr_expect_neq(rg_barrier_get(g, i)->texture.id, debug.id, "no barrier for what is not created");
     /* The report names both. */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    FILE *f = test_text_open();
+    cr_assert_not_null(f);
     cr_assert_eq(rg_memory_report_print(g, f), RG_SUCCESS);
-    fclose(f);
+    char *text = test_text_close(f);
+    cr_assert_not_null(text);
     cr_expect(strstr(text, "culled (nothing observable reads their results): 'debug' (span)") != NULL, "%s", text);
     cr_expect(strstr(text, "not created, used by culled commands only: 'debug view'") != NULL, "%s", text);
     free(text);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "test_files.h"
+
 #define COMP VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
 #define SW RG_USAGE_STORAGE_WRITE_COMPUTE
 #define SR RG_USAGE_STORAGE_READ_COMPUTE
@@ -364,7 +366,7 @@ Test(rg_memory, placing_twice_gives_the_same_result_and_the_report_writes)
     cr_expect_eq(memcmp(first, second, sizeof first), 0);
     cr_expect_eq(memcmp(&t1, &t2, sizeof t1), 0);
     char dir[] = "/tmp/rg_memXXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_mkdtemp(dir));
     char json[64], svg[64];
     snprintf(json, sizeof json, "%s/m.json", dir);
     snprintf(svg, sizeof svg, "%s/m.svg", dir);

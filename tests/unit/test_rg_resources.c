@@ -5,12 +5,14 @@
  * report's table and JSON name each one's format, usage and memory kind
  * ("transient-lazy" for a lazily allocated transient attachment), and the
  * JSON parses. */
-#define _POSIX_C_SOURCE 200809L /* open_memstream, mkstemp */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include "rg_mem_unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "test_files.h"
 
 #define TILE "Apple silicon, MoltenVK >= 1.2.9"
 #define RESOURCES 8
@@ -293,11 +295,11 @@ Test(rg_resources, the_report_names_each_resources_format_usage_and_memory_kind)
 {
     frame f = declare();
     place(f.g);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
+    FILE *out = test_text_open();
+    cr_assert_not_null(out);
     cr_assert_eq(rg_memory_report_print(f.g, out), RG_SUCCESS, "%s", rg_graph_error_message(f.g));
-    fclose(out);
+    char *text = test_text_close(out);
+    cr_assert_not_null(text);
     char json_path[] = "/tmp/rg_resourcesXXXXXX";
     int fd = mkstemp(json_path);
     cr_assert_geq(fd, 0);

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "test_files.h"
+
 static const rg_device_caps tile_caps = {.local_read = true, .driver = VK_DRIVER_ID_ARM_PROPRIETARY};
 
 static rg_graph *graph_with(rg_merge merge)
@@ -357,7 +359,7 @@ static bool requirements(void *user, const char *name, bool is_texture, uint32_t
 Test(rg_traffic, memory_report_and_dot_show_instances_and_merge_notes)
 {
     char dir[] = "/tmp/rg_trafficXXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_mkdtemp(dir));
     char txt[64], json[64], dot[64];
     snprintf(txt, sizeof txt, "%s/r.txt", dir);
     snprintf(json, sizeof json, "%s/r.json", dir);

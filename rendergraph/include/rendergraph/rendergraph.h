@@ -1893,7 +1893,7 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
  * 0 for a span's begin and end), and each chunk is recorded into its own
  * primary command buffer. The library starts no threads: the application's
  * job system calls rg_execute_chunk, or rg_workers runs the chunks on a few
- * C11 threads it keeps.
+ * threads it keeps (POSIX threads; Win32 threads on Windows).
  *
  *   uint32_t n;
  *   rg_execute_begin(g, &(rg_execute_desc){ .max_chunks = 8 }, &n);
@@ -1993,7 +1993,8 @@ RG_EXPERIMENTAL typedef struct rg_workers_desc {
     uint32_t thread_count;
 } rg_workers_desc;
 
-/* Starts the threads (C11 threads; the only threads the library starts).
+/* Starts the threads (POSIX threads, Win32 threads on Windows; the only
+ * threads the library starts).
  * RG_ERROR_OUT_OF_MEMORY when memory or a thread cannot be had. */
 RG_EXPERIMENTAL rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out);
 
