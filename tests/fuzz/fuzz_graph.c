@@ -101,6 +101,7 @@
  *   fuzz_graph_standalone FILE...             runs inputs (reproducing a crash)
  */
 #include "device_tables.h"
+#include "fuzz_check.h"
 #include "null_device.h"
 #include "record_check.h"
 
@@ -381,16 +382,6 @@ typedef struct fz {
     uint32_t sessions;                /* recordings made of this input */
     rc_stats stats;
 } fz;
-
-#define CHECK(cond, ...)                                                                                            \
-    do {                                                                                                            \
-        if (!(cond)) {                                                                                              \
-            fprintf(stderr, "fuzz_graph: check failed: %s: ", #cond);                                               \
-            fprintf(stderr, __VA_ARGS__);                                                                           \
-            fputc('\n', stderr);                                                                                    \
-            abort();                                                                                                \
-        }                                                                                                           \
-    } while (0)
 
 /* A rejected call must leave an error code and a message. */
 static void expect_message(const fz *f, const char *what)

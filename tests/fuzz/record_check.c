@@ -6,20 +6,11 @@
  * then one per max_chunks asked, and one with its chunks recorded last to
  * first. */
 #include "record_check.h"
+#include "fuzz_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(cond, ...)                                              \
-    do {                                                              \
-        if (!(cond)) {                                                \
-            fprintf(stderr, "fuzz_graph: check failed: %s: ", #cond); \
-            fprintf(stderr, __VA_ARGS__);                             \
-            fputc('\n', stderr);                                      \
-            abort();                                                  \
-        }                                                             \
-    } while (0)
 
 #define LINE 4096 /* a call as messages print it */
 
