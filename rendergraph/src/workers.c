@@ -75,20 +75,15 @@ rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out)
         free(w);
         return RG_ERROR_OUT_OF_MEMORY;
     }
-    if (!rg__mutex_init(&w->lock)) {
-        free(w->threads);
-        free(w);
-        return RG_ERROR_OUT_OF_MEMORY;
-    }
-    if (!rg__cond_init(&w->wake)) {
-        rg__mutex_destroy(&w->lock);
-        free(w->threads);
-        free(w);
-        return RG_ERROR_OUT_OF_MEMORY;
-    }
-    if (!rg__cond_init(&w->done)) {
-        rg__cond_destroy(&w->wake);
-        rg__mutex_destroy(&w->lock);
+    /* Each step undoes the ones before it when it fails. */
+    bool lock = rg__mutex_init(&w->lock);
+    bool wake = lock && rg__cond_init(&w->wake);
+    bool done = wake && rg__cond_init(&w->done);
+    if (!done) {
+        if (wake)
+            rg__cond_destroy(&w->wake);
+        if (lock)
+            rg__mutex_destroy(&w->lock);
         free(w->threads);
         free(w);
         return RG_ERROR_OUT_OF_MEMORY;
