@@ -42,6 +42,8 @@ const char *rg_result_string(rg_result result)
     case RG_ERROR_UNSUPPORTED: return "not supported by the device";
     case RG_ERROR_INTERNAL: return "internal error (a bug in the library)";
     case RG_ERROR_NOT_READY: return "not ready yet";
+    case RG_ERROR_BUSY: return "busy: another thread is in a call on the graph";
+    case RG_ERROR_CULLED: return "the command was culled";
     case RG_RESULT_COUNT: break;
     }
     return "invalid rg_result value";

@@ -339,6 +339,11 @@ typedef void (VKAPI_PTR *PFN_vkCmdSetRenderingInputAttachmentIndicesKHR)(VkComma
  *                               written.
  *   RG_ERROR_NOT_READY          a GPU result not there yet (timings: no frame
  *                               completed).
+ *   RG_ERROR_BUSY               any call that changes or executes a graph
+ *                               while another thread is in one on the same
+ *                               graph ("Threads"); the log names both calls.
+ *   RG_ERROR_CULLED             a query about a command compile culled
+ *                               (rg_command_get_rendering): callers skip it.
  */
 typedef enum rg_result {
     RG_SUCCESS = 0,
@@ -372,6 +377,8 @@ typedef enum rg_result {
     RG_ERROR_UNSUPPORTED,             /* the device does not offer what the graph needs */
     RG_ERROR_INTERNAL,                /* the library's own invariant broke: a bug, please report it */
     RG_ERROR_NOT_READY,               /* a GPU result not there yet (timings: no frame completed) */
+    RG_ERROR_BUSY,                    /* another thread is in a call on the graph (see "Threads") */
+    RG_ERROR_CULLED,                  /* a query about a command compile culled */
     RG_RESULT_COUNT
 } rg_result;
 
