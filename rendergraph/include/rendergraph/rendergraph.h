@@ -500,6 +500,15 @@ typedef struct rg_device_desc {
      * (VkPhysicalDeviceVulkan13Features); it reads 1.4 properties only
      * where this and the device reach 1.4. */
     uint32_t api_version;
+    /* Required: the features the device was created with, as given to
+     * vkCreateDevice (its VkDeviceCreateInfo::pNext chain: a
+     * VkPhysicalDeviceFeatures2 and the Vulkan 1.1-1.4 feature structs,
+     * or the extensions' own feature structs, in any order). Missing
+     * dynamicRendering or synchronization2, or timelineSemaphore with
+     * timeline_semaphore set, or dynamicRenderingLocalRead with local_read
+     * set, is RG_ERROR_UNSUPPORTED naming the feature. Read during
+     * rg_device_create only. */
+    const void *enabled_features;
     /* The queues graphs may use, indexed by rg_queue. Graphics is required
      * (a family with graphics and compute). Compute and transfer are
      * optional: commands eligible for them run there (see "Queues") when
