@@ -181,6 +181,11 @@ typedef struct rg__retired_group {
     VkSemaphore semaphores[RG_QUEUE_COUNT + 1]; /* the graph's, then the application's */
     uint64_t values[RG_QUEUE_COUNT + 1];
     VkFence fence;
+    /* The graph recorded frames that nothing it knows of signals after
+     * (rg_execute without rg_submit or a retire point): only
+     * rg_device_destroy, after the application waited for the device,
+     * may destroy these. */
+    bool held;
     rg_pool_memory pool_memory;       /* the graph's, for RG__RETIRED_APP_POOL */
     rg__retired *objects;
     uint32_t count, cap;
@@ -220,6 +225,8 @@ static void release_group(rg_device *d, rg__retired_group *grp)
  * destroyed). */
 static bool signalled(const rg_device *d, const rg__retired_group *grp)
 {
+    if (grp->held)
+        return false;
     for (uint32_t i = 0; i <= RG_QUEUE_COUNT; i++) {
         if (!grp->semaphores[i])
             continue;
@@ -285,7 +292,8 @@ void rg__retire_begin(rg_graph *g)
         point.values[RG_QUEUE_COUNT] = g->retire_value;
         any = true;
     }
-    if (!any)
+    point.held = g->unretired > 0;
+    if (!any && !point.held)
         return;
     rg__retired_group *grp = d->alloc.alloc(d->alloc.user, sizeof *grp);
     if (!grp) {
@@ -316,16 +324,36 @@ void rg__retire(rg_graph *g, rg__retired object)
         destroy_object(d, &g->pool_memory, &object);
 }
 
-void rg__retire_end(rg_graph *g)
+/* The first time a graph's placement is held for want of a retire point,
+ * the log says so (a WARNING: the default log prints it). */
+static void warn_held(rg_graph *g, uint32_t objects, const char *what)
+{
+    if (g->retire_warned)
+        return;
+    g->retire_warned = true;
+    rg__log(g, RG_LOG_WARNING, "%s: graph '%s' recorded %u frame%s (rg_execute) that nothing it knows of signals "
+            "after (neither rg_submit nor rg_graph_set_retire_point): the %u Vulkan objects of its freed placement "
+            "are kept until rg_device_destroy, since the GPU may still use them. After each submission of the "
+            "graph's command buffers call rg_graph_set_retire_point with what it signals (or with no handles once "
+            "the GPU is idle)", what, g->name, g->unretired, g->unretired == 1 ? "" : "s", objects);
+}
+
+void rg__retire_end(rg_graph *g, const char *what)
 {
     rg__retired_group *grp = g->retiring;
     g->retiring = NULL;
     if (!g->dev)
         return;
-    if (grp && grp->count)
+    if (grp && grp->count) {
+        bool held = grp->held;
+        uint32_t count = grp->count;
         push(g->dev, grp, grp);
-    else if (grp)
+        if (held)
+            warn_held(g, count, what);
+    } else if (grp) {
         release_group(g->dev, grp);
+    }
+    g->unretired = 0; /* the frames' objects are in the group */
     rg__device_collect(g->dev);
 }
 

@@ -713,6 +713,8 @@ rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_pl
         return res;
     }
     f->recorded++;
+    if (g->unretired < UINT32_MAX)
+        g->unretired++; /* until rg_submit or a retire point covers it (device.c) */
     for (uint32_t i = 0; i < f->chunk_count; i++)
         f->cmds[i] = cmds[i];
     if (plan)

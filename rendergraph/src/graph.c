@@ -12,7 +12,7 @@
 
 /* The placement's Vulkan objects go to the device's retirement list
  * (device.c), destroyed once the frames that may use them have finished. */
-static void placement_free(rg_graph *g)
+static void placement_free(rg_graph *g, const char *what)
 {
     rg__retire_begin(g);
     rg__frames_free(g);
@@ -24,14 +24,14 @@ static void placement_free(rg_graph *g)
     rg__sync_free(g, &g->placement.sync);
     g->placement.synced = false;
     g->placement.on_device = false;
-    rg__retire_end(g);
+    rg__retire_end(g, what);
 }
 
 /* Back to `state` at most: what later stages made is freed. */
-static void discard_from(rg_graph *g, rg__state state)
+static void discard_from(rg_graph *g, rg__state state, const char *what)
 {
     if (state <= RG__COMPILED)
-        placement_free(g);
+        placement_free(g, what);
     if (state <= RG__DECLARED)
         rg__compiled_free(g);
     if (g->status->state != RG__FAILED && g->status->state > state)
@@ -106,7 +106,7 @@ void rg_graph_destroy(rg_graph *graph)
 {
     if (!graph)
         return;
-    placement_free(graph);
+    placement_free(graph, "rg_graph_destroy");
     rg__compiled_free(graph);
     rg__free(graph, graph->decl.resources);
     rg__free(graph, graph->decl.cmds);
@@ -123,7 +123,7 @@ void rg_graph_reset(rg_graph *graph)
         return;
     /* Placed memory belongs to the old resources. The compiled arrays stay:
      * an identical re-declaration reuses them (rg_compile). */
-    placement_free(graph);
+    placement_free(graph, "rg_graph_reset");
     declaration_clear(graph);
 }
 
@@ -309,7 +309,7 @@ rg_result rg_compile(rg_graph *graph)
                         g->decl.cmds[g->decl.spans[g->decl.open_span].begin_cmd].name);
     if (g->status->state >= RG__COMPILED)
         return RG_SUCCESS;
-    discard_from(g, RG__COMPILED);
+    discard_from(g, RG__COMPILED, "rg_compile");
     rg_result r = compile_run(g);
     if (r != RG_SUCCESS) {
         rg__compiled_free(g);
@@ -327,7 +327,7 @@ rg_result rg_compile(rg_graph *graph)
 
 /* Back to compiled after a failed placement: nothing of it stays (the
  * barriers are compile's again). */
-static void unplace(rg_graph *g) { discard_from(g, RG__COMPILED); }
+static void unplace(rg_graph *g) { discard_from(g, RG__COMPILED, "placement"); }
 
 /* After a memory plan: the barriers with its alias scopes, and the state. */
 static rg_result placed(rg_graph *g, bool on_device)
@@ -384,7 +384,7 @@ rg_result rg_place(rg_graph *graph)
     rg__device_collect(g->dev);
     if (g->status->state == RG__PLACED && g->placement.on_device)
         return RG_SUCCESS;
-    discard_from(g, RG__COMPILED);
+    discard_from(g, RG__COMPILED, "rg_place");
     rg_result r = place_stages(g);
     if (r != RG_SUCCESS)
         unplace(g); /* transactional */
@@ -422,7 +422,7 @@ rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
             r = rg__report(g, RG_ERROR_CALLBACK, "rg_place_offline: no memory requirements for %s '%s'",
                            res->is_texture ? "texture" : "buffer", res->name);
     }
-    discard_from(g, RG__COMPILED);
+    discard_from(g, RG__COMPILED, "rg_place_offline");
     if (r == RG_SUCCESS)
         r = rg__memory_plan(g, props, reqs);
     rg__free(g, reqs);

@@ -832,6 +832,11 @@ struct rg_graph {
     VkSemaphore retire_timeline;
     uint64_t retire_value;
     VkFence retire_fence;
+    /* Frames recorded (rg__execute_end) since the last rg_submit or
+     * rg_graph_set_retire_point: nothing the graph knows of signals after
+     * them, so a placement freed meanwhile is held (device.c). */
+    uint32_t unretired;
+    bool retire_warned;               /* the log said so once */
     /* The group placement_free fills (device.c); NULL: objects are
      * destroyed at once. */
     struct rg__retired_group *retiring;
@@ -869,14 +874,17 @@ typedef struct rg__retired {
 
 /* Opens g's group for what placement_free hands over: its point is the
  * graph's timelines at the values rg_submit last signalled and the
- * application's retire point. None is opened, and objects are destroyed
- * at once, with neither (the application waited) or for a placement that
- * never reached the device. */
+ * application's retire point; it is held until rg_device_destroy when
+ * frames were recorded after both (g->unretired). None is opened, and
+ * objects are destroyed at once, with neither and no such frame (the
+ * application said the GPU is idle) or for a placement that never
+ * reached the device. */
 void rg__retire_begin(rg_graph *g);
 /* Hands one object to the open group, or destroys it at once. */
 void rg__retire(rg_graph *g, rg__retired object);
-/* Closes the group (onto the device's list) and collects. */
-void rg__retire_end(rg_graph *g);
+/* Closes the group (onto the device's list; a held one is logged, once
+ * per graph, naming `what` freed it) and collects. */
+void rg__retire_end(rg_graph *g, const char *what);
 /* Releases every group whose point has signalled (checked, never
  * waited); the count of objects still held. */
 uint32_t rg__device_collect(rg_device *d);

@@ -79,6 +79,7 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
             if (s->signal.semaphore == g->placement.semaphores[q] && s->signal.value > g->placement.submitted[q])
                 g->placement.submitted[q] = s->signal.value;
     }
+    g->unretired = 0; /* the graph's timelines signal after the frame */
     return RG_SUCCESS;
 }
 
@@ -94,5 +95,6 @@ rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint6
     g->retire_timeline = timeline;
     g->retire_value = timeline ? value : 0;
     g->retire_fence = fence;
+    g->unretired = 0; /* what it names signals after the frames recorded so far */
     return RG_SUCCESS;
 }

@@ -50,8 +50,14 @@
  *   rg_device_destroy(dev);                          // after vkDeviceWaitIdle
  *
  * draw_scene and tonemap are the application's record callbacks (section
- * 12). rg_execute(g, cmd) records the same frame when the application
- * submits the command buffer itself.
+ * 12). A renderer that submits the command buffer itself records with
+ * rg_execute and, after its own vkQueueSubmit, names what that submission
+ * signals, so the graph frees nothing the GPU still uses (section 10):
+ *
+ *   rg_execute(g, cmd);                              // the same frame, no plan
+ *   vkEndCommandBuffer(cmd);
+ *   vkQueueSubmit2(queue, 1, &submit, frame_fence);  // the application's own
+ *   rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, frame_fence);
  *
  * CONTENTS
  *    1. Conventions            handles, descriptions, getters, RG_EXPERIMENTAL,
@@ -1582,13 +1588,19 @@ const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index);
  *     rg_graph_create, rg_graph_destroy, rg_graph_reset, rg_place,
  *     rg_execute and rg_execute_batches on that device and at
  *     rg_device_collect.
- *   - With neither known (frames recorded by rg_execute into the
- *     application's command buffers, no retire point named) the objects
- *     are destroyed at once, so the GPU must be done with every command
- *     buffer the graph recorded (wait on their fences, or
- *     vkDeviceWaitIdle); so are those of a placement that never reached
- *     the GPU (offline, or undone by a failure) and the query pools
- *     rg_graph_set_timings turns off.
+ *   - A frame recorded by rg_execute (or rg_execute_batches, or in
+ *     chunks) into command buffers the application submits itself is
+ *     covered only once the application names what that submission
+ *     signals: rg_graph_set_retire_point after each submission. A
+ *     placement freed while frames recorded since the last rg_submit or
+ *     retire point are uncovered is held until rg_device_destroy (the
+ *     GPU may still be using it), and the log says so with a WARNING the
+ *     first time, naming the graph and the call that freed it. After
+ *     waiting for the GPU (its fences, or vkDeviceWaitIdle), calling
+ *     rg_graph_set_retire_point with no handles says that nothing is in
+ *     flight: the next placement freed is destroyed at once. So are
+ *     those of a placement that never reached the GPU (offline, or undone
+ *     by a failure) and the query pools rg_graph_set_timings turns off.
  *   - rg_device_destroy destroys whatever is still held: by then the
  *     application has waited for the device, as vkDestroyDevice requires.
  *   - A fence named as a retire point must not be reset while objects wait
@@ -1697,11 +1709,13 @@ VkBuffer rg_buffer_handle(const rg_graph *graph, rg_buffer buffer);
 RG_EXPERIMENTAL uint32_t rg_device_collect(rg_device *device);
 
 /* What the application's submission of the graph's latest frame signals:
- * a timeline semaphore reaching value, a fence, or both (VK_NULL_HANDLE
- * for either: none). A freed placement is destroyed only once it (and
- * the graph's own timelines, for frames rg_submit submitted) has signalled
- * (see "Placement and the GPU"). Kept until set again; a renderer that
- * submits rg_execute's command buffer itself sets it after each submit.
+ * a timeline semaphore reaching value, a fence, or both. A freed
+ * placement is destroyed only once it (and the graph's own timelines, for
+ * frames rg_submit submitted) has signalled (see "Placement and the
+ * GPU"). Kept until set again; a renderer that submits rg_execute's
+ * command buffers itself sets it after each submission, or its freed
+ * placements are held until rg_device_destroy. Both VK_NULL_HANDLE: no
+ * frame of the graph is in flight (the application waited for them).
  * RG_ERROR_INVALID_ARGUMENT for a graph without a device. */
 RG_EXPERIMENTAL rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint64_t value,
                                                     VkFence fence);
