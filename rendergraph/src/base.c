@@ -71,18 +71,67 @@ const char *rg_vk_result_string(VkResult vr)
     }
 }
 
+/* ------------------------------------------------------- the default log */
+
+static uint64_t hash_text(uint64_t h, const char *text)
+{
+    for (; *text; text++)
+        h = (h ^ (unsigned char)*text) * 0x100000001b3ull;
+    return h;
+}
+
+/* Whether p printed this line since it last forgot (and remembers it if
+ * not). */
+static bool printed_before(rg__printed *p, const char *object, const char *text)
+{
+    uint64_t h = hash_text(hash_text(0xcbf29ce484222325ull, object), text);
+    bool seen = false;
+    while (atomic_flag_test_and_set_explicit(&p->lock, memory_order_acquire))
+        ;
+    for (uint32_t i = 0; i < p->count && !seen; i++)
+        seen = p->hashes[i] == h;
+    if (!seen) {
+        p->hashes[p->next] = h;
+        p->next = (p->next + 1) % RG__PRINTED_MAX;
+        if (p->count < RG__PRINTED_MAX)
+            p->count++;
+    }
+    atomic_flag_clear_explicit(&p->lock, memory_order_release);
+    return seen;
+}
+
+void rg__log_default(rg__printed *printed, rg_log_level level, const char *object, const char *text)
+{
+    if (level == RG_LOG_INFO || (printed && printed_before(printed, object, text)))
+        return;
+    fprintf(stderr, "rendergraph: %s: %s: %s\n", level == RG_LOG_ERROR ? "error" : "warning", object, text);
+}
+
+void rg__printed_forget(rg__printed *p)
+{
+    if (!p)
+        return;
+    while (atomic_flag_test_and_set_explicit(&p->lock, memory_order_acquire))
+        ;
+    p->count = p->next = 0;
+    atomic_flag_clear_explicit(&p->lock, memory_order_release);
+}
+
 static void log_text(const rg_graph *g, rg_log_level level, const char *text)
 {
-    if (!g->log)
+    if (!g->log && level == RG_LOG_INFO)
         return;
     char object[RG__NAME_MAX + 16];
     snprintf(object, sizeof object, "graph '%s'", g->name);
-    g->log(g->log_user, level, object, text);
+    if (g->log)
+        g->log(g->log_user, level, object, text);
+    else
+        rg__log_default(g->printed, level, object, text);
 }
 
 void rg__log(const rg_graph *g, rg_log_level level, const char *fmt, ...)
 {
-    if (!g->log)
+    if (!g->log && level == RG_LOG_INFO)
         return;
     char text[512];
     va_list ap;

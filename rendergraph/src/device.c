@@ -12,6 +12,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A message about the device: to its log, or the default one. */
+static void device_log(rg_log_fn log, void *user, rg_log_level level, const char *message)
+{
+    if (log)
+        log(user, level, "device", message);
+    else
+        rg__log_default(NULL, level, "device", message);
+}
+
 static rg_result device_fail(const rg_device_desc *desc, rg_result r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -20,14 +29,12 @@ static rg_result device_fail(const rg_device_desc *desc, rg_result r, const char
 
 static rg_result device_fail(const rg_device_desc *desc, rg_result r, const char *fmt, ...)
 {
-    if (desc && desc->log) {
-        char message[256];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(message, sizeof message, fmt, ap);
-        va_end(ap);
-        desc->log(desc->log_user, RG_LOG_ERROR, "device", message);
-    }
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    device_log(desc ? desc->log : NULL, desc ? desc->log_user : NULL, RG_LOG_ERROR, message);
     return r;
 }
 
@@ -297,8 +304,7 @@ void rg__retire_begin(rg_graph *g)
         return;
     rg__retired_group *grp = d->alloc.alloc(d->alloc.user, sizeof *grp);
     if (!grp) {
-        if (d->log)
-            d->log(d->log_user, RG_LOG_ERROR, "device", "retiring a placement: out of host memory; its objects "
+        device_log(d->log, d->log_user, RG_LOG_ERROR, "retiring a placement: out of host memory; its objects "
                    "are destroyed at once, which frames in flight may still use");
         return;
     }

@@ -25,6 +25,7 @@ static void placement_free(rg_graph *g, const char *what)
     g->placement.synced = false;
     g->placement.on_device = false;
     rg__retire_end(g, what);
+    rg__printed_forget(g->printed); /* a new placement's failures print again */
 }
 
 /* Back to `state` at most: what later stages made is freed. */
@@ -95,6 +96,8 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
         rg__free(g, g);
         return RG_ERROR_OUT_OF_MEMORY;
     }
+    g->printed = &g->printed_store;
+    atomic_flag_clear(&g->printed->lock);
     declaration_clear(g);
     if (g->dev)
         rg__device_collect(g->dev);

@@ -92,6 +92,8 @@
 
 #include "thread.h"
 
+#include <stdatomic.h>
+
 #include <stdio.h>
 
 #define RG__NONE RG_INDEX_NONE
@@ -602,6 +604,15 @@ typedef struct rg__object {
 
 /* The graph's state, its sticky error and its last message (graph.c;
  * a chunk being recorded has its own: rg__chunk_run). */
+/* The default log's memory of the lines it printed (base.c): hashes of
+ * the last RG__PRINTED_MAX distinct ones. */
+#define RG__PRINTED_MAX 64
+typedef struct rg__printed {
+    atomic_flag lock;                 /* held for a few compares: a spin */
+    uint64_t hashes[RG__PRINTED_MAX];
+    uint32_t count, next;
+} rg__printed;
+
 typedef struct rg__status {
     rg__state state;
     rg_result error;                  /* the sticky error (RG__FAILED) */
@@ -804,7 +815,7 @@ struct rg_graph {
     rg_device *dev;                   /* NULL: device-free */
     rg_allocator alloc;               /* host memory, resolved (rg_allocator) */
     rg_pool_memory pool_memory;       /* rg_graph_desc.pool_memory, or zero */
-    rg_log_fn log;                    /* the graph's or its device's; NULL: none */
+    rg_log_fn log;                    /* the graph's or its device's; NULL: stderr (base.c) */
     void *log_user;
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
     bool no_culling;                  /* rg_graph_desc.no_culling */
@@ -821,6 +832,12 @@ struct rg_graph {
      * last error. */
     rg__status *status;
     rg__status status_store;
+    /* What the default log (no rg_log_fn) printed since the placement was
+     * last freed: each distinct line once (base.c). Written through a
+     * const graph, as the status is, under its own lock (chunks on other
+     * threads may log). */
+    rg__printed *printed;             /* -> printed_store */
+    rg__printed printed_store;
     /* Held around the views rg_record_image_info makes on first use
      * (record_descriptors.c), which chunks on other threads may ask for. */
     rg__mutex views_lock;
@@ -962,6 +979,12 @@ rg_result rg__report(const rg_graph *g, rg_result r, const char *fmt, ...)
 void rg__call_begin(const rg_graph *g);
 
 /* A message to the graph's log (rg_log_fn), about the graph. */
+/* The log without an rg_log_fn: WARNING and ERROR lines on stderr, each
+ * distinct (object, text) once until printed forgets (NULL: no memory);
+ * INFO nowhere. A graph's printed is forgotten when its placement is
+ * freed, so a failure repeated every frame prints once per placement. */
+void rg__log_default(rg__printed *printed, rg_log_level level, const char *object, const char *text);
+void rg__printed_forget(rg__printed *printed);
 void rg__log(const rg_graph *g, rg_log_level level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -1181,6 +1204,17 @@ static inline const char *rg__image_usage_text(VkImageUsageFlags u, char *buf)
 #define RG__STAGES(s) rg__stage_text((s), (char[RG__FLAGS_TEXT]){0})
 #define RG__ACCESSES(a) rg__access_text((a), (char[RG__FLAGS_TEXT]){0})
 #define RG__IMAGE_USAGES(u) rg__image_usage_text((u), (char[RG__FLAGS_TEXT]){0})
+/* A VkSampleCountFlags as the counts it holds: "1, 4" ("none" for 0). */
+static inline const char *rg__sample_counts_text(VkSampleCountFlags counts, char *buf)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t bit = 1; bit <= 64 && n < RG__FLAGS_TEXT; bit <<= 1)
+        if (counts & bit)
+            n += (size_t)snprintf(buf + n, RG__FLAGS_TEXT - n, "%s%u", n ? ", " : "", bit);
+    return counts ? buf : "none";
+}
+#define RG__SAMPLE_COUNTS(c) rg__sample_counts_text((c), (char[RG__FLAGS_TEXT]){0})
 
 /* Debug labels (record_labels.c), where the device has debug utils: one
  * around each batch, each span (its begin's barriers to its end) and each

@@ -37,10 +37,10 @@ static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, uint32_t ri)
         r->width > p.maxExtent.width || r->height > p.maxExtent.height)
         return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: texture '%s' (format %s, usage %s): %ux%u, %u "
                         "mips, %u layers, %u samples exceed what this device offers (%ux%u, %u mips, %u layers, "
-                        "sample counts 0x%x)", r->name, rg_format_name(r->format), RG__IMAGE_USAGES(usage),
+                        "sample counts %s)", r->name, rg_format_name(r->format), RG__IMAGE_USAGES(usage),
                         r->width,
                         r->height, r->mip_levels, r->array_layers, (unsigned)r->samples, p.maxExtent.width,
-                        p.maxExtent.height, p.maxMipLevels, p.maxArrayLayers, (unsigned)p.sampleCounts);
+                        p.maxExtent.height, p.maxMipLevels, p.maxArrayLayers, RG__SAMPLE_COUNTS(p.sampleCounts));
     return RG_SUCCESS;
 }
 

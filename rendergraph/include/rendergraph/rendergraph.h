@@ -490,7 +490,13 @@ typedef enum rg_log_level {
  * say what compile decided that changes what runs: commands culled (and
  * what nothing reads), resources therefore not created, commands kept off
  * the queue they are eligible for, attachments not transient only because
- * of a load or store op (see rg_transient). */
+ * of a load or store op (see rg_transient); warnings say what the graph
+ * did to stay safe from a mistake (see "Placement and the GPU").
+ * Without a log function (NULL in rg_device_desc and rg_graph_desc),
+ * errors and warnings are printed on stderr ("rendergraph: warning: graph
+ * 'frame': ..."), each distinct line once per placement, so a frame that
+ * fails the same way every frame prints once; notices are not printed.
+ * The function may be called from the threads recording chunks. */
 typedef void (*rg_log_fn)(void *user, rg_log_level level, const char *object, const char *message);
 
 typedef struct rg_device_desc {
@@ -535,7 +541,7 @@ typedef struct rg_device_desc {
      * no names, no labels. */
     bool debug_utils;
     /* Messages (a failed rg_device_create's reason among them); NULL:
-     * none. */
+     * errors and warnings on stderr (see rg_log_fn). */
     rg_log_fn log;
     void *log_user;
     /* Host memory of the device object and, unless they have their own, of
