@@ -110,28 +110,11 @@ static void mark_written(const rg_graph *g, uint8_t *written, const rg__access *
                 written[rg__sub_slot(r, (VkImageAspectFlagBits)(bits & -bits), m, l)] = 1;
 }
 
-/* The first user command before command ci that declares resource ri
- * with reads alone (RG__NONE: none): the likely writer whose usage was
- * declared wrong. */
-static uint32_t reader_before(const rg_graph *g, uint32_t ci, uint32_t ri)
-{
-    for (uint32_t i = 0; i < ci; i++) {
-        const rg__cmd *c = &g->decl.cmds[i];
-        if (c->type != RG_COMMAND_TYPE_USER)
-            continue;
-        for (uint32_t k = 0; k < c->access_count; k++) {
-            const rg__access *a = &g->decl.accesses[c->first_access + k];
-            if (a->resource == ri && !a->write && a->role == RG__ROLE_NORMAL)
-                return i;
-        }
-    }
-    return RG__NONE;
-}
-
 /* The error for access a of command ci, whose subresource (aspect, mip,
  * layer) nothing wrote before, with the hint that fits: a built-in copy
- * or blit has no rg_access to mark, and a command before it that declares
- * the resource for reading alone probably writes it under a wrong usage. */
+ * or blit has no rg_access to mark; a user command may be the writer,
+ * declared with a usage that only reads (the first reader is the one
+ * reported, so no earlier command is). */
 static rg_result read_of_nothing(const rg_graph *g, uint32_t ci, const rg__access *a, VkImageAspectFlagBits aspect,
                                  uint32_t mip, uint32_t layer)
 {
@@ -147,14 +130,11 @@ static rg_result read_of_nothing(const rg_graph *g, uint32_t ci, const rg__acces
     if (r->is_texture)
         snprintf(where, sizeof where, " (%smip %u, layer %u)", aspect_name(aspect), mip, layer);
     char hint[RG__NAME_MAX + 256];
-    uint32_t reader = reader_before(g, ci, a->resource);
-    if (reader != RG__NONE)
-        snprintf(hint, sizeof hint, "command '%s' before it declares only reads of it: if that command writes it, "
-                 "declare a usage that writes (a storage write, a transfer destination)", g->decl.cmds[reader].name);
-    else if (c->type != RG_COMMAND_TYPE_USER)
+    if (c->type != RG_COMMAND_TYPE_USER)
         snprintf(hint, sizeof hint, "write it first%s", r->is_texture ? ", e.g. with rg_cmd_clear_texture" : "");
     else
-        snprintf(hint, sizeof hint, "write it first, or set rg_access.undefined_ok for a deliberate read");
+        snprintf(hint, sizeof hint, "write it first; if '%s' is what writes it, declare a usage that writes (a "
+                 "storage write, a transfer destination); for a deliberate read set rg_access.undefined_ok", c->name);
     return rg__fail(g, RG_ERROR_READ_BEFORE_WRITE, "command '%s' reads %s '%s'%s, %s (%s)", c->name,
                     r->is_texture ? "texture" : "buffer", r->name, where, tail, hint);
 }

@@ -123,6 +123,23 @@ Test(rg_reads, a_copy_from_nothing_fails)
     rg_graph *g = test_graph();
     rg_cmd_copy_buffer(g, test_buf(g, "staging"), 0, test_buf(g, "dst"), 0, 64);
     test_expect_error(g, RG_ERROR_READ_BEFORE_WRITE, "command 'copy_buffer' reads buffer 'staging'");
+    cr_expect_null(strstr(rg_graph_error_message(g), "undefined_ok"),
+                   "a built-in copy has no rg_access to mark: %s", rg_graph_error_message(g));
+    cr_expect(strstr(rg_graph_error_message(g), "(write it first)") != NULL, "%s", rg_graph_error_message(g));
+    rg_graph_destroy(g);
+}
+
+/* A writer declared with a usage that only reads: the hint names the fix
+ * (a usage that writes) before undefined_ok. */
+Test(rg_reads, a_writer_declared_as_a_reader_is_named_in_the_hint)
+{
+    rg_graph *g = test_graph();
+    rg_texture t = test_color(g, "ao");
+    test_outside(g, "ssao", TEX(t, SMC)); /* meant RG_USAGE_STORAGE_WRITE_COMPUTE */
+    test_outside(g, "blur", TEX(t, SMC));
+    test_expect_error(g, RG_ERROR_READ_BEFORE_WRITE,
+                      "command 'ssao' reads texture 'ao' (mip 0, layer 0), which no earlier command of the frame "
+                      "writes (write it first; if 'ssao' is what writes it, declare a usage that writes");
     rg_graph_destroy(g);
 }
 
