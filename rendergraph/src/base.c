@@ -187,7 +187,10 @@ rg_result rg__report(const rg_graph *g, rg_result r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(st->message, sizeof st->message, fmt, ap);
     va_end(ap);
-    log_text(g, RG_LOG_ERROR, st->message);
+    /* A chunk's failure is logged once, by rg_execute_end, which returns
+     * it; a culled command's query is an answer. */
+    if (st == g->status && r != RG_ERROR_CULLED)
+        log_text(g, RG_LOG_ERROR, st->message);
     return r;
 }
 

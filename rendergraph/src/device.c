@@ -120,6 +120,107 @@ static void read_caps(rg_device *d, uint32_t api_version, bool local_read)
 #endif
 }
 
+/* ------------------------------------------------------------- features */
+
+/* What the application says it enabled (rg_device_desc.enabled_features):
+ * the features the graph records with, read from the chain whichever
+ * structs carry them (the Vulkan 1.2 and 1.3 structs, the extensions'
+ * own, a VkPhysicalDeviceFeatures2 heading them). */
+typedef struct enabled {
+    bool dynamic_rendering, synchronization2, timeline_semaphore, local_read;
+} enabled;
+
+static enabled enabled_in(const void *chain)
+{
+    enabled e = {0};
+    for (const VkBaseInStructure *s = chain; s; s = s->pNext) {
+        switch ((int)s->sType) { /* int: some types postdate older headers */
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
+            const VkPhysicalDeviceVulkan13Features *f = (const void *)s;
+            e.dynamic_rendering |= f->dynamicRendering == VK_TRUE;
+            e.synchronization2 |= f->synchronization2 == VK_TRUE;
+            break;
+        }
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES:
+            e.timeline_semaphore |= ((const VkPhysicalDeviceVulkan12Features *)(const void *)s)->timelineSemaphore;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:
+            e.dynamic_rendering |=
+                ((const VkPhysicalDeviceDynamicRenderingFeatures *)(const void *)s)->dynamicRendering;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
+            e.synchronization2 |=
+                ((const VkPhysicalDeviceSynchronization2Features *)(const void *)s)->synchronization2;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
+            e.timeline_semaphore |=
+                ((const VkPhysicalDeviceTimelineSemaphoreFeatures *)(const void *)s)->timelineSemaphore;
+            break;
+#ifdef VK_VERSION_1_4
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_4_FEATURES:
+            e.local_read |=
+                ((const VkPhysicalDeviceVulkan14Features *)(const void *)s)->dynamicRenderingLocalRead;
+            break;
+#endif
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR:
+            e.local_read |= ((const VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR *)(const void *)s)
+                                ->dynamicRenderingLocalRead;
+            break;
+        default:
+            break;
+        }
+    }
+    return e;
+}
+
+/* The first feature the graph needs that the chain lacks, by its Vulkan
+ * name (NULL: none). */
+static const char *missing_feature(const rg_device_desc *desc)
+{
+    enabled e = enabled_in(desc->enabled_features);
+    return !e.dynamic_rendering                              ? "dynamicRendering"
+           : !e.synchronization2                             ? "synchronization2"
+           : desc->timeline_semaphore && !e.timeline_semaphore ? "timelineSemaphore (timeline_semaphore is set)"
+           : desc->local_read && !e.local_read ? "dynamicRenderingLocalRead (local_read is set)"
+                                               : NULL;
+}
+
+/* What the device can check cheaply against the description: the
+ * physical device is one of the instance's, and each queue's family is
+ * one of its families (graphics with the graphics bit). The reason, or
+ * NULL. */
+static const char *mismatch(rg_device *d, char *why, size_t size)
+{
+    VkPhysicalDevice gpus[16];
+    uint32_t count = 16;
+    VkResult vr = d->vk.EnumeratePhysicalDevices(d->instance, &count, gpus);
+    bool found = false;
+    for (uint32_t i = 0; (vr == VK_SUCCESS || vr == VK_INCOMPLETE) && i < count; i++)
+        found |= gpus[i] == d->physical;
+    if ((vr == VK_SUCCESS || vr == VK_INCOMPLETE) && !found) {
+        snprintf(why, size, "physical_device is not one of the instance's %u physical devices (a device from "
+                 "another instance?)", count);
+        return why;
+    }
+    VkQueueFamilyProperties families[32];
+    uint32_t family_count = 32;
+    d->vk.GetPhysicalDeviceQueueFamilyProperties(d->physical, &family_count, families);
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
+        if (!d->queues[q].queue)
+            continue;
+        if (d->queues[q].family >= family_count) {
+            snprintf(why, size, "queues[%s].family %u: the physical device has %u queue families",
+                     rg_queue_name((rg_queue)q), d->queues[q].family, family_count);
+            return why;
+        }
+        if (q == RG_QUEUE_GRAPHICS && !(families[d->queues[q].family].queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
+            snprintf(why, size, "queues[graphics].family %u has no graphics", d->queues[q].family);
+            return why;
+        }
+    }
+    return NULL;
+}
+
 rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
 {
     if (!out)
@@ -133,8 +234,14 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
                           : !desc->get_instance_proc_addr                    ? "get_instance_proc_addr"
                           : !desc->queues[RG_QUEUE_GRAPHICS].queue           ? "queues[RG_QUEUE_GRAPHICS].queue"
                                                                              : NULL;
+    if (!missing && !desc->enabled_features)
+        missing = "enabled_features (the feature chain given to vkCreateDevice)";
     if (missing)
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: %s is required", missing);
+    if ((missing = missing_feature(desc)))
+        return device_fail(desc, RG_ERROR_UNSUPPORTED, "rg_device_create: the device was created without %s, "
+                           "which the graph records with (enabled_features names what vkCreateDevice enabled)",
+                           missing);
     uint32_t api_version = desc->api_version ? desc->api_version : VK_API_VERSION_1_3;
     if (api_version < VK_API_VERSION_1_3)
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: api_version %u.%u is below 1.3 "
@@ -166,6 +273,11 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
         rg_device_destroy(d);
         return device_fail(desc, RG_ERROR_UNSUPPORTED, "rg_device_create: %s not found through "
                            "get_instance_proc_addr", missing);
+    }
+    char why[256];
+    if (mismatch(d, why, sizeof why)) {
+        rg_device_destroy(d);
+        return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: %s", why);
     }
     read_caps(d, api_version, desc->local_read);
     uint32_t offered = d->properties.apiVersion;

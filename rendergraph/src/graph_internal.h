@@ -724,6 +724,7 @@ typedef struct rg__placement {
  * library is built with VK_NO_PROTOTYPES: a direct call does not compile). */
 #define RG__VK_INSTANCE_FUNCTIONS(X)                                                                              \
     X(GetDeviceProcAddr)                                                                                          \
+    X(EnumeratePhysicalDevices)                                                                                   \
     X(GetPhysicalDeviceProperties)                                                                                \
     X(GetPhysicalDeviceProperties2)                                                                               \
     X(GetPhysicalDeviceMemoryProperties)                                                                          \

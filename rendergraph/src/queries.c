@@ -107,8 +107,8 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
                           "outside spans", graph->decl.cmds[i].name);
     const rg__span_map *map = &graph->compiled.merge.span_map[s];
     if (map->instance == RG__NONE)
-        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' "
-                          "was culled", graph->decl.cmds[i].name);
+        return rg__report(graph, RG_ERROR_CULLED, "rg_command_get_rendering: command '%s' was culled",
+                          graph->decl.cmds[i].name);
     const rg__instance *in = &graph->compiled.merge.instances[map->instance];
     out->instance = map->instance;
     out->merged = in->count > 1;

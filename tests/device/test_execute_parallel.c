@@ -425,6 +425,7 @@ static rg_device *logging_device(void)
     rg_device_desc d = {
         .instance = inst,
         .physical_device = eng_context_physical_device(test_ctx),
+        .enabled_features = test_enabled_features(test_ctx),
         .device = dev,
         .get_instance_proc_addr = logging_instance_proc,
         .timeline_semaphore = true,

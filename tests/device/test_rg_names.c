@@ -117,6 +117,7 @@ static rg_device_desc spy_desc(bool debug_utils)
     rg_device_desc d = {
         .instance = eng_context_instance(test_ctx),
         .physical_device = eng_context_physical_device(test_ctx),
+        .enabled_features = test_enabled_features(test_ctx),
         .device = eng_context_device(test_ctx),
         .get_instance_proc_addr = spy_instance_proc,
         .timeline_semaphore = true,

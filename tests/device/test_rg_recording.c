@@ -149,6 +149,7 @@ static rg_device *logging_device(void)
     rg_device_desc d = {
         .instance = eng_context_instance(test_ctx),
         .physical_device = eng_context_physical_device(test_ctx),
+        .enabled_features = test_enabled_features(test_ctx),
         .device = eng_context_device(test_ctx),
         .get_instance_proc_addr = logging_instance_proc,
         .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },

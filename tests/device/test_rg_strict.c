@@ -151,6 +151,7 @@ DEVICE_TEST(rg_strict, a_queue_the_device_lacks_is_unsupported)
     rg_device_desc dd = {
         .instance = eng_context_instance(test_ctx),
         .physical_device = eng_context_physical_device(test_ctx),
+        .enabled_features = test_enabled_features(test_ctx),
         .device = eng_context_device(test_ctx),
         .get_instance_proc_addr = vkGetInstanceProcAddr,
         .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },

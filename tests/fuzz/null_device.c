@@ -931,6 +931,7 @@ static PFN_vkVoidFunction VKAPI_CALL device_proc(VkDevice d, const char *name)
 
 static const proc instance_procs[] = {
     PROC("vkGetDeviceProcAddr", device_proc),
+    PROC("vkEnumeratePhysicalDevices", enumerate_physical),
     PROC("vkGetPhysicalDeviceProperties", physical_properties),
     PROC("vkGetPhysicalDeviceProperties2", physical_properties2),
     PROC("vkGetPhysicalDeviceMemoryProperties", physical_memory),
@@ -941,6 +942,17 @@ static const proc instance_procs[] = {
     PROC("vkCmdBeginDebugUtilsLabelEXT", cmd_label_begin),
     PROC("vkCmdEndDebugUtilsLabelEXT", cmd_label_end),
 };
+
+/* One physical device: the null device itself. */
+static VKAPI_ATTR VkResult VKAPI_CALL enumerate_physical(VkInstance instance, uint32_t *count, VkPhysicalDevice *out)
+{
+    if (out && *count >= 1)
+        out[0] = (VkPhysicalDevice)(void *)instance;
+    else if (out)
+        return VK_INCOMPLETE;
+    *count = 1;
+    return VK_SUCCESS;
+}
 
 static PFN_vkVoidFunction VKAPI_CALL instance_proc(VkInstance instance, const char *name)
 {
@@ -956,7 +968,17 @@ null_device *null_device_create(const VkPhysicalDeviceMemoryProperties *memory, 
     if (!nd)
         return NULL;
     nd->memory = *memory;
+    /* What a device made for the graph enables. */
+    VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR local_read = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR,
+        .dynamicRenderingLocalRead = VK_TRUE};
+    VkPhysicalDeviceVulkan12Features v12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            .pNext = &local_read, .timelineSemaphore = VK_TRUE};
+    VkPhysicalDeviceVulkan13Features v13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                            .pNext = &v12, .dynamicRendering = VK_TRUE,
+                                            .synchronization2 = VK_TRUE};
     rg_device_desc desc = {
+        .enabled_features = &v13,
         .instance = (VkInstance)(void *)nd,
         .physical_device = (VkPhysicalDevice)(void *)nd,
         .device = (VkDevice)(void *)nd,

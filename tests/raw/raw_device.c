@@ -300,14 +300,14 @@ static bool pick_physical_device(test_raw_device *d, char *why, size_t size)
 
 static bool create_device(test_raw_device *d, char *why, size_t size)
 {
-    VkPhysicalDeviceVulkan13Features f13 = {
+    d->f13 = (VkPhysicalDeviceVulkan13Features){
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
         .dynamicRendering = VK_TRUE,
         .synchronization2 = VK_TRUE,
     };
-    VkPhysicalDeviceVulkan12Features f12 = {
+    d->f12 = (VkPhysicalDeviceVulkan12Features){
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-        .pNext = &f13,
+        .pNext = &d->f13,
         .timelineSemaphore = d->timeline_semaphore,
     };
     float priority = 1.0f;
@@ -319,7 +319,7 @@ static bool create_device(test_raw_device *d, char *why, size_t size)
     };
     VkDeviceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &f12,
+        .pNext = &d->f12,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &queue,
     };

@@ -42,6 +42,10 @@ typedef struct test_raw_device {
     uint32_t family;                  /* graphics and compute */
     VkQueue queue;
     bool timeline_semaphore;          /* enabled (offered by the device) */
+    /* The feature chain vkCreateDevice was given (f12 heads it), for
+     * rg_device_desc.enabled_features. */
+    VkPhysicalDeviceVulkan12Features f12;
+    VkPhysicalDeviceVulkan13Features f13;
     /* What the messenger saw: warnings and errors, and the first one's text. */
     uint32_t warnings, errors;
     char first_message[1024];

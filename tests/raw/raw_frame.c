@@ -419,6 +419,7 @@ void test_raw_frame(void)
         .instance = f.d.instance,
         .physical_device = f.d.physical,
         .device = f.d.device,
+        .enabled_features = &f.d.f12,
         .get_instance_proc_addr = test_raw_get_instance_proc_addr(),
         .api_version = TEST_RAW_API_VERSION,
         .queues[RG_QUEUE_GRAPHICS] = { f.d.queue, f.d.family },

@@ -86,6 +86,22 @@ void device_on_release(void (*fn)(eng_context *ctx))
     on_release = fn;
 }
 
+const void *test_enabled_features(const eng_context *ctx)
+{
+    static VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR local_read;
+    static VkPhysicalDeviceVulkan12Features v12;
+    static VkPhysicalDeviceVulkan13Features v13;
+    local_read = (VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR,
+        .dynamicRenderingLocalRead = VK_TRUE};
+    v12 = (VkPhysicalDeviceVulkan12Features){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                             .timelineSemaphore = VK_TRUE};
+    v13 = (VkPhysicalDeviceVulkan13Features){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                             .pNext = &v12, .dynamicRendering = VK_TRUE, .synchronization2 = VK_TRUE};
+    v12.pNext = ctx && eng_context_local_read(ctx).supported ? &local_read : NULL;
+    return &v13;
+}
+
 eng_message_counts destroy_context_counted(eng_context *ctx, char *first_message, size_t size)
 {
     eng_message_counts m = { 0 };

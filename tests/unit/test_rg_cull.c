@@ -61,6 +61,13 @@ Test(rg_cull, dead_branch_is_culled)
     cr_expect_not(culled(g, l));
     cr_expect(culled(g, d));
     cr_expect(culled(g, dd), "a span is culled whole");
+    /* Pipeline-building code asks every draw's rendering state: a culled
+     * one answers with its own code, so the caller skips it. */
+    rg_command_rendering rendering;
+    cr_expect_eq(rg_command_get_rendering(g, dd, &rendering), RG_ERROR_CULLED);
+    cr_expect(strstr(rg_graph_error_message(g), "command 'visualize' was culled") != NULL, "%s",
+              rg_graph_error_message(g));
+    cr_expect_eq(rg_command_get_rendering(g, draw, &rendering), RG_SUCCESS);
     const rg_command *order;
     cr_expect_eq(rg_execution_order(g, &order), 6, "the debug span's 3 commands are gone");
     cr_expect_eq(rg_texture_memory(g, debug, NULL, NULL), RG_MEMORY_NOT_CREATED);

@@ -1267,7 +1267,9 @@ RG_EXPERIMENTAL typedef struct rg_command_rendering {
 
 /* The rendering state of a command of a span (a draw, the begin, the
  * end), after compile. RG_ERROR_NOT_COMPILED before compile;
- * RG_ERROR_INVALID_ARGUMENT for a command outside spans or a culled one. */
+ * RG_ERROR_INVALID_ARGUMENT for a command outside spans; RG_ERROR_CULLED
+ * (not logged: an answer, not a failure) for a culled one, which needs no
+ * pipeline. */
 RG_EXPERIMENTAL rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command,
                                                    rg_command_rendering *out);
 
