@@ -203,6 +203,49 @@ bool rg__frame_open(const rg_graph *g, const char *what)
     return true;
 }
 
+/* ---------------------------------------------------------- one thread */
+
+const char rg__frame_call[] = "rg_execute_begin (a frame recorded in chunks, until rg_execute_end)";
+
+/* Its address names the thread. */
+static RG__THREAD_LOCAL char thread_tag;
+
+rg_result rg__enter(rg_graph *g, const char *what, bool declaration)
+{
+    const char *holder = NULL;
+    uintptr_t me = (uintptr_t)&thread_tag;
+    if (atomic_compare_exchange_strong_explicit(&g->busy, &holder, what, memory_order_acquire,
+                                                memory_order_relaxed)) {
+        atomic_store_explicit(&g->busy_thread, me, memory_order_relaxed);
+        return RG_SUCCESS;
+    }
+    if (atomic_load_explicit(&g->busy_thread, memory_order_relaxed) == me) {
+        if (holder == rg__frame_call)
+            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' is recording a frame in chunks "
+                              "(rg_execute_end ends it)", what, g->name);
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' is in %s on this thread (a record callback "
+                          "may not change the graph it records)", what, g->name, holder);
+    }
+    if (declaration) {
+        const char *none = NULL;
+        atomic_compare_exchange_strong(&g->refused, &none, what);
+    }
+    /* Only the log: the graph's message belongs to the thread in it. */
+    char text[RG__NAME_MAX + 512];
+    snprintf(text, sizeof text, "%s: graph '%s' is busy: another thread is in %s (a graph belongs to one thread at "
+             "a time: rendergraph.h, \"Threads\")", what, g->name, holder);
+    log_text(g, RG_LOG_ERROR, text);
+    return RG_ERROR_BUSY;
+}
+
+void rg__leave(rg_graph *g)
+{
+    atomic_store_explicit(&g->busy_thread, 0, memory_order_relaxed);
+    atomic_store_explicit(&g->busy, NULL, memory_order_release);
+}
+
+const char *rg__refused(rg_graph *g) { return atomic_exchange(&g->refused, NULL); }
+
 void rg__call_begin(const rg_graph *g)
 {
     if (g->status->state != RG__FAILED)

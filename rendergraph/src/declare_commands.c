@@ -67,7 +67,7 @@ static bool user_access(rg__pending *p, const rg_access *a, uint32_t span)
     return rg__access_push(p, &rec, raw ? 0 : info->image_usage, raw ? 0 : info->buffer_usage);
 }
 
-rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc)
+static rg_command cmd_user_taken(rg_graph *graph, const rg_user_desc *desc)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
@@ -107,4 +107,11 @@ rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc)
     if (!rg__queue_eligible(graph, p.name, &c, p.first_access, graph->decl.access_count - p.first_access, c.queue))
         return (rg_command){0};
     return rg__cmd_finish(&p, &c);
+}
+
+/* The public calls: each takes the graph (rg__enter). */
+
+rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc)
+{
+    RG__DECLARING(graph, "rg_cmd_user", rg_command, cmd_user_taken(graph, desc));
 }

@@ -220,7 +220,7 @@ static rg_rendering_desc rendering_def(const rg_rendering_desc *in)
     return d;
 }
 
-rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *in)
+static rg_command begin_rendering_taken(rg_graph *graph, const rg_rendering_desc *in)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
@@ -306,7 +306,7 @@ rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *in)
     return h;
 }
 
-rg_command rg_end_rendering(rg_graph *graph)
+static rg_command end_rendering_taken(rg_graph *graph)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
@@ -338,4 +338,16 @@ rg_command rg_end_rendering(rg_graph *graph)
     graph->decl.open_span = RG__NONE;
     rg__hash_u32(graph, span);
     return h;
+}
+
+/* The public calls: each takes the graph (rg__enter). */
+
+rg_command rg_begin_rendering(rg_graph *graph, const rg_rendering_desc *in)
+{
+    RG__DECLARING(graph, "rg_begin_rendering", rg_command, begin_rendering_taken(graph, in));
+}
+
+rg_command rg_end_rendering(rg_graph *graph)
+{
+    RG__DECLARING(graph, "rg_end_rendering", rg_command, end_rendering_taken(graph));
 }

@@ -46,8 +46,8 @@ static bool check_buffer_region(rg__pending *p, uint32_t bi, VkDeviceSize offset
     return true;
 }
 
-rg_command rg_cmd_copy_buffer(rg_graph *graph, rg_buffer src, VkDeviceSize src_offset, rg_buffer dst,
-                              VkDeviceSize dst_offset, VkDeviceSize size)
+static rg_command cmd_copy_buffer_taken(rg_graph *graph, rg_buffer src, VkDeviceSize src_offset, rg_buffer dst,
+                                        VkDeviceSize dst_offset, VkDeviceSize size)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
@@ -140,15 +140,9 @@ static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSi
     return true;
 }
 
-rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
-                                         uint32_t mip, uint32_t layer, uint32_t layer_count)
-{
-    return rg_cmd_copy_buffer_to_texture_aspect(graph, src, offset, dst, 0, mip, layer, layer_count);
-}
-
-rg_command rg_cmd_copy_buffer_to_texture_aspect(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
-                                                VkImageAspectFlags aspect, uint32_t mip, uint32_t layer,
-                                                uint32_t layer_count)
+static rg_command cmd_copy_buffer_to_texture_aspect_taken(rg_graph *graph, rg_buffer src, VkDeviceSize offset,
+                                                          rg_texture dst, VkImageAspectFlags aspect, uint32_t mip,
+                                                          uint32_t layer, uint32_t layer_count)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
@@ -170,15 +164,9 @@ rg_command rg_cmd_copy_buffer_to_texture_aspect(rg_graph *graph, rg_buffer src, 
     return rg__cmd_finish(&p, &c);
 }
 
-rg_command rg_cmd_copy_texture_to_buffer(rg_graph *graph, rg_texture src, uint32_t mip, uint32_t layer,
-                                         uint32_t layer_count, rg_buffer dst, VkDeviceSize offset)
-{
-    return rg_cmd_copy_texture_aspect_to_buffer(graph, src, 0, mip, layer, layer_count, dst, offset);
-}
-
-rg_command rg_cmd_copy_texture_aspect_to_buffer(rg_graph *graph, rg_texture src, VkImageAspectFlags aspect,
-                                                uint32_t mip, uint32_t layer, uint32_t layer_count, rg_buffer dst,
-                                                VkDeviceSize offset)
+static rg_command cmd_copy_texture_aspect_to_buffer_taken(rg_graph *graph, rg_texture src, VkImageAspectFlags aspect,
+                                                          uint32_t mip, uint32_t layer, uint32_t layer_count,
+                                                          rg_buffer dst, VkDeviceSize offset)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
@@ -200,7 +188,8 @@ rg_command rg_cmd_copy_texture_aspect_to_buffer(rg_graph *graph, rg_texture src,
     return rg__cmd_finish(&p, &c);
 }
 
-rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_range *range, const VkClearValue *value)
+static rg_command cmd_clear_texture_taken(rg_graph *graph, rg_texture texture, const rg_range *range,
+                                          const VkClearValue *value)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
@@ -250,8 +239,8 @@ static const char *blit_formats_refused(const rg__resource *src, const rg__resou
     return NULL;
 }
 
-rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_texture dst, uint32_t dst_mip,
-                       VkFilter filter)
+static rg_command cmd_blit_taken(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_texture dst, uint32_t dst_mip,
+                                 VkFilter filter)
 {
     if (!rg__usable(graph))
         return (rg_command){0};
@@ -296,7 +285,7 @@ rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_tex
     return rg__cmd_finish(&p, &c);
 }
 
-void rg_command_allow_queue(rg_graph *graph, rg_command command, rg_queue queue)
+static void command_allow_queue_taken(rg_graph *graph, rg_command command, rg_queue queue)
 {
     if (!rg__usable(graph))
         return;
@@ -311,4 +300,62 @@ void rg_command_allow_queue(rg_graph *graph, rg_command command, rg_queue queue)
     c->queue = queue;
     rg__hash_u32(graph, ci);
     rg__hash_u32(graph, (uint32_t)queue);
+}
+
+/* The public calls: each takes the graph (rg__enter). */
+
+rg_command rg_cmd_copy_buffer(rg_graph *graph, rg_buffer src, VkDeviceSize src_offset, rg_buffer dst,
+                              VkDeviceSize dst_offset, VkDeviceSize size)
+{
+    RG__DECLARING(graph, "rg_cmd_copy_buffer", rg_command,
+                  cmd_copy_buffer_taken(graph, src, src_offset, dst, dst_offset, size));
+}
+
+rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
+                                         uint32_t mip, uint32_t layer, uint32_t layer_count)
+{
+    RG__DECLARING(graph, "rg_cmd_copy_buffer_to_texture", rg_command,
+                  cmd_copy_buffer_to_texture_aspect_taken(graph, src, offset, dst, 0, mip, layer, layer_count));
+}
+
+rg_command rg_cmd_copy_buffer_to_texture_aspect(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
+                                                VkImageAspectFlags aspect, uint32_t mip, uint32_t layer,
+                                                uint32_t layer_count)
+{
+    RG__DECLARING(graph, "rg_cmd_copy_buffer_to_texture_aspect", rg_command,
+                  cmd_copy_buffer_to_texture_aspect_taken(graph, src, offset, dst, aspect, mip, layer, layer_count));
+}
+
+rg_command rg_cmd_copy_texture_to_buffer(rg_graph *graph, rg_texture src, uint32_t mip, uint32_t layer,
+                                         uint32_t layer_count, rg_buffer dst, VkDeviceSize offset)
+{
+    RG__DECLARING(graph, "rg_cmd_copy_texture_to_buffer", rg_command,
+                  cmd_copy_texture_aspect_to_buffer_taken(graph, src, 0, mip, layer, layer_count, dst, offset));
+}
+
+rg_command rg_cmd_copy_texture_aspect_to_buffer(rg_graph *graph, rg_texture src, VkImageAspectFlags aspect,
+                                                uint32_t mip, uint32_t layer, uint32_t layer_count, rg_buffer dst,
+                                                VkDeviceSize offset)
+{
+    RG__DECLARING(graph, "rg_cmd_copy_texture_aspect_to_buffer", rg_command,
+                  cmd_copy_texture_aspect_to_buffer_taken(graph, src, aspect, mip, layer, layer_count, dst, offset));
+}
+
+rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_range *range, const VkClearValue *value)
+{
+    RG__DECLARING(graph, "rg_cmd_clear_texture", rg_command, cmd_clear_texture_taken(graph, texture, range, value));
+}
+
+rg_command rg_cmd_blit(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_texture dst, uint32_t dst_mip,
+                       VkFilter filter)
+{
+    RG__DECLARING(graph, "rg_cmd_blit", rg_command, cmd_blit_taken(graph, src, src_mip, dst, dst_mip, filter));
+}
+
+void rg_command_allow_queue(rg_graph *graph, rg_command command, rg_queue queue)
+{
+    if (graph && rg__enter(graph, "rg_command_allow_queue", true) == RG_SUCCESS) {
+        command_allow_queue_taken(graph, command, queue);
+        rg__leave(graph);
+    }
 }

@@ -105,7 +105,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     return RG_SUCCESS;
 }
 
-void rg_graph_destroy(rg_graph *graph)
+static void destroy_taken(rg_graph *graph)
 {
     if (!graph)
         return;
@@ -120,7 +120,7 @@ void rg_graph_destroy(rg_graph *graph)
     alloc.free(alloc.user, graph);
 }
 
-void rg_graph_reset(rg_graph *graph)
+static void reset_taken(rg_graph *graph)
 {
     if (!graph)
         return;
@@ -297,11 +297,16 @@ static void log_notices(const rg_graph *g)
                 g->decl.cmds[g->compiled.queues.notes[i].cmd].name, g->compiled.queues.notes[i].reason);
 }
 
-rg_result rg_compile(rg_graph *graph)
+static rg_result compile_taken(rg_graph *graph)
 {
     rg_graph *g = graph;
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
+    const char *refused = rg__refused(g);
+    if (refused && g->status->state != RG__FAILED)
+        return rg__fail(g, RG_ERROR_BUSY, "rg_compile: graph '%s': %s was refused while this thread was in a call "
+                        "on it, so the declaration may lack what it declares (a graph belongs to one thread at a "
+                        "time: \"Threads\")", g->name, refused);
     if (g->status->state == RG__FAILED)
         return g->status->error;
     rg__call_begin(g);
@@ -372,7 +377,7 @@ static rg_result place_stages(rg_graph *g)
     return r;
 }
 
-rg_result rg_place(rg_graph *graph)
+static rg_result place_taken(rg_graph *graph)
 {
     rg_graph *g = graph;
     if (!g)
@@ -394,8 +399,8 @@ rg_result rg_place(rg_graph *graph)
     return r;
 }
 
-rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperties *props,
-                           rg_requirements_fn requirements, void *user)
+static rg_result place_offline_taken(rg_graph *graph, const VkPhysicalDeviceMemoryProperties *props,
+                                     rg_requirements_fn requirements, void *user)
 {
     rg_graph *g = graph;
     if (!g)
@@ -448,7 +453,7 @@ static rg_result execute_ready(rg_graph *g, const char *what)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' was created without a device", what,
                           g->name);
     if (g->status->state != RG__PLACED || !g->placement.on_device)
-        return rg_place(g);
+        return place_taken(g);
     rg__device_collect(g->dev);
     return RG_SUCCESS;
 }
@@ -464,7 +469,7 @@ static rg_result execute_whole(rg_graph *g, const VkCommandBuffer *cmds, rg_subm
     return r == RG_SUCCESS ? rg__execute_end(g, cmds, plan, what) : r;
 }
 
-rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
+static rg_result execute_taken(rg_graph *graph, VkCommandBuffer cmd)
 {
     rg_graph *g = graph;
     if (!g)
@@ -481,7 +486,7 @@ rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
     return execute_whole(g, &cmd, NULL, "rg_execute");
 }
 
-rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
+static rg_result execute_batches_taken(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
 {
     rg_graph *g = graph;
     if (!g)
@@ -499,7 +504,7 @@ rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_su
     return execute_whole(g, cmds, plan, "rg_execute_batches");
 }
 
-rg_result rg_execute_begin(rg_graph *graph, const rg_execute_desc *desc, uint32_t *chunk_count)
+static rg_result execute_begin_taken(rg_graph *graph, const rg_execute_desc *desc, uint32_t *chunk_count)
 {
     rg_graph *g = graph;
     if (!g)
@@ -518,12 +523,7 @@ rg_result rg_execute_begin(rg_graph *graph, const rg_execute_desc *desc, uint32_
     return r;
 }
 
-rg_result rg_execute_chunk(rg_graph *graph, uint32_t chunk, VkCommandBuffer cmd)
-{
-    return graph ? rg__execute_chunk(graph, chunk, cmd, "rg_execute_chunk") : RG_ERROR_INVALID_ARGUMENT;
-}
-
-rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
+static rg_result execute_end_taken(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
 {
     rg_graph *g = graph;
     if (!g)
@@ -535,4 +535,97 @@ rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit
                           "%u batches: it needs a plan", g->name, g->compiled.queues.batch_count);
     }
     return rg__execute_end(g, cmds, plan, "rg_execute_end");
+}
+
+/* ---------------------------------------------------------- public calls */
+
+/* Each call that changes or executes the graph takes it for its duration
+ * (rg__enter): a second thread is refused with RG_ERROR_BUSY, never let in
+ * (rendergraph.h, "Threads"). */
+
+void rg_graph_destroy(rg_graph *graph)
+{
+    if (graph && rg__enter(graph, "rg_graph_destroy", false) == RG_SUCCESS)
+        destroy_taken(graph); /* refused: kept, since another thread uses it */
+}
+
+rg_result rg_graph_reset(rg_graph *graph)
+{
+    if (!graph)
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg_result r = rg__enter(graph, "rg_graph_reset", false);
+    if (r == RG_SUCCESS) {
+        reset_taken(graph);
+        rg__leave(graph);
+    }
+    return r;
+}
+
+rg_result rg_compile(rg_graph *graph)
+{
+    RG__TAKEN(graph, "rg_compile", compile_taken(graph));
+}
+
+rg_result rg_place(rg_graph *graph)
+{
+    RG__TAKEN(graph, "rg_place", place_taken(graph));
+}
+
+rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperties *props,
+                           rg_requirements_fn requirements, void *user)
+{
+    RG__TAKEN(graph, "rg_place_offline", place_offline_taken(graph, props, requirements, user));
+}
+
+rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
+{
+    RG__TAKEN(graph, "rg_execute", execute_taken(graph, cmd));
+}
+
+rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
+{
+    RG__TAKEN(graph, "rg_execute_batches", execute_batches_taken(graph, cmds, plan));
+}
+
+/* A frame in chunks holds the graph from its begin to its end, with
+ * rg__frame_call, so chunks may record on any threads meanwhile. */
+rg_result rg_execute_begin(rg_graph *graph, const rg_execute_desc *desc, uint32_t *chunk_count)
+{
+    if (!graph)
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg_result r = rg__enter(graph, rg__frame_call, false);
+    if (r != RG_SUCCESS)
+        return r;
+    r = execute_begin_taken(graph, desc, chunk_count);
+    if (r != RG_SUCCESS)
+        rg__leave(graph);
+    return r;
+}
+
+rg_result rg_execute_chunk(rg_graph *graph, uint32_t chunk, VkCommandBuffer cmd)
+{
+    if (!graph)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (atomic_load_explicit(&graph->busy, memory_order_acquire) == rg__frame_call)
+        return rg__execute_chunk(graph, chunk, cmd, "rg_execute_chunk");
+    rg_result r = rg__enter(graph, "rg_execute_chunk", false);
+    if (r == RG_SUCCESS) { /* no frame begun: says so */
+        r = rg__execute_chunk(graph, chunk, cmd, "rg_execute_chunk");
+        rg__leave(graph);
+    }
+    return r;
+}
+
+rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
+{
+    if (!graph)
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg_result r = RG_SUCCESS;
+    if (atomic_load_explicit(&graph->busy, memory_order_acquire) != rg__frame_call)
+        r = rg__enter(graph, "rg_execute_end", false); /* no frame begun: says so */
+    if (r == RG_SUCCESS) {
+        r = execute_end_taken(graph, cmds, plan);
+        rg__leave(graph);
+    }
+    return r;
 }

@@ -837,6 +837,14 @@ struct rg_graph {
      * last freed: each distinct line once (base.c). Written through a
      * const graph, as the status is, under its own lock (chunks on other
      * threads may log). */
+    /* The one-thread rule ("Threads"), checked (base.c's rg__enter): the
+     * name of the call in the graph now (NULL: none; rg__frame_call from
+     * rg_execute_begin to rg_execute_end), the thread that made it, and a
+     * declaration call another thread was refused meanwhile, which fails
+     * the next rg_compile (the declaration may lack it). */
+    _Atomic(const char *) busy;
+    _Atomic(uintptr_t) busy_thread;
+    _Atomic(const char *) refused;
     rg__printed *printed;             /* -> printed_store */
     rg__printed printed_store;
     /* Held around the views rg_record_image_info makes on first use
@@ -1243,6 +1251,45 @@ rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what);
 /* Whether a frame is being recorded in chunks (then the graph must not
  * change): reports it, naming the call. */
 bool rg__frame_open(const rg_graph *g, const char *what);
+
+/* Takes g for the call `what` (a string literal: its address names it):
+ * RG_SUCCESS; RG_ERROR_BUSY when another thread is in a call on g
+ * (logged, naming both calls; a declaration call is remembered for
+ * rg__refused); RG_ERROR_INVALID_ARGUMENT, reported, when this thread is
+ * (a record callback changing its graph, or a frame begun and not ended).
+ * One compare-exchange and one store; rg__leave gives g back. */
+rg_result rg__enter(rg_graph *g, const char *what, bool declaration);
+void rg__leave(rg_graph *g);
+/* The holder of a frame recorded in chunks (rg_execute_begin takes g with
+ * it, rg_execute_end gives it back); rg_execute_chunk runs on any thread
+ * while g->busy is it. */
+extern const char rg__frame_call[];
+/* The body of a public declaration call that returns a handle of `type`
+ * and takes the graph (a refusal is remembered for rg_compile). */
+#define RG__DECLARING(graph, what, type, call)                                                                    \
+    do {                                                                                                          \
+        if (!(graph) || rg__enter((graph), (what), true) != RG_SUCCESS)                                           \
+            return (type){0};                                                                                     \
+        type rg_declared_ = (call);                                                                               \
+        rg__leave(graph);                                                                                         \
+        return rg_declared_;                                                                                      \
+    } while (0)
+/* The body of a public call that returns rg_result and takes the graph:
+ * `call` runs between rg__enter and rg__leave. */
+#define RG__TAKEN(graph, what, call)                                                                              \
+    do {                                                                                                          \
+        if (!(graph))                                                                                             \
+            return RG_ERROR_INVALID_ARGUMENT;                                                                     \
+        rg_result rg_taken_ = rg__enter((graph), (what), false);                                                  \
+        if (rg_taken_ == RG_SUCCESS) {                                                                            \
+            rg_taken_ = (call);                                                                                   \
+            rg__leave(graph);                                                                                     \
+        }                                                                                                         \
+        return rg_taken_;                                                                                         \
+    } while (0)
+/* The declaration call refused while this thread held g, if any (then
+ * forgotten): rg_compile fails with it. */
+const char *rg__refused(rg_graph *g);
 rg_result rg__execute_chunk(rg_graph *g, uint32_t chunk, VkCommandBuffer cmd, const char *what);
 rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what);
 /* Execute's frame state (rg__frames): the one-chunk-per-batch cut and

@@ -169,11 +169,8 @@ rg_result rg__place_timings(rg_graph *g)
     return RG_SUCCESS;
 }
 
-rg_result rg_graph_set_timings(rg_graph *graph, bool on)
+static rg_result set_timings(rg_graph *g, bool on)
 {
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     if (g->timings == on)
         return RG_SUCCESS;
     g->timings = on;
@@ -188,4 +185,9 @@ rg_result rg_graph_set_timings(rg_graph *graph, bool on)
         g->timings = false;
     }
     return r;
+}
+
+rg_result rg_graph_set_timings(rg_graph *graph, bool on)
+{
+    RG__TAKEN(graph, "rg_graph_set_timings", set_timings(graph, on));
 }

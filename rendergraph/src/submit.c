@@ -9,11 +9,8 @@
 /* Command buffers per submission: a batch's chunks. */
 #define RG__SUBMIT_CMDS RG__MAX_CHUNKS
 
-rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc)
+static rg_result submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit_desc *desc)
 {
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
     if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_submit: graph '%s' was created without a device", g->name);
@@ -83,11 +80,8 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
     return RG_SUCCESS;
 }
 
-rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint64_t value, VkFence fence)
+static rg_result set_retire_point(rg_graph *g, VkSemaphore timeline, uint64_t value, VkFence fence)
 {
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
     if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_graph_set_retire_point: graph '%s' was created without "
@@ -97,4 +91,16 @@ rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint6
     g->retire_fence = fence;
     g->unretired = 0; /* what it names signals after the frames recorded so far */
     return RG_SUCCESS;
+}
+
+/* Both take the graph (rg__enter): rg_submit updates what retirement waits
+ * for, as the retire point does. */
+rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc)
+{
+    RG__TAKEN(graph, "rg_submit", submit(graph, plan, desc));
+}
+
+rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint64_t value, VkFence fence)
+{
+    RG__TAKEN(graph, "rg_graph_set_retire_point", set_retire_point(graph, timeline, value, fence));
 }

@@ -122,9 +122,17 @@ rg_result rg_workers_execute(rg_workers *workers, rg_graph *graph, const VkComma
     rg_workers *w = workers;
     if (!w || !graph)
         return RG_ERROR_INVALID_ARGUMENT;
-    if (!cmds || !graph->placement.frames.open)
-        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_workers_execute: %s", !cmds
-                          ? "cmds is NULL" : "no frame begun (rg_execute_begin)");
+    if (atomic_load_explicit(&graph->busy, memory_order_acquire) != rg__frame_call) {
+        /* No frame begun: take the graph to say so (or hear who has it). */
+        rg_result r = rg__enter(graph, "rg_workers_execute", false);
+        if (r != RG_SUCCESS)
+            return r;
+        r = rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_workers_execute: no frame begun (rg_execute_begin)");
+        rg__leave(graph);
+        return r;
+    }
+    if (!cmds)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_workers_execute: cmds is NULL");
     rg__mutex_lock(&w->lock);
     w->graph = graph;
     w->cmds = cmds;

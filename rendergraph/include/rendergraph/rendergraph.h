@@ -701,12 +701,16 @@ typedef struct rg_graph_desc {
  * there is no graph to hold a message). */
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out);
 /* Frees the graph; its placement's Vulkan objects are retired to the
- * device (see "Placement and the GPU"). NULL: no-op. */
+ * device (see "Placement and the GPU"). NULL: no-op. While another thread
+ * is in a call on the graph nothing is freed and the log says so (see
+ * "Threads"). */
 void rg_graph_destroy(rg_graph *graph);
 /* Starts a new declaration. Every handle made before is stale from now on;
  * the placement is freed as rg_graph_destroy frees it, and a kept error
- * and the message are cleared. */
-void rg_graph_reset(rg_graph *graph);
+ * and the message are cleared. RG_ERROR_BUSY while another thread is in a
+ * call on the graph (nothing is reset); RG_ERROR_INVALID_ARGUMENT for
+ * NULL. */
+rg_result rg_graph_reset(rg_graph *graph);
 
 /* ===== 5. Resources ===== */
 
