@@ -628,7 +628,8 @@ void scene_frame_declare(scene_renderer *r, rg_graph *g, rg_texture target, bool
     /* The frame's uniforms: the slot's buffer, re-pointed by
      * scene_frame_update; the host wrote it before the submission. */
     r->uniform_import = rg_buffer_import(g, &(rg_buffer_import_desc){
-        .name = "frame uniforms", .buffer = eng_buffer_handle(r->uniforms[0]), .size = sizeof(frame_uniforms) });
+        .name = "frame uniforms", .buffer = eng_buffer_handle(r->uniforms[0]), .size = sizeof(frame_uniforms),
+        .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT });
     rg_access ubo_vertex = { .buffer = r->uniform_import, .usage = RG_USAGE_UNIFORM_VERTEX, .whole = true };
 
     /* Depth prepass: the camera's depth, kept for the forward pass and
@@ -878,7 +879,9 @@ eng_result scene_frame_update(scene_renderer *r, rg_graph *g, uint32_t slot, uin
     /* Host-coherent: written before the submission that reads it, which
      * makes it visible; the slot's previous reader has finished. */
     memcpy(eng_buffer_mapped(r->uniforms[slot]), &u, sizeof u);
-    rg_result rr = rg_buffer_set_buffer(g, r->uniform_import, eng_buffer_handle(r->uniforms[slot]));
+    rg_result rr = rg_buffer_set_buffer(g, r->uniform_import, &(rg_import_buffer){
+        .buffer = eng_buffer_handle(r->uniforms[slot]), .size = eng_buffer_size(r->uniforms[slot]),
+        .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT });
     if (rr != RG_SUCCESS)
         return eng_set_error(ENG_ERROR_INVALID_ARGUMENT, "rg_buffer_set_buffer: %s: %s", rg_result_string(rr),
                              rg_graph_error_message(g));

@@ -213,7 +213,11 @@ static eng_result present_graph(eng_swapchain *sc, eng_frame *frame, rg_graph *g
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "%s: no frame acquired", call);
     if (!graph)
         return end_without_graph(sc, frame, ENG_ERROR_INVALID_ARGUMENT, call, "NULL graph");
-    rg_result r = rg_texture_set_image(graph, backbuffer, frame->image, frame->view);
+    /* COLOR_ATTACHMENT is the usage eng_frame promises of every swapchain
+     * image (TRANSFER_SRC only where the surface allows it). */
+    rg_result r = rg_texture_set_image(graph, backbuffer, &(rg_import_image){
+        .image = frame->image, .view = frame->view, .format = frame->format, .width = frame->extent.width,
+        .height = frame->extent.height, .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT });
     if (r != RG_SUCCESS)
         return graph_failed(sc, frame, graph, r, call);
 

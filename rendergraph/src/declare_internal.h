@@ -85,8 +85,8 @@ static inline rg__cmd rg__cmd_template(rg_command_type type)
 uint32_t rg__texture_arg(rg__pending *p, rg_texture t);
 uint32_t rg__buffer_arg(rg__pending *p, rg_buffer b);
 
-/* Appends one resolved access; the created resource learns the usage it
- * needs (lifetime-only accesses never add usage). */
+/* Appends one resolved access; the resource learns the usage it needs
+ * (lifetime-only accesses never add usage). */
 bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags image_usage,
                      VkBufferUsageFlags buffer_usage);
 
@@ -104,5 +104,12 @@ bool rg__queue_eligible(rg_graph *g, const char *name, const rg__cmd *c, uint32_
 /* Appends the command record after its accesses; returns its handle (0
  * when an error is kept). */
 rg_command rg__cmd_finish(rg__pending *p, const rg__cmd *tmpl);
+
+/* rg_compile, after its stages: every import whose object's usage was
+ * given (at declaration or by a setter before this compile) has the usage
+ * the compiled graph needs; otherwise the kept error names the import and
+ * the missing bits (declare_resources.c, beside the setters, which check
+ * the same once the graph is compiled). */
+rg_result rg__imports_check(rg_graph *g);
 
 #endif

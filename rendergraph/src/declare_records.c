@@ -37,8 +37,9 @@ uint32_t rg__buffer_arg(rg__pending *p, rg_buffer b)
     return i;
 }
 
-/* Appends one resolved access; the created resource learns the usage it
- * needs (lifetime-only accesses never add usage). */
+/* Appends one resolved access; the resource learns the usage it needs
+ * (lifetime-only accesses never add usage): a created one is made with
+ * it, an import's object is checked for it (rg__imports_check). */
 bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags image_usage,
                         VkBufferUsageFlags buffer_usage)
 {
@@ -78,7 +79,7 @@ bool rg__access_push(rg__pending *p, const rg__access *rec, VkImageUsageFlags im
     a->role = rec->role;
     rg__hash_bytes(g, a, sizeof *a);
     rg__resource *r = &rg__decl_resources(g)[rec->resource];
-    if (rec->role != RG__ROLE_LIFETIME && !r->imported) {
+    if (rec->role != RG__ROLE_LIFETIME) {
         r->declared_usage |= image_usage;
         r->buffer_usage |= buffer_usage;
     }

@@ -319,6 +319,8 @@ static rg_result compile_taken(rg_graph *graph)
         return RG_SUCCESS;
     discard_from(g, RG__COMPILED, "rg_compile");
     rg_result r = compile_run(g);
+    if (r == RG_SUCCESS)
+        r = rg__imports_check(g); /* usage given before there was a compiled graph to check it against */
     if (r != RG_SUCCESS) {
         rg__compiled_free(g);
         /* A stage that found a declaration error kept it; memory is the

@@ -145,6 +145,12 @@ typedef struct rg__resource {
     VkImage image;
     VkImageView view;
     VkBuffer buffer;
+    /* imports: the usage the application says its object was created with
+     * (VkImageUsageFlags or VkBufferUsageFlags), from the import's desc or
+     * the last setter (given_by_setter); 0: not said, not checked. Like the
+     * objects, not part of the declaration's hash. */
+    VkFlags given_usage;
+    bool given_by_setter;
     /* subresource slots: aspect-major, then mip, then layer; a buffer has
      * one slot */
     uint32_t sub_base, sub_count;
@@ -1083,6 +1089,14 @@ void rg__transients_free(const rg_graph *g, rg__transients *t);
 static inline VkImageUsageFlags rg__image_usage(const rg_graph *g, uint32_t ri)
 {
     return g->compiled.transient.usage ? g->compiled.transient.usage[ri] : g->decl.resources[ri].declared_usage;
+}
+/* The usage the compiled graph's accesses need of import ri's object
+ * (VkImageUsageFlags or VkBufferUsageFlags; after compile_transient for a
+ * texture, which adds what merging needs). */
+static inline VkFlags rg__import_needs(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    return r->is_texture ? rg__image_usage(g, ri) : r->buffer_usage;
 }
 static inline bool rg__transient(const rg_graph *g, uint32_t ri)
 {

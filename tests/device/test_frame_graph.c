@@ -481,7 +481,10 @@ DEVICE_TEST(frame_graph, exposed_synchronization_and_hand_submission)
     cr_expect_eq(none, VK_NULL_HANDLE);
     /* Those are left unsubmitted: the slot's next acquire resets them. */
 
-    cr_assert_eq(rg_texture_set_image(g, back, frame.image, frame.view), RG_SUCCESS);
+    cr_assert_eq(rg_texture_set_image(g, back, &(rg_import_image){
+                     .image = frame.image, .view = frame.view, .format = frame.format, .width = frame.extent.width,
+                     .height = frame.extent.height, .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT }),
+                 RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_assert_eq(test_execute(g, frame.cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_assert_eq(eng_swapchain_capture_next(sc), ENG_SUCCESS, "%s", eng_last_error());
     eng_swapchain_finish_image(sc, &frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -567,6 +570,14 @@ DEVICE_TEST(frame_graph, graphs_that_cannot_run)
     expect_refused(sc, bad, bad_back, ENG_ERROR_INVALID_ARGUMENT, compile_message);
     /* No backbuffer (a zero handle), then no graph. */
     expect_refused(sc, fg.graph, (rg_texture){ 0 }, ENG_ERROR_INVALID_ARGUMENT, "rg_texture_set_image");
+    /* A resize the graph was not declared again for: the swapchain's
+     * smaller images are refused before anything is recorded; back at the
+     * declared size the graph runs again. */
+    eng_swapchain_resize(sc, W / 2, H / 2);
+    expect_refused(sc, fg.graph, fg.back, ENG_ERROR_INVALID_ARGUMENT,
+                   "rg_texture_set_image: graph 'frame': import 'swapchain' declared 24x16, given 12x8: re-declare "
+                   "or use a relative size");
+    eng_swapchain_resize(sc, W, H);
     eng_frame frame;
     cr_assert_eq(eng_swapchain_acquire(sc, &frame), ENG_SUCCESS, "%s", eng_last_error());
     cr_expect_eq(eng_swapchain_present_graph(sc, &frame, NULL, fg.back), ENG_ERROR_INVALID_ARGUMENT);

@@ -397,11 +397,15 @@ DEVICE_TEST(rg_descriptors, an_import_mip_per_image_and_after_redeclaration)
         cr_expect_neq(a.imageView, ii->view, "one mip and one aspect, not the import's own view");
         cr_expect_eq(a.imageLayout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
         const eng_image_info *other = eng_image_get_info(img[1]);
-        cr_assert_eq(rg_texture_set_image(g, t, other->image, other->view), RG_SUCCESS);
+        rg_import_image given = { .image = other->image, .view = other->view, .format = ds, .width = 16,
+                                  .height = 16, .mip_levels = 2, .usage = other->usage };
+        cr_assert_eq(rg_texture_set_image(g, t, &given), RG_SUCCESS, "%s", rg_graph_error_message(g));
         rc = rg_record_context_for(g, VK_NULL_HANDLE, c);
         cr_assert_eq(rg_record_image_info(rc, t, &b), RG_SUCCESS, "%s", rg_graph_error_message(g));
         cr_expect_neq(b.imageView, a.imageView, "a view of the new image");
-        cr_assert_eq(rg_texture_set_image(g, t, ii->image, ii->view), RG_SUCCESS);
+        given.image = ii->image;
+        given.view = ii->view;
+        cr_assert_eq(rg_texture_set_image(g, t, &given), RG_SUCCESS, "%s", rg_graph_error_message(g));
         rc = rg_record_context_for(g, VK_NULL_HANDLE, c);
         cr_assert_eq(rg_record_image_info(rc, t, &a_again), RG_SUCCESS);
         cr_expect_eq(a_again.imageView, a.imageView, "kept per image");

@@ -611,7 +611,9 @@ static void frames_before(uint32_t frame, void *user)
     frames_job *j = user;
     j->ch->pattern.push[0] = 0x10000u * (frame + 1);
     j->ch->pattern.push[1] = frame + 2;
-    rg_result r = rg_buffer_set_buffer(j->ch->g, j->ch->out, eng_buffer_handle(j->readbacks[frame]));
+    rg_result r = rg_buffer_set_buffer(j->ch->g, j->ch->out, &(rg_import_buffer){
+        .buffer = eng_buffer_handle(j->readbacks[frame]), .size = eng_buffer_size(j->readbacks[frame]),
+        .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT });
     cr_assert_eq(r, RG_SUCCESS, "%s", rg_graph_error_message(j->ch->g));
 }
 
@@ -745,7 +747,9 @@ static void readback_before(uint32_t frame, void *user)
         j->pattern->push[0] = 0xA0000u + 0x1111u * frame;
         j->pattern->push[1] = 2 * frame + 1;
     }
-    rg_result r = rg_buffer_set_buffer(j->g, j->out, eng_buffer_handle(j->readbacks[frame]));
+    rg_result r = rg_buffer_set_buffer(j->g, j->out, &(rg_import_buffer){
+        .buffer = eng_buffer_handle(j->readbacks[frame]), .size = eng_buffer_size(j->readbacks[frame]),
+        .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT });
     cr_assert_eq(r, RG_SUCCESS, "%s", rg_graph_error_message(j->g));
 }
 
@@ -1027,7 +1031,9 @@ static void draw_before(uint32_t frame, void *user)
     draw_job *j = user;
     static const float colors[3][4] = { { 0, 1, 1, 1 }, { 1, 0, 1, 1 }, { 1, 1, 0, 1 } };
     memcpy(j->fill->color, colors[frame], sizeof colors[frame]);
-    rg_result r = rg_buffer_set_buffer(j->g, j->out, eng_buffer_handle(j->readbacks[frame]));
+    rg_result r = rg_buffer_set_buffer(j->g, j->out, &(rg_import_buffer){
+        .buffer = eng_buffer_handle(j->readbacks[frame]), .size = eng_buffer_size(j->readbacks[frame]),
+        .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT });
     cr_assert_eq(r, RG_SUCCESS, "%s", rg_graph_error_message(j->g));
 }
 

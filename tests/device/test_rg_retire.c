@@ -167,8 +167,11 @@ static VkCommandBuffer begin(runner *r)
  * fence: signal the runner's fence. Not waited for. */
 static void submit_frame(runner *r, rg_graph *g, rg_buffer readback, bool fence)
 {
-    cr_assert_eq(rg_buffer_set_buffer(g, readback, eng_buffer_handle(r->readbacks[r->recorded])), RG_SUCCESS, "%s",
-                 rg_graph_error_message(g));
+    const eng_buffer *given = r->readbacks[r->recorded];
+    cr_assert_eq(rg_buffer_set_buffer(g, readback, &(rg_import_buffer){ .buffer = eng_buffer_handle(given),
+                                                                        .size = eng_buffer_size(given),
+                                                                        .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT }),
+                 RG_SUCCESS, "%s", rg_graph_error_message(g));
     VkCommandBuffer cmd = begin(r);
     rg_submit_plan plan = { 0 };
     rg_result res = test_execute_batches(g, &cmd, &plan);

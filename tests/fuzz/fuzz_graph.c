@@ -1098,7 +1098,19 @@ static void op_misuse(fz *f)
         break;
     case 6: {
         rg_texture t = tex_arg(f, &d);
-        rg_result res = rg_texture_set_image(f->g, t, (VkImage)(uintptr_t)0x1000, VK_NULL_HANDLE);
+        /* The import's own shape, and every usage: only the handle decides. */
+        const shadow *s = d == UINT32_MAX ? NULL : &f->res[d];
+        rg_import_image image = {.image = (VkImage)(uintptr_t)0x1000, .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                 .width = 1, .height = 1, .usage = ~(VkImageUsageFlags)0};
+        if (s && s->is_texture) {
+            image.format = s->format;
+            image.width = s->w;
+            image.height = s->h;
+            image.mip_levels = s->mips;
+            image.array_layers = s->layers;
+            image.samples = (VkSampleCountFlagBits)s->samples;
+        }
+        rg_result res = rg_texture_set_image(f->g, t, &image);
         CHECK(res == RG_SUCCESS || res == RG_ERROR_INVALID_HANDLE || res == RG_ERROR_INVALID_ARGUMENT, "%d", res);
         CHECK(d == UINT32_MAX || (res == RG_SUCCESS) == f->res[d].imported, "set_image on declared texture: %d",
               res);
@@ -1106,7 +1118,9 @@ static void op_misuse(fz *f)
     }
     case 7: {
         rg_buffer b = buf_arg(f, &d);
-        rg_result res = rg_buffer_set_buffer(f->g, b, VK_NULL_HANDLE);
+        VkDeviceSize size = d != UINT32_MAX && !f->res[d].is_texture && f->res[d].size ? f->res[d].size : 1;
+        rg_result res = rg_buffer_set_buffer(f->g, b, &(rg_import_buffer){.size = size,
+                                                                           .usage = ~(VkBufferUsageFlags)0});
         CHECK(d == UINT32_MAX || (res == RG_SUCCESS) == f->res[d].imported, "set_buffer: %d", res);
         break;
     }

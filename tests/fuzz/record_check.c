@@ -591,9 +591,14 @@ static void bind_imports(checker *ck)
         if (info.texture.id) {
             VkImageView view;
             VkImage image = null_device_app_image(ck->nd, info.format, info.mip_levels, info.array_layers, &view);
-            r = rg_texture_set_image(ck->g, info.texture, image, view);
+            /* The null device's images allow every use. */
+            r = rg_texture_set_image(ck->g, info.texture, &(rg_import_image){
+                .image = image, .view = view, .format = info.format, .width = info.width, .height = info.height,
+                .mip_levels = info.mip_levels, .array_layers = info.array_layers, .samples = info.samples,
+                .usage = ~(VkImageUsageFlags)0});
         } else {
-            r = rg_buffer_set_buffer(ck->g, info.buffer, null_device_app_buffer(ck->nd));
+            r = rg_buffer_set_buffer(ck->g, info.buffer, &(rg_import_buffer){
+                .buffer = null_device_app_buffer(ck->nd), .size = info.size, .usage = ~(VkBufferUsageFlags)0});
         }
         CHECK(r == RG_SUCCESS, "%s: binding import %u: %s", ck->o->context, i, rg_graph_error_message(ck->g));
     }

@@ -314,6 +314,7 @@ static void declare(frame *f)
                                             .name = "readback",
                                             .buffer = f->readback[0].buffer,
                                             .size = W * H * 4,
+                                            .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                             .initial_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
                                             .initial_access = VK_ACCESS_2_HOST_READ_BIT,
                                             .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
@@ -458,7 +459,8 @@ void test_raw_frame(void)
     /* A fourth frame, its own submission, into the second buffer. */
     poison(&f.readback[0]);
     poison(&f.readback[1]);
-    r = rg_buffer_set_buffer(f.graph, f.out, f.readback[1].buffer);
+    r = rg_buffer_set_buffer(f.graph, f.out, &(rg_import_buffer){ .buffer = f.readback[1].buffer, .size = W * H * 4,
+                                                                  .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT });
     cr_assert_eq(r, RG_SUCCESS, "rg_buffer_set_buffer: %s", rg_graph_error_message(f.graph));
     run(&f, 1);
     expect_pixels(&f.readback[1], "a 4th frame, its own submission, into the second buffer");

@@ -41,7 +41,9 @@ Test(rg_declare, stale_handle_after_reset)
     rg_command c = test_outside(g, "stale_user", TEX(t, RG_USAGE_SAMPLED_COMPUTE));
     cr_expect_eq(c.id, 0);
     test_expect_error(g, RG_ERROR_INVALID_HANDLE, "stale_user");
-    cr_expect_eq(rg_texture_set_image(g, t, VK_NULL_HANDLE, VK_NULL_HANDLE), RG_ERROR_INVALID_HANDLE);
+    cr_expect_eq(rg_texture_set_image(g, t, &(rg_import_image){.format = VK_FORMAT_R8G8B8A8_UNORM, .width = 64,
+                                                               .height = 64, .usage = VK_IMAGE_USAGE_SAMPLED_BIT}),
+                 RG_ERROR_INVALID_HANDLE);
     rg_graph_destroy(g);
 }
 
@@ -177,10 +179,14 @@ Test(rg_declare, set_image_only_on_imports)
                                                    .name = "imported", .format = VK_FORMAT_B8G8R8A8_SRGB,
                                                    .width = 8, .height = 8});
     rg_buffer ib = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "ib", .size = 16});
-    cr_expect_eq(rg_texture_set_image(g, created, VK_NULL_HANDLE, VK_NULL_HANDLE), RG_ERROR_INVALID_ARGUMENT);
-    cr_expect_eq(rg_texture_set_image(g, imported, (VkImage)(uintptr_t)0x10, VK_NULL_HANDLE), RG_SUCCESS);
-    cr_expect_eq(rg_buffer_set_buffer(g, ib, (VkBuffer)(uintptr_t)0x20), RG_SUCCESS);
-    cr_expect_eq(rg_buffer_set_buffer(g, test_buf(g, "own"), VK_NULL_HANDLE), RG_ERROR_INVALID_ARGUMENT);
+    rg_import_image image = {.image = (VkImage)(uintptr_t)0x10, .format = VK_FORMAT_B8G8R8A8_SRGB, .width = 8,
+                             .height = 8, .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT};
+    rg_import_buffer buffer = {.buffer = (VkBuffer)(uintptr_t)0x20, .size = 16,
+                               .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    cr_expect_eq(rg_texture_set_image(g, created, &image), RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_eq(rg_texture_set_image(g, imported, &image), RG_SUCCESS);
+    cr_expect_eq(rg_buffer_set_buffer(g, ib, &buffer), RG_SUCCESS);
+    cr_expect_eq(rg_buffer_set_buffer(g, test_buf(g, "own"), &buffer), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_eq(rg_graph_error(g), RG_SUCCESS, "re-pointing is no declaration error");
     rg_graph_destroy(g);
 }

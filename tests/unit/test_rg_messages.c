@@ -70,6 +70,11 @@ static const VkPhysicalDeviceMemoryProperties *h200(void) { return &test_mem_tab
 
 /* ------------------------------------------------------------- the calls */
 
+/* What the fixture's imports are given: their declared shapes. */
+static const rg_import_image swapchain_image = {.format = VK_FORMAT_B8G8R8A8_SRGB, .width = 64, .height = 64,
+                                                .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT};
+static const rg_import_buffer upload_buffer = {.size = 256, .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT};
+
 #define CALL(id, expr)                                                                                               \
     static rg_result id(fixture *f) { return (expr); }
 
@@ -113,10 +118,10 @@ CALL(json_null, rg_memory_report_json(f->g, NULL))
 CALL(json_unplaced, rg_memory_report_json(f->g, "/dev/null"))
 CALL(svg_null, rg_memory_timeline_svg(f->g, NULL))
 CALL(svg_unplaced, rg_memory_timeline_svg(f->g, "/dev/null"))
-CALL(set_image_zero, rg_texture_set_image(f->g, (rg_texture){0}, VK_NULL_HANDLE, VK_NULL_HANDLE))
-CALL(set_image_created, rg_texture_set_image(f->g, f->color, VK_NULL_HANDLE, VK_NULL_HANDLE))
-CALL(set_buffer_zero, rg_buffer_set_buffer(f->g, (rg_buffer){0}, VK_NULL_HANDLE))
-CALL(set_buffer_created, rg_buffer_set_buffer(f->g, f->buf, VK_NULL_HANDLE))
+CALL(set_image_zero, rg_texture_set_image(f->g, (rg_texture){0}, &swapchain_image))
+CALL(set_image_created, rg_texture_set_image(f->g, f->color, &swapchain_image))
+CALL(set_buffer_zero, rg_buffer_set_buffer(f->g, (rg_buffer){0}, &upload_buffer))
+CALL(set_buffer_created, rg_buffer_set_buffer(f->g, f->buf, &upload_buffer))
 CALL(execute_null, rg_execute(f->g, VK_NULL_HANDLE))
 CALL(batches_null, rg_execute_batches(f->g, NULL, &f->plan))
 CALL(batches_no_plan, rg_execute_batches(f->g, f->cmds, NULL))
@@ -273,8 +278,8 @@ Test(rg_messages, a_null_graph_is_an_invalid_argument)
     cr_expect_eq(rg_texture_get_info(NULL, (rg_texture){0}, &(rg_resource_info){0}), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_eq(rg_write_dot(NULL, "/dev/null"), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_eq(rg_memory_report_print(NULL, stdout), RG_ERROR_INVALID_ARGUMENT);
-    cr_expect_eq(rg_texture_set_image(NULL, (rg_texture){0}, VK_NULL_HANDLE, VK_NULL_HANDLE),
-                 RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_eq(rg_texture_set_image(NULL, (rg_texture){0}, &swapchain_image), RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_eq(rg_buffer_set_buffer(NULL, (rg_buffer){0}, &upload_buffer), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_eq(rg_execute_batches(NULL, NULL, NULL), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_eq(rg_submit(NULL, NULL, NULL), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_str_eq(rg_graph_error_message(NULL), "no graph");
@@ -373,10 +378,10 @@ Test(rg_messages, a_successful_setter_clears_the_message)
     fixture f;
     declare(&f, true);
     earlier_message(&f);
-    cr_expect_eq(rg_texture_set_image(f.g, f.import, VK_NULL_HANDLE, VK_NULL_HANDLE), RG_SUCCESS);
+    cr_expect_eq(rg_texture_set_image(f.g, f.import, &swapchain_image), RG_SUCCESS);
     cr_expect_str_eq(rg_graph_error_message(f.g), "");
     earlier_message(&f);
-    cr_expect_eq(rg_buffer_set_buffer(f.g, f.buf_import, VK_NULL_HANDLE), RG_SUCCESS);
+    cr_expect_eq(rg_buffer_set_buffer(f.g, f.buf_import, &upload_buffer), RG_SUCCESS);
     cr_expect_str_eq(rg_graph_error_message(f.g), "");
     rg_graph_destroy(f.g);
 }

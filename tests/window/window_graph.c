@@ -91,7 +91,9 @@ rg_result window_graph_record(window_graph *wg, eng_swapchain *sc, const eng_fra
         if (r != RG_SUCCESS)
             return r;
     }
-    rg_result r = rg_texture_set_image(wg->graph, wg->backbuffer, f->image, f->view);
+    rg_result r = rg_texture_set_image(wg->graph, wg->backbuffer, &(rg_import_image){
+        .image = f->image, .view = f->view, .format = f->format, .width = f->extent.width,
+        .height = f->extent.height, .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT });
     if (r == RG_SUCCESS)
         r = rg_execute(wg->graph, f->cmd);
     if (r == RG_SUCCESS)

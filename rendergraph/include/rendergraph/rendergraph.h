@@ -39,7 +39,9 @@
  *       fail(rg_graph_error_message(g));            // names the command and resource
  *
  *   // every frame: the acquired image, one command buffer (recording), submit
- *   rg_texture_set_image(g, back, images[index], views[index]);
+ *   rg_texture_set_image(g, back, &(rg_import_image){ .image = images[index], .view = views[index],
+ *       .format = VK_FORMAT_B8G8R8A8_SRGB, .width = w, .height = h,
+ *       .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT });  // as the swapchain made them
  *   rg_submit_plan plan;
  *   rg_execute_batches(g, &cmd, &plan);              // records the frame and every barrier
  *   vkEndCommandBuffer(cmd);
@@ -739,8 +741,10 @@ rg_result rg_graph_reset(rg_graph *graph);
  *   rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){ .name = "readback",
  *       .buffer = host_buffer, .size = 4096,
  *       .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT, .final_access = VK_ACCESS_2_HOST_READ_BIT });
- *   // every frame, before executing:
- *   rg_texture_set_image(g, back, images[index], views[index]);
+ *   // every frame, before executing: the image and what it was created with
+ *   rg_texture_set_image(g, back, &(rg_import_image){ .image = images[index], .view = views[index],
+ *       .format = fmt, .width = extent.width, .height = extent.height,
+ *       .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT });  // the swapchain's imageUsage
  *
  * Frames. A compiled graph is executed frame after frame; what survives
  * from one execution to the next:
@@ -750,6 +754,22 @@ rg_result rg_graph_reset(rg_graph *graph);
  *     in an import or a history texture.
  *   - Imports keep their contents; their state before the frame and the
  *     state to leave them in are declared (rg_texture_import_desc).
+ *   - An import's object may change every frame (rg_texture_set_image,
+ *     rg_buffer_set_buffer), and the setter checks what it is told of it
+ *     against the declaration: an image of another extent, format, sample
+ *     count, mip count or layer count, a buffer smaller than the declared
+ *     size, or an image or buffer whose usage lacks what the compiled
+ *     graph's accesses need, is refused (RG_ERROR_INVALID_ARGUMENT, not
+ *     kept, naming both values) and the graph keeps the object it had. On a
+ *     resize, re-declare (rg_graph_reset) with the new extent; textures
+ *     sized from the import (see "Relative sizes") follow it. The usage is
+ *     checked when the graph is compiled: at the setter, or, for an object
+ *     given before (or at declaration, with rg_texture_import_desc.usage),
+ *     by rg_compile, whose error is kept. The application's duty is what
+ *     the graph cannot see: that the description is true of the object
+ *     (the graph trusts it; the validation layer checks it), that the view
+ *     is of that image, and that the object lives until the frames using
+ *     it have finished.
  *   - History textures (rg_texture_create_history) hand what one frame
  *     wrote to the next frame to read; see "History".
  *
@@ -833,7 +853,7 @@ typedef struct rg_texture_desc {
      * at least 1. size_of must be declared first; chains (each bloom level
      * half the one before) are fine. It is resolved at declaration: the
      * source is declared earlier and its extent never changes afterwards
-     * (rg_texture_set_image keeps it), so every later check, query and
+     * (rg_texture_set_image refuses another), so every later check, query and
      * report sees the extent as if it were given absolutely. Declaration
      * errors naming the texture: size_of stale, foreign or not a texture
      * (RG_ERROR_INVALID_HANDLE); width or height non-zero with size_of,
@@ -871,6 +891,10 @@ typedef struct rg_texture_import_desc {
     uint32_t width, height;
     uint32_t mip_levels, array_layers;/* 0 = 1 */
     VkSampleCountFlagBits samples;    /* 0 = 1 */
+    /* image's VkImageCreateInfo::usage, checked at rg_compile against what
+     * the graph's accesses need; 0: not checked until rg_texture_set_image
+     * gives one. */
+    VkImageUsageFlags usage;
     VkImageLayout initial_layout;     /* UNDEFINED: contents not needed */
     VkPipelineStageFlags2 initial_stage;  /* last stage that touched it, e.g.
                                              COLOR_ATTACHMENT_OUTPUT for an image
@@ -899,6 +923,10 @@ typedef struct rg_buffer_import_desc {
     const char *name;
     VkBuffer buffer;
     VkDeviceSize size;
+    /* buffer's VkBufferCreateInfo::usage, checked at rg_compile against
+     * what the graph's accesses need; 0: not checked until
+     * rg_buffer_set_buffer gives one. */
+    VkBufferUsageFlags usage;
     VkPipelineStageFlags2 initial_stage;
     VkAccessFlags2 initial_access;
     VkPipelineStageFlags2 final_stage;
@@ -926,13 +954,39 @@ rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *des
  * rg_texture_desc.history_clear; true afterwards. False for any other
  * texture. */
 bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous);
+/* The image an import is given for the next execute, and what it was
+ * created with (checked against the import's declaration: see "Frames"). */
+typedef struct rg_import_image {
+    VkImage image;                    /* VK_NULL_HANDLE: none (an execute that
+                                         needs one refuses) */
+    VkImageView view;                 /* whole-image view, for attachments */
+    VkFormat format;                  /* required */
+    uint32_t width, height;           /* required */
+    uint32_t mip_levels, array_layers;/* 0 = 1 */
+    VkSampleCountFlagBits samples;    /* 0 = 1 */
+    VkImageUsageFlags usage;          /* required: its VkImageCreateInfo::usage */
+} rg_import_image;
+
+/* The buffer an import is given for the next execute, and what it was
+ * created with. */
+typedef struct rg_import_buffer {
+    VkBuffer buffer;                  /* VK_NULL_HANDLE: none */
+    VkDeviceSize size;                /* required: at least the declared size */
+    VkBufferUsageFlags usage;         /* required: its VkBufferCreateInfo::usage */
+} rg_import_buffer;
+
 /* Re-point an import for the next execute (the acquired swapchain image)
- * without recompiling; the new object has the import's format, extent and
- * counts. Per-frame setters: RG_ERROR_INVALID_HANDLE, or
- * RG_ERROR_INVALID_ARGUMENT for a resource that is not an import; not
- * kept. */
-rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, VkImage image, VkImageView view);
-rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, VkBuffer handle);
+ * without recompiling. Per-frame setters, not kept (see "Errors"):
+ * RG_ERROR_INVALID_HANDLE; RG_ERROR_INVALID_ARGUMENT for a resource that
+ * is not an import, a NULL description, a required field 0 (the message
+ * names it), or an object that does not match the declaration: an image's
+ * extent, format, sample count, mip or layer count differs, a buffer is
+ * smaller, or (once the graph is compiled) the usage lacks bits the
+ * graph's accesses need (named). The message names the call, the graph,
+ * the import and both values; on failure the import keeps the object it
+ * had. */
+rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, const rg_import_image *image);
+rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, const rg_import_buffer *buffer_desc);
 /* A texture's extent (relative sizes resolved), at any time after its
  * declaration: what a record callback sizes a dispatch by. 0x0 for a
  * stale, foreign or 0 handle. */
