@@ -166,7 +166,7 @@ static bool texture_extent(rg_graph *g, const char *fn, const rg_texture_desc *d
     return true;
 }
 
-rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
+static rg_texture texture_create_taken(rg_graph *graph, const rg_texture_desc *desc)
 {
     if (!rg__usable(graph))
         return (rg_texture){0};
@@ -199,7 +199,7 @@ rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
  * previous; each names the other. Their usages are united at compile
  * (compile_transient.c), placement gives each its own allocation, and
  * execute swaps their images. */
-rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *desc, rg_texture *previous)
+static rg_texture texture_create_history_taken(rg_graph *graph, const rg_texture_desc *desc, rg_texture *previous)
 {
     if (previous)
         *previous = (rg_texture){0};
@@ -249,7 +249,7 @@ rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *des
     return (rg_texture){rg__make_id(graph, first)};
 }
 
-rg_texture rg_texture_import(rg_graph *graph, const rg_texture_import_desc *desc)
+static rg_texture texture_import_taken(rg_graph *graph, const rg_texture_import_desc *desc)
 {
     if (!rg__usable(graph))
         return (rg_texture){0};
@@ -294,7 +294,7 @@ static rg__resource *buffer_append(rg_graph *graph, const char *fn, const char *
     return r;
 }
 
-rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc)
+static rg_buffer buffer_create_taken(rg_graph *graph, const rg_buffer_desc *desc)
 {
     rg__resource *r = buffer_append(graph, "rg_buffer_create", desc ? desc->name : NULL, desc ? desc->size : 0);
     if (!r)
@@ -305,7 +305,7 @@ rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc)
     return (rg_buffer){rg__make_id(graph, index)};
 }
 
-rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc)
+static rg_buffer buffer_import_taken(rg_graph *graph, const rg_buffer_import_desc *desc)
 {
     rg__resource *r = buffer_append(graph, "rg_buffer_import", desc ? desc->name : NULL, desc ? desc->size : 0);
     if (!r)
@@ -389,7 +389,7 @@ static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
  * per-frame call, so it starts with the message cleared like rg_execute.
  * Nothing is stored unless every check passes, so a refused object never
  * reaches an execute. */
-rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, const rg_import_image *image)
+static rg_result texture_set_image_taken(rg_graph *graph, rg_texture texture, const rg_import_image *image)
 {
     static const char fn[] = "rg_texture_set_image";
     if (!graph)
@@ -444,7 +444,7 @@ rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, const rg_imp
     return RG_SUCCESS;
 }
 
-rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, const rg_import_buffer *buffer_desc)
+static rg_result buffer_set_buffer_taken(rg_graph *graph, rg_buffer buffer, const rg_import_buffer *buffer_desc)
 {
     static const char fn[] = "rg_buffer_set_buffer";
     if (!graph)
@@ -477,4 +477,41 @@ rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, const rg_impor
     w->given_usage = buffer_desc->usage;
     w->given_by_setter = true;
     return RG_SUCCESS;
+}
+
+/* The public calls: each takes the graph (rg__enter). */
+
+rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
+{
+    RG__DECLARING(graph, "rg_texture_create", rg_texture, texture_create_taken(graph, desc));
+}
+
+rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *desc, rg_texture *previous)
+{
+    RG__DECLARING(graph, "rg_texture_create_history", rg_texture, texture_create_history_taken(graph, desc, previous));
+}
+
+rg_texture rg_texture_import(rg_graph *graph, const rg_texture_import_desc *desc)
+{
+    RG__DECLARING(graph, "rg_texture_import", rg_texture, texture_import_taken(graph, desc));
+}
+
+rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc)
+{
+    RG__DECLARING(graph, "rg_buffer_create", rg_buffer, buffer_create_taken(graph, desc));
+}
+
+rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc)
+{
+    RG__DECLARING(graph, "rg_buffer_import", rg_buffer, buffer_import_taken(graph, desc));
+}
+
+rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, const rg_import_image *image)
+{
+    RG__TAKEN(graph, "rg_texture_set_image", texture_set_image_taken(graph, texture, image));
+}
+
+rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, const rg_import_buffer *buffer_desc)
+{
+    RG__TAKEN(graph, "rg_buffer_set_buffer", buffer_set_buffer_taken(graph, buffer, buffer_desc));
 }
