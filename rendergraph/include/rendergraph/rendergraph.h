@@ -153,7 +153,20 @@ extern "C" {
  * thread, shared with no other thread, and a chunk being recorded keeps
  * its messages per thread.
  *   - A graph belongs to one thread at a time (declaration, compile,
- *     placement, queries, reports, execute, destroy).
+ *     placement, queries, reports, execute, destroy). The rule is checked
+ *     where a breach would crash: every call that changes or executes a
+ *     graph (declaration calls, per-frame setters, rg_compile, rg_place,
+ *     rg_place_offline, rg_graph_reset, rg_graph_destroy, the execute
+ *     calls, rg_submit, rg_graph_set_retire_point, rg_graph_set_timings)
+ *     takes the graph for its duration, one atomic operation. A second
+ *     thread arriving meanwhile gets RG_ERROR_BUSY (rg_graph_destroy: the
+ *     graph is not freed) and the log, not the graph's message, which
+ *     belongs to the first thread, names both calls ("rg_graph_reset:
+ *     graph 'frame' is busy: another thread is in rg_execute"); a
+ *     declaration call refused so makes the next rg_compile fail with
+ *     RG_ERROR_BUSY, since the declaration may lack it. The same thread
+ *     calling in again (a record callback changing the graph it records)
+ *     is RG_ERROR_INVALID_ARGUMENT. Queries are not checked: they read.
  *   - Different graphs may be used on different threads at once:
  *     device-free ones without any condition, and graphs on one rg_device
  *     too, which they only read but for its list of retired objects (see
