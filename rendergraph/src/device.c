@@ -256,6 +256,7 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
         return device_fail(desc, RG_ERROR_OUT_OF_MEMORY, "rg_device_create: out of host memory");
     memset(d, 0, sizeof *d);
     atomic_init(&d->retired, NULL);
+    atomic_init(&d->graphs, 0);
     d->alloc = alloc;
     d->vk_alloc = desc->vk_allocator;
     d->instance = desc->instance;
@@ -480,6 +481,14 @@ void rg_device_destroy(rg_device *device)
 {
     if (!device)
         return;
+    unsigned graphs = atomic_load(&device->graphs);
+    if (graphs) {
+        char message[256];
+        snprintf(message, sizeof message, "rg_device_destroy: %u graph%s made on the device %s not destroyed: "
+                 "destroy them first (a call on one now would use the destroyed device)", graphs,
+                 graphs == 1 ? "" : "s", graphs == 1 ? "is" : "are");
+        device_log(device->log, device->log_user, RG_LOG_ERROR, message);
+    }
     rg__retired_group *list = atomic_exchange(&device->retired, NULL);
     while (list) {
         rg__retired_group *next = list->next;

@@ -99,8 +99,10 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->printed = &g->printed_store;
     atomic_flag_clear(&g->printed->lock);
     declaration_clear(g);
-    if (g->dev)
+    if (g->dev) {
+        atomic_fetch_add(&g->dev->graphs, 1);
         rg__device_collect(g->dev);
+    }
     *out = g;
     return RG_SUCCESS;
 }
@@ -116,6 +118,8 @@ static void destroy_taken(rg_graph *graph)
     rg__free(graph, graph->decl.accesses);
     rg__free(graph, graph->decl.spans);
     rg__mutex_destroy(&graph->views_lock);
+    if (graph->dev)
+        atomic_fetch_sub(&graph->dev->graphs, 1);
     rg_allocator alloc = graph->alloc;
     alloc.free(alloc.user, graph);
 }

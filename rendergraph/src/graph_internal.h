@@ -813,6 +813,9 @@ struct rg_device {
      * (device.c): a list pushed and taken whole with atomics, so graphs on
      * other threads may retire and collect at once. */
     _Atomic(struct rg__retired_group *) retired;
+    /* Graphs made on it and not destroyed: rg_device_destroy says when
+     * some remain (their next call would use a destroyed device). */
+    atomic_uint graphs;
 };
 
 /* ------------------------------------------------------------------ graph */

@@ -569,13 +569,28 @@ typedef struct rg_device_desc {
 } rg_device_desc;
 
 /* Loads the functions and reads the device's properties. A missing
- * required handle is RG_ERROR_INVALID_ARGUMENT; a function the device does
- * not give, or a device below Vulkan 1.3, RG_ERROR_UNSUPPORTED; each is
- * logged with its name. */
+ * required field is RG_ERROR_INVALID_ARGUMENT; so are what can be checked
+ * cheaply against each other: a physical device that is not one of the
+ * instance's, a queue family the physical device does not have, a
+ * graphics queue's family without graphics. A feature missing from
+ * enabled_features, a function the device does not give, or a device
+ * below Vulkan 1.3 is RG_ERROR_UNSUPPORTED. Each is logged with its name.
+ * That the device was made from that physical device, and that the
+ * queues are the device's, cannot be checked: they are the application's
+ * to get right. */
 rg_result rg_device_create(const rg_device_desc *desc, rg_device **out);
 /* Destroys the device object and what freed placements left waiting for
  * the GPU (see "Placement and the GPU"): call it after every graph on it
- * is destroyed and the application has waited for the device. NULL: no-op. */
+ * is destroyed (one left is logged as an ERROR: a call on it afterwards
+ * would use the destroyed device) and the application has waited for the
+ * device. NULL: no-op.
+ *
+ * What stays the application's duty, since the library cannot see it
+ * without a cost on every call: not using a graph or device after its
+ * destroy call; not keeping the Vulkan objects the graph hands out
+ * (rg_texture_image, rg_texture_view, rg_record_view and descriptors'
+ * views) past the placement that made them: keep the rg_texture and ask
+ * again each frame, as record callbacks do. */
 void rg_device_destroy(rg_device *device);
 /* What graphs on the device compile for (rg_graph_desc.caps overrides it);
  * zeroed for NULL. */
