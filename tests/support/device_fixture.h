@@ -60,6 +60,13 @@ eng_message_counts destroy_context_counted(eng_context *ctx, char *first_message
  * / vkg-test-<pid>-<name>. The caller removes the file. */
 const char *test_temp_path(char *buf, size_t size, const char *name);
 
+/* The features test_ctx's device was created with (eng_context_create
+ * without eng_context_desc.features: timelineSemaphore, dynamicRendering,
+ * synchronization2, maintenance4, and dynamicRenderingLocalRead where the
+ * context has local read), as a vkCreateDevice pNext chain: what a context
+ * over that device passes as eng_existing_device.enabled_features. */
+const void *test_ctx_enabled_features(void);
+
 /* Fails (ENG_REQUIRE_DEVICE) or skips the test because `what` is missing. */
 void require_or_skip(const char *what);
 
