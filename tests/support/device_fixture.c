@@ -65,10 +65,17 @@ static bool watched_seen;
 static eng_message_counts watched_counts;
 static char watched_first[1024];
 
-/* The loader's function of that name (the next definition after ours). */
+/* The loader's function of that name: the next definition after ours, or,
+ * in a program that names no other loader function (the linker then drops
+ * the loader as not needed), the loader's library opened here. */
 static PFN_vkVoidFunction loader_function(const char *name)
 {
     PFN_vkVoidFunction f = (PFN_vkVoidFunction)dlsym(RTLD_NEXT, name);
+    if (!f) {
+        void *loader = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_GLOBAL);
+        if (loader)
+            f = (PFN_vkVoidFunction)dlsym(loader, name);
+    }
     if (!f) {
         fprintf(stderr, "device_fixture: the loader's %s not found: %s\n", name, dlerror());
         abort();
