@@ -52,6 +52,10 @@ struct eng_context {
     void *log_user;
     eng_message_counts messages;
     char first_message[1024];
+    /* rg_device_create's reason, logged while the graph device is made
+     * (and only then: later, graphs log from any thread). */
+    char graph_error[512];
+    bool making_graph_device;
     eng__sampler_cache samplers;      /* eng_sampler_get's (sampler.c) */
 };
 
@@ -683,7 +687,9 @@ static eng_result create_device(eng_context *ctx, const eng_context_desc *desc, 
  * context's log (their errors also come back as result codes). */
 static void graph_log(void *user, rg_log_level level, const char *object, const char *message)
 {
-    const eng_context *ctx = user;
+    eng_context *ctx = user;
+    if (level == RG_LOG_ERROR && ctx->making_graph_device)
+        snprintf(ctx->graph_error, sizeof ctx->graph_error, "%s", message ? message : "");
     if (ctx->log)
         ctx->log(ctx->log_user, level, object, message);
 }
@@ -715,12 +721,15 @@ static eng_result create_graph_device(eng_context *ctx, const void *enabled_feat
     };
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
         d.queues[q] = (rg_device_queue){ctx->queues[kinds[q]], ctx->families[kinds[q]]};
+    ctx->making_graph_device = true;
     rg_result r = rg_device_create(&d, &ctx->graph_device);
+    ctx->making_graph_device = false;
     if (r != RG_SUCCESS)
         return eng__fail(r == RG_ERROR_OUT_OF_MEMORY ? ENG_ERROR_OUT_OF_MEMORY
                          : r == RG_ERROR_UNSUPPORTED  ? ENG_ERROR_MISSING_FEATURE
                                                       : ENG_ERROR_VULKAN,
-                         "eng_context_create: the render graph's device: %s", rg_result_string(r));
+                         "eng_context_create: the render graph's device: %s%s%s", rg_result_string(r),
+                         ctx->graph_error[0] ? ": " : "", ctx->graph_error);
     take_graph_caps(ctx);
     return ENG_SUCCESS;
 }
