@@ -135,7 +135,8 @@ eng_result eng_buffer_upload(eng_context *ctx, eng_buffer *b, VkDeviceSize offse
                 .offset = 0,
                 .size = VK_WHOLE_SIZE,
             };
-            ENG_VK_CHECK(eng__vk_of(ctx)->FlushMappedMemoryRanges(eng_context_device(ctx), 1, &range));
+            const eng__vk *vk = eng__vk_of(ctx);
+            ENG_VK_CHECK(vk->FlushMappedMemoryRanges(eng_context_device(ctx), 1, &range));
         }
         return ENG_SUCCESS;
     }

@@ -466,7 +466,8 @@ static void query_device(eng_context *ctx, const eng_context_desc *desc)
         .max_color_attachments = lim->maxColorAttachments,
         .max_input_attachments = lim->maxPerStageDescriptorInputAttachments,
     };
-    if (desc->no_local_read || !has_device_extension(ctx, ctx->physical, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME))
+    if (desc->no_local_read ||
+        !has_device_extension(ctx, ctx->physical, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME))
         return;
     VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR lr = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR,
@@ -952,7 +953,8 @@ eng_result eng_context_wait_idle(eng_context *ctx)
 {
     if (!ctx)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_context_wait_idle: NULL context");
-    ENG_VK_CHECK(ctx->vk.DeviceWaitIdle(ctx->device));
+    const eng__vk *vk = &ctx->vk;
+    ENG_VK_CHECK(vk->DeviceWaitIdle(ctx->device));
     return ENG_SUCCESS;
 }
 

@@ -50,7 +50,8 @@ static eng_result reserve(eng_context *ctx, eng__frame_pool *p)
                                        .commandPool = p->pool,
                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = 1 };
-    ENG_VK_CHECK(eng__vk_of(ctx)->AllocateCommandBuffers(eng_context_device(ctx), &ai, &p->cmds[p->count]));
+    const eng__vk *vk = eng__vk_of(ctx);
+    ENG_VK_CHECK(vk->AllocateCommandBuffers(eng_context_device(ctx), &ai, &p->cmds[p->count]));
     p->count++;
     return ENG_SUCCESS;
 }
@@ -73,7 +74,8 @@ eng_result eng__frame_commands_begin(eng_context *ctx, eng__frame_commands *fc, 
         return res;
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
-    ENG_VK_CHECK(eng__vk_of(ctx)->BeginCommandBuffer(p->cmds[p->used], &bi));
+    const eng__vk *vk = eng__vk_of(ctx);
+    ENG_VK_CHECK(vk->BeginCommandBuffer(p->cmds[p->used], &bi));
     *out = p->cmds[p->used++];
     return ENG_SUCCESS;
 }

@@ -280,7 +280,8 @@ eng_result eng_image_upload(eng_context *ctx, eng_image *img, const void *texels
     if (res != ENG_SUCCESS)
         return res;
     memcpy(eng_buffer_mapped(staging), texels, size);
-    copy_job job = { eng__vk_of(ctx), info->image, eng_buffer_handle(staging), info->aspect, info->extent, final_layout };
+    copy_job job = { eng__vk_of(ctx), info->image, eng_buffer_handle(staging), info->aspect, info->extent,
+                     final_layout };
     res = eng_context_submit_once(ctx, record_upload, &job);
     eng_buffer_destroy(staging);
     return res;

@@ -559,7 +559,8 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
     };
     char what[128];
     snprintf(what, sizeof what, "pipeline '%s': vkCreateGraphicsPipelines", name);
-    VkResult vr = vk->CreateGraphicsPipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
+    VkResult vr =
+        vk->CreateGraphicsPipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
     if (vr != VK_SUCCESS) {
         res = eng__vk_fail(vr, what);
         goto fail;
@@ -636,7 +637,8 @@ eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipel
     };
     char what[128];
     snprintf(what, sizeof what, "pipeline '%s': vkCreateComputePipelines", name);
-    VkResult vr = vk->CreateComputePipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
+    VkResult vr =
+        vk->CreateComputePipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
     if (vr != VK_SUCCESS) {
         res = eng__vk_fail(vr, what);
         goto fail;

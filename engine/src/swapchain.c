@@ -219,8 +219,9 @@ static eng_result build_offscreen(eng_swapchain *sc)
         sc->dirty = true;
         return ENG_NOT_READY;
     }
+    const eng__vk *vk = eng__vk_of(sc->ctx);
     if (sc->image_count) /* frames in flight may still draw into the old images */
-        ENG_VK_CHECK(eng__vk_of(sc->ctx)->DeviceWaitIdle(eng_context_device(sc->ctx)));
+        ENG_VK_CHECK(vk->DeviceWaitIdle(eng_context_device(sc->ctx)));
     destroy_targets(sc);
     eng_result res = eng__offscreen_images_create(sc->ctx, sc->format.format, extent, sc->slots, sc->offscreen);
     if (res != ENG_SUCCESS)
@@ -475,8 +476,8 @@ void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkIma
             .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
             .imageExtent = { frame->extent.width, frame->extent.height, 1 },
         };
-        eng__vk_of(sc->ctx)->CmdCopyImageToBuffer(cmd, frame->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, eng_buffer_handle(sc->capture),
-                               1, &region);
+        eng__vk_of(sc->ctx)->CmdCopyImageToBuffer(cmd, frame->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                                  eng_buffer_handle(sc->capture), 1, &region);
         VkBufferMemoryBarrier2 bb = {
             .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
             .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
@@ -519,7 +520,8 @@ eng_result eng_swapchain_present(eng_swapchain *sc, eng_frame *frame)
 {
     if (!sc || !frame || !frame_open(sc, frame))
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_present: no frame acquired");
-    ENG_VK_CHECK(eng__vk_of(sc->ctx)->EndCommandBuffer(frame->cmd));
+    const eng__vk *vk = eng__vk_of(sc->ctx);
+    ENG_VK_CHECK(vk->EndCommandBuffer(frame->cmd));
     VkSemaphoreSubmitInfo wait = {
         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
         .semaphore = sc->acquired[frame->slot],
@@ -542,7 +544,7 @@ eng_result eng_swapchain_present(eng_swapchain *sc, eng_frame *frame)
         .signalSemaphoreInfoCount = semaphores,
         .pSignalSemaphoreInfos = &signal,
     };
-    ENG_VK_CHECK(eng__vk_of(sc->ctx)->QueueSubmit2(eng_context_queue(sc->ctx), 1, &si, sc->fences[frame->slot]));
+    ENG_VK_CHECK(vk->QueueSubmit2(eng_context_queue(sc->ctx), 1, &si, sc->fences[frame->slot]));
     return eng_swapchain_present_submitted(sc, frame);
 }
 
@@ -584,8 +586,10 @@ eng_result eng_swapchain_capture_next(eng_swapchain *sc)
     VkDeviceSize need = (VkDeviceSize)sc->extent.width * sc->extent.height * 4;
     if (!sc->capture || eng_buffer_size(sc->capture) < need) {
         /* The old buffer may be the target of a frame still in flight. */
-        if (sc->capture)
-            ENG_VK_CHECK(eng__vk_of(sc->ctx)->DeviceWaitIdle(eng_context_device(sc->ctx)));
+        if (sc->capture) {
+            const eng__vk *vk = eng__vk_of(sc->ctx);
+            ENG_VK_CHECK(vk->DeviceWaitIdle(eng_context_device(sc->ctx)));
+        }
         eng_buffer_destroy(sc->capture);
         sc->capture = NULL;
         eng_buffer_desc bd = {
