@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Checks the libraries' symbols with nm, static (.a) or shared (.so) alike.
 #
-#   check_symbols.sh [--graph LIB] [--exports PREFIX LIB]...
+#   check_symbols.sh [--graph LIB] [--engine LIB] [--exports PREFIX LIB]...
 #
 #   --graph LIB           the render graph needs Vulkan's headers alone and
 #                         sits below the engine: LIB calls no eng_* function
 #                         and no vk* function (Vulkan comes through the table
 #                         rg_device_create loads); nm -u lists neither.
+#   --engine LIB          the engine loads every Vulkan function it calls
+#                         through a table (engine/src/vk_table.h): the only
+#                         vk* name nm -u lists is vkGetInstanceProcAddr,
+#                         the default loader entry point, so that a program
+#                         whose vk* names are volk's function pointers links
+#                         the static engine without the names colliding.
 #   --exports PREFIX LIB  LIB defines nothing outside its prefix. Shared:
 #                         nm -D --defined-only lists PREFIX_ followed by a
 #                         letter or digit and nothing else, so no internal
@@ -21,7 +27,7 @@
 # Exit 1 on a violation, 2 on a usage error.
 set -euo pipefail
 
-usage() { echo "usage: check_symbols.sh [--graph LIB] [--exports PREFIX LIB]..." >&2; exit 2; }
+usage() { echo "usage: check_symbols.sh [--graph LIB] [--engine LIB] [--exports PREFIX LIB]..." >&2; exit 2; }
 [ $# -gt 0 ] || usage
 bad=0
 fail() { echo "check_symbols: $*"; bad=1; }
@@ -52,6 +58,21 @@ while [ $# -gt 0 ]; do
       esac
     done <<<"$und"
     echo "check_symbols: $(basename "$lib"): $n undefined symbols, $wrong of them eng_* or vk*"
+    checked=$((checked + 1))
+    ;;
+  --engine)
+    [ $# -ge 2 ] || usage
+    lib=$2; shift 2
+    [ -f "$lib" ] || { echo "check_symbols: no such file: $lib" >&2; exit 2; }
+    if is_shared "$lib"; then und=$(names -D -u "$lib"); else und=$(names -u "$lib"); fi
+    n=0
+    while read -r s; do
+      case "$s" in
+      vkGetInstanceProcAddr) ;;
+      vk*) fail "$(basename "$lib") calls $s directly: only vkGetInstanceProcAddr may be named, the rest comes through the table"; n=$((n + 1)) ;;
+      esac
+    done <<<"$und"
+    echo "check_symbols: $(basename "$lib"): $n undefined vk* symbols besides vkGetInstanceProcAddr"
     checked=$((checked + 1))
     ;;
   --exports)

@@ -39,7 +39,7 @@ endif()
 # alone, no internal rg__/eng__ helper.
 set(VKG_CHECK_SYMBOLS ${PROJECT_SOURCE_DIR}/scripts/check_symbols.sh)
 set(symbols_args --graph $<TARGET_FILE:rendergraph> --exports rg $<TARGET_FILE:rendergraph>
-                 --exports eng $<TARGET_FILE:engine>)
+                 --engine $<TARGET_FILE:engine> --exports eng $<TARGET_FILE:engine>)
 if(TARGET engine_files)
   list(APPEND symbols_args --exports eng $<TARGET_FILE:engine_files>)
 endif()
@@ -49,16 +49,17 @@ add_test(NAME symbols_rendergraph COMMAND ${VKG_CHECK_SYMBOLS} ${symbols_args})
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/symbols_bad.c [[
 /* scripts/check_symbols.sh must reject this library (symbols_selftest). */
 void vkCmdDraw(void);
+void vkGetInstanceProcAddr(void);
 void eng_context_device(void);
 void rg__helper(void);
 void stray(void);
 void rg__helper(void) {}
 void stray(void) {}
-void rg_public(void) { vkCmdDraw(); eng_context_device(); rg__helper(); stray(); }
+void rg_public(void) { vkCmdDraw(); vkGetInstanceProcAddr(); eng_context_device(); rg__helper(); stray(); }
 ]])
 add_library(symbols_bad ${CMAKE_CURRENT_BINARY_DIR}/symbols_bad.c)
 add_test(NAME symbols_selftest COMMAND ${VKG_CHECK_SYMBOLS} --graph $<TARGET_FILE:symbols_bad>
-         --exports rg $<TARGET_FILE:symbols_bad>)
+         --engine $<TARGET_FILE:symbols_bad> --exports rg $<TARGET_FILE:symbols_bad>)
 get_target_property(type symbols_bad TYPE)
 if(type STREQUAL "SHARED_LIBRARY")
   set(expected "exports rg__helper.*exports stray")
@@ -66,7 +67,7 @@ else()
   set(expected "defines stray") # an archive cannot hide rg__helper
 endif()
 set_tests_properties(symbols_selftest PROPERTIES PASS_REGULAR_EXPRESSION
-  "calls eng_context_device.*calls vkCmdDraw.*2 of them eng_.*${expected}.*FAILED")
+  "calls eng_context_device.*calls vkCmdDraw.*calls vkGetInstanceProcAddr.*3 of them eng_.*calls vkCmdDraw directly: only vkGetInstanceProcAddr.*1 undefined vk.*${expected}.*FAILED")
 set_tests_properties(symbols_rendergraph symbols_selftest PROPERTIES LABELS unit)
 
 # Consumers (label package). Each configures and builds tests/consumer in a

@@ -31,13 +31,14 @@ eng_result eng_buffer_create(eng_context *ctx, const eng_buffer_desc *desc, eng_
     if (desc->memory & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "buffer '%s': buffers cannot use LAZILY_ALLOCATED memory", name);
 
-    eng_buffer *b = calloc(1, sizeof *b);
+    eng_buffer *b = eng__calloc(ctx, 1, sizeof *b);
     if (!b)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "buffer '%s': out of host memory", name);
     b->ctx = ctx;
     b->size = desc->size;
     memcpy(b->name, name, sizeof name);
     VkDevice dev = eng_context_device(ctx);
+    const eng__vk *vk = eng__vk_of(ctx);
     eng_result res = ENG_SUCCESS;
     VkBufferCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
@@ -45,19 +46,19 @@ eng_result eng_buffer_create(eng_context *ctx, const eng_buffer_desc *desc, eng_
         .usage = desc->usage,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    ENG_VK_TRY(res, vkCreateBuffer(dev, &ci, NULL, &b->buffer), fail);
+    ENG_VK_TRY(res, vk->CreateBuffer(dev, &ci, vk->allocator, &b->buffer), fail);
     eng__set_name(ctx, VK_OBJECT_TYPE_BUFFER, (uint64_t)b->buffer, name);
     VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(dev, b->buffer, &req);
+    vk->GetBufferMemoryRequirements(dev, b->buffer, &req);
     char what[96];
     snprintf(what, sizeof what, "buffer '%s'", name);
     res = eng__allocate(ctx, what, &req, desc->memory, false, &b->memory, &b->memory_type);
     if (res != ENG_SUCCESS)
         goto fail;
     b->flags = eng_context_memory_properties(ctx)->memoryTypes[b->memory_type].propertyFlags;
-    ENG_VK_TRY(res, vkBindBufferMemory(dev, b->buffer, b->memory, 0), fail);
+    ENG_VK_TRY(res, vk->BindBufferMemory(dev, b->buffer, b->memory, 0), fail);
     if (b->flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
-        ENG_VK_TRY(res, vkMapMemory(dev, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped), fail);
+        ENG_VK_TRY(res, vk->MapMemory(dev, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped), fail);
     *out = b;
     return ENG_SUCCESS;
 fail:
@@ -70,11 +71,12 @@ void eng_buffer_destroy(eng_buffer *b)
     if (!b)
         return;
     VkDevice dev = eng_context_device(b->ctx);
+    const eng__vk *vk = eng__vk_of(b->ctx);
     if (b->buffer)
-        vkDestroyBuffer(dev, b->buffer, NULL);
+        vk->DestroyBuffer(dev, b->buffer, vk->allocator);
     if (b->memory)
-        vkFreeMemory(dev, b->memory, NULL); /* unmaps implicitly */
-    free(b);
+        vk->FreeMemory(dev, b->memory, vk->allocator); /* unmaps implicitly */
+    eng__free(b->ctx, b);
 }
 
 VkBuffer eng_buffer_handle(const eng_buffer *b) { return b ? b->buffer : VK_NULL_HANDLE; }
@@ -83,6 +85,7 @@ void *eng_buffer_mapped(const eng_buffer *b) { return b ? b->mapped : NULL; }
 uint32_t eng_buffer_memory_type(const eng_buffer *b) { return b ? b->memory_type : UINT32_MAX; }
 
 typedef struct buffer_copy {
+    const eng__vk *vk;
     VkBuffer src, dst;
     VkDeviceSize offset, size;
 } buffer_copy;
@@ -90,6 +93,7 @@ typedef struct buffer_copy {
 static void record_buffer_copy(VkCommandBuffer cmd, void *user)
 {
     const buffer_copy *c = user;
+    const eng__vk *vk = c->vk;
     /* Earlier submissions may still read the destination range. */
     VkMemoryBarrier2 before = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
@@ -100,9 +104,9 @@ static void record_buffer_copy(VkCommandBuffer cmd, void *user)
     };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
                              .pMemoryBarriers = &before };
-    vkCmdPipelineBarrier2(cmd, &dep);
+    vk->CmdPipelineBarrier2(cmd, &dep);
     VkBufferCopy region = { 0, c->offset, c->size };
-    vkCmdCopyBuffer(cmd, c->src, c->dst, 1, &region);
+    vk->CmdCopyBuffer(cmd, c->src, c->dst, 1, &region);
     /* Later submissions read without a barrier of their own. */
     VkMemoryBarrier2 after = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
@@ -112,7 +116,7 @@ static void record_buffer_copy(VkCommandBuffer cmd, void *user)
         .dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
     };
     dep.pMemoryBarriers = &after;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    vk->CmdPipelineBarrier2(cmd, &dep);
 }
 
 eng_result eng_buffer_upload(eng_context *ctx, eng_buffer *b, VkDeviceSize offset, const void *data, size_t size)
@@ -131,7 +135,8 @@ eng_result eng_buffer_upload(eng_context *ctx, eng_buffer *b, VkDeviceSize offse
                 .offset = 0,
                 .size = VK_WHOLE_SIZE,
             };
-            ENG_VK_CHECK(vkFlushMappedMemoryRanges(eng_context_device(ctx), 1, &range));
+            const eng__vk *vk = eng__vk_of(ctx);
+            ENG_VK_CHECK(vk->FlushMappedMemoryRanges(eng_context_device(ctx), 1, &range));
         }
         return ENG_SUCCESS;
     }
@@ -146,7 +151,7 @@ eng_result eng_buffer_upload(eng_context *ctx, eng_buffer *b, VkDeviceSize offse
     if (res != ENG_SUCCESS)
         return res;
     memcpy(staging->mapped, data, size);
-    buffer_copy c = { staging->buffer, b->buffer, offset, size };
+    buffer_copy c = { eng__vk_of(ctx), staging->buffer, b->buffer, offset, size };
     res = eng_context_submit_once(ctx, record_buffer_copy, &c);
     eng_buffer_destroy(staging);
     return res;

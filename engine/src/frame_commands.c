@@ -9,7 +9,6 @@
  * share a pool (Vulkan wants a pool externally synchronized). */
 #include "internal.h"
 
-#include <stdlib.h>
 
 /* The slot's pool for family, made when there is none yet. */
 static eng_result pool_for(eng_context *ctx, eng__frame_commands *fc, uint32_t family, eng__frame_pool **out)
@@ -27,7 +26,8 @@ static eng_result pool_for(eng_context *ctx, eng__frame_commands *fc, uint32_t f
                                     .queueFamilyIndex = family };
     eng__frame_pool *p = &fc->pools[fc->pool_count];
     *p = (eng__frame_pool){ .family = family };
-    ENG_VK_CHECK(vkCreateCommandPool(eng_context_device(ctx), &pci, NULL, &p->pool));
+    const eng__vk *vk = eng__vk_of(ctx);
+    ENG_VK_CHECK(vk->CreateCommandPool(eng_context_device(ctx), &pci, vk->allocator, &p->pool));
     fc->pool_count++;
     *out = p;
     return ENG_SUCCESS;
@@ -40,7 +40,7 @@ static eng_result reserve(eng_context *ctx, eng__frame_pool *p)
         return ENG_SUCCESS;
     if (p->count == p->capacity) {
         uint32_t capacity = p->capacity ? p->capacity * 2 : 4;
-        VkCommandBuffer *cmds = realloc(p->cmds, capacity * sizeof *cmds);
+        VkCommandBuffer *cmds = eng__realloc(ctx, p->cmds, capacity * sizeof *cmds);
         if (!cmds)
             return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "frame command buffers: out of host memory");
         p->cmds = cmds;
@@ -50,7 +50,8 @@ static eng_result reserve(eng_context *ctx, eng__frame_pool *p)
                                        .commandPool = p->pool,
                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = 1 };
-    ENG_VK_CHECK(vkAllocateCommandBuffers(eng_context_device(ctx), &ai, &p->cmds[p->count]));
+    const eng__vk *vk = eng__vk_of(ctx);
+    ENG_VK_CHECK(vk->AllocateCommandBuffers(eng_context_device(ctx), &ai, &p->cmds[p->count]));
     p->count++;
     return ENG_SUCCESS;
 }
@@ -73,25 +74,30 @@ eng_result eng__frame_commands_begin(eng_context *ctx, eng__frame_commands *fc, 
         return res;
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
-    ENG_VK_CHECK(vkBeginCommandBuffer(p->cmds[p->used], &bi));
+    const eng__vk *vk = eng__vk_of(ctx);
+    ENG_VK_CHECK(vk->BeginCommandBuffer(p->cmds[p->used], &bi));
     *out = p->cmds[p->used++];
     return ENG_SUCCESS;
 }
 
-eng_result eng__frame_commands_reset(VkDevice device, eng__frame_commands *fc)
+eng_result eng__frame_commands_reset(eng_context *ctx, eng__frame_commands *fc)
 {
+    const eng__vk *vk = eng__vk_of(ctx);
+    VkDevice device = eng_context_device(ctx);
     for (uint32_t i = 0; i < fc->pool_count; i++) {
-        ENG_VK_CHECK(vkResetCommandPool(device, fc->pools[i].pool, 0));
+        ENG_VK_CHECK(vk->ResetCommandPool(device, fc->pools[i].pool, 0));
         fc->pools[i].used = 0;
     }
     return ENG_SUCCESS;
 }
 
-void eng__frame_commands_destroy(VkDevice device, eng__frame_commands *fc)
+void eng__frame_commands_destroy(eng_context *ctx, eng__frame_commands *fc)
 {
+    const eng__vk *vk = eng__vk_of(ctx);
+    VkDevice device = eng_context_device(ctx);
     for (uint32_t i = 0; i < fc->pool_count; i++) {
-        vkDestroyCommandPool(device, fc->pools[i].pool, NULL); /* frees its command buffers */
-        free(fc->pools[i].cmds);
+        vk->DestroyCommandPool(device, fc->pools[i].pool, vk->allocator); /* frees its command buffers */
+        eng__free(ctx, fc->pools[i].cmds);
     }
     *fc = (eng__frame_commands){ 0 };
 }
@@ -100,7 +106,7 @@ eng_result eng__chunk_commands_begin(eng_context *ctx, eng__chunk_commands *cc, 
                                      VkCommandBuffer *out)
 {
     if (chunk >= cc->count) {
-        eng__frame_commands *sets = realloc(cc->sets, (chunk + 1) * sizeof *sets);
+        eng__frame_commands *sets = eng__realloc(ctx, cc->sets, (chunk + 1) * sizeof *sets);
         if (!sets)
             return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "frame command buffers: out of host memory");
         for (uint32_t i = cc->count; i <= chunk; i++)
@@ -111,20 +117,20 @@ eng_result eng__chunk_commands_begin(eng_context *ctx, eng__chunk_commands *cc, 
     return eng__frame_commands_begin(ctx, &cc->sets[chunk], family, out);
 }
 
-eng_result eng__chunk_commands_reset(VkDevice device, eng__chunk_commands *cc)
+eng_result eng__chunk_commands_reset(eng_context *ctx, eng__chunk_commands *cc)
 {
     for (uint32_t i = 0; i < cc->count; i++) {
-        eng_result res = eng__frame_commands_reset(device, &cc->sets[i]);
+        eng_result res = eng__frame_commands_reset(ctx, &cc->sets[i]);
         if (res != ENG_SUCCESS)
             return res;
     }
     return ENG_SUCCESS;
 }
 
-void eng__chunk_commands_destroy(VkDevice device, eng__chunk_commands *cc)
+void eng__chunk_commands_destroy(eng_context *ctx, eng__chunk_commands *cc)
 {
     for (uint32_t i = 0; i < cc->count; i++)
-        eng__frame_commands_destroy(device, &cc->sets[i]);
-    free(cc->sets);
+        eng__frame_commands_destroy(ctx, &cc->sets[i]);
+    eng__free(ctx, cc->sets);
     *cc = (eng__chunk_commands){ 0 };
 }

@@ -176,7 +176,7 @@ static eng_result submit(eng_swapchain *sc, eng_frame *frame, rg_graph *graph, r
     eng_swapchain_finish_image(sc, &last, layout, stage, access);
     for (uint32_t b = 0; b < plan->count; b++)
         for (uint32_t i = 0; i < plan->submissions[b].cmd_count; i++) {
-            VkResult vr = vkEndCommandBuffer(plan->submissions[b].cmds[i]);
+            VkResult vr = eng__vk_of(eng__swapchain_context(sc))->EndCommandBuffer(plan->submissions[b].cmds[i]);
             if (vr != VK_SUCCESS) {
                 char what[96];
                 snprintf(what, sizeof what, "%s: vkEndCommandBuffer", call);
@@ -229,7 +229,7 @@ static eng_result present_graph(eng_swapchain *sc, eng_frame *frame, rg_graph *g
     uint64_t room = batches + (desc->max_chunks < cap ? desc->max_chunks : cap);
     VkCommandBuffer stack[STACK_CHUNKS];
     VkCommandBuffer *cmds = stack;
-    if (room > STACK_CHUNKS && !(cmds = malloc(room * sizeof *cmds)))
+    if (room > STACK_CHUNKS && !(cmds = eng__alloc(eng__swapchain_context(sc), room * sizeof *cmds)))
         return end_without_graph(sc, frame, ENG_ERROR_OUT_OF_MEMORY, call, "out of host memory");
     rg_submit_plan plan = { 0 };
     eng_result res = record(sc, frame, graph, desc, cmds, room > STACK_CHUNKS ? (uint32_t)room : STACK_CHUNKS,
@@ -239,7 +239,7 @@ static eng_result present_graph(eng_swapchain *sc, eng_frame *frame, rg_graph *g
     if (res == ENG_SUCCESS)
         res = submit(sc, frame, graph, backbuffer, &plan, call);
     if (cmds != stack)
-        free(cmds);
+        eng__free(eng__swapchain_context(sc), cmds);
     return res;
 }
 

@@ -2,12 +2,11 @@
  * and readbacks. */
 #include "internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Records an image layout transition with synchronization2 (setup work:
  * uploads, read-backs, swapchain images). */
-void eng__image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+void eng__image_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
                         VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                         VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access,
                         VkImageLayout old_layout, VkImageLayout new_layout)
@@ -30,7 +29,7 @@ void eng__image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags a
         .imageMemoryBarrierCount = 1,
         .pImageMemoryBarriers = &b,
     };
-    vkCmdPipelineBarrier2(cmd, &dep);
+    vk->CmdPipelineBarrier2(cmd, &dep);
 }
 
 struct eng_image {
@@ -73,7 +72,7 @@ static eng_result check_desc(eng_context *ctx, const eng_image_desc *d, const ch
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "image '%s': multisampled images have one mip level", name);
 
     VkImageFormatProperties fp;
-    VkResult vr = vkGetPhysicalDeviceImageFormatProperties(eng_context_physical_device(ctx), d->format,
+    VkResult vr = eng__vk_of(ctx)->GetPhysicalDeviceImageFormatProperties(eng_context_physical_device(ctx), d->format,
                                                            VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                            d->usage, 0, &fp);
     if (vr == VK_ERROR_FORMAT_NOT_SUPPORTED)
@@ -110,7 +109,7 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
     if (res != ENG_SUCCESS)
         return res;
 
-    eng_image *img = calloc(1, sizeof *img);
+    eng_image *img = eng__calloc(ctx, 1, sizeof *img);
     if (!img)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "image '%s': out of host memory", name);
     img->ctx = ctx;
@@ -126,6 +125,7 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
     info->aspect = eng__format_aspect(desc->format);
 
     VkDevice dev = eng_context_device(ctx);
+    const eng__vk *vk = eng__vk_of(ctx);
     VkImageCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
         .imageType = VK_IMAGE_TYPE_2D,
@@ -139,11 +139,11 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
-    ENG_VK_TRY(res, vkCreateImage(dev, &ci, NULL, &info->image), fail);
+    ENG_VK_TRY(res, vk->CreateImage(dev, &ci, vk->allocator, &info->image), fail);
     eng__set_name(ctx, VK_OBJECT_TYPE_IMAGE, (uint64_t)info->image, name);
 
     VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(dev, info->image, &req);
+    vk->GetImageMemoryRequirements(dev, info->image, &req);
     char what[96];
     snprintf(what, sizeof what, "image '%s'", name);
     bool transient = (desc->usage & VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT) != 0;
@@ -152,7 +152,7 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
         goto fail;
     info->memory_flags = eng_context_memory_properties(ctx)->memoryTypes[info->memory_type].propertyFlags;
     info->memory_size = req.size;
-    ENG_VK_TRY(res, vkBindImageMemory(dev, info->image, img->memory, 0), fail);
+    ENG_VK_TRY(res, vk->BindImageMemory(dev, info->image, img->memory, 0), fail);
 
     VkImageViewCreateInfo vci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
@@ -161,10 +161,10 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
         .format = desc->format,
         .subresourceRange = { info->aspect, 0, mips, 0, layers },
     };
-    ENG_VK_TRY(res, vkCreateImageView(dev, &vci, NULL, &info->view), fail);
+    ENG_VK_TRY(res, vk->CreateImageView(dev, &vci, vk->allocator, &info->view), fail);
     info->committed = req.size;
     if (info->memory_flags & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)
-        vkGetDeviceMemoryCommitment(dev, img->memory, &info->committed);
+        vk->GetDeviceMemoryCommitment(dev, img->memory, &info->committed);
     *out = img;
     return ENG_SUCCESS;
 fail:
@@ -177,13 +177,14 @@ void eng_image_destroy(eng_image *img)
     if (!img)
         return;
     VkDevice dev = eng_context_device(img->ctx);
+    const eng__vk *vk = eng__vk_of(img->ctx);
     if (img->info.view)
-        vkDestroyImageView(dev, img->info.view, NULL);
+        vk->DestroyImageView(dev, img->info.view, vk->allocator);
     if (img->info.image)
-        vkDestroyImage(dev, img->info.image, NULL);
+        vk->DestroyImage(dev, img->info.image, vk->allocator);
     if (img->memory)
-        vkFreeMemory(dev, img->memory, NULL);
-    free(img);
+        vk->FreeMemory(dev, img->memory, vk->allocator);
+    eng__free(img->ctx, img);
 }
 
 const eng_image_info *eng_image_get_info(const eng_image *img)
@@ -225,6 +226,7 @@ eng_result eng_attachment_create(eng_context *ctx, const eng_attachment_desc *de
 }
 
 typedef struct copy_job {
+    const eng__vk *vk;
     VkImage image;
     VkBuffer buffer;
     VkImageAspectFlags aspect;
@@ -235,17 +237,18 @@ typedef struct copy_job {
 static void record_upload(VkCommandBuffer cmd, void *user)
 {
     const copy_job *j = user;
-    eng__image_barrier(cmd, j->image, j->aspect, VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_COPY_BIT,
+    const eng__vk *vk = j->vk;
+    eng__image_barrier(j->vk, cmd, j->image, j->aspect, VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_COPY_BIT,
                        VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     VkBufferImageCopy region = {
         .imageSubresource = { j->aspect, 0, 0, 1 },
         .imageExtent = { j->extent.width, j->extent.height, 1 },
     };
-    vkCmdCopyBufferToImage(cmd, j->buffer, j->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    vk->CmdCopyBufferToImage(cmd, j->buffer, j->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
     /* Later submissions use the image without a barrier of their own, so
      * this one makes the copy visible to every later stage. */
-    eng__image_barrier(cmd, j->image, j->aspect, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+    eng__image_barrier(j->vk, cmd, j->image, j->aspect, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT,
                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, j->layout);
 }
@@ -277,7 +280,8 @@ eng_result eng_image_upload(eng_context *ctx, eng_image *img, const void *texels
     if (res != ENG_SUCCESS)
         return res;
     memcpy(eng_buffer_mapped(staging), texels, size);
-    copy_job job = { info->image, eng_buffer_handle(staging), info->aspect, info->extent, final_layout };
+    copy_job job = { eng__vk_of(ctx), info->image, eng_buffer_handle(staging), info->aspect, info->extent,
+                     final_layout };
     res = eng_context_submit_once(ctx, record_upload, &job);
     eng_buffer_destroy(staging);
     return res;
@@ -286,17 +290,18 @@ eng_result eng_image_upload(eng_context *ctx, eng_image *img, const void *texels
 static void record_read(VkCommandBuffer cmd, void *user)
 {
     const copy_job *j = user;
+    const eng__vk *vk = j->vk;
     /* The writes come from earlier submissions; ALL_COMMANDS as the source
      * scope covers them through submission order. */
-    eng__image_barrier(cmd, j->image, j->aspect, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+    eng__image_barrier(j->vk, cmd, j->image, j->aspect, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                        VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT,
                        j->layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
     VkBufferImageCopy region = {
         .imageSubresource = { j->aspect, 0, 0, 1 },
         .imageExtent = { j->extent.width, j->extent.height, 1 },
     };
-    vkCmdCopyImageToBuffer(cmd, j->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, j->buffer, 1, &region);
-    eng__image_barrier(cmd, j->image, j->aspect, VK_PIPELINE_STAGE_2_COPY_BIT, 0,
+    vk->CmdCopyImageToBuffer(cmd, j->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, j->buffer, 1, &region);
+    eng__image_barrier(j->vk, cmd, j->image, j->aspect, VK_PIPELINE_STAGE_2_COPY_BIT, 0,
                        VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
                        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, j->layout);
     VkBufferMemoryBarrier2 bb = {
@@ -312,7 +317,7 @@ static void record_read(VkCommandBuffer cmd, void *user)
     };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
                              .pBufferMemoryBarriers = &bb };
-    vkCmdPipelineBarrier2(cmd, &dep);
+    vk->CmdPipelineBarrier2(cmd, &dep);
 }
 
 eng_result eng_image_read(eng_context *ctx, eng_image *img, VkImageLayout layout, void *out, size_t size)
@@ -340,7 +345,7 @@ eng_result eng_image_read(eng_context *ctx, eng_image *img, VkImageLayout layout
     eng_result res = eng_buffer_create(ctx, &bd, &staging);
     if (res != ENG_SUCCESS)
         return res;
-    copy_job job = { info->image, eng_buffer_handle(staging), info->aspect, info->extent, layout };
+    copy_job job = { eng__vk_of(ctx), info->image, eng_buffer_handle(staging), info->aspect, info->extent, layout };
     res = eng_context_submit_once(ctx, record_read, &job);
     if (res == ENG_SUCCESS)
         memcpy(out, eng_buffer_mapped(staging), size);

@@ -4,8 +4,28 @@
 
 #include "engine/engine.h"
 #include "rendergraph/rendergraph.h"
+#include "vk_table.h"
 
 #include <stdio.h>
+
+/* The context's Vulkan functions and allocation callbacks (context.c):
+ * every Vulkan call of the engine goes through them. */
+const eng__vk *eng__vk_of(const eng_context *ctx);
+
+/* Host memory through an allocator (host_memory.c): the application's
+ * rg_allocator, or malloc's family where a is NULL or zeroed. calloc
+ * zeroes; free accepts NULL. */
+void *eng__host_alloc(const rg_allocator *a, size_t size);
+void *eng__host_calloc(const rg_allocator *a, size_t count, size_t size);
+void *eng__host_realloc(const rg_allocator *a, void *p, size_t size);
+void eng__host_free(const rg_allocator *a, void *p);
+/* The context's allocator (context.c), for the calls above; and the same
+ * calls on it. */
+const rg_allocator *eng__host_of(const eng_context *ctx);
+#define eng__alloc(ctx, size) eng__host_alloc(eng__host_of(ctx), (size))
+#define eng__calloc(ctx, count, size) eng__host_calloc(eng__host_of(ctx), (count), (size))
+#define eng__realloc(ctx, p, size) eng__host_realloc(eng__host_of(ctx), (p), (size))
+#define eng__free(ctx, p) eng__host_free(eng__host_of(ctx), (p))
 
 /* Storage class of per-thread statics (the last error): C11's keyword, or
  * MSVC's spelling of it. */
@@ -53,7 +73,7 @@ eng_result eng__allocate(eng_context *ctx, const char *what, const VkMemoryRequi
 void eng__set_name(eng_context *ctx, VkObjectType type, uint64_t handle, const char *name);
 
 /* Records an image layout transition with synchronization2. */
-void eng__image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+void eng__image_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
                         VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                         VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access,
                         VkImageLayout old_layout, VkImageLayout new_layout);
@@ -81,9 +101,6 @@ eng_result eng__push_check(const eng_context *ctx, const char *name, const VkDes
  * p's name, context and bind point are set. */
 eng_result eng__push_set_layout(eng_pipeline *p, const VkDescriptorType *types, uint32_t count);
 
-/* vkCmdPushDescriptorSetKHR where the context enabled push descriptors,
- * else NULL. */
-PFN_vkCmdPushDescriptorSetKHR eng__push_descriptor_fn(const eng_context *ctx);
 
 /* The formats a swapchain's images get, best first (format.c): sRGB, so
  * that shader output in linear space is encoded for display. A window's
@@ -99,6 +116,9 @@ eng_result eng__offscreen_format(eng_context *ctx, VkFormat *out);
 eng_result eng__offscreen_images_create(eng_context *ctx, VkFormat format, VkExtent2D extent, uint32_t count,
                                         eng_image **out);
 void eng__offscreen_images_destroy(eng_image **images, uint32_t count);
+
+/* The context a swapchain was made on (swapchain.c), for frame_graph.c. */
+eng_context *eng__swapchain_context(const eng_swapchain *sc);
 
 /* The command buffers of a frame-in-flight slot (frame_commands.c): one
  * pool per queue family, made on first use; cmds[0 .. count) allocated
@@ -124,9 +144,9 @@ eng_result eng__frame_commands_begin(eng_context *ctx, eng__frame_commands *fc, 
                                      VkCommandBuffer *out);
 /* Resets every pool (the GPU is done with them: the slot's fence) and
  * hands their command buffers out again. */
-eng_result eng__frame_commands_reset(VkDevice device, eng__frame_commands *fc);
+eng_result eng__frame_commands_reset(eng_context *ctx, eng__frame_commands *fc);
 /* Destroys the pools; fc is left empty. */
-void eng__frame_commands_destroy(VkDevice device, eng__frame_commands *fc);
+void eng__frame_commands_destroy(eng_context *ctx, eng__frame_commands *fc);
 
 /* The command buffers of a slot's chunks (eng_frame_chunk_command_buffer,
  * frame_commands.c): a set of pools of its own per chunk index, so that
@@ -141,9 +161,9 @@ typedef struct eng__chunk_commands {
 eng_result eng__chunk_commands_begin(eng_context *ctx, eng__chunk_commands *cc, uint32_t chunk, uint32_t family,
                                      VkCommandBuffer *out);
 /* Resets every set's pools (the slot's fence has signalled). */
-eng_result eng__chunk_commands_reset(VkDevice device, eng__chunk_commands *cc);
+eng_result eng__chunk_commands_reset(eng_context *ctx, eng__chunk_commands *cc);
 /* Destroys every set; cc is left empty. */
-void eng__chunk_commands_destroy(VkDevice device, eng__chunk_commands *cc);
+void eng__chunk_commands_destroy(eng_context *ctx, eng__chunk_commands *cc);
 
 /* The context's samplers (eng_sampler_get, sampler.c): one per normalized
  * desc, kept in a growable array and searched linearly (a program uses a
@@ -168,11 +188,13 @@ typedef struct eng__sampler_cache {
 eng__sampler_cache *eng__context_samplers(eng_context *ctx);
 /* The cached sampler for a normalized key, or VK_NULL_HANDLE. */
 VkSampler eng__sampler_cache_find(const eng__sampler_cache *cache, const eng_sampler_desc *key);
-/* Makes room for one more entry: false when out of host memory. */
-bool eng__sampler_cache_reserve(eng__sampler_cache *cache);
+/* Makes room for one more entry (memory from host): false when out of
+ * host memory. */
+bool eng__sampler_cache_reserve(eng__sampler_cache *cache, const rg_allocator *host);
 /* Appends an entry; eng__sampler_cache_reserve must have succeeded. */
 void eng__sampler_cache_add(eng__sampler_cache *cache, const eng_sampler_desc *key, VkSampler sampler);
 /* Destroys every sampler and frees the array (before the device goes). */
-void eng__sampler_cache_destroy(eng__sampler_cache *cache, VkDevice device);
+void eng__sampler_cache_destroy(eng__sampler_cache *cache, const eng__vk *vk, VkDevice device,
+                                const rg_allocator *host);
 
 #endif

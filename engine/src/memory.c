@@ -21,7 +21,8 @@ eng_result eng__allocate(eng_context *ctx, const char *what, const VkMemoryRequi
         .allocationSize = req->size,
         .memoryTypeIndex = type,
     };
-    VkResult vr = vkAllocateMemory(eng_context_device(ctx), &ai, NULL, out_memory);
+    const eng__vk *vk = eng__vk_of(ctx);
+    VkResult vr = vk->AllocateMemory(eng_context_device(ctx), &ai, vk->allocator, out_memory);
     if (vr != VK_SUCCESS) {
         char call[256];
         snprintf(call, sizeof call, "%s: vkAllocateMemory(%llu bytes, type %u)", what,
@@ -50,7 +51,7 @@ eng_result eng_memory_budget_query(const eng_context *ctx, eng_memory_budget *ou
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2,
         .pNext = &budget,
     };
-    vkGetPhysicalDeviceMemoryProperties2(eng_context_physical_device(ctx), &mp2);
+    eng__vk_of(ctx)->GetPhysicalDeviceMemoryProperties2(eng_context_physical_device(ctx), &mp2);
     out->available = true;
     for (uint32_t i = 0; i < out->heap_count; i++) {
         out->usage[i] = budget.heapUsage[i];

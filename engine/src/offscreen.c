@@ -18,7 +18,8 @@ eng_result eng__offscreen_format(eng_context *ctx, VkFormat *out)
 {
     for (uint32_t i = 0; i < ENG__DISPLAY_FORMAT_COUNT; i++) {
         VkFormatProperties fp;
-        vkGetPhysicalDeviceFormatProperties(eng_context_physical_device(ctx), eng__display_formats[i], &fp);
+        eng__vk_of(ctx)->GetPhysicalDeviceFormatProperties(eng_context_physical_device(ctx), eng__display_formats[i],
+                                                           &fp);
         if ((fp.optimalTilingFeatures & needed_features) == needed_features) {
             *out = eng__display_formats[i];
             return ENG_SUCCESS;

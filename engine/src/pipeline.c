@@ -76,16 +76,16 @@ eng_result eng_pipeline_cache_create(eng_context *ctx, const char *path, eng_pip
     *out = NULL;
     if (!ctx)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_cache_create: NULL context");
-    eng_pipeline_cache *pc = calloc(1, sizeof *pc);
+    eng_pipeline_cache *pc = eng__calloc(ctx, 1, sizeof *pc);
     if (!pc)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline cache: out of host memory");
     pc->ctx = ctx;
     uint8_t *blob = NULL;
     size_t blob_size = 0;
     if (path) {
-        pc->path = malloc(strlen(path) + 1);
+        pc->path = eng__alloc(ctx, strlen(path) + 1);
         if (!pc->path) {
-            free(pc);
+            eng__free(ctx, pc);
             return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline cache: out of host memory");
         }
         strcpy(pc->path, path);
@@ -95,10 +95,10 @@ eng_result eng_pipeline_cache_create(eng_context *ctx, const char *path, eng_pip
             long size = -1;
             if (fseek(f, 0, SEEK_END) == 0)
                 size = ftell(f);
-            if (size > 0 && fseek(f, 0, SEEK_SET) == 0 && (blob = malloc((size_t)size)) != NULL) {
+            if (size > 0 && fseek(f, 0, SEEK_SET) == 0 && (blob = eng__alloc(ctx, (size_t)size)) != NULL) {
                 blob_size = fread(blob, 1, (size_t)size, f);
                 if (!blob_matches_device(ctx, blob, blob_size)) {
-                    free(blob);
+                    eng__free(ctx, blob);
                     blob = NULL;
                     blob_size = 0;
                 }
@@ -111,8 +111,9 @@ eng_result eng_pipeline_cache_create(eng_context *ctx, const char *path, eng_pip
         .initialDataSize = blob_size,
         .pInitialData = blob,
     };
-    VkResult vr = vkCreatePipelineCache(eng_context_device(ctx), &ci, NULL, &pc->cache);
-    free(blob);
+    const eng__vk *vk = eng__vk_of(ctx);
+    VkResult vr = vk->CreatePipelineCache(eng_context_device(ctx), &ci, vk->allocator, &pc->cache);
+    eng__free(ctx, blob);
     if (vr != VK_SUCCESS) {
         eng_pipeline_cache_destroy(pc);
         return eng__vk_fail(vr, "vkCreatePipelineCache");
@@ -126,10 +127,11 @@ void eng_pipeline_cache_destroy(eng_pipeline_cache *pc)
 {
     if (!pc)
         return;
+    const eng__vk *vk = eng__vk_of(pc->ctx);
     if (pc->cache)
-        vkDestroyPipelineCache(eng_context_device(pc->ctx), pc->cache, NULL);
-    free(pc->path);
-    free(pc);
+        vk->DestroyPipelineCache(eng_context_device(pc->ctx), pc->cache, vk->allocator);
+    eng__free(pc->ctx, pc->path);
+    eng__free(pc->ctx, pc);
 }
 
 eng_result eng_pipeline_cache_save(eng_pipeline_cache *pc)
@@ -139,22 +141,23 @@ eng_result eng_pipeline_cache_save(eng_pipeline_cache *pc)
     if (!pc->path)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_cache_save: the cache was created without a path");
     VkDevice dev = eng_context_device(pc->ctx);
+    const eng__vk *vk = eng__vk_of(pc->ctx);
     size_t size = 0;
-    ENG_VK_CHECK(vkGetPipelineCacheData(dev, pc->cache, &size, NULL));
-    void *data = malloc(size ? size : 1);
+    ENG_VK_CHECK(vk->GetPipelineCacheData(dev, pc->cache, &size, NULL));
+    void *data = eng__alloc(pc->ctx, size);
     if (!data)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline cache '%s': out of host memory", pc->path);
-    VkResult vr = vkGetPipelineCacheData(dev, pc->cache, &size, data);
+    VkResult vr = vk->GetPipelineCacheData(dev, pc->cache, &size, data);
     if (vr != VK_SUCCESS) {
-        free(data);
+        eng__free(pc->ctx, data);
         return eng__vk_fail(vr, "vkGetPipelineCacheData");
     }
     /* Write to a temporary name and rename, so a crash never leaves a torn
      * cache file behind. */
     size_t tmp_len = strlen(pc->path) + 5;
-    char *tmp = malloc(tmp_len);
+    char *tmp = eng__alloc(pc->ctx, tmp_len);
     if (!tmp) {
-        free(data);
+        eng__free(pc->ctx, data);
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline cache '%s': out of host memory", pc->path);
     }
     snprintf(tmp, tmp_len, "%s.tmp", pc->path);
@@ -170,8 +173,8 @@ eng_result eng_pipeline_cache_save(eng_pipeline_cache *pc)
             remove(tmp);
         }
     }
-    free(tmp);
-    free(data);
+    eng__free(pc->ctx, tmp);
+    eng__free(pc->ctx, data);
     return res;
 }
 
@@ -259,7 +262,8 @@ static eng_result make_layout(eng_pipeline *p, const VkDescriptorType *push_type
         .pushConstantRangeCount = push_size ? 1 : 0,
         .pPushConstantRanges = &push,
     };
-    ENG_VK_CHECK(vkCreatePipelineLayout(eng_context_device(p->ctx), &lci, NULL, &p->layout));
+    const eng__vk *vk = eng__vk_of(p->ctx);
+    ENG_VK_CHECK(vk->CreatePipelineLayout(eng_context_device(p->ctx), &lci, vk->allocator, &p->layout));
     return ENG_SUCCESS;
 }
 
@@ -274,7 +278,8 @@ static eng_result make_module(eng_context *ctx, const char *name, const char *st
         .codeSize = size,
         .pCode = code,
     };
-    ENG_VK_CHECK(vkCreateShaderModule(eng_context_device(ctx), &ci, NULL, out));
+    const eng__vk *vk = eng__vk_of(ctx);
+    ENG_VK_CHECK(vk->CreateShaderModule(eng_context_device(ctx), &ci, vk->allocator, out));
     return ENG_SUCCESS;
 }
 
@@ -368,7 +373,7 @@ static eng_result check_pipeline_desc(eng_context *ctx, const eng_pipeline_desc 
                          name, (unsigned)samples, ok);
     for (uint32_t i = 0; i < d->color_count; i++) {
         VkFormatProperties fp;
-        vkGetPhysicalDeviceFormatProperties(eng_context_physical_device(ctx), d->color_formats[i], &fp);
+        eng__vk_of(ctx)->GetPhysicalDeviceFormatProperties(eng_context_physical_device(ctx), d->color_formats[i], &fp);
         if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT))
             return eng__fail(ENG_ERROR_UNSUPPORTED,
                              "pipeline '%s': color attachment %u: VkFormat %d cannot be rendered to", name, i,
@@ -415,7 +420,8 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
         return res;
 
     VkDevice dev = eng_context_device(ctx);
-    eng_pipeline *p = calloc(1, sizeof *p);
+    const eng__vk *vk = eng__vk_of(ctx);
+    eng_pipeline *p = eng__calloc(ctx, 1, sizeof *p);
     if (!p)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline '%s': out of host memory", name);
     p->ctx = ctx;
@@ -553,22 +559,23 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
     };
     char what[128];
     snprintf(what, sizeof what, "pipeline '%s': vkCreateGraphicsPipelines", name);
-    VkResult vr = vkCreateGraphicsPipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, NULL, &p->pipeline);
+    VkResult vr =
+        vk->CreateGraphicsPipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
     if (vr != VK_SUCCESS) {
         res = eng__vk_fail(vr, what);
         goto fail;
     }
     eng__set_name(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, name);
-    vkDestroyShaderModule(dev, vs, NULL);
+    vk->DestroyShaderModule(dev, vs, vk->allocator);
     if (fs)
-        vkDestroyShaderModule(dev, fs, NULL);
+        vk->DestroyShaderModule(dev, fs, vk->allocator);
     *out = p;
     return ENG_SUCCESS;
 fail:
     if (vs)
-        vkDestroyShaderModule(dev, vs, NULL);
+        vk->DestroyShaderModule(dev, vs, vk->allocator);
     if (fs)
-        vkDestroyShaderModule(dev, fs, NULL);
+        vk->DestroyShaderModule(dev, fs, vk->allocator);
     eng_pipeline_destroy(p);
     return res;
 }
@@ -608,7 +615,8 @@ eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipel
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': set_layout_count %u without set_layouts", name,
                          d->set_layout_count);
     VkDevice dev = eng_context_device(ctx);
-    eng_pipeline *p = calloc(1, sizeof *p);
+    const eng__vk *vk = eng__vk_of(ctx);
+    eng_pipeline *p = eng__calloc(ctx, 1, sizeof *p);
     if (!p)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline '%s': out of host memory", name);
     p->ctx = ctx;
@@ -629,18 +637,19 @@ eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipel
     };
     char what[128];
     snprintf(what, sizeof what, "pipeline '%s': vkCreateComputePipelines", name);
-    VkResult vr = vkCreateComputePipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, NULL, &p->pipeline);
+    VkResult vr =
+        vk->CreateComputePipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
     if (vr != VK_SUCCESS) {
         res = eng__vk_fail(vr, what);
         goto fail;
     }
     eng__set_name(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, name);
-    vkDestroyShaderModule(dev, cs, NULL);
+    vk->DestroyShaderModule(dev, cs, vk->allocator);
     *out = p;
     return ENG_SUCCESS;
 fail:
     if (cs)
-        vkDestroyShaderModule(dev, cs, NULL);
+        vk->DestroyShaderModule(dev, cs, vk->allocator);
     eng_pipeline_destroy(p);
     return res;
 }
@@ -650,13 +659,14 @@ void eng_pipeline_destroy(eng_pipeline *p)
     if (!p)
         return;
     VkDevice dev = eng_context_device(p->ctx);
+    const eng__vk *vk = eng__vk_of(p->ctx);
     if (p->pipeline)
-        vkDestroyPipeline(dev, p->pipeline, NULL);
+        vk->DestroyPipeline(dev, p->pipeline, vk->allocator);
     if (p->layout)
-        vkDestroyPipelineLayout(dev, p->layout, NULL);
+        vk->DestroyPipelineLayout(dev, p->layout, vk->allocator);
     if (p->push_set)
-        vkDestroyDescriptorSetLayout(dev, p->push_set, NULL);
-    free(p);
+        vk->DestroyDescriptorSetLayout(dev, p->push_set, vk->allocator);
+    eng__free(p->ctx, p);
 }
 
 VkPipeline eng_pipeline_handle(const eng_pipeline *p) { return p ? p->pipeline : VK_NULL_HANDLE; }

@@ -3,8 +3,10 @@
  * made with, and each draw or dispatch pushes it from what its command
  * declared to the graph (rg_record_image_info, rg_record_buffer_info), so
  * the view, layout and range can never differ from the declaration's.
- * VK_KHR_push_descriptor needs no pools and no per-frame lifetime: the
- * descriptors are recorded into the command buffer. */
+ * A binding may name a buffer or image view the graph does not own
+ * instead (eng_binding.vk_buffer, .vk_image): pushed as given, with no
+ * barrier from the graph. VK_KHR_push_descriptor needs no pools and no
+ * per-frame lifetime: the descriptors are recorded into the command buffer. */
 #include "internal.h"
 
 #include <string.h>
@@ -27,7 +29,7 @@ eng_result eng__push_check(const eng_context *ctx, const char *name, const VkDes
     if (!types || count > ENG_MAX_PUSH_DESCRIPTORS)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': %u push descriptors (1 to %u, with types)",
                          name, count, ENG_MAX_PUSH_DESCRIPTORS);
-    if (!eng__push_descriptor_fn(ctx))
+    if (!eng__vk_of(ctx)->CmdPushDescriptorSetKHR)
         return eng__fail(ENG_ERROR_UNSUPPORTED, "pipeline '%s': push descriptors need VK_KHR_push_descriptor, "
                          "which the context did not enable on %s (bind descriptor sets of your own with "
                          "rg_record_image_info)", name, eng_context_properties(ctx)->deviceName);
@@ -66,24 +68,31 @@ eng_result eng__push_set_layout(eng_pipeline *p, const VkDescriptorType *types, 
     };
     char what[128];
     snprintf(what, sizeof what, "pipeline '%s': vkCreateDescriptorSetLayout", p->name);
-    VkResult vr = vkCreateDescriptorSetLayout(eng_context_device(p->ctx), &ci, NULL, &p->push_set);
+    const eng__vk *vk = eng__vk_of(p->ctx);
+    VkResult vr = vk->CreateDescriptorSetLayout(eng_context_device(p->ctx), &ci, vk->allocator, &p->push_set);
     if (vr != VK_SUCCESS)
         return eng__vk_fail(vr, what);
     p->push_count = count;
     return ENG_SUCCESS;
 }
 
-/* Binding i's descriptor from the graph; false after eng__fail. */
+/* Binding i's descriptor from the graph, or as the application gave it
+ * (vk_buffer, vk_image); false after eng__fail. */
 static bool fill(const rg_record_context *rc, const eng_pipeline *p, uint32_t i, const eng_binding *b,
                  VkDescriptorImageInfo *image, VkDescriptorBufferInfo *buffer)
 {
     VkDescriptorType t = p->push_types[i];
+    bool raw_buffer = b->vk_buffer.buffer != VK_NULL_HANDLE, raw_image = b->vk_image.imageView != VK_NULL_HANDLE;
+    unsigned named = (b->texture.id != 0) + (b->buffer.id != 0) + raw_buffer + raw_image;
     const char *why = NULL;
-    if (image_type(t) && (b->buffer.id || !b->texture.id))
-        why = "an image binding needs a texture (and no buffer)";
-    else if (buffer_type(t) && (b->texture.id || !b->buffer.id))
-        why = "a buffer binding needs a buffer (and no texture)";
-    else if (t == VK_DESCRIPTOR_TYPE_SAMPLER && (b->texture.id || b->buffer.id))
+    if (named > 1)
+        why = "names more than one of texture, buffer, vk_buffer and vk_image (exactly one: a graph resource or "
+              "an object of the application's)";
+    else if (image_type(t) && !b->texture.id && !raw_image)
+        why = "an image binding needs a texture or a vk_image (and no buffer)";
+    else if (buffer_type(t) && !b->buffer.id && !raw_buffer)
+        why = "a buffer binding needs a buffer or a vk_buffer (and no texture)";
+    else if (t == VK_DESCRIPTOR_TYPE_SAMPLER && named)
         why = "a sampler binding takes a sampler only";
     else if ((t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER || t == VK_DESCRIPTOR_TYPE_SAMPLER) && !b->sampler)
         why = "a combined image sampler or sampler binding needs a sampler";
@@ -92,7 +101,12 @@ static bool fill(const rg_record_context *rc, const eng_pipeline *p, uint32_t i,
         return false;
     }
     rg_graph *g = rg_record_graph(rc);
-    if (image_type(t)) {
+    if (raw_image) { /* the application's view, in the layout it says */
+        *image = b->vk_image;
+        image->sampler = t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ? b->sampler : VK_NULL_HANDLE;
+    } else if (raw_buffer) {
+        *buffer = b->vk_buffer;
+    } else if (image_type(t)) {
         if (rg_record_image_info(rc, b->texture, image) != RG_SUCCESS) {
             eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_push_bindings: pipeline '%s' binding %u: %s", p->name, i,
                       rg_graph_error_message(g));
@@ -145,6 +159,6 @@ eng_result eng_push_bindings(const rg_record_context *rc, const eng_pipeline *p,
             .pBufferInfo = buffer ? &buffers[i] : NULL,
         };
     }
-    eng__push_descriptor_fn(p->ctx)(rg_record_cmd(rc), p->bind_point, p->layout, 0, count, writes);
+    eng__vk_of(p->ctx)->CmdPushDescriptorSetKHR(rg_record_cmd(rc), p->bind_point, p->layout, 0, count, writes);
     return ENG_SUCCESS;
 }

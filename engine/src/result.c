@@ -75,9 +75,16 @@ eng_result eng__vk_fail(VkResult vr, const char *what)
     case VK_ERROR_FORMAT_NOT_SUPPORTED: r = ENG_ERROR_UNSUPPORTED; break;
     default: r = ENG_ERROR_VULKAN; break;
     }
+    /* A call through the context's table reads "vk->CreateImage(...)":
+     * messages name it as Vulkan does, "vkCreateImage(...)". */
+    const char *prefix = "";
+    if (strncmp(what, "vk->", 4) == 0) {
+        prefix = "vk";
+        what += 4;
+    }
     if (vr == VK_ERROR_INCOMPATIBLE_DRIVER)
-        return eng__fail(ENG_ERROR_NO_DEVICE, "%s: %s (no Vulkan driver)", what, eng_vk_result_string(vr));
-    return eng__fail(r, "%s: %s", what, eng_vk_result_string(vr));
+        return eng__fail(ENG_ERROR_NO_DEVICE, "%s%s: %s (no Vulkan driver)", prefix, what, eng_vk_result_string(vr));
+    return eng__fail(r, "%s%s: %s", prefix, what, eng_vk_result_string(vr));
 }
 
 void eng__copy_name(char *dst, size_t size, const char *name, const char *fallback)

@@ -104,7 +104,7 @@ eng_result eng_sampler_get(eng_context *ctx, const eng_sampler_desc *desc, VkSam
         return ENG_SUCCESS;
     }
     /* Room first: a sampler made and then not kept would leak. */
-    if (!eng__sampler_cache_reserve(cache))
+    if (!eng__sampler_cache_reserve(cache, eng__host_of(ctx)))
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "eng_sampler_get: out of host memory (%u samplers cached)",
                          cache->count);
     VkSamplerCreateInfo ci = {
@@ -123,7 +123,8 @@ eng_result eng_sampler_get(eng_context *ctx, const eng_sampler_desc *desc, VkSam
         .maxLod = key.max_lod,
         .borderColor = key.border,
     };
-    ENG_VK_CHECK(vkCreateSampler(eng_context_device(ctx), &ci, NULL, &sampler));
+    const eng__vk *vk = eng__vk_of(ctx);
+    ENG_VK_CHECK(vk->CreateSampler(eng_context_device(ctx), &ci, vk->allocator, &sampler));
     char name[128];
     int len = snprintf(name, sizeof name, "sampler %s mip-%s %s", filter_name(key.filter),
                        key.mipmap == VK_SAMPLER_MIPMAP_MODE_LINEAR ? "linear" : "nearest", address_name(key.address));

@@ -3,7 +3,6 @@
  * empty it (see eng__sampler_cache in internal.h). */
 #include "internal.h"
 
-#include <stdlib.h>
 
 /* Field by field: the desc has padding (after `compare`) that a memcmp
  * would read. Keys are normalized, so equal descs compare equal here and
@@ -23,12 +22,12 @@ VkSampler eng__sampler_cache_find(const eng__sampler_cache *cache, const eng_sam
     return VK_NULL_HANDLE;
 }
 
-bool eng__sampler_cache_reserve(eng__sampler_cache *cache)
+bool eng__sampler_cache_reserve(eng__sampler_cache *cache, const rg_allocator *host)
 {
     if (cache->count < cache->capacity)
         return true;
     uint32_t capacity = cache->capacity ? cache->capacity * 2 : 8;
-    eng__sampler_entry *grown = realloc(cache->entries, capacity * sizeof *grown);
+    eng__sampler_entry *grown = eng__host_realloc(host, cache->entries, capacity * sizeof *grown);
     if (!grown)
         return false;
     cache->entries = grown;
@@ -41,10 +40,11 @@ void eng__sampler_cache_add(eng__sampler_cache *cache, const eng_sampler_desc *k
     cache->entries[cache->count++] = (eng__sampler_entry){ .key = *key, .sampler = sampler };
 }
 
-void eng__sampler_cache_destroy(eng__sampler_cache *cache, VkDevice device)
+void eng__sampler_cache_destroy(eng__sampler_cache *cache, const eng__vk *vk, VkDevice device,
+                                const rg_allocator *host)
 {
     for (uint32_t i = 0; i < cache->count; i++)
-        vkDestroySampler(device, cache->entries[i].sampler, NULL);
-    free(cache->entries);
+        vk->DestroySampler(device, cache->entries[i].sampler, vk->allocator);
+    eng__host_free(host, cache->entries);
     *cache = (eng__sampler_cache){ .anisotropy = cache->anisotropy };
 }

@@ -84,11 +84,12 @@ static void destroy_targets(eng_swapchain *sc)
         return;
     }
     VkDevice dev = eng_context_device(sc->ctx);
+    const eng__vk *vk = eng__vk_of(sc->ctx);
     for (uint32_t i = 0; i < sc->image_count; i++) {
         if (sc->views[i])
-            vkDestroyImageView(dev, sc->views[i], NULL);
+            vk->DestroyImageView(dev, sc->views[i], vk->allocator);
         if (sc->render_done[i])
-            vkDestroySemaphore(dev, sc->render_done[i], NULL);
+            vk->DestroySemaphore(dev, sc->render_done[i], vk->allocator);
         sc->views[i] = VK_NULL_HANDLE;
         sc->render_done[i] = VK_NULL_HANDLE;
     }
@@ -122,10 +123,11 @@ static eng_result build(eng_swapchain *sc)
 {
     eng_context *ctx = sc->ctx;
     VkDevice dev = eng_context_device(ctx);
+    const eng__vk *vk = eng__vk_of(ctx);
     VkPhysicalDevice pd = eng_context_physical_device(ctx);
     VkSurfaceKHR surface = eng_context_surface(ctx);
     VkSurfaceCapabilitiesKHR caps;
-    ENG_VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(pd, surface, &caps));
+    ENG_VK_CHECK(vk->GetPhysicalDeviceSurfaceCapabilitiesKHR(pd, surface, &caps));
     VkExtent2D extent = pick_extent(sc, &caps);
     sc->unsized = caps.currentExtent.width == UINT32_MAX && !sc->desc.window_size &&
                   (sc->wanted_width == 0 || sc->wanted_height == 0);
@@ -134,22 +136,22 @@ static eng_result build(eng_swapchain *sc)
         return ENG_NOT_READY;
     }
     if (sc->swapchain) /* images of the old swapchain may still be in use */
-        ENG_VK_CHECK(vkDeviceWaitIdle(dev));
+        ENG_VK_CHECK(vk->DeviceWaitIdle(dev));
     destroy_targets(sc);
 
     uint32_t n = 0;
-    ENG_VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(pd, surface, &n, NULL));
+    ENG_VK_CHECK(vk->GetPhysicalDeviceSurfaceFormatsKHR(pd, surface, &n, NULL));
     VkSurfaceFormatKHR formats[64];
     if (n == 0)
         return eng__fail(ENG_ERROR_UNSUPPORTED, "swapchain: the surface offers no formats");
     if (n > 64) n = 64;
-    VkResult vr = vkGetPhysicalDeviceSurfaceFormatsKHR(pd, surface, &n, formats);
+    VkResult vr = vk->GetPhysicalDeviceSurfaceFormatsKHR(pd, surface, &n, formats);
     if (vr != VK_SUCCESS && vr != VK_INCOMPLETE)
         return eng__vk_fail(vr, "vkGetPhysicalDeviceSurfaceFormatsKHR");
     sc->format = choose_format(formats, n);
     VkPresentModeKHR modes[16];
     n = 16;
-    vr = vkGetPhysicalDeviceSurfacePresentModesKHR(pd, surface, &n, modes);
+    vr = vk->GetPhysicalDeviceSurfacePresentModesKHR(pd, surface, &n, modes);
     if (vr != VK_SUCCESS && vr != VK_INCOMPLETE)
         return eng__vk_fail(vr, "vkGetPhysicalDeviceSurfacePresentModesKHR");
     sc->present_mode = choose_present_mode(modes, n, sc->desc.vsync);
@@ -178,19 +180,19 @@ static eng_result build(eng_swapchain *sc)
         .clipped = VK_TRUE,
         .oldSwapchain = old,
     };
-    vr = vkCreateSwapchainKHR(dev, &ci, NULL, &sc->swapchain);
+    vr = vk->CreateSwapchainKHR(dev, &ci, vk->allocator, &sc->swapchain);
     if (old)
-        vkDestroySwapchainKHR(dev, old, NULL);
+        vk->DestroySwapchainKHR(dev, old, vk->allocator);
     if (vr != VK_SUCCESS) {
         sc->swapchain = VK_NULL_HANDLE;
         return eng__vk_fail(vr, "vkCreateSwapchainKHR");
     }
     sc->extent = extent;
     n = 0;
-    ENG_VK_CHECK(vkGetSwapchainImagesKHR(dev, sc->swapchain, &n, NULL));
+    ENG_VK_CHECK(vk->GetSwapchainImagesKHR(dev, sc->swapchain, &n, NULL));
     if (n > MAX_IMAGES)
         return eng__fail(ENG_ERROR_UNSUPPORTED, "swapchain: %u images, at most %d supported", n, MAX_IMAGES);
-    ENG_VK_CHECK(vkGetSwapchainImagesKHR(dev, sc->swapchain, &n, sc->images));
+    ENG_VK_CHECK(vk->GetSwapchainImagesKHR(dev, sc->swapchain, &n, sc->images));
     for (uint32_t i = 0; i < n; i++) {
         sc->image_count = i + 1; /* so destroy_targets cleans what exists */
         VkImageViewCreateInfo vci = {
@@ -200,9 +202,9 @@ static eng_result build(eng_swapchain *sc)
             .format = sc->format.format,
             .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
         };
-        ENG_VK_CHECK(vkCreateImageView(dev, &vci, NULL, &sc->views[i]));
+        ENG_VK_CHECK(vk->CreateImageView(dev, &vci, vk->allocator, &sc->views[i]));
         VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
-        ENG_VK_CHECK(vkCreateSemaphore(dev, &sci, NULL, &sc->render_done[i]));
+        ENG_VK_CHECK(vk->CreateSemaphore(dev, &sci, vk->allocator, &sc->render_done[i]));
     }
     sc->dirty = false;
     return ENG_SUCCESS;
@@ -217,8 +219,9 @@ static eng_result build_offscreen(eng_swapchain *sc)
         sc->dirty = true;
         return ENG_NOT_READY;
     }
+    const eng__vk *vk = eng__vk_of(sc->ctx);
     if (sc->image_count) /* frames in flight may still draw into the old images */
-        ENG_VK_CHECK(vkDeviceWaitIdle(eng_context_device(sc->ctx)));
+        ENG_VK_CHECK(vk->DeviceWaitIdle(eng_context_device(sc->ctx)));
     destroy_targets(sc);
     eng_result res = eng__offscreen_images_create(sc->ctx, sc->format.format, extent, sc->slots, sc->offscreen);
     if (res != ENG_SUCCESS)
@@ -252,7 +255,7 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: %u frames in flight (max %d)",
                          desc->frames_in_flight, MAX_SLOTS);
 
-    eng_swapchain *sc = calloc(1, sizeof *sc);
+    eng_swapchain *sc = eng__calloc(ctx, 1, sizeof *sc);
     if (!sc)
         return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "swapchain: out of host memory");
     sc->ctx = ctx;
@@ -261,6 +264,7 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
     sc->wanted_width = desc->width;
     sc->wanted_height = desc->height;
     VkDevice dev = eng_context_device(ctx);
+    const eng__vk *vk = eng__vk_of(ctx);
     eng_result res = ENG_SUCCESS;
     for (uint32_t i = 0; i < sc->slots; i++) {
         /* frame.cmd's pool and command buffer, made now: acquire allocates
@@ -269,10 +273,10 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
         if (res != ENG_SUCCESS)
             goto fail;
         VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT };
-        ENG_VK_TRY(res, vkCreateFence(dev, &fci, NULL, &sc->fences[i]), fail);
+        ENG_VK_TRY(res, vk->CreateFence(dev, &fci, vk->allocator, &sc->fences[i]), fail);
         VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
         if (!desc->offscreen) /* nothing to acquire offscreen */
-            ENG_VK_TRY(res, vkCreateSemaphore(dev, &sci, NULL, &sc->acquired[i]), fail);
+            ENG_VK_TRY(res, vk->CreateSemaphore(dev, &sci, vk->allocator, &sc->acquired[i]), fail);
     }
     if (desc->offscreen) {
         sc->format.colorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
@@ -302,18 +306,19 @@ void eng_swapchain_destroy(eng_swapchain *sc)
     if (!sc)
         return;
     VkDevice dev = eng_context_device(sc->ctx);
-    vkDeviceWaitIdle(dev);
+    const eng__vk *vk = eng__vk_of(sc->ctx);
+    vk->DeviceWaitIdle(dev);
     destroy_targets(sc);
     eng_buffer_destroy(sc->capture);
     if (sc->swapchain)
-        vkDestroySwapchainKHR(dev, sc->swapchain, NULL);
+        vk->DestroySwapchainKHR(dev, sc->swapchain, vk->allocator);
     for (uint32_t i = 0; i < sc->slots; i++) {
-        if (sc->acquired[i]) vkDestroySemaphore(dev, sc->acquired[i], NULL);
-        if (sc->fences[i]) vkDestroyFence(dev, sc->fences[i], NULL);
-        eng__frame_commands_destroy(dev, &sc->commands[i]);
-        eng__chunk_commands_destroy(dev, &sc->chunks[i]);
+        if (sc->acquired[i]) vk->DestroySemaphore(dev, sc->acquired[i], vk->allocator);
+        if (sc->fences[i]) vk->DestroyFence(dev, sc->fences[i], vk->allocator);
+        eng__frame_commands_destroy(sc->ctx, &sc->commands[i]);
+        eng__chunk_commands_destroy(sc->ctx, &sc->chunks[i]);
     }
-    free(sc);
+    eng__free(sc->ctx, sc);
 }
 
 void eng_swapchain_resize(eng_swapchain *sc, uint32_t width, uint32_t height)
@@ -330,6 +335,7 @@ void eng_swapchain_resize(eng_swapchain *sc, uint32_t width, uint32_t height)
 static eng_result acquire_image(eng_swapchain *sc, uint32_t slot, uint32_t *image_index)
 {
     VkDevice dev = eng_context_device(sc->ctx);
+    const eng__vk *vk = eng__vk_of(sc->ctx);
     for (int attempt = 0;; attempt++) {
         if (sc->dirty) {
             eng_result res = build(sc);
@@ -337,7 +343,7 @@ static eng_result acquire_image(eng_swapchain *sc, uint32_t slot, uint32_t *imag
                 return res; /* ENG_NOT_READY while minimized */
             sc->recreate_count++;
         }
-        VkResult vr = vkAcquireNextImageKHR(dev, sc->swapchain, UINT64_MAX, sc->acquired[slot], VK_NULL_HANDLE,
+        VkResult vr = vk->AcquireNextImageKHR(dev, sc->swapchain, UINT64_MAX, sc->acquired[slot], VK_NULL_HANDLE,
                                             image_index);
         if (vr == VK_SUCCESS)
             return ENG_SUCCESS;
@@ -374,8 +380,9 @@ eng_result eng_swapchain_acquire(eng_swapchain *sc, eng_frame *frame)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_acquire: NULL swapchain or frame");
     memset(frame, 0, sizeof *frame);
     VkDevice dev = eng_context_device(sc->ctx);
+    const eng__vk *vk = eng__vk_of(sc->ctx);
     uint32_t slot = (uint32_t)(sc->frame_number % sc->slots);
-    ENG_VK_CHECK(vkWaitForFences(dev, 1, &sc->fences[slot], VK_TRUE, UINT64_MAX));
+    ENG_VK_CHECK(vk->WaitForFences(dev, 1, &sc->fences[slot], VK_TRUE, UINT64_MAX));
     uint32_t image_index = 0;
     eng_result res = sc->desc.offscreen ? next_offscreen_image(sc, slot, &image_index)
                                         : acquire_image(sc, slot, &image_index);
@@ -383,12 +390,12 @@ eng_result eng_swapchain_acquire(eng_swapchain *sc, eng_frame *frame)
         return res;
     /* Reset only once an image is ours: an early return above must leave the
      * fence signaled or the next acquire would wait forever. */
-    ENG_VK_CHECK(vkResetFences(dev, 1, &sc->fences[slot]));
+    ENG_VK_CHECK(vk->ResetFences(dev, 1, &sc->fences[slot]));
     /* The fence covers every submission of the slot's last frame: its
      * command buffers, on every queue, are done. */
-    res = eng__frame_commands_reset(dev, &sc->commands[slot]);
+    res = eng__frame_commands_reset(sc->ctx, &sc->commands[slot]);
     if (res == ENG_SUCCESS)
-        res = eng__chunk_commands_reset(dev, &sc->chunks[slot]);
+        res = eng__chunk_commands_reset(sc->ctx, &sc->chunks[slot]);
     if (res == ENG_SUCCESS)
         res = eng__frame_commands_begin(sc->ctx, &sc->commands[slot], eng_context_queue_family(sc->ctx), &frame->cmd);
     if (res != ENG_SUCCESS)
@@ -462,15 +469,15 @@ void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkIma
     VkAccessFlags2 src_access = access;
     sc->capture_recorded = false;
     if (sc->capture_requested && sc->capture && (sc->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT)) {
-        eng__image_barrier(cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,
+        eng__image_barrier(eng__vk_of(sc->ctx), cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,
                            VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, before_present,
                            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
         VkBufferImageCopy region = {
             .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
             .imageExtent = { frame->extent.width, frame->extent.height, 1 },
         };
-        vkCmdCopyImageToBuffer(cmd, frame->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, eng_buffer_handle(sc->capture),
-                               1, &region);
+        eng__vk_of(sc->ctx)->CmdCopyImageToBuffer(cmd, frame->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                                  eng_buffer_handle(sc->capture), 1, &region);
         VkBufferMemoryBarrier2 bb = {
             .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
             .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
@@ -484,7 +491,7 @@ void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkIma
         };
         VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
                                  .pBufferMemoryBarriers = &bb };
-        vkCmdPipelineBarrier2(cmd, &dep);
+        eng__vk_of(sc->ctx)->CmdPipelineBarrier2(cmd, &dep);
         before_present = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
         src_stage = VK_PIPELINE_STAGE_2_COPY_BIT;
         src_access = 0; /* a read: only the execution dependency matters */
@@ -498,14 +505,14 @@ void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkIma
          * shown; the next use of the image (at its slot's next frame) starts
          * at COLOR_ATTACHMENT_OUTPUT, the stage an acquire semaphore would
          * release, so the destination stage chains to it. */
-        eng__image_barrier(cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,
+        eng__image_barrier(eng__vk_of(sc->ctx), cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,
                            VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, 0, before_present,
                            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
         return;
     }
     /* Presentation waits on the render-finished semaphore, which covers all
      * prior work; no destination stage is needed here. */
-    eng__image_barrier(cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,
+    eng__image_barrier(eng__vk_of(sc->ctx), cmd, frame->image, VK_IMAGE_ASPECT_COLOR_BIT, src_stage, src_access,
                        VK_PIPELINE_STAGE_2_NONE, 0, before_present, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
 }
 
@@ -513,7 +520,8 @@ eng_result eng_swapchain_present(eng_swapchain *sc, eng_frame *frame)
 {
     if (!sc || !frame || !frame_open(sc, frame))
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_present: no frame acquired");
-    ENG_VK_CHECK(vkEndCommandBuffer(frame->cmd));
+    const eng__vk *vk = eng__vk_of(sc->ctx);
+    ENG_VK_CHECK(vk->EndCommandBuffer(frame->cmd));
     VkSemaphoreSubmitInfo wait = {
         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
         .semaphore = sc->acquired[frame->slot],
@@ -536,7 +544,7 @@ eng_result eng_swapchain_present(eng_swapchain *sc, eng_frame *frame)
         .signalSemaphoreInfoCount = semaphores,
         .pSignalSemaphoreInfos = &signal,
     };
-    ENG_VK_CHECK(vkQueueSubmit2(eng_context_queue(sc->ctx), 1, &si, sc->fences[frame->slot]));
+    ENG_VK_CHECK(vk->QueueSubmit2(eng_context_queue(sc->ctx), 1, &si, sc->fences[frame->slot]));
     return eng_swapchain_present_submitted(sc, frame);
 }
 
@@ -557,7 +565,7 @@ eng_result eng_swapchain_present_submitted(eng_swapchain *sc, eng_frame *frame)
         .pSwapchains = &sc->swapchain,
         .pImageIndices = &frame->image_index,
     };
-    VkResult vr = vkQueuePresentKHR(eng_context_queue(sc->ctx), &pi);
+    VkResult vr = eng__vk_of(sc->ctx)->QueuePresentKHR(eng_context_queue(sc->ctx), &pi);
     sc->frame_number++;
     frame->cmd = VK_NULL_HANDLE;
     if (vr == VK_ERROR_OUT_OF_DATE_KHR || vr == VK_SUBOPTIMAL_KHR) {
@@ -578,8 +586,10 @@ eng_result eng_swapchain_capture_next(eng_swapchain *sc)
     VkDeviceSize need = (VkDeviceSize)sc->extent.width * sc->extent.height * 4;
     if (!sc->capture || eng_buffer_size(sc->capture) < need) {
         /* The old buffer may be the target of a frame still in flight. */
-        if (sc->capture)
-            ENG_VK_CHECK(vkDeviceWaitIdle(eng_context_device(sc->ctx)));
+        if (sc->capture) {
+            const eng__vk *vk = eng__vk_of(sc->ctx);
+            ENG_VK_CHECK(vk->DeviceWaitIdle(eng_context_device(sc->ctx)));
+        }
         eng_buffer_destroy(sc->capture);
         sc->capture = NULL;
         eng_buffer_desc bd = {
@@ -607,7 +617,8 @@ eng_result eng_swapchain_read_capture(eng_swapchain *sc, uint8_t **rgba, uint32_
                          "eng_swapchain_read_capture: no capture was recorded (call eng_swapchain_capture_next "
                          "before eng_swapchain_finish_image)");
     VkDevice dev = eng_context_device(sc->ctx);
-    ENG_VK_CHECK(vkWaitForFences(dev, 1, &sc->fences[sc->capture_slot], VK_TRUE, UINT64_MAX));
+    const eng__vk *vk = eng__vk_of(sc->ctx);
+    ENG_VK_CHECK(vk->WaitForFences(dev, 1, &sc->fences[sc->capture_slot], VK_TRUE, UINT64_MAX));
     VkExtent2D e = sc->capture_extent;
     /* A resize may have grown the frame past the buffer made at request. */
     if ((VkDeviceSize)e.width * e.height * 4 > eng_buffer_size(sc->capture))
@@ -633,3 +644,5 @@ eng_result eng_swapchain_read_capture(eng_swapchain *sc, uint8_t **rgba, uint32_
 VkExtent2D eng_swapchain_extent(const eng_swapchain *sc) { return sc ? sc->extent : (VkExtent2D){ 0, 0 }; }
 VkFormat eng_swapchain_format(const eng_swapchain *sc) { return sc ? sc->format.format : VK_FORMAT_UNDEFINED; }
 uint32_t eng_swapchain_recreate_count(const eng_swapchain *sc) { return sc ? sc->recreate_count : 0; }
+
+eng_context *eng__swapchain_context(const eng_swapchain *sc) { return sc->ctx; }

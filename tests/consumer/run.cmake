@@ -1,7 +1,9 @@
 # Drives the consumer tests (cmake -P; tests/package.cmake passes the -D's):
 #   MODE=subdir      configure tests/consumer with add_subdirectory(SOURCE_DIR),
 #                    build it (the libraries too, static or shared as SHARED
-#                    says), run it
+#                    says), run it (consumer, consumer_files and
+#                    consumer_volk: the engine linked with volk, a frame
+#                    on volk's device)
 #   MODE=install     cmake --install BINARY_DIR --prefix WORK/prefix, then check
 #                    the installed files name no path of the build machine's
 #                    source or build tree; shared: the versioned libraries
@@ -61,6 +63,9 @@ function(configure_build_run build_dir)
   run(${build_dir}/consumer)
   if(EXISTS ${build_dir}/consumer_files)
     run(${build_dir}/consumer_files ${build_dir})
+  endif()
+  if(EXISTS ${build_dir}/consumer_volk)
+    run(${build_dir}/consumer_volk)
   endif()
 endfunction()
 

@@ -536,6 +536,7 @@ DEVICE_TEST(errors, context_over_an_existing_device)
         .instance = eng_context_instance(test_ctx),
         .physical_device = eng_context_physical_device(test_ctx),
         .device = eng_context_device(test_ctx),
+        .enabled_features = test_enabled_features(test_ctx),
         .timeline_semaphore = true,
         .local_read = eng_context_local_read(test_ctx).supported,
     };
@@ -547,6 +548,11 @@ DEVICE_TEST(errors, context_over_an_existing_device)
     eng_existing_device none = { 0 };
     EXPECT_FAIL(eng_context_create(&(eng_context_desc){ .existing = &none }, &ctx), ENG_ERROR_INVALID_ARGUMENT, ctx,
                 "eng_existing_device");
+    /* The feature chain is required: the graph's device checks it. */
+    eng_existing_device no_features = e;
+    no_features.enabled_features = NULL;
+    EXPECT_FAIL(eng_context_create(&(eng_context_desc){ .existing = &no_features }, &ctx), ENG_ERROR_INVALID_ARGUMENT,
+                ctx, "enabled_features");
     eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
     cr_expect_eq(eng_context_device(ctx), e.device);

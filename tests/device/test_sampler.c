@@ -360,6 +360,7 @@ DEVICE_TEST(sampler, existing_device_context)
         .instance = eng_context_instance(test_ctx),
         .physical_device = eng_context_physical_device(test_ctx),
         .device = eng_context_device(test_ctx),
+        .enabled_features = test_enabled_features(test_ctx),
         .timeline_semaphore = true,
     };
     for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++) {

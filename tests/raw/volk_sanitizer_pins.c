@@ -1,5 +1,5 @@
-/* Sanitizer builds only, in device_volk instead of
- * tests/support/sanitizer_pins.c: the same pinning (see there: the loader,
+/* Sanitizer builds only, in device_volk and tests/consumer's consumer_volk
+ * instead of tests/support/sanitizer_pins.c: the same pinning (see there: the loader,
  * the layer and the driver stay mapped until exit, so LeakSanitizer can
  * name their leftovers and tests/lsan.supp suppress them), through volk.
  * That file calls the loader's exported functions, which a program built

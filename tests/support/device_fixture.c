@@ -52,31 +52,70 @@ void expect_no_validation_messages(const eng_context *ctx)
 
 /* The layer reports objects still alive when the device is destroyed, and
  * the engine's messenger counts them, but the counts die with the context in
- * the same eng_context_destroy call. So the test programs define
- * vkDestroyDevice themselves: the engine (a static library) links against
- * this definition, which calls the loader's and then reads the counts of the
- * context being destroyed, while it is still alive. */
+ * the same eng_context_destroy call. The engine loads every Vulkan function
+ * through vkGetInstanceProcAddr, by default the loader's, named by the
+ * static engine: so the test programs define vkGetInstanceProcAddr
+ * themselves, and the engine links against this definition. It forwards to
+ * the loader's, except that the device's vkDestroyDevice (reached through
+ * vkGetDeviceProcAddr) is counted_destroy_device, which calls the loader's
+ * and then reads the counts of the context being destroyed, while it is
+ * still alive. */
 static const eng_context *watched;
 static bool watched_seen;
 static eng_message_counts watched_counts;
 static char watched_first[1024];
 
-VKAPI_ATTR void VKAPI_CALL vkDestroyDevice(VkDevice device, const VkAllocationCallbacks *allocator)
+/* The loader's function of that name: the next definition after ours, or,
+ * in a program that names no other loader function (the linker then drops
+ * the loader as not needed), the loader's library opened here. */
+static PFN_vkVoidFunction loader_function(const char *name)
+{
+    PFN_vkVoidFunction f = (PFN_vkVoidFunction)dlsym(RTLD_NEXT, name);
+    if (!f) {
+        void *loader = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_GLOBAL);
+        if (loader)
+            f = (PFN_vkVoidFunction)dlsym(loader, name);
+    }
+    if (!f) {
+        fprintf(stderr, "device_fixture: the loader's %s not found: %s\n", name, dlerror());
+        abort();
+    }
+    return f;
+}
+
+static VKAPI_ATTR void VKAPI_CALL counted_destroy_device(VkDevice device, const VkAllocationCallbacks *allocator)
 {
     static PFN_vkDestroyDevice real;
-    if (!real) {
-        real = (PFN_vkDestroyDevice)dlsym(RTLD_NEXT, "vkDestroyDevice");
-        if (!real) {
-            fprintf(stderr, "device_fixture: the loader's vkDestroyDevice not found: %s\n", dlerror());
-            abort();
-        }
-    }
+    if (!real)
+        real = (PFN_vkDestroyDevice)loader_function("vkDestroyDevice");
     real(device, allocator);
     if (watched && eng_context_device(watched) == device) {
         watched_seen = true;
         watched_counts = eng_context_messages(watched);
         snprintf(watched_first, sizeof watched_first, "%s", eng_context_first_message(watched));
     }
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL counted_get_device_proc_addr(VkDevice device, const char *name)
+{
+    static PFN_vkGetDeviceProcAddr real;
+    if (!real)
+        real = (PFN_vkGetDeviceProcAddr)loader_function("vkGetDeviceProcAddr");
+    if (name && strcmp(name, "vkDestroyDevice") == 0)
+        return (PFN_vkVoidFunction)counted_destroy_device;
+    return real(device, name);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char *name)
+{
+    static PFN_vkGetInstanceProcAddr real;
+    if (!real)
+        real = (PFN_vkGetInstanceProcAddr)loader_function("vkGetInstanceProcAddr");
+    if (name && strcmp(name, "vkGetDeviceProcAddr") == 0 && instance)
+        return (PFN_vkVoidFunction)counted_get_device_proc_addr;
+    if (name && strcmp(name, "vkDestroyDevice") == 0 && instance)
+        return (PFN_vkVoidFunction)counted_destroy_device;
+    return real(instance, name);
 }
 
 static void (*on_release)(eng_context *ctx);
@@ -97,7 +136,8 @@ const void *test_enabled_features(const eng_context *ctx)
     v12 = (VkPhysicalDeviceVulkan12Features){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                              .timelineSemaphore = VK_TRUE};
     v13 = (VkPhysicalDeviceVulkan13Features){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-                                             .pNext = &v12, .dynamicRendering = VK_TRUE, .synchronization2 = VK_TRUE};
+                                             .pNext = &v12, .dynamicRendering = VK_TRUE, .synchronization2 = VK_TRUE,
+                                             .maintenance4 = VK_TRUE};
     v12.pNext = ctx && eng_context_local_read(ctx).supported ? &local_read : NULL;
     return &v13;
 }
@@ -160,4 +200,3 @@ const char *test_temp_path(char *buf, size_t size, const char *name)
     snprintf(buf, size, "%s/vkg-test-%ld-%s", dir, (long)getpid(), name);
     return buf;
 }
-

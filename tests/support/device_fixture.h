@@ -44,10 +44,13 @@ void device_finish(void);
  * of its device that live across calls go first. One hook at a time. */
 void device_on_release(void (*fn)(eng_context *ctx));
 
-/* The features the engine enabled on ctx's device that a render graph
- * reads (rg_device_desc.enabled_features): Vulkan 1.2's timelineSemaphore,
- * 1.3's dynamicRendering and synchronization2, and local read where ctx
- * enabled it. Valid until the next call. */
+/* The features a context the engine made (without
+ * eng_context_desc.features) enabled on its device, as a vkCreateDevice
+ * pNext chain: Vulkan 1.2's timelineSemaphore, 1.3's dynamicRendering,
+ * synchronization2 and maintenance4, and local read where ctx enabled it;
+ * what rg_device_desc.enabled_features and
+ * eng_existing_device.enabled_features take over ctx's device. Valid
+ * until the next call. */
 const void *test_enabled_features(const eng_context *ctx);
 
 /* True when ENG_REQUIRE_DEVICE says a missing device is a failure. */

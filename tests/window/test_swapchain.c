@@ -152,9 +152,10 @@ static void wait_for_size(int want_w, int want_h)
 
 /* A surface that leaves the size to the application (Wayland's, where
  * currentExtent is 0xFFFFFFFF) on any display: this program's definition
- * of the loader's function, which the engine (a static library) links
- * against, reports that when asked to. Validation and the driver see the
- * real capabilities. */
+ * of the loader's function reports that when asked to. The engine loads
+ * it through the loader's vkGetInstanceProcAddr, which hands out the
+ * address of the loader's exported name: this definition takes it over.
+ * Validation and the driver see the real capabilities. */
 static bool leave_size_to_application;
 
 VKAPI_ATTR VkResult VKAPI_CALL vkGetPhysicalDeviceSurfaceCapabilitiesKHR(VkPhysicalDevice pd, VkSurfaceKHR surface,

@@ -211,6 +211,20 @@ typedef struct eng_existing_device {
     VkInstance instance;
     VkPhysicalDevice physical_device;
     VkDevice device;
+    /* Where the engine (and the render graph) load every Vulkan function
+     * they call: the instance's through it, the device's through the
+     * vkGetDeviceProcAddr it gives. NULL: the Vulkan loader's
+     * vkGetInstanceProcAddr. An application that calls Vulkan through
+     * volk passes volk's (vkGetInstanceProcAddr after volkInitialize):
+     * volk's vk* names are function pointers, and the loader's function of
+     * that name is not what the program links. */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+    /* Required: the pNext chain the application gave vkCreateDevice (a
+     * VkPhysicalDeviceFeatures2 and the feature structs linked to it),
+     * handed to the render graph's device (rg_device_desc.enabled_features),
+     * which checks that the features it needs are on. NULL is
+     * ENG_ERROR_INVALID_ARGUMENT. Read during eng_context_create only. */
+    const void *enabled_features;
     /* By eng_queue_kind: graphics required (a family with graphics and
      * compute); compute and transfer optional (VK_NULL_HANDLE). */
     VkQueue queues[ENG_QUEUE_KIND_COUNT];
@@ -222,6 +236,23 @@ typedef struct eng_existing_device {
     bool local_read;
     bool memory_budget;
     bool push_descriptor;             /* VK_KHR_push_descriptor */
+    /* The application enabled VK_EXT_debug_utils on the instance: the
+     * engine names its Vulkan objects, and the render graph names its own
+     * and labels what it records (rg_device_desc.debug_utils), so that the
+     * application's validation messages name graph resources ("[hdr]"). */
+    bool debug_utils;
+    /* Host memory of the engine (every allocation the context and the
+     * objects made from it make, and the render graph device's and its
+     * graphs': rg_device_desc.allocator); NULL: malloc. Copied: the
+     * pointer need not outlive the call, its user data must outlive the
+     * context. Memory handed to the application to free() (eng_spirv_load,
+     * eng_swapchain_read_capture) is malloc's still. */
+    const rg_allocator *allocator;
+    /* Given to every vkCreate*, vkDestroy*, vkAllocateMemory and
+     * vkFreeMemory of the engine and of the render graph
+     * (rg_device_desc.vk_allocator); NULL: the driver's. Copied, as
+     * allocator. */
+    const VkAllocationCallbacks *vk_allocator;
 } eng_existing_device;
 
 typedef struct eng_context_desc {
@@ -298,9 +329,18 @@ typedef struct eng_context_desc {
      * is ENG_ERROR_MISSING_FEATURE; the others are the driver's to refuse
      * (VK_ERROR_FEATURE_NOT_PRESENT, also ENG_ERROR_MISSING_FEATURE). */
     VkPhysicalDeviceFeatures2 *features;
+    /* Where every Vulkan function the engine calls is loaded from (see
+     * eng_existing_device.get_instance_proc_addr); NULL: the loader's. */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+    /* Host memory and Vulkan's allocation callbacks of the context, as
+     * eng_existing_device's (the instance and device the context creates
+     * get vk_allocator too); NULL: malloc, the driver's. */
+    const rg_allocator *allocator;
+    const VkAllocationCallbacks *vk_allocator;
     /* A context over the application's own device instead (see
      * eng_existing_device): app_name, validation, the window and device
-     * fields above are then unused. */
+     * fields above, get_instance_proc_addr and the allocators are then
+     * unused (the existing device's are). */
     const eng_existing_device *existing;
 } eng_context_desc;
 
@@ -700,13 +740,34 @@ VkPipelineLayout eng_pipeline_layout(const eng_pipeline *pipeline);
  *   if (eng_push_bindings(rc, pipeline, b, 2) != ENG_SUCCESS) return false;
  *
  * Each binding's view, layout, buffer range come from the graph
- * (rg_record_image_info): they always match the declaration. */
+ * (rg_record_image_info): they always match the declaration.
+ *
+ * A binding may instead name a buffer or image view the graph does not
+ * own (vk_buffer, vk_image): a uniform buffer that nothing in the frame
+ * writes needs no import and no declaration on every draw:
+ *
+ *   eng_binding b[] = { { .vk_buffer = { camera_ubo, 0, VK_WHOLE_SIZE } }, { .texture = albedo } };
+ *
+ * The graph knows nothing of such an object: it records no barrier for
+ * it and no layout transition. Making its contents available to the
+ * shader (the upload finished and made visible, the image in the layout
+ * vk_image says) and keeping it alive until the frame's work is done is
+ * the application's duty. */
 #define ENG_MAX_PUSH_DESCRIPTORS 16
 
+/* One binding: exactly one of texture, buffer, vk_buffer.buffer and
+ * vk_image.imageView (a SAMPLER binding: none of them), of the kind the
+ * binding's type takes. */
 typedef struct eng_binding {
     rg_texture texture;               /* an image binding's texture, */
     rg_buffer buffer;                 /* or a buffer binding's buffer */
     VkSampler sampler;                /* COMBINED_IMAGE_SAMPLER and SAMPLER bindings */
+    /* A buffer binding's buffer of the application's, pushed as given
+     * (buffer, offset, range). */
+    VkDescriptorBufferInfo vk_buffer;
+    /* An image binding's view of the application's, in imageLayout (its
+     * sampler member is unused: sampler above serves). */
+    VkDescriptorImageInfo vk_image;
 } eng_binding;
 
 /* Binds the pipeline's set 0 (its push_descriptors: count must equal
@@ -714,8 +775,10 @@ typedef struct eng_binding {
  * of rc, at the pipeline's bind point. ENG_ERROR_INVALID_ARGUMENT, with
  * the graph's reason in eng_last_error, for a resource the command did
  * not declare for a shader, a binding whose kind does not match its type
- * (a buffer for an image type, no sampler for a combined one), or a
- * pipeline without push descriptors; nothing is recorded then. */
+ * (a buffer for an image type, no sampler for a combined one), a binding
+ * that names a graph resource and an object of the application's, or
+ * neither (the message names the binding's index), or a pipeline without
+ * push descriptors; nothing is recorded then. */
 eng_result eng_push_bindings(const rg_record_context *rc, const eng_pipeline *pipeline, const eng_binding *bindings,
                              uint32_t count);
 /* Whether the context enabled VK_KHR_push_descriptor (or has Vulkan 1.4). */

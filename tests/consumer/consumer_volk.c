@@ -1,0 +1,273 @@
+/* A program of another project that calls Vulkan through volk and links
+ * the static engine: volk's vk* names are function-pointer variables, so
+ * an engine that named the loader's vk* functions would call into those
+ * variables (the first engine call crashed). The program makes its own
+ * instance (validation with synchronization validation, and a messenger
+ * that counts) and device through volk, makes an engine context over them
+ * (eng_existing_device, with volk's vkGetInstanceProcAddr), renders one
+ * frame with a render graph (a cleared pass with a draw in it, copied to a
+ * readback buffer) and checks its pixels and that validation said nothing.
+ * Exit 0 when all is well, or when there is no Vulkan device or validation
+ * layer and ENG_REQUIRE_DEVICE is not set (skipped). */
+#include <volk.h> /* first: it defines VK_NO_PROTOTYPES before vulkan.h */
+
+#include <engine/engine.h>
+#include <rendergraph/rendergraph.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 32
+#define H 32
+static const VkRect2D mark = { { 8, 4 }, { 16, 8 } };
+static const uint8_t clear_rgba[4] = { 64, 128, 191, 255 }; /* 0.25, 0.5, 0.75, 1 */
+static const uint8_t mark_rgba[4] = { 255, 0, 0, 255 };
+
+typedef struct messages {
+    unsigned warnings, errors;
+} messages;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT types,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+    (void)types;
+    messages *m = user;
+    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+        m->errors++;
+    else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
+        m->warnings++;
+    else
+        return VK_FALSE;
+    fprintf(stderr, "consumer_volk: [validation] %s\n", data && data->pMessage ? data->pMessage : "");
+    return VK_FALSE;
+}
+
+/* No device or no layer: a failure where ENG_REQUIRE_DEVICE says one is
+ * required, else the program is skipped. */
+static int missing(const char *what)
+{
+    const char *req = getenv("ENG_REQUIRE_DEVICE");
+    bool required = req && req[0] && strcmp(req, "0") != 0;
+    fprintf(stderr, "consumer_volk: %s: %s\n", required ? "FAILED" : "skipped", what);
+    return required ? 1 : 0;
+}
+
+static bool has_layer(const char *name)
+{
+    uint32_t n = 0;
+    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS)
+        return false;
+    VkLayerProperties *layers = calloc(n ? n : 1, sizeof *layers);
+    bool found = false;
+    if (layers && vkEnumerateInstanceLayerProperties(&n, layers) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(layers[i].layerName, name) == 0;
+    free(layers);
+    return found;
+}
+
+/* The draw of the cleared pass: a rectangle set to mark_rgba (no pipeline:
+ * vkCmdClearAttachments, a volk pointer, inside the graph's rendering). */
+static bool record_mark(const rg_record_context *rc, void *user)
+{
+    (void)user;
+    VkClearAttachment clear = { .aspectMask = VK_IMAGE_ASPECT_COLOR_BIT, .colorAttachment = 0,
+                                .clearValue.color.float32 = { 1.0f, 0.0f, 0.0f, 1.0f } };
+    VkClearRect rect = { .rect = mark, .baseArrayLayer = 0, .layerCount = 1 };
+    vkCmdClearAttachments(rg_record_cmd(rc), 1, &clear, 1, &rect);
+    return true;
+}
+
+typedef struct frame_job {
+    rg_graph *graph;
+    rg_result result;
+} frame_job;
+
+static void record_frame(VkCommandBuffer cmd, void *user)
+{
+    frame_job *j = user;
+    j->result = rg_execute(j->graph, cmd);
+}
+
+/* The frame on the engine context: returns the number of wrong pixels, or
+ * -1 when a call failed (its message printed). */
+static long render(eng_context *ctx)
+{
+    long bad = -1;
+    eng_buffer *readback = NULL;
+    rg_graph *graph = NULL;
+    eng_buffer_desc bd = { .name = "readback", .size = W * H * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT };
+    if (eng_buffer_create(ctx, &bd, &readback) != ENG_SUCCESS) {
+        fprintf(stderr, "consumer_volk: eng_buffer_create: %s\n", eng_last_error());
+        return -1;
+    }
+    memset(eng_buffer_mapped(readback), 0, W * H * 4);
+    if (rg_graph_create(&(rg_graph_desc){ .name = "volk frame", .device = eng_context_graph_device(ctx) }, &graph) !=
+        RG_SUCCESS) {
+        fprintf(stderr, "consumer_volk: rg_graph_create failed\n");
+        goto done;
+    }
+    rg_texture color = rg_texture_create(graph, &(rg_texture_desc){ .name = "color", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                                    .width = W, .height = H });
+    rg_buffer out = rg_buffer_import(graph, &(rg_buffer_import_desc){ .name = "readback",
+                                                                      .buffer = eng_buffer_handle(readback),
+                                                                      .size = W * H * 4,
+                                                                      .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                                                                      .final_access = VK_ACCESS_2_HOST_READ_BIT });
+    rg_begin_rendering(graph, &(rg_rendering_desc){
+                                  .name = "clear", .color_count = 1,
+                                  .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                .store = VK_ATTACHMENT_STORE_OP_STORE,
+                                                .clear.color.float32 = { 0.25f, 0.5f, 0.75f, 1.0f } } } });
+    rg_cmd_user(graph, &(rg_user_desc){ .name = "mark", .kind = RG_COMMAND_DRAW, .record = record_mark });
+    rg_end_rendering(graph);
+    rg_cmd_copy_texture_to_buffer(graph, color, 0, 0, 1, out, 0);
+    rg_result r = rg_compile(graph);
+    if (r != RG_SUCCESS) {
+        fprintf(stderr, "consumer_volk: rg_compile: %s\n", rg_graph_error_message(graph));
+        goto done;
+    }
+    frame_job job = { graph, RG_SUCCESS };
+    if (eng_context_submit_once(ctx, record_frame, &job) != ENG_SUCCESS || job.result != RG_SUCCESS) {
+        fprintf(stderr, "consumer_volk: the frame: %s / %s\n", eng_last_error(), rg_graph_error_message(graph));
+        goto done;
+    }
+    const uint8_t *px = eng_buffer_mapped(readback);
+    bad = 0;
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            bool in = x >= (uint32_t)mark.offset.x && x < mark.offset.x + mark.extent.width &&
+                      y >= (uint32_t)mark.offset.y && y < mark.offset.y + mark.extent.height;
+            const uint8_t *want = in ? mark_rgba : clear_rgba, *got = px + 4 * (y * W + x);
+            if (memcmp(got, want, 4) != 0 && bad++ < 4)
+                fprintf(stderr, "consumer_volk: pixel (%u,%u) is %u %u %u %u, want %u %u %u %u\n", x, y, got[0],
+                        got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
+        }
+done:
+    rg_graph_destroy(graph);
+    eng_buffer_destroy(readback);
+    return bad;
+}
+
+int main(void)
+{
+    if (volkInitialize() != VK_SUCCESS)
+        return missing("no Vulkan loader (volkInitialize)");
+    if (!has_layer("VK_LAYER_KHRONOS_validation"))
+        return missing("VK_LAYER_KHRONOS_validation is not installed");
+    messages m = { 0 };
+    VkDebugUtilsMessengerCreateInfoEXT mci = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+        .pfnUserCallback = on_message,
+        .pUserData = &m,
+    };
+    VkValidationFeatureEnableEXT enables[] = { VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT };
+    VkValidationFeaturesEXT vf = { .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT, .pNext = &mci,
+                                   .enabledValidationFeatureCount = 1, .pEnabledValidationFeatures = enables };
+    const char *layer = "VK_LAYER_KHRONOS_validation";
+    const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "consumer_volk",
+                              .apiVersion = VK_API_VERSION_1_3 };
+    VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pNext = &vf,
+                                 .pApplicationInfo = &app, .enabledLayerCount = 1, .ppEnabledLayerNames = &layer,
+                                 .enabledExtensionCount = 1, .ppEnabledExtensionNames = &ext };
+    VkInstance instance = VK_NULL_HANDLE;
+    if (vkCreateInstance(&ici, NULL, &instance) != VK_SUCCESS)
+        return missing("vkCreateInstance with validation and debug utils failed");
+    volkLoadInstance(instance);
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    if (vkCreateDebugUtilsMessengerEXT(instance, &mci, NULL, &messenger) != VK_SUCCESS) {
+        vkDestroyInstance(instance, NULL);
+        return missing("vkCreateDebugUtilsMessengerEXT failed");
+    }
+
+    /* The first Vulkan 1.3 device with a graphics and compute family. */
+    VkPhysicalDevice pds[8], physical = VK_NULL_HANDLE;
+    uint32_t n = 8, family = UINT32_MAX;
+    VkResult vr = vkEnumeratePhysicalDevices(instance, &n, pds);
+    for (uint32_t i = 0; (vr == VK_SUCCESS || vr == VK_INCOMPLETE) && i < n && !physical; i++) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(pds[i], &p);
+        if (p.apiVersion < VK_API_VERSION_1_3)
+            continue;
+        VkQueueFamilyProperties fams[16];
+        uint32_t fc = 16;
+        vkGetPhysicalDeviceQueueFamilyProperties(pds[i], &fc, fams);
+        for (uint32_t f = 0; f < fc && family == UINT32_MAX; f++)
+            if ((fams[f].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) ==
+                (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
+                family = f;
+        if (family != UINT32_MAX) {
+            physical = pds[i];
+            printf("consumer_volk: %s\n", p.deviceName);
+        }
+    }
+    int status = 1;
+    bool rendered = false;
+    VkDevice device = VK_NULL_HANDLE;
+    eng_context *ctx = NULL;
+    if (!physical) {
+        status = missing("no Vulkan 1.3 device with a graphics queue");
+        goto done;
+    }
+    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                             .timelineSemaphore = VK_TRUE };
+    VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                             .pNext = &f12, .dynamicRendering = VK_TRUE,
+                                             .synchronization2 = VK_TRUE, .maintenance4 = VK_TRUE };
+    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13 };
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = family,
+                                    .queueCount = 1, .pQueuePriorities = &priority };
+    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2,
+                               .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci };
+    if (vkCreateDevice(physical, &dci, NULL, &device) != VK_SUCCESS) {
+        fprintf(stderr, "consumer_volk: vkCreateDevice failed\n");
+        goto done;
+    }
+    volkLoadDevice(device);
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(device, family, 0, &queue);
+
+    eng_existing_device e = {
+        .instance = instance,
+        .physical_device = physical,
+        .device = device,
+        .get_instance_proc_addr = vkGetInstanceProcAddr, /* volk's */
+        .enabled_features = &f2,
+        .timeline_semaphore = true,
+        .debug_utils = true,
+    };
+    e.queues[ENG_QUEUE_GRAPHICS] = queue;
+    e.families[ENG_QUEUE_GRAPHICS] = family;
+    if (eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx) != ENG_SUCCESS) {
+        fprintf(stderr, "consumer_volk: eng_context_create: %s\n", eng_last_error());
+        goto done;
+    }
+    long bad = render(ctx);
+    rendered = bad == 0;
+    if (bad == 0)
+        status = 0;
+    else if (bad > 0)
+        fprintf(stderr, "consumer_volk: %ld of %d pixels differ\n", bad, W * H);
+done:
+    eng_context_destroy(ctx);
+    if (device)
+        vkDestroyDevice(device, NULL); /* the layer reports leaked objects here */
+    vkDestroyDebugUtilsMessengerEXT(instance, messenger, NULL);
+    vkDestroyInstance(instance, NULL);
+    if (m.warnings + m.errors) {
+        fprintf(stderr, "consumer_volk: %u validation warnings, %u errors\n", m.warnings, m.errors);
+        status = 1;
+    }
+    if (status == 0 && rendered)
+        printf("consumer_volk: ok (a frame of the static engine on volk's device, validation silent)\n");
+    return status;
+}

@@ -1,0 +1,478 @@
+/* The engine over a device the application made (eng_existing_device):
+ * the test makes its own instance (validation with synchronization
+ * validation, VK_EXT_debug_utils and a messenger of its own) and device,
+ * and checks that the graph's names reach its messenger and that the
+ * engine's and the graph's memory goes through its allocators. And a
+ * binding of a buffer the graph does not own (eng_binding.vk_buffer), on
+ * the fixture's context. */
+#include "counting_allocator.h"
+#include "device_fixture.h"
+#include "solid.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint32_t ubo_color_frag[] =
+#include "ubo_color.frag.inc"
+    ;
+
+#define VK_OK(call) cr_assert_eq((call), VK_SUCCESS, "%s", #call)
+
+/* What the test's messenger saw: warnings and errors, and whether one named
+ * the graph's texture. */
+typedef struct app_messages {
+    uint32_t warnings, errors;
+    char first[1024];
+    bool named_hdr;
+} app_messages;
+
+/* The application's instance and device, and the chain it created the
+ * device with. */
+typedef struct app_device {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    uint32_t family;
+    VkQueue queue;
+    VkPhysicalDeviceVulkan12Features f12;
+    VkPhysicalDeviceVulkan13Features f13;
+    VkPhysicalDeviceFeatures2 f2;
+    app_messages messages;
+} app_device;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT types,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+    (void)types;
+    app_messages *m = user;
+    const char *text = data && data->pMessage ? data->pMessage : "";
+    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+        m->errors++;
+    else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
+        m->warnings++;
+    else
+        return VK_FALSE;
+    if (!m->first[0])
+        snprintf(m->first, sizeof m->first, "%s", text);
+    if (strstr(text, "[hdr]"))
+        m->named_hdr = true;
+    for (uint32_t i = 0; data && i < data->objectCount; i++)
+        if (data->pObjects[i].pObjectName && strcmp(data->pObjects[i].pObjectName, "hdr") == 0)
+            m->named_hdr = true;
+    return VK_FALSE;
+}
+
+static bool has_layer(const char *name)
+{
+    uint32_t n = 0;
+    vkEnumerateInstanceLayerProperties(&n, NULL);
+    VkLayerProperties *layers = calloc(n ? n : 1, sizeof *layers);
+    vkEnumerateInstanceLayerProperties(&n, layers);
+    bool found = false;
+    for (uint32_t i = 0; i < n && !found; i++)
+        found = strcmp(layers[i].layerName, name) == 0;
+    free(layers);
+    return found;
+}
+
+/* Instance with validation, debug utils and the test's messenger; the
+ * first Vulkan 1.3 device with a graphics queue; a device with
+ * dynamicRendering, synchronization2, maintenance4 and timelineSemaphore. */
+static void app_device_create(app_device *a)
+{
+    *a = (app_device){ 0 };
+    if (!has_layer("VK_LAYER_KHRONOS_validation"))
+        require_or_skip("VK_LAYER_KHRONOS_validation");
+    VkDebugUtilsMessengerCreateInfoEXT mci = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+        .pfnUserCallback = on_message,
+        .pUserData = &a->messages,
+    };
+    VkValidationFeatureEnableEXT enables[] = { VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT };
+    VkValidationFeaturesEXT vf = { .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT, .pNext = &mci,
+                                   .enabledValidationFeatureCount = 1, .pEnabledValidationFeatures = enables };
+    const char *layer = "VK_LAYER_KHRONOS_validation";
+    const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "existing device",
+                              .apiVersion = VK_API_VERSION_1_3 };
+    VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pNext = &vf,
+                                 .pApplicationInfo = &app, .enabledLayerCount = 1, .ppEnabledLayerNames = &layer,
+                                 .enabledExtensionCount = 1, .ppEnabledExtensionNames = &ext };
+    VK_OK(vkCreateInstance(&ici, NULL, &a->instance));
+    PFN_vkCreateDebugUtilsMessengerEXT create_messenger =
+        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(a->instance, "vkCreateDebugUtilsMessengerEXT");
+    cr_assert(create_messenger);
+    VK_OK(create_messenger(a->instance, &mci, NULL, &a->messenger));
+
+    uint32_t n = 8;
+    VkPhysicalDevice pds[8];
+    VkResult vr = vkEnumeratePhysicalDevices(a->instance, &n, pds);
+    cr_assert(vr == VK_SUCCESS || vr == VK_INCOMPLETE);
+    a->family = UINT32_MAX;
+    for (uint32_t i = 0; i < n && !a->physical; i++) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(pds[i], &p);
+        if (p.apiVersion < VK_API_VERSION_1_3)
+            continue;
+        uint32_t fc = 16;
+        VkQueueFamilyProperties fams[16];
+        vkGetPhysicalDeviceQueueFamilyProperties(pds[i], &fc, fams);
+        for (uint32_t f = 0; f < fc && a->family == UINT32_MAX; f++)
+            if ((fams[f].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) ==
+                (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
+                a->family = f;
+        if (a->family != UINT32_MAX)
+            a->physical = pds[i];
+    }
+    if (!a->physical)
+        require_or_skip("a Vulkan 1.3 device with a graphics queue");
+    a->f12 = (VkPhysicalDeviceVulkan12Features){ .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                                 .timelineSemaphore = VK_TRUE };
+    a->f13 = (VkPhysicalDeviceVulkan13Features){ .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                                 .pNext = &a->f12, .dynamicRendering = VK_TRUE,
+                                                 .synchronization2 = VK_TRUE, .maintenance4 = VK_TRUE };
+    a->f2 = (VkPhysicalDeviceFeatures2){ .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &a->f13 };
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                    .queueFamilyIndex = a->family, .queueCount = 1,
+                                    .pQueuePriorities = &priority };
+    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &a->f2,
+                               .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci };
+    VK_OK(vkCreateDevice(a->physical, &dci, NULL, &a->device));
+    vkGetDeviceQueue(a->device, a->family, 0, &a->queue);
+}
+
+static void app_device_destroy(app_device *a)
+{
+    if (a->device)
+        vkDestroyDevice(a->device, NULL);
+    if (a->messenger) {
+        PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+            a->instance, "vkDestroyDebugUtilsMessengerEXT");
+        destroy(a->instance, a->messenger, NULL);
+    }
+    if (a->instance)
+        vkDestroyInstance(a->instance, NULL);
+}
+
+static eng_existing_device existing_of(const app_device *a)
+{
+    eng_existing_device e = {
+        .instance = a->instance,
+        .physical_device = a->physical,
+        .device = a->device,
+        .enabled_features = &a->f2,
+        .timeline_semaphore = true,
+        .debug_utils = true,
+    };
+    e.queues[ENG_QUEUE_GRAPHICS] = a->queue;
+    e.families[ENG_QUEUE_GRAPHICS] = a->family;
+    return e;
+}
+
+/* Vulkan's allocation callbacks, counted: each block carries its size and
+ * alignment in front of it (for reallocation and freeing). */
+typedef struct vk_counts {
+    uint32_t allocations, live;
+} vk_counts;
+
+static VKAPI_ATTR void *VKAPI_CALL vk_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+    (void)scope;
+    vk_counts *c = user;
+    if (align < 2 * sizeof(size_t))
+        align = 2 * sizeof(size_t);
+    size_t total = (size + align + align - 1) / align * align;
+    unsigned char *base = aligned_alloc(align, total);
+    if (!base)
+        return NULL;
+    size_t *p = (size_t *)(base + align);
+    p[-1] = size;
+    p[-2] = align;
+    c->allocations++;
+    c->live++;
+    return p;
+}
+
+static VKAPI_ATTR void VKAPI_CALL vk_free(void *user, void *mem)
+{
+    vk_counts *c = user;
+    if (!mem)
+        return;
+    size_t align = ((size_t *)mem)[-2];
+    free((unsigned char *)mem - align);
+    c->live--;
+}
+
+static VKAPI_ATTR void *VKAPI_CALL vk_realloc(void *user, void *orig, size_t size, size_t align,
+                                              VkSystemAllocationScope scope)
+{
+    if (!orig)
+        return vk_alloc(user, size, align, scope);
+    if (size == 0) {
+        vk_free(user, orig);
+        return NULL;
+    }
+    void *p = vk_alloc(user, size, align, scope);
+    if (!p)
+        return NULL;
+    size_t old = ((size_t *)orig)[-1];
+    memcpy(p, orig, old < size ? old : size);
+    vk_free(user, orig);
+    return p;
+}
+
+/* A user command that writes the graph's texture twice, as it declared
+ * once: the second clear has no barrier after the first (a write after
+ * write hazard, which synchronization validation reports naming the
+ * image). */
+typedef struct misuse {
+    rg_texture hdr;
+} misuse;
+
+static bool record_two_writes(const rg_record_context *rc, void *user)
+{
+    const misuse *m = user;
+    VkClearColorValue black = { .float32 = { 0, 0, 0, 1 } };
+    VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+    VkImage image = rg_record_image(rc, m->hdr);
+    for (int i = 0; i < 2; i++)
+        vkCmdClearColorImage(rg_record_cmd(rc), image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &range);
+    return true;
+}
+
+typedef struct exec_job {
+    rg_graph *g;
+    rg_result result;
+} exec_job;
+
+static void record_job(VkCommandBuffer cmd, void *user)
+{
+    exec_job *j = user;
+    j->result = rg_execute(j->g, cmd);
+}
+
+static rg_result execute(eng_context *ctx, rg_graph *g)
+{
+    exec_job j = { g, RG_SUCCESS };
+    cr_assert_eq(eng_context_submit_once(ctx, record_job, &j), ENG_SUCCESS, "%s", eng_last_error());
+    return j.result;
+}
+
+/* A graph with texture "hdr", written by a copy into an imported readback
+ * buffer (so that nothing is culled); record: hdr's writer. */
+static rg_graph *hdr_graph(eng_context *ctx, eng_buffer *readback, rg_record_fn record, misuse *m)
+{
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "app frame", .device = eng_context_graph_device(ctx) },
+                                 &g),
+                 RG_SUCCESS);
+    m->hdr = rg_texture_create(g, &(rg_texture_desc){ .name = "hdr", .format = VK_FORMAT_R8G8B8A8_UNORM, .width = 8,
+                                                      .height = 8 });
+    rg_buffer rb = rg_buffer_import(g, &(rg_buffer_import_desc){ .name = "readback",
+                                                                 .buffer = eng_buffer_handle(readback),
+                                                                 .size = 8 * 8 * 4,
+                                                                 .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                                                                 .final_access = VK_ACCESS_2_HOST_READ_BIT });
+    if (record) {
+        rg_access write = { .texture = m->hdr, .usage = RG_USAGE_TRANSFER_DST };
+        rg_cmd_user(g, &(rg_user_desc){ .name = "misuse", .accesses = &write, .access_count = 1, .record = record,
+                                         .user = m });
+    } else {
+        rg_cmd_clear_texture(g, m->hdr, NULL, &(VkClearValue){ .color.float32 = { 0.25f, 0.5f, 0.75f, 1.0f } });
+    }
+    rg_cmd_copy_texture_to_buffer(g, m->hdr, 0, 0, 1, rb, 0);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    return g;
+}
+
+static eng_buffer *readback_buffer(eng_context *ctx)
+{
+    eng_buffer *b = NULL;
+    eng_buffer_desc bd = { .name = "readback", .size = 8 * 8 * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT };
+    cr_assert_eq(eng_buffer_create(ctx, &bd, &b), ENG_SUCCESS, "%s", eng_last_error());
+    return b;
+}
+
+TestSuite(existing_device);
+
+/* With debug_utils the graph names its images after its textures, so the
+ * application's own validation messenger names the graph resource a
+ * mistake is about. */
+Test(existing_device, validation_messages_name_graph_resources)
+{
+    app_device a;
+    app_device_create(&a);
+    eng_existing_device e = existing_of(&a);
+    eng_context *ctx = NULL;
+    eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
+    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_buffer *readback = readback_buffer(ctx);
+    misuse m = { 0 };
+    rg_graph *g = hdr_graph(ctx, readback, record_two_writes, &m);
+    cr_assert_eq(a.messages.errors + a.messages.warnings, 0, "before the mistake: %s", a.messages.first);
+    cr_expect_eq(execute(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_gt(a.messages.errors, 0, "the second clear without a barrier was not reported");
+    cr_expect(a.messages.named_hdr, "no message names the graph's texture 'hdr'; first: %s", a.messages.first);
+    rg_graph_destroy(g);
+    eng_buffer_destroy(readback);
+    eng_context_destroy(ctx);
+
+    /* Without debug_utils, the same mistake is reported about an unnamed
+     * image: the name came through the engine. */
+    a.messages = (app_messages){ 0 };
+    e.debug_utils = false;
+    r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
+    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    readback = readback_buffer(ctx);
+    g = hdr_graph(ctx, readback, record_two_writes, &m);
+    cr_expect_eq(execute(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_gt(a.messages.errors, 0, "the second clear without a barrier was not reported");
+    cr_expect_not(a.messages.named_hdr, "without debug_utils the image has a name: %s", a.messages.first);
+    rg_graph_destroy(g);
+    eng_buffer_destroy(readback);
+    eng_context_destroy(ctx);
+    app_device_destroy(&a);
+}
+
+/* Every host allocation of the engine and the graph goes through the
+ * application's rg_allocator, every Vulkan object they create through its
+ * VkAllocationCallbacks, and all of it is freed with the context. */
+Test(existing_device, allocations_go_through_the_application_allocators)
+{
+    app_device a;
+    app_device_create(&a);
+    counting host = { 0 };
+    rg_allocator host_allocator = counting_allocator(&host);
+    vk_counts vkc = { 0 };
+    VkAllocationCallbacks vk_allocator = { .pUserData = &vkc, .pfnAllocation = vk_alloc,
+                                           .pfnReallocation = vk_realloc, .pfnFree = vk_free };
+    eng_existing_device e = existing_of(&a);
+    e.allocator = &host_allocator;
+    e.vk_allocator = &vk_allocator;
+    eng_context *ctx = NULL;
+    eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
+    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    cr_expect_gt(host.calls, 0, "the context was not allocated through the host allocator");
+    cr_expect_gt(vkc.allocations, 0, "the context's command pool did not go through the callbacks");
+    eng_buffer *readback = readback_buffer(ctx);
+    /* The graph alone: declared and compiled (host memory), placed (its
+     * image and memory). */
+    uint32_t host_before = host.calls;
+    misuse m = { 0 };
+    rg_graph *g = hdr_graph(ctx, readback, NULL, &m);
+    cr_expect_gt(host.calls, host_before, "the graph's host memory did not go through the allocator");
+    uint32_t vk_before = vkc.allocations;
+    cr_assert_eq(rg_place(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_gt(vkc.allocations, vk_before, "the graph's image and memory did not go through the callbacks");
+    cr_assert_eq(execute(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    const uint8_t *px = eng_buffer_mapped(readback);
+    cr_expect(px[0] == 64 && px[1] == 128 && px[2] == 191 && px[3] == 255, "texel 0 is %u %u %u %u", px[0], px[1],
+              px[2], px[3]);
+    rg_graph_destroy(g);
+    eng_buffer_destroy(readback);
+    eng_context_destroy(ctx);
+    cr_expect_eq(host.live, 0, "%u host blocks of %u allocations left", host.live, host.calls);
+    cr_expect_eq(vkc.live, 0, "%u Vulkan blocks of %u allocations left", vkc.live, vkc.allocations);
+    cr_expect_eq(a.messages.errors + a.messages.warnings, 0, "first: %s", a.messages.first);
+    app_device_destroy(&a);
+}
+
+/* A draw reading a uniform buffer the graph does not know
+ * (eng_binding.vk_buffer): pushed as given; uploaded before the frame, it
+ * needs no barrier from the graph. A binding naming both a graph resource
+ * and a buffer of the application's, or neither, is refused by index. */
+typedef struct raw_frame {
+    eng_pipeline *pipeline;
+    VkBuffer ubo;
+    rg_buffer readback;
+    eng_result both, neither;
+    char both_message[512], neither_message[512];
+} raw_frame;
+
+static bool record_raw_draw(const rg_record_context *rc, void *user)
+{
+    raw_frame *f = user;
+    VkDescriptorBufferInfo ubo = { f->ubo, 0, VK_WHOLE_SIZE };
+    f->both = eng_push_bindings(rc, f->pipeline, &(eng_binding){ .buffer = f->readback, .vk_buffer = ubo }, 1);
+    snprintf(f->both_message, sizeof f->both_message, "%s", eng_last_error());
+    f->neither = eng_push_bindings(rc, f->pipeline, &(eng_binding){ 0 }, 1);
+    snprintf(f->neither_message, sizeof f->neither_message, "%s", eng_last_error());
+    if (eng_push_bindings(rc, f->pipeline, &(eng_binding){ .vk_buffer = ubo }, 1) != ENG_SUCCESS)
+        return false;
+    VkCommandBuffer cmd = rg_record_cmd(rc);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(f->pipeline));
+    static const float full[4] = { -1, -1, 1, 1 }, none[4] = { 0, 0, 0, 0 };
+    solid_draw(cmd, f->pipeline, full, none, 0.0f);
+    return true;
+}
+
+TestSuite(raw_bindings, .init = device_setup, .fini = device_teardown);
+
+DEVICE_TEST(raw_bindings, a_draw_reads_a_uniform_buffer_the_graph_does_not_own)
+{
+    cr_assert(eng_context_has_push_descriptors(test_ctx), "lavapipe and the H200 offer VK_KHR_push_descriptor");
+    raw_frame f = { 0 };
+    VkDescriptorType ubo_type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    eng_result r = eng_pipeline_create(test_ctx, &(eng_pipeline_desc){
+                                           .name = "ubo color", .vertex_spirv = solid_vert_spv,
+                                           .vertex_size = solid_vert_size, .fragment_spirv = ubo_color_frag,
+                                           .fragment_size = sizeof ubo_color_frag,
+                                           .color_formats = { VK_FORMAT_R8G8B8A8_UNORM }, .color_count = 1,
+                                           .triangle_strip = true, .push_descriptors = &ubo_type,
+                                           .push_descriptor_count = 1, .push_constant_size = sizeof(solid_push) },
+                                       &f.pipeline);
+    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    const float color[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+    eng_buffer *ubo = NULL;
+    cr_assert_eq(eng_buffer_create_with_data(test_ctx, "color ubo", VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, color,
+                                             sizeof color, &ubo),
+                 ENG_SUCCESS, "%s", eng_last_error());
+    f.ubo = eng_buffer_handle(ubo);
+    eng_buffer *readback = readback_buffer(test_ctx);
+    memset(eng_buffer_mapped(readback), 0, 8 * 8 * 4);
+
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "raw", .device = eng_context_graph_device(test_ctx) }, &g),
+                 RG_SUCCESS);
+    rg_texture out = rg_texture_create(g, &(rg_texture_desc){ .name = "out", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                              .width = 8, .height = 8 });
+    f.readback = rg_buffer_import(g, &(rg_buffer_import_desc){ .name = "readback",
+                                                               .buffer = eng_buffer_handle(readback),
+                                                               .size = 8 * 8 * 4,
+                                                               .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                                                               .final_access = VK_ACCESS_2_HOST_READ_BIT });
+    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "draw", .color_count = 1,
+                                                .colors = { { .texture = out, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                              .store = VK_ATTACHMENT_STORE_OP_STORE } } });
+    rg_cmd_user(g, &(rg_user_desc){ .name = "ubo draw", .kind = RG_COMMAND_DRAW, .record = record_raw_draw,
+                                     .user = &f });
+    rg_end_rendering(g);
+    rg_cmd_copy_texture_to_buffer(g, out, 0, 0, 1, f.readback, 0);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(execute(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+
+    cr_expect_eq(f.both, ENG_ERROR_INVALID_ARGUMENT);
+    cr_expect(strstr(f.both_message, "binding 0") && strstr(f.both_message, "more than one"), "%s", f.both_message);
+    cr_expect_eq(f.neither, ENG_ERROR_INVALID_ARGUMENT);
+    cr_expect(strstr(f.neither_message, "binding 0") && strstr(f.neither_message, "vk_buffer"), "%s",
+              f.neither_message);
+    const uint8_t *px = eng_buffer_mapped(readback);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < 8 * 8; i++)
+        bad += px[4 * i] != 64 || px[4 * i + 1] != 128 || px[4 * i + 2] != 191 || px[4 * i + 3] != 255;
+    cr_expect_eq(bad, 0, "%u of 64 pixels differ; (0,0) = %u %u %u %u", bad, px[0], px[1], px[2], px[3]);
+    rg_graph_destroy(g);
+    eng_buffer_destroy(readback);
+    eng_buffer_destroy(ubo);
+    eng_pipeline_destroy(f.pipeline);
+}
