@@ -685,7 +685,9 @@ static eng_result create_device(eng_context *ctx, const eng_context_desc *desc, 
 }
 
 /* The render graph's messages about the device and its graphs, to the
- * context's log (their errors also come back as result codes). */
+ * context's log (their errors also come back as result codes). Without
+ * one the graph's own default log prints them (rg_log_fn), each distinct
+ * line once per placement. */
 static void graph_log(void *user, rg_log_level level, const char *object, const char *message)
 {
     eng_context *ctx = user;
@@ -710,7 +712,7 @@ static eng_result create_graph_device(eng_context *ctx, const void *enabled_feat
         .timeline_semaphore = ctx->timeline,
         .local_read = ctx->local_read.supported,
         .debug_utils = ctx->debug_utils,
-        .log = graph_log,
+        .log = ctx->log ? graph_log : NULL,
         .log_user = ctx,
         .allocator = ctx->host.alloc ? &ctx->host : NULL,
         .vk_allocator = ctx->vk.allocator,
@@ -724,6 +726,14 @@ static eng_result create_graph_device(eng_context *ctx, const void *enabled_feat
         d.queues[q] = (rg_device_queue){ctx->queues[kinds[q]], ctx->families[kinds[q]]};
     ctx->making_graph_device = true;
     rg_result r = rg_device_create(&d, &ctx->graph_device);
+    if (r != RG_SUCCESS && !d.log) {
+        /* The reason went to stderr; asked again through graph_log, it
+         * is kept for eng_last_error as well. */
+        rg_device *again = NULL;
+        d.log = graph_log;
+        rg_device_create(&d, &again);
+        rg_device_destroy(again);
+    }
     ctx->making_graph_device = false;
     if (r != RG_SUCCESS)
         return eng__fail(r == RG_ERROR_OUT_OF_MEMORY ? ENG_ERROR_OUT_OF_MEMORY

@@ -62,9 +62,9 @@ static eng_result check_desc(eng_context *ctx, const eng_image_desc *d, const ch
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "image '%s': no usage flags", name);
     if ((d->usage & VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT) && (d->usage & ~attachment_usages))
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
-                         "image '%s': TRANSIENT_ATTACHMENT usage combined with non-attachment usage 0x%x "
+                         "image '%s': TRANSIENT_ATTACHMENT usage combined with non-attachment usage %s "
                          "(a transient image's contents never leave the pass)",
-                         name, d->usage & ~attachment_usages);
+                         name, ENG__IMAGE_USAGES(d->usage & ~attachment_usages));
     if (!is_single_sample_count(samples))
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "image '%s': sample count %u is not a power of two <= 64",
                          name, (unsigned)samples);
@@ -72,12 +72,11 @@ static eng_result check_desc(eng_context *ctx, const eng_image_desc *d, const ch
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "image '%s': multisampled images have one mip level", name);
 
     VkImageFormatProperties fp;
-    VkResult vr = eng__vk_of(ctx)->GetPhysicalDeviceImageFormatProperties(eng_context_physical_device(ctx), d->format,
-                                                           VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
-                                                           d->usage, 0, &fp);
+    VkResult vr = eng__vk_of(ctx)->GetPhysicalDeviceImageFormatProperties(
+        eng_context_physical_device(ctx), d->format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL, d->usage, 0, &fp);
     if (vr == VK_ERROR_FORMAT_NOT_SUPPORTED)
-        return eng__fail(ENG_ERROR_UNSUPPORTED, "image '%s': VkFormat %d with usage 0x%x is not supported by the device",
-                         name, (int)d->format, d->usage);
+        return eng__fail(ENG_ERROR_UNSUPPORTED, "image '%s': format %s with usage %s is not supported by the device",
+                         name, rg_format_name(d->format), ENG__IMAGE_USAGES(d->usage));
     if (vr != VK_SUCCESS)
         return eng__vk_fail(vr, "vkGetPhysicalDeviceImageFormatProperties");
     if (d->width > fp.maxExtent.width || d->height > fp.maxExtent.height)
@@ -88,8 +87,9 @@ static eng_result check_desc(eng_context *ctx, const eng_image_desc *d, const ch
                          mips, layers, fp.maxMipLevels, fp.maxArrayLayers);
     if (!(fp.sampleCounts & samples))
         return eng__fail(ENG_ERROR_UNSUPPORTED,
-                         "image '%s': %ux MSAA is not supported for VkFormat %d with usage 0x%x (supported mask 0x%x)",
-                         name, (unsigned)samples, (int)d->format, d->usage, fp.sampleCounts);
+                         "image '%s': %ux MSAA is not supported for format %s with usage %s (sample counts %s)",
+                         name, (unsigned)samples, rg_format_name(d->format), ENG__IMAGE_USAGES(d->usage),
+                         ENG__SAMPLE_COUNTS(fp.sampleCounts));
     return ENG_SUCCESS;
 }
 
@@ -208,9 +208,9 @@ eng_result eng_attachment_create(eng_context *ctx, const eng_attachment_desc *de
     eng__copy_name(name, sizeof name, desc->name, "attachment");
     if (!desc->persistent && desc->extra_usage)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
-                         "attachment '%s': extra usage 0x%x needs persistent contents; a transient attachment "
+                         "attachment '%s': extra usage %s needs persistent contents; a transient attachment "
                          "is only ever cleared, drawn to and resolved",
-                         name, desc->extra_usage);
+                         name, ENG__IMAGE_USAGES(desc->extra_usage));
     bool depth = rg_format_has_depth(desc->format) || rg_format_has_stencil(desc->format);
     VkImageUsageFlags usage = depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
     usage |= desc->persistent ? desc->extra_usage : VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;

@@ -80,6 +80,19 @@ void eng__image_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkImage image, V
 
 VkImageAspectFlags eng__format_aspect(VkFormat format);
 
+/* A VkSampleCountFlags as the counts it holds, "1, 4" ("none" for 0), in
+ * buf (at least 32 bytes). */
+const char *eng__sample_counts_text(VkSampleCountFlags counts, char *buf, size_t size);
+#define ENG__SAMPLE_COUNTS(c) eng__sample_counts_text((c), (char[32]){0}, 32)
+/* Usage flags by name ("SAMPLED|COLOR_ATTACHMENT"), through the render
+ * graph's names; buf holds 256 bytes. */
+static inline const char *eng__image_usage_text(VkImageUsageFlags usage, char *buf)
+{
+    rg_image_usage_names(usage, buf, 256);
+    return buf;
+}
+#define ENG__IMAGE_USAGES(u) eng__image_usage_text((u), (char[256]){0})
+
 /* A graphics or compute pipeline (pipeline.c), with its push-descriptor
  * set (push_descriptors.c). */
 struct eng_pipeline {

@@ -369,8 +369,8 @@ static eng_result check_pipeline_desc(eng_context *ctx, const eng_pipeline_desc 
     if (d->depth_format != VK_FORMAT_UNDEFINED)
         ok &= lim->framebufferDepthSampleCounts;
     if (!(ok & samples))
-        return eng__fail(ENG_ERROR_UNSUPPORTED, "pipeline '%s': %ux MSAA is not supported by the device (mask 0x%x)",
-                         name, (unsigned)samples, ok);
+        return eng__fail(ENG_ERROR_UNSUPPORTED, "pipeline '%s': %ux MSAA is not supported by the device (sample "
+                         "counts %s)", name, (unsigned)samples, ENG__SAMPLE_COUNTS(ok));
     for (uint32_t i = 0; i < d->color_count; i++) {
         VkFormatProperties fp;
         eng__vk_of(ctx)->GetPhysicalDeviceFormatProperties(eng_context_physical_device(ctx), d->color_formats[i], &fp);

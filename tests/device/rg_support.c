@@ -39,6 +39,9 @@ void test_run(rg_graph *g, int times)
     exec_job j = { g, times, RG_SUCCESS };
     cr_assert_eq(eng_context_submit_once(test_ctx, record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
     cr_assert_eq(j.result, RG_SUCCESS, "rg_execute: %s", rg_graph_error_message(g));
+    /* eng_context_submit_once waited for the frames: nothing of the graph
+     * is in flight ("Placement and the GPU"). */
+    cr_assert_eq(rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE), RG_SUCCESS);
 }
 
 eng_buffer *test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data)

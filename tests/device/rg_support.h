@@ -13,7 +13,9 @@
  * import sees their results (test_rg_cull.c tests culling). */
 rg_graph *test_device_graph(const char *name);
 void test_compile(rg_graph *g);
-/* Executes g `times` times into one command buffer, submits and waits. */
+/* Executes g `times` times into one command buffer, submits and waits,
+ * and tells g that nothing of it is in flight (rg_graph_set_retire_point
+ * with no handles). */
 void test_run(rg_graph *g, int times);
 /* Host-visible, coherent, mapped; filled from data or zeroed. */
 eng_buffer *test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data);
