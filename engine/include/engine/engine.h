@@ -286,7 +286,9 @@ typedef struct eng_context_desc {
     /* Where the validation layer's warnings and errors go instead of
      * stderr (the object: the first one the message names), and the
      * render graph's messages about the context's graph device and the
-     * graphs on it (rg_log_fn); NULL: stderr as above. */
+     * graphs on it (rg_log_fn); NULL: stderr as above, and the render
+     * graph's default log for its messages (errors and warnings, each
+     * distinct line once per placement). */
     rg_log_fn log;
     void *log_user;
     /* More instance layers by name (e.g. "VK_LAYER_VKGRAPH_tile_memory"),
