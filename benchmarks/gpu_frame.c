@@ -143,6 +143,8 @@ typedef struct timer {
 static void setup_destroy(setup *s)
 {
     bench_flat_destroy(s->flat);
+    /* Its frames were waited for: nothing of the graph is in flight. */
+    rg_graph_set_retire_point(s->graph, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
     rg_graph_destroy(s->graph);
     bench_deferred_destroy(&s->d);
     memset(s, 0, sizeof *s);
@@ -640,6 +642,7 @@ static void ov_setup_destroy(ov_timer *t, ov_setup *s)
     for (uint32_t i = 0; i < s->batch_count; i++)
         if (s->cmds[i])
             vkFreeCommandBuffers(t->dev, t->pools[s->queues[i]], 1, &s->cmds[i]);
+    rg_graph_set_retire_point(s->graph, VK_NULL_HANDLE, 0, VK_NULL_HANDLE); /* its frames were waited for */
     rg_graph_destroy(s->graph);
     scene_renderer_destroy(s->renderer);
     memset(s, 0, sizeof *s);

@@ -342,6 +342,7 @@ static int run_generated(eng_context *ctx, recorder *rec, uint32_t n, const opti
     }
     eng_context_wait_idle(ctx);
     bench_flat_destroy(f.flat);
+    rg_graph_set_retire_point(f.graph, VK_NULL_HANDLE, 0, VK_NULL_HANDLE); /* nothing in flight */
     rg_graph_destroy(f.graph);
     return rc;
 }
@@ -411,6 +412,7 @@ static int run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool
         rc = time_both(rec, &f, out, o->reps);
     eng_context_wait_idle(ctx);
     bench_flat_destroy(f.flat);
+    rg_graph_set_retire_point(f.graph, VK_NULL_HANDLE, 0, VK_NULL_HANDLE); /* nothing in flight */
     rg_graph_destroy(f.graph);
     bench_deferred_destroy(&d);
     return rc;

@@ -236,6 +236,8 @@ static void bench_destroy(bench *b)
     for (uint32_t i = 0; i < MAX_CHUNK_CMDS; i++)
         if (b->pools[i])
             vkDestroyCommandPool(b->dev, b->pools[i], NULL);
+    if (b->graph) /* waited for above (its frames are never submitted) */
+        rg_graph_set_retire_point(b->graph, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
     rg_graph_destroy(b->graph);
     for (uint32_t i = 0; i < PIPELINES; i++)
         eng_pipeline_destroy(b->pipelines[i]);

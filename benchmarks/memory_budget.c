@@ -166,6 +166,7 @@ static int measure_graph(eng_context *ctx, uint32_t w, uint32_t h, sample *out, 
     mr->color_flags = rg_texture_is_transient(g, first_color) ? VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT : 0;
     mr->pools = t.pools;
     mr->lazy = t.lazy;
+    rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE); /* eng_context_submit_once waited */
     rg_graph_destroy(g);
     eng_image_destroy(target);
     return rc;

@@ -47,6 +47,11 @@ typedef struct scene {
 static void scene_destroy(void *user)
 {
     scene *s = user;
+    /* demo_app waited for the device: nothing of the graph is in flight
+     * (it records into the frame's command buffer, which the engine
+     * submits; "Placement and the GPU" in rendergraph.h). */
+    if (s->graph)
+        rg_graph_set_retire_point(s->graph, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
     rg_graph_destroy(s->graph);
     eng_pipeline_destroy(s->pipeline);
     demo_mesh_destroy(&s->cube);
@@ -117,6 +122,7 @@ static void record_frame(demo_app *app, eng_frame *frame, uint64_t index, void *
          * declaration frees the old placement, which frames in flight may
          * still use. */
         DEMO_CHECK(app, eng_context_wait_idle(app->ctx));
+        DEMO_RG_CHECK(app, s->graph, rg_graph_set_retire_point(s->graph, VK_NULL_HANDLE, 0, VK_NULL_HANDLE));
         rg_graph_reset(s->graph);
         declare_frame(s, frame);
         DEMO_RG_CHECK(app, s->graph, rg_compile(s->graph));

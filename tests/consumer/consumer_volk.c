@@ -147,6 +147,8 @@ static long render(eng_context *ctx)
                         got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
         }
 done:
+    if (graph) /* eng_context_submit_once waited for the frame */
+        rg_graph_set_retire_point(graph, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
     rg_graph_destroy(graph);
     eng_buffer_destroy(readback);
     return bad;
