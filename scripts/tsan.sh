@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # ThreadSanitizer over parallel recording ("Parallel recording" in
-# rendergraph.h): the device_execute_parallel program
-# (tests/device/test_execute_parallel.c, whose chunks record on rg_workers'
-# threads and on a thread of the test's own per chunk at once) built with
+# rendergraph.h) and the one-thread rule's check ("Threads"): the
+# device_execute_parallel program (tests/device/test_execute_parallel.c,
+# whose chunks record on rg_workers' threads and on a thread of the test's
+# own per chunk at once), and the suites where a second thread calls into a
+# graph another thread is in (unit.rg_threads, device.rg_mistakes), built with
 # -fsanitize=thread, with the libraries and the engine under it, into a
 # build folder of its own (build-tsan; BUILD_DIR overrides it), and its
-# suite run on the host's Vulkan device (lavapipe in CI) under validation
-# and synchronization validation, as ctest runs it. Only that program and
-# what it links are built. With VKG_TSAN its tests run through
+# suites run on the host's Vulkan device (lavapipe in CI) under validation
+# and synchronization validation, as ctest runs them. Only those programs
+# and what they link are built. With VKG_TSAN its tests run through
 # tests/runner's stand-in for Criterion, one process for the suite
 # (Criterion's runner cannot start under ThreadSanitizer). Every thread
 # and lock is a POSIX one (the library's, rendergraph/src/thread.c, and the
@@ -34,8 +36,8 @@ opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo
 [ "${CI:-}" = "true" ] && opts+=(-DVKG_WERROR=ON)
 printf '\033[1m==> configure (%s, -fsanitize=thread)\033[0m\n' "$dir" >&2
 cmake -S . -B "$dir" "${opts[@]}" >/dev/null
-printf '\033[1m==> build device_execute_parallel\033[0m\n' >&2
-cmake --build "$dir" -j "$jobs" --target device_execute_parallel
+printf '\033[1m==> build device_execute_parallel, unit_rendergraph, device_rendergraph\033[0m\n' >&2
+cmake --build "$dir" -j "$jobs" --target device_execute_parallel unit_rendergraph device_rendergraph
 
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}
 mkdir -p -m 700 "$XDG_RUNTIME_DIR"
@@ -46,10 +48,11 @@ run=()
 if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then
   run=(setarch "$(uname -m)" -R)
 fi
-printf '\033[1m==> device.execute_parallel under ThreadSanitizer\033[0m\n' >&2
+printf '\033[1m==> device.execute_parallel, unit.rg_threads, device.rg_mistakes under ThreadSanitizer\033[0m\n' >&2
 log=$dir/tsan.log
 status=0
-"${run[@]}" ctest --test-dir "$dir" -R '^device\.execute_parallel$' --output-on-failure -V >"$log" 2>&1 || status=$?
+"${run[@]}" ctest --test-dir "$dir" -R '^(device\.execute_parallel|unit\.rg_threads|device\.rg_mistakes)$' \
+  --output-on-failure -V >"$log" 2>&1 || status=$?
 grep -E "Tested:|Passed|Failed|ThreadSanitizer|SUMMARY" "$log" >&2 || true
 if [ "$status" -ne 0 ] || grep -q "ThreadSanitizer" "$log"; then
   echo "tsan.sh: ThreadSanitizer run failed (status $status); the whole output: $log" >&2
