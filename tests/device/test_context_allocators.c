@@ -3,61 +3,12 @@
  * the engine's objects and the graph's go through them, and everything is
  * freed with the context. */
 #include "counting_allocator.h"
+#include "counting_vk_allocator.h"
 #include "device_fixture.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Vulkan's allocation callbacks, counted: each block carries its size and
- * alignment in front of it (for reallocation and freeing). */
-typedef struct vk_counts {
-    uint32_t allocations, live;
-} vk_counts;
-
-static VKAPI_ATTR void *VKAPI_CALL vk_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
-{
-    (void)scope;
-    vk_counts *c = user;
-    if (align < 2 * sizeof(size_t))
-        align = 2 * sizeof(size_t);
-    unsigned char *base = aligned_alloc(align, (size + align + align - 1) / align * align);
-    if (!base)
-        return NULL;
-    size_t *p = (size_t *)(base + align);
-    p[-1] = size;
-    p[-2] = align;
-    c->allocations++;
-    c->live++;
-    return p;
-}
-
-static VKAPI_ATTR void VKAPI_CALL vk_free(void *user, void *mem)
-{
-    vk_counts *c = user;
-    if (!mem)
-        return;
-    free((unsigned char *)mem - ((size_t *)mem)[-2]);
-    c->live--;
-}
-
-static VKAPI_ATTR void *VKAPI_CALL vk_realloc(void *user, void *orig, size_t size, size_t align,
-                                              VkSystemAllocationScope scope)
-{
-    if (!orig)
-        return vk_alloc(user, size, align, scope);
-    if (size == 0) {
-        vk_free(user, orig);
-        return NULL;
-    }
-    void *p = vk_alloc(user, size, align, scope);
-    if (!p)
-        return NULL;
-    size_t old = ((size_t *)orig)[-1];
-    memcpy(p, orig, old < size ? old : size);
-    vk_free(user, orig);
-    return p;
-}
 
 TestSuite(context_allocators);
 
@@ -66,8 +17,7 @@ Test(context_allocators, an_engine_made_context_allocates_through_the_applicatio
     counting host = { 0 };
     rg_allocator host_allocator = counting_allocator(&host);
     vk_counts vkc = { 0 };
-    VkAllocationCallbacks vk_allocator = { .pUserData = &vkc, .pfnAllocation = vk_alloc,
-                                           .pfnReallocation = vk_realloc, .pfnFree = vk_free };
+    VkAllocationCallbacks vk_allocator = vk_counting_callbacks(&vkc);
     eng_context *ctx = NULL;
     eng_result r = eng_context_create(&(eng_context_desc){ .app_name = "allocators", .validation = true,
                                                            .allocator = &host_allocator,

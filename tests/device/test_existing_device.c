@@ -6,6 +6,7 @@
  * binding of a buffer the graph does not own (eng_binding.vk_buffer), on
  * the fixture's context. */
 #include "counting_allocator.h"
+#include "counting_vk_allocator.h"
 #include "device_fixture.h"
 #include "solid.h"
 
@@ -178,58 +179,6 @@ static eng_existing_device existing_of(const app_device *a)
     return e;
 }
 
-/* Vulkan's allocation callbacks, counted: each block carries its size and
- * alignment in front of it (for reallocation and freeing). */
-typedef struct vk_counts {
-    uint32_t allocations, live;
-} vk_counts;
-
-static VKAPI_ATTR void *VKAPI_CALL vk_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
-{
-    (void)scope;
-    vk_counts *c = user;
-    if (align < 2 * sizeof(size_t))
-        align = 2 * sizeof(size_t);
-    size_t total = (size + align + align - 1) / align * align;
-    unsigned char *base = aligned_alloc(align, total);
-    if (!base)
-        return NULL;
-    size_t *p = (size_t *)(base + align);
-    p[-1] = size;
-    p[-2] = align;
-    c->allocations++;
-    c->live++;
-    return p;
-}
-
-static VKAPI_ATTR void VKAPI_CALL vk_free(void *user, void *mem)
-{
-    vk_counts *c = user;
-    if (!mem)
-        return;
-    size_t align = ((size_t *)mem)[-2];
-    free((unsigned char *)mem - align);
-    c->live--;
-}
-
-static VKAPI_ATTR void *VKAPI_CALL vk_realloc(void *user, void *orig, size_t size, size_t align,
-                                              VkSystemAllocationScope scope)
-{
-    if (!orig)
-        return vk_alloc(user, size, align, scope);
-    if (size == 0) {
-        vk_free(user, orig);
-        return NULL;
-    }
-    void *p = vk_alloc(user, size, align, scope);
-    if (!p)
-        return NULL;
-    size_t old = ((size_t *)orig)[-1];
-    memcpy(p, orig, old < size ? old : size);
-    vk_free(user, orig);
-    return p;
-}
-
 /* A user command that writes the graph's texture twice, as it declared
  * once: the second clear has no barrier after the first (a write after
  * write hazard, which synchronization validation reports naming the
@@ -354,8 +303,7 @@ Test(existing_device, allocations_go_through_the_application_allocators)
     counting host = { 0 };
     rg_allocator host_allocator = counting_allocator(&host);
     vk_counts vkc = { 0 };
-    VkAllocationCallbacks vk_allocator = { .pUserData = &vkc, .pfnAllocation = vk_alloc,
-                                           .pfnReallocation = vk_realloc, .pfnFree = vk_free };
+    VkAllocationCallbacks vk_allocator = vk_counting_callbacks(&vkc);
     eng_existing_device e = existing_of(&a);
     e.allocator = &host_allocator;
     e.vk_allocator = &vk_allocator;

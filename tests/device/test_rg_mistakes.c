@@ -6,6 +6,7 @@
  * the imports' checks test_rg_execute.c's. */
 #include "device_fixture.h"
 #include "rg_support.h"
+#include "test_log.h"
 
 #include <criterion/criterion.h>
 #include <pthread.h>
@@ -15,24 +16,6 @@
 #include <string.h>
 
 TestSuite(rg_mistakes, .init = device_setup, .fini = device_teardown);
-
-/* ------------------------------------------------------------------- log */
-
-typedef struct heard {
-    atomic_int errors;
-    atomic_flag taken;
-    char first[1024];
-} heard;
-
-static void on_log(void *user, rg_log_level level, const char *object, const char *message)
-{
-    heard *h = user;
-    if (level != RG_LOG_ERROR)
-        return;
-    if (!atomic_flag_test_and_set(&h->taken))
-        snprintf(h->first, sizeof h->first, "%s: %s", object, message);
-    atomic_fetch_add(&h->errors, 1);
-}
 
 /* ------------------------------------------------------- command buffers */
 
@@ -76,7 +59,7 @@ static void recorder_close(recorder *r) { vkDestroyCommandPool(r->dev, r->pool, 
 typedef struct frame {
     rg_graph *g;
     rg_texture written, other;
-    heard log;
+    test_heard log;
     /* The second thread's part (see below). */
     int (*intrude)(struct frame *f);
     rg_result got;
@@ -89,7 +72,7 @@ static void declare(frame *f, rg_record_fn record)
 {
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "mistakes", .device = eng_context_graph_device(test_ctx),
-                                                   .no_culling = true, .log = on_log, .log_user = &f->log },
+                                                   .no_culling = true, .log = test_hear, .log_user = &f->log },
                                  &g),
                  RG_SUCCESS);
     f->g = g;
@@ -116,16 +99,16 @@ static bool asks_undeclared(const rg_record_context *rc, void *user)
 DEVICE_TEST(rg_mistakes, a_failed_callback_is_logged_once)
 {
     recorder r = recorder_open();
-    frame f = { .log.taken = ATOMIC_FLAG_INIT };
+    frame f = { .log = TEST_HEARD_INIT };
     declare(&f, asks_undeclared);
     VkCommandBuffer cmd = begin(&r);
     cr_expect_eq(rg_execute(f.g, cmd), RG_ERROR_CALLBACK);
     drop(&r, cmd);
     cr_expect_eq(atomic_load(&f.log.errors), 1, "one line per failure, got %d: %s", atomic_load(&f.log.errors),
-                 f.log.first);
-    cr_expect(strstr(f.log.first, "command 'compute' failed to record") &&
-                  strstr(f.log.first, "did not declare texture 'other'"),
-              "%s", f.log.first);
+                 f.log.first_error);
+    cr_expect(strstr(f.log.first_error, "command 'compute' failed to record") &&
+                  strstr(f.log.first_error, "did not declare texture 'other'"),
+              "%s", f.log.first_error);
     rg_graph_destroy(f.g);
     recorder_close(&r);
 }
@@ -180,7 +163,7 @@ DEVICE_TEST(rg_mistakes, a_reset_from_another_thread_while_executing_is_refused)
     int (*tries[])(frame *) = { try_reset, try_execute };
     for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
         recorder r = recorder_open();
-        frame f = { .log.taken = ATOMIC_FLAG_INIT, .intrude = tries[i] };
+        frame f = { .log = TEST_HEARD_INIT, .intrude = tries[i] };
         declare(&f, let_another_thread_in);
         VkCommandBuffer cmd = begin(&r);
         cr_expect_eq(rg_execute(f.g, cmd), RG_SUCCESS, "%s", rg_graph_error_message(f.g));
@@ -188,7 +171,7 @@ DEVICE_TEST(rg_mistakes, a_reset_from_another_thread_while_executing_is_refused)
         cr_expect_eq(f.got, RG_ERROR_BUSY, "%s from another thread: %s", f.call, rg_result_string(f.got));
         char want[256];
         snprintf(want, sizeof want, "%s: graph 'mistakes' is busy: another thread is in rg_execute", f.call);
-        cr_expect(strstr(f.log.first, want) != NULL, "%s", f.log.first);
+        cr_expect(strstr(f.log.first_error, want) != NULL, "%s", f.log.first_error);
         cr_expect_eq(rg_graph_error(f.g), RG_SUCCESS, "the graph is as it was");
         cr_expect_neq(rg_texture_image(f.g, f.written), VK_NULL_HANDLE, "still placed");
         /* The frame is whole: submitted, it runs clean. */
@@ -216,7 +199,7 @@ static void *reset_during_frame(void *arg)
 DEVICE_TEST(rg_mistakes, a_reset_during_a_chunked_frame_is_refused)
 {
     recorder r = recorder_open();
-    frame f = { .log.taken = ATOMIC_FLAG_INIT };
+    frame f = { .log = TEST_HEARD_INIT };
     declare(&f, test_record_nothing);
     uint32_t chunks = 0;
     cr_assert_eq(rg_execute_begin(f.g, NULL, &chunks), RG_SUCCESS, "%s", rg_graph_error_message(f.g));
@@ -224,8 +207,8 @@ DEVICE_TEST(rg_mistakes, a_reset_during_a_chunked_frame_is_refused)
     cr_assert_eq(pthread_create(&t, NULL, reset_during_frame, &f), 0);
     cr_assert_eq(pthread_join(t, NULL), 0);
     cr_expect_eq(f.got, RG_ERROR_BUSY);
-    cr_expect(strstr(f.log.first, "rg_graph_reset: graph 'mistakes' is busy: another thread is in rg_execute_begin"),
-              "%s", f.log.first);
+    cr_expect(strstr(f.log.first_error, "rg_graph_reset: graph 'mistakes' is busy: another thread is in rg_execute_begin"),
+              "%s", f.log.first_error);
     VkCommandBuffer cmds[8];
     cr_assert_leq(chunks, 8);
     for (uint32_t i = 0; i < chunks; i++) {
@@ -242,7 +225,7 @@ DEVICE_TEST(rg_mistakes, a_reset_during_a_chunked_frame_is_refused)
 
 /* ----------------------------------------------------------------- device */
 
-static rg_result create(const void *features, bool timeline, heard *h)
+static rg_result create(const void *features, bool timeline, test_heard *h)
 {
     rg_device_desc d = {
         .instance = eng_context_instance(test_ctx),
@@ -252,7 +235,7 @@ static rg_result create(const void *features, bool timeline, heard *h)
         .get_instance_proc_addr = vkGetInstanceProcAddr,
         .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
         .timeline_semaphore = timeline,
-        .log = on_log,
+        .log = test_hear,
         .log_user = h,
     };
     rg_device *dev = NULL;
@@ -283,18 +266,18 @@ DEVICE_TEST(rg_mistakes, a_device_without_the_features_the_graph_needs_is_refuse
         { VK_TRUE, VK_TRUE, VK_TRUE, true, RG_SUCCESS, NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        heard h = { .taken = ATOMIC_FLAG_INIT };
+        test_heard h = TEST_HEARD_INIT;
         v13.dynamicRendering = cases[i].dynamic_rendering;
         v13.synchronization2 = cases[i].synchronization2;
         v12.timelineSemaphore = cases[i].timeline;
-        cr_expect_eq(create(&f2, cases[i].ask_timeline, &h), cases[i].want, "case %zu: %s", i, h.first);
+        cr_expect_eq(create(&f2, cases[i].ask_timeline, &h), cases[i].want, "case %zu: %s", i, h.first_error);
         if (cases[i].named)
-            cr_expect(strstr(h.first, cases[i].named) != NULL, "case %zu names the feature: %s", i, h.first);
+            cr_expect(strstr(h.first_error, cases[i].named) != NULL, "case %zu names the feature: %s", i, h.first_error);
     }
-    heard h = { .taken = ATOMIC_FLAG_INIT };
+    test_heard h = TEST_HEARD_INIT;
     cr_expect_eq(create(NULL, false, &h), RG_ERROR_INVALID_ARGUMENT);
-    cr_expect(strstr(h.first, "enabled_features (the feature chain given to vkCreateDevice) is required"), "%s",
-              h.first);
+    cr_expect(strstr(h.first_error, "enabled_features (the feature chain given to vkCreateDevice) is required"), "%s",
+              h.first_error);
 }
 
 /* A physical device of another instance: refused by name, before any
@@ -310,7 +293,7 @@ DEVICE_TEST(rg_mistakes, a_physical_device_of_another_instance_is_refused)
     VkResult vr = vkEnumeratePhysicalDevices(other, &n, theirs);
     cr_assert(vr == VK_SUCCESS || vr == VK_INCOMPLETE);
     cr_assert_gt(n, 0);
-    heard h = { .taken = ATOMIC_FLAG_INIT };
+    test_heard h = TEST_HEARD_INIT;
     rg_device_desc d = {
         .instance = eng_context_instance(test_ctx),
         .physical_device = theirs[0],
@@ -318,12 +301,12 @@ DEVICE_TEST(rg_mistakes, a_physical_device_of_another_instance_is_refused)
         .enabled_features = test_enabled_features(test_ctx),
         .get_instance_proc_addr = vkGetInstanceProcAddr,
         .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
-        .log = on_log,
+        .log = test_hear,
         .log_user = &h,
     };
     rg_device *dev = NULL;
     cr_expect_eq(rg_device_create(&d, &dev), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_null(dev);
-    cr_expect(strstr(h.first, "physical_device is not one of the instance's"), "%s", h.first);
+    cr_expect(strstr(h.first_error, "physical_device is not one of the instance's"), "%s", h.first_error);
     vkDestroyInstance(other, NULL);
 }

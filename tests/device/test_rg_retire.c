@@ -14,6 +14,7 @@
 #include "device_fixture.h"
 #include "test_chunks.h"
 #include "rg_support.h"
+#include "test_log.h"
 
 #include <criterion/criterion.h>
 #include <rendergraph/rendergraph.h>
@@ -184,6 +185,22 @@ static void submit_frame(runner *r, rg_graph *g, rg_buffer readback, bool fence)
     cr_assert_eq(res, RG_SUCCESS, "%s: %s", rg_result_string(res), rg_graph_error_message(g));
 }
 
+/* One frame through rg_execute into a command buffer the test submits
+ * itself (signalling the runner's fence), behind the gate when gated. Not
+ * waited for. */
+static void submit_own(runner *r, rg_graph *g, bool gated)
+{
+    VkCommandBuffer cmd = begin(r);
+    cr_assert_eq(test_execute(g, cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(vkEndCommandBuffer(cmd), VK_SUCCESS);
+    VkSemaphoreSubmitInfo gate = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = r->gate, .value = 1,
+                                   .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
+    VkCommandBufferSubmitInfo cb = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cmd };
+    VkSubmitInfo2 si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = gated ? 1 : 0,
+                         .pWaitSemaphoreInfos = &gate, .commandBufferInfoCount = 1, .pCommandBufferInfos = &cb };
+    cr_assert_eq(vkQueueSubmit2(eng_context_queue(test_ctx), 1, &si, r->fence), VK_SUCCESS);
+}
+
 /* The end of the test: the gate opens, the host waits for the last frame's
  * fence and for the queue, and frees what it made. */
 static void finish(runner *r)
@@ -291,15 +308,7 @@ DEVICE_TEST(rg_retire, the_applications_retire_point)
     rg_graph *g = graph_on(dev);
     declare(g, W, r.readbacks[0]);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    VkCommandBuffer cmd = begin(&r);
-    cr_assert_eq(test_execute(g, cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_assert_eq(vkEndCommandBuffer(cmd), VK_SUCCESS);
-    VkSemaphoreSubmitInfo gate = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = r.gate, .value = 1,
-                                   .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
-    VkCommandBufferSubmitInfo cb = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cmd };
-    VkSubmitInfo2 si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = 1,
-                         .pWaitSemaphoreInfos = &gate, .commandBufferInfoCount = 1, .pCommandBufferInfos = &cb };
-    cr_assert_eq(vkQueueSubmit2(eng_context_queue(test_ctx), 1, &si, r.fence), VK_SUCCESS);
+    submit_own(&r, g, true);
     cr_assert_eq(rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, r.fence), RG_SUCCESS);
     int placed = live;
     cr_assert_gt(placed, 0);
@@ -312,21 +321,6 @@ DEVICE_TEST(rg_retire, the_applications_retire_point)
     runner_close(&r);
 }
 
-/* The graph's log, counted: warnings, and the first one's text. */
-typedef struct warnings {
-    uint32_t count;
-    char first[1024];
-} warnings;
-
-static void count_warnings(void *user, rg_log_level level, const char *object, const char *message)
-{
-    warnings *w = user;
-    if (level != RG_LOG_WARNING)
-        return;
-    if (!w->count++)
-        snprintf(w->first, sizeof w->first, "%s: %s", object, message);
-}
-
 /* The application submits rg_execute's command buffer itself and never
  * names a retire point: the placement the graph frees is held (the GPU
  * may still use it) until rg_device_destroy, and the log's WARNING, once,
@@ -336,32 +330,24 @@ DEVICE_TEST(rg_retire, no_retire_point_holds_until_device_destroy)
     rg_device *dev = counting_device();
     runner r;
     runner_open(&r);
-    warnings w = { 0 };
+    test_heard w = TEST_HEARD_INIT;
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "own submit", .device = dev, .log = count_warnings,
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "own submit", .device = dev, .log = test_hear,
                                                    .log_user = &w },
                                  &g),
                  RG_SUCCESS);
     declare(g, W, r.readbacks[0]);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    VkCommandBuffer cmd = begin(&r);
-    cr_assert_eq(test_execute(g, cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_assert_eq(vkEndCommandBuffer(cmd), VK_SUCCESS);
-    VkSemaphoreSubmitInfo gate = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = r.gate, .value = 1,
-                                   .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
-    VkCommandBufferSubmitInfo cb = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cmd };
-    VkSubmitInfo2 si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = 1,
-                         .pWaitSemaphoreInfos = &gate, .commandBufferInfoCount = 1, .pCommandBufferInfos = &cb };
-    cr_assert_eq(vkQueueSubmit2(eng_context_queue(test_ctx), 1, &si, r.fence), VK_SUCCESS);
+    submit_own(&r, g, true);
     int placed = live;
     cr_assert_gt(placed, 0);
     /* A resize with the frame in flight: the placement goes, its objects stay. */
     rg_graph_reset(g);
     cr_expect_eq(live, placed, "destroyed under a frame in flight: %d of %d objects left", live, placed);
-    cr_expect_eq(w.count, 1, "one WARNING, got %u", w.count);
-    cr_expect(strstr(w.first, "graph 'own submit'") && strstr(w.first, "rg_graph_reset") &&
-                  strstr(w.first, "rg_graph_set_retire_point") && strstr(w.first, "rg_device_destroy"),
-              "the warning names the graph, the call and the rule: %s", w.first);
+    cr_expect_eq(atomic_load(&w.warnings), 1, "one WARNING, got %u", atomic_load(&w.warnings));
+    cr_expect(strstr(w.first_warning, "graph 'own submit'") && strstr(w.first_warning, "rg_graph_reset") &&
+                  strstr(w.first_warning, "rg_graph_set_retire_point") && strstr(w.first_warning, "rg_device_destroy"),
+              "the warning names the graph, the call and the rule: %s", w.first_warning);
     finish(&r);
     cr_expect_eq(rg_device_collect(dev), (uint32_t)placed, "nothing proves the frame finished: still held");
     cr_expect_eq(live, placed);
@@ -369,18 +355,13 @@ DEVICE_TEST(rg_retire, no_retire_point_holds_until_device_destroy)
      * idle: that placement goes at once, and the warning is not repeated. */
     declare(g, W, r.readbacks[1]);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cmd = begin(&r);
-    cr_assert_eq(test_execute(g, cmd), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_assert_eq(vkEndCommandBuffer(cmd), VK_SUCCESS);
-    cb.commandBuffer = cmd;
-    si.waitSemaphoreInfoCount = 0;
     cr_assert_eq(vkResetFences(r.dev, 1, &r.fence), VK_SUCCESS);
-    cr_assert_eq(vkQueueSubmit2(eng_context_queue(test_ctx), 1, &si, r.fence), VK_SUCCESS);
+    submit_own(&r, g, false);
     cr_assert_eq(vkWaitForFences(r.dev, 1, &r.fence, VK_TRUE, UINT64_MAX), VK_SUCCESS);
     cr_assert_eq(rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE), RG_SUCCESS);
     rg_graph_destroy(g);
     cr_expect_eq(live, placed, "the second placement is destroyed at once: %d left, %d held", live, placed);
-    cr_expect_eq(w.count, 1, "the warning comes once per graph");
+    cr_expect_eq(atomic_load(&w.warnings), 1, "the warning comes once per graph");
     rg_device_destroy(dev);
     cr_expect_eq(live, 0, "rg_device_destroy destroys what it held: %d left", live);
     runner_close(&r);

@@ -6,27 +6,11 @@
  * held inside rg_place_offline by its requirements callback while the
  * other thread tries. */
 #include "rg_unit.h"
+#include "test_log.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
-
-/* What the log said, from any thread. */
-typedef struct heard {
-    atomic_int errors;
-    char first[1024];
-    atomic_flag taken;
-} heard;
-
-static void on_log(void *user, rg_log_level level, const char *object, const char *message)
-{
-    heard *h = user;
-    if (level != RG_LOG_ERROR)
-        return;
-    if (!atomic_flag_test_and_set(&h->taken))
-        snprintf(h->first, sizeof h->first, "%s: %s", object, message);
-    atomic_fetch_add(&h->errors, 1);
-}
 
 /* The intruder: what it tried and what it got. */
 typedef enum attempt { TRY_RESET, TRY_COMPILE, TRY_DECLARE, TRY_DESTROY } attempt;
@@ -80,10 +64,10 @@ static const VkPhysicalDeviceMemoryProperties memory = {
     .memoryHeaps[0] = {1u << 30, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT}};
 
 /* A compiled two-pass frame with a log that counts errors. */
-static rg_graph *frame(heard *h)
+static rg_graph *frame(test_heard *h)
 {
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "shared", .no_culling = true, .log = on_log,
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "shared", .no_culling = true, .log = test_hear,
                                                   .log_user = h},
                                  &g),
                  RG_SUCCESS);
@@ -104,7 +88,7 @@ Test(rg_threads, a_second_thread_is_refused_naming_both_calls)
         const char *call;
     } cases[] = {{TRY_RESET, "rg_graph_reset"}, {TRY_COMPILE, "rg_compile"}, {TRY_DESTROY, "rg_graph_destroy"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        heard h = {.taken = ATOMIC_FLAG_INIT};
+        test_heard h = TEST_HEARD_INIT;
         scene s = {.g = frame(&h), .what = cases[i].what};
         cr_assert_eq(rg_place_offline(s.g, &memory, requirements, &s), RG_SUCCESS, "the owner's call went on: %s",
                      rg_graph_error_message(s.g));
@@ -113,7 +97,7 @@ Test(rg_threads, a_second_thread_is_refused_naming_both_calls)
         char want[256];
         snprintf(want, sizeof want, "%s: graph 'shared' is busy: another thread is in rg_place_offline",
                  cases[i].call);
-        cr_expect(strstr(h.first, want) != NULL, "the log names both calls: %s", h.first);
+        cr_expect(strstr(h.first_error, want) != NULL, "the log names both calls: %s", h.first_error);
         /* The graph is whole: placed, queryable, destroyed once. */
         cr_expect_gt(rg_memory_get_totals(s.g).pooled, 0);
         cr_expect_eq(rg_graph_error(s.g), RG_SUCCESS);
@@ -123,7 +107,7 @@ Test(rg_threads, a_second_thread_is_refused_naming_both_calls)
 
 Test(rg_threads, a_refused_declaration_fails_the_next_compile)
 {
-    heard h = {.taken = ATOMIC_FLAG_INIT};
+    test_heard h = TEST_HEARD_INIT;
     scene s = {.g = frame(&h), .what = TRY_DECLARE};
     cr_assert_eq(rg_place_offline(s.g, &memory, requirements, &s), RG_SUCCESS, "%s", rg_graph_error_message(s.g));
     cr_expect_eq(s.declared.id, 0, "the other thread's texture was not declared");
@@ -152,12 +136,12 @@ static bool reenter(void *user, const char *name, bool is_texture, uint32_t inde
 
 Test(rg_threads, the_same_thread_inside_a_call_is_an_invalid_argument)
 {
-    heard h = {.taken = ATOMIC_FLAG_INIT};
+    test_heard h = TEST_HEARD_INIT;
     scene s = {.g = frame(&h)};
     cr_assert_eq(rg_place_offline(s.g, &memory, reenter, &s), RG_SUCCESS, "%s", rg_graph_error_message(s.g));
     cr_expect_eq(s.got, RG_ERROR_INVALID_ARGUMENT);
-    cr_expect(strstr(h.first, "rg_graph_reset: graph 'shared' is in rg_place_offline on this thread") != NULL, "%s",
-              h.first);
+    cr_expect(strstr(h.first_error, "rg_graph_reset: graph 'shared' is in rg_place_offline on this thread") != NULL, "%s",
+              h.first_error);
     cr_expect_gt(rg_memory_get_totals(s.g).pooled, 0, "nothing was reset");
     rg_graph_destroy(s.g);
 }
