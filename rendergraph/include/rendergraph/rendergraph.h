@@ -12,7 +12,8 @@
  *
  *   rg_device *dev;                                  // once, for the VkDevice
  *   rg_device_create(&(rg_device_desc){ .instance = instance, .physical_device = gpu,
- *       .device = device, .get_instance_proc_addr = vkGetInstanceProcAddr,
+ *       .device = device, .enabled_features = device_info.pNext,   // what vkCreateDevice enabled
+ *       .get_instance_proc_addr = vkGetInstanceProcAddr,
  *       .queues[RG_QUEUE_GRAPHICS] = { queue, family }, .timeline_semaphore = true }, &dev);
  *       // (or the engine's: dev = eng_context_graph_device(ctx))
  *   rg_graph *g;
@@ -434,11 +435,13 @@ const char *rg_graph_error_message(const rg_graph *graph);
  * This header includes vulkan.h: a volk user includes volk.h first (or
  * defines VK_NO_PROTOTYPES for the whole program) and passes volk's
  * vkGetInstanceProcAddr. The graph needs Vulkan 1.3 with dynamicRendering
- * and synchronization2 enabled.
+ * and synchronization2 enabled, and checks them in the feature chain the
+ * application passes (rg_device_desc.enabled_features).
  *
  *   rg_device *dev;
  *   if (rg_device_create(&(rg_device_desc){ .instance = instance,
  *           .physical_device = gpu, .device = device,
+ *           .enabled_features = device_info.pNext,  // the VkDeviceCreateInfo's chain
  *           .get_instance_proc_addr = vkGetInstanceProcAddr,
  *           .queues = { [RG_QUEUE_GRAPHICS] = { graphics_queue, graphics_family },
  *                       [RG_QUEUE_COMPUTE] = { compute_queue, compute_family } },
