@@ -137,7 +137,7 @@ static void record_frame(demo_app *app, eng_frame *frame, uint64_t index, void *
     }
     DEMO_RG_CHECK(app, s->graph, rg_texture_set_image(s->graph, s->backbuffer, &(rg_import_image){
         .image = frame->image, .view = frame->view, .format = frame->format, .width = frame->extent.width,
-        .height = frame->extent.height, .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT }));
+        .height = frame->extent.height, .usage = frame->usage }));
     DEMO_RG_CHECK(app, s->graph, rg_execute(s->graph, frame->cmd));
     eng_swapchain_finish_image(app->swapchain, frame, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);

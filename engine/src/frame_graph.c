@@ -217,7 +217,7 @@ static eng_result present_graph(eng_swapchain *sc, eng_frame *frame, rg_graph *g
      * image (TRANSFER_SRC only where the surface allows it). */
     rg_result r = rg_texture_set_image(graph, backbuffer, &(rg_import_image){
         .image = frame->image, .view = frame->view, .format = frame->format, .width = frame->extent.width,
-        .height = frame->extent.height, .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT });
+        .height = frame->extent.height, .usage = frame->usage });
     if (r != RG_SUCCESS)
         return graph_failed(sc, frame, graph, r, call);
 

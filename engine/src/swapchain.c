@@ -406,6 +406,7 @@ eng_result eng_swapchain_acquire(eng_swapchain *sc, eng_frame *frame)
     frame->image = sc->images[image_index];
     frame->view = sc->views[image_index];
     frame->format = sc->format.format;
+    frame->usage = sc->usage;
     frame->extent = sc->extent;
     frame->acquire_semaphore = sc->acquired[slot]; /* VK_NULL_HANDLE offscreen */
     frame->present_semaphore = sc->desc.offscreen ? VK_NULL_HANDLE : sc->render_done[image_index];

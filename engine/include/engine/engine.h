@@ -857,6 +857,8 @@ typedef struct eng_frame {
                                          offscreen) */
     VkImageView view;
     VkFormat format;                  /* sRGB where the surface offers it */
+    VkImageUsageFlags usage;          /* what image was created with (as above):
+                                         rg_import_image.usage */
     VkExtent2D extent;
     /* The frame's synchronization. eng_swapchain_present and
      * eng_swapchain_present_graph submit with these; an application that
