@@ -929,6 +929,17 @@ static PFN_vkVoidFunction VKAPI_CALL device_proc(VkDevice d, const char *name)
     return find(device_procs, sizeof device_procs / sizeof device_procs[0], name);
 }
 
+/* One physical device: the null device itself. */
+static VKAPI_ATTR VkResult VKAPI_CALL enumerate_physical(VkInstance instance, uint32_t *count, VkPhysicalDevice *out)
+{
+    if (out && *count >= 1)
+        out[0] = (VkPhysicalDevice)(void *)instance;
+    else if (out)
+        return VK_INCOMPLETE;
+    *count = 1;
+    return VK_SUCCESS;
+}
+
 static const proc instance_procs[] = {
     PROC("vkGetDeviceProcAddr", device_proc),
     PROC("vkEnumeratePhysicalDevices", enumerate_physical),
@@ -942,17 +953,6 @@ static const proc instance_procs[] = {
     PROC("vkCmdBeginDebugUtilsLabelEXT", cmd_label_begin),
     PROC("vkCmdEndDebugUtilsLabelEXT", cmd_label_end),
 };
-
-/* One physical device: the null device itself. */
-static VKAPI_ATTR VkResult VKAPI_CALL enumerate_physical(VkInstance instance, uint32_t *count, VkPhysicalDevice *out)
-{
-    if (out && *count >= 1)
-        out[0] = (VkPhysicalDevice)(void *)instance;
-    else if (out)
-        return VK_INCOMPLETE;
-    *count = 1;
-    return VK_SUCCESS;
-}
 
 static PFN_vkVoidFunction VKAPI_CALL instance_proc(VkInstance instance, const char *name)
 {
