@@ -111,6 +111,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The graphs' log: the fuzzer makes mistakes on purpose and checks every
+ * call's result and message itself, so nothing is printed (the default
+ * log would print each distinct error). */
+static void silent(void *user, rg_log_level level, const char *object, const char *message)
+{
+    (void)user, (void)level, (void)object, (void)message;
+}
+
 /* ---------------------------------------------------------------- decoder */
 
 typedef struct rd {
@@ -2228,7 +2236,7 @@ static void record_on(fz *f, const device_table *table, bool labelled, bool timi
     t.users = calloc((size_t)f->journal_count + 1, sizeof *t.users);
     t.imports = calloc((size_t)f->journal_count + 1, sizeof *t.imports);
     CHECK(t.map && t.users && t.imports, "out of memory");
-    rg_result r = rg_graph_create(&(rg_graph_desc){.name = f->graph_name, .device = null_device_rg(nd),
+    rg_result r = rg_graph_create(&(rg_graph_desc){.name = f->graph_name, .log = silent, .device = null_device_rg(nd),
                                                    .no_aliasing = f->no_aliasing, .merge = f->merge, .caps = &f->caps,
                                                    .no_culling = f->no_culling,
                                                    .alias_proven_only = f->alias_proven_only, .order = f->order,
@@ -2350,7 +2358,7 @@ static void op_recreate(fz *f)
     rg_graph_destroy(f->g);
     f->g = NULL;
     f->graph_name = "fuzz again";
-    rg_result res = rg_graph_create(&(rg_graph_desc){.name = f->graph_name, .no_aliasing = f->no_aliasing,
+    rg_result res = rg_graph_create(&(rg_graph_desc){.name = f->graph_name, .log = silent, .no_aliasing = f->no_aliasing,
                                                      .merge = f->merge, .caps = &f->caps,
                                                      .no_culling = f->no_culling,
                                                      .alias_proven_only = f->alias_proven_only, .order = f->order,
@@ -2480,13 +2488,13 @@ static void run_input(const uint8_t *data, size_t size)
     for (size_t i = 0; i < size; i++)
         f->hash = (f->hash ^ data[i]) * 16777619u;
     f->graph_name = "fuzz \"graph\"\n";
-    if (rg_graph_create(&(rg_graph_desc){.name = f->graph_name, .no_aliasing = f->no_aliasing,
+    if (rg_graph_create(&(rg_graph_desc){.name = f->graph_name, .log = silent, .no_aliasing = f->no_aliasing,
                                          .merge = f->merge, .caps = &f->caps, .no_culling = f->no_culling,
                                          .alias_proven_only = f->alias_proven_only, .order = f->order,
                                                      .single_queue = f->single_queue},
                         &f->g) !=
             RG_SUCCESS ||
-        rg_graph_create(&(rg_graph_desc){.name = NULL}, &f->other) != RG_SUCCESS) {
+        rg_graph_create(&(rg_graph_desc){.name = NULL, .log = silent}, &f->other) != RG_SUCCESS) {
         rg_graph_destroy(f->g);
         free(f);
         return;
