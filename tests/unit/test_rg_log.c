@@ -65,6 +65,8 @@ static bool requirements(void *user, const char *name, bool is_texture, uint32_t
     return true;
 }
 
+/* A failure repeated every frame (here rg_execute's placement of a graph
+ * without a device) prints once; a kept compile error prints once too. */
 Test(rg_log, without_a_log_function_errors_go_to_stderr_once_per_placement)
 {
     rg_graph *g = unlogged("quiet");
@@ -76,9 +78,21 @@ Test(rg_log, without_a_log_function_errors_go_to_stderr_once_per_placement)
     for (int frame = 0; frame < 3; frame++)
         cr_assert_eq(rg_compile(g), RG_ERROR_READ_BEFORE_WRITE);
     uint32_t lines = capture_end(&c, "texture 'color'", text, sizeof text);
-    cr_expect_eq(lines, 1, "one line for three failures:\n%s", text);
+    cr_expect_eq(lines, 1, "one line for a kept error:\n%s", text);
     cr_expect(strstr(text, "rendergraph: error: graph 'quiet': ") != NULL, "the line names its level and graph:\n%s",
               text);
+    rg_graph_destroy(g);
+    g = unlogged("every frame");
+    t = test_tex(g, "color", VK_FORMAT_R8G8B8A8_UNORM);
+    rg_begin_rendering(g, &(rg_rendering_desc){.name = "draw", .color_count = 1,
+                                               .colors[0] = {.texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR}});
+    rg_end_rendering(g);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    c = capture_begin();
+    for (int frame = 0; frame < 3; frame++)
+        cr_assert_eq(rg_place(g), RG_ERROR_INVALID_ARGUMENT);
+    lines = capture_end(&c, "created without a device", text, sizeof text);
+    cr_expect_eq(lines, 1, "one line for three failures:\n%s", text);
     rg_graph_destroy(g);
 }
 
