@@ -2,7 +2,7 @@
  * sticky, rg__report not, rg__call_begin clearing), array growth, names,
  * handle tags and handle -> index lookup, subresource slots. Calls no other
  * file of the library. */
-#include "graph_internal.h"
+#include "graph.h"
 #include "bits.h"
 
 #include <stdarg.h>

@@ -47,7 +47,7 @@
  * targets (history_clears), the state the previous half's plan starts
  * from.
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 #include <stdlib.h>
 #include <string.h>

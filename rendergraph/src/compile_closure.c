@@ -7,7 +7,7 @@
  * dump draws and what the order stage's longest paths walk (dropping an
  * implied edge shortens no path).
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 #include <stdlib.h>
 

@@ -15,7 +15,7 @@
  * earlier one wrote (a draw, a storage write), so the earlier writer stays
  * (conservative, never wrong).
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * from a lower node to a higher one and come out sorted by their target.
  * A node with no accesses is pinned between its record-order neighbours.
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 #include <stdlib.h>
 

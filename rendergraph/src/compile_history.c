@@ -7,7 +7,7 @@
  * reads it to plan the current half's final step, the previous half's
  * start, and the first execute's clears, which leave every target.
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 /* Folds one read of a previous half into the targets of its slots. */
 static void target_read(const rg_graph *g, uint32_t access, rg__history_target *t)

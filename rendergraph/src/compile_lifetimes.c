@@ -5,7 +5,7 @@
  * merged instance from its begin to its end (it is bound, loaded and
  * stored or resolved there).
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 /* What a merged instance binds lives from its begin to its end. */
 static void live_across(const rg__instance *in, rg__lifetime *l)

@@ -20,7 +20,7 @@
  *    access's mode.
  * Candidate pairs that did not merge keep the reason.
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

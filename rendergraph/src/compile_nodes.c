@@ -3,7 +3,7 @@
  * Node indices follow record order, so every hazard edge found later goes
  * from a lower node to a higher one and node index order is topological.
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 #include <stdlib.h>
 

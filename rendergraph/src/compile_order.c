@@ -6,7 +6,7 @@
  * commands stay together in record order. Also the one helper every stage
  * that makes an order uses (rg__order_of_nodes).
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 #include <stdlib.h>
 

@@ -31,7 +31,7 @@
  * waits' stages come from the barrier planner (compile_barriers.c), which
  * knows which accesses need them.
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 #include "bits.h"
 
 #include <stdio.h>

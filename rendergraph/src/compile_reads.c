@@ -23,7 +23,7 @@
  * reads and writes one subresource, reads what was there before it), then
  * its writes set them.
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 #include <stdlib.h>
 

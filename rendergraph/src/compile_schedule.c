@@ -26,7 +26,7 @@
  * instead (measurements, tests). Spans are nodes, so they stay contiguous;
  * merge candidates are made adjacent by the merge stage after this one.
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
 
 #include <stdlib.h>
 #include <string.h>

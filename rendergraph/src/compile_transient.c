@@ -14,7 +14,8 @@
  * frame, so both get the union of their usages, plus TRANSFER_DST for the
  * first frame's clear: this is where their usage is final.
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #ifndef RG_DECLARE_INTERNAL_H
 #define RG_DECLARE_INTERNAL_H
 
-#include "graph_internal.h"
+#include "graph.h"
 
 #include <string.h>
 

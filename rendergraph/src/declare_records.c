@@ -7,6 +7,7 @@
  * is appended.
  */
 #include "declare_internal.h"
+#include "names.h"
 
 #include <string.h>
 

@@ -13,6 +13,8 @@
  * reads and writes past it.
  */
 #include "declare_internal.h"
+#include "compile_stages.h"
+#include "names.h"
 #include "bits.h"
 
 #include <math.h>

@@ -5,7 +5,8 @@
  * the objects of graphs' freed placements that frames in flight may still
  * use (retirement, rendergraph.h "Placement and the GPU"). Calls no other
  * file of the library. */
-#include "graph_internal.h"
+#include "device.h"
+#include "graph.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>

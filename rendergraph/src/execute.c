@@ -9,7 +9,10 @@
  * (rendergraph.h, "History"): every execute after the first of a
  * placement swaps the halves' images before anything is bound; the first
  * clears the previous halves before the frame's commands. */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "device.h"
+#include "execute.h"
+#include "place_stages.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * suspends it and the chunk after resumes it: the cut records which
  * instance and which span are open there.
  */
-#include "graph_internal.h"
+#include "execute.h"
 
 /* What recording position p costs: a user command its cost hint, a
  * transfer 1, a span's begin and end nothing. */

@@ -25,7 +25,8 @@
  * (the chain reached its queue through a wait, which the barrier must
  * follow; the semaphore made the memory available).
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "place_stages.h"
 
 #include <stdlib.h>
 #include <string.h>

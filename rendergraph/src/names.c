@@ -10,7 +10,9 @@
  * meets (swapchain, local read, video, ray tracing, mesh shading).
  * Also the debug-utils names of the objects graphs create (step 5).
  */
-#include "graph_internal.h"
+#include "device.h"
+#include "names.h"
+#include "thread.h"
 
 #include <stdarg.h>
 #include <string.h>

@@ -15,7 +15,10 @@
  * mismatch (an occupant's transition from UNDEFINED in one command buffer
  * against the previous occupant's expected layout in another).
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "device.h"
+#include "names.h"
+#include "place_stages.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,9 @@
  * array rg_execute_batches fills with the frame's submission plan. A
  * single-queue graph gets the graphics one too: its plan signals it.
  */
-#include "graph_internal.h"
+#include "device.h"
+#include "names.h"
+#include "place_stages.h"
 
 #include <stdlib.h>
 

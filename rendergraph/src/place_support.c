@@ -14,7 +14,10 @@
  *     (VkPhysicalDeviceDepthStencilResolveProperties).
  * What no device allows (an integer LINEAR blit, AVERAGE for depth) was
  * refused at declaration. */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "device.h"
+#include "names.h"
+#include "place_stages.h"
 
 static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, uint32_t ri)
 {

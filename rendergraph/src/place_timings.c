@@ -11,7 +11,9 @@
  * after every other queue's work: see "Queues") sets it when the frame is
  * done, so the results are read without waiting (record_timings.c).
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "device.h"
+#include "place_stages.h"
 
 #include <stdio.h>
 #include <string.h>

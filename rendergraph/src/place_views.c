@@ -15,7 +15,9 @@
  * view of every slot in g->placement.span_views, from which
  * rg__span_rendering builds each span's VkRenderingInfo.
  */
-#include "graph_internal.h"
+#include "device.h"
+#include "names.h"
+#include "place_stages.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,9 @@
  * one that succeeds writes nothing (record callbacks call queries during
  * rg_execute, and may come to do so from several threads).
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "device.h"
+#include "place_stages.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -13,7 +13,10 @@
  * per (access, image) and kept in placement.access_views until the
  * placement is freed (place_views.c frees them with the others).
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "device.h"
+#include "names.h"
+#include "place_stages.h"
 
 #include <string.h>
 

@@ -11,7 +11,8 @@
  * execute.c counts the open ones and closes them when a callback fails.
  * Without debug utils nothing is recorded.
  */
-#include "graph_internal.h"
+#include "device.h"
+#include "execute.h"
 
 #include <stdio.h>
 

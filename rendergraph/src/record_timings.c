@@ -10,7 +10,9 @@
  * them (vkCmdResetQueryPool at its start) and the event on the host after
  * it was read, so a slot read again never shows an older frame's values.
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "device.h"
+#include "execute.h"
 
 #include <stdlib.h>
 #include <string.h>

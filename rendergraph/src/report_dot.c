@@ -8,7 +8,8 @@
  * stayed apart gets no instance clusters and no such edges: its DOT is the
  * plain spans-and-nodes one (scripts/demo_outputs.sh compares DOT files
  * across builds). */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "names.h"
 
 #include <errno.h>
 #include <string.h>

@@ -6,7 +6,10 @@
  * (report_traffic.c), the merge notes and, for several queues, the batches
  * with their semaphore points, after the memory lines (tests
  * and scripts compare those line by line). */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "names.h"
+#include "place_stages.h"
+#include "report_traffic.h"
 
 #include <errno.h>
 #include <stdlib.h>

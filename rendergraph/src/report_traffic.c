@@ -28,7 +28,8 @@
  *     out, as are buffers, presentation, and the writes of commands other
  *     than attachment stores (storage writes, copies, blits, clears).
  */
-#include "graph_internal.h"
+#include "compile_stages.h"
+#include "report_traffic.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,8 @@
  * graphics batch; its signals and fence the last batch. The values
  * submitted, and the application's retire point, are what a freed
  * placement waits for (rendergraph.h, "Placement and the GPU"). */
-#include "graph_internal.h"
+#include "device.h"
+#include "graph.h"
 
 /* Command buffers per submission: a batch's chunks. */
 #define RG__SUBMIT_CMDS RG__MAX_CHUNKS

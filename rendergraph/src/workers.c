@@ -5,7 +5,7 @@
  * once every worker has finished with the frame. A frame allocates
  * nothing: the job is four fields, the wake-ups a condition variable.
  */
-#include "graph_internal.h"
+#include "execute.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -1,0 +1,68 @@
+/* Recording a placed graph: the frame in chunks (execute.c,
+ * execute_chunks.c), GPU timestamps (record_timings.c) and debug labels
+ * (record_labels.c). Not installed.
+ */
+#ifndef RG_EXECUTE_H
+#define RG_EXECUTE_H
+
+#include "device.h"
+#include "graph.h"
+
+/* ---------------------------------------------------------------- timings */
+
+/* Before a frame is recorded: reads what completed frames wrote (never
+ * waiting) and picks the frame's slot (none when all are in flight: the
+ * frame is not timed). After: ok false gives the slot back. */
+void rg__timings_frame_begin(rg_graph *g);
+void rg__timings_frame_end(rg_graph *g, bool ok);
+/* Whether the frame being recorded is timed. */
+static inline bool rg__timed(const rg_graph *g) { return g->placement.timings.recording != 0; }
+/* Batch b's first and last timestamps (with its queries' reset before);
+ * the last batch also sets the slot's event. */
+void rg__timings_batch_begin(rg_graph *g, VkCommandBuffer cmd, uint32_t b);
+void rg__timings_batch_end(rg_graph *g, VkCommandBuffer cmd, uint32_t b);
+/* The timestamp before execution-order position p (its barriers
+ * included) and after it, where a unit starts or ends there. */
+void rg__timings_before(rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+void rg__timings_after(rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+
+/* ----------------------------------------------------------------- labels */
+
+/* Debug labels (record_labels.c), where the device has debug utils: one
+ * around each batch, each span (its begin's barriers to its end) and each
+ * other command (its barriers included). Each returns how many labels it
+ * opened or closed, so the recorder can count the open ones and close
+ * them all (rg__labels_end) when a callback fails mid-batch. */
+static inline bool rg__labelled(const rg_graph *g) { return g->dev && g->dev->vk.CmdBeginDebugUtilsLabelEXT; }
+uint32_t rg__label_batch_begin(const rg_graph *g, VkCommandBuffer cmd, uint32_t b);
+uint32_t rg__label_before(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+uint32_t rg__label_after(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+/* A resumed chunk reopens the label of the span it starts in. */
+uint32_t rg__label_span(const rg_graph *g, VkCommandBuffer cmd, uint32_t span);
+void rg__labels_end(const rg_graph *g, VkCommandBuffer cmd, uint32_t open);
+
+/* ---------------------------------------------------------------- execute */
+
+/* A frame in chunks (execute.c): begin binds the frame's imports, swaps
+ * history and cuts the chunks (max_chunks 0: one per batch); chunk
+ * records one (thread-safe for different chunks); end checks that each
+ * was recorded, keeps the first failure's message and undoes the frame's
+ * history swap on failure, and on success counts the frame and, with
+ * plan, fills it (chunk i's command buffer cmds[i]). what: the public
+ * call, for the message. */
+rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what);
+rg_result rg__execute_chunk(rg_graph *g, uint32_t chunk, VkCommandBuffer cmd, const char *what);
+rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what);
+/* Execute's frame state (rg__frames): the one-chunk-per-batch cut and
+ * scratch arrays for one point's barriers and the history clears, made at
+ * placement on the device so that a frame allocates nothing; freed and
+ * reset with the placement (a new placement starts a new history). */
+rg_result rg__frames_prepare(rg_graph *g, const char *what);
+void rg__frames_free(rg_graph *g);
+
+/* execute_chunks.c: cuts the frame into chunks for max_chunks (see
+ * rg_execute_desc), growing the frames' arrays only when there are more
+ * chunks than ever before; nothing to do when cut for the same ask. */
+rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what);
+
+#endif
