@@ -157,21 +157,28 @@ const char *rg_graph_error_message(const rg_graph *graph)
  * declaration (its hash), and for the barriers' stage, whose results carry
  * public handles, the handle tag too (a reset changes it). rg_compile runs
  * from the first stage whose key changed; the later ones are made anew. */
-#define RG__STAGE(stage, result, free_fn)                                                                        \
-    static rg_result run_##stage(rg_graph *g) { return rg__compile_##stage(g, &g->compiled.result); }            \
-    static void free_##stage(rg_graph *g) { free_fn(g, &g->compiled.result); }
-RG__STAGE(nodes, nodes, rg__nodes_free)
-RG__STAGE(edges, edges, rg__edges_free)
-RG__STAGE(closure, closure, rg__closure_free)
-RG__STAGE(cull, cull, rg__cull_free)
-RG__STAGE(order, levels, rg__levels_free)
-RG__STAGE(schedule, schedule, rg__schedule_free)
-RG__STAGE(merge, merge, rg__merged_free)
-RG__STAGE(transient, transient, rg__transients_free)
-RG__STAGE(lifetimes, lifetimes, rg__lifetimes_free)
-RG__STAGE(queues, queues, rg__queues_free)
-RG__STAGE(history, history, rg__history_free)
-#undef RG__STAGE
+static rg_result run_nodes(rg_graph *g) { return rg__compile_nodes(g, &g->compiled.nodes); }
+static void free_nodes(rg_graph *g) { rg__nodes_free(g, &g->compiled.nodes); }
+static rg_result run_edges(rg_graph *g) { return rg__compile_edges(g, &g->compiled.edges); }
+static void free_edges(rg_graph *g) { rg__edges_free(g, &g->compiled.edges); }
+static rg_result run_closure(rg_graph *g) { return rg__compile_closure(g, &g->compiled.closure); }
+static void free_closure(rg_graph *g) { rg__closure_free(g, &g->compiled.closure); }
+static rg_result run_cull(rg_graph *g) { return rg__compile_cull(g, &g->compiled.cull); }
+static void free_cull(rg_graph *g) { rg__cull_free(g, &g->compiled.cull); }
+static rg_result run_order(rg_graph *g) { return rg__compile_order(g, &g->compiled.levels); }
+static void free_order(rg_graph *g) { rg__levels_free(g, &g->compiled.levels); }
+static rg_result run_schedule(rg_graph *g) { return rg__compile_schedule(g, &g->compiled.schedule); }
+static void free_schedule(rg_graph *g) { rg__schedule_free(g, &g->compiled.schedule); }
+static rg_result run_merge(rg_graph *g) { return rg__compile_merge(g, &g->compiled.merge); }
+static void free_merge(rg_graph *g) { rg__merged_free(g, &g->compiled.merge); }
+static rg_result run_transient(rg_graph *g) { return rg__compile_transient(g, &g->compiled.transient); }
+static void free_transient(rg_graph *g) { rg__transients_free(g, &g->compiled.transient); }
+static rg_result run_lifetimes(rg_graph *g) { return rg__compile_lifetimes(g, &g->compiled.lifetimes); }
+static void free_lifetimes(rg_graph *g) { rg__lifetimes_free(g, &g->compiled.lifetimes); }
+static rg_result run_queues(rg_graph *g) { return rg__compile_queues(g, &g->compiled.queues); }
+static void free_queues(rg_graph *g) { rg__queues_free(g, &g->compiled.queues); }
+static rg_result run_history(rg_graph *g) { return rg__compile_history(g, &g->compiled.history); }
+static void free_history(rg_graph *g) { rg__history_free(g, &g->compiled.history); }
 static rg_result run_reads(rg_graph *g) { return rg__compile_reads(g); }
 static void free_reads(rg_graph *g) { (void)g; }
 /* Nothing shares memory yet: placement plans its own with the alias scopes. */
