@@ -105,5 +105,7 @@ static inline VkPipelineStageFlags2 rg__wait_stage(const rg_graph *g, uint32_t b
 }
 /* Frees every compile result (the declaration stays). */
 void rg__compiled_free(rg_graph *g);
+/* The log's notices of a finished compile (compile_notices.c). */
+void rg__compile_notices(const rg_graph *g);
 
 #endif
