@@ -17,55 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-VkCommandBuffer rg_record_cmd(const rg_record_context *rc) { return rc ? rc->cmd : VK_NULL_HANDLE; }
-rg_graph *rg_record_graph(const rg_record_context *rc) { return rc ? rc->graph : NULL; }
-
-/* Whether the command being recorded declared resource ri: one of its
- * own accesses, or for a command inside a span one of the span's
- * attachments (the begin command's accesses). An undeclared resource would
- * be used without a barrier, so it is refused with RG_ERROR_UNDECLARED
- * naming the call, the command and the resource; a context without a
- * command (rg_record_context_get) and a lenient graph hand out anything. */
-static bool declared(const rg_record_context *rc, uint32_t ri, const char *what)
-{
-    const rg_graph *g = rc->graph;
-    if (rc->command == RG__NONE || g->lenient_record_access)
-        return true;
-    const rg__cmd *c = &g->decl.cmds[rc->command];
-    for (uint32_t k = 0; k < c->access_count; k++)
-        if (g->decl.accesses[c->first_access + k].resource == ri)
-            return true;
-    if (c->span != RG__NONE) {
-        const rg__cmd *begin = &g->decl.cmds[g->decl.spans[c->span].begin_cmd];
-        for (uint32_t k = 0; k < begin->access_count; k++)
-            if (g->decl.accesses[begin->first_access + k].resource == ri)
-                return true;
-    }
-    const rg__resource *r = &g->decl.resources[ri];
-    rg__report(rc->graph, RG_ERROR_UNDECLARED, "%s: command '%s' did not declare %s '%s' (declare an access, or "
-               "rg_graph_desc.lenient_record_access)", what, c->name, r->is_texture ? "texture" : "buffer", r->name);
-    return false;
-}
-
-VkImage rg_record_image(const rg_record_context *rc, rg_texture t)
-{
-    uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG__NONE;
-    return i == RG__NONE || !declared(rc, i, "rg_record_image") ? VK_NULL_HANDLE : rg__image(rc->graph, i);
-}
-
-VkImageView rg_record_view(const rg_record_context *rc, rg_texture t)
-{
-    uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG__NONE;
-    return i == RG__NONE || !declared(rc, i, "rg_record_view") ? VK_NULL_HANDLE : rg__view(rc->graph, i);
-}
-
-VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer b)
-{
-    uint32_t i = rc ? rg__buffer_index(rc->graph, b) : RG__NONE;
-    return i == RG__NONE || !declared(rc, i, "rg_record_buffer") ? VK_NULL_HANDLE
-                                                                  : rg__buffer(rc->graph, i);
-}
-
 /* One chunk being recorded: into cmd, with the chunk's scratch arrays. */
 typedef struct recorder {
     rg_graph *g;
@@ -169,34 +120,6 @@ static void record_barriers(const recorder *rec, uint32_t point)
     g->dev->vk.CmdPipelineBarrier2(cmd, &dep);
 }
 
-/* The layout a transfer command declared for its i-th access. */
-static VkImageLayout access_layout(const rg_graph *g, const rg__cmd *c, uint32_t i)
-{
-    return g->decl.accesses[c->first_access + i].layout;
-}
-
-static const rg__resource *access_resource(const rg_graph *g, const rg__cmd *c, uint32_t i)
-{
-    return &g->decl.resources[g->decl.accesses[c->first_access + i].resource];
-}
-
-/* The Vulkan objects of command c's i-th access's resource this frame. */
-static VkImage access_image(const rg_graph *g, const rg__cmd *c, uint32_t i)
-{
-    return rg__image(g, g->decl.accesses[c->first_access + i].resource);
-}
-
-static VkBuffer access_buffer(const rg_graph *g, const rg__cmd *c, uint32_t i)
-{
-    return rg__buffer(g, g->decl.accesses[c->first_access + i].resource);
-}
-
-static uint32_t mip_extent(uint32_t size, uint32_t mip)
-{
-    size >>= mip;
-    return size ? size : 1;
-}
-
 /* A merged span's attachment locations and input-attachment indices. */
 static void set_local_read_state(const rg_graph *g, VkCommandBuffer cmd, uint32_t s)
 {
@@ -275,67 +198,6 @@ static void resume_rendering(const recorder *rec)
     set_area(g, rec->cmd, &resumed->info.renderArea);
 }
 
-static void record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c)
-{
-    switch (c->type) {
-    case RG_COMMAND_TYPE_COPY_BUFFER: {
-        VkBufferCopy region = { c->u.copy_buffer.src_offset, c->u.copy_buffer.dst_offset, c->u.copy_buffer.size };
-        g->dev->vk.CmdCopyBuffer(cmd, access_buffer(g, c, 0), access_buffer(g, c, 1), 1, &region);
-        break;
-    }
-    case RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE:
-    case RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER: {
-        bool to_texture = c->type == RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE;
-        uint32_t ti = to_texture ? 1 : 0;
-        const rg__resource *tex = access_resource(g, c, ti);
-        VkBufferImageCopy region = {
-            .bufferOffset = c->u.copy_image.offset,
-            .imageSubresource = { c->u.copy_image.aspect, c->u.copy_image.mip, c->u.copy_image.layer,
-                                  c->u.copy_image.layer_count },
-            .imageExtent = { mip_extent(tex->width, c->u.copy_image.mip), mip_extent(tex->height, c->u.copy_image.mip),
-                             1 },
-        };
-        if (to_texture)
-            g->dev->vk.CmdCopyBufferToImage(cmd, access_buffer(g, c, 1 - ti), access_image(g, c, ti), access_layout(g, c, ti), 1,
-                                            &region);
-        else
-            g->dev->vk.CmdCopyImageToBuffer(cmd, access_image(g, c, ti), access_layout(g, c, ti), access_buffer(g, c, 1 - ti), 1,
-                                            &region);
-        break;
-    }
-    case RG_COMMAND_TYPE_CLEAR: {
-        VkImage image = access_image(g, c, 0);
-        const rg_range *r = &c->u.clear.range;
-        VkImageSubresourceRange range = { r->aspect, r->base_mip, r->mip_count, r->base_layer, r->layer_count };
-        if (r->aspect & VK_IMAGE_ASPECT_COLOR_BIT)
-            g->dev->vk.CmdClearColorImage(cmd, image, access_layout(g, c, 0), &c->u.clear.value.color, 1, &range);
-        else
-            g->dev->vk.CmdClearDepthStencilImage(cmd, image, access_layout(g, c, 0),
-                                                 &c->u.clear.value.depthStencil, 1, &range);
-        break;
-    }
-    case RG_COMMAND_TYPE_BLIT: {
-        const rg__resource *src = access_resource(g, c, 0), *dst = access_resource(g, c, 1);
-        uint32_t layers = src->array_layers < dst->array_layers ? src->array_layers : dst->array_layers;
-        VkImageBlit region = {
-            .srcSubresource = { src->aspects, c->u.blit.src_mip, 0, layers },
-            .srcOffsets = { { 0, 0, 0 },
-                            { (int32_t)mip_extent(src->width, c->u.blit.src_mip),
-                              (int32_t)mip_extent(src->height, c->u.blit.src_mip), 1 } },
-            .dstSubresource = { dst->aspects, c->u.blit.dst_mip, 0, layers },
-            .dstOffsets = { { 0, 0, 0 },
-                            { (int32_t)mip_extent(dst->width, c->u.blit.dst_mip),
-                              (int32_t)mip_extent(dst->height, c->u.blit.dst_mip), 1 } },
-        };
-        g->dev->vk.CmdBlitImage(cmd, access_image(g, c, 0), access_layout(g, c, 0), access_image(g, c, 1), access_layout(g, c, 1), 1, &region,
-                       c->u.blit.filter);
-        break;
-    }
-    default:
-        break;
-    }
-}
-
 /* Imports' Vulkan objects are set per frame: a used import needs its
  * object, and so does an unused texture import whose final layout differs
  * from its initial one (the transition names the image). An unused import
@@ -363,67 +225,6 @@ static rg_result imports_ready(rg_graph *g, const char *what)
 static void history_swap(rg_graph *g)
 {
     g->placement.frames.history_swapped = !g->placement.frames.history_swapped;
-}
-
-/* Each span's rendering as the frame begins it, made at placement; the
- * spans whose instance has an import or history attachment (its views
- * change per frame) are made again at every frame (dynamic_spans). */
-static rg_result spans_prepare(rg_graph *g, const char *what)
-{
-    rg__frames *f = &g->placement.frames;
-    const rg__merged *m = &g->compiled.merge;
-    uint32_t count = g->decl.span_count;
-    f->spans = rg__calloc(g, (size_t)count + 1, sizeof *f->spans);
-    f->dynamic_spans = rg__calloc(g, (size_t)count + 1, sizeof *f->dynamic_spans);
-    bool *dynamic = rg__calloc(g, (size_t)count + 1, sizeof *dynamic);
-    if (!f->spans || !f->dynamic_spans || !dynamic) {
-        rg__free(g, dynamic);
-        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
-    }
-    for (uint32_t i = 0; i < g->placement.import_slot_count; i++) {
-        uint32_t span = g->placement.import_slots[i].span;
-        if (m->span_map[span].instance == RG__NONE)
-            continue; /* culled */
-        const rg__instance *in = instance_of(g, span);
-        for (uint32_t k = 0; k < in->count; k++)
-            dynamic[m->instance_spans[in->first + k]] = true;
-    }
-    f->dynamic_count = 0;
-    for (uint32_t s = 0; s < count; s++) {
-        if (m->span_map[s].instance == RG__NONE)
-            continue; /* culled: never begun */
-        rg__span_rendering(g, s, &f->spans[s]);
-        if (dynamic[s])
-            f->dynamic_spans[f->dynamic_count++] = s;
-    }
-    rg__free(g, dynamic);
-    return RG_SUCCESS;
-}
-
-rg_result rg__frames_prepare(rg_graph *g, const char *what)
-{
-    rg__frames *f = &g->placement.frames;
-    const rg__sync *s = rg__sync_of(g);
-    uint32_t need = s->point_max > s->history_clear_count ? s->point_max : s->history_clear_count;
-    if (f->chunks)
-        rg__frames_free(g);
-    f->barrier_cap = need;
-    rg_result r = spans_prepare(g, what);
-    return r == RG_SUCCESS ? rg__chunks_cut(g, 0, what) : r;
-}
-
-void rg__frames_free(rg_graph *g)
-{
-    rg__frames *f = &g->placement.frames;
-    rg__free(g, f->chunks);
-    rg__free(g, f->batch_chunk);
-    rg__free(g, f->runs);
-    rg__free(g, f->cmds);
-    rg__free(g, f->image_barriers);
-    rg__free(g, f->buffer_barriers);
-    rg__free(g, f->spans);
-    rg__free(g, f->dynamic_spans);
-    *f = (rg__frames){0};
 }
 
 /* The first frame of a placement: previous halves' subresources the frame
@@ -515,7 +316,7 @@ static void record_own(const recorder *rec, const rg__cmd *c, uint32_t *open)
             *open = RG__NONE;
         }
     } else {
-        record_transfer(g, rec->cmd, c);
+        rg__record_transfer(g, rec->cmd, c);
     }
 }
 
@@ -762,21 +563,4 @@ static void execute_plan(rg_graph *g, rg_submit_plan *plan)
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
         pl->timeline[q] += count[q];
     *plan = (rg_submit_plan){c->queues.batch_count, pl->submissions};
-}
-
-const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer cmd)
-{
-    if (!graph || graph->status->state != RG__PLACED || !graph->placement.on_device)
-        return NULL;
-    graph->placement.record = (rg_record_context){ graph, cmd, RG__NONE };
-    return &graph->placement.record;
-}
-
-const rg_record_context *rg_record_context_for(rg_graph *graph, VkCommandBuffer cmd, rg_command command)
-{
-    uint32_t c = rg__command_index(graph, command);
-    if (c == RG__NONE || graph->decl.cmds[c].type != RG_COMMAND_TYPE_USER || !rg_record_context_get(graph, cmd))
-        return NULL;
-    graph->placement.record.command = c;
-    return &graph->placement.record;
 }

@@ -65,4 +65,8 @@ void rg__frames_free(rg_graph *g);
  * chunks than ever before; nothing to do when cut for the same ask. */
 rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what);
 
+/* Records built-in transfer command c (a copy, clear or blit) into cmd
+ * (record_transfers.c). */
+void rg__record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c);
+
 #endif

@@ -1,0 +1,67 @@
+/* The frame state a placement prepares for execute (rg__frames): each
+ * span's rendering info, the spans whose views change per frame, and the
+ * first cut of the frame into chunks; freed with the placement. */
+#include "compile_stages.h"
+#include "execute.h"
+#include "place_stages.h"
+
+/* Each span's rendering as the frame begins it, made at placement; the
+ * spans whose instance has an import or history attachment (its views
+ * change per frame) are made again at every frame (dynamic_spans). */
+static rg_result spans_prepare(rg_graph *g, const char *what)
+{
+    rg__frames *f = &g->placement.frames;
+    const rg__merged *m = &g->compiled.merge;
+    uint32_t count = g->decl.span_count;
+    f->spans = rg__calloc(g, (size_t)count + 1, sizeof *f->spans);
+    f->dynamic_spans = rg__calloc(g, (size_t)count + 1, sizeof *f->dynamic_spans);
+    bool *dynamic = rg__calloc(g, (size_t)count + 1, sizeof *dynamic);
+    if (!f->spans || !f->dynamic_spans || !dynamic) {
+        rg__free(g, dynamic);
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    }
+    for (uint32_t i = 0; i < g->placement.import_slot_count; i++) {
+        uint32_t span = g->placement.import_slots[i].span;
+        if (m->span_map[span].instance == RG__NONE)
+            continue; /* culled */
+        const rg__instance *in = &m->instances[m->span_map[span].instance];
+        for (uint32_t k = 0; k < in->count; k++)
+            dynamic[m->instance_spans[in->first + k]] = true;
+    }
+    f->dynamic_count = 0;
+    for (uint32_t s = 0; s < count; s++) {
+        if (m->span_map[s].instance == RG__NONE)
+            continue; /* culled: never begun */
+        rg__span_rendering(g, s, &f->spans[s]);
+        if (dynamic[s])
+            f->dynamic_spans[f->dynamic_count++] = s;
+    }
+    rg__free(g, dynamic);
+    return RG_SUCCESS;
+}
+
+rg_result rg__frames_prepare(rg_graph *g, const char *what)
+{
+    rg__frames *f = &g->placement.frames;
+    const rg__sync *s = rg__sync_of(g);
+    uint32_t need = s->point_max > s->history_clear_count ? s->point_max : s->history_clear_count;
+    if (f->chunks)
+        rg__frames_free(g);
+    f->barrier_cap = need;
+    rg_result r = spans_prepare(g, what);
+    return r == RG_SUCCESS ? rg__chunks_cut(g, 0, what) : r;
+}
+
+void rg__frames_free(rg_graph *g)
+{
+    rg__frames *f = &g->placement.frames;
+    rg__free(g, f->chunks);
+    rg__free(g, f->batch_chunk);
+    rg__free(g, f->runs);
+    rg__free(g, f->cmds);
+    rg__free(g, f->image_barriers);
+    rg__free(g, f->buffer_barriers);
+    rg__free(g, f->spans);
+    rg__free(g, f->dynamic_spans);
+    *f = (rg__frames){0};
+}
