@@ -42,6 +42,16 @@ static rg_result bad_index(const rg_graph *g, const char *what, uint32_t index, 
                       index, g->name, count, items);
 }
 
+/* start() for item `index` of a list of `count`. */
+static rg_result start_item(const rg_graph *g, void *out, size_t size, const char *what, uint32_t index, uint32_t count,
+                            const char *items)
+{
+    rg_result r = start(g, out, size, what);
+    if (r == RG_SUCCESS && index >= count)
+        r = bad_index(g, what, index, count, items);
+    return r;
+}
+
 /* ---------------------------------------------------------------- compile */
 
 bool rg_happens_before(const rg_graph *graph, rg_command a, rg_command b)
@@ -189,13 +199,12 @@ uint32_t rg_merge_count(const rg_graph *graph) { return compiled(graph) ? graph-
 
 rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out)
 {
-    if (!graph)
+    if (!graph) /* the count below reads it */
         return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = start(graph, out, sizeof *out, "rg_merge_get");
+    rg_result r =
+        start_item(graph, out, sizeof *out, "rg_merge_get", index, graph->compiled.merge.merge_count, "merge notes");
     if (r != RG_SUCCESS)
         return r;
-    if (index >= graph->compiled.merge.merge_count)
-        return bad_index(graph, "rg_merge_get", index, graph->compiled.merge.merge_count, "merge notes");
     const rg__merge_note *n = &graph->compiled.merge.merges[index];
     out->first = (rg_command){rg__make_id(graph, graph->decl.spans[n->first].begin_cmd)};
     out->second = (rg_command){rg__make_id(graph, graph->decl.spans[n->second].begin_cmd)};
@@ -294,13 +303,12 @@ uint32_t rg_resource_count(const rg_graph *graph) { return compiled(graph) ? gra
 
 rg_result rg_resource_get(const rg_graph *graph, uint32_t index, rg_resource_info *out)
 {
-    if (!graph)
+    if (!graph) /* the count below reads it */
         return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = start(graph, out, sizeof *out, "rg_resource_get");
+    rg_result r =
+        start_item(graph, out, sizeof *out, "rg_resource_get", index, graph->decl.resource_count, "resources");
     if (r != RG_SUCCESS)
         return r;
-    if (index >= graph->decl.resource_count)
-        return bad_index(graph, "rg_resource_get", index, graph->decl.resource_count, "resources");
     fill_info(graph, index, out);
     return RG_SUCCESS;
 }
@@ -405,13 +413,12 @@ uint32_t rg_batch_count(const rg_graph *graph)
 
 rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out)
 {
-    if (!graph)
+    if (!graph) /* the count below reads it */
         return RG_ERROR_INVALID_ARGUMENT;
-    rg_result res = start(graph, out, sizeof *out, "rg_batch_get");
+    rg_result res =
+        start_item(graph, out, sizeof *out, "rg_batch_get", batch, graph->compiled.queues.batch_count, "batches");
     if (res != RG_SUCCESS)
         return res;
-    if (batch >= graph->compiled.queues.batch_count)
-        return bad_index(graph, "rg_batch_get", batch, graph->compiled.queues.batch_count, "batches");
     const rg__batch *b = &graph->compiled.queues.batches[batch];
     *out = (rg_batch_info){.queue = b->queue, .first = b->first, .last = b->last, .signal = b->signal};
     for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
@@ -427,13 +434,12 @@ uint32_t rg_queue_note_count(const rg_graph *graph)
 
 rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out)
 {
-    if (!graph)
+    if (!graph) /* the count below reads it */
         return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = start(graph, out, sizeof *out, "rg_queue_note_get");
+    rg_result r = start_item(graph, out, sizeof *out, "rg_queue_note_get", index, graph->compiled.queues.note_count,
+                             "queue notes");
     if (r != RG_SUCCESS)
         return r;
-    if (index >= graph->compiled.queues.note_count)
-        return bad_index(graph, "rg_queue_note_get", index, graph->compiled.queues.note_count, "queue notes");
     const rg__queue_note *n = &graph->compiled.queues.notes[index];
     *out = (rg_queue_note){{rg__make_id(graph, n->cmd)}, graph->decl.cmds[n->cmd].queue, n->reason};
     return RG_SUCCESS;
