@@ -103,6 +103,22 @@ static inline VkPipelineStageFlags2 rg__wait_stage(const rg_graph *g, uint32_t b
 {
     return rg__sync_of(g)->wait_stage[(size_t)b * RG_QUEUE_COUNT + q];
 }
+/* Merging's rules (compile_merge_rules.c): whether span s may join the
+ * instance of spans[0..count), else false with the reason (a merge note's
+ * text); the first and end access of span s (its commands' records are
+ * contiguous); whether two attachments name one view; and the reason
+ * writer, which returns false. */
+bool rg__merge_may_join(const rg_graph *g, const uint32_t *spans, uint32_t count, uint32_t s, char *reason);
+void rg__span_accesses(const rg_graph *g, uint32_t s, uint32_t *first, uint32_t *end);
+bool rg__same_view(const rg_graph *g, const rg_attachment *a, const rg_attachment *b);
+/* Whether two ranges are one; the command access `access` belongs to. */
+bool rg__ranges_equal(const rg_range *a, const rg_range *b);
+uint32_t rg__access_cmd(const rg_graph *g, uint32_t access);
+bool rg__merge_why(char *out, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* Frees every compile result (the declaration stays). */
 void rg__compiled_free(rg_graph *g);
 /* The log's notices of a finished compile (compile_notices.c). */
