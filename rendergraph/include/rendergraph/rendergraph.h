@@ -99,8 +99,11 @@ extern "C" {
  * neutral value (0, false, VK_NULL_HANDLE, NULL, zeroed) and no message.
  *
  * Threads (docs/parallel-recording.md#threads). A graph belongs to one
- * thread at a time: every call that changes or executes it takes it for
- * its duration, and a second thread meanwhile gets RG_ERROR_BUSY (the log
+ * thread at a time: every call that changes or executes it (declaration,
+ * setters, rg_compile, rg_place, rg_place_offline, rg_graph_reset,
+ * rg_graph_destroy, execute calls, rg_submit, rg_graph_set_retire_point,
+ * rg_graph_set_timings) takes it for its duration, and a second thread
+ * meanwhile gets RG_ERROR_BUSY (the log
  * names both calls; rg_graph_destroy frees nothing; a refused declaration
  * call fails the next rg_compile with RG_ERROR_BUSY). The same thread
  * calling in again from a callback is RG_ERROR_INVALID_ARGUMENT. Queries
@@ -113,7 +116,7 @@ extern "C" {
  * ("Names") may be called from any thread.
  */
 
-/* Marks a declaration whose feature may still change (see the contents). */
+/* Marks a declaration whose feature may still change (see the top). */
 #define RG_EXPERIMENTAL /* may change in a minor release */
 
 /* This header's version; the build checks it against the CMake project's
@@ -1071,12 +1074,12 @@ RG_EXPERIMENTAL rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore
  *
  * Queues (docs/queues.md). Commands outside spans made eligible
  * (rg_user_desc.queue, rg_command_allow_queue) run on the compute or
- * transfer queue where the device has it, unless they touch an import
+ * transfer queue where the device has it (with timeline semaphores) and
+ * the graph is not single_queue, unless they touch an import
  * (rg_queue_note_get). Such a graph compiles to batches, each one
  * submission waiting on the others' timeline semaphores, the frame ending
  * on graphics after every queue; shared resources are CONCURRENT. It is
- * recorded with rg_execute_batches and submitted with rg_submit.
- */
+ * recorded with rg_execute_batches and submitted with rg_submit. */
 
 /* A semaphore wait of a batch: the queue's timeline semaphore at the value
  * its batch `batch` (an index for rg_batch_get) signals in this frame, or,
