@@ -29,7 +29,7 @@
  * Several queues: planning notes per position and queue the stages at
  * which the command there needs another queue's work (pos_wait); the
  * batches' semaphore waits get their stages from that afterwards
- * (batch_wait_stages).
+ * (compile_waits.c).
  *
  * History pairs (rendergraph.h, "History"): the image a previous half reads
  * is the one its current half wrote in the frame before, and the image the
@@ -47,362 +47,10 @@
  * targets (history_clears), the state the previous half's plan starts
  * from.
  */
-#include "compile_stages.h"
+#include "barrier_planner.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct slot_state {
-    VkImageLayout layout;
-    VkPipelineStageFlags2 ws, rs, vs; /* pending write, readers since, visible to */
-    VkAccessFlags2 wa, va;
-    uint32_t bar, bar_point;          /* the last barrier touching the slot, and its point */
-    uint32_t written;                 /* position of this frame's last write or
-                                         transition, RG__NONE before */
-    VkPipelineStageFlags2 bar_src_stage; /* what that barrier had to wait for */
-    VkAccessFlags2 bar_src_access;
-    /* Several queues: each keeps its own state of the slot (a barrier
-     * names only its queue's work). Queues that touched the slot since
-     * this one did (bits of rg_queue), those of them that wrote it or
-     * changed its layout, and whether such work was in the frame before
-     * (then the frame's first waits, at every stage, cover it). */
-    uint8_t foreign, foreign_writers;
-    bool foreign_prev, foreign_write_prev;
-} slot_state;
-
-/* One access as the planner sees it. */
-typedef struct step {
-    VkPipelineStageFlags2 stage;
-    VkAccessFlags2 access;
-    VkImageLayout layout;             /* UNDEFINED for buffers; for a final
-                                         step: keep the current layout */
-    bool write, final;
-} step;
-
-/* What an access waits for on one slot (barrier false: nothing): the
- * source scope and the layout change. */
-typedef struct need {
-    bool barrier;
-    VkImageLayout old_layout, new_layout;
-    VkPipelineStageFlags2 src_stage;
-    VkAccessFlags2 src_access;
-} need;
-
-/* Where a barrier is recorded: before the command at point; hoisted there
- * from inside a span; or by region, between two spans of a merged
- * instance. */
-typedef struct site {
-    uint32_t point;
-    bool hoisted, by_region;
-} site;
-
-/* A barrier as planned: what it waits for and where it is recorded. */
-typedef struct planned {
-    need n;
-    site at;
-} planned;
-
-/* The result under construction, published as rg__sync. */
-typedef struct sbuild {
-    rg_barrier_info *barriers;
-    uint32_t *barrier_point;
-    uint32_t barrier_count, barrier_cap;
-    uint32_t *point_start;
-    uint32_t point_max;
-    rg__history_clear *history_clears;
-    uint32_t history_clear_count, history_clear_cap;
-} sbuild;
-
-typedef struct planner {
-    const rg_graph *g;
-    sbuild *out;
-    slot_state *slots;                /* nq blocks of n: one per queue */
-    uint32_t nq, n;
-    rg_queue queue;                   /* the current access's queue */
-    /* The planner's other output: per position and queue r, the stages at
-     * which the command there needs what queue r did. */
-    VkPipelineStageFlags2 *pos_wait;
-    uint32_t pos;                     /* the access's command's position */
-    uint32_t point;
-    bool hoisted;
-    /* A span after the first of a merged instance: its instance's begin
-     * position and its own begin point (else RG__NONE). */
-    uint32_t instance_begin, local_point;
-    uint32_t first_new;               /* first barrier made by the current access */
-} planner;
-
-/* The layout a step leaves the slot in. */
-static VkImageLayout step_layout(const slot_state *st, const step *s)
-{
-    return s->final && s->layout == VK_IMAGE_LAYOUT_UNDEFINED ? st->layout : s->layout;
-}
-
-/* Another queue touched the slot since this one did: a semaphore wait
- * orders that work before this access (compile_queues.c cut the batches
- * for every cross-queue hazard). What that queue did is no longer this
- * queue's to wait for; what remains is to chain a barrier this access
- * needs after the wait, whose stages then must include the access's
- * (noted in pos_wait). A write or layout change
- * there left nothing of this queue's pending; reads there leave this
- * queue's own state as it was. */
-static void foreign_step(planner *p, slot_state *st, const step *s, bool transition)
-{
-    VkPipelineStageFlags2 token = s->stage ? s->stage : VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    /* The queues whose work of this frame this access depends on: their
-     * writes, and for a write or layout change their reads too (the frame
-     * before's work is the frame's first waits'). */
-    uint8_t depends = s->write || transition ? st->foreign : st->foreign_writers;
-    if (st->foreign_writers || st->foreign_write_prev) {
-        /* A read is visible at the wait's stages; a later read at other
-         * stages gets a barrier from them. A plain write needs no barrier. */
-        st->ws = s->write && !transition ? 0 : token;
-        st->wa = 0;
-        st->rs = 0;
-        st->vs = token;
-        st->va = s->access;
-        st->bar = RG__NONE;
-    } else if (transition) {
-        st->ws |= token;
-    }
-    for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
-        if (depends & (1u << r))
-            p->pos_wait[(size_t)p->pos * RG_QUEUE_COUNT + r] |= token;
-    st->foreign = st->foreign_writers = 0;
-    st->foreign_prev = st->foreign_write_prev = false;
-}
-
-/* What the step waits for on a slot in state st. A layout change, a
- * write or a final step waits for the pending write and the reads since;
- * a read for the pending write, unless it was already made visible to
- * the read's stage and access. */
-static need slot_need(const slot_state *st, const step *s)
-{
-    need n = {.old_layout = st->layout, .new_layout = step_layout(st, s)};
-    bool transition = n.new_layout != st->layout;
-    if (transition || s->write || (s->final && (s->stage | s->access))) {
-        n.barrier = transition || (st->ws | st->rs) != 0;
-        n.src_stage = st->ws | st->rs;
-        n.src_access = st->wa;
-    } else if (st->ws && ((s->stage & ~st->vs) || (s->access & ~st->va))) {
-        n.barrier = true;
-        n.src_stage = st->ws;
-        n.src_access = st->wa;
-    }
-    return n;
-}
-
-/* Where the current access's barrier on a slot in state st is recorded.
- * Waiting for a write of an earlier span of the instance: between the
- * spans, by region. Anything else (the frame before, work before the
- * instance) waits at the access's point (plan_position). */
-static site slot_site(const planner *p, const slot_state *st)
-{
-    site at = {.point = p->point};
-    if (p->local_point != RG__NONE && st->written != RG__NONE && st->written >= p->instance_begin)
-        at.point = p->local_point;
-    at.by_region = at.point == p->local_point;
-    at.hoisted = p->hoisted && !at.by_region;
-    return at;
-}
-
-/* The slot's state after the step (synced: it got a barrier from the
- * pending write), and the other queues' view of the slot. */
-static void slot_advance(planner *p, uint32_t slot, const step *s, VkImageLayout layout, bool synced)
-{
-    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
-    bool transition = layout != st->layout;
-    if (s->write) {
-        st->ws = s->stage;
-        st->wa = s->access;
-        st->rs = st->vs = 0;
-        st->va = 0;
-    } else if (transition) {
-        st->ws = st->rs = st->vs = s->stage;
-        st->wa = 0;
-        st->va = s->access;
-    } else {
-        if (synced) {
-            st->vs |= s->stage;
-            st->va |= s->access;
-        }
-        st->rs |= s->stage;
-    }
-    st->layout = layout;
-    if (s->write || transition)
-        st->written = p->pos;
-    /* The other queues' states: the layout is the image's, and they now
-     * follow this queue's work. */
-    for (uint32_t q = 0; q < p->nq; q++) {
-        if (q == (uint32_t)p->queue)
-            continue;
-        slot_state *o = &p->slots[(size_t)q * p->n + slot];
-        o->layout = layout;
-        o->foreign |= (uint8_t)(1u << p->queue);
-        if (s->write || transition)
-            o->foreign_writers |= (uint8_t)(1u << p->queue);
-    }
-}
-
-/* What the slot needs before the step and where, then its state after. A
- * barrier met at the same point is widened instead of a second one. */
-static planned slot_step(planner *p, uint32_t slot, const step *s)
-{
-    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
-    if (st->foreign || st->foreign_prev)
-        foreign_step(p, st, s, step_layout(st, s) != st->layout);
-    planned b = {slot_need(st, s), slot_site(p, st)};
-    bool transition = b.n.new_layout != st->layout;
-    bool synced = b.n.barrier;
-    if (b.n.barrier && !transition && st->bar != RG__NONE && st->bar_point == b.at.point) {
-        /* Nothing ran on the slot since that barrier: widen it. */
-        rg_barrier_info *w = &p->out->barriers[st->bar];
-        w->src_stage |= st->bar_src_stage;
-        w->src_access |= st->bar_src_access;
-        w->dst_stage |= s->stage;
-        w->dst_access |= s->access;
-        b.n = (need){.old_layout = st->layout, .new_layout = st->layout};
-    } else if (b.n.barrier) {
-        st->bar_src_stage = b.n.src_stage;
-        st->bar_src_access = b.n.src_access;
-    }
-    slot_advance(p, slot, s, b.n.new_layout, synced);
-    return b;
-}
-
-static bool planned_eq(const planned *a, const planned *b)
-{
-    return a->n.barrier == b->n.barrier && a->at.point == b->at.point && a->at.hoisted == b->at.hoisted &&
-           a->at.by_region == b->at.by_region && a->n.old_layout == b->n.old_layout &&
-           a->n.new_layout == b->n.new_layout && a->n.src_stage == b->n.src_stage && a->n.src_access == b->n.src_access;
-}
-
-static rg_barrier_info *barrier_append(planner *p, const site *at)
-{
-    const rg_graph *g = p->g;
-    sbuild *c = p->out;
-    uint32_t cap = c->barrier_cap, point_cap = c->barrier_cap;
-    if (!rg__grow(g, (void **)&c->barriers, &cap, c->barrier_count + 1, sizeof *c->barriers) ||
-        !rg__grow(g, (void **)&c->barrier_point, &point_cap, c->barrier_count + 1, sizeof *c->barrier_point))
-        return NULL;
-    c->barrier_cap = cap;
-    c->barrier_point[c->barrier_count] = at->point;
-    rg_barrier_info *b = &c->barriers[c->barrier_count++];
-    memset(b, 0, sizeof *b);
-    b->before =
-        at->point < rg__order_count(g) ? (rg_command){rg__make_id(g, rg__order_cmds(g)[at->point])} : (rg_command){0};
-    b->by_region = at->by_region;
-    b->hoisted = at->hoisted;
-    return b;
-}
-
-/* A run of slots of one texture access that need the same barrier: one
- * aspect mask, one mip, consecutive layers. It extends a barrier the same
- * access made for the previous mip when the layers match, else it is a new
- * barrier. */
-typedef struct run {
-    VkImageAspectFlags aspect;
-    uint32_t mip, layer, count;
-    planned b;
-} run;
-
-static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
-{
-    const rg_graph *g = p->g;
-    const need *n = &r->b.n;
-    if (r->count == 0 || !n->barrier)
-        return true;
-    uint32_t index = RG__NONE;
-    for (uint32_t i = p->first_new; i < p->out->barrier_count; i++) {
-        rg_barrier_info *b = &p->out->barriers[i];
-        if (p->out->barrier_point[i] == r->b.at.point && b->range.aspect == r->aspect &&
-            b->range.base_layer == r->layer && b->range.layer_count == r->count &&
-            b->range.base_mip + b->range.mip_count == r->mip && b->old_layout == n->old_layout &&
-            b->new_layout == n->new_layout && b->src_stage == n->src_stage && b->src_access == n->src_access) {
-            b->range.mip_count++;
-            index = i;
-            break;
-        }
-    }
-    if (index == RG__NONE) {
-        rg_barrier_info *b = barrier_append(p, &r->b.at);
-        if (!b)
-            return false;
-        b->texture.id = rg__make_id(g, ri);
-        b->range = (rg_range){r->aspect, r->mip, 1, r->layer, r->count};
-        b->src_stage = n->src_stage;
-        b->src_access = n->src_access;
-        b->dst_stage = s->stage;
-        b->dst_access = s->access;
-        b->old_layout = n->old_layout;
-        b->new_layout = n->new_layout;
-        index = p->out->barrier_count - 1;
-    }
-    const rg__resource *res = &g->decl.resources[ri];
-    for (uint32_t bits = r->aspect; bits; bits &= bits - 1)
-        for (uint32_t l = 0; l < r->count; l++) {
-            slot_state *st = &p->slots[(size_t)p->queue * p->n +
-                                       rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits), r->mip, r->layer + l)];
-            st->bar = index;
-            st->bar_point = r->b.at.point;
-        }
-    return true;
-}
-
-static bool plan_texture(planner *p, uint32_t ri, const rg_range *range, const step *s)
-{
-    const rg__resource *res = &p->g->decl.resources[ri];
-    p->first_new = p->out->barrier_count;
-    run cur = {0};
-    for (uint32_t m = range->base_mip; m < range->base_mip + range->mip_count; m++) {
-        for (uint32_t l = range->base_layer; l < range->base_layer + range->layer_count; l++) {
-            /* Aspects of one (mip, layer) share a barrier when their needs
-             * agree (a depth/stencil image without separate layouts must
-             * transition both together). */
-            planned na[3];
-            VkImageAspectFlagBits bit[3];
-            uint32_t k = 0;
-            bool same = true;
-            for (uint32_t bits = range->aspect; bits; bits &= bits - 1, k++) {
-                bit[k] = (VkImageAspectFlagBits)(bits & -bits);
-                na[k] = slot_step(p, rg__sub_slot(res, bit[k], m, l), s);
-                same = same && planned_eq(&na[k], &na[0]);
-            }
-            for (uint32_t i = 0; i < (same ? 1 : k); i++) {
-                VkImageAspectFlags aspect = same ? range->aspect : (VkImageAspectFlags)bit[i];
-                if (cur.count && cur.aspect == aspect && cur.mip == m && cur.layer + cur.count == l &&
-                    planned_eq(&cur.b, &na[i])) {
-                    cur.count++;
-                    continue;
-                }
-                if (!run_flush(p, ri, s, &cur))
-                    return false;
-                cur = (run){aspect, m, l, 1, na[i]};
-            }
-        }
-    }
-    return run_flush(p, ri, s, &cur);
-}
-
-static bool plan_buffer(planner *p, uint32_t ri, const step *s)
-{
-    const rg_graph *g = p->g;
-    uint32_t slot = g->decl.resources[ri].sub_base;
-    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
-    planned pl = slot_step(p, slot, s);
-    if (!pl.n.barrier)
-        return true;
-    rg_barrier_info *b = barrier_append(p, &pl.at);
-    if (!b)
-        return false;
-    b->buffer.id = rg__make_id(g, ri);
-    b->src_stage = pl.n.src_stage;
-    b->src_access = pl.n.src_access;
-    b->dst_stage = s->stage;
-    b->dst_access = s->access;
-    st->bar = p->out->barrier_count - 1;
-    st->bar_point = pl.at.point;
-    return true;
-}
 
 static bool target_eq(const rg__history_target *a, const rg__history_target *b)
 {
@@ -437,7 +85,7 @@ static bool target_runs(planner *p, const rg__resource *r,
 static bool history_final(planner *p, const rg__resource *previous, const rg_range *range, const rg__history_target *x)
 {
     step s = {x->stage, x->access, x->layout, false, false};
-    return plan_texture(p, previous->history_pair, range, &s);
+    return rg__plan_texture(p, previous->history_pair, range, &s);
 }
 
 /* One run for the first execute's clear. */
@@ -591,7 +239,7 @@ static bool plan_frame_end(planner *p)
             continue;
         step s = {r->final_stage, r->final_access, r->final_layout, false, true};
         rg_range whole = {r->aspects, 0, r->mip_levels, 0, r->array_layers};
-        ok = r->is_texture ? plan_texture(p, ri, &whole, &s) : plan_buffer(p, ri, &s);
+        ok = r->is_texture ? rg__plan_texture(p, ri, &whole, &s) : rg__plan_buffer(p, ri, &s);
     }
     for (uint32_t ri = 0; ri < g->decl.resource_count && ok; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
@@ -624,8 +272,8 @@ static rg_result plan(const rg_graph *g, sbuild *out, slot_state *slots, uint32_
                 continue;
             step s = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED, a->write, false};
             rg__access_effective(g, cmd->first_access + k, &s.stage, &s.access, &s.layout);
-            ok = g->decl.resources[a->resource].is_texture ? plan_texture(&p, a->resource, &a->range, &s)
-                                                      : plan_buffer(&p, a->resource, &s);
+            ok = g->decl.resources[a->resource].is_texture ? rg__plan_texture(&p, a->resource, &a->range, &s)
+                                                      : rg__plan_buffer(&p, a->resource, &s);
         }
     }
     ok = ok && plan_frame_end(&p);
@@ -697,48 +345,6 @@ void rg__sync_free(const rg_graph *g, rg__sync *s)
     *s = (rg__sync){0};
 }
 
-/* The batch waits' stages from the positions' needs: each access that
- * needs another queue's work adds its stages to the wait that brought
- * that work, the nearest wait on that queue at or before its batch (waits
- * on a queue name ever later batches, so that one covers it). Waits of
- * the frame's edges keep ALL_COMMANDS; a wait no access needed waits at
- * every stage. *out: per batch and queue, as rg__sync.wait_stage. */
-static rg_result batch_wait_stages(const rg_graph *g, const VkPipelineStageFlags2 *pos_wait,
-                                   VkPipelineStageFlags2 **out)
-{
-    const rg__queues *c = &g->compiled.queues;
-    VkPipelineStageFlags2 *ws = rg__calloc(g, ((size_t)c->batch_count + 1) * RG_QUEUE_COUNT, sizeof *ws);
-    *out = ws;
-    if (!ws)
-        return RG_ERROR_OUT_OF_MEMORY;
-    for (uint32_t b = 0; b < c->batch_count; b++)
-        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
-            ws[(size_t)b * RG_QUEUE_COUNT + r] = c->batches[b].wait[r].base;
-    for (uint32_t pos = 0; pos < rg__order_count(g); pos++)
-        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++) {
-            VkPipelineStageFlags2 stage = pos_wait[(size_t)pos * RG_QUEUE_COUNT + r];
-            if (!stage)
-                continue;
-            rg_queue q = c->batches[c->pos_batch[pos]].queue;
-            uint32_t b = c->pos_batch[pos] + 1;
-            while (b-- > 0 && !(c->batches[b].queue == q && c->batches[b].waits_on[r] &&
-                                c->batches[b].wait[r].batch != RG__NONE))
-                ;
-            if (b == UINT32_MAX) {
-                const rg__cmd *cmd = &g->decl.cmds[rg__order_cmds(g)[pos]];
-                return rg__report(g, RG_ERROR_INTERNAL, "internal: command '%s' on the %s queue needs the %s "
-                                  "queue's work but no batch of its queue waits for it", cmd->name, rg_queue_name(q),
-                                  rg_queue_name((rg_queue)r));
-            }
-            ws[(size_t)b * RG_QUEUE_COUNT + r] |= stage;
-        }
-    for (uint32_t b = 0; b < c->batch_count; b++)
-        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
-            if (c->batches[b].waits_on[r] && !ws[(size_t)b * RG_QUEUE_COUNT + r])
-                ws[(size_t)b * RG_QUEUE_COUNT + r] = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    return RG_SUCCESS;
-}
-
 /* The execution order as public handles (they carry the tag, like the
  * barriers). */
 static rg_command *order_handles(const rg_graph *g)
@@ -769,7 +375,7 @@ rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, 
         r = plan(g, &sb, slots, nq, carry, alias, pos_wait);
     }
     if (r == RG_SUCCESS)
-        r = batch_wait_stages(g, pos_wait, &wait_stage);
+        r = rg__compile_wait_stages(g, pos_wait, &wait_stage);
     rg__free(g, slots);
     rg__free(g, carry);
     rg__free(g, pos_wait);

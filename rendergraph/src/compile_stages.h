@@ -119,6 +119,10 @@ bool rg__merge_why(char *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The batches' waits' stages (compile_waits.c): per batch and queue, as
+ * rg__sync.wait_stage, from the planner's per-position needs. */
+rg_result rg__compile_wait_stages(const rg_graph *g, const VkPipelineStageFlags2 *pos_wait,
+                                  VkPipelineStageFlags2 **out);
 /* Frees every compile result (the declaration stays). */
 void rg__compiled_free(rg_graph *g);
 /* The log's notices of a finished compile (compile_notices.c). */
