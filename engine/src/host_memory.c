@@ -1,7 +1,7 @@
 /* The engine's host memory: through the application's rg_allocator
  * (eng_context_desc.allocator, eng_existing_device.allocator), or malloc's
  * family where it gave none (a zeroed allocator). */
-#include "internal.h"
+#include "context.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,3 +43,5 @@ void eng__host_free(const rg_allocator *a, void *p)
     else
         free(p);
 }
+
+const rg_allocator *eng__host_of(const eng_context *ctx) { return &ctx->host; }
