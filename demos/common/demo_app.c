@@ -5,7 +5,6 @@
 #include "demo_app.h"
 #include "demo_asset.h"
 #include "demo_glfw.h"
-#include "demo_graph.h"
 
 #include <engine_files/engine_files.h>
 #define GLFW_INCLUDE_NONE /* vulkan.h comes from engine.h */
@@ -39,7 +38,8 @@ static void teardown(demo_app *app)
 {
     if (app->ctx)
         eng_context_wait_idle(app->ctx); /* the scene may still be in use by the GPU */
-    demo_graph_destroy(app); /* before the scene its commands record */
+    if (app->graph_destroy)
+        app->graph_destroy(app); /* before the scene its commands record */
     rg_workers_destroy(app->workers);
     app->workers = NULL;
     if (app->cleanup)
@@ -311,4 +311,14 @@ int demo_app_run_frames(demo_app *app, demo_record_fn record, void *user)
 int demo_app_run_frames_presented(demo_app *app, demo_record_fn record_and_present, void *user)
 {
     return run_frames(app, record_and_present, true, user);
+}
+
+bool demo_app_records_chunks(const demo_app *app)
+{
+    return app->record_threads || app->record_chunks;
+}
+
+uint32_t demo_app_max_chunks(const demo_app *app)
+{
+    return app->record_chunks ? app->record_chunks : 2 * app->record_threads;
 }

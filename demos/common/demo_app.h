@@ -48,6 +48,9 @@ typedef struct demo_app {
     void *key_user;
     char status[96];                      /* appended to the window title */
     struct demo_graph_state *graph;       /* render-graph demos (demo_graph.h) */
+    /* Frees graph, before the scene's cleanup (set by demo_graph.c, so the
+     * app's loop does not call back into it). */
+    void (*graph_destroy)(struct demo_app *app);
     void (*placed_hook)(struct demo_app *app, struct rg_graph *g, void *user);
     /* Frames recorded in chunks (demo_graph.h, demo_app_present_graph):
      * from --threads and --chunks, or demo_app_record_threads. */
@@ -58,6 +61,11 @@ typedef struct demo_app {
 
 void demo_app_init(demo_app *app, const demo_app_desc *desc, int argc, char **argv);
 void demo_app_on_cleanup(demo_app *app, void (*cleanup)(void *user), void *user);
+/* Whether frames are recorded in chunks (--chunks, --threads or
+ * demo_app_record_threads), and the max_chunks they are recorded with:
+ * --chunks, else two per thread; 0 when not in chunks. */
+bool demo_app_records_chunks(const demo_app *app);
+uint32_t demo_app_max_chunks(const demo_app *app);
 /* Called on each key press (GLFW_KEY_*); Escape always closes the window. */
 void demo_app_on_key(demo_app *app, void (*on_key)(demo_app *app, int key, void *user), void *user);
 

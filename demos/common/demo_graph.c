@@ -95,16 +95,6 @@ void demo_app_record_threads(demo_app *app, uint32_t threads)
     app->record_threads = threads;
 }
 
-bool demo_app_records_chunks(const demo_app *app)
-{
-    return app->record_threads || app->record_chunks;
-}
-
-uint32_t demo_app_max_chunks(const demo_app *app)
-{
-    return app->record_chunks ? app->record_chunks : 2 * app->record_threads;
-}
-
 void demo_app_present_graph(demo_app *app, eng_frame *frame, rg_graph *g, rg_texture backbuffer)
 {
     if (!demo_app_records_chunks(app)) {
@@ -235,6 +225,7 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
     app->graph = calloc(1, sizeof *app->graph);
     if (!app->graph)
         demo_app_fail(app, "out of memory");
+    app->graph_destroy = demo_graph_destroy;
     *app->graph = (demo_graph_state){ .declare = declare, .update = update, .on_placed = app->placed_hook,
                                       .user = user, .stale = true };
     rg_graph_desc gd = { .name = app->desc.name, .device = eng_context_graph_device(app->ctx), .merge = demo_graph_merge(app->opts.merge),

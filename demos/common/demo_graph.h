@@ -55,11 +55,6 @@ void demo_app_on_placed(demo_app *app, void (*on_placed)(demo_app *app, rg_graph
  * each chunk is a command buffer of its own, whose state no callback of
  * another chunk set). */
 void demo_app_record_threads(demo_app *app, uint32_t threads);
-/* Whether frames are recorded in chunks (--chunks, --threads or
- * demo_app_record_threads), and the max_chunks they are recorded with:
- * --chunks, else two per thread; 0 when not in chunks. */
-bool demo_app_records_chunks(const demo_app *app);
-uint32_t demo_app_max_chunks(const demo_app *app);
 /* Runs g as this frame, submits it and presents: through
  * eng_swapchain_present_graph_parallel (demo_app_max_chunks, on the
  * --threads rg_workers or the calling thread) when frames are recorded in
@@ -72,7 +67,8 @@ void demo_app_present_graph(demo_app *app, eng_frame *frame, rg_graph *g, rg_tex
 void demo_app_rebuild_graph(demo_app *app);
 /* The graph of the latest build (NULL before the first frame). */
 rg_graph *demo_app_graph(const demo_app *app);
-/* Frees the graph; called by the demo's teardown (accepts no graph). */
+/* Frees the graph; the demo's teardown calls it through
+ * demo_app.graph_destroy (accepts no graph). */
 void demo_graph_destroy(demo_app *app);
 
 /* The frame of a forward renderer: one span drawing into the backbuffer,

@@ -38,48 +38,6 @@ static void cleanup(void *user)
     demo_descriptors_destroy(&fx->descriptors);
 }
 
-/* The bytes of one chain target as the device lays it out (what the graph
- * creates: an aliasable RGBA16F color attachment that is sampled). */
-static VkDeviceSize target_bytes(postfx *fx)
-{
-    VkImageCreateInfo info = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .flags = VK_IMAGE_CREATE_ALIAS_BIT,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = POSTFX_FORMAT,
-        .extent = { fx->extent.width, fx->extent.height, 1 },
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
-    };
-    VkDeviceImageMemoryRequirements query = { .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS,
-                                              .pCreateInfo = &info };
-    VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2 };
-    vkGetDeviceImageMemoryRequirements(eng_context_device(fx->app->ctx), &query, &req);
-    return req.memoryRequirements.size;
-}
-
-void postfx_print_memory_line(postfx *fx)
-{
-    fx->memory_line_due = false;
-    rg_memory_totals t = rg_memory_get_totals(demo_app_graph(fx->app));
-    const double one = (double)target_bytes(fx), mib = 1024.0 * 1024.0;
-    const char *msaa = !fx->msaa_target ? ""
-                       : t.lazy         ? " (and a lazily allocated multisampled scene target)"
-                                        : " (and a multisampled scene target, pooled)";
-    printf("postfx: chain of %u pass%s at %ux%u declared %u target%s of %.2f MiB%s; the pools hold %.1f targets' worth "
-           "(pooled %.2f MiB, unaliased %.1f, lower bound %.1f targets' worth)\n",
-           fx->link_count, fx->link_count == 1 ? "" : "es", fx->extent.width, fx->extent.height, fx->target_count,
-           fx->target_count == 1 ? "" : "s", one / mib, msaa,
-           (double)t.pooled / one, (double)t.pooled / mib, (double)t.unaliased / one, (double)t.lower_bound / one);
-    /* The trail's two images live across frames: never pooled. */
-    if (fx->trails)
-        printf("postfx: trails: a history texture of 2 images, %.2f MiB dedicated\n", (double)t.dedicated / mib);
-    fflush(stdout);
-}
-
 static void print_passes(const char *what, uint32_t mask)
 {
     char names[128];

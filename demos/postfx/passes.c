@@ -157,6 +157,50 @@ void postfx_pipelines_destroy(postfx *fx)
     fx->source_layout = fx->trails_layout = VK_NULL_HANDLE;
 }
 
+/* The bytes of one chain target as the device lays it out (what the graph
+ * creates: an RGBA16F color attachment that is sampled, in a pool). */
+static VkDeviceSize target_bytes(postfx *fx)
+{
+    VkImageCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = POSTFX_FORMAT,
+        .extent = { fx->extent.width, fx->extent.height, 1 },
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+    };
+    VkDeviceImageMemoryRequirements query = { .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS,
+                                              .pCreateInfo = &info };
+    VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2 };
+    vkGetDeviceImageMemoryRequirements(eng_context_device(fx->app->ctx), &query, &req);
+    return req.memoryRequirements.size;
+}
+
+/* The line stating the chain's targets against the pools' bytes (the
+ * tests read it), printed from the last pass's record callback: the graph
+ * is placed then. */
+static void print_memory_line(postfx *fx)
+{
+    fx->memory_line_due = false;
+    rg_memory_totals t = rg_memory_get_totals(demo_app_graph(fx->app));
+    const double one = (double)target_bytes(fx), mib = 1024.0 * 1024.0;
+    const char *msaa = !fx->msaa_target ? ""
+                       : t.lazy         ? " (and a lazily allocated multisampled scene target)"
+                                        : " (and a multisampled scene target, pooled)";
+    printf("postfx: chain of %u pass%s at %ux%u declared %u target%s of %.2f MiB%s; the pools hold %.1f targets' worth "
+           "(pooled %.2f MiB, unaliased %.1f, lower bound %.1f targets' worth)\n",
+           fx->link_count, fx->link_count == 1 ? "" : "es", fx->extent.width, fx->extent.height, fx->target_count,
+           fx->target_count == 1 ? "" : "s", one / mib, msaa,
+           (double)t.pooled / one, (double)t.pooled / mib, (double)t.unaliased / one, (double)t.lower_bound / one);
+    /* The trail's two images live across frames: never pooled. */
+    if (fx->trails)
+        printf("postfx: trails: a history texture of 2 images, %.2f MiB dedicated\n", (double)t.dedicated / mib);
+    fflush(stdout);
+}
+
 /* One fullscreen triangle sampling the link's source. The view is asked
  * for here, not at declaration: the graph makes it at placement. */
 static bool record_link(const rg_record_context *rc, void *user)
@@ -182,7 +226,7 @@ static bool record_link(const rg_record_context *rc, void *user)
     vkCmdPushConstants(cmd, eng_pipeline_layout(p), VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof push, &push);
     vkCmdDraw(cmd, 3, 1, 0, 0);
     if (l->to_swapchain && fx->memory_line_due)
-        postfx_print_memory_line(fx);
+        print_memory_line(fx);
     return true;
 }
 

@@ -117,8 +117,5 @@ void postfx_scene_destroy(postfx_scene *s);
 /* Declares the scene pass; returns the single-sample scene target. */
 rg_texture postfx_declare_scene(postfx *fx, rg_graph *g, const demo_target *target);
 
-/* main.c: the line stating the chain's targets against the pools' bytes,
- * printed from the last pass's record callback (the graph is placed then). */
-void postfx_print_memory_line(postfx *fx);
 
 #endif
