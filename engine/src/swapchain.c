@@ -12,46 +12,10 @@
  * per slot (offscreen.c), so the slot's fence, waited at acquire, is also
  * the end of the image's previous use; it submits with that fence alone and
  * presents nothing. Everything else (frames, capture) is shared. */
-#include "internal.h"
+#include "swapchain.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_SLOTS 4
-#define MAX_IMAGES 8
-
-struct eng_swapchain {
-    eng_context *ctx;
-    eng_swapchain_desc desc;
-    VkSwapchainKHR swapchain;
-    VkSurfaceFormatKHR format;
-    VkPresentModeKHR present_mode;
-    VkExtent2D extent;
-    VkImageUsageFlags usage;
-    uint32_t image_count;
-    VkImage images[MAX_IMAGES];
-    VkImageView views[MAX_IMAGES];
-    VkSemaphore render_done[MAX_IMAGES];
-    eng_image *offscreen[MAX_SLOTS]; /* desc.offscreen: the images, one per slot */
-
-    uint32_t slots;
-    eng__frame_commands commands[MAX_SLOTS];
-    eng__chunk_commands chunks[MAX_SLOTS]; /* eng_frame_chunk_command_buffer's */
-    VkFence fences[MAX_SLOTS];
-    VkSemaphore acquired[MAX_SLOTS];
-
-    uint64_t frame_number;
-    bool dirty;
-    uint32_t wanted_width, wanted_height;
-    bool unsized;             /* the surface left the size to us, and none was given */
-    uint32_t recreate_count;
-
-    bool capture_requested;   /* for the next finish_image */
-    bool capture_recorded;    /* recorded into capture_slot's commands */
-    uint32_t capture_slot;
-    eng_buffer *capture;
-    VkExtent2D capture_extent;
-};
 
 static VkSurfaceFormatKHR choose_format(const VkSurfaceFormatKHR *formats, uint32_t n)
 {
@@ -575,70 +539,6 @@ eng_result eng_swapchain_present_submitted(eng_swapchain *sc, eng_frame *frame)
     }
     if (vr != VK_SUCCESS)
         return eng__vk_fail(vr, "vkQueuePresentKHR");
-    return ENG_SUCCESS;
-}
-
-eng_result eng_swapchain_capture_next(eng_swapchain *sc)
-{
-    if (!sc)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_capture_next: NULL swapchain");
-    if (!(sc->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT))
-        return eng__fail(ENG_ERROR_UNSUPPORTED, "swapchain capture: the surface does not allow TRANSFER_SRC usage");
-    VkDeviceSize need = (VkDeviceSize)sc->extent.width * sc->extent.height * 4;
-    if (!sc->capture || eng_buffer_size(sc->capture) < need) {
-        /* The old buffer may be the target of a frame still in flight. */
-        if (sc->capture) {
-            const eng__vk *vk = eng__vk_of(sc->ctx);
-            ENG_VK_CHECK(vk->DeviceWaitIdle(eng_context_device(sc->ctx)));
-        }
-        eng_buffer_destroy(sc->capture);
-        sc->capture = NULL;
-        eng_buffer_desc bd = {
-            .name = "swapchain capture",
-            .size = need * 2, /* room for a resize before the frame is recorded */
-            .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-            .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-        };
-        eng_result res = eng_buffer_create(sc->ctx, &bd, &sc->capture);
-        if (res != ENG_SUCCESS)
-            return res;
-    }
-    sc->capture_requested = true;
-    return ENG_SUCCESS;
-}
-
-eng_result eng_swapchain_read_capture(eng_swapchain *sc, uint8_t **rgba, uint32_t *width, uint32_t *height)
-{
-    if (rgba)
-        *rgba = NULL;
-    if (!sc || !rgba || !width || !height)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_read_capture: NULL argument");
-    if (!sc->capture_recorded)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
-                         "eng_swapchain_read_capture: no capture was recorded (call eng_swapchain_capture_next "
-                         "before eng_swapchain_finish_image)");
-    VkDevice dev = eng_context_device(sc->ctx);
-    const eng__vk *vk = eng__vk_of(sc->ctx);
-    ENG_VK_CHECK(vk->WaitForFences(dev, 1, &sc->fences[sc->capture_slot], VK_TRUE, UINT64_MAX));
-    VkExtent2D e = sc->capture_extent;
-    /* A resize may have grown the frame past the buffer made at request. */
-    if ((VkDeviceSize)e.width * e.height * 4 > eng_buffer_size(sc->capture))
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "swapchain capture: the frame grew past the capture buffer");
-    size_t n = (size_t)e.width * e.height;
-    uint8_t *out = malloc(n * 4);
-    if (!out)
-        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "swapchain capture: out of host memory");
-    const uint8_t *src = eng_buffer_mapped(sc->capture);
-    bool bgra = sc->format.format == VK_FORMAT_B8G8R8A8_SRGB || sc->format.format == VK_FORMAT_B8G8R8A8_UNORM;
-    for (size_t i = 0; i < n; i++) {
-        out[i * 4 + 0] = src[i * 4 + (bgra ? 2 : 0)];
-        out[i * 4 + 1] = src[i * 4 + 1];
-        out[i * 4 + 2] = src[i * 4 + (bgra ? 0 : 2)];
-        out[i * 4 + 3] = 255; /* the window is opaque */
-    }
-    *rgba = out;
-    *width = e.width;
-    *height = e.height;
     return ENG_SUCCESS;
 }
 
