@@ -836,8 +836,11 @@ static void op_copy(fz *f, uint8_t which)
         d[1] = dt;
         writes[0] = !to_tex;
         writes[1] = to_tex;
+        /* A copy into a history texture's previous half is refused: that
+         * half is read-only ("History"). */
+        bool into_previous = to_tex && dt != UINT32_MAX && f->res[dt].previous;
         if (db != UINT32_MAX && dt != UINT32_MAX)
-            check_image_copy(f, what, c.id != 0, could, db, dt, off, mip, layer, count);
+            check_image_copy(f, what, c.id != 0, could && !into_previous, db, dt, off, mip, layer, count);
         /* What the header refuses off the graphics queue (unit-tested in
          * test_rg_queues.c): depth/stencil copies; unaligned ones on transfer. */
         rg_queue q = (rg_queue)(f->cmd_count % RG_QUEUE_COUNT);
