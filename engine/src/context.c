@@ -110,13 +110,7 @@ static eng_result adopt_device(eng_context *ctx, const eng_context_desc *desc)
     ctx->memory_budget = e->memory_budget;
     eng_context_desc probe = { .no_local_read = !e->local_read };
     eng__query_device(ctx, &probe);
-    VkCommandPoolCreateInfo pci = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
-        .queueFamilyIndex = ctx->queue_family,
-    };
-    ENG_VK_CHECK(vk->CreateCommandPool(ctx->device, &pci, vk->allocator, &ctx->once_pool));
-    return ENG_SUCCESS;
+    return eng__create_once_pool(ctx);
 }
 
 /* The context's own instance, device and graph device. */

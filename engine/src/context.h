@@ -87,4 +87,8 @@ void eng__take_graph_caps(eng_context *ctx);
 void eng__unlink_features(eng__device_features *df);
 eng_result eng__create_device(eng_context *ctx, const eng_context_desc *desc, eng__device_features *df);
 
+/* The command pool of eng_context_submit_once, on the graphics family
+ * (context_device.c). */
+eng_result eng__create_once_pool(eng_context *ctx);
+
 #endif

@@ -322,6 +322,12 @@ eng_result eng__create_device(eng_context *ctx, const eng_context_desc *desc, en
         if (ctx->families[k] != UINT32_MAX)
             vk->GetDeviceQueue(ctx->device, ctx->families[k], ctx->queue_index[k], &ctx->queues[k]);
     ctx->queue = ctx->queues[ENG_QUEUE_GRAPHICS];
+    return eng__create_once_pool(ctx);
+}
+
+eng_result eng__create_once_pool(eng_context *ctx)
+{
+    const eng__vk *vk = &ctx->vk;
     VkCommandPoolCreateInfo pci = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
         .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
