@@ -196,7 +196,7 @@ rg_result rg__report(const rg_graph *g, rg_result r, const char *fmt, ...)
 
 bool rg__frame_open(const rg_graph *g, const char *what)
 {
-    if (!g->placement.frames.open)
+    if (!g->exec.frames.open)
         return false;
     rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' is recording a frame in chunks (rg_execute_end "
                "ends it)", what, g->name);

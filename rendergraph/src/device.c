@@ -403,9 +403,9 @@ void rg__retire_begin(rg_graph *g)
     rg__retired_group point = {.fence = g->retire_fence, .pool_memory = g->pool_memory};
     bool any = g->retire_fence != VK_NULL_HANDLE;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-        if (g->placement.semaphores[q] && g->placement.submitted[q]) {
+        if (g->placement.semaphores[q] && g->exec.submitted[q]) {
             point.semaphores[q] = g->placement.semaphores[q];
-            point.values[q] = g->placement.submitted[q];
+            point.values[q] = g->exec.submitted[q];
             any = true;
         }
     if (g->retire_timeline) {
@@ -426,7 +426,7 @@ void rg__retire_begin(rg_graph *g)
     g->retiring = grp;
 }
 
-void rg__retire(rg_graph *g, rg__retired object)
+void rg__retire(const rg_graph *g, rg__retired object)
 {
     rg__retired_group *grp = g->retiring;
     rg_device *d = g->dev;

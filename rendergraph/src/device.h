@@ -139,7 +139,7 @@ typedef struct rg__retired {
  * reached the device. */
 void rg__retire_begin(rg_graph *g);
 /* Hands one object to the open group, or destroys it at once. */
-void rg__retire(rg_graph *g, rg__retired object);
+void rg__retire(const rg_graph *g, rg__retired object);
 /* Closes the group (onto the device's list; a held one is logged, once
  * per graph, naming `what` freed it) and collects. */
 void rg__retire_end(rg_graph *g, const char *what);

@@ -1,6 +1,10 @@
 /* Recording a placed graph: the frame in chunks (execute.c,
- * execute_chunks.c), GPU timestamps (record_timings.c) and debug labels
- * (record_labels.c). Not installed.
+ * execute_chunks.c, execute_frames.c), the attachment views it binds
+ * (execute_imports.c), GPU timestamps (record_timings.c), debug labels
+ * (record_labels.c) and descriptor views (record_descriptors.c). Each
+ * part of rg__execution (execution.h) has a prepare, run when the graph
+ * is placed on its device, and a free, run with the placement's. Not
+ * installed.
  */
 #ifndef RG_EXECUTE_H
 #define RG_EXECUTE_H
@@ -10,13 +14,16 @@
 
 /* ---------------------------------------------------------------- timings */
 
+/* The timing frames' scratch (nothing when timings are off). */
+rg_result rg__timings_frames_prepare(rg_graph *g, const char *what);
+void rg__timings_frames_free(rg_graph *g);
 /* Before a frame is recorded: reads what completed frames wrote (never
  * waiting) and picks the frame's slot (none when all are in flight: the
  * frame is not timed). After: ok false gives the slot back. */
 void rg__timings_frame_begin(rg_graph *g);
 void rg__timings_frame_end(rg_graph *g, bool ok);
 /* Whether the frame being recorded is timed. */
-static inline bool rg__timed(const rg_graph *g) { return g->placement.timings.recording != 0; }
+static inline bool rg__timed(const rg_graph *g) { return g->exec.timing.recording != 0; }
 /* Batch b's first and last timestamps (with its queries' reset before);
  * the last batch also sets the slot's event. */
 void rg__timings_batch_begin(rg_graph *g, VkCommandBuffer cmd, uint32_t b);
@@ -40,6 +47,16 @@ uint32_t rg__label_after(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);
 /* A resumed chunk reopens the label of the span it starts in. */
 uint32_t rg__label_span(const rg_graph *g, VkCommandBuffer cmd, uint32_t span);
 void rg__labels_end(const rg_graph *g, VkCommandBuffer cmd, uint32_t open);
+
+/* ---------------------------------------------------------- bound views */
+
+/* The frame's copy of placement's span views (rg__bound_views). */
+rg_result rg__bound_views_prepare(rg_graph *g, const char *what);
+void rg__bound_views_free(rg_graph *g);
+/* Imports' and history halves' attachment views for this execute (their
+ * own, or made once per image); called before anything is recorded.
+ * what: the execute call, for the message. */
+rg_result rg__bind_imports(rg_graph *g, const char *what);
 
 /* ---------------------------------------------------------------- execute */
 
@@ -68,5 +85,12 @@ rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what);
 /* Records built-in transfer command c (a copy, clear or blit) into cmd
  * (record_transfers.c). */
 void rg__record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c);
+
+/* The views rg_record_image_info made (record_descriptors.c). */
+void rg__access_views_free(rg_graph *g);
+
+/* What rg_submit signalled forgotten (submit.c), once the placement whose
+ * semaphores it names is freed. */
+void rg__submits_forget(rg_graph *g);
 
 #endif

@@ -1,6 +1,7 @@
 /* The frame state a placement prepares for execute (rg__frames): each
- * span's rendering info, the spans whose views change per frame, and the
- * first cut of the frame into chunks; freed with the placement. */
+ * span's rendering info, the spans whose views change per frame, the
+ * first cut of the frame into chunks and the submission plan's array;
+ * freed with the placement. */
 #include "compile_stages.h"
 #include "execute.h"
 #include "place_stages.h"
@@ -10,7 +11,7 @@
  * change per frame) are made again at every frame (dynamic_spans). */
 static rg_result spans_prepare(rg_graph *g, const char *what)
 {
-    rg__frames *f = &g->placement.frames;
+    rg__frames *f = &g->exec.frames;
     const rg__merged *m = &g->compiled.merge;
     uint32_t count = g->decl.span_count;
     f->spans = rg__calloc(g, (size_t)count + 1, sizeof *f->spans);
@@ -20,8 +21,9 @@ static rg_result spans_prepare(rg_graph *g, const char *what)
         rg__free(g, dynamic);
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
     }
-    for (uint32_t i = 0; i < g->placement.import_slot_count; i++) {
-        uint32_t span = g->placement.import_slots[i].span;
+    const rg__placed_views *pv = &g->placement.views;
+    for (uint32_t i = 0; i < pv->import_slot_count; i++) {
+        uint32_t span = pv->import_slots[i].span;
         if (m->span_map[span].instance == RG__NONE)
             continue; /* culled */
         const rg__instance *in = &m->instances[m->span_map[span].instance];
@@ -32,7 +34,7 @@ static rg_result spans_prepare(rg_graph *g, const char *what)
     for (uint32_t s = 0; s < count; s++) {
         if (m->span_map[s].instance == RG__NONE)
             continue; /* culled: never begun */
-        rg__span_rendering(g, s, &f->spans[s]);
+        rg__span_rendering(g, g->exec.bound.spans, s, &f->spans[s]);
         if (dynamic[s])
             f->dynamic_spans[f->dynamic_count++] = s;
     }
@@ -42,19 +44,22 @@ static rg_result spans_prepare(rg_graph *g, const char *what)
 
 rg_result rg__frames_prepare(rg_graph *g, const char *what)
 {
-    rg__frames *f = &g->placement.frames;
+    rg__frames *f = &g->exec.frames;
     const rg__sync *s = rg__sync_of(g);
     uint32_t need = s->point_max > s->history_clear_count ? s->point_max : s->history_clear_count;
     if (f->chunks)
         rg__frames_free(g);
     f->barrier_cap = need;
+    f->submissions = rg__calloc(g, (size_t)g->compiled.queues.batch_count + 1, sizeof *f->submissions);
+    if (!f->submissions)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
     rg_result r = spans_prepare(g, what);
     return r == RG_SUCCESS ? rg__chunks_cut(g, 0, what) : r;
 }
 
 void rg__frames_free(rg_graph *g)
 {
-    rg__frames *f = &g->placement.frames;
+    rg__frames *f = &g->exec.frames;
     rg__free(g, f->chunks);
     rg__free(g, f->batch_chunk);
     rg__free(g, f->runs);
@@ -63,5 +68,6 @@ void rg__frames_free(rg_graph *g)
     rg__free(g, f->buffer_barriers);
     rg__free(g, f->spans);
     rg__free(g, f->dynamic_spans);
+    rg__free(g, f->submissions);
     *f = (rg__frames){0};
 }

@@ -20,11 +20,17 @@ static void placement_free(rg_graph *g, const char *what)
 {
     rg__retire_begin(g);
     rg__frames_free(g);
-    rg__place_timings_free(g);
-    rg__place_queues_free(g);
-    rg__place_views_free(g);
-    rg__place_memory_free(g);
-    rg__memory_plan_free(g);
+    rg__access_views_free(g);
+    rg__bound_views_free(g);
+    rg__timings_frames_free(g);
+    rg__submits_forget(g);
+    g->exec.by_hand = (rg_record_context){0};
+    rg__placement *pl = &g->placement;
+    rg__place_timings_free(g, &pl->timings);
+    rg__place_queues_free(g, pl->semaphores);
+    rg__place_views_free(g, &pl->views);
+    rg__place_memory_free(g, &pl->objects);
+    rg__memory_plan_free(g, &pl->plan);
     rg__sync_free(g, &g->placement.sync);
     g->placement.synced = false;
     g->placement.on_device = false;
@@ -288,7 +294,10 @@ static rg_result placed(rg_graph *g, bool on_device)
     if (r != RG_SUCCESS)
         return r;
     g->placement.synced = true;
-    if (on_device && (r = rg__frames_prepare(g, "placement")) != RG_SUCCESS)
+    if (on_device && (r = rg__bound_views_prepare(g, "placement")) == RG_SUCCESS &&
+        (r = rg__timings_frames_prepare(g, "placement")) == RG_SUCCESS)
+        r = rg__frames_prepare(g, "placement");
+    if (r != RG_SUCCESS)
         return r;
     g->placement.on_device = on_device;
     g->status->state = RG__PLACED;
@@ -303,17 +312,18 @@ static rg_result place_stages(rg_graph *g)
     rg__mem_requirements *reqs = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *reqs);
     if (!reqs)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    rg__placement *pl = &g->placement;
     rg__place_requirements(g, reqs);        /* vkGetDevice*MemoryRequirements */
-    r = rg__memory_plan(g, &g->dev->memory, reqs); /* lazy, dedicated, pools */
+    r = rg__memory_plan(g, &g->dev->memory, reqs, &pl->plan); /* lazy, dedicated, pools */
     rg__free(g, reqs);
     if (r == RG_SUCCESS)
-        r = rg__place_memory(g);            /* allocate, create, bind */
+        r = rg__place_memory(g, &pl->objects); /* allocate, create, bind */
     if (r == RG_SUCCESS)
-        r = rg__place_views(g);             /* attachment views */
+        r = rg__place_views(g, &pl->views); /* attachment views */
     if (r == RG_SUCCESS)
-        r = rg__place_queues(g);            /* timeline semaphores */
+        r = rg__place_queues(g, pl->semaphores); /* timeline semaphores */
     if (r == RG_SUCCESS)
-        r = rg__place_timings(g);           /* query pools, when timings are on */
+        r = rg__place_timings(g, &pl->timings); /* query pools, when timings are on */
     if (r == RG_SUCCESS)
         r = placed(g, true);                /* barriers with the alias scopes */
     return r;
@@ -374,13 +384,42 @@ static rg_result place_offline_taken(rg_graph *graph, const VkPhysicalDeviceMemo
     }
     discard_from(g, RG__COMPILED, "rg_place_offline");
     if (r == RG_SUCCESS)
-        r = rg__memory_plan(g, props, reqs);
+        r = rg__memory_plan(g, props, reqs, &g->placement.plan);
     rg__free(g, reqs);
     if (r == RG_SUCCESS)
         r = placed(g, false);
     if (r != RG_SUCCESS)
         unplace(g);
     return r;
+}
+
+/* Timings turned on or off re-run the timings stage of a placed graph
+ * (its frames' results start again). */
+static rg_result set_timings(rg_graph *g, bool on)
+{
+    if (g->timings == on)
+        return RG_SUCCESS;
+    g->timings = on;
+    if (g->status->state != RG__PLACED || !g->placement.on_device)
+        return RG_SUCCESS;
+    rg__timings_frames_free(g);
+    rg__place_timings_free(g, &g->placement.timings);
+    if (!on)
+        return RG_SUCCESS;
+    rg_result r = rg__place_timings(g, &g->placement.timings);
+    if (r == RG_SUCCESS)
+        r = rg__timings_frames_prepare(g, "rg_graph_set_timings");
+    if (r != RG_SUCCESS) {
+        rg__timings_frames_free(g);
+        rg__place_timings_free(g, &g->placement.timings);
+        g->timings = false;
+    }
+    return r;
+}
+
+rg_result rg_graph_set_timings(rg_graph *graph, bool on)
+{
+    RG__TAKEN(graph, "rg_graph_set_timings", set_timings(graph, on));
 }
 
 /* --------------------------------------------------------------- execute */
@@ -405,7 +444,7 @@ static rg_result execute_ready(rg_graph *g, const char *what)
 static rg_result execute_whole(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what)
 {
     rg_result r = rg__execute_begin(g, 0, what);
-    for (uint32_t i = 0; r == RG_SUCCESS && i < g->placement.frames.chunk_count; i++)
+    for (uint32_t i = 0; r == RG_SUCCESS && i < g->exec.frames.chunk_count; i++)
         if (rg__execute_chunk(g, i, cmds[i], what) != RG_SUCCESS)
             break; /* end reports it */
     return r == RG_SUCCESS ? rg__execute_end(g, cmds, plan, what) : r;
@@ -461,7 +500,7 @@ static rg_result execute_begin_taken(rg_graph *graph, const rg_execute_desc *des
     if (r == RG_SUCCESS)
         r = rg__execute_begin(g, desc ? desc->max_chunks : 0, "rg_execute_begin");
     if (r == RG_SUCCESS)
-        *chunk_count = g->placement.frames.chunk_count;
+        *chunk_count = g->exec.frames.chunk_count;
     return r;
 }
 
@@ -471,7 +510,7 @@ static rg_result execute_end_taken(rg_graph *graph, const VkCommandBuffer *cmds,
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
-    if (!plan && g->placement.frames.open && g->compiled.queues.batch_count > 1) {
+    if (!plan && g->exec.frames.open && g->compiled.queues.batch_count > 1) {
         rg__execute_end(g, NULL, NULL, "rg_execute_end"); /* the frame is over either way */
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_end: graph '%s' runs on several queues in "
                           "%u batches: it needs a plan", g->name, g->compiled.queues.batch_count);

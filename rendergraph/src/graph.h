@@ -6,10 +6,14 @@
  * own (rg__nodes, rg__edges, ... rg__sync) from the declaration and earlier
  * results, which it gets as const: the stage functions take a const graph
  * and every array of the declaration and of the results is a pointer to
- * const, so a write into another stage's data does not compile. Placement's
- * Vulkan objects live in rg__placement, execute's frame state (which
- * history half holds which image) in rg__frames; the barriers placement
- * plans with its alias scopes are its own rg__sync, beside compile's.
+ * const, so a write into another stage's data does not compile. Placement
+ * follows the same rule: each placement stage fills its own part of
+ * rg__placement from a const graph, and every array there is a pointer to
+ * const, so nothing writes a placement after it was made; the barriers
+ * placement plans with its alias scopes are its own rg__sync, beside
+ * compile's. What changes from frame to frame (chunks, bound views, views
+ * made on demand, timelines, timing frames) is rg__execution's, each part
+ * with one writer file.
  * graph.c runs the compile stages from a table and re-runs a stage only
  * when the key its result was made from changed (the declaration's hash;
  * for results that carry public handles, the handle tag too).
@@ -19,8 +23,8 @@
  * log, memory, handles, the one-thread rule), names.h (values as text,
  * object names), device.h (the device, its function table, retirement),
  * declaration.h (the declaration records), compile_results.h (the compile
- * stages' results), frames.h (execute's frame state), placement.h (what
- * placement makes), and this header, whose struct rg_graph holds the
+ * stages' results), placement.h (what placement makes), execution.h
+ * (what changes from frame to frame), and this header, whose struct rg_graph holds the
  * declaration, the compile results and the placement by value and so
  * includes their headers. The functions of the later layers, which read
  * the graph, are in compile_stages.h, place_stages.h, execute.h and
@@ -96,7 +100,7 @@
 
 #include "compile_results.h"
 #include "declaration.h"
-#include "placement.h"
+#include "execution.h"
 #include "thread.h"
 
 struct rg_graph {
@@ -140,7 +144,8 @@ struct rg_graph {
     rg__mutex views_lock;
     rg__declaration decl;
     rg__compiled compiled;
-    rg__placement placement;
+    rg__placement placement;          /* const once placed (placement.h) */
+    rg__execution exec;               /* from frame to frame (execution.h) */
     /* rg_graph_set_retire_point: what the application signals after the
      * graph's latest frame (VK_NULL_HANDLE: nothing named). */
     VkSemaphore retire_timeline;

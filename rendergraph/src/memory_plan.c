@@ -42,18 +42,27 @@ typedef struct pooled {
     uint32_t queues;                  /* bit per rg_queue using it */
 } pooled;
 
+/* The plan as it is made (the placement's arrays are const). */
+typedef struct plan_draft {
+    rg__mem_placement *items;
+    rg__alias_scope *alias;
+    rg__mem_pool *pools;
+    uint32_t pool_count, pool_cap;
+    rg_memory_totals totals;
+} plan_draft;
+
 typedef struct planner {
-    rg_graph *g;
+    const rg_graph *g;
     const VkPhysicalDeviceMemoryProperties *props;
     const rg__mem_requirements *reqs;
-    rg__mem_plan *plan;
+    plan_draft *plan;
     pooled *items;
     uint32_t count;
     uint32_t *slot;                   /* per resource: index into items, RG__NONE */
     uint64_t *uses, *preds;           /* count rows of row_words each */
 } planner;
 
-static void plan_free(const rg_graph *g, rg__mem_plan *plan)
+void rg__memory_plan_free(const rg_graph *g, rg__mem_plan *plan)
 {
     rg__free(g, plan->items);
     rg__free(g, plan->alias);
@@ -75,7 +84,7 @@ static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1
 static rg_result pool_for(planner *p, uint32_t type, bool optimal, uint32_t *out)
 {
     const rg_graph *g = p->g;
-    rg__mem_plan *plan = p->plan;
+    plan_draft *plan = p->plan;
     for (uint32_t i = 0; i < plan->pool_count; i++)
         if (plan->pools[i].memory_type == type && plan->pools[i].optimal == optimal) {
             *out = i;
@@ -95,7 +104,7 @@ static rg_result pool_for(planner *p, uint32_t type, bool optimal, uint32_t *out
  * pooled otherwise. */
 static rg_result classify(planner *p, uint32_t ri)
 {
-    rg_graph *g = p->g;
+    const rg_graph *g = p->g;
     const rg__resource *r = &g->decl.resources[ri];
     const rg__mem_requirements *q = &p->reqs[ri];
     rg__mem_placement *m = &p->plan->items[ri];
@@ -149,7 +158,7 @@ static rg_result classify(planner *p, uint32_t ri)
  * pooled resource, in one walk over the commands. */
 static rg_result collect_uses(planner *p)
 {
-    rg_graph *g = p->g;
+    const rg_graph *g = p->g;
     size_t words = g->compiled.closure.row_words ? g->compiled.closure.row_words : 1;
     p->uses = rg__calloc(g, (size_t)p->count * words + 1, sizeof *p->uses);
     p->preds = rg__malloc(g, ((size_t)p->count * words + 1) * sizeof *p->preds);
@@ -391,7 +400,7 @@ static rg_result lower_bound(planner *p)
 
 static rg_result plan_all(planner *p)
 {
-    rg_graph *g = p->g;
+    const rg_graph *g = p->g;
     for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
         rg__mem_placement *m = &p->plan->items[ri];
@@ -422,29 +431,28 @@ static rg_result plan_all(planner *p)
     return RG_SUCCESS;
 }
 
-rg_result rg__memory_plan(rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
-                          const rg__mem_requirements *reqs)
+rg_result rg__memory_plan(const rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
+                          const rg__mem_requirements *reqs, rg__mem_plan *out)
 {
-    rg__mem_plan *plan = &g->placement.plan;
-    plan_free(g, plan);
-    planner p = {.g = g, .props = props, .reqs = reqs, .plan = plan};
+    rg__memory_plan_free(g, out);
+    plan_draft plan = {0};
+    planner p = {.g = g, .props = props, .reqs = reqs, .plan = &plan};
     size_t n = (size_t)g->decl.resource_count + 1;
     p.items = rg__malloc(g, n * sizeof *p.items);
     p.slot = rg__malloc(g, n * sizeof *p.slot);
-    plan->items = rg__calloc(g, n, sizeof *plan->items);
-    plan->alias = rg__calloc(g, n, sizeof *plan->alias);
+    plan.items = rg__calloc(g, n, sizeof *plan.items);
+    plan.alias = rg__calloc(g, n, sizeof *plan.alias);
     rg_result res = RG_ERROR_OUT_OF_MEMORY;
-    if (p.items && p.slot && plan->items && plan->alias)
+    if (p.items && p.slot && plan.items && plan.alias)
         res = plan_all(&p);
     rg__free(g, p.items);
     rg__free(g, p.slot);
     rg__free(g, p.uses);
     rg__free(g, p.preds);
+    *out = (rg__mem_plan){plan.items, plan.alias, plan.pools, plan.pool_count, plan.totals};
     if (res != RG_SUCCESS)
-        plan_free(g, plan);
+        rg__memory_plan_free(g, out);
     if (res == RG_ERROR_OUT_OF_MEMORY)
         return rg__report(g, res, "placement: out of host memory");
     return res;
 }
-
-void rg__memory_plan_free(rg_graph *g) { plan_free(g, &g->placement.plan); }

@@ -96,7 +96,7 @@ static void requirements_of(const rg_graph *g, VkDevice dev, const rg__resource 
     out->dedicated = ded.requiresDedicatedAllocation;
 }
 
-void rg__place_requirements(rg_graph *g, rg__mem_requirements *reqs)
+void rg__place_requirements(const rg_graph *g, rg__mem_requirements *reqs)
 {
     VkDevice dev = g->dev->device;
     for (uint32_t i = 0; i < g->decl.resource_count; i++)
@@ -104,11 +104,11 @@ void rg__place_requirements(rg_graph *g, rg__mem_requirements *reqs)
             requirements_of(g, dev, &g->decl.resources[i], &reqs[i]);
 }
 
-void rg__place_memory_free(rg_graph *g)
+void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects)
 {
     VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
-    for (uint32_t i = 0; g->placement.objects && i < g->decl.resource_count; i++) {
-        const rg__object *o = &g->placement.objects[i];
+    for (uint32_t i = 0; objects->of && i < g->decl.resource_count; i++) {
+        const rg__object *o = &objects->of[i];
         if (dev && o->view)
             rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = o->view});
         if (dev && o->image)
@@ -116,24 +116,29 @@ void rg__place_memory_free(rg_graph *g)
         if (dev && o->buffer)
             rg__retire(g, (rg__retired){.kind = RG__RETIRED_BUFFER, .u.buffer = o->buffer});
     }
-    rg__free(g, g->placement.objects);
-    g->placement.objects = NULL;
-    for (uint32_t i = 0; i < g->placement.memory_count && dev; i++)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_MEMORY, .u.memory = g->placement.memory[i]});
-    rg__free(g, g->placement.memory);
-    g->placement.memory = NULL;
-    g->placement.memory_count = 0;
-    for (uint32_t i = 0; i < g->placement.app_pool_count; i++)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_APP_POOL, .u.memory = g->placement.app_pools[i],
-                                    .offset = g->placement.app_offsets[i]});
-    rg__free(g, g->placement.app_pools);
-    rg__free(g, g->placement.app_offsets);
-    g->placement.app_pools = NULL;
-    g->placement.app_offsets = NULL;
-    g->placement.app_pool_count = 0;
+    for (uint32_t i = 0; i < objects->memory_count && dev; i++)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_MEMORY, .u.memory = objects->memory[i]});
+    for (uint32_t i = 0; i < objects->app_pool_count; i++)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_APP_POOL, .u.memory = objects->app_pools[i],
+                                    .offset = objects->app_offsets[i]});
+    rg__free(g, objects->of);
+    rg__free(g, objects->memory);
+    rg__free(g, objects->app_pools);
+    rg__free(g, objects->app_offsets);
+    *objects = (rg__placed_objects){0};
 }
 
-static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const rg__object *dedicated_to,
+/* The objects as they are made (the placement's arrays are const). */
+typedef struct objects_draft {
+    rg__object *of;
+    VkDeviceMemory *memory;
+    uint32_t memory_count;
+    VkDeviceMemory *app_pools;
+    VkDeviceSize *app_offsets;
+    uint32_t app_pool_count;
+} objects_draft;
+
+static rg_result allocate(const rg_graph *g, objects_draft *d, VkDeviceSize size, uint32_t type, const rg__object *dedicated_to,
                           VkDeviceMemory *out, const char *what)
 {
     VkMemoryDedicatedAllocateInfo ded = {
@@ -153,13 +158,14 @@ static rg_result allocate(rg_graph *g, VkDeviceSize size, uint32_t type, const r
                         (unsigned long long)size, type);
     if (vr != VK_SUCCESS)
         return rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: %s", what, rg_vk_result_string(vr));
-    g->placement.memory[g->placement.memory_count++] = *out;
+    d->memory[d->memory_count++] = *out;
     return RG_SUCCESS;
 }
 
 /* Pool p from the application (rg_pool_memory), aligned for every
  * resource placed in it. */
-static rg_result pool_from_application(rg_graph *g, uint32_t p, VkDeviceMemory *memory, VkDeviceSize *offset)
+static rg_result pool_from_application(const rg_graph *g, objects_draft *d, uint32_t p, VkDeviceMemory *memory,
+                                       VkDeviceSize *offset)
 {
     const rg__mem_plan *plan = &g->placement.plan;
     VkDeviceSize alignment = 1;
@@ -181,12 +187,12 @@ static rg_result pool_from_application(rg_graph *g, uint32_t p, VkDeviceMemory *
                           vr != VK_SUCCESS ? rg_vk_result_string(vr)
                           : !*memory      ? "no memory"
                                           : "an offset that is not a multiple of the alignment");
-    g->placement.app_pools[g->placement.app_pool_count] = *memory;
-    g->placement.app_offsets[g->placement.app_pool_count++] = *offset;
+    d->app_pools[d->app_pool_count] = *memory;
+    d->app_offsets[d->app_pool_count++] = *offset;
     return RG_SUCCESS;
 }
 
-static rg_result create_object(rg_graph *g, const rg__resource *r, rg__object *o)
+static rg_result create_object(const rg_graph *g, const rg__resource *r, rg__object *o)
 {
     VkDevice dev = g->dev->device;
     VkResult vr;
@@ -210,7 +216,7 @@ static rg_result create_object(rg_graph *g, const rg__resource *r, rg__object *o
     return RG_SUCCESS;
 }
 
-static rg_result bind(rg_graph *g, uint32_t ri, rg__object *o, VkDeviceMemory memory, VkDeviceSize offset)
+static rg_result bind(const rg_graph *g, uint32_t ri, rg__object *o, VkDeviceMemory memory, VkDeviceSize offset)
 {
     const rg__resource *r = &g->decl.resources[ri];
     VkImageUsageFlags usage = rg__image_usage(g, ri);
@@ -253,23 +259,21 @@ static rg_result bind(rg_graph *g, uint32_t ri, rg__object *o, VkDeviceMemory me
     return RG_SUCCESS;
 }
 
-rg_result rg__place_memory(rg_graph *g)
+static rg_result place_all(const rg_graph *g, objects_draft *d)
 {
     const rg__mem_plan *plan = &g->placement.plan;
-    g->placement.memory =
-        rg__calloc(g, (size_t)plan->pool_count + g->decl.resource_count + 1, sizeof *g->placement.memory);
-    rg__object *objects = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *objects);
-    g->placement.objects = objects;
-    if (!g->placement.memory || !objects)
+    d->memory = rg__calloc(g, (size_t)plan->pool_count + g->decl.resource_count + 1, sizeof *d->memory);
+    rg__object *objects = d->of = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *objects);
+    if (!d->memory || !objects)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     rg_result res = RG_SUCCESS;
     VkDeviceMemory *pools = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *pools);
     VkDeviceSize *bases = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *bases);
     if (g->pool_memory.alloc && pools && bases) {
-        g->placement.app_pools = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *g->placement.app_pools);
-        g->placement.app_offsets = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *g->placement.app_offsets);
+        d->app_pools = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *d->app_pools);
+        d->app_offsets = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *d->app_offsets);
     }
-    if (!pools || !bases || (g->pool_memory.alloc && (!g->placement.app_pools || !g->placement.app_offsets))) {
+    if (!pools || !bases || (g->pool_memory.alloc && (!d->app_pools || !d->app_offsets))) {
         rg__free(g, pools);
         rg__free(g, bases);
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
@@ -277,8 +281,8 @@ rg_result rg__place_memory(rg_graph *g)
     for (uint32_t p = 0; p < plan->pool_count && res == RG_SUCCESS; p++) {
         char what[32];
         snprintf(what, sizeof what, "pool %u", p);
-        res = g->pool_memory.alloc ? pool_from_application(g, p, &pools[p], &bases[p])
-                                   : allocate(g, plan->pools[p].size, plan->pools[p].memory_type, NULL, &pools[p],
+        res = g->pool_memory.alloc ? pool_from_application(g, d, p, &pools[p], &bases[p])
+                                   : allocate(g, d, plan->pools[p].size, plan->pools[p].memory_type, NULL, &pools[p],
                                               what);
         uint32_t members = 0;
         for (uint32_t i = 0; i < g->decl.resource_count; i++)
@@ -300,7 +304,7 @@ rg_result rg__place_memory(rg_graph *g)
         if (res == RG_SUCCESS && !pooled) {
             char what[RG__NAME_MAX + 16];
             snprintf(what, sizeof what, "'%s'", r->name);
-            res = allocate(g, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? o : NULL, &own, what);
+            res = allocate(g, d, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? o : NULL, &own, what);
             if (res == RG_SUCCESS)
                 rg__name_object(g->dev, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)own, "%s", r->name);
         }
@@ -309,5 +313,13 @@ rg_result rg__place_memory(rg_graph *g)
     }
     rg__free(g, pools);
     rg__free(g, bases);
+    return res;
+}
+
+rg_result rg__place_memory(const rg_graph *g, rg__placed_objects *out)
+{
+    objects_draft d = {0};
+    rg_result res = place_all(g, &d);
+    *out = (rg__placed_objects){d.of, d.memory, d.memory_count, d.app_pools, d.app_offsets, d.app_pool_count};
     return res;
 }

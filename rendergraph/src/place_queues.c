@@ -1,7 +1,7 @@
 /* Placement stage "queues" (needs the device): one timeline semaphore per
- * queue the graph uses (rendergraph.h, "Queues"), counted from 0, and the
- * array rg_execute_batches fills with the frame's submission plan. A
- * single-queue graph gets the graphics one too: its plan signals it.
+ * queue the graph uses (rendergraph.h, "Queues"), counted from 0 (the
+ * values the frames reach are execute's). A single-queue graph gets the
+ * graphics one too: its plan signals it.
  */
 #include "device.h"
 #include "names.h"
@@ -9,21 +9,17 @@
 
 #include <stdlib.h>
 
-void rg__place_queues_free(rg_graph *g)
+void rg__place_queues_free(const rg_graph *g, VkSemaphore *semaphores)
 {
     VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        if (dev && g->placement.semaphores[q])
-            rg__retire(g, (rg__retired){.kind = RG__RETIRED_SEMAPHORE, .u.semaphore = g->placement.semaphores[q]});
-        g->placement.semaphores[q] = VK_NULL_HANDLE;
-        g->placement.timeline[q] = 0;
-        g->placement.submitted[q] = 0;
+        if (dev && semaphores[q])
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_SEMAPHORE, .u.semaphore = semaphores[q]});
+        semaphores[q] = VK_NULL_HANDLE;
     }
-    rg__free(g, g->placement.submissions);
-    g->placement.submissions = NULL;
 }
 
-rg_result rg__place_queues(rg_graph *g)
+rg_result rg__place_queues(const rg_graph *g, VkSemaphore *semaphores)
 {
     VkDevice dev = g->dev->device;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
@@ -36,18 +32,14 @@ rg_result rg__place_queues(rg_graph *g)
         VkSemaphoreTypeCreateInfo type = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
                                           .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
         VkSemaphoreCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
-        VkResult vr = g->dev->vk.CreateSemaphore(dev, &ci, g->dev->vk_alloc, &g->placement.semaphores[q]);
+        VkResult vr = g->dev->vk.CreateSemaphore(dev, &ci, g->dev->vk_alloc, &semaphores[q]);
         if (vr != VK_SUCCESS)
             return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                                      ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                               "placement: the %s queue's timeline semaphore: %s", rg_queue_name((rg_queue)q),
                               rg_vk_result_string(vr));
-        rg__name_object(g->dev, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)g->placement.semaphores[q],
+        rg__name_object(g->dev, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)semaphores[q],
                         "graph \"%s\" %s timeline", g->name, rg_queue_name((rg_queue)q));
-        g->placement.timeline[q] = 0;
     }
-    g->placement.submissions = rg__calloc(g, (size_t)g->compiled.queues.batch_count + 1, sizeof *g->placement.submissions);
-    if (!g->placement.submissions)
-        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     return RG_SUCCESS;
 }

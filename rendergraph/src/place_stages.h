@@ -24,7 +24,7 @@ static inline bool rg__creates(const rg_graph *g, uint32_t ri)
 static inline uint32_t rg__holder(const rg_graph *g, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    return rg__history(r) && g->placement.frames.history_swapped ? r->history_pair : ri;
+    return rg__history(r) && g->exec.frames.history_swapped ? r->history_pair : ri;
 }
 /* Resource ri's Vulkan objects this frame: an import's, as the
  * application set them; a created one's, as placement made them (none
@@ -32,53 +32,59 @@ static inline uint32_t rg__holder(const rg_graph *g, uint32_t ri)
 static inline VkImage rg__image(const rg_graph *g, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    return r->imported ? r->image : g->placement.objects ? g->placement.objects[rg__holder(g, ri)].image : VK_NULL_HANDLE;
+    const rg__object *of = g->placement.objects.of;
+    return r->imported ? r->image : of ? of[rg__holder(g, ri)].image : VK_NULL_HANDLE;
 }
 static inline VkImageView rg__view(const rg_graph *g, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    return r->imported ? r->view : g->placement.objects ? g->placement.objects[rg__holder(g, ri)].view : VK_NULL_HANDLE;
+    const rg__object *of = g->placement.objects.of;
+    return r->imported ? r->view : of ? of[rg__holder(g, ri)].view : VK_NULL_HANDLE;
 }
 static inline VkBuffer rg__buffer(const rg_graph *g, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    return r->imported ? r->buffer : g->placement.objects ? g->placement.objects[ri].buffer : VK_NULL_HANDLE;
+    const rg__object *of = g->placement.objects.of;
+    return r->imported ? r->buffer : of ? of[ri].buffer : VK_NULL_HANDLE;
 }
 /* Whether resource ri shares a pool's memory (after placement). */
 static inline bool rg__pooled(const rg_graph *g, uint32_t ri)
 {
-    return g->placement.objects && g->placement.objects[ri].pooled;
+    return g->placement.objects.of && g->placement.objects.of[ri].pooled;
 }
 
+/* Each stage fills its own part of the placement (placement.h) from a
+ * const graph; graph.c runs them in order and frees their parts in
+ * reverse order (device objects go to the device's retirement list). */
+
 /* Plans placement from requirements (resource_count entries; imports' and
- * unused resources' are ignored) into g->placement.plan. Device-free. */
-rg_result rg__memory_plan(rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
-                          const rg__mem_requirements *reqs);
-rg_result rg__place_support(rg_graph *g);
+ * unused resources' are ignored). Device-free. */
+rg_result rg__memory_plan(const rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
+                          const rg__mem_requirements *reqs, rg__mem_plan *out);
+void rg__memory_plan_free(const rg_graph *g, rg__mem_plan *plan);
+rg_result rg__place_support(const rg_graph *g);
 /* Fills reqs (resource_count entries) from the device. */
-void rg__place_requirements(rg_graph *g, rg__mem_requirements *reqs);
+void rg__place_requirements(const rg_graph *g, rg__mem_requirements *reqs);
 /* Creates the images and buffers, allocates and binds them as planned. */
-rg_result rg__place_memory(rg_graph *g);
-rg_result rg__place_views(rg_graph *g);
-/* Imports' attachment views for this execute (their own, or made once per
- * image); called before anything is recorded. what: the execute call, for
- * the message. */
-rg_result rg__place_bind_imports(rg_graph *g, const char *what);
-/* Span s's vkCmdBeginRendering from the slots' current views. */
-void rg__span_rendering(const rg_graph *g, uint32_t s, rg_span_rendering *out);
-/* Each stage's results freed (device objects destroyed); graph.c frees
- * them in reverse order. */
-void rg__memory_plan_free(rg_graph *g);
-void rg__place_memory_free(rg_graph *g);
-void rg__place_views_free(rg_graph *g);
+rg_result rg__place_memory(const rg_graph *g, rg__placed_objects *out);
+void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects);
+rg_result rg__place_views(const rg_graph *g, rg__placed_views *out);
+void rg__place_views_free(const rg_graph *g, rg__placed_views *views);
+/* A view of mip `mip`, layers base_layer..+layers of texture r's image.
+ * what: the call making it, for the message. */
+rg_result rg__attachment_view(const rg_graph *g, const char *what, const rg__resource *r, VkImage image,
+                              uint32_t mip, uint32_t base_layer, uint32_t layers, VkImageView *out);
+/* Span s's vkCmdBeginRendering from its slots' views (views: per span,
+ * as execute bound them). */
+void rg__span_rendering(const rg_graph *g, const rg__span_views *views, uint32_t s, rg_span_rendering *out);
 /* The queues' timeline semaphores (a graph on several queues). */
-rg_result rg__place_queues(rg_graph *g);
-void rg__place_queues_free(rg_graph *g);
+rg_result rg__place_queues(const rg_graph *g, VkSemaphore *semaphores);
+void rg__place_queues_free(const rg_graph *g, VkSemaphore *semaphores);
 /* The queue families created resources are shared across (VK_SHARING_MODE
  * CONCURRENT when count > 1): the families of the queues in mask. */
 uint32_t rg__queue_families(const rg_graph *g, uint32_t mask, uint32_t *families);
-/* GPU timings (g->timings): pools, events and units; nothing when off. */
-rg_result rg__place_timings(rg_graph *g);
-void rg__place_timings_free(rg_graph *g);
+/* GPU timings: pools, events and units; nothing when off. */
+rg_result rg__place_timings(const rg_graph *g, rg__timings *out);
+void rg__place_timings_free(const rg_graph *g, rg__timings *t);
 
 #endif

@@ -19,7 +19,7 @@
 #include "names.h"
 #include "place_stages.h"
 
-static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, uint32_t ri)
+static rg_result check_texture(const rg_graph *g, VkPhysicalDevice pd, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
     VkImageUsageFlags usage = rg__image_usage(g, ri);
@@ -47,7 +47,7 @@ static rg_result check_texture(rg_graph *g, VkPhysicalDevice pd, uint32_t ri)
     return RG_SUCCESS;
 }
 
-static rg_result check_blit(rg_graph *g, VkPhysicalDevice pd, const rg__cmd *c)
+static rg_result check_blit(const rg_graph *g, VkPhysicalDevice pd, const rg__cmd *c)
 {
     const rg__resource *src = &g->decl.resources[g->decl.accesses[c->first_access].resource];
     const rg__resource *dst = &g->decl.resources[g->decl.accesses[c->first_access + 1].resource];
@@ -69,7 +69,7 @@ static rg_result check_blit(rg_graph *g, VkPhysicalDevice pd, const rg__cmd *c)
     return RG_SUCCESS;
 }
 
-static rg_result check_depth_resolve(rg_graph *g, const VkPhysicalDeviceDepthStencilResolveProperties *props,
+static rg_result check_depth_resolve(const rg_graph *g, const VkPhysicalDeviceDepthStencilResolveProperties *props,
                                      const rg__span *span)
 {
     const rg_attachment *a = &span->desc.depth;
@@ -86,7 +86,7 @@ static rg_result check_depth_resolve(rg_graph *g, const VkPhysicalDeviceDepthSte
     return RG_SUCCESS;
 }
 
-rg_result rg__place_support(rg_graph *g)
+rg_result rg__place_support(const rg_graph *g)
 {
     VkPhysicalDevice pd = g->dev->physical;
     rg_result res = RG_SUCCESS;

@@ -18,16 +18,15 @@
 #include <stdio.h>
 #include <string.h>
 
-static rg_result vk_fail(rg_graph *g, VkResult vr, const char *what)
+static rg_result vk_fail(const rg_graph *g, VkResult vr, const char *what)
 {
     return rg__report(g, vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY
                              ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_VULKAN,
                       "placement: timings: %s: %s", what, rg_vk_result_string(vr));
 }
 
-void rg__place_timings_free(rg_graph *g)
+void rg__place_timings_free(const rg_graph *g, rg__timings *t)
 {
-    rg__timings *t = &g->placement.timings;
     VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
         if (dev && t->pools[q])
@@ -40,12 +39,19 @@ void rg__place_timings_free(rg_graph *g)
     rg__free(g, t->pos_end);
     rg__free(g, t->batch_unit);
     rg__free(g, t->cmd_unit);
-    rg__free(g, t->raw);
-    rg__free(g, t->ms);
     memset(t, 0, sizeof *t);
 }
 
-static uint32_t add_unit(rg__timings *t, rg__timing_kind kind, uint32_t cmd, uint32_t batch, rg_queue q)
+/* The units as they are planned (the placement's arrays are const). */
+typedef struct units_draft {
+    rg__timing_unit *units;
+    uint32_t unit_count;
+    uint32_t *pos_begin, *pos_end, *batch_unit, *cmd_unit;
+    uint32_t per_frame[RG_QUEUE_COUNT];
+    const uint64_t *mask;
+} units_draft;
+
+static uint32_t add_unit(units_draft *t, rg__timing_kind kind, uint32_t cmd, uint32_t batch, rg_queue q)
 {
     rg__timing_unit *u = &t->units[t->unit_count];
     *u = (rg__timing_unit){ .kind = kind, .cmd = cmd, .batch = batch, .queue = q, .query = t->per_frame[q] };
@@ -70,9 +76,8 @@ static void instance_name(const rg_graph *g, const rg__instance *in, char *out)
 
 /* The units: per batch on a timed queue, the batch, then its instances
  * and commands outside spans in execution order. */
-static void plan_units(rg_graph *g)
+static void plan_units(const rg_graph *g, units_draft *t)
 {
-    rg__timings *t = &g->placement.timings;
     const rg__compiled *c = &g->compiled;
     for (uint32_t b = 0; b < c->queues.batch_count; b++) {
         const rg__batch *batch = &c->queues.batches[b];
@@ -118,9 +123,8 @@ static void plan_units(rg_graph *g)
     }
 }
 
-rg_result rg__place_timings(rg_graph *g)
+rg_result rg__place_timings(const rg_graph *g, rg__timings *t)
 {
-    rg__timings *t = &g->placement.timings;
     if (!g->timings)
         return RG_SUCCESS;
     const rg__compiled *c = &g->compiled;
@@ -131,21 +135,23 @@ rg_result rg__place_timings(rg_graph *g)
     }
     /* A unit per batch and per position at most. */
     size_t most = (size_t)c->queues.batch_count + c->merge.order.count;
-    t->units = rg__calloc(g, most + 1, sizeof *t->units);
-    t->pos_begin = rg__malloc(g, ((size_t)c->merge.order.count + 1) * sizeof *t->pos_begin);
-    t->pos_end = rg__malloc(g, ((size_t)c->merge.order.count + 1) * sizeof *t->pos_end);
-    t->batch_unit = rg__malloc(g, ((size_t)c->queues.batch_count + 1) * sizeof *t->batch_unit);
-    t->cmd_unit = rg__malloc(g, ((size_t)g->decl.cmd_count + 1) * sizeof *t->cmd_unit);
-    t->ms = rg__calloc(g, most + 1, sizeof *t->ms);
-    if (!t->units || !t->pos_begin || !t->pos_end || !t->batch_unit || !t->cmd_unit || !t->ms)
+    units_draft d = {.mask = t->mask};
+    t->units = d.units = rg__calloc(g, most + 1, sizeof *d.units);
+    t->pos_begin = d.pos_begin = rg__malloc(g, ((size_t)c->merge.order.count + 1) * sizeof *d.pos_begin);
+    t->pos_end = d.pos_end = rg__malloc(g, ((size_t)c->merge.order.count + 1) * sizeof *d.pos_end);
+    t->batch_unit = d.batch_unit = rg__malloc(g, ((size_t)c->queues.batch_count + 1) * sizeof *d.batch_unit);
+    t->cmd_unit = d.cmd_unit = rg__malloc(g, ((size_t)g->decl.cmd_count + 1) * sizeof *d.cmd_unit);
+    if (!d.units || !d.pos_begin || !d.pos_end || !d.batch_unit || !d.cmd_unit)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: timings: out of host memory");
-    memset(t->pos_begin, 0xff, ((size_t)c->merge.order.count + 1) * sizeof *t->pos_begin);
-    memset(t->pos_end, 0xff, ((size_t)c->merge.order.count + 1) * sizeof *t->pos_end);
-    memset(t->batch_unit, 0xff, ((size_t)c->queues.batch_count + 1) * sizeof *t->batch_unit);
-    memset(t->cmd_unit, 0xff, ((size_t)g->decl.cmd_count + 1) * sizeof *t->cmd_unit);
-    plan_units(g);
+    memset(d.pos_begin, 0xff, ((size_t)c->merge.order.count + 1) * sizeof *d.pos_begin);
+    memset(d.pos_end, 0xff, ((size_t)c->merge.order.count + 1) * sizeof *d.pos_end);
+    memset(d.batch_unit, 0xff, ((size_t)c->queues.batch_count + 1) * sizeof *d.batch_unit);
+    memset(d.cmd_unit, 0xff, ((size_t)g->decl.cmd_count + 1) * sizeof *d.cmd_unit);
+    plan_units(g, &d);
+    t->unit_count = d.unit_count;
     uint32_t total = 0;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
+        t->per_frame[q] = d.per_frame[q];
         if (t->per_frame[q] == 0)
             continue;
         total += t->per_frame[q];
@@ -156,10 +162,6 @@ rg_result rg__place_timings(rg_graph *g)
         if (vr != VK_SUCCESS)
             return vk_fail(g, vr, "vkCreateQueryPool");
     }
-    /* Each query's value and availability. */
-    t->raw = rg__malloc(g, ((size_t)total * 2 + 2) * sizeof *t->raw);
-    if (!t->raw)
-        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: timings: out of host memory");
     if (total == 0)
         return RG_SUCCESS;
     for (uint32_t s = 0; s < RG__TIMING_FRAMES; s++) {
@@ -169,27 +171,4 @@ rg_result rg__place_timings(rg_graph *g)
             return vk_fail(g, vr, "vkCreateEvent");
     }
     return RG_SUCCESS;
-}
-
-static rg_result set_timings(rg_graph *g, bool on)
-{
-    if (g->timings == on)
-        return RG_SUCCESS;
-    g->timings = on;
-    if (g->status->state != RG__PLACED || !g->placement.on_device)
-        return RG_SUCCESS;
-    rg__place_timings_free(g);
-    if (!on)
-        return RG_SUCCESS;
-    rg_result r = rg__place_timings(g);
-    if (r != RG_SUCCESS) {
-        rg__place_timings_free(g);
-        g->timings = false;
-    }
-    return r;
-}
-
-rg_result rg_graph_set_timings(rg_graph *graph, bool on)
-{
-    RG__TAKEN(graph, "rg_graph_set_timings", set_timings(graph, on));
 }

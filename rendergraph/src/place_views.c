@@ -11,8 +11,8 @@
  *   - a half of a history pair is bound like such an import (its image
  *     alternates between the pair's two), its views of both images made
  *     at placement.
- * rg__place_bind_imports runs at the start of every execute and leaves the
- * view of every slot in g->placement.span_views, from which
+ * Execute binds the imports' views at the start of every frame
+ * (execute_imports.c) into its own copy of the span views, from which
  * rg__span_rendering builds each span's VkRenderingInfo.
  */
 #include "device.h"
@@ -51,10 +51,8 @@ static bool slot_subresource(const rg_graph *g, uint32_t s, uint32_t slot, uint3
     return true;
 }
 
-/* what: the call making it, for the message ("placement", or the execute
- * call for an import's view). */
-static rg_result make_view(rg_graph *g, const char *what, const rg__resource *r, VkImage image, uint32_t mip,
-                           uint32_t base_layer, uint32_t layers, VkImageView *out)
+rg_result rg__attachment_view(const rg_graph *g, const char *what, const rg__resource *r, VkImage image,
+                              uint32_t mip, uint32_t base_layer, uint32_t layers, VkImageView *out)
 {
     VkImageViewCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
@@ -78,18 +76,20 @@ static bool whole_image(const rg__resource *r, uint32_t mip, uint32_t base_layer
     return r->mip_levels == 1 && mip == 0 && base_layer == 0 && layers == r->array_layers;
 }
 
-static rg_result history_views(rg_graph *g);
+/* The views as they are made (the placement's arrays are const). */
+typedef struct views_draft {
+    rg__span_views *spans;
+    rg__import_slot *import_slots;
+    uint32_t import_slot_count;
+    rg__import_view *history;
+    uint32_t history_count;
+} views_draft;
 
-rg_result rg__place_views(rg_graph *g)
+static rg_result span_views(const rg_graph *g, views_draft *d, uint32_t *imports)
 {
-    rg__placement *pl = &g->placement;
-    pl->span_views = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof *pl->span_views);
-    if (!pl->span_views)
+    d->spans = rg__calloc(g, (size_t)g->decl.span_count + 1, sizeof *d->spans);
+    if (!d->spans)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
-    /* The count the array was made with: a declaration extended later must
-     * not change how much of it is walked. */
-    pl->span_view_count = g->decl.span_count;
-    uint32_t imports = 0;
     for (uint32_t s = 0; s < g->decl.span_count; s++) {
         for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++) {
             uint32_t ri, mip, base, layers;
@@ -97,28 +97,23 @@ rg_result rg__place_views(rg_graph *g)
                 continue;
             const rg__resource *r = &g->decl.resources[ri];
             if (r->imported || rg__history(r)) {
-                imports++;
+                (*imports)++;
                 continue;
             }
-            rg_result res = make_view(g, "placement", r, rg__image(g, ri), mip, base, layers, &pl->span_views[s].views[slot]);
+            rg_result res = rg__attachment_view(g, "placement", r, rg__image(g, ri), mip, base, layers,
+                                                &d->spans[s].views[slot]);
             if (res != RG_SUCCESS)
                 return res;
-            pl->span_views[s].owned |= 1u << slot;
+            d->spans[s].owned |= 1u << slot;
         }
     }
-    bool merged = false;
-    for (uint32_t i = 0; i < g->compiled.merge.instance_count; i++)
-        merged = merged || g->compiled.merge.instances[i].count > 1;
-    if (merged) {
-        pl->set_locations = g->dev->vk.CmdSetRenderingAttachmentLocationsKHR;
-        pl->set_input_indices = g->dev->vk.CmdSetRenderingInputAttachmentIndicesKHR;
-        if (!pl->set_locations || !pl->set_input_indices)
-            return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: graph '%s' merges spans but the device was not "
-                              "created with VK_KHR_dynamic_rendering_local_read (rg_device_desc.local_read)",
-                              g->name);
-    }
-    pl->import_slots = rg__calloc(g, (size_t)imports + 1, sizeof *pl->import_slots);
-    if (!pl->import_slots)
+    return RG_SUCCESS;
+}
+
+static rg_result import_slots(const rg_graph *g, views_draft *d, uint32_t imports)
+{
+    d->import_slots = rg__calloc(g, (size_t)imports + 1, sizeof *d->import_slots);
+    if (!d->import_slots)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     for (uint32_t s = 0; s < g->decl.span_count; s++)
         for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++) {
@@ -129,97 +124,87 @@ rg_result rg__place_views(rg_graph *g)
             if (!r->imported && !rg__history(r))
                 continue;
             bool sub = rg__history(r) || !whole_image(r, mip, base, layers);
-            pl->import_slots[pl->import_slot_count++] = (rg__import_slot){ s, slot, ri, mip, base, layers, sub };
+            d->import_slots[d->import_slot_count++] = (rg__import_slot){ s, slot, ri, mip, base, layers, sub };
         }
-    return history_views(g);
-}
-
-/* The graph's view of (slot, image), made on first sight. */
-static rg_result import_view(rg_graph *g, const char *what, const rg__import_slot *is, VkImage image,
-                             VkImageView *out)
-{
-    rg__placement *pl = &g->placement;
-    for (uint32_t i = 0; i < pl->import_view_count; i++) {
-        const rg__import_view *v = &pl->import_views[i];
-        if (v->image == image && v->span == is->span && v->slot == is->slot) {
-            *out = v->view;
-            return RG_SUCCESS;
-        }
-    }
-    if (!rg__grow(g, (void **)&pl->import_views, &pl->import_view_cap, pl->import_view_count + 1,
-                  sizeof *pl->import_views))
-        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
-    const rg__resource *r = &g->decl.resources[is->resource];
-    rg_result res = make_view(g, what, r, image, is->mip, is->base_layer, is->layers, out);
-    if (res == RG_SUCCESS)
-        pl->import_views[pl->import_view_count++] = (rg__import_view){ is->span, is->slot, image, *out };
-    return res;
+    return RG_SUCCESS;
 }
 
 /* A history half's views of both of its pair's images, made now so that
  * no execute allocates. */
-static rg_result history_views(rg_graph *g)
+static rg_result history_views(const rg_graph *g, views_draft *d)
 {
-    for (uint32_t i = 0; i < g->placement.import_slot_count; i++) {
-        const rg__import_slot *is = &g->placement.import_slots[i];
+    uint32_t halves = 0;
+    for (uint32_t i = 0; i < d->import_slot_count; i++)
+        halves += rg__history(&g->decl.resources[d->import_slots[i].resource]);
+    d->history = rg__calloc(g, 2 * (size_t)halves + 1, sizeof *d->history);
+    if (!d->history)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    for (uint32_t i = 0; i < d->import_slot_count; i++) {
+        const rg__import_slot *is = &d->import_slots[i];
         const rg__resource *r = &g->decl.resources[is->resource];
         if (!rg__history(r))
             continue;
-        VkImageView view;
-        rg_result res = import_view(g, "placement", is, g->placement.objects[is->resource].image, &view);
-        if (res == RG_SUCCESS)
-            res = import_view(g, "placement", is, g->placement.objects[r->history_pair].image, &view);
-        if (res != RG_SUCCESS)
-            return res;
-    }
-    return RG_SUCCESS;
-}
-
-rg_result rg__place_bind_imports(rg_graph *g, const char *what)
-{
-    for (uint32_t i = 0; i < g->placement.import_slot_count; i++) {
-        const rg__import_slot *is = &g->placement.import_slots[i];
-        const rg__resource *r = &g->decl.resources[is->resource];
-        VkImageView *slot = &g->placement.span_views[is->span].views[is->slot];
-        if (!is->sub) {
-            if (!rg__view(g, is->resource))
-                return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: imported texture '%s' is an attachment "
-                                "of span '%s' but has no view", what, r->name,
-                                g->decl.cmds[g->decl.spans[is->span].begin_cmd].name);
-            *slot = rg__view(g, is->resource);
-            continue;
+        for (uint32_t k = 0; k < 2; k++) {
+            VkImage image = g->placement.objects.of[k ? r->history_pair : is->resource].image;
+            VkImageView view;
+            rg_result res = rg__attachment_view(g, "placement", r, image, is->mip, is->base_layer, is->layers, &view);
+            if (res != RG_SUCCESS)
+                return res;
+            d->history[d->history_count++] = (rg__import_view){ is->span, is->slot, image, view };
         }
-        rg_result res = import_view(g, what, is, rg__image(g, is->resource), slot);
-        if (res != RG_SUCCESS)
-            return res;
     }
     return RG_SUCCESS;
 }
 
-void rg__place_views_free(rg_graph *g)
+static rg_result place_all(const rg_graph *g, views_draft *d, rg__placed_views *out)
 {
-    rg__placement *pl = &g->placement;
+    uint32_t imports = 0;
+    rg_result res = span_views(g, d, &imports);
+    if (res != RG_SUCCESS)
+        return res;
+    bool merged = false;
+    for (uint32_t i = 0; i < g->compiled.merge.instance_count; i++)
+        merged = merged || g->compiled.merge.instances[i].count > 1;
+    if (merged) {
+        out->set_locations = g->dev->vk.CmdSetRenderingAttachmentLocationsKHR;
+        out->set_input_indices = g->dev->vk.CmdSetRenderingInputAttachmentIndicesKHR;
+        if (!out->set_locations || !out->set_input_indices)
+            return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: graph '%s' merges spans but the device was not "
+                              "created with VK_KHR_dynamic_rendering_local_read (rg_device_desc.local_read)",
+                              g->name);
+    }
+    res = import_slots(g, d, imports);
+    return res == RG_SUCCESS ? history_views(g, d) : res;
+}
+
+rg_result rg__place_views(const rg_graph *g, rg__placed_views *out)
+{
+    views_draft d = {0};
+    rg_result res = place_all(g, &d, out);
+    /* The count the array was made with: a declaration extended later must
+     * not change how much of it is walked. */
+    out->spans = d.spans;
+    out->span_count = d.spans ? g->decl.span_count : 0;
+    out->import_slots = d.import_slots;
+    out->import_slot_count = d.import_slot_count;
+    out->history = d.history;
+    out->history_count = d.history_count;
+    return res;
+}
+
+void rg__place_views_free(const rg_graph *g, rg__placed_views *views)
+{
     VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
-    for (uint32_t s = 0; s < pl->span_view_count && dev; s++)
+    for (uint32_t s = 0; s < views->span_count && dev; s++)
         for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++)
-            if (pl->span_views[s].owned & (1u << slot))
-                rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = pl->span_views[s].views[slot]});
-    for (uint32_t i = 0; i < pl->import_view_count && dev; i++)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = pl->import_views[i].view});
-    for (uint32_t i = 0; i < pl->access_view_count && dev; i++)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = pl->access_views[i].view});
-    rg__free(g, pl->access_views);
-    pl->access_views = NULL;
-    pl->access_view_count = pl->access_view_cap = 0;
-    rg__free(g, pl->span_views);
-    rg__free(g, pl->import_slots);
-    rg__free(g, pl->import_views);
-    pl->span_views = NULL;
-    pl->set_locations = NULL;
-    pl->set_input_indices = NULL;
-    pl->import_slots = NULL;
-    pl->import_views = NULL;
-    pl->span_view_count = pl->import_slot_count = pl->import_view_count = pl->import_view_cap = 0;
+            if (views->spans[s].owned & (1u << slot))
+                rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = views->spans[s].views[slot]});
+    for (uint32_t i = 0; i < views->history_count && dev; i++)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = views->history[i].view});
+    rg__free(g, views->spans);
+    rg__free(g, views->import_slots);
+    rg__free(g, views->history);
+    *views = (rg__placed_views){0};
 }
 
 /* The view info of one attachment slot's attachment. */
@@ -246,9 +231,9 @@ static VkRenderingAttachmentInfo attachment_info(const rg__span_views *sv, const
 /* A merged instance's attachment: its view from the first span naming it,
  * load and clear as that span declared them, store as the instance
  * stores it, resolve from the last span naming it. */
-static VkRenderingAttachmentInfo instance_attachment(const rg_graph *g, const rg__inst_att *att, bool depth)
+static VkRenderingAttachmentInfo instance_attachment(const rg_graph *g, const rg__span_views *views,
+                                                     const rg__inst_att *att, bool depth)
 {
-    const rg__span_views *views = g->placement.span_views;
     const rg_rendering_desc *first = &g->decl.spans[att->span].desc, *last = &g->decl.spans[att->last_span].desc;
     const rg_attachment *a = depth ? &first->depth : &first->colors[att->slot];
     const rg_attachment *z = depth ? &last->depth : &last->colors[att->last_slot];
@@ -271,15 +256,16 @@ static VkRenderingAttachmentInfo instance_attachment(const rg_graph *g, const rg
     return info;
 }
 
-static void instance_rendering(const rg_graph *g, const rg__instance *in, rg_span_rendering *out)
+static void instance_rendering(const rg_graph *g, const rg__span_views *views, const rg__instance *in,
+                               rg_span_rendering *out)
 {
     const rg__span *first = &g->decl.spans[g->compiled.merge.instance_spans[in->first]];
     for (uint32_t u = 0; u < in->color_count; u++)
-        out->colors[u] = instance_attachment(g, &in->colors[u], false);
+        out->colors[u] = instance_attachment(g, views, &in->colors[u], false);
     bool has_depth = false, has_stencil = false;
     if (in->has_depth) {
         const rg__resource *r = &g->decl.resources[in->depth.resource];
-        out->depth = instance_attachment(g, &in->depth, true);
+        out->depth = instance_attachment(g, views, &in->depth, true);
         has_depth = (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
         has_stencil = (r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
     }
@@ -294,7 +280,7 @@ static void instance_rendering(const rg_graph *g, const rg__instance *in, rg_spa
     };
 }
 
-void rg__span_rendering(const rg_graph *g, uint32_t s, rg_span_rendering *out)
+void rg__span_rendering(const rg_graph *g, const rg__span_views *views, uint32_t s, rg_span_rendering *out)
 {
     const rg__span *span = &g->decl.spans[s];
     const rg__instance *in = &g->compiled.merge.instances[g->compiled.merge.span_map[s].instance];
@@ -303,11 +289,11 @@ void rg__span_rendering(const rg_graph *g, uint32_t s, rg_span_rendering *out)
     out->begin = (rg_command){rg__make_id(g, span->begin_cmd)};
     out->end = (rg_command){rg__make_id(g, span->end_cmd)};
     if (in->count > 1) {
-        instance_rendering(g, in, out);
+        instance_rendering(g, views, in, out);
         return;
     }
     const rg_rendering_desc *d = &span->desc;
-    const rg__span_views *sv = &g->placement.span_views[s];
+    const rg__span_views *sv = &views[s];
     for (uint32_t c = 0; c < d->color_count; c++)
         out->colors[c] = attachment_info(sv, &d->colors[c], c, RG__SLOT_RESOLVE(c),
                                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,

@@ -1,15 +1,18 @@
 /* What placement makes (memory_plan.c, place_*.c): the memory plan, the
- * created resources' Vulkan objects, attachment and descriptor views, the
- * queues' semaphores, GPU timings, and the barriers planned with the
- * plan's alias scopes, gathered in rg__placement. The placement stages'
- * functions are in place_stages.h. Not installed.
+ * created resources' Vulkan objects, attachment views, the queues'
+ * semaphores, the GPU timings' pools and units, and the barriers planned
+ * with the plan's alias scopes, gathered in rg__placement. Each part has
+ * one writer, the stage named at its struct, which gets the graph as const
+ * and its own part to fill; every array is a pointer to const, so nothing
+ * writes a placement after it was made (what changes from frame to frame
+ * is execute's, in execution.h). The placement stages' functions are in
+ * place_stages.h. Not installed.
  */
 #ifndef RG_PLACEMENT_H
 #define RG_PLACEMENT_H
 
 #include "compile_results.h"
 #include "declaration.h"
-#include "frames.h"
 
 /* Requirements of one resource, indexed like resources[]. */
 typedef struct rg__mem_requirements {
@@ -42,31 +45,23 @@ typedef struct rg__mem_pool {
     VkDeviceSize size;
 } rg__mem_pool;
 
+/* memory_plan.c */
 typedef struct rg__mem_plan {
-    rg__mem_placement *items;         /* resource_count entries */
-    rg__alias_scope *alias;           /* resource_count entries */
-    rg__mem_pool *pools;
-    uint32_t pool_count, pool_cap;
+    const rg__mem_placement *items;   /* resource_count entries */
+    const rg__alias_scope *alias;     /* resource_count entries */
+    const rg__mem_pool *pools;
+    uint32_t pool_count;
     rg_memory_totals totals;
 } rg__mem_plan;
 
-/* Attachment views of one span (place_views.c): slots as RG__SLOT_*.
- * Created textures' views are made at placement and owned; imports' are
- * set at each execute (their own view, or one the graph keeps in
- * import_views). */
+/* Attachment views of one span: slots as RG__SLOT_*. Created textures'
+ * views are made at placement and owned; imports' and history halves'
+ * are bound at each execute (execute_imports.c: their own view, or one
+ * the graph made of the image). */
 typedef struct rg__span_views {
     VkImageView views[RG__SPAN_SLOTS];
     uint32_t owned;                   /* bit per slot: made by placement */
 } rg__span_views;
-
-/* What record callbacks get: the graph (for its resources' objects), the
- * command buffer and the command being recorded (RG__NONE: none, for
- * rg_record_context_get's). */
-struct rg_record_context {
-    rg_graph *graph;
-    VkCommandBuffer cmd;
-    uint32_t command;
-};
 
 /* An attachment slot of an import, and the subresource it views; sub: not
  * the whole image, so the graph makes views of it. */
@@ -76,24 +71,32 @@ typedef struct rg__import_slot {
     bool sub;
 } rg__import_slot;
 
-/* A view of one access's subresources (record_descriptors.c), per image
- * (a history half or an import has several). */
-typedef struct rg__access_view {
-    uint32_t access;
-    VkImage image;
-    VkImageView view;
-} rg__access_view;
-
-/* A view the graph made of an import's image for one slot. */
+/* A view the graph made of an import's or a history half's image for one
+ * slot. */
 typedef struct rg__import_view {
     uint32_t span, slot;
     VkImage image;
     VkImageView view;
 } rg__import_view;
 
+/* place_views.c: every span's attachment views, the slots bound at each
+ * execute, and history halves' views of both images of their pair (made
+ * here so that no execute allocates). */
+typedef struct rg__placed_views {
+    const rg__span_views *spans;      /* per span */
+    uint32_t span_count;              /* spans when they were made */
+    const rg__import_slot *import_slots;
+    uint32_t import_slot_count;
+    const rg__import_view *history;
+    uint32_t history_count;
+    /* Merged instances' per-span state (VK_KHR_dynamic_rendering_local_read). */
+    PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;
+    PFN_vkCmdSetRenderingInputAttachmentIndicesKHR set_input_indices;
+} rg__placed_views;
+
 /* GPU timings (rendergraph.h, "Timings"): the timed units of the frame
- * (place_timings.c) and a ring of frames whose timestamps are written
- * (record_timings.c). */
+ * and the pools their timestamps go to (place_timings.c); which frames
+ * the pools hold is execute's (record_timings.c). */
 #define RG__TIMING_FRAMES 3
 
 typedef enum rg__timing_kind {
@@ -115,26 +118,21 @@ typedef struct rg__timing_unit {
     char name[RG__NAME_MAX];
 } rg__timing_unit;
 
+/* place_timings.c */
 typedef struct rg__timings {
     VkQueryPool pools[RG_QUEUE_COUNT]; /* RG__TIMING_FRAMES ranges of per_frame queries */
     uint32_t per_frame[RG_QUEUE_COUNT];
     uint64_t mask[RG_QUEUE_COUNT];    /* the family's timestampValidBits */
     VkEvent events[RG__TIMING_FRAMES]; /* set by the frame's last batch when done */
-    rg__timing_unit *units;
+    const rg__timing_unit *units;
     uint32_t unit_count;
-    uint32_t *pos_begin, *pos_end;    /* per execution-order position: a unit or RG__NONE */
-    uint32_t *batch_unit;             /* per batch: its unit or RG__NONE (queue not timed) */
-    uint32_t *cmd_unit;               /* per command: its unit (spans': their
+    const uint32_t *pos_begin, *pos_end; /* per execution-order position: a unit or RG__NONE */
+    const uint32_t *batch_unit;       /* per batch: its unit or RG__NONE (queue not timed) */
+    const uint32_t *cmd_unit;         /* per command: its unit (spans': their
                                          instance's) or RG__NONE */
-    uint64_t slot_frame[RG__TIMING_FRAMES]; /* the frame a slot holds, from 1; 0: free */
-    uint32_t recording;               /* 1 + the slot of the frame being recorded; 0: none */
-    uint64_t frames;                  /* frames recorded since placement */
-    uint64_t *raw;                    /* vkGetQueryPoolResults' scratch: value, availability */
-    double *ms;                       /* per unit, of the latest completed frame */
-    uint64_t completed;               /* that frame, 0: none yet */
 } rg__timings;
 
-/* A created resource's Vulkan objects (place_memory.c). */
+/* A created resource's Vulkan objects. */
 typedef struct rg__object {
     VkImage image;
     VkImageView view;                 /* of the whole image, where its usage allows one */
@@ -142,46 +140,31 @@ typedef struct rg__object {
     bool pooled;                      /* shares a pool's memory */
 } rg__object;
 
-/* What placement made, each part by its own stage (the file named in the
- * comment), the frame state by execute. */
+/* place_memory.c: the created resources' objects and the memory they are
+ * bound to. */
+typedef struct rg__placed_objects {
+    const rg__object *of;             /* per resource (created ones) */
+    const VkDeviceMemory *memory;     /* pools, lazy and dedicated allocations */
+    uint32_t memory_count;
+    /* Pools from rg_graph_desc.pool_memory: where each one starts (its
+     * memory is not in the list above, which the graph frees itself). */
+    const VkDeviceMemory *app_pools;
+    const VkDeviceSize *app_offsets;
+    uint32_t app_pool_count;
+} rg__placed_objects;
+
+/* What placement made, each part by its own stage. */
 typedef struct rg__placement {
-    bool on_device;                   /* made by rg_place (else rg_place_offline) */
+    bool on_device;                   /* graph.c: made by rg_place (else rg_place_offline) */
     rg__mem_plan plan;                /* memory_plan.c */
     rg__sync sync;                    /* the barriers with the plan's alias scopes
                                          (compile_barriers.c's planner, run by
                                          graph.c at placement) */
-    bool synced;                      /* sync is made: queries read it */
-    rg__object *objects;              /* place_memory.c: per resource (created ones) */
-    VkDeviceMemory *memory;           /* pools, lazy and dedicated allocations */
-    uint32_t memory_count;
-    /* Pools from rg_graph_desc.pool_memory: where each one starts (its
-     * memory is not in the list above, which the graph frees itself). */
-    VkDeviceMemory *app_pools;
-    VkDeviceSize *app_offsets;
-    uint32_t app_pool_count;
-    rg__span_views *span_views;       /* per span */
-    uint32_t span_view_count;         /* spans when it was made */
-    rg__import_slot *import_slots;
-    uint32_t import_slot_count;
-    rg__import_view *import_views;    /* made at execute, kept until placement is freed */
-    uint32_t import_view_count, import_view_cap;
-    rg__access_view *access_views;    /* descriptor views, made when first asked for, kept
-                                         until placement is freed */
-    uint32_t access_view_count, access_view_cap;
-    rg_record_context record;         /* rg_record_context_get's */
-    rg__frames frames;                /* execute.c */
-    /* Merged instances' per-span state (VK_KHR_dynamic_rendering_local_read). */
-    PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;
-    PFN_vkCmdSetRenderingInputAttachmentIndicesKHR set_input_indices;
-    /* Queues (place_queues.c): a timeline semaphore per queue the graph
-     * uses, and the value each reached in the frames recorded so far (the
-     * frame being recorded adds its batches' numbers to it). */
+    bool synced;                      /* graph.c: sync is made, queries read it */
+    rg__placed_objects objects;       /* place_memory.c */
+    rg__placed_views views;           /* place_views.c */
+    /* place_queues.c: a timeline semaphore per queue the graph uses. */
     VkSemaphore semaphores[RG_QUEUE_COUNT];
-    uint64_t timeline[RG_QUEUE_COUNT];
-    /* The value rg_submit last signalled on each (0: none): what retiring
-     * the placement waits for (device.c). */
-    uint64_t submitted[RG_QUEUE_COUNT];
-    rg_submission *submissions;       /* rg_execute_batches' plan, batch_count entries */
     rg__timings timings;              /* place_timings.c; zero when timings are off */
 } rg__placement;
 

@@ -229,7 +229,7 @@ bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous)
 {
     uint32_t i = graph ? rg__texture_index(graph, previous) : RG__NONE;
     return i != RG__NONE && rg__history(&graph->decl.resources[i]) && placed(graph) &&
-           graph->placement.on_device && graph->placement.frames.recorded > 0;
+           graph->placement.on_device && graph->exec.frames.recorded > 0;
 }
 
 bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
@@ -350,7 +350,7 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
     if (graph->compiled.merge.span_map[span].instance == RG__NONE)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_span_get_rendering: span %u was culled",
                           span);
-    rg__span_rendering(graph, span, out);
+    rg__span_rendering(graph, graph->exec.bound.spans, span, out);
     return RG_SUCCESS;
 }
 
@@ -451,7 +451,7 @@ rg_result rg_chunk_get(const rg_graph *graph, uint32_t chunk, rg_chunk_info *out
 {
     if (!graph || !out)
         return RG_ERROR_INVALID_ARGUMENT;
-    const rg__frames *f = &graph->placement.frames;
+    const rg__frames *f = &graph->exec.frames;
     if (!f->open || chunk >= f->chunk_count)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_chunk_get: %s", !f->open
                           ? "no frame begun (rg_execute_begin)" : "an index past the chunk count");

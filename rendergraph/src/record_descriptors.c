@@ -10,11 +10,12 @@
  * format; an import's is the application's). Any other access, and any
  * access to a depth+stencil format's texture whose own view has both
  * aspects, gets a view of exactly its subresources, made on first request
- * per (access, image) and kept in placement.access_views until the
- * placement is freed (place_views.c frees them with the others).
+ * per (access, image) and kept in the graph's access views
+ * (rg__access_views) until the placement is freed.
  */
 #include "compile_stages.h"
 #include "device.h"
+#include "execute.h"
 #include "names.h"
 #include "place_stages.h"
 
@@ -114,14 +115,13 @@ static rg_result find_or_make_view(const rg_record_context *rc, uint32_t ai, VkI
     rg_graph *g = rc->graph;
     const rg__access *a = &g->decl.accesses[ai];
     const rg__resource *r = &g->decl.resources[a->resource];
-    rg__placement *pl = &g->placement;
-    for (uint32_t i = 0; i < pl->access_view_count; i++)
-        if (pl->access_views[i].access == ai && pl->access_views[i].image == image) {
-            *out = pl->access_views[i].view;
+    rg__access_views *made = &g->exec.access_views;
+    for (uint32_t i = 0; i < made->count; i++)
+        if (made->of[i].access == ai && made->of[i].image == image) {
+            *out = made->of[i].view;
             return RG_SUCCESS;
         }
-    if (!rg__grow(g, (void **)&pl->access_views, &pl->access_view_cap, pl->access_view_count + 1,
-                  sizeof *pl->access_views))
+    if (!rg__grow(g, (void **)&made->of, &made->cap, made->count + 1, sizeof *made->of))
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
     bool array = r->array_layers > 1;
     VkImageViewCreateInfo ci = {
@@ -141,8 +141,17 @@ static rg_result find_or_make_view(const rg_record_context *rc, uint32_t ai, VkI
                           rg_vk_result_string(vr));
     rg__name_view(g->dev, *out, r->name, a->range.base_mip, a->range.mip_count, a->range.base_layer,
                   a->range.layer_count);
-    pl->access_views[pl->access_view_count++] = (rg__access_view){ ai, image, *out };
+    made->of[made->count++] = (rg__access_view){ ai, image, *out };
     return RG_SUCCESS;
+}
+
+void rg__access_views_free(rg_graph *g)
+{
+    rg__access_views *made = &g->exec.access_views;
+    for (uint32_t i = 0; i < made->count && g->dev; i++)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = made->of[i].view});
+    rg__free(g, made->of);
+    *made = (rg__access_views){0};
 }
 
 /* The view of access ai's subresources of the texture's current image. */

@@ -17,6 +17,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ----------------------------------------------------------------- state */
+
+/* The queries of a frame's pools, summed. */
+static uint32_t queries_per_frame(const rg__timings *t)
+{
+    uint32_t total = 0;
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+        total += t->per_frame[q];
+    return total;
+}
+
+rg_result rg__timings_frames_prepare(rg_graph *g, const char *what)
+{
+    const rg__timings *t = &g->placement.timings;
+    rg__timing_frames *f = &g->exec.timing;
+    if (!t->units)
+        return RG_SUCCESS;
+    /* Each query's value and availability; each unit's time. */
+    f->raw = rg__malloc(g, ((size_t)queries_per_frame(t) * 2 + 2) * sizeof *f->raw);
+    f->ms = rg__calloc(g, (size_t)t->unit_count + 1, sizeof *f->ms);
+    if (!f->raw || !f->ms)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: timings: out of host memory", what);
+    return RG_SUCCESS;
+}
+
+void rg__timings_frames_free(rg_graph *g)
+{
+    rg__timing_frames *f = &g->exec.timing;
+    rg__free(g, f->raw);
+    rg__free(g, f->ms);
+    *f = (rg__timing_frames){0};
+}
+
 /* ----------------------------------------------------------------- reads */
 
 /* The queries of pool q of slot s start at raw + 2 * offset(q). */
@@ -32,7 +65,8 @@ static uint32_t raw_offset(const rg__timings *t, uint32_t q)
  * false (nothing changed) otherwise. */
 static bool read_slot(rg_graph *g, uint32_t s)
 {
-    rg__timings *t = &g->placement.timings;
+    const rg__timings *t = &g->placement.timings;
+    rg__timing_frames *f = &g->exec.timing;
     VkDevice dev = g->dev->device;
     if (g->dev->vk.GetEventStatus(dev, t->events[s]) != VK_EVENT_SET)
         return false;
@@ -40,7 +74,7 @@ static bool read_slot(rg_graph *g, uint32_t s)
         uint32_t n = t->per_frame[q];
         if (n == 0)
             continue;
-        uint64_t *raw = t->raw + 2 * raw_offset(t, q);
+        uint64_t *raw = f->raw + 2 * raw_offset(t, q);
         VkResult vr = g->dev->vk.GetQueryPoolResults(dev, t->pools[q], s * n, n, (size_t)n * 2 * sizeof *raw, raw,
                                                      2 * sizeof *raw,
                                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
@@ -53,18 +87,19 @@ static bool read_slot(rg_graph *g, uint32_t s)
     double period = (double)g->dev->properties.limits.timestampPeriod;
     for (uint32_t u = 0; u < t->unit_count; u++) {
         const rg__timing_unit *unit = &t->units[u];
-        const uint64_t *raw = t->raw + 2 * ((size_t)raw_offset(t, unit->queue) + unit->query);
+        const uint64_t *raw = f->raw + 2 * ((size_t)raw_offset(t, unit->queue) + unit->query);
         uint64_t ticks = (raw[2] - raw[0]) & t->mask[unit->queue];
-        t->ms[u] = (double)ticks * period / 1e6;
+        f->ms[u] = (double)ticks * period / 1e6;
     }
-    t->completed = t->slot_frame[s];
+    f->completed = f->slot_frame[s];
     return true;
 }
 
 void rg__timings_frame_begin(rg_graph *g)
 {
-    rg__timings *t = &g->placement.timings;
-    t->recording = 0;
+    const rg__timings *t = &g->placement.timings;
+    rg__timing_frames *f = &g->exec.timing;
+    f->recording = 0;
     if (!t->events[0])
         return;
     /* Oldest first: frames complete in order, so the first one not done
@@ -72,18 +107,18 @@ void rg__timings_frame_begin(rg_graph *g)
     for (;;) {
         uint32_t oldest = RG__NONE;
         for (uint32_t s = 0; s < RG__TIMING_FRAMES; s++)
-            if (t->slot_frame[s] && (oldest == RG__NONE || t->slot_frame[s] < t->slot_frame[oldest]))
+            if (f->slot_frame[s] && (oldest == RG__NONE || f->slot_frame[s] < f->slot_frame[oldest]))
                 oldest = s;
         if (oldest == RG__NONE || !read_slot(g, oldest))
             break;
         g->dev->vk.ResetEvent(g->dev->device, t->events[oldest]);
-        t->slot_frame[oldest] = 0;
+        f->slot_frame[oldest] = 0;
     }
-    t->frames++;
+    f->frames++;
     for (uint32_t s = 0; s < RG__TIMING_FRAMES; s++) {
-        if (t->slot_frame[s] == 0) {
-            t->slot_frame[s] = t->frames;
-            t->recording = s + 1;
+        if (f->slot_frame[s] == 0) {
+            f->slot_frame[s] = f->frames;
+            f->recording = s + 1;
             return;
         }
     }
@@ -91,10 +126,10 @@ void rg__timings_frame_begin(rg_graph *g)
 
 void rg__timings_frame_end(rg_graph *g, bool ok)
 {
-    rg__timings *t = &g->placement.timings;
-    if (t->recording && !ok)
-        t->slot_frame[t->recording - 1] = 0;
-    t->recording = 0;
+    rg__timing_frames *f = &g->exec.timing;
+    if (f->recording && !ok)
+        f->slot_frame[f->recording - 1] = 0;
+    f->recording = 0;
 }
 
 /* ---------------------------------------------------------------- writes */
@@ -103,7 +138,7 @@ static void stamp(rg_graph *g, VkCommandBuffer cmd, uint32_t u, uint32_t second)
 {
     const rg__timings *t = &g->placement.timings;
     const rg__timing_unit *unit = &t->units[u];
-    uint32_t base = (t->recording - 1) * t->per_frame[unit->queue];
+    uint32_t base = (g->exec.timing.recording - 1) * t->per_frame[unit->queue];
     g->dev->vk.CmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, t->pools[unit->queue],
                                   base + unit->query + second);
 }
@@ -115,7 +150,7 @@ void rg__timings_batch_begin(rg_graph *g, VkCommandBuffer cmd, uint32_t b)
     if (u == RG__NONE)
         return;
     const rg__timing_unit *unit = &t->units[u];
-    uint32_t base = (t->recording - 1) * t->per_frame[unit->queue];
+    uint32_t base = (g->exec.timing.recording - 1) * t->per_frame[unit->queue];
     g->dev->vk.CmdResetQueryPool(cmd, t->pools[unit->queue], base + unit->query, unit->query_count);
     stamp(g, cmd, u, 0);
 }
@@ -132,7 +167,7 @@ void rg__timings_batch_end(rg_graph *g, VkCommandBuffer cmd, uint32_t b)
                               .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
                              .pMemoryBarriers = &done };
-    g->dev->vk.CmdSetEvent2(cmd, t->events[t->recording - 1], &dep);
+    g->dev->vk.CmdSetEvent2(cmd, t->events[g->exec.timing.recording - 1], &dep);
 }
 
 void rg__timings_before(rg_graph *g, VkCommandBuffer cmd, uint32_t p)
@@ -190,9 +225,10 @@ rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double 
         return rg__report(g, RG_ERROR_UNSUPPORTED, "rg_command_get_time: command '%s' runs on the %s "
                           "queue, whose family has no timestamps (timestampValidBits 0)", cmd->name,
                           rg_queue_name(rg__queue_of(g, c)));
-    if (!t->completed)
+    const rg__timing_frames *f = &g->exec.timing;
+    if (!f->completed)
         return not_ready(g, "rg_command_get_time");
-    *ms = t->ms[t->cmd_unit[c]];
+    *ms = f->ms[t->cmd_unit[c]];
     return RG_SUCCESS;
 }
 
@@ -216,7 +252,8 @@ rg_result rg_timing_get(const rg_graph *graph, uint32_t index, rg_timing *out)
     if (index >= t->unit_count)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_timing_get: index %u, graph '%s' has %u "
                           "timed units", index, g->name, t->unit_count);
-    if (!t->completed)
+    const rg__timing_frames *f = &g->exec.timing;
+    if (!f->completed)
         return not_ready(g, "rg_timing_get");
     const rg__timing_unit *u = &t->units[index];
     static const rg_timing_kind kinds[] = { [RG__TIMING_BATCH] = RG_TIMING_BATCH,
@@ -228,8 +265,8 @@ rg_result rg_timing_get(const rg_graph *graph, uint32_t index, rg_timing *out)
         .name = u->name,
         .queue = u->queue,
         .batch = u->batch,
-        .ms = t->ms[index],
-        .frame = t->completed,
+        .ms = f->ms[index],
+        .frame = f->completed,
     };
     return RG_SUCCESS;
 }
@@ -257,7 +294,8 @@ rg_result rg_timings_print(const rg_graph *graph, FILE *out)
     if (r != RG_SUCCESS)
         return r;
     const rg__timings *t = &g->placement.timings;
-    if (!t->completed) {
+    const rg__timing_frames *f = &g->exec.timing;
+    if (!f->completed) {
         if (fprintf(out, "GPU timings of graph '%s': no completed frame yet\n", g->name) < 0)
             return rg__report(g, RG_ERROR_IO, "rg_timings_print: the file cannot be written");
         return RG_SUCCESS;
@@ -269,15 +307,15 @@ rg_result rg_timings_print(const rg_graph *graph, FILE *out)
     double batches = 0.0, passes = 0.0;
     for (uint32_t u = 0; u < t->unit_count; u++) {
         if (t->units[u].kind == RG__TIMING_BATCH) {
-            batches += t->ms[u];
+            batches += f->ms[u];
             continue;
         }
-        passes += t->ms[u];
-        list[n++] = (heavy){ t->ms[u], u };
+        passes += f->ms[u];
+        list[n++] = (heavy){ f->ms[u], u };
     }
     qsort(list, n, sizeof *list, heaviest_first);
     int w = fprintf(out, "GPU timings of graph '%s', frame %llu: passes %.3f ms, batches %.3f ms\n", g->name,
-                    (unsigned long long)t->completed, passes, batches);
+                    (unsigned long long)f->completed, passes, batches);
     for (uint32_t i = 0; i < n && w >= 0; i++) {
         const rg__timing_unit *u = &t->units[list[i].unit];
         w = fprintf(out, "  %9.3f ms %5.1f%%  %-8s %-8s %s\n", list[i].ms,
@@ -286,7 +324,7 @@ rg_result rg_timings_print(const rg_graph *graph, FILE *out)
     }
     for (uint32_t u = 0; u < t->unit_count && w >= 0; u++)
         if (t->units[u].kind == RG__TIMING_BATCH)
-            w = fprintf(out, "  %9.3f ms         %s\n", t->ms[u], t->units[u].name);
+            w = fprintf(out, "  %9.3f ms         %s\n", f->ms[u], t->units[u].name);
     rg__free(g, list);
     if (w < 0)
         return rg__report(g, RG_ERROR_IO, "rg_timings_print: the file cannot be written");

@@ -5,7 +5,7 @@
  * submitted, and the application's retire point, are what a freed
  * placement waits for (rendergraph.h, "Placement and the GPU"). */
 #include "device.h"
-#include "graph.h"
+#include "execute.h"
 
 /* Command buffers per submission: a batch's chunks. */
 #define RG__SUBMIT_CMDS RG__MAX_CHUNKS
@@ -74,8 +74,8 @@ static rg_result submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit
                               rg_vk_result_string(vr));
         /* What retiring the placement waits for (device.c). */
         for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-            if (s->signal.semaphore == g->placement.semaphores[q] && s->signal.value > g->placement.submitted[q])
-                g->placement.submitted[q] = s->signal.value;
+            if (s->signal.semaphore == g->placement.semaphores[q] && s->signal.value > g->exec.submitted[q])
+                g->exec.submitted[q] = s->signal.value;
     }
     g->unretired = 0; /* the graph's timelines signal after the frame */
     return RG_SUCCESS;
@@ -104,4 +104,10 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
 rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint64_t value, VkFence fence)
 {
     RG__TAKEN(graph, "rg_graph_set_retire_point", set_retire_point(graph, timeline, value, fence));
+}
+
+void rg__submits_forget(rg_graph *g)
+{
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+        g->exec.submitted[q] = 0;
 }
