@@ -60,8 +60,7 @@ typedef struct planned {
 
 /* The result under construction, published as rg__sync. */
 typedef struct sbuild {
-    rg_barrier_info *barriers;
-    uint32_t *barrier_point;
+    rg__barrier *barriers;
     uint32_t barrier_count, barrier_cap;
     uint32_t *point_start;
     uint32_t point_max;

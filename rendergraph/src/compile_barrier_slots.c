@@ -131,7 +131,7 @@ static planned slot_step(planner *p, uint32_t slot, const step *s)
     bool synced = b.n.barrier;
     if (b.n.barrier && !transition && st->bar != RG__NONE && st->bar_point == b.at.point) {
         /* Nothing ran on the slot since that barrier: widen it. */
-        rg_barrier_info *w = &p->out->barriers[st->bar];
+        rg__barrier *w = &p->out->barriers[st->bar];
         w->src_stage |= st->bar_src_stage;
         w->src_access |= st->bar_src_access;
         w->dst_stage |= s->stage;
@@ -152,22 +152,14 @@ static bool planned_eq(const planned *a, const planned *b)
            a->n.new_layout == b->n.new_layout && a->n.src_stage == b->n.src_stage && a->n.src_access == b->n.src_access;
 }
 
-static rg_barrier_info *barrier_append(planner *p, const site *at)
+/* A new barrier of resource ri (RG__NONE: memory) at `at`. */
+static rg__barrier *barrier_append(planner *p, const site *at, uint32_t ri)
 {
-    const rg_graph *g = p->g;
     sbuild *c = p->out;
-    uint32_t cap = c->barrier_cap, point_cap = c->barrier_cap;
-    if (!rg__grow(g, (void **)&c->barriers, &cap, c->barrier_count + 1, sizeof *c->barriers) ||
-        !rg__grow(g, (void **)&c->barrier_point, &point_cap, c->barrier_count + 1, sizeof *c->barrier_point))
+    if (!rg__grow(p->g, (void **)&c->barriers, &c->barrier_cap, c->barrier_count + 1, sizeof *c->barriers))
         return NULL;
-    c->barrier_cap = cap;
-    c->barrier_point[c->barrier_count] = at->point;
-    rg_barrier_info *b = &c->barriers[c->barrier_count++];
-    memset(b, 0, sizeof *b);
-    b->before =
-        at->point < rg__order_count(g) ? (rg_command){rg__make_id(g, rg__order_cmds(g)[at->point])} : (rg_command){0};
-    b->by_region = at->by_region;
-    b->hoisted = at->hoisted;
+    rg__barrier *b = &c->barriers[c->barrier_count++];
+    *b = (rg__barrier){.point = at->point, .resource = ri, .hoisted = at->hoisted, .by_region = at->by_region};
     return b;
 }
 
@@ -189,8 +181,8 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
         return true;
     uint32_t index = RG__NONE;
     for (uint32_t i = p->first_new; i < p->out->barrier_count; i++) {
-        rg_barrier_info *b = &p->out->barriers[i];
-        if (p->out->barrier_point[i] == r->b.at.point && b->range.aspect == r->aspect &&
+        rg__barrier *b = &p->out->barriers[i];
+        if (b->point == r->b.at.point && b->range.aspect == r->aspect &&
             b->range.base_layer == r->layer && b->range.layer_count == r->count &&
             b->range.base_mip + b->range.mip_count == r->mip && b->old_layout == n->old_layout &&
             b->new_layout == n->new_layout && b->src_stage == n->src_stage && b->src_access == n->src_access) {
@@ -200,10 +192,9 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
         }
     }
     if (index == RG__NONE) {
-        rg_barrier_info *b = barrier_append(p, &r->b.at);
+        rg__barrier *b = barrier_append(p, &r->b.at, ri);
         if (!b)
             return false;
-        b->texture.id = rg__make_id(g, ri);
         b->range = (rg_range){r->aspect, r->mip, 1, r->layer, r->count};
         b->src_stage = n->src_stage;
         b->src_access = n->src_access;
@@ -267,10 +258,9 @@ bool rg__plan_buffer(planner *p, uint32_t ri, const step *s)
     planned pl = slot_step(p, slot, s);
     if (!pl.n.barrier)
         return true;
-    rg_barrier_info *b = barrier_append(p, &pl.at);
+    rg__barrier *b = barrier_append(p, &pl.at, ri);
     if (!b)
         return false;
-    b->buffer.id = rg__make_id(g, ri);
     b->src_stage = pl.n.src_stage;
     b->src_access = pl.n.src_access;
     b->dst_stage = s->stage;

@@ -286,32 +286,25 @@ static rg_result sort_by_point(const rg_graph *g, sbuild *c)
 {
     bool sorted = true;
     for (uint32_t i = 1; i < c->barrier_count && sorted; i++)
-        sorted = c->barrier_point[i - 1] <= c->barrier_point[i];
+        sorted = c->barriers[i - 1].point <= c->barriers[i].point;
     if (sorted)
         return RG_SUCCESS;
     uint32_t *start = rg__calloc(g, (size_t)rg__order_count(g) + 2, sizeof *start);
-    rg_barrier_info *b = rg__malloc(g, (size_t)c->barrier_count * sizeof *b);
-    uint32_t *pt = rg__malloc(g, (size_t)c->barrier_count * sizeof *pt);
-    if (!start || !b || !pt) {
+    rg__barrier *b = rg__malloc(g, (size_t)c->barrier_count * sizeof *b);
+    if (!start || !b) {
         rg__free(g, start);
         rg__free(g, b);
-        rg__free(g, pt);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < c->barrier_count; i++)
-        start[c->barrier_point[i] + 1]++;
+        start[c->barriers[i].point + 1]++;
     for (uint32_t p = 0; p <= rg__order_count(g); p++)
         start[p + 1] += start[p];
-    for (uint32_t i = 0; i < c->barrier_count; i++) {
-        uint32_t at = start[c->barrier_point[i]]++;
-        b[at] = c->barriers[i];
-        pt[at] = c->barrier_point[i];
-    }
+    for (uint32_t i = 0; i < c->barrier_count; i++)
+        b[start[c->barriers[i].point]++] = c->barriers[i];
     memcpy(c->barriers, b, (size_t)c->barrier_count * sizeof *b);
-    memcpy(c->barrier_point, pt, (size_t)c->barrier_count * sizeof *pt);
     rg__free(g, start);
     rg__free(g, b);
-    rg__free(g, pt);
     return RG_SUCCESS;
 }
 
@@ -325,7 +318,7 @@ static rg_result point_index(const rg_graph *g, sbuild *c)
     uint32_t b = 0, most = 1;
     for (uint32_t pt = 0; pt <= rg__order_count(g) + 1; pt++) {
         c->point_start[pt] = b;
-        while (b < c->barrier_count && c->barrier_point[b] == pt)
+        while (b < c->barrier_count && c->barriers[b].point == pt)
             b++;
         if (b - c->point_start[pt] > most)
             most = b - c->point_start[pt];
@@ -337,22 +330,47 @@ static rg_result point_index(const rg_graph *g, sbuild *c)
 void rg__sync_free(const rg_graph *g, rg__sync *s)
 {
     rg__free(g, s->barriers);
+    rg__free(g, s->infos);
     rg__free(g, s->order_handles);
-    rg__free(g, s->barrier_point);
     rg__free(g, s->point_start);
     rg__free(g, s->wait_stage);
     rg__free(g, s->history_clears);
     *s = (rg__sync){0};
 }
 
-/* The execution order as public handles (they carry the tag, like the
- * barriers). */
+/* The execution order as public handles (they carry the tag). */
 static rg_command *order_handles(const rg_graph *g)
 {
     rg_command *h = rg__malloc(g, ((size_t)rg__order_count(g) + 1) * sizeof *h);
     for (uint32_t p = 0; h && p < rg__order_count(g); p++)
         h[p] = (rg_command){rg__make_id(g, rg__order_cmds(g)[p])};
     return h;
+}
+
+/* The barriers' public forms, for rg_barrier_get. */
+static rg_barrier_info *barrier_infos(const rg_graph *g, const sbuild *c)
+{
+    rg_barrier_info *infos = rg__malloc(g, ((size_t)c->barrier_count + 1) * sizeof *infos);
+    for (uint32_t i = 0; infos && i < c->barrier_count; i++) {
+        const rg__barrier *b = &c->barriers[i];
+        bool texture = b->resource != RG__NONE && g->decl.resources[b->resource].is_texture;
+        uint32_t id = b->resource == RG__NONE ? 0 : rg__make_id(g, b->resource);
+        infos[i] = (rg_barrier_info){
+            .before = {b->point < rg__order_count(g) ? rg__make_id(g, rg__order_cmds(g)[b->point]) : 0},
+            .hoisted = b->hoisted,
+            .by_region = b->by_region,
+            .texture = {texture ? id : 0},
+            .buffer = {texture ? 0 : id},
+            .range = b->range,
+            .src_stage = b->src_stage,
+            .dst_stage = b->dst_stage,
+            .src_access = b->src_access,
+            .dst_access = b->dst_access,
+            .old_layout = b->old_layout,
+            .new_layout = b->new_layout,
+        };
+    }
+    return infos;
 }
 
 rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, rg__sync *out)
@@ -383,11 +401,14 @@ rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, 
         r = sort_by_point(g, &sb);
     if (r == RG_SUCCESS)
         r = point_index(g, &sb);
+    rg_barrier_info *infos = r == RG_SUCCESS ? barrier_infos(g, &sb) : NULL;
+    if (r == RG_SUCCESS && !infos)
+        r = RG_ERROR_OUT_OF_MEMORY;
     *out = (rg__sync){
         .barriers = sb.barriers,
-        .order_handles = handles,
-        .barrier_point = sb.barrier_point,
         .barrier_count = sb.barrier_count,
+        .infos = infos,
+        .order_handles = handles,
         .point_start = sb.point_start,
         .point_max = sb.point_max,
         .wait_stage = wait_stage,

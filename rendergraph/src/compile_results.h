@@ -205,18 +205,31 @@ typedef struct rg__history_targets {
                                          outside previous halves */
 } rg__history_targets;
 
+/* One synchronization2 barrier as the graph keeps it: its resource by
+ * index. Point p = recorded before order[p] (p == order count: after the
+ * last command, the imports' final transitions). */
+typedef struct rg__barrier {
+    uint32_t point;
+    uint32_t resource;                /* RG__NONE: a memory barrier */
+    bool hoisted, by_region;          /* as rg_barrier_info's */
+    rg_range range;                   /* a texture's subresources */
+    VkPipelineStageFlags2 src_stage, dst_stage;
+    VkAccessFlags2 src_access, dst_access;
+    VkImageLayout old_layout, new_layout;
+} rg__barrier;
+
 /* compile_barriers.c: synchronization2 barriers over the order, planned
  * once at compile (nothing shares memory) and again by placement (with
  * its alias scopes), each into its own. */
 typedef struct rg__sync {
-    /* Sorted by point; point p = recorded before order[p] (p == order
-     * count: after the last command, the imports' final transitions).
-     * point_start has order count + 2 entries. */
-    const rg_barrier_info *barriers;
-    const rg_command *order_handles;  /* the execution order as public handles (made
-                                         here: like the barriers, they carry the tag) */
-    const uint32_t *barrier_point;    /* per barrier */
+    /* Sorted by point; point_start has order count + 2 entries. */
+    const rg__barrier *barriers;
     uint32_t barrier_count;
+    /* The public forms rg_barrier_get hands out (the query boundary: the
+     * only place barriers and the order carry handles, which carry the
+     * declaration's tag). */
+    const rg_barrier_info *infos;     /* per barrier */
+    const rg_command *order_handles;  /* the execution order */
     const uint32_t *point_start;
     uint32_t point_max;               /* the most barriers at one point */
     /* Per batch and queue (b * RG_QUEUE_COUNT + q): the stages its wait on

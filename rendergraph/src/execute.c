@@ -31,9 +31,9 @@ typedef struct recorder {
 static void record_local_barrier(rg_graph *g, VkCommandBuffer cmd, uint32_t first, uint32_t end)
 {
     VkMemoryBarrier2 memory = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2 };
-    const rg_barrier_info *barriers = rg__sync_of(g)->barriers;
+    const rg__barrier *barriers = rg__sync_of(g)->barriers;
     for (uint32_t i = first; i < end; i++) {
-        const rg_barrier_info *b = &barriers[i];
+        const rg__barrier *b = &barriers[i];
         memory.srcStageMask |= b->src_stage;
         memory.srcAccessMask |= b->src_access;
         memory.dstStageMask |= b->dst_stage;
@@ -63,10 +63,11 @@ static void record_barriers(const recorder *rec, uint32_t point)
     VkMemoryBarrier2 memory = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2 };
     uint32_t images = 0, buffers = 0, memories = 0;
     for (uint32_t i = first; i < end; i++) {
-        const rg_barrier_info *b = &sync->barriers[i];
-        VkImage image = b->texture.id ? rg__image(g, rg__texture_index(g, b->texture)) : VK_NULL_HANDLE;
-        uint32_t bi = b->buffer.id ? rg__buffer_index(g, b->buffer) : RG__NONE;
-        VkBuffer buffer = bi != RG__NONE && !rg__pooled(g, bi) ? rg__buffer(g, bi) : VK_NULL_HANDLE;
+        const rg__barrier *b = &sync->barriers[i];
+        uint32_t ri = b->resource;
+        bool texture = ri != RG__NONE && g->decl.resources[ri].is_texture;
+        VkImage image = texture ? rg__image(g, ri) : VK_NULL_HANDLE;
+        VkBuffer buffer = ri != RG__NONE && !texture && !rg__pooled(g, ri) ? rg__buffer(g, ri) : VK_NULL_HANDLE;
         if (image) {
             rec->run->image_barriers[images++] = (VkImageMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,

@@ -219,7 +219,7 @@ const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index)
 {
     if (!compiled(graph) || index >= rg__sync_of(graph)->barrier_count)
         return NULL;
-    return &rg__sync_of(graph)->barriers[index];
+    return &rg__sync_of(graph)->infos[index];
 }
 
 /* The count of recorded frames is since placement on the device: the

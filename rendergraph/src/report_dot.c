@@ -34,16 +34,11 @@ static void put_cmd(FILE *f, const rg_graph *g, uint32_t c, const char *indent)
     fprintf(f, "%s\"%s%s];\n", culled ? " (culled)" : "", shape, culled ? ", color=gray, fontcolor=gray" : "");
 }
 
-static void put_barrier(FILE *f, const rg_graph *g, const rg_barrier_info *b)
+static void put_barrier(FILE *f, const rg_graph *g, const rg__barrier *b)
 {
-    const rg__resource *r = NULL;
-    uint32_t t = rg__texture_index(g, b->texture), u = rg__buffer_index(g, b->buffer);
-    if (t != RG__NONE)
-        r = &g->decl.resources[t];
-    else if (u != RG__NONE)
-        r = &g->decl.resources[u];
+    const rg__resource *r = b->resource != RG__NONE ? &g->decl.resources[b->resource] : NULL;
     put_label(f, r ? r->name : "memory");
-    if (t != RG__NONE)
+    if (r && r->is_texture)
         fprintf(f, " [a%x m%u+%u l%u+%u] %s->%s", b->range.aspect, b->range.base_mip, b->range.mip_count,
                 b->range.base_layer, b->range.layer_count, rg_layout_name(b->old_layout),
                 rg_layout_name(b->new_layout));
