@@ -302,6 +302,12 @@ void rg__free(const rg_graph *g, const void *p)
         g->alloc.free(g->alloc.user, (void *)(uintptr_t)p);
 }
 
+void rg__free_all(const rg_graph *g, const void *const *ptrs, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        rg__free(g, ptrs[i]);
+}
+
 bool rg__grow(const rg_graph *g, void **p, uint32_t *cap, uint32_t need, size_t elem)
 {
     if (need <= *cap)

@@ -89,6 +89,12 @@ void *rg__malloc(const rg_graph *g, size_t size);
 void *rg__calloc(const rg_graph *g, size_t count, size_t size);
 void *rg__realloc(const rg_graph *g, void *p, size_t size);
 void rg__free(const rg_graph *g, const void *p);
+/* Frees each of its arguments (pointers, NULL allowed): a result's free
+ * function names its arrays once. */
+void rg__free_all(const rg_graph *g, const void *const *ptrs, size_t count);
+#define RG__FREE_ALL(g, ...)                                                                                 \
+    rg__free_all((g), (const void *const[]){__VA_ARGS__},                                                    \
+                 sizeof((const void *const[]){__VA_ARGS__}) / sizeof(const void *))
 /* An allocator with its defaults filled in (malloc, realloc, free for
  * NULL); false when one is given without all three functions. */
 bool rg__allocator_resolve(const rg_allocator *given, const rg_allocator *fallback, rg_allocator *out);

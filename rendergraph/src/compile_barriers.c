@@ -329,12 +329,7 @@ static rg_result point_index(const rg_graph *g, sbuild *c)
 
 void rg__sync_free(const rg_graph *g, rg__sync *s)
 {
-    rg__free(g, s->barriers);
-    rg__free(g, s->infos);
-    rg__free(g, s->order_handles);
-    rg__free(g, s->point_start);
-    rg__free(g, s->wait_stage);
-    rg__free(g, s->history_clears);
+    RG__FREE_ALL(g, s->barriers, s->infos, s->order_handles, s->point_start, s->wait_stage, s->history_clears);
     *s = (rg__sync){0};
 }
 
@@ -362,12 +357,9 @@ static rg_barrier_info *barrier_infos(const rg_graph *g, const sbuild *c)
             .texture = {texture ? id : 0},
             .buffer = {texture ? 0 : id},
             .range = b->range,
-            .src_stage = b->src_stage,
-            .dst_stage = b->dst_stage,
-            .src_access = b->src_access,
-            .dst_access = b->dst_access,
-            .old_layout = b->old_layout,
-            .new_layout = b->new_layout,
+            .src_stage = b->src_stage, .dst_stage = b->dst_stage,
+            .src_access = b->src_access, .dst_access = b->dst_access,
+            .old_layout = b->old_layout, .new_layout = b->new_layout,
         };
     }
     return infos;

@@ -350,12 +350,7 @@ static void build_instance(merger *m, uint32_t ii, const uint32_t *total)
 void rg__merged_free(const rg_graph *g, rg__merged *m)
 {
     rg__order_free(g, &m->order);
-    rg__free(g, m->instances);
-    rg__free(g, m->instance_spans);
-    rg__free(g, m->span_map);
-    rg__free(g, m->access_mode);
-    rg__free(g, m->merges);
-    rg__free(g, m->usage);
+    RG__FREE_ALL(g, m->instances, m->instance_spans, m->span_map, m->access_mode, m->merges, m->usage);
     *m = (rg__merged){0};
 }
 
@@ -558,13 +553,9 @@ rg_result rg__compile_merge(const rg_graph *g, rg__merged *out)
     /* Published whole, or partly for rg__merged_free after a failure. */
     *out = (rg__merged){
         .order = {m.order, m.order_count},
-        .instances = m.instances,
-        .instance_count = m.instance_count,
-        .instance_spans = m.instance_spans,
-        .span_map = m.span_map,
-        .access_mode = m.access_mode,
-        .merges = m.merges,
-        .merge_count = m.merge_count,
+        .instances = m.instances, .instance_count = m.instance_count, .instance_spans = m.instance_spans,
+        .span_map = m.span_map, .access_mode = m.access_mode,
+        .merges = m.merges, .merge_count = m.merge_count,
         .usage = m.usage,
     };
     return r;

@@ -299,12 +299,7 @@ static rg_result walk(walker *w)
 
 void rg__queues_free(const rg_graph *g, rg__queues *q)
 {
-    rg__free(g, q->node_queue);
-    rg__free(g, q->resource_queues);
-    rg__free(g, q->batches);
-    rg__free(g, q->pos_batch);
-    rg__free(g, q->node_batch);
-    rg__free(g, q->notes);
+    RG__FREE_ALL(g, q->node_queue, q->resource_queues, q->batches, q->pos_batch, q->node_batch, q->notes);
     *q = (rg__queues){0};
 }
 
@@ -360,15 +355,9 @@ rg_result rg__compile_queues(const rg_graph *g, rg__queues *out)
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
         rg__free(g, w.by_signal[q]);
     *out = (rg__queues){
-        .node_queue = b.node_queue,
-        .queues_used = b.queues_used,
-        .resource_queues = b.resource_queues,
-        .batches = b.batches,
-        .batch_count = b.batch_count,
-        .pos_batch = b.pos_batch,
-        .node_batch = b.node_batch,
-        .notes = b.notes,
-        .note_count = b.note_count,
+        .node_queue = b.node_queue, .queues_used = b.queues_used, .resource_queues = b.resource_queues,
+        .batches = b.batches, .batch_count = b.batch_count, .pos_batch = b.pos_batch, .node_batch = b.node_batch,
+        .notes = b.notes, .note_count = b.note_count,
     };
     return res;
 }

@@ -69,12 +69,8 @@ static bool user_access(rg__pending *p, const rg_access *a, uint32_t span)
 
 static rg_command cmd_user_taken(rg_graph *graph, const rg_user_desc *desc)
 {
-    if (!rg__usable(graph))
+    if (!rg__declare_begin(graph, desc, "rg_cmd_user"))
         return (rg_command){0};
-    if (!desc) {
-        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_cmd_user: NULL desc");
-        return (rg_command){0};
-    }
     rg__pending p = rg__pending_begin(graph, desc->name ? desc->name : "user");
     uint32_t span = graph->decl.open_span;
     if (!desc->record || (desc->access_count && !desc->accesses) ||

@@ -51,6 +51,17 @@ static inline rg__span *rg__decl_spans(rg_graph *g) { return (rg__span *)g->decl
 /* Declaration calls are ignored once an error is kept. */
 static inline bool rg__usable(const rg_graph *g) { return g && g->status->state != RG__FAILED; }
 
+/* The start of a declaration call taking a desc: the graph usable and the
+ * desc given (a NULL one fails the declaration, naming fn). */
+static inline bool rg__declare_begin(rg_graph *g, const void *desc, const char *fn)
+{
+    if (!rg__usable(g))
+        return false;
+    if (!desc)
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s: NULL desc", fn);
+    return desc != NULL;
+}
+
 static inline bool rg__ranges_overlap(const rg_range *a, const rg_range *b)
 {
     return (a->aspect & b->aspect) && a->base_mip < b->base_mip + b->mip_count &&

@@ -41,7 +41,9 @@ static rg__resource *resource_append(rg_graph *g, bool texture, uint32_t sub_cou
 
 /* Hashes what identifies the resource: not the Vulkan objects, which an
  * import may re-point every frame. */
-static void resource_commit(rg_graph *g, rg__resource *r)
+/* Appends r (the record past the count) to the declaration; returns its
+ * handle id. */
+static uint32_t resource_commit(rg_graph *g, rg__resource *r)
 {
     rg__resource h = *r;
     h.image = VK_NULL_HANDLE;
@@ -51,7 +53,23 @@ static void resource_commit(rg_graph *g, rg__resource *r)
     h.given_by_setter = false;
     rg__hash_bytes(g, &h, sizeof h);
     g->decl.sub_total += r->sub_count;
-    g->decl.resource_count++;
+    return rg__make_id(g, g->decl.resource_count++);
+}
+
+/* What an import takes from its desc besides its objects: the usage its
+ * objects were made with and the state it enters and leaves the frame in
+ * (a texture's layouts are set by the caller). */
+static uint32_t import_commit(rg_graph *g, rg__resource *r, VkFlags usage, VkPipelineStageFlags2 initial_stage,
+                              VkAccessFlags2 initial_access, VkPipelineStageFlags2 final_stage,
+                              VkAccessFlags2 final_access)
+{
+    r->imported = true;
+    r->given_usage = usage;
+    r->initial_stage = initial_stage;
+    r->initial_access = initial_access;
+    r->final_stage = final_stage;
+    r->final_access = final_access;
+    return resource_commit(g, r);
 }
 
 typedef struct texture_shape {
@@ -170,12 +188,8 @@ static bool texture_extent(rg_graph *g, const char *fn, const rg_texture_desc *d
 
 static rg_texture texture_create_taken(rg_graph *graph, const rg_texture_desc *desc)
 {
-    if (!rg__usable(graph))
+    if (!rg__declare_begin(graph, desc, "rg_texture_create"))
         return (rg_texture){0};
-    if (!desc) {
-        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create: NULL desc");
-        return (rg_texture){0};
-    }
     /* The library's own enums are checked, like rg_command_kind: a value
      * outside rg_transient must not pass as AUTO. */
     if ((unsigned)desc->transient > (unsigned)RG_TRANSIENT_FORBID) {
@@ -192,9 +206,7 @@ static rg_texture texture_create_taken(rg_graph *graph, const rg_texture_desc *d
         return (rg_texture){0};
     r->declared_usage = desc->extra_usage;
     r->transient_mode = desc->transient;
-    uint32_t index = graph->decl.resource_count;
-    resource_commit(graph, r);
-    return (rg_texture){rg__make_id(graph, index)};
+    return (rg_texture){resource_commit(graph, r)};
 }
 
 /* Two created textures, adjacent in the declaration: current, then
@@ -253,30 +265,19 @@ static rg_texture texture_create_history_taken(rg_graph *graph, const rg_texture
 
 static rg_texture texture_import_taken(rg_graph *graph, const rg_texture_import_desc *desc)
 {
-    if (!rg__usable(graph))
+    if (!rg__declare_begin(graph, desc, "rg_texture_import"))
         return (rg_texture){0};
-    if (!desc) {
-        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_import: NULL desc");
-        return (rg_texture){0};
-    }
     texture_shape s = {desc->name, desc->format, desc->width, desc->height,
                        desc->mip_levels, desc->array_layers, desc->samples};
     rg__resource *r = texture_append(graph, "rg_texture_import", &s);
     if (!r)
         return (rg_texture){0};
-    r->imported = true;
     r->image = desc->image;
     r->view = desc->view;
-    r->given_usage = desc->usage;
     r->initial_layout = desc->initial_layout;
-    r->initial_stage = desc->initial_stage;
-    r->initial_access = desc->initial_access;
     r->final_layout = desc->final_layout;
-    r->final_stage = desc->final_stage;
-    r->final_access = desc->final_access;
-    uint32_t index = graph->decl.resource_count;
-    resource_commit(graph, r);
-    return (rg_texture){rg__make_id(graph, index)};
+    return (rg_texture){import_commit(graph, r, desc->usage, desc->initial_stage, desc->initial_access,
+                                      desc->final_stage, desc->final_access)};
 }
 
 /* The part of creating and importing a buffer that is the same. */
@@ -302,9 +303,7 @@ static rg_buffer buffer_create_taken(rg_graph *graph, const rg_buffer_desc *desc
     if (!r)
         return (rg_buffer){0};
     r->buffer_usage = desc->extra_usage;
-    uint32_t index = graph->decl.resource_count;
-    resource_commit(graph, r);
-    return (rg_buffer){rg__make_id(graph, index)};
+    return (rg_buffer){resource_commit(graph, r)};
 }
 
 static rg_buffer buffer_import_taken(rg_graph *graph, const rg_buffer_import_desc *desc)
@@ -312,16 +311,9 @@ static rg_buffer buffer_import_taken(rg_graph *graph, const rg_buffer_import_des
     rg__resource *r = buffer_append(graph, "rg_buffer_import", desc ? desc->name : NULL, desc ? desc->size : 0);
     if (!r)
         return (rg_buffer){0};
-    r->imported = true;
     r->buffer = desc->buffer;
-    r->given_usage = desc->usage;
-    r->initial_stage = desc->initial_stage;
-    r->initial_access = desc->initial_access;
-    r->final_stage = desc->final_stage;
-    r->final_access = desc->final_access;
-    uint32_t index = graph->decl.resource_count;
-    resource_commit(graph, r);
-    return (rg_buffer){rg__make_id(graph, index)};
+    return (rg_buffer){import_commit(graph, r, desc->usage, desc->initial_stage, desc->initial_access,
+                                     desc->final_stage, desc->final_access)};
 }
 
 /* The usage bits import ri's object lacks of what the compiled graph
@@ -367,9 +359,12 @@ rg_result rg__imports_check(rg_graph *g)
 }
 
 /* What both setters check first: the graph, the handle, an import
- * (*index its index). */
-static rg_result setter_import(rg_graph *graph, const char *fn, bool texture, uint32_t id, uint32_t *index)
+ * (*index its index), the desc (named desc_name) given. */
+static rg_result setter_import(rg_graph *graph, const char *fn, bool texture, uint32_t id, const void *desc,
+                               const char *desc_name, uint32_t *index)
 {
+    if (!graph)
+        return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(graph);
     if (rg__frame_open(graph, fn)) /* reported */
         return RG_ERROR_INVALID_ARGUMENT;
@@ -381,7 +376,23 @@ static rg_result setter_import(rg_graph *graph, const char *fn, bool texture, ui
     if (!graph->decl.resources[i].imported)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: %s '%s' is not an import", fn, kind,
                           graph->decl.resources[i].name);
+    if (!desc)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s': %s is NULL", fn,
+                          graph->name, graph->decl.resources[i].name, desc_name);
     *index = i;
+    return RG_SUCCESS;
+}
+
+/* What both setters check last: the usage given has what the compiled
+ * graph needs of import i (checked at rg_compile when not compiled yet). */
+static rg_result setter_usage(const rg_graph *graph, const char *fn, uint32_t i, VkFlags given)
+{
+    const rg__resource *r = &graph->decl.resources[i];
+    VkFlags missing = compiled(graph) ? usage_missing(graph, i, given) : 0;
+    if (missing)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' given usage %s, which "
+                          "lacks %s that the graph's accesses of it need (%s)", fn, graph->name, r->name,
+                          USAGE_TEXT(r, given), USAGE_TEXT(r, missing), USAGE_TEXT(r, rg__import_needs(graph, i)));
     return RG_SUCCESS;
 }
 
@@ -394,17 +405,12 @@ static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
 static rg_result texture_set_image_taken(rg_graph *graph, rg_texture texture, const rg_import_image *image)
 {
     static const char fn[] = "rg_texture_set_image";
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
     uint32_t i = RG__NONE;
-    rg_result res = setter_import(graph, fn, true, texture.id, &i);
+    rg_result res = setter_import(graph, fn, true, texture.id, image, "image", &i);
     if (res != RG_SUCCESS)
         return res;
     const rg__resource *r = &graph->decl.resources[i];
     const char *g = graph->name;
-    if (!image)
-        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s': image is NULL", fn, g,
-                          r->name);
     const char *field = image->format == VK_FORMAT_UNDEFINED ? "format is VK_FORMAT_UNDEFINED"
                         : image->width == 0                  ? "width is 0"
                         : image->height == 0                 ? "height is 0"
@@ -432,12 +438,8 @@ static rg_result texture_set_image_taken(rg_graph *graph, rg_texture texture, co
     if (layers != r->array_layers)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' declared %u array "
                           "layer%s, given %u", fn, g, r->name, r->array_layers, plural(r->array_layers), layers);
-    VkFlags missing = compiled(graph) ? usage_missing(graph, i, image->usage) : 0;
-    if (missing)
-        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' given usage %s, which "
-                          "lacks %s that the graph's accesses of it need (%s)", fn, g, r->name,
-                          RG__IMAGE_USAGES(image->usage), RG__IMAGE_USAGES(missing),
-                          RG__IMAGE_USAGES(rg__import_needs(graph, i)));
+    if ((res = setter_usage(graph, fn, i, image->usage)) != RG_SUCCESS)
+        return res;
     rg__resource *w = &rg__decl_resources(graph)[i];
     w->image = image->image;
     w->view = image->view;
@@ -449,17 +451,12 @@ static rg_result texture_set_image_taken(rg_graph *graph, rg_texture texture, co
 static rg_result buffer_set_buffer_taken(rg_graph *graph, rg_buffer buffer, const rg_import_buffer *buffer_desc)
 {
     static const char fn[] = "rg_buffer_set_buffer";
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
     uint32_t i = RG__NONE;
-    rg_result res = setter_import(graph, fn, false, buffer.id, &i);
+    rg_result res = setter_import(graph, fn, false, buffer.id, buffer_desc, "buffer_desc", &i);
     if (res != RG_SUCCESS)
         return res;
     const rg__resource *r = &graph->decl.resources[i];
     const char *g = graph->name;
-    if (!buffer_desc)
-        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s': buffer_desc is NULL", fn,
-                          g, r->name);
     const char *field = buffer_desc->size == 0 ? "size is 0" : buffer_desc->usage == 0 ? "usage is 0" : NULL;
     if (field)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s': rg_import_buffer.%s "
@@ -468,12 +465,8 @@ static rg_result buffer_set_buffer_taken(rg_graph *graph, rg_buffer buffer, cons
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' declared %llu bytes, given "
                           "a buffer of %llu bytes", fn, g, r->name, (unsigned long long)r->size,
                           (unsigned long long)buffer_desc->size);
-    VkFlags missing = compiled(graph) ? usage_missing(graph, i, buffer_desc->usage) : 0;
-    if (missing)
-        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' given usage %s, which "
-                          "lacks %s that the graph's accesses of it need (%s)", fn, g, r->name,
-                          USAGE_TEXT(r, buffer_desc->usage), USAGE_TEXT(r, missing),
-                          USAGE_TEXT(r, rg__import_needs(graph, i)));
+    if ((res = setter_usage(graph, fn, i, buffer_desc->usage)) != RG_SUCCESS)
+        return res;
     rg__resource *w = &rg__decl_resources(graph)[i];
     w->buffer = buffer_desc->buffer;
     w->given_usage = buffer_desc->usage;

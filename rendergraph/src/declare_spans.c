@@ -222,12 +222,8 @@ static rg_rendering_desc rendering_def(const rg_rendering_desc *in)
 
 static rg_command begin_rendering_taken(rg_graph *graph, const rg_rendering_desc *in)
 {
-    if (!rg__usable(graph))
+    if (!rg__declare_begin(graph, in, "rg_begin_rendering"))
         return (rg_command){0};
-    if (!in) {
-        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_begin_rendering: NULL desc");
-        return (rg_command){0};
-    }
     rg_rendering_desc def = rendering_def(in), *desc = &def;
     span_build b = {.p = rg__pending_begin(graph, desc->name ? desc->name : "begin_rendering"),
                     .width = UINT32_MAX, .height = UINT32_MAX, .layers = UINT32_MAX,

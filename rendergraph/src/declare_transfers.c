@@ -23,8 +23,13 @@ static bool table_access(rg__pending *p, uint32_t ri, rg_usage usage, const rg_r
 }
 
 /* Built-in commands are transfers: never inside a span. */
-static bool outside_span(rg__pending *p)
+/* A transfer command's start: the graph usable, the pending command
+ * named, and no span open. */
+static bool transfer_begin(rg_graph *graph, const char *name, rg__pending *p)
 {
+    if (!rg__usable(graph))
+        return false;
+    *p = rg__pending_begin(graph, name);
     if (p->g->decl.open_span == RG__NONE)
         return true;
     rg__fail(p->g, RG_ERROR_TRANSFER_IN_SPAN, "command '%s' inside span '%s': transfers, copies, clears and blits "
@@ -49,10 +54,8 @@ static bool check_buffer_region(rg__pending *p, uint32_t bi, VkDeviceSize offset
 static rg_command cmd_copy_buffer_taken(rg_graph *graph, rg_buffer src, VkDeviceSize src_offset, rg_buffer dst,
                                         VkDeviceSize dst_offset, VkDeviceSize size)
 {
-    if (!rg__usable(graph))
-        return (rg_command){0};
-    rg__pending p = rg__pending_begin(graph, "copy_buffer");
-    if (!outside_span(&p))
+    rg__pending p;
+    if (!transfer_begin(graph, "copy_buffer", &p))
         return (rg_command){0};
     uint32_t s = rg__buffer_arg(&p, src), d = s == RG__NONE ? RG__NONE : rg__buffer_arg(&p, dst);
     if (d == RG__NONE || !check_buffer_region(&p, s, src_offset, size) || !check_buffer_region(&p, d, dst_offset, size))
@@ -140,46 +143,30 @@ static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSi
     return true;
 }
 
-static rg_command cmd_copy_buffer_to_texture_aspect_taken(rg_graph *graph, rg_buffer src, VkDeviceSize offset,
-                                                          rg_texture dst, VkImageAspectFlags aspect, uint32_t mip,
-                                                          uint32_t layer, uint32_t layer_count)
+/* A copy between a buffer and a texture's subresources, to_texture saying
+ * which way; the handles are checked in the public call's argument order,
+ * its source's access first. */
+static rg_command copy_image_taken(rg_graph *graph, bool to_texture, rg_buffer buffer, VkDeviceSize offset,
+                                   rg_texture texture, VkImageAspectFlags aspect, uint32_t mip, uint32_t layer,
+                                   uint32_t layer_count)
 {
-    if (!rg__usable(graph))
+    rg__pending p;
+    if (!transfer_begin(graph, to_texture ? "copy_buffer_to_texture" : "copy_texture_to_buffer", &p))
         return (rg_command){0};
-    rg__pending p = rg__pending_begin(graph, "copy_buffer_to_texture");
-    if (!outside_span(&p))
-        return (rg_command){0};
-    uint32_t b = rg__buffer_arg(&p, src), t = b == RG__NONE ? RG__NONE : rg__texture_arg(&p, dst);
+    uint32_t b = RG__NONE, t = RG__NONE;
+    if (to_texture && (b = rg__buffer_arg(&p, buffer)) != RG__NONE)
+        t = rg__texture_arg(&p, texture);
+    if (!to_texture && (t = rg__texture_arg(&p, texture)) != RG__NONE)
+        b = rg__buffer_arg(&p, buffer);
     rg_range range;
-    if (t == RG__NONE || !copy_image_args(&p, t, b, offset, aspect, mip, layer, &layer_count, &range))
+    if (t == RG__NONE || b == RG__NONE || !copy_image_args(&p, t, b, offset, aspect, mip, layer, &layer_count, &range))
         return (rg_command){0};
-    if (!table_access(&p, b, RG_USAGE_TRANSFER_SRC, NULL) || !table_access(&p, t, RG_USAGE_TRANSFER_DST, &range))
+    uint32_t src = to_texture ? b : t, dst = to_texture ? t : b;
+    if (!table_access(&p, src, RG_USAGE_TRANSFER_SRC, to_texture ? NULL : &range) ||
+        !table_access(&p, dst, RG_USAGE_TRANSFER_DST, to_texture ? &range : NULL))
         return (rg_command){0};
-    rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE);
-    c.u.copy_image.aspect = range.aspect;
-    c.u.copy_image.offset = offset;
-    c.u.copy_image.mip = mip;
-    c.u.copy_image.layer = layer;
-    c.u.copy_image.layer_count = layer_count;
-    return rg__cmd_finish(&p, &c);
-}
-
-static rg_command cmd_copy_texture_aspect_to_buffer_taken(rg_graph *graph, rg_texture src, VkImageAspectFlags aspect,
-                                                          uint32_t mip, uint32_t layer, uint32_t layer_count,
-                                                          rg_buffer dst, VkDeviceSize offset)
-{
-    if (!rg__usable(graph))
-        return (rg_command){0};
-    rg__pending p = rg__pending_begin(graph, "copy_texture_to_buffer");
-    if (!outside_span(&p))
-        return (rg_command){0};
-    uint32_t t = rg__texture_arg(&p, src), b = t == RG__NONE ? RG__NONE : rg__buffer_arg(&p, dst);
-    rg_range range;
-    if (b == RG__NONE || !copy_image_args(&p, t, b, offset, aspect, mip, layer, &layer_count, &range))
-        return (rg_command){0};
-    if (!table_access(&p, t, RG_USAGE_TRANSFER_SRC, &range) || !table_access(&p, b, RG_USAGE_TRANSFER_DST, NULL))
-        return (rg_command){0};
-    rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER);
+    rg__cmd c = rg__cmd_template(to_texture ? RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE
+                                            : RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER);
     c.u.copy_image.aspect = range.aspect;
     c.u.copy_image.offset = offset;
     c.u.copy_image.mip = mip;
@@ -191,10 +178,8 @@ static rg_command cmd_copy_texture_aspect_to_buffer_taken(rg_graph *graph, rg_te
 static rg_command cmd_clear_texture_taken(rg_graph *graph, rg_texture texture, const rg_range *range,
                                           const VkClearValue *value)
 {
-    if (!rg__usable(graph))
-        return (rg_command){0};
-    rg__pending p = rg__pending_begin(graph, "clear_texture");
-    if (!outside_span(&p))
+    rg__pending p;
+    if (!transfer_begin(graph, "clear_texture", &p))
         return (rg_command){0};
     uint32_t t = rg__texture_arg(&p, texture);
     if (t == RG__NONE)
@@ -242,10 +227,8 @@ static const char *blit_formats_refused(const rg__resource *src, const rg__resou
 static rg_command cmd_blit_taken(rg_graph *graph, rg_texture src, uint32_t src_mip, rg_texture dst, uint32_t dst_mip,
                                  VkFilter filter)
 {
-    if (!rg__usable(graph))
-        return (rg_command){0};
-    rg__pending p = rg__pending_begin(graph, "blit");
-    if (!outside_span(&p))
+    rg__pending p;
+    if (!transfer_begin(graph, "blit", &p))
         return (rg_command){0};
     uint32_t s = rg__texture_arg(&p, src), d = s == RG__NONE ? RG__NONE : rg__texture_arg(&p, dst);
     if (d == RG__NONE)
@@ -315,7 +298,7 @@ rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDevic
                                          uint32_t mip, uint32_t layer, uint32_t layer_count)
 {
     RG__DECLARING(graph, "rg_cmd_copy_buffer_to_texture", rg_command,
-                  cmd_copy_buffer_to_texture_aspect_taken(graph, src, offset, dst, 0, mip, layer, layer_count));
+                  copy_image_taken(graph, true, src, offset, dst, 0, mip, layer, layer_count));
 }
 
 rg_command rg_cmd_copy_buffer_to_texture_aspect(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
@@ -323,14 +306,14 @@ rg_command rg_cmd_copy_buffer_to_texture_aspect(rg_graph *graph, rg_buffer src, 
                                                 uint32_t layer_count)
 {
     RG__DECLARING(graph, "rg_cmd_copy_buffer_to_texture_aspect", rg_command,
-                  cmd_copy_buffer_to_texture_aspect_taken(graph, src, offset, dst, aspect, mip, layer, layer_count));
+                  copy_image_taken(graph, true, src, offset, dst, aspect, mip, layer, layer_count));
 }
 
 rg_command rg_cmd_copy_texture_to_buffer(rg_graph *graph, rg_texture src, uint32_t mip, uint32_t layer,
                                          uint32_t layer_count, rg_buffer dst, VkDeviceSize offset)
 {
     RG__DECLARING(graph, "rg_cmd_copy_texture_to_buffer", rg_command,
-                  cmd_copy_texture_aspect_to_buffer_taken(graph, src, 0, mip, layer, layer_count, dst, offset));
+                  copy_image_taken(graph, false, dst, offset, src, 0, mip, layer, layer_count));
 }
 
 rg_command rg_cmd_copy_texture_aspect_to_buffer(rg_graph *graph, rg_texture src, VkImageAspectFlags aspect,
@@ -338,7 +321,7 @@ rg_command rg_cmd_copy_texture_aspect_to_buffer(rg_graph *graph, rg_texture src,
                                                 VkDeviceSize offset)
 {
     RG__DECLARING(graph, "rg_cmd_copy_texture_aspect_to_buffer", rg_command,
-                  cmd_copy_texture_aspect_to_buffer_taken(graph, src, aspect, mip, layer, layer_count, dst, offset));
+                  copy_image_taken(graph, false, dst, offset, src, aspect, mip, layer, layer_count));
 }
 
 rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_range *range, const VkClearValue *value)

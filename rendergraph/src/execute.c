@@ -48,6 +48,14 @@ static void record_local_barrier(rg_graph *g, VkCommandBuffer cmd, uint32_t firs
     g->dev->vk.CmdPipelineBarrier2(cmd, &dep);
 }
 
+/* The fields image and buffer barriers share: the barrier's scope, no
+ * queue family ownership transfer (created resources shared across
+ * families are CONCURRENT). */
+#define SCOPE_OF(b)                                                                                           \
+    .srcStageMask = (b)->src_stage, .srcAccessMask = (b)->src_access, .dstStageMask = (b)->dst_stage,         \
+    .dstAccessMask = (b)->dst_access, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,                        \
+    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
+
 static void record_barriers(const recorder *rec, uint32_t point)
 {
     rg_graph *g = rec->g;
@@ -71,30 +79,16 @@ static void record_barriers(const recorder *rec, uint32_t point)
         if (image) {
             rec->run->image_barriers[images++] = (VkImageMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-                .srcStageMask = b->src_stage,
-                .srcAccessMask = b->src_access,
-                .dstStageMask = b->dst_stage,
-                .dstAccessMask = b->dst_access,
+                SCOPE_OF(b),
                 .oldLayout = b->old_layout,
                 .newLayout = b->new_layout,
-                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                 .image = image,
                 .subresourceRange = { b->range.aspect, b->range.base_mip, b->range.mip_count, b->range.base_layer,
                                       b->range.layer_count },
             };
         } else if (buffer) {
             rec->run->buffer_barriers[buffers++] = (VkBufferMemoryBarrier2){
-                .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
-                .srcStageMask = b->src_stage,
-                .srcAccessMask = b->src_access,
-                .dstStageMask = b->dst_stage,
-                .dstAccessMask = b->dst_access,
-                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                .buffer = buffer,
-                .offset = 0,
-                .size = VK_WHOLE_SIZE,
+                .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2, SCOPE_OF(b), .buffer = buffer, .size = VK_WHOLE_SIZE,
             };
         } else {
             /* Global memory barriers fold into one. A pooled buffer's

@@ -60,14 +60,7 @@ rg_result rg__frames_prepare(rg_graph *g, const char *what)
 void rg__frames_free(rg_graph *g)
 {
     rg__frames *f = &g->exec.frames;
-    rg__free(g, f->chunks);
-    rg__free(g, f->batch_chunk);
-    rg__free(g, f->runs);
-    rg__free(g, f->cmds);
-    rg__free(g, f->image_barriers);
-    rg__free(g, f->buffer_barriers);
-    rg__free(g, f->spans);
-    rg__free(g, f->dynamic_spans);
-    rg__free(g, f->submissions);
+    RG__FREE_ALL(g, f->chunks, f->batch_chunk, f->runs, f->cmds, f->image_barriers, f->buffer_barriers, f->spans,
+                 f->dynamic_spans, f->submissions);
     *f = (rg__frames){0};
 }

@@ -30,22 +30,9 @@ rg_result rg__bound_views_prepare(rg_graph *g, const char *what)
 void rg__bound_views_free(rg_graph *g)
 {
     rg__bound_views *b = &g->exec.bound;
-    for (uint32_t i = 0; i < b->made_count && g->dev; i++)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = b->made[i].view});
+    rg__made_views_free(g, &b->made);
     rg__free(g, b->spans);
-    rg__free(g, b->made);
     *b = (rg__bound_views){0};
-}
-
-static bool find_view(const rg__import_view *views, uint32_t count, const rg__import_slot *is, VkImage image,
-                      VkImageView *out)
-{
-    for (uint32_t i = 0; i < count; i++)
-        if (views[i].image == image && views[i].span == is->span && views[i].slot == is->slot) {
-            *out = views[i].view;
-            return true;
-        }
-    return false;
 }
 
 /* The graph's view of (slot, image): placement's for a history half, else
@@ -53,16 +40,17 @@ static bool find_view(const rg__import_view *views, uint32_t count, const rg__im
 static rg_result import_view(rg_graph *g, const char *what, const rg__import_slot *is, VkImage image,
                              VkImageView *out)
 {
-    rg__bound_views *b = &g->exec.bound;
+    rg__made_views *made = &g->exec.bound.made;
     const rg__placed_views *pv = &g->placement.views;
-    if (find_view(pv->history, pv->history_count, is, image, out) || find_view(b->made, b->made_count, is, image, out))
+    if (rg__made_view_find(pv->history, pv->history_count, is->span, is->slot, image, out) ||
+        rg__made_view_find(made->of, made->count, is->span, is->slot, image, out))
         return RG_SUCCESS;
-    if (!rg__grow(g, (void **)&b->made, &b->made_cap, b->made_count + 1, sizeof *b->made))
+    if (!rg__grow(g, (void **)&made->of, &made->cap, made->count + 1, sizeof *made->of))
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
     const rg__resource *r = &g->decl.resources[is->resource];
     rg_result res = rg__attachment_view(g, what, r, image, is->mip, is->base_layer, is->layers, out);
     if (res == RG_SUCCESS)
-        b->made[b->made_count++] = (rg__import_view){ is->span, is->slot, image, *out };
+        made->of[made->count++] = (rg__made_view){ is->span, is->slot, image, *out };
     return res;
 }
 

@@ -79,22 +79,8 @@ typedef struct rg__frames {
  * sight, kept until the placement is freed. */
 typedef struct rg__bound_views {
     rg__span_views *spans;            /* placement's span count */
-    rg__import_view *made;
-    uint32_t made_count, made_cap;
+    rg__made_views made;
 } rg__bound_views;
-
-/* record_descriptors.c: a view of one access's subresources, per image (a
- * history half or an import has several), made when first asked for. */
-typedef struct rg__access_view {
-    uint32_t access;
-    VkImage image;
-    VkImageView view;
-} rg__access_view;
-
-typedef struct rg__access_views {
-    rg__access_view *of;
-    uint32_t count, cap;
-} rg__access_views;
 
 /* What record callbacks get: the graph (for its resources' objects), the
  * command buffer and the command being recorded (RG__NONE: none, for
@@ -119,7 +105,9 @@ typedef struct rg__timing_frames {
 typedef struct rg__execution {
     rg__frames frames;                /* execute_frames.c, execute_chunks.c, execute.c */
     rg__bound_views bound;            /* execute_imports.c */
-    rg__access_views access_views;    /* record_descriptors.c */
+    /* record_descriptors.c: views of accesses' subresources, per image (a
+     * history half or an import has several), made when first asked for. */
+    rg__made_views access_views;
     rg_record_context by_hand;        /* record_context.c: rg_record_context_get's */
     rg__timing_frames timing;         /* record_timings.c */
     /* submit.c: the value rg_submit last signalled on each queue's

@@ -121,10 +121,7 @@ void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects)
     for (uint32_t i = 0; i < objects->app_pool_count; i++)
         rg__retire(g, (rg__retired){.kind = RG__RETIRED_APP_POOL, .u.memory = objects->app_pools[i],
                                     .offset = objects->app_offsets[i]});
-    rg__free(g, objects->of);
-    rg__free(g, objects->memory);
-    rg__free(g, objects->app_pools);
-    rg__free(g, objects->app_offsets);
+    RG__FREE_ALL(g, objects->of, objects->memory, objects->app_pools, objects->app_offsets);
     *objects = (rg__placed_objects){0};
 }
 

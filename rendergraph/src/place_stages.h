@@ -74,6 +74,12 @@ void rg__place_views_free(const rg_graph *g, rg__placed_views *views);
  * what: the call making it, for the message. */
 rg_result rg__attachment_view(const rg_graph *g, const char *what, const rg__resource *r, VkImage image,
                               uint32_t mip, uint32_t base_layer, uint32_t layers, VkImageView *out);
+/* The view made for (key, key2, image) among count views: false when
+ * none. */
+bool rg__made_view_find(const rg__made_view *of, uint32_t count, uint32_t key, uint32_t key2, VkImage image,
+                        VkImageView *out);
+/* The views retired to the device, the list freed. */
+void rg__made_views_free(const rg_graph *g, rg__made_views *views);
 /* Span s's vkCmdBeginRendering from its slots' views (views: per span,
  * as execute bound them). */
 void rg__span_rendering(const rg_graph *g, const rg__span_views *views, uint32_t s, rg_span_rendering *out);

@@ -34,11 +34,7 @@ void rg__place_timings_free(const rg_graph *g, rg__timings *t)
     for (uint32_t s = 0; s < RG__TIMING_FRAMES; s++)
         if (dev && t->events[s])
             rg__retire(g, (rg__retired){.kind = RG__RETIRED_EVENT, .u.event = t->events[s]});
-    rg__free(g, t->units);
-    rg__free(g, t->pos_begin);
-    rg__free(g, t->pos_end);
-    rg__free(g, t->batch_unit);
-    rg__free(g, t->cmd_unit);
+    RG__FREE_ALL(g, t->units, t->pos_begin, t->pos_end, t->batch_unit, t->cmd_unit);
     memset(t, 0, sizeof *t);
 }
 

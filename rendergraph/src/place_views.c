@@ -81,7 +81,7 @@ typedef struct views_draft {
     rg__span_views *spans;
     rg__import_slot *import_slots;
     uint32_t import_slot_count;
-    rg__import_view *history;
+    rg__made_view *history;
     uint32_t history_count;
 } views_draft;
 
@@ -150,7 +150,7 @@ static rg_result history_views(const rg_graph *g, views_draft *d)
             rg_result res = rg__attachment_view(g, "placement", r, image, is->mip, is->base_layer, is->layers, &view);
             if (res != RG_SUCCESS)
                 return res;
-            d->history[d->history_count++] = (rg__import_view){ is->span, is->slot, image, view };
+            d->history[d->history_count++] = (rg__made_view){ is->span, is->slot, image, view };
         }
     }
     return RG_SUCCESS;
@@ -190,6 +190,25 @@ rg_result rg__place_views(const rg_graph *g, rg__placed_views *out)
     out->history = d.history;
     out->history_count = d.history_count;
     return res;
+}
+
+bool rg__made_view_find(const rg__made_view *of, uint32_t count, uint32_t key, uint32_t key2, VkImage image,
+                        VkImageView *out)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (of[i].image == image && of[i].key == key && of[i].key2 == key2) {
+            *out = of[i].view;
+            return true;
+        }
+    return false;
+}
+
+void rg__made_views_free(const rg_graph *g, rg__made_views *views)
+{
+    for (uint32_t i = 0; i < views->count && g->dev; i++)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = views->of[i].view});
+    rg__free(g, views->of);
+    *views = (rg__made_views){0};
 }
 
 void rg__place_views_free(const rg_graph *g, rg__placed_views *views)

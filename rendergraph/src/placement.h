@@ -71,13 +71,20 @@ typedef struct rg__import_slot {
     bool sub;
 } rg__import_slot;
 
-/* A view the graph made of an import's or a history half's image for one
- * slot. */
-typedef struct rg__import_view {
-    uint32_t span, slot;
+/* A view the graph made of an image, found again by its key and the
+ * image: an attachment slot's (key span, key2 slot) of an import or a
+ * history half; a descriptor's (key the access, key2 0). */
+typedef struct rg__made_view {
+    uint32_t key, key2;
     VkImage image;
     VkImageView view;
-} rg__import_view;
+} rg__made_view;
+
+/* Views made on first sight, kept until the placement is freed. */
+typedef struct rg__made_views {
+    rg__made_view *of;
+    uint32_t count, cap;
+} rg__made_views;
 
 /* place_views.c: every span's attachment views, the slots bound at each
  * execute, and history halves' views of both images of their pair (made
@@ -87,7 +94,7 @@ typedef struct rg__placed_views {
     uint32_t span_count;              /* spans when they were made */
     const rg__import_slot *import_slots;
     uint32_t import_slot_count;
-    const rg__import_view *history;
+    const rg__made_view *history;
     uint32_t history_count;
     /* Merged instances' per-span state (VK_KHR_dynamic_rendering_local_read). */
     PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;

@@ -42,14 +42,31 @@ static rg_result bad_index(const rg_graph *g, const char *what, uint32_t index, 
                       index, g->name, count, items);
 }
 
-/* start() for item `index` of a list of `count`. */
-static rg_result start_item(const rg_graph *g, void *out, size_t size, const char *what, uint32_t index, uint32_t count,
-                            const char *items)
+/* start() for item `index` of a list of count(g) (a public count call);
+ * a NULL graph refused too. */
+static rg_result start_item(const rg_graph *g, void *out, size_t size, const char *what, uint32_t index,
+                            uint32_t (*count)(const rg_graph *), const char *items)
 {
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
     rg_result r = start(g, out, size, what);
-    if (r == RG_SUCCESS && index >= count)
-        r = bad_index(g, what, index, count, items);
+    if (r == RG_SUCCESS && index >= count(g))
+        r = bad_index(g, what, index, count(g), items);
     return r;
+}
+
+/* start() for a command's query (a NULL graph refused too); sets the
+ * command's index. */
+static rg_result start_command(const rg_graph *g, void *out, size_t size, const char *what, rg_command command,
+                               uint32_t *i)
+{
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg_result r = start(g, out, size, what);
+    if (r != RG_SUCCESS)
+        return r;
+    *i = rg__command_index(g, command);
+    return *i == RG__NONE ? bad_handle(g, what, "command", command.id) : RG_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- compile */
@@ -77,14 +94,10 @@ uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order)
 
 rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_command_info *out)
 {
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = start(graph, out, sizeof *out, "rg_command_get_info");
+    uint32_t i = RG__NONE;
+    rg_result r = start_command(graph, out, sizeof *out, "rg_command_get_info", command, &i);
     if (r != RG_SUCCESS)
         return r;
-    uint32_t i = rg__command_index(graph, command);
-    if (i == RG__NONE)
-        return bad_handle(graph, "rg_command_get_info", "command", command.id);
     const rg__cmd *c = &graph->decl.cmds[i];
     *out = (rg_command_info){ .name = c->name, .type = c->type, .kind = c->kind, .index = i, .span = c->span,
                               .culled = rg__culled(graph, i), .queue = rg__queue_of(graph, i),
@@ -105,14 +118,10 @@ static VkFormat att_format(const rg_graph *g, const rg__inst_att *att)
 
 rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg_command_rendering *out)
 {
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = start(graph, out, sizeof *out, "rg_command_get_rendering");
+    uint32_t i = RG__NONE;
+    rg_result r = start_command(graph, out, sizeof *out, "rg_command_get_rendering", command, &i);
     if (r != RG_SUCCESS)
         return r;
-    uint32_t i = rg__command_index(graph, command);
-    if (i == RG__NONE)
-        return bad_handle(graph, "rg_command_get_rendering", "command", command.id);
     uint32_t s = graph->decl.cmds[i].span;
     if (s == RG__NONE)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' is "
@@ -160,14 +169,11 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
 rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, rg_texture texture,
                                     rg_local_read_info *out)
 {
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = start(graph, out, sizeof *out, "rg_command_get_local_read");
+    uint32_t i = RG__NONE;
+    rg_result r = start_command(graph, out, sizeof *out, "rg_command_get_local_read", command, &i);
     if (r != RG_SUCCESS)
         return r;
-    uint32_t i = rg__command_index(graph, command), t = rg__texture_index(graph, texture);
-    if (i == RG__NONE)
-        return bad_handle(graph, "rg_command_get_local_read", "command", command.id);
+    uint32_t t = rg__texture_index(graph, texture);
     if (t == RG__NONE)
         return bad_handle(graph, "rg_command_get_local_read", "texture", texture.id);
     const rg__cmd *c = &graph->decl.cmds[i];
@@ -199,10 +205,7 @@ uint32_t rg_merge_count(const rg_graph *graph) { return compiled(graph) ? graph-
 
 rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out)
 {
-    if (!graph) /* the count below reads it */
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r =
-        start_item(graph, out, sizeof *out, "rg_merge_get", index, graph->compiled.merge.merge_count, "merge notes");
+    rg_result r = start_item(graph, out, sizeof *out, "rg_merge_get", index, rg_merge_count, "merge notes");
     if (r != RG_SUCCESS)
         return r;
     const rg__merge_note *n = &graph->compiled.merge.merges[index];
@@ -303,10 +306,7 @@ uint32_t rg_resource_count(const rg_graph *graph) { return compiled(graph) ? gra
 
 rg_result rg_resource_get(const rg_graph *graph, uint32_t index, rg_resource_info *out)
 {
-    if (!graph) /* the count below reads it */
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r =
-        start_item(graph, out, sizeof *out, "rg_resource_get", index, graph->decl.resource_count, "resources");
+    rg_result r = start_item(graph, out, sizeof *out, "rg_resource_get", index, rg_resource_count, "resources");
     if (r != RG_SUCCESS)
         return r;
     fill_info(graph, index, out);
@@ -406,17 +406,11 @@ VkBuffer rg_buffer_handle(const rg_graph *graph, rg_buffer buffer)
     return with_objects(graph, i) ? rg__buffer(graph, i) : VK_NULL_HANDLE;
 }
 
-uint32_t rg_batch_count(const rg_graph *graph)
-{
-    return graph && compiled(graph) ? graph->compiled.queues.batch_count : 0;
-}
+uint32_t rg_batch_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.queues.batch_count : 0; }
 
 rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out)
 {
-    if (!graph) /* the count below reads it */
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result res =
-        start_item(graph, out, sizeof *out, "rg_batch_get", batch, graph->compiled.queues.batch_count, "batches");
+    rg_result res = start_item(graph, out, sizeof *out, "rg_batch_get", batch, rg_batch_count, "batches");
     if (res != RG_SUCCESS)
         return res;
     const rg__batch *b = &graph->compiled.queues.batches[batch];
@@ -427,17 +421,11 @@ rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out
     return RG_SUCCESS;
 }
 
-uint32_t rg_queue_note_count(const rg_graph *graph)
-{
-    return graph && compiled(graph) ? graph->compiled.queues.note_count : 0;
-}
+uint32_t rg_queue_note_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.queues.note_count : 0; }
 
 rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out)
 {
-    if (!graph) /* the count below reads it */
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = start_item(graph, out, sizeof *out, "rg_queue_note_get", index, graph->compiled.queues.note_count,
-                             "queue notes");
+    rg_result r = start_item(graph, out, sizeof *out, "rg_queue_note_get", index, rg_queue_note_count, "queue notes");
     if (r != RG_SUCCESS)
         return r;
     const rg__queue_note *n = &graph->compiled.queues.notes[index];

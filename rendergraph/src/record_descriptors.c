@@ -11,7 +11,7 @@
  * access to a depth+stencil format's texture whose own view has both
  * aspects, gets a view of exactly its subresources, made on first request
  * per (access, image) and kept in the graph's access views
- * (rg__access_views) until the placement is freed.
+ * (rg__execution.access_views) until the placement is freed.
  */
 #include "compile_stages.h"
 #include "device.h"
@@ -115,12 +115,9 @@ static rg_result find_or_make_view(const rg_record_context *rc, uint32_t ai, VkI
     rg_graph *g = rc->graph;
     const rg__access *a = &g->decl.accesses[ai];
     const rg__resource *r = &g->decl.resources[a->resource];
-    rg__access_views *made = &g->exec.access_views;
-    for (uint32_t i = 0; i < made->count; i++)
-        if (made->of[i].access == ai && made->of[i].image == image) {
-            *out = made->of[i].view;
-            return RG_SUCCESS;
-        }
+    rg__made_views *made = &g->exec.access_views;
+    if (rg__made_view_find(made->of, made->count, ai, 0, image, out))
+        return RG_SUCCESS;
     if (!rg__grow(g, (void **)&made->of, &made->cap, made->count + 1, sizeof *made->of))
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
     bool array = r->array_layers > 1;
@@ -141,18 +138,11 @@ static rg_result find_or_make_view(const rg_record_context *rc, uint32_t ai, VkI
                           rg_vk_result_string(vr));
     rg__name_view(g->dev, *out, r->name, a->range.base_mip, a->range.mip_count, a->range.base_layer,
                   a->range.layer_count);
-    made->of[made->count++] = (rg__access_view){ ai, image, *out };
+    made->of[made->count++] = (rg__made_view){ ai, 0, image, *out };
     return RG_SUCCESS;
 }
 
-void rg__access_views_free(rg_graph *g)
-{
-    rg__access_views *made = &g->exec.access_views;
-    for (uint32_t i = 0; i < made->count && g->dev; i++)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = made->of[i].view});
-    rg__free(g, made->of);
-    *made = (rg__access_views){0};
-}
+void rg__access_views_free(rg_graph *g) { rg__made_views_free(g, &g->exec.access_views); }
 
 /* The view of access ai's subresources of the texture's current image. */
 static rg_result access_view(const rg_record_context *rc, uint32_t ai, const char *what, VkImageView *out)
@@ -204,71 +194,68 @@ static rg_result buffer_info(const rg_record_context *rc, uint32_t ai, VkDescrip
     return RG_SUCCESS;
 }
 
-/* The checks every query makes first: a context of a placed graph,
- * recording a command, which it sets in *c. */
-static rg_result begin_query(const rg_record_context *rc, const void *out, const char *what, const rg__cmd **c)
+/* What every query does first: clears *out (size bytes), checks for a
+ * context of a placed graph recording a command, and finds the access
+ * asked for, by handle (id of the kind `texture` says) or, by_number, as
+ * the command's access number n. RG__NONE after a refusal. */
+static uint32_t query_access(const rg_record_context *rc, void *out, size_t size, const char *what, bool texture,
+                             bool by_number, uint32_t n)
+{
+    if (out)
+        memset(out, 0, size);
+    if (!rc || !out)
+        return RG__NONE; /* no graph to say it on */
+    if (rc->graph->status->state != RG__PLACED || !rc->graph->placement.on_device) {
+        rg__report(rc->graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what,
+                   rc->graph->name);
+        return RG__NONE;
+    }
+    const rg__cmd *c = current(rc, what);
+    if (!c)
+        return RG__NONE;
+    if (by_number)
+        return nth_access(rc, c, n, texture, what);
+    uint32_t ri = texture ? rg__texture_index(rc->graph, (rg_texture){n}) : rg__buffer_index(rc->graph, (rg_buffer){n});
+    if (ri == RG__NONE) {
+        const char *kind = texture ? "texture" : "buffer";
+        rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s': %s %u is not a %s of this declaration",
+                   what, c->name, kind, n, kind);
+        return RG__NONE;
+    }
+    return find_access(rc, c, ri, what);
+}
+
+/* A refusal before the graph is known, or the state's error. */
+static rg_result refused(const rg_record_context *rc, const void *out)
 {
     if (!rc || !out)
-        return RG_ERROR_INVALID_ARGUMENT; /* no graph to say it on */
-    if (rc->graph->status->state != RG__PLACED || !rc->graph->placement.on_device)
-        return rg__report(rc->graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what,
-                          rc->graph->name);
-    *c = current(rc, what);
-    return *c ? RG_SUCCESS : RG_ERROR_INVALID_ARGUMENT;
+        return RG_ERROR_INVALID_ARGUMENT;
+    return rc->graph->status->state != RG__PLACED || !rc->graph->placement.on_device ? RG_ERROR_NOT_PLACED
+                                                                                     : RG_ERROR_INVALID_ARGUMENT;
 }
 
 rg_result rg_record_image_info(const rg_record_context *rc, rg_texture texture, VkDescriptorImageInfo *out)
 {
     static const char what[] = "rg_record_image_info";
-    if (out)
-        *out = (VkDescriptorImageInfo){0};
-    const rg__cmd *c = NULL;
-    rg_result res = begin_query(rc, out, what, &c);
-    if (res != RG_SUCCESS)
-        return res;
-    uint32_t ri = rg__texture_index(rc->graph, texture);
-    if (ri == RG__NONE)
-        return rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s': texture %u is not a texture of "
-                          "this declaration", what, c->name, texture.id);
-    return image_info(rc, find_access(rc, c, ri, what), what, out);
+    uint32_t ai = query_access(rc, out, sizeof *out, what, true, false, texture.id);
+    return ai == RG__NONE ? refused(rc, out) : image_info(rc, ai, what, out);
 }
 
 rg_result rg_record_buffer_info(const rg_record_context *rc, rg_buffer buffer, VkDescriptorBufferInfo *out)
 {
-    static const char what[] = "rg_record_buffer_info";
-    if (out)
-        *out = (VkDescriptorBufferInfo){0};
-    const rg__cmd *c = NULL;
-    rg_result res = begin_query(rc, out, what, &c);
-    if (res != RG_SUCCESS)
-        return res;
-    uint32_t ri = rg__buffer_index(rc->graph, buffer);
-    if (ri == RG__NONE)
-        return rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s': buffer %u is not a buffer of "
-                          "this declaration", what, c->name, buffer.id);
-    return buffer_info(rc, find_access(rc, c, ri, what), out);
+    uint32_t ai = query_access(rc, out, sizeof *out, "rg_record_buffer_info", false, false, buffer.id);
+    return ai == RG__NONE ? refused(rc, out) : buffer_info(rc, ai, out);
 }
 
 rg_result rg_record_access_image_info(const rg_record_context *rc, uint32_t access, VkDescriptorImageInfo *out)
 {
     static const char what[] = "rg_record_access_image_info";
-    if (out)
-        *out = (VkDescriptorImageInfo){0};
-    const rg__cmd *c = NULL;
-    rg_result res = begin_query(rc, out, what, &c);
-    if (res != RG_SUCCESS)
-        return res;
-    return image_info(rc, nth_access(rc, c, access, true, what), what, out);
+    uint32_t ai = query_access(rc, out, sizeof *out, what, true, true, access);
+    return ai == RG__NONE ? refused(rc, out) : image_info(rc, ai, what, out);
 }
 
 rg_result rg_record_access_buffer_info(const rg_record_context *rc, uint32_t access, VkDescriptorBufferInfo *out)
 {
-    static const char what[] = "rg_record_access_buffer_info";
-    if (out)
-        *out = (VkDescriptorBufferInfo){0};
-    const rg__cmd *c = NULL;
-    rg_result res = begin_query(rc, out, what, &c);
-    if (res != RG_SUCCESS)
-        return res;
-    return buffer_info(rc, nth_access(rc, c, access, false, what), out);
+    uint32_t ai = query_access(rc, out, sizeof *out, "rg_record_access_buffer_info", false, true, access);
+    return ai == RG__NONE ? refused(rc, out) : buffer_info(rc, ai, out);
 }

@@ -186,9 +186,11 @@ void rg__timings_after(rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 
 /* --------------------------------------------------------------- queries */
 
-/* The checks every query makes; what: the call. */
-static rg_result timings_ready(const rg_graph *g, const char *what)
+/* The checks every query makes; what: the call, arg: its output's name. */
+static rg_result timings_ready(const rg_graph *g, const void *out, const char *what, const char *arg)
 {
+    if (!g || !out)
+        return g ? rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg) : RG_ERROR_INVALID_ARGUMENT;
     if (g->status->state != RG__PLACED || !g->placement.on_device)
         return rg__report(g, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what, g->name);
     if (!g->timings)
@@ -206,14 +208,11 @@ static rg_result not_ready(const rg_graph *g, const char *what)
 rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double *ms)
 {
     const rg_graph *g = graph;
-    if (!g || !ms)
-        return g ? rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_time: ms is NULL")
-                 : RG_ERROR_INVALID_ARGUMENT;
-    uint32_t c = rg__command_index(g, command);
-    if (c == RG__NONE)
+    uint32_t c = g ? rg__command_index(g, command) : RG__NONE;
+    if (g && ms && c == RG__NONE)
         return rg__report(g, RG_ERROR_INVALID_HANDLE, "rg_command_get_time: command 0x%x is not a "
                           "command of graph '%s' (0, stale or foreign)", command.id, g->name);
-    rg_result r = timings_ready(g, "rg_command_get_time");
+    rg_result r = timings_ready(g, ms, "rg_command_get_time", "ms");
     if (r != RG_SUCCESS)
         return r;
     const rg__timings *t = &g->placement.timings;
@@ -242,10 +241,7 @@ uint32_t rg_timing_count(const rg_graph *graph)
 rg_result rg_timing_get(const rg_graph *graph, uint32_t index, rg_timing *out)
 {
     const rg_graph *g = graph;
-    if (!g || !out)
-        return g ? rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_timing_get: out is NULL")
-                 : RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = timings_ready(g, "rg_timing_get");
+    rg_result r = timings_ready(g, out, "rg_timing_get", "out");
     if (r != RG_SUCCESS)
         return r;
     const rg__timings *t = &g->placement.timings;
@@ -287,10 +283,7 @@ static int heaviest_first(const void *a, const void *b)
 rg_result rg_timings_print(const rg_graph *graph, FILE *out)
 {
     const rg_graph *g = graph;
-    if (!g || !out)
-        return g ? rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_timings_print: out is NULL")
-                 : RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = timings_ready(g, "rg_timings_print");
+    rg_result r = timings_ready(g, out, "rg_timings_print", "out");
     if (r != RG_SUCCESS)
         return r;
     const rg__timings *t = &g->placement.timings;

@@ -66,20 +66,6 @@ static bool aliases(const rg__mem_plan *p, uint32_t a, uint32_t b)
            x->offset < y->offset + y->size && y->offset < x->offset + x->size;
 }
 
-/* What every report checks first, after its graph: the output given
- * (named `arg`) and the graph placed; *plan its plan. */
-static rg_result plan_of(const rg_graph *graph, const char *what, const void *output, const char *arg,
-                         const rg__mem_plan **plan)
-{
-    *plan = NULL;
-    if (!output)
-        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg);
-    if (graph->status->state != RG__PLACED)
-        return rg__report(graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed", what, graph->name);
-    *plan = &graph->placement.plan;
-    return RG_SUCCESS;
-}
-
 static rg_result open_for(const rg_graph *graph, const char *what, const char *path, FILE **f)
 {
     *f = fopen(path, "w");
@@ -117,6 +103,23 @@ static rg_result traffic_of(const rg_graph *graph, const char *what, traffic *t)
         return rg__report(graph, r, "%s: out of memory for the tile traffic", what);
     }
     return RG_SUCCESS;
+}
+
+/* What every report checks first: a graph, the output given (named
+ * `arg`) and the graph placed; *plan its plan and, with t, the tile
+ * traffic in *t. */
+static rg_result report_begin(const rg_graph *graph, const char *what, const void *output, const char *arg,
+                              const rg__mem_plan **plan, traffic *t)
+{
+    *plan = NULL;
+    if (!graph)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (!output)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg);
+    if (graph->status->state != RG__PLACED)
+        return rg__report(graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed", what, graph->name);
+    *plan = &graph->placement.plan;
+    return t ? traffic_of(graph, what, t) : RG_SUCCESS;
 }
 
 static const char *span_name(const rg_graph *g, uint32_t s) { return g->decl.cmds[g->decl.spans[s].begin_cmd].name; }
@@ -228,13 +231,9 @@ static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
 
 rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
 {
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
     const rg__mem_plan *p;
-    rg_result r = plan_of(graph, "rg_memory_report_print", out, "out", &p);
     traffic tr;
-    if (r == RG_SUCCESS)
-        r = traffic_of(graph, "rg_memory_report_print", &tr);
+    rg_result r = report_begin(graph, "rg_memory_report_print", out, "out", &p, &tr);
     if (r != RG_SUCCESS)
         return r;
     fprintf(out, "memory of graph '%s'\n%-24s %-7s %-12s %-16s %-20s %12s %8s %4s %4s %12s %9s %-48s  %s\n",
@@ -347,13 +346,9 @@ static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
 
 rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 {
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
     const rg__mem_plan *p;
-    rg_result r = plan_of(graph, "rg_memory_report_json", path, "path", &p);
     traffic tr;
-    if (r == RG_SUCCESS)
-        r = traffic_of(graph, "rg_memory_report_json", &tr);
+    rg_result r = report_begin(graph, "rg_memory_report_json", path, "path", &p, &tr);
     if (r != RG_SUCCESS)
         return r;
     FILE *f = NULL;
@@ -425,11 +420,9 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 
 rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
 {
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
     const rg__mem_plan *p;
     FILE *f = NULL;
-    rg_result r = plan_of(graph, "rg_memory_timeline_svg", path, "path", &p);
+    rg_result r = report_begin(graph, "rg_memory_timeline_svg", path, "path", &p, NULL);
     if (r == RG_SUCCESS)
         r = open_for(graph, "rg_memory_timeline_svg", path, &f);
     if (r != RG_SUCCESS)
