@@ -4,8 +4,8 @@
 # writer. Placement's arrays are pointers to const and its stages fill
 # their own part from a const graph, so the compiler refuses most wrong
 # writes; this check covers the rest by reading the sources:
-#   - only graph.c names a part of g->placement in a write or hands out a
-#     pointer to one (it passes each stage its own part);
+#   - only graph.c names a part of g->placement in a write or takes a
+#     non-const pointer to it (it passes each stage its own part);
 #   - a part of g->exec is written, or a non-const pointer to it taken,
 #     only in the files its comment in execution.h names.
 # Usage: check_owners.sh [SRC_DIR] (default rendergraph/src). Exit 1 on a
@@ -25,37 +25,37 @@ declare -A owners=(
 
 bad=0
 # A write: an assignment, increment or compound assignment on the line
-# after the part's name, or a non-const pointer to it (&...exec.part
+# after the part's name, or a non-const pointer to it (&...exec->part
 # outside a const declaration or a call that only reads).
 write_re='(=[^=]|\+\+|--|\+=|-=|\|=|&=)'
 for f in "$src"/*.c; do
   name=$(basename "$f")
   while IFS=: read -r line text; do
-    part=$(printf '%s\n' "$text" | grep -oE 'exec\.[a-z_]+' | head -1 | cut -d. -f2)
+    part=$(printf '%s\n' "$text" | grep -oE 'exec->[a-z_]+' | head -1 | sed 's/exec->//')
     [ -n "$part" ] || continue
     allowed=${owners[$part]:-}
     if [ -z "$allowed" ]; then
-      echo "check_owners: $name:$line: exec.$part is not a part execution.h names"
+      echo "check_owners: $name:$line: exec->$part is not a part execution.h names"
       bad=1
       continue
     fi
     case " $allowed " in *" $name "*) continue ;; esac
-    after=${text#*exec.$part}
+    after=${text#*exec->$part}
     if printf '%s\n' "$after" | grep -qE "^[^;(]*$write_re" ||
-       printf '%s\n' "$text" | grep -qE "^[[:space:]]*[a-z_]+ \*[a-z_]+ = &[a-z_]+->exec\.$part"; then
-      echo "check_owners: $name:$line: writes exec.$part, which only ${allowed// /, } may write"
+       printf '%s\n' "$text" | grep -qE "^[[:space:]]*[a-z_]+ \*[a-z_]+ = &[a-z_]+->exec->$part"; then
+      echo "check_owners: $name:$line: writes exec->$part, which only ${allowed// /, } may write"
       bad=1
     fi
-  done < <(grep -nE 'exec\.[a-z_]+' "$f" || true)
+  done < <(grep -nE 'exec->[a-z_]+' "$f" || true)
   [ "$name" = graph.c ] && continue
   while IFS=: read -r line text; do
-    after=${text#*placement.}
+    after=${text#*placement->}
     if printf '%s\n' "$after" | grep -qE "^[a-z_.]+(\[[^]]*\])*[[:space:]]*$write_re" ||
-       printf '%s\n' "$text" | grep -qE "^[[:space:]]*[a-z_]+ \*[a-z_]+ = &[a-z_]+->placement"; then
+       printf '%s\n' "$text" | grep -qE "^[[:space:]]*[a-z_]+ \*[a-z_]+ = &?[a-z_]+->placement"; then
       echo "check_owners: $name:$line: writes the placement outside graph.c (a stage fills only the part it is given)"
       bad=1
     fi
-  done < <(grep -nE '(->|\.)placement\.' "$f" || true)
+  done < <(grep -nE -- '->placement(->|;)' "$f" || true)
 done
 [ $bad -eq 0 ] && echo "check_owners: placement written only through graph.c's stage calls; each part of exec by its owner"
 exit $bad

@@ -2,6 +2,7 @@
  * sticky, rg__report not, rg__call_begin clearing), array growth, names,
  * handle tags and handle -> index lookup, subresource slots. Calls no other
  * file of the library. */
+#include "execution.h" /* rg__frame_open reads whether a frame is open */
 #include "graph.h"
 #include "bits.h"
 
@@ -196,7 +197,7 @@ rg_result rg__report(const rg_graph *g, rg_result r, const char *fmt, ...)
 
 bool rg__frame_open(const rg_graph *g, const char *what)
 {
-    if (!g->exec.frames.open)
+    if (!g->exec->frames.open)
         return false;
     rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' is recording a frame in chunks (rg_execute_end "
                "ends it)", what, g->name);

@@ -205,6 +205,16 @@ typedef struct rg__history_targets {
                                          outside previous halves */
 } rg__history_targets;
 
+/* What a pooled resource's first use must wait for: the union of the
+ * last-use scopes of every other resource whose range overlaps its own in
+ * its pool (this frame's earlier occupants and, through repeated
+ * execution, the frame before's later ones). The barrier planner folds it
+ * into the first use. */
+typedef struct rg__alias_scope {
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+} rg__alias_scope;
+
 /* One synchronization2 barrier as the graph keeps it: its resource by
  * index. Point p = recorded before order[p] (p == order count: after the
  * last command, the imports' final transitions). */

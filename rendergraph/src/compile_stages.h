@@ -92,17 +92,6 @@ void rg__history_free(const rg_graph *g, rg__history_targets *h);
  * shares memory). Compile runs it with NULL, placement with its plan's. */
 rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, rg__sync *out);
 void rg__sync_free(const rg_graph *g, rg__sync *s);
-/* The barriers execute records and queries report: placement's where it
- * made them, else compile's. */
-static inline const rg__sync *rg__sync_of(const rg_graph *g)
-{
-    return g->placement.synced ? &g->placement.sync : &g->compiled.sync;
-}
-/* The stages batch b's wait on queue q blocks (0: none). */
-static inline VkPipelineStageFlags2 rg__wait_stage(const rg_graph *g, uint32_t b, uint32_t q)
-{
-    return rg__sync_of(g)->wait_stage[(size_t)b * RG_QUEUE_COUNT + q];
-}
 /* Merging's rules (compile_merge_rules.c): whether span s may join the
  * instance of spans[0..count), else false with the reason (a merge note's
  * text); the first and end access of span s (its commands' records are

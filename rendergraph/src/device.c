@@ -6,6 +6,7 @@
  * use (retirement, rendergraph.h "Placement and the GPU"). Calls no other
  * file of the library. */
 #include "device.h"
+#include "execution.h" /* retirement reads the semaphores and what was submitted */
 #include "graph.h"
 
 #include <stdarg.h>
@@ -398,14 +399,14 @@ void rg__retire_begin(rg_graph *g)
     rg_device *d = g->dev;
     /* A placement that never reached the device (offline, or undone by a
      * failure) has nothing the GPU could be using. */
-    if (!d || !g->placement.on_device)
+    if (!d || !g->placement->on_device)
         return;
     rg__retired_group point = {.fence = g->retire_fence, .pool_memory = g->pool_memory};
     bool any = g->retire_fence != VK_NULL_HANDLE;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-        if (g->placement.semaphores[q] && g->exec.submitted[q]) {
-            point.semaphores[q] = g->placement.semaphores[q];
-            point.values[q] = g->exec.submitted[q];
+        if (g->placement->semaphores[q] && g->exec->submitted[q]) {
+            point.semaphores[q] = g->placement->semaphores[q];
+            point.values[q] = g->exec->submitted[q];
             any = true;
         }
     if (g->retire_timeline) {

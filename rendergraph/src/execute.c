@@ -125,7 +125,7 @@ static void set_local_read_state(const rg_graph *g, VkCommandBuffer cmd, uint32_
         .colorAttachmentCount = in->color_count,
         .pColorAttachmentLocations = map->locations,
     };
-    g->placement.views.set_locations(cmd, &loc);
+    g->placement->views.set_locations(cmd, &loc);
     VkRenderingInputAttachmentIndexInfoKHR inputs = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO_KHR,
         .colorAttachmentCount = in->color_count,
@@ -133,7 +133,7 @@ static void set_local_read_state(const rg_graph *g, VkCommandBuffer cmd, uint32_
         .pDepthInputAttachmentIndex = &map->depth_input,
         .pStencilInputAttachmentIndex = &map->depth_input,
     };
-    g->placement.views.set_input_indices(cmd, &inputs);
+    g->placement->views.set_input_indices(cmd, &inputs);
 }
 
 /* The whole render area as the default viewport and scissor, for every
@@ -162,7 +162,7 @@ static VkRenderingFlags suspending(const recorder *rec, const rg__instance *in)
 static void begin_rendering(const recorder *rec, uint32_t s)
 {
     const rg_graph *g = rec->g;
-    const rg_span_rendering *r = &g->exec.frames.spans[s];
+    const rg_span_rendering *r = &g->exec->frames.spans[s];
     const rg__instance *in = instance_of(g, s);
     if (!r->continues) {
         VkRenderingInfo info = r->info;
@@ -181,7 +181,7 @@ static void resume_rendering(const recorder *rec)
     const rg_graph *g = rec->g;
     const rg__chunk *ch = rec->chunk;
     const rg__instance *in = &g->compiled.merge.instances[ch->resume];
-    const rg_span_rendering *spans = g->exec.frames.spans;
+    const rg_span_rendering *spans = g->exec->frames.spans;
     VkRenderingInfo info = spans[g->compiled.merge.instance_spans[in->first]].info;
     info.flags |= VK_RENDERING_RESUMING_BIT | suspending(rec, in);
     g->dev->vk.CmdBeginRendering(rec->cmd, &info);
@@ -219,7 +219,7 @@ static rg_result imports_ready(rg_graph *g, const char *what)
  * current wrote becomes previous (rg__holder). Swapping again undoes it. */
 static void history_swap(rg_graph *g)
 {
-    g->exec.frames.history_swapped = !g->exec.frames.history_swapped;
+    g->exec->frames.history_swapped = !g->exec->frames.history_swapped;
 }
 
 /* The first frame of a placement: previous halves' subresources the frame
@@ -392,7 +392,7 @@ static rg_result record_chunk(const recorder *rec, const char *what)
     bool timed = rg__timed(g);
     if (timed && ch->batch_begins)
         rg__timings_batch_begin(g, cmd, b);
-    if (rec->index == g->exec.frames.clears_chunk)
+    if (rec->index == g->exec->frames.clears_chunk)
         record_history_clears(rec);
     uint32_t open = ch->resume;
     if (open != RG__NONE) {
@@ -419,7 +419,7 @@ static rg_result record_chunk(const recorder *rec, const char *what)
 
 rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what)
 {
-    rg__frames *f = &g->exec.frames;
+    rg__frames *f = &g->exec->frames;
     if (rg__frame_open(g, what))
         return RG_ERROR_INVALID_ARGUMENT;
     rg_result res = imports_ready(g, what);
@@ -437,7 +437,7 @@ rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what)
         return res;
     }
     for (uint32_t i = 0; i < f->dynamic_count; i++)
-        rg__span_rendering(g, g->exec.bound.spans, f->dynamic_spans[i], &f->spans[f->dynamic_spans[i]]);
+        rg__span_rendering(g, g->exec->bound.spans, f->dynamic_spans[i], &f->spans[f->dynamic_spans[i]]);
     /* The first graphics batch's first chunk clears history, in the
      * first frame of a placement. */
     f->clears_chunk = RG__NONE;
@@ -462,7 +462,7 @@ rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what)
 
 rg_result rg__execute_chunk(rg_graph *g, uint32_t chunk, VkCommandBuffer cmd, const char *what)
 {
-    rg__frames *f = &g->exec.frames;
+    rg__frames *f = &g->exec->frames;
     if (!f->open)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has no frame begun (rg_execute_begin)",
                           what, g->name);
@@ -487,7 +487,7 @@ static void execute_plan(rg_graph *g, rg_submit_plan *plan);
 
 rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what)
 {
-    rg__frames *f = &g->exec.frames;
+    rg__frames *f = &g->exec->frames;
     if (!f->open)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has no frame begun (rg_execute_begin)",
                           what, g->name);
@@ -526,8 +526,8 @@ rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_pl
 static void execute_plan(rg_graph *g, rg_submit_plan *plan)
 {
     const rg__compiled *c = &g->compiled;
-    const VkSemaphore *semaphores = g->placement.semaphores;
-    rg__frames *f = &g->exec.frames;
+    const VkSemaphore *semaphores = g->placement->semaphores;
+    rg__frames *f = &g->exec->frames;
     uint64_t count[RG_QUEUE_COUNT] = {0};
     for (uint32_t b = 0; b < c->queues.batch_count; b++) {
         const rg__batch *batch = &c->queues.batches[b];

@@ -10,7 +10,7 @@
 #define RG_EXECUTE_H
 
 #include "device.h"
-#include "graph.h"
+#include "execution.h"
 
 /* ---------------------------------------------------------------- timings */
 
@@ -23,7 +23,7 @@ void rg__timings_frames_free(rg_graph *g);
 void rg__timings_frame_begin(rg_graph *g);
 void rg__timings_frame_end(rg_graph *g, bool ok);
 /* Whether the frame being recorded is timed. */
-static inline bool rg__timed(const rg_graph *g) { return g->exec.timing.recording != 0; }
+static inline bool rg__timed(const rg_graph *g) { return g->exec->timing.recording != 0; }
 /* Batch b's first and last timestamps (with its queries' reset before);
  * the last batch also sets the slot's event. */
 void rg__timings_batch_begin(rg_graph *g, VkCommandBuffer cmd, uint32_t b);

@@ -67,7 +67,7 @@ static uint32_t chunks_of(uint64_t frame_cost, uint32_t max_chunks, batch_load l
  * arrays); grows only. */
 static rg_result make_room(rg_graph *g, uint32_t count, const char *what)
 {
-    rg__frames *f = &g->exec.frames;
+    rg__frames *f = &g->exec->frames;
     uint32_t batches = g->compiled.queues.batch_count;
     if (!f->batch_chunk && !(f->batch_chunk = rg__calloc(g, (size_t)batches + 1, sizeof *f->batch_chunk)))
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
@@ -124,7 +124,7 @@ static void follow(const rg_graph *g, uint32_t p, uint32_t *open, uint32_t *span
 static void cut_batch(rg_graph *g, uint32_t b, uint32_t n, uint64_t cost, uint32_t at)
 {
     const rg__batch *batch = &g->compiled.queues.batches[b];
-    rg__frames *f = &g->exec.frames;
+    rg__frames *f = &g->exec->frames;
     uint32_t order_count = g->compiled.merge.order.count;
     uint32_t open = RG__NONE, span = RG__NONE, made = 0, next = 1;
     uint64_t done = 0;
@@ -156,7 +156,7 @@ static void cut_batch(rg_graph *g, uint32_t b, uint32_t n, uint64_t cost, uint32
 
 rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what)
 {
-    rg__frames *f = &g->exec.frames;
+    rg__frames *f = &g->exec->frames;
     if (f->chunks_for == max_chunks && f->chunks)
         return RG_SUCCESS;
     uint32_t batches = g->compiled.queues.batch_count;

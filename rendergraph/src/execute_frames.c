@@ -11,7 +11,7 @@
  * change per frame) are made again at every frame (dynamic_spans). */
 static rg_result spans_prepare(rg_graph *g, const char *what)
 {
-    rg__frames *f = &g->exec.frames;
+    rg__frames *f = &g->exec->frames;
     const rg__merged *m = &g->compiled.merge;
     uint32_t count = g->decl.span_count;
     f->spans = rg__calloc(g, (size_t)count + 1, sizeof *f->spans);
@@ -21,7 +21,7 @@ static rg_result spans_prepare(rg_graph *g, const char *what)
         rg__free(g, dynamic);
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
     }
-    const rg__placed_views *pv = &g->placement.views;
+    const rg__placed_views *pv = &g->placement->views;
     for (uint32_t i = 0; i < pv->import_slot_count; i++) {
         uint32_t span = pv->import_slots[i].span;
         if (m->span_map[span].instance == RG__NONE)
@@ -34,7 +34,7 @@ static rg_result spans_prepare(rg_graph *g, const char *what)
     for (uint32_t s = 0; s < count; s++) {
         if (m->span_map[s].instance == RG__NONE)
             continue; /* culled: never begun */
-        rg__span_rendering(g, g->exec.bound.spans, s, &f->spans[s]);
+        rg__span_rendering(g, g->exec->bound.spans, s, &f->spans[s]);
         if (dynamic[s])
             f->dynamic_spans[f->dynamic_count++] = s;
     }
@@ -44,7 +44,7 @@ static rg_result spans_prepare(rg_graph *g, const char *what)
 
 rg_result rg__frames_prepare(rg_graph *g, const char *what)
 {
-    rg__frames *f = &g->exec.frames;
+    rg__frames *f = &g->exec->frames;
     const rg__sync *s = rg__sync_of(g);
     uint32_t need = s->point_max > s->history_clear_count ? s->point_max : s->history_clear_count;
     if (f->chunks)
@@ -59,7 +59,7 @@ rg_result rg__frames_prepare(rg_graph *g, const char *what)
 
 void rg__frames_free(rg_graph *g)
 {
-    rg__frames *f = &g->exec.frames;
+    rg__frames *f = &g->exec->frames;
     RG__FREE_ALL(g, f->chunks, f->batch_chunk, f->runs, f->cmds, f->image_barriers, f->buffer_barriers, f->spans,
                  f->dynamic_spans, f->submissions);
     *f = (rg__frames){0};

@@ -17,8 +17,8 @@
 
 rg_result rg__bound_views_prepare(rg_graph *g, const char *what)
 {
-    rg__bound_views *b = &g->exec.bound;
-    const rg__placed_views *pv = &g->placement.views;
+    rg__bound_views *b = &g->exec->bound;
+    const rg__placed_views *pv = &g->placement->views;
     b->spans = rg__calloc(g, (size_t)pv->span_count + 1, sizeof *b->spans);
     if (!b->spans)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
@@ -29,7 +29,7 @@ rg_result rg__bound_views_prepare(rg_graph *g, const char *what)
 
 void rg__bound_views_free(rg_graph *g)
 {
-    rg__bound_views *b = &g->exec.bound;
+    rg__bound_views *b = &g->exec->bound;
     rg__made_views_free(g, &b->made);
     rg__free(g, b->spans);
     *b = (rg__bound_views){0};
@@ -40,8 +40,8 @@ void rg__bound_views_free(rg_graph *g)
 static rg_result import_view(rg_graph *g, const char *what, const rg__import_slot *is, VkImage image,
                              VkImageView *out)
 {
-    rg__made_views *made = &g->exec.bound.made;
-    const rg__placed_views *pv = &g->placement.views;
+    rg__made_views *made = &g->exec->bound.made;
+    const rg__placed_views *pv = &g->placement->views;
     if (rg__made_view_find(pv->history, pv->history_count, is->span, is->slot, image, out) ||
         rg__made_view_find(made->of, made->count, is->span, is->slot, image, out))
         return RG_SUCCESS;
@@ -56,11 +56,11 @@ static rg_result import_view(rg_graph *g, const char *what, const rg__import_slo
 
 rg_result rg__bind_imports(rg_graph *g, const char *what)
 {
-    const rg__placed_views *pv = &g->placement.views;
+    const rg__placed_views *pv = &g->placement->views;
     for (uint32_t i = 0; i < pv->import_slot_count; i++) {
         const rg__import_slot *is = &pv->import_slots[i];
         const rg__resource *r = &g->decl.resources[is->resource];
-        VkImageView *slot = &g->exec.bound.spans[is->span].views[is->slot];
+        VkImageView *slot = &g->exec->bound.spans[is->span].views[is->slot];
         if (!is->sub) {
             if (!rg__view(g, is->resource))
                 return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: imported texture '%s' is an attachment "

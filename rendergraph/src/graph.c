@@ -24,16 +24,16 @@ static void placement_free(rg_graph *g, const char *what)
     rg__bound_views_free(g);
     rg__timings_frames_free(g);
     rg__submits_forget(g);
-    g->exec.by_hand = (rg_record_context){0};
-    rg__placement *pl = &g->placement;
+    g->exec->by_hand = (rg_record_context){0};
+    rg__placement *pl = g->placement;
     rg__place_timings_free(g, &pl->timings);
     rg__place_queues_free(g, pl->semaphores);
     rg__place_views_free(g, &pl->views);
     rg__place_memory_free(g, &pl->objects);
     rg__memory_plan_free(g, &pl->plan);
-    rg__sync_free(g, &g->placement.sync);
-    g->placement.synced = false;
-    g->placement.on_device = false;
+    rg__sync_free(g, &g->placement->sync);
+    g->placement->synced = false;
+    g->placement->on_device = false;
     rg__retire_end(g, what);
     rg__printed_forget(g->printed); /* a new placement's failures print again */
 }
@@ -62,6 +62,12 @@ static void declaration_clear(rg_graph *g)
     g->status->message[0] = '\0';
 }
 
+typedef struct graph_block {
+    rg_graph graph;                   /* first: freeing the graph frees the block */
+    rg__placement placement;
+    rg__execution exec;
+} graph_block;
+
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
 {
     if (!out)
@@ -72,10 +78,14 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     rg_allocator alloc;
     if (!rg__allocator_resolve(desc->allocator, desc->device ? &desc->device->alloc : NULL, &alloc))
         return RG_ERROR_INVALID_ARGUMENT;
-    rg_graph *g = alloc.alloc(alloc.user, sizeof *g);
-    if (!g)
+    /* The graph with its placement and execute state, one allocation. */
+    graph_block *block = alloc.alloc(alloc.user, sizeof *block);
+    if (!block)
         return RG_ERROR_OUT_OF_MEMORY;
-    memset(g, 0, sizeof *g);
+    memset(block, 0, sizeof *block);
+    rg_graph *g = &block->graph;
+    g->placement = &block->placement;
+    g->exec = &block->exec;
     g->status = &g->status_store;
     g->alloc = alloc;
     rg__copy_name(g->name, desc->name, "graph");
@@ -288,18 +298,18 @@ static void unplace(rg_graph *g) { discard_from(g, RG__COMPILED, "placement"); }
 /* After a memory plan: the barriers with its alias scopes, and the state. */
 static rg_result placed(rg_graph *g, bool on_device)
 {
-    rg_result r = rg__compile_barriers(g, g->placement.plan.alias, &g->placement.sync);
+    rg_result r = rg__compile_barriers(g, g->placement->plan.alias, &g->placement->sync);
     if (r == RG_ERROR_OUT_OF_MEMORY)
         return rg__report(g, r, "placement: out of host memory planning the barriers");
     if (r != RG_SUCCESS)
         return r;
-    g->placement.synced = true;
+    g->placement->synced = true;
     if (on_device && (r = rg__bound_views_prepare(g, "placement")) == RG_SUCCESS &&
         (r = rg__timings_frames_prepare(g, "placement")) == RG_SUCCESS)
         r = rg__frames_prepare(g, "placement");
     if (r != RG_SUCCESS)
         return r;
-    g->placement.on_device = on_device;
+    g->placement->on_device = on_device;
     g->status->state = RG__PLACED;
     return RG_SUCCESS;
 }
@@ -312,7 +322,7 @@ static rg_result place_stages(rg_graph *g)
     rg__mem_requirements *reqs = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *reqs);
     if (!reqs)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
-    rg__placement *pl = &g->placement;
+    rg__placement *pl = g->placement;
     rg__place_requirements(g, reqs);        /* vkGetDevice*MemoryRequirements */
     r = rg__memory_plan(g, &g->dev->memory, reqs, &pl->plan); /* lazy, dedicated, pools */
     rg__free(g, reqs);
@@ -342,7 +352,7 @@ static rg_result place_taken(rg_graph *graph)
     if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place: graph '%s' was created without a device", g->name);
     rg__device_collect(g->dev);
-    if (g->status->state == RG__PLACED && g->placement.on_device)
+    if (g->status->state == RG__PLACED && g->placement->on_device)
         return RG_SUCCESS;
     discard_from(g, RG__COMPILED, "rg_place");
     rg_result r = place_stages(g);
@@ -365,7 +375,7 @@ static rg_result place_offline_taken(rg_graph *graph, const VkPhysicalDeviceMemo
                           !props ? "props" : "requirements");
     if (g->status->state == RG__FAILED || g->status->state < RG__COMPILED)
         return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_place_offline: graph '%s' is not compiled", g->name);
-    if (g->status->state == RG__PLACED && g->placement.on_device) /* its memory was bound by that plan */
+    if (g->status->state == RG__PLACED && g->placement->on_device) /* its memory was bound by that plan */
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_place_offline: graph '%s' was placed on the device "
                           "(its memory is bound)", g->name);
     rg__mem_requirements *reqs = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *reqs);
@@ -384,7 +394,7 @@ static rg_result place_offline_taken(rg_graph *graph, const VkPhysicalDeviceMemo
     }
     discard_from(g, RG__COMPILED, "rg_place_offline");
     if (r == RG_SUCCESS)
-        r = rg__memory_plan(g, props, reqs, &g->placement.plan);
+        r = rg__memory_plan(g, props, reqs, &g->placement->plan);
     rg__free(g, reqs);
     if (r == RG_SUCCESS)
         r = placed(g, false);
@@ -400,18 +410,18 @@ static rg_result set_timings(rg_graph *g, bool on)
     if (g->timings == on)
         return RG_SUCCESS;
     g->timings = on;
-    if (g->status->state != RG__PLACED || !g->placement.on_device)
+    if (g->status->state != RG__PLACED || !g->placement->on_device)
         return RG_SUCCESS;
     rg__timings_frames_free(g);
-    rg__place_timings_free(g, &g->placement.timings);
+    rg__place_timings_free(g, &g->placement->timings);
     if (!on)
         return RG_SUCCESS;
-    rg_result r = rg__place_timings(g, &g->placement.timings);
+    rg_result r = rg__place_timings(g, &g->placement->timings);
     if (r == RG_SUCCESS)
         r = rg__timings_frames_prepare(g, "rg_graph_set_timings");
     if (r != RG_SUCCESS) {
         rg__timings_frames_free(g);
-        rg__place_timings_free(g, &g->placement.timings);
+        rg__place_timings_free(g, &g->placement->timings);
         g->timings = false;
     }
     return r;
@@ -433,7 +443,7 @@ static rg_result execute_ready(rg_graph *g, const char *what)
     if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' was created without a device", what,
                           g->name);
-    if (g->status->state != RG__PLACED || !g->placement.on_device)
+    if (g->status->state != RG__PLACED || !g->placement->on_device)
         return place_taken(g);
     rg__device_collect(g->dev);
     return RG_SUCCESS;
@@ -444,7 +454,7 @@ static rg_result execute_ready(rg_graph *g, const char *what)
 static rg_result execute_whole(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what)
 {
     rg_result r = rg__execute_begin(g, 0, what);
-    for (uint32_t i = 0; r == RG_SUCCESS && i < g->exec.frames.chunk_count; i++)
+    for (uint32_t i = 0; r == RG_SUCCESS && i < g->exec->frames.chunk_count; i++)
         if (rg__execute_chunk(g, i, cmds[i], what) != RG_SUCCESS)
             break; /* end reports it */
     return r == RG_SUCCESS ? rg__execute_end(g, cmds, plan, what) : r;
@@ -500,7 +510,7 @@ static rg_result execute_begin_taken(rg_graph *graph, const rg_execute_desc *des
     if (r == RG_SUCCESS)
         r = rg__execute_begin(g, desc ? desc->max_chunks : 0, "rg_execute_begin");
     if (r == RG_SUCCESS)
-        *chunk_count = g->exec.frames.chunk_count;
+        *chunk_count = g->exec->frames.chunk_count;
     return r;
 }
 
@@ -510,7 +520,7 @@ static rg_result execute_end_taken(rg_graph *graph, const VkCommandBuffer *cmds,
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
-    if (!plan && g->exec.frames.open && g->compiled.queues.batch_count > 1) {
+    if (!plan && g->exec->frames.open && g->compiled.queues.batch_count > 1) {
         rg__execute_end(g, NULL, NULL, "rg_execute_end"); /* the frame is over either way */
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_end: graph '%s' runs on several queues in "
                           "%u batches: it needs a plan", g->name, g->compiled.queues.batch_count);

@@ -100,8 +100,12 @@
 
 #include "compile_results.h"
 #include "declaration.h"
-#include "execution.h"
 #include "thread.h"
+
+/* Placement's and execute's layers, which only the files that read or
+ * write them include (placement.h, execution.h). */
+typedef struct rg__placement rg__placement;
+typedef struct rg__execution rg__execution;
 
 struct rg_graph {
     char name[RG__NAME_MAX];
@@ -144,8 +148,8 @@ struct rg_graph {
     rg__mutex views_lock;
     rg__declaration decl;
     rg__compiled compiled;
-    rg__placement placement;          /* const once placed (placement.h) */
-    rg__execution exec;               /* from frame to frame (execution.h) */
+    rg__placement *placement;         /* const once placed (placement.h) */
+    rg__execution *exec;              /* from frame to frame (execution.h) */
     /* rg_graph_set_retire_point: what the application signals after the
      * graph's latest frame (VK_NULL_HANDLE: nothing named). */
     VkSemaphore retire_timeline;

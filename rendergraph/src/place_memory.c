@@ -164,7 +164,7 @@ static rg_result allocate(const rg_graph *g, objects_draft *d, VkDeviceSize size
 static rg_result pool_from_application(const rg_graph *g, objects_draft *d, uint32_t p, VkDeviceMemory *memory,
                                        VkDeviceSize *offset)
 {
-    const rg__mem_plan *plan = &g->placement.plan;
+    const rg__mem_plan *plan = &g->placement->plan;
     VkDeviceSize alignment = 1;
     for (uint32_t i = 0; i < g->decl.resource_count; i++)
         if (plan->items[i].kind == RG_MEMORY_POOLED && plan->items[i].pool == p &&
@@ -258,7 +258,7 @@ static rg_result bind(const rg_graph *g, uint32_t ri, rg__object *o, VkDeviceMem
 
 static rg_result place_all(const rg_graph *g, objects_draft *d)
 {
-    const rg__mem_plan *plan = &g->placement.plan;
+    const rg__mem_plan *plan = &g->placement->plan;
     d->memory = rg__calloc(g, (size_t)plan->pool_count + g->decl.resource_count + 1, sizeof *d->memory);
     rg__object *objects = d->of = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *objects);
     if (!d->memory || !objects)

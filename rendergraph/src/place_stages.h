@@ -5,7 +5,7 @@
 #ifndef RG_PLACE_STAGES_H
 #define RG_PLACE_STAGES_H
 
-#include "graph.h"
+#include "execution.h"
 
 /* Whether placement creates resource r: a created one that a recorded
  * command uses, or a half of a history pair either half of which is used
@@ -24,7 +24,7 @@ static inline bool rg__creates(const rg_graph *g, uint32_t ri)
 static inline uint32_t rg__holder(const rg_graph *g, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    return rg__history(r) && g->exec.frames.history_swapped ? r->history_pair : ri;
+    return rg__history(r) && g->exec->frames.history_swapped ? r->history_pair : ri;
 }
 /* Resource ri's Vulkan objects this frame: an import's, as the
  * application set them; a created one's, as placement made them (none
@@ -32,25 +32,25 @@ static inline uint32_t rg__holder(const rg_graph *g, uint32_t ri)
 static inline VkImage rg__image(const rg_graph *g, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    const rg__object *of = g->placement.objects.of;
+    const rg__object *of = g->placement->objects.of;
     return r->imported ? r->image : of ? of[rg__holder(g, ri)].image : VK_NULL_HANDLE;
 }
 static inline VkImageView rg__view(const rg_graph *g, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    const rg__object *of = g->placement.objects.of;
+    const rg__object *of = g->placement->objects.of;
     return r->imported ? r->view : of ? of[rg__holder(g, ri)].view : VK_NULL_HANDLE;
 }
 static inline VkBuffer rg__buffer(const rg_graph *g, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    const rg__object *of = g->placement.objects.of;
+    const rg__object *of = g->placement->objects.of;
     return r->imported ? r->buffer : of ? of[ri].buffer : VK_NULL_HANDLE;
 }
 /* Whether resource ri shares a pool's memory (after placement). */
 static inline bool rg__pooled(const rg_graph *g, uint32_t ri)
 {
-    return g->placement.objects.of && g->placement.objects.of[ri].pooled;
+    return g->placement->objects.of && g->placement->objects.of[ri].pooled;
 }
 
 /* Each stage fills its own part of the placement (placement.h) from a

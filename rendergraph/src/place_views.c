@@ -145,7 +145,7 @@ static rg_result history_views(const rg_graph *g, views_draft *d)
         if (!rg__history(r))
             continue;
         for (uint32_t k = 0; k < 2; k++) {
-            VkImage image = g->placement.objects.of[k ? r->history_pair : is->resource].image;
+            VkImage image = g->placement->objects.of[k ? r->history_pair : is->resource].image;
             VkImageView view;
             rg_result res = rg__attachment_view(g, "placement", r, image, is->mip, is->base_layer, is->layers, &view);
             if (res != RG_SUCCESS)

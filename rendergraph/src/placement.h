@@ -11,8 +11,7 @@
 #ifndef RG_PLACEMENT_H
 #define RG_PLACEMENT_H
 
-#include "compile_results.h"
-#include "declaration.h"
+#include "graph.h"
 
 /* Requirements of one resource, indexed like resources[]. */
 typedef struct rg__mem_requirements {
@@ -21,16 +20,6 @@ typedef struct rg__mem_requirements {
     bool dedicated;                   /* requires a dedicated allocation (a mere
                                          preference is not honoured: place_memory.c) */
 } rg__mem_requirements;
-
-/* What a pooled resource's first use must wait for: the union of the
- * last-use scopes of every other resource whose range overlaps its own in
- * its pool (this frame's earlier occupants and, through repeated
- * execution, the frame before's later ones). The barrier planner folds it
- * into the first use. */
-typedef struct rg__alias_scope {
-    VkPipelineStageFlags2 stage;
-    VkAccessFlags2 access;
-} rg__alias_scope;
 
 typedef struct rg__mem_placement {
     rg_memory_kind kind;
@@ -174,5 +163,17 @@ typedef struct rg__placement {
     VkSemaphore semaphores[RG_QUEUE_COUNT];
     rg__timings timings;              /* place_timings.c; zero when timings are off */
 } rg__placement;
+
+/* The barriers execute records and queries report: placement's where it
+ * made them, else compile's. */
+static inline const rg__sync *rg__sync_of(const rg_graph *g)
+{
+    return g->placement->synced ? &g->placement->sync : &g->compiled.sync;
+}
+/* The stages batch b's wait on queue q blocks (0: none). */
+static inline VkPipelineStageFlags2 rg__wait_stage(const rg_graph *g, uint32_t b, uint32_t q)
+{
+    return rg__sync_of(g)->wait_stage[(size_t)b * RG_QUEUE_COUNT + q];
+}
 
 #endif

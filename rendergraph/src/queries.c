@@ -232,7 +232,7 @@ bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous)
 {
     uint32_t i = graph ? rg__texture_index(graph, previous) : RG__NONE;
     return i != RG__NONE && rg__history(&graph->decl.resources[i]) && placed(graph) &&
-           graph->placement.on_device && graph->exec.frames.recorded > 0;
+           graph->placement->on_device && graph->exec->frames.recorded > 0;
 }
 
 bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
@@ -260,7 +260,7 @@ static void fill_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
                 : !rg__history(r) ? RG_RESOURCE_CREATED
                 : r->history_previous ? RG_RESOURCE_HISTORY_PREVIOUS : RG_RESOURCE_HISTORY_CURRENT;
     if (placed(g)) {
-        const rg__mem_placement *m = &g->placement.plan.items[i];
+        const rg__mem_placement *m = &g->placement->plan.items[i];
         out->memory = m->kind;
         if (m->kind != RG_MEMORY_NOT_CREATED && m->kind != RG_MEMORY_IMPORTED) {
             out->memory_size = m->size;
@@ -342,7 +342,7 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
     rg_result r = start(graph, out, sizeof *out, "rg_span_get_rendering");
     if (r != RG_SUCCESS)
         return r;
-    if (!placed(graph) || !graph->placement.on_device)
+    if (!placed(graph) || !graph->placement->on_device)
         return rg__report(graph, RG_ERROR_NOT_PLACED, "rg_span_get_rendering: graph '%s' is not placed "
                           "on the device", graph->name);
     if (span >= graph->decl.span_count)
@@ -350,7 +350,7 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
     if (graph->compiled.merge.span_map[span].instance == RG__NONE)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_span_get_rendering: span %u was culled",
                           span);
-    rg__span_rendering(graph, graph->exec.bound.spans, span, out);
+    rg__span_rendering(graph, graph->exec->bound.spans, span, out);
     return RG_SUCCESS;
 }
 
@@ -358,12 +358,12 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
 
 rg_memory_totals rg_memory_get_totals(const rg_graph *graph)
 {
-    return placed(graph) ? graph->placement.plan.totals : (rg_memory_totals){ 0 };
+    return placed(graph) ? graph->placement->plan.totals : (rg_memory_totals){ 0 };
 }
 
 static rg_memory_kind memory_of(const rg_graph *g, uint32_t i, VkDeviceSize *offset, uint32_t *pool)
 {
-    const rg__mem_placement *m = placed(g) && i != RG__NONE ? &g->placement.plan.items[i] : NULL;
+    const rg__mem_placement *m = placed(g) && i != RG__NONE ? &g->placement->plan.items[i] : NULL;
     if (offset)
         *offset = m ? m->offset : 0;
     if (pool)
@@ -385,7 +385,7 @@ rg_memory_kind rg_buffer_memory(const rg_graph *graph, rg_buffer buffer, VkDevic
  * import's are what the application set. */
 static bool with_objects(const rg_graph *g, uint32_t i)
 {
-    return i != RG__NONE && (g->decl.resources[i].imported || (placed(g) && g->placement.on_device));
+    return i != RG__NONE && (g->decl.resources[i].imported || (placed(g) && g->placement->on_device));
 }
 
 VkImage rg_texture_image(const rg_graph *graph, rg_texture texture)
@@ -439,7 +439,7 @@ rg_result rg_chunk_get(const rg_graph *graph, uint32_t chunk, rg_chunk_info *out
 {
     if (!graph || !out)
         return RG_ERROR_INVALID_ARGUMENT;
-    const rg__frames *f = &graph->exec.frames;
+    const rg__frames *f = &graph->exec->frames;
     if (!f->open || chunk >= f->chunk_count)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_chunk_get: %s", !f->open
                           ? "no frame begun (rg_execute_begin)" : "an index past the chunk count");

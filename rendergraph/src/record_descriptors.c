@@ -115,7 +115,7 @@ static rg_result find_or_make_view(const rg_record_context *rc, uint32_t ai, VkI
     rg_graph *g = rc->graph;
     const rg__access *a = &g->decl.accesses[ai];
     const rg__resource *r = &g->decl.resources[a->resource];
-    rg__made_views *made = &g->exec.access_views;
+    rg__made_views *made = &g->exec->access_views;
     if (rg__made_view_find(made->of, made->count, ai, 0, image, out))
         return RG_SUCCESS;
     if (!rg__grow(g, (void **)&made->of, &made->cap, made->count + 1, sizeof *made->of))
@@ -142,7 +142,7 @@ static rg_result find_or_make_view(const rg_record_context *rc, uint32_t ai, VkI
     return RG_SUCCESS;
 }
 
-void rg__access_views_free(rg_graph *g) { rg__made_views_free(g, &g->exec.access_views); }
+void rg__access_views_free(rg_graph *g) { rg__made_views_free(g, &g->exec->access_views); }
 
 /* The view of access ai's subresources of the texture's current image. */
 static rg_result access_view(const rg_record_context *rc, uint32_t ai, const char *what, VkImageView *out)
@@ -205,7 +205,7 @@ static uint32_t query_access(const rg_record_context *rc, void *out, size_t size
         memset(out, 0, size);
     if (!rc || !out)
         return RG__NONE; /* no graph to say it on */
-    if (rc->graph->status->state != RG__PLACED || !rc->graph->placement.on_device) {
+    if (rc->graph->status->state != RG__PLACED || !rc->graph->placement->on_device) {
         rg__report(rc->graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what,
                    rc->graph->name);
         return RG__NONE;
@@ -230,7 +230,7 @@ static rg_result refused(const rg_record_context *rc, const void *out)
 {
     if (!rc || !out)
         return RG_ERROR_INVALID_ARGUMENT;
-    return rc->graph->status->state != RG__PLACED || !rc->graph->placement.on_device ? RG_ERROR_NOT_PLACED
+    return rc->graph->status->state != RG__PLACED || !rc->graph->placement->on_device ? RG_ERROR_NOT_PLACED
                                                                                      : RG_ERROR_INVALID_ARGUMENT;
 }
 

@@ -30,8 +30,8 @@ static uint32_t queries_per_frame(const rg__timings *t)
 
 rg_result rg__timings_frames_prepare(rg_graph *g, const char *what)
 {
-    const rg__timings *t = &g->placement.timings;
-    rg__timing_frames *f = &g->exec.timing;
+    const rg__timings *t = &g->placement->timings;
+    rg__timing_frames *f = &g->exec->timing;
     if (!t->units)
         return RG_SUCCESS;
     /* Each query's value and availability; each unit's time. */
@@ -44,7 +44,7 @@ rg_result rg__timings_frames_prepare(rg_graph *g, const char *what)
 
 void rg__timings_frames_free(rg_graph *g)
 {
-    rg__timing_frames *f = &g->exec.timing;
+    rg__timing_frames *f = &g->exec->timing;
     rg__free(g, f->raw);
     rg__free(g, f->ms);
     *f = (rg__timing_frames){0};
@@ -65,8 +65,8 @@ static uint32_t raw_offset(const rg__timings *t, uint32_t q)
  * false (nothing changed) otherwise. */
 static bool read_slot(rg_graph *g, uint32_t s)
 {
-    const rg__timings *t = &g->placement.timings;
-    rg__timing_frames *f = &g->exec.timing;
+    const rg__timings *t = &g->placement->timings;
+    rg__timing_frames *f = &g->exec->timing;
     VkDevice dev = g->dev->device;
     if (g->dev->vk.GetEventStatus(dev, t->events[s]) != VK_EVENT_SET)
         return false;
@@ -97,8 +97,8 @@ static bool read_slot(rg_graph *g, uint32_t s)
 
 void rg__timings_frame_begin(rg_graph *g)
 {
-    const rg__timings *t = &g->placement.timings;
-    rg__timing_frames *f = &g->exec.timing;
+    const rg__timings *t = &g->placement->timings;
+    rg__timing_frames *f = &g->exec->timing;
     f->recording = 0;
     if (!t->events[0])
         return;
@@ -126,7 +126,7 @@ void rg__timings_frame_begin(rg_graph *g)
 
 void rg__timings_frame_end(rg_graph *g, bool ok)
 {
-    rg__timing_frames *f = &g->exec.timing;
+    rg__timing_frames *f = &g->exec->timing;
     if (f->recording && !ok)
         f->slot_frame[f->recording - 1] = 0;
     f->recording = 0;
@@ -136,28 +136,28 @@ void rg__timings_frame_end(rg_graph *g, bool ok)
 
 static void stamp(rg_graph *g, VkCommandBuffer cmd, uint32_t u, uint32_t second)
 {
-    const rg__timings *t = &g->placement.timings;
+    const rg__timings *t = &g->placement->timings;
     const rg__timing_unit *unit = &t->units[u];
-    uint32_t base = (g->exec.timing.recording - 1) * t->per_frame[unit->queue];
+    uint32_t base = (g->exec->timing.recording - 1) * t->per_frame[unit->queue];
     g->dev->vk.CmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, t->pools[unit->queue],
                                   base + unit->query + second);
 }
 
 void rg__timings_batch_begin(rg_graph *g, VkCommandBuffer cmd, uint32_t b)
 {
-    const rg__timings *t = &g->placement.timings;
+    const rg__timings *t = &g->placement->timings;
     uint32_t u = t->batch_unit[b];
     if (u == RG__NONE)
         return;
     const rg__timing_unit *unit = &t->units[u];
-    uint32_t base = (g->exec.timing.recording - 1) * t->per_frame[unit->queue];
+    uint32_t base = (g->exec->timing.recording - 1) * t->per_frame[unit->queue];
     g->dev->vk.CmdResetQueryPool(cmd, t->pools[unit->queue], base + unit->query, unit->query_count);
     stamp(g, cmd, u, 0);
 }
 
 void rg__timings_batch_end(rg_graph *g, VkCommandBuffer cmd, uint32_t b)
 {
-    const rg__timings *t = &g->placement.timings;
+    const rg__timings *t = &g->placement->timings;
     if (t->batch_unit[b] != RG__NONE)
         stamp(g, cmd, t->batch_unit[b], 1);
     if (b + 1 < g->compiled.queues.batch_count)
@@ -167,19 +167,19 @@ void rg__timings_batch_end(rg_graph *g, VkCommandBuffer cmd, uint32_t b)
                               .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
                              .pMemoryBarriers = &done };
-    g->dev->vk.CmdSetEvent2(cmd, t->events[g->exec.timing.recording - 1], &dep);
+    g->dev->vk.CmdSetEvent2(cmd, t->events[g->exec->timing.recording - 1], &dep);
 }
 
 void rg__timings_before(rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 {
-    uint32_t u = g->placement.timings.pos_begin[p];
+    uint32_t u = g->placement->timings.pos_begin[p];
     if (u != RG__NONE)
         stamp(g, cmd, u, 0);
 }
 
 void rg__timings_after(rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 {
-    uint32_t u = g->placement.timings.pos_end[p];
+    uint32_t u = g->placement->timings.pos_end[p];
     if (u != RG__NONE)
         stamp(g, cmd, u, 1);
 }
@@ -191,7 +191,7 @@ static rg_result timings_ready(const rg_graph *g, const void *out, const char *w
 {
     if (!g || !out)
         return g ? rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg) : RG_ERROR_INVALID_ARGUMENT;
-    if (g->status->state != RG__PLACED || !g->placement.on_device)
+    if (g->status->state != RG__PLACED || !g->placement->on_device)
         return rg__report(g, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what, g->name);
     if (!g->timings)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has timings off (rg_graph_desc.timings, "
@@ -215,7 +215,7 @@ rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double 
     rg_result r = timings_ready(g, ms, "rg_command_get_time", "ms");
     if (r != RG_SUCCESS)
         return r;
-    const rg__timings *t = &g->placement.timings;
+    const rg__timings *t = &g->placement->timings;
     const rg__cmd *cmd = &g->decl.cmds[c];
     if (rg__culled(g, c))
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_time: command '%s' is culled: "
@@ -224,7 +224,7 @@ rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double 
         return rg__report(g, RG_ERROR_UNSUPPORTED, "rg_command_get_time: command '%s' runs on the %s "
                           "queue, whose family has no timestamps (timestampValidBits 0)", cmd->name,
                           rg_queue_name(rg__queue_of(g, c)));
-    const rg__timing_frames *f = &g->exec.timing;
+    const rg__timing_frames *f = &g->exec->timing;
     if (!f->completed)
         return not_ready(g, "rg_command_get_time");
     *ms = f->ms[t->cmd_unit[c]];
@@ -233,9 +233,9 @@ rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double 
 
 uint32_t rg_timing_count(const rg_graph *graph)
 {
-    if (!graph || graph->status->state != RG__PLACED || !graph->placement.on_device)
+    if (!graph || graph->status->state != RG__PLACED || !graph->placement->on_device)
         return 0;
-    return graph->placement.timings.unit_count;
+    return graph->placement->timings.unit_count;
 }
 
 rg_result rg_timing_get(const rg_graph *graph, uint32_t index, rg_timing *out)
@@ -244,11 +244,11 @@ rg_result rg_timing_get(const rg_graph *graph, uint32_t index, rg_timing *out)
     rg_result r = timings_ready(g, out, "rg_timing_get", "out");
     if (r != RG_SUCCESS)
         return r;
-    const rg__timings *t = &g->placement.timings;
+    const rg__timings *t = &g->placement->timings;
     if (index >= t->unit_count)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_timing_get: index %u, graph '%s' has %u "
                           "timed units", index, g->name, t->unit_count);
-    const rg__timing_frames *f = &g->exec.timing;
+    const rg__timing_frames *f = &g->exec->timing;
     if (!f->completed)
         return not_ready(g, "rg_timing_get");
     const rg__timing_unit *u = &t->units[index];
@@ -286,8 +286,8 @@ rg_result rg_timings_print(const rg_graph *graph, FILE *out)
     rg_result r = timings_ready(g, out, "rg_timings_print", "out");
     if (r != RG_SUCCESS)
         return r;
-    const rg__timings *t = &g->placement.timings;
-    const rg__timing_frames *f = &g->exec.timing;
+    const rg__timings *t = &g->placement->timings;
+    const rg__timing_frames *f = &g->exec->timing;
     if (!f->completed) {
         if (fprintf(out, "GPU timings of graph '%s': no completed frame yet\n", g->name) < 0)
             return rg__report(g, RG_ERROR_IO, "rg_timings_print: the file cannot be written");

@@ -10,6 +10,7 @@
  * across builds). */
 #include "compile_stages.h"
 #include "names.h"
+#include "placement.h" /* the barriers placement planned, where it did */
 
 #include <errno.h>
 #include <string.h>

@@ -118,7 +118,7 @@ static rg_result report_begin(const rg_graph *graph, const char *what, const voi
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg);
     if (graph->status->state != RG__PLACED)
         return rg__report(graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed", what, graph->name);
-    *plan = &graph->placement.plan;
+    *plan = &graph->placement->plan;
     return t ? traffic_of(graph, what, t) : RG_SUCCESS;
 }
 
@@ -283,7 +283,7 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
     print_traffic(graph, &tr, out);
     rg__free(graph, tr.per);
     /* The GPU's side of the same frame, where it is measured. */
-    if (graph->timings && graph->status->state == RG__PLACED && graph->placement.on_device)
+    if (graph->timings && graph->status->state == RG__PLACED && graph->placement->on_device)
         return rg_timings_print(graph, out);
     return RG_SUCCESS;
 }

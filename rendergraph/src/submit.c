@@ -74,8 +74,8 @@ static rg_result submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit
                               rg_vk_result_string(vr));
         /* What retiring the placement waits for (device.c). */
         for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-            if (s->signal.semaphore == g->placement.semaphores[q] && s->signal.value > g->exec.submitted[q])
-                g->exec.submitted[q] = s->signal.value;
+            if (s->signal.semaphore == g->placement->semaphores[q] && s->signal.value > g->exec->submitted[q])
+                g->exec->submitted[q] = s->signal.value;
     }
     g->unretired = 0; /* the graph's timelines signal after the frame */
     return RG_SUCCESS;
@@ -109,5 +109,5 @@ rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint6
 void rg__submits_forget(rg_graph *g)
 {
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-        g->exec.submitted[q] = 0;
+        g->exec->submitted[q] = 0;
 }

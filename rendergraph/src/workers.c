@@ -136,7 +136,7 @@ rg_result rg_workers_execute(rg_workers *workers, rg_graph *graph, const VkComma
     rg__mutex_lock(&w->lock);
     w->graph = graph;
     w->cmds = cmds;
-    w->chunk_count = graph->exec.frames.chunk_count;
+    w->chunk_count = graph->exec->frames.chunk_count;
     atomic_store(&w->next, 0);
     atomic_store(&w->failed, RG_SUCCESS);
     w->busy = w->count;

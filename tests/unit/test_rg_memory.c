@@ -3,7 +3,7 @@
  * tables: who may share bytes (only proven order), pools by type and class,
  * lazy / dedicated / unused, alias scopes, the lower bound, determinism.
  * No device. The done-when frames are in test_rg_memory_frames.c. */
-#include "graph.h"
+#include "placement.h"
 #include "rg_mem_unit.h"
 
 #include <stdio.h>
@@ -165,7 +165,7 @@ Test(rg_memory, a_resource_whose_bits_exclude_the_pool_type_gets_another_pool)
     cr_expect_neq(wa.pool, wb.pool);
     cr_expect_eq(wa.pool, wc.pool);
     cr_expect(test_mem_overlap(wa, wc), "a and c are ordered through b");
-    const rg__mem_plan *p = &env.g->placement.plan;
+    const rg__mem_plan *p = &env.g->placement->plan;
     cr_expect_eq(p->pools[wa.pool].memory_type, 1);
     cr_expect_eq(p->pools[wb.pool].memory_type, 4);
     rg_graph_destroy(env.g);
@@ -247,11 +247,11 @@ Test(rg_memory, alias_scope_of_a_read_only_previous_occupant)
     test_outside(env.g, "c3", BUF(w, RG_USAGE_UNIFORM_COMPUTE));
     test_mem_place(&env);
     cr_assert(test_mem_overlap(test_mem_buf_at(&env, r), test_mem_buf_at(&env, w)));
-    const rg__alias_scope *m = &env.g->placement.plan.alias[2];
+    const rg__alias_scope *m = &env.g->placement->plan.alias[2];
     cr_expect_eq(m->stage, COMP);
     cr_expect_eq(m->access, VK_ACCESS_2_UNIFORM_READ_BIT, "0x%llx", (unsigned long long)m->access);
     /* Executed again, r follows w of the frame before. */
-    cr_expect_eq(env.g->placement.plan.alias[0].access,
+    cr_expect_eq(env.g->placement->plan.alias[0].access,
                  VK_ACCESS_2_UNIFORM_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     rg_graph_destroy(env.g);
 }
@@ -271,7 +271,7 @@ Test(rg_memory, alias_scope_is_the_union_of_several_previous_occupants)
     test_mem_where ww = test_mem_buf_at(&env, w);
     cr_assert(test_mem_overlap(ww, test_mem_buf_at(&env, r1)));
     cr_assert(test_mem_overlap(ww, test_mem_buf_at(&env, r2)));
-    const rg__alias_scope *m = &env.g->placement.plan.alias[3];
+    const rg__alias_scope *m = &env.g->placement->plan.alias[3];
     cr_expect_eq(m->stage, COMP | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
     cr_expect_eq(m->access, VK_ACCESS_2_UNIFORM_READ_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
     rg_graph_destroy(env.g);
