@@ -23,7 +23,9 @@
  * layer at submission too. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "device_fixture.h"
+#include "call_text.h"
 #include "rg_support.h"
+#include "rg_spy.h"
 #include "solid.h"
 
 #include <criterion/criterion.h>
@@ -140,43 +142,32 @@ static struct {
     PFN_vkCmdClearDepthStencilImage clear_depth;
 } real;
 
+/* call_text.h's output: the log of the command buffer given as sink. */
+static void log_out(void *sink, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line) {
+        cmd_log *l = log_of((VkCommandBuffer)sink);
+        if (l)
+            l->lost = true;
+        return;
+    }
+    log_printf((VkCommandBuffer)sink, "%s", line);
+}
+
 static void VKAPI_CALL log_barrier(VkCommandBuffer cmd, const VkDependencyInfo *d)
 {
-    log_printf(cmd, "barrier flags %x memory %u buffers %u images %u\n", (unsigned)d->dependencyFlags,
-               d->memoryBarrierCount, d->bufferMemoryBarrierCount, d->imageMemoryBarrierCount);
-    for (uint32_t i = 0; i < d->memoryBarrierCount; i++) {
-        const VkMemoryBarrier2 *m = &d->pMemoryBarriers[i];
-        log_printf(cmd, "  memory %llx/%llx -> %llx/%llx\n", (unsigned long long)m->srcStageMask,
-                   (unsigned long long)m->srcAccessMask, (unsigned long long)m->dstStageMask,
-                   (unsigned long long)m->dstAccessMask);
-    }
-    for (uint32_t i = 0; i < d->bufferMemoryBarrierCount; i++) {
-        const VkBufferMemoryBarrier2 *b = &d->pBufferMemoryBarriers[i];
-        log_printf(cmd, "  buffer %llx %llx/%llx -> %llx/%llx [%llu+%llu]\n", (unsigned long long)(uintptr_t)b->buffer,
-                   (unsigned long long)b->srcStageMask, (unsigned long long)b->srcAccessMask,
-                   (unsigned long long)b->dstStageMask, (unsigned long long)b->dstAccessMask,
-                   (unsigned long long)b->offset, (unsigned long long)b->size);
-    }
-    for (uint32_t i = 0; i < d->imageMemoryBarrierCount; i++) {
-        const VkImageMemoryBarrier2 *b = &d->pImageMemoryBarriers[i];
-        const VkImageSubresourceRange *r = &b->subresourceRange;
-        log_printf(cmd, "  image %llx %llx/%llx -> %llx/%llx layout %d -> %d aspect %x mips %u+%u layers %u+%u\n",
-                   (unsigned long long)(uintptr_t)b->image, (unsigned long long)b->srcStageMask,
-                   (unsigned long long)b->srcAccessMask, (unsigned long long)b->dstStageMask,
-                   (unsigned long long)b->dstAccessMask, (int)b->oldLayout, (int)b->newLayout, r->aspectMask,
-                   r->baseMipLevel, r->levelCount, r->baseArrayLayer, r->layerCount);
-    }
+    test_text_barrier(log_out, cmd, d);
     real.barrier(cmd, d);
 }
 
 static void log_attachment(VkCommandBuffer cmd, const char *what, const VkRenderingAttachmentInfo *a)
 {
-    unsigned char clear[sizeof a->clearValue];
-    memcpy(clear, &a->clearValue, sizeof clear);
-    log_printf(cmd, "  %s view %llx layout %d load %d store %d resolve %x view %llx layout %d clear %02x%02x%02x%02x\n",
-               what, (unsigned long long)(uintptr_t)a->imageView, (int)a->imageLayout, (int)a->loadOp,
-               (int)a->storeOp, (unsigned)a->resolveMode, (unsigned long long)(uintptr_t)a->resolveImageView,
-               (int)a->resolveImageLayout, clear[0], clear[1], clear[2], clear[3]);
+    test_text_attachment(log_out, cmd, what, a);
 }
 
 /* "begin flags F" on a line of its own, then the rest of the info, each
@@ -339,55 +330,6 @@ static void VKAPI_CALL log_clear_depth(VkCommandBuffer cmd, VkImage image, VkIma
     real.clear_depth(cmd, image, layout, v, n, r);
 }
 
-static PFN_vkVoidFunction VKAPI_CALL logging_device_proc(VkDevice dev, const char *name)
-{
-    static const struct {
-        const char *name;
-        PFN_vkVoidFunction f;
-    } spies[] = {
-        { "vkCmdPipelineBarrier2", (PFN_vkVoidFunction)log_barrier },
-        { "vkCmdBeginRendering", (PFN_vkVoidFunction)log_begin },
-        { "vkCmdEndRendering", (PFN_vkVoidFunction)log_end },
-        { "vkCmdSetViewport", (PFN_vkVoidFunction)log_viewport },
-        { "vkCmdSetScissor", (PFN_vkVoidFunction)log_scissor },
-        { "vkCmdSetRenderingAttachmentLocationsKHR", (PFN_vkVoidFunction)log_locations },
-        { "vkCmdSetRenderingInputAttachmentIndicesKHR", (PFN_vkVoidFunction)log_inputs },
-        { "vkCmdCopyBuffer", (PFN_vkVoidFunction)log_copy_buffer },
-        { "vkCmdCopyBufferToImage", (PFN_vkVoidFunction)log_copy_to_image },
-        { "vkCmdCopyImageToBuffer", (PFN_vkVoidFunction)log_copy_to_buffer },
-        { "vkCmdBlitImage", (PFN_vkVoidFunction)log_blit },
-        { "vkCmdClearColorImage", (PFN_vkVoidFunction)log_clear_color },
-        { "vkCmdClearDepthStencilImage", (PFN_vkVoidFunction)log_clear_depth },
-    };
-    PFN_vkVoidFunction f = vkGetDeviceProcAddr(dev, name);
-    for (size_t i = 0; f && i < sizeof spies / sizeof spies[0]; i++)
-        if (strcmp(name, spies[i].name) == 0)
-            return spies[i].f;
-    return f;
-}
-
-static PFN_vkVoidFunction VKAPI_CALL logging_instance_proc(VkInstance instance, const char *name)
-{
-    if (strcmp(name, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)logging_device_proc;
-    if (strcmp(name, "vkCmdBeginDebugUtilsLabelEXT") == 0)
-        return (PFN_vkVoidFunction)log_label_begin;
-    if (strcmp(name, "vkCmdEndDebugUtilsLabelEXT") == 0)
-        return (PFN_vkVoidFunction)log_label_end;
-    return vkGetInstanceProcAddr(instance, name);
-}
-
-static eng_queue_kind engine_kind(rg_queue q)
-{
-    return q == RG_QUEUE_COMPUTE ? ENG_QUEUE_COMPUTE : q == RG_QUEUE_TRANSFER ? ENG_QUEUE_TRANSFER : ENG_QUEUE_GRAPHICS;
-}
-
-static uint32_t family_of(rg_queue q)
-{
-    uint32_t f = eng_context_queue_family_of(test_ctx, engine_kind(q));
-    return f == UINT32_MAX ? eng_context_queue_family(test_ctx) : f;
-}
-
 static bool has_compute_queue(void)
 {
     return eng_context_queue_of(test_ctx, ENG_QUEUE_COMPUTE) != VK_NULL_HANDLE;
@@ -422,25 +364,31 @@ static rg_device *logging_device(void)
     cr_assert(real.label_begin && real.label_end, "the fixture's instance has no debug utils");
     bool local_read = eng_context_local_read(test_ctx).supported;
     cr_assert(!local_read || (real.locations && real.inputs));
-    rg_device_desc d = {
-        .instance = inst,
-        .physical_device = eng_context_physical_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .device = dev,
-        .get_instance_proc_addr = logging_instance_proc,
-        .timeline_semaphore = true,
-        .local_read = local_read,
-        .debug_utils = true,
+    static const test_spy device[] = {
+        { "vkCmdPipelineBarrier2", (PFN_vkVoidFunction)log_barrier },
+        { "vkCmdBeginRendering", (PFN_vkVoidFunction)log_begin },
+        { "vkCmdEndRendering", (PFN_vkVoidFunction)log_end },
+        { "vkCmdSetViewport", (PFN_vkVoidFunction)log_viewport },
+        { "vkCmdSetScissor", (PFN_vkVoidFunction)log_scissor },
+        { "vkCmdSetRenderingAttachmentLocationsKHR", (PFN_vkVoidFunction)log_locations },
+        { "vkCmdSetRenderingInputAttachmentIndicesKHR", (PFN_vkVoidFunction)log_inputs },
+        { "vkCmdCopyBuffer", (PFN_vkVoidFunction)log_copy_buffer },
+        { "vkCmdCopyBufferToImage", (PFN_vkVoidFunction)log_copy_to_image },
+        { "vkCmdCopyImageToBuffer", (PFN_vkVoidFunction)log_copy_to_buffer },
+        { "vkCmdBlitImage", (PFN_vkVoidFunction)log_blit },
+        { "vkCmdClearColorImage", (PFN_vkVoidFunction)log_clear_color },
+        { "vkCmdClearDepthStencilImage", (PFN_vkVoidFunction)log_clear_depth },
     };
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        VkQueue queue = eng_context_queue_of(test_ctx, engine_kind((rg_queue)q));
-        if (queue)
-            d.queues[q] = (rg_device_queue){ queue, family_of((rg_queue)q) };
-    }
-    d.queues[RG_QUEUE_GRAPHICS] = (rg_device_queue){ eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) };
-    rg_device *out = NULL;
-    cr_assert_eq(rg_device_create(&d, &out), RG_SUCCESS);
-    return out;
+    static const test_spy instance[] = {
+        { "vkCmdBeginDebugUtilsLabelEXT", (PFN_vkVoidFunction)log_label_begin },
+        { "vkCmdEndDebugUtilsLabelEXT", (PFN_vkVoidFunction)log_label_end },
+    };
+    static const test_spies spies = { device, sizeof device / sizeof device[0], instance, 2 };
+    rg_device_desc d = test_spy_desc(&spies, true);
+    d.timeline_semaphore = true;
+    d.local_read = local_read;
+    d.debug_utils = true;
+    return test_spy_device(&d);
 }
 
 /* ------------------------------------------------------------ the scene */
@@ -753,7 +701,7 @@ static void frame_cmds(frame *f, bool log)
     for (uint32_t i = 0; i < f->count; i++) {
         VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                         .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
-                                        .queueFamilyIndex = family_of(f->chunks[i].queue) };
+                                        .queueFamilyIndex = test_family_of(f->chunks[i].queue) };
         cr_assert_eq(vkCreateCommandPool(dev, &pci, NULL, &f->pools[i]), VK_SUCCESS);
         VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                            .commandPool = f->pools[i], .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,

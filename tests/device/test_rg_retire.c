@@ -14,6 +14,7 @@
 #include "device_fixture.h"
 #include "test_chunks.h"
 #include "rg_support.h"
+#include "rg_spy.h"
 #include "test_log.h"
 
 #include <criterion/criterion.h>
@@ -28,75 +29,16 @@ TestSuite(rg_retire, .init = device_setup, .fini = device_teardown);
  * memory, semaphores). */
 static int live;
 
-static PFN_vkVoidFunction real(VkDevice dev, const char *name)
+static void count(int delta, const VkAllocationCallbacks *a)
 {
-    PFN_vkVoidFunction f = vkGetDeviceProcAddr(dev, name);
-    cr_assert_not_null(f, "no %s", name);
-    return f;
-}
-
-#define COUNTED(Type, create_name, destroy_name, CreateInfo)                                                         \
-    static VKAPI_ATTR VkResult VKAPI_CALL count_create_##Type(VkDevice d, const CreateInfo *ci,                       \
-                                                               const VkAllocationCallbacks *a, Type *out)             \
-    {                                                                                                                \
-        VkResult r = ((PFN_##create_name)real(d, #create_name))(d, ci, a, out);                                      \
-        live += r == VK_SUCCESS;                                                                                     \
-        return r;                                                                                                    \
-    }                                                                                                                \
-    static VKAPI_ATTR void VKAPI_CALL count_destroy_##Type(VkDevice d, Type o, const VkAllocationCallbacks *a)        \
-    {                                                                                                                \
-        live -= o != VK_NULL_HANDLE;                                                                                 \
-        ((PFN_##destroy_name)real(d, #destroy_name))(d, o, a);                                                       \
-    }
-
-COUNTED(VkImage, vkCreateImage, vkDestroyImage, VkImageCreateInfo)
-COUNTED(VkBuffer, vkCreateBuffer, vkDestroyBuffer, VkBufferCreateInfo)
-COUNTED(VkImageView, vkCreateImageView, vkDestroyImageView, VkImageViewCreateInfo)
-COUNTED(VkDeviceMemory, vkAllocateMemory, vkFreeMemory, VkMemoryAllocateInfo)
-COUNTED(VkSemaphore, vkCreateSemaphore, vkDestroySemaphore, VkSemaphoreCreateInfo)
-
-static PFN_vkVoidFunction VKAPI_CALL counting_device_proc(VkDevice dev, const char *name)
-{
-    static const struct {
-        const char *name;
-        PFN_vkVoidFunction fn;
-    } wrapped[] = {
-        { "vkCreateImage", (PFN_vkVoidFunction)count_create_VkImage },
-        { "vkDestroyImage", (PFN_vkVoidFunction)count_destroy_VkImage },
-        { "vkCreateBuffer", (PFN_vkVoidFunction)count_create_VkBuffer },
-        { "vkDestroyBuffer", (PFN_vkVoidFunction)count_destroy_VkBuffer },
-        { "vkCreateImageView", (PFN_vkVoidFunction)count_create_VkImageView },
-        { "vkDestroyImageView", (PFN_vkVoidFunction)count_destroy_VkImageView },
-        { "vkAllocateMemory", (PFN_vkVoidFunction)count_create_VkDeviceMemory },
-        { "vkFreeMemory", (PFN_vkVoidFunction)count_destroy_VkDeviceMemory },
-        { "vkCreateSemaphore", (PFN_vkVoidFunction)count_create_VkSemaphore },
-        { "vkDestroySemaphore", (PFN_vkVoidFunction)count_destroy_VkSemaphore },
-    };
-    for (size_t i = 0; i < sizeof wrapped / sizeof wrapped[0]; i++)
-        if (strcmp(name, wrapped[i].name) == 0)
-            return wrapped[i].fn;
-    return vkGetDeviceProcAddr(dev, name);
-}
-
-static PFN_vkVoidFunction VKAPI_CALL counting_instance_proc(VkInstance instance, const char *name)
-{
-    if (strcmp(name, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)counting_device_proc;
-    return vkGetInstanceProcAddr(instance, name);
+    (void)a;
+    live += delta;
 }
 
 static rg_device *counting_device(void)
 {
-    rg_device_desc d = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .get_instance_proc_addr = counting_instance_proc,
-        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
-    };
-    rg_device *dev = NULL;
-    cr_assert_eq(rg_device_create(&d, &dev), RG_SUCCESS);
+    rg_device_desc d = test_spy_desc(test_object_spies(count), false);
+    rg_device *dev = test_spy_device(&d);
     live = 0;
     return dev;
 }

@@ -16,6 +16,7 @@
 #include "device_fixture.h"
 #include "test_chunks.h"
 #include "rg_support.h"
+#include "rg_spy.h"
 
 #include <criterion/criterion.h>
 #include <rendergraph/rendergraph.h>
@@ -59,52 +60,22 @@ static void VKAPI_CALL counting_queue_families(VkPhysicalDevice physical, uint32
         props[i].timestampValidBits = 0;
 }
 
-static PFN_vkVoidFunction VKAPI_CALL counting_device_proc(VkDevice dev, const char *name)
-{
-    if (strcmp(name, "vkCreateQueryPool") == 0)
-        return (PFN_vkVoidFunction)counting_create_query_pool;
-    if (strcmp(name, "vkCmdWriteTimestamp2") == 0)
-        return (PFN_vkVoidFunction)counting_write_timestamp;
-    return vkGetDeviceProcAddr(dev, name);
-}
-
-static PFN_vkVoidFunction VKAPI_CALL counting_instance_proc(VkInstance instance, const char *name)
-{
-    if (strcmp(name, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)counting_device_proc;
-    if (strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties") == 0)
-        return (PFN_vkVoidFunction)counting_queue_families;
-    return vkGetInstanceProcAddr(instance, name);
-}
-
 static rg_device *counting_device(void)
 {
-    rg_device_desc d = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .get_instance_proc_addr = counting_instance_proc,
-        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
-        .timeline_semaphore = true,
+    static const test_spy device[] = {
+        { "vkCreateQueryPool", (PFN_vkVoidFunction)counting_create_query_pool },
+        { "vkCmdWriteTimestamp2", (PFN_vkVoidFunction)counting_write_timestamp },
     };
-    rg_device *dev = NULL;
-    cr_assert_eq(rg_device_create(&d, &dev), RG_SUCCESS);
-    return dev;
+    static const test_spy instance[] = {
+        { "vkGetPhysicalDeviceQueueFamilyProperties", (PFN_vkVoidFunction)counting_queue_families },
+    };
+    static const test_spies spies = { device, 2, instance, 1 };
+    rg_device_desc d = test_spy_desc(&spies, false);
+    d.timeline_semaphore = true;
+    return test_spy_device(&d);
 }
 
 /* ---------------------------------------------------------------- frames */
-
-static eng_queue_kind engine_kind(rg_queue q)
-{
-    return q == RG_QUEUE_COMPUTE ? ENG_QUEUE_COMPUTE : q == RG_QUEUE_TRANSFER ? ENG_QUEUE_TRANSFER : ENG_QUEUE_GRAPHICS;
-}
-
-static uint32_t family_of(rg_queue q)
-{
-    uint32_t f = eng_context_queue_family_of(test_ctx, engine_kind(q));
-    return f == UINT32_MAX ? eng_context_queue_family(test_ctx) : f;
-}
 
 /* Command buffers per frame and batch, a fence, and the test's own
  * timestamps around each frame of a one-batch graph. */
@@ -124,7 +95,7 @@ static void runner_open(runner *r)
     r->dev = eng_context_device(test_ctx);
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         VkCommandPoolCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                       .queueFamilyIndex = family_of((rg_queue)q) };
+                                       .queueFamilyIndex = test_family_of((rg_queue)q) };
         cr_assert_eq(vkCreateCommandPool(r->dev, &pi, NULL, &r->pools[q]), VK_SUCCESS);
     }
     VkQueryPoolCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
