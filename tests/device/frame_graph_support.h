@@ -1,6 +1,6 @@
 /* Helpers of the swapchain-frame tests (test_frame_graph*.c): the
  * pipelines and descriptor sets (kit), the graph of a clear, a region
- * written in compute and a copy into the swapchain image, an fg_offscreen
+ * written in compute and a copy into the swapchain image, an offscreen
  * swapchain, frames run and captured frames checked. */
 #ifndef TEST_FRAME_GRAPH_SUPPORT_H
 #define TEST_FRAME_GRAPH_SUPPORT_H

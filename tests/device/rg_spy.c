@@ -49,6 +49,11 @@ uint32_t test_family_of(rg_queue q)
     return f == UINT32_MAX ? eng_context_queue_family(test_ctx) : f;
 }
 
+bool test_has_compute_queue(void)
+{
+    return eng_context_queue_of(test_ctx, ENG_QUEUE_COMPUTE) != VK_NULL_HANDLE;
+}
+
 rg_device_desc test_spy_desc(const test_spies *spies, bool all_queues)
 {
     current = spies;

@@ -57,5 +57,7 @@ const test_spies *test_object_spies(test_object_fn *fn);
  * it (the graphics family where the context has no queue of that kind). */
 eng_queue_kind test_engine_kind(rg_queue q);
 uint32_t test_family_of(rg_queue q);
+/* Whether the context has a compute-only queue. */
+bool test_has_compute_queue(void);
 
 #endif

@@ -330,11 +330,6 @@ static void VKAPI_CALL log_clear_depth(VkCommandBuffer cmd, VkImage image, VkIma
     real.clear_depth(cmd, image, layout, v, n, r);
 }
 
-static bool has_compute_queue(void)
-{
-    return eng_context_queue_of(test_ctx, ENG_QUEUE_COMPUTE) != VK_NULL_HANDLE;
-}
-
 /* The fixture's device with the loggers: every queue the context has,
  * local read where it has it, labels (validation enabled debug utils). */
 static rg_device *logging_device(void)
@@ -1352,11 +1347,11 @@ DEVICE_TEST(execute_parallel, queue_batches_record_what_execute_batches_records)
     scene_open(s);
     rg_graph *g = declare_multi(dev, s);
     uint32_t batches = rg_batch_count(g);
-    if (has_compute_queue())
+    if (test_has_compute_queue())
         cr_assert_gt(batches, 1, "a compute queue, yet one batch");
     else
         cr_assert_eq(batches, 1);
-    cr_log_info("%u batches (compute queue: %d)", batches, has_compute_queue());
+    cr_log_info("%u batches (compute queue: %d)", batches, test_has_compute_queue());
     cut_stats st = { 0 };
     sweep(g, s, sweep_maxes, SWEEP_COUNT, 2 * PIXELS_BYTES, &st);
     cr_expect_gt(st.resumed_in_span, 0, "no chunk began inside a span");

@@ -1,5 +1,5 @@
 /* Render graphs run as swapchain frames (eng_swapchain_present_graph) on an
- * fg_offscreen swapchain, validation and synchronization validation on: a
+ * offscreen swapchain, validation and synchronization validation on: a
  * clear on the graphics queue, a dispatch eligible for the compute queue
  * that writes a region of the cleared storage image, a draw on the graphics
  * queue that copies it texel for texel into the swapchain image, and a
