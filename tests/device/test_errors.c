@@ -1,7 +1,8 @@
 /* Bad input: every call returns the right code, names the object in
  * eng_last_error(), leaves its output pointer NULL and leaks nothing (the
  * fixture's teardown counts the layer's leak reports at vkDestroyDevice;
- * the sanitizer build checks host memory). */
+ * the sanitizer build checks host memory). The suite's other file:
+ * test_errors_context.c; their helpers: errors_support.c. */
 #include "device_fixture.h"
 #include "errors_support.h"
 #include "test_chunks.h"

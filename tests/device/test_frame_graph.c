@@ -13,7 +13,8 @@
  * (eng_swapchain_present_submitted), and graphs that cannot record a
  * frame (failed compile, not compiled, stale backbuffer, a failing record
  * callback mid-frame): a clear error naming the call, the frame ended, the
- * next frame exact. */
+ * next frame exact. The suite's other file:
+ * test_frame_graph_failures.c; their helpers: frame_graph_support.c. */
 #include "device_fixture.h"
 #include "frame_graph_support.h"
 #include "test_chunks.h"

@@ -1,4 +1,5 @@
-/* Pipeline cache files and SPIR-V loading. */
+/* Pipeline cache files and SPIR-V loading. The suite's other files: test_pipeline_state.c,
+ * test_pipeline_compute.c; their helpers: pipeline_support.c. */
 #include "device_fixture.h"
 #include "pipeline_support.h"
 #include "test_chunks.h"

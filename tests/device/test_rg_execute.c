@@ -1,6 +1,7 @@
 /* The render graph on a device: graphs that render, read back exact pixels,
  * and keep the validation layer (synchronization validation included)
- * silent. Every barrier in these frames is the graph's. */
+ * silent. Every barrier in these frames is the graph's. The suite's other file: test_rg_execute_imports.c;
+ * their helpers: rg_execute_support.c. */
 #include "device_fixture.h"
 #include "rg_execute_support.h"
 #include "test_chunks.h"

@@ -12,7 +12,9 @@
  *
  * Each frame is recorded into command buffers of its own, one per batch,
  * each from a pool of its batch's queue family; its plan is submitted with
- * rg_submit, the last frame's with a fence that the host waits for. */
+ * rg_submit, the last frame's with a fence that the host waits for. The suite's other files:
+ * test_rg_queues_aliasing.c, test_rg_queues_transfer.c,
+ * test_rg_queues_history.c; their helpers: rg_queues_support.c. */
 #include "device_fixture.h"
 #include "rg_queues_support.h"
 #include "test_chunks.h"

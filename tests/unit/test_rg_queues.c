@@ -4,7 +4,9 @@
  * eligibility, the batches and their semaphore waits against the
  * happens-before closure, the stages of barriers recorded on the other
  * queues, and that placement never lets resources of queues nothing orders
- * share bytes (random frames placed offline over one memory type). */
+ * share bytes (random frames placed offline over one memory type). The suite's other files:
+ * test_rg_queues_errors.c, test_rg_queues_batches.c,
+ * test_rg_queues_random.c; their helpers: rg_queues_unit.c. */
 #include "rg_mem_unit.h"
 #include <stdio.h>
 #include <stdlib.h>
