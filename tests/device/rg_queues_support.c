@@ -362,16 +362,6 @@ uint32_t queues_expect_words(const uint32_t *got, const uint32_t *want, uint32_t
     return bad;
 }
 
-VkSemaphore queues_timeline(VkDevice dev)
-{
-    VkSemaphoreTypeCreateInfo ti = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-                                     .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE };
-    VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti };
-    VkSemaphore s;
-    cr_assert_eq(vkCreateSemaphore(dev, &sci, NULL, &s), VK_SUCCESS);
-    return s;
-}
-
 void queues_expect_ordered(const rg_graph *g, const rg_command *first, uint32_t nf, const rg_command *then,
                            uint32_t nt)
 {

@@ -132,8 +132,6 @@ uint32_t queues_expect_words(const uint32_t *got, const uint32_t *want, uint32_t
  * (rg_submit_desc.signals). */
 #define FRAMES 5u
 
-VkSemaphore queues_timeline(VkDevice dev);
-
 /* Every use in `first` happens before every use in `then`. */
 void queues_expect_ordered(const rg_graph *g, const rg_command *first, uint32_t nf, const rg_command *then,
                            uint32_t nt);

@@ -44,6 +44,23 @@ void test_run(rg_graph *g, int times)
     cr_assert_eq(rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE), RG_SUCCESS);
 }
 
+rg_result test_execute_once(rg_graph *g)
+{
+    exec_job j = { g, 1, RG_SUCCESS };
+    cr_assert_eq(eng_context_submit_once(test_ctx, record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
+    return j.result;
+}
+
+VkSemaphore test_timeline(VkDevice dev)
+{
+    VkSemaphoreTypeCreateInfo ti = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+                                     .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE };
+    VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti };
+    VkSemaphore s;
+    cr_assert_eq(vkCreateSemaphore(dev, &sci, NULL, &s), VK_SUCCESS);
+    return s;
+}
+
 eng_buffer *test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data)
 {
     eng_buffer_desc d = { .name = "host", .size = size, .usage = usage,

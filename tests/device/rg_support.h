@@ -17,6 +17,12 @@ void test_compile(rg_graph *g);
  * and tells g that nothing of it is in flight (rg_graph_set_retire_point
  * with no handles). */
 void test_run(rg_graph *g, int times);
+/* Executes g once (test_execute) into a command buffer submitted and
+ * waited for; what it returned, for the test to check (a refusal too). */
+rg_result test_execute_once(rg_graph *g);
+/* A timeline semaphore at 0 on dev (the host signals it, frames wait on
+ * it); the test destroys it. */
+VkSemaphore test_timeline(VkDevice dev);
 /* Host-visible, coherent, mapped; filled from data or zeroed. */
 eng_buffer *test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data);
 /* Imported as written by the host before the frame; readback: read by the

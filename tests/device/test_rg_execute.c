@@ -4,6 +4,7 @@
  * their helpers: rg_execute_support.c. */
 #include "device_fixture.h"
 #include "rg_execute_support.h"
+#include "rg_support.h"
 #include "test_chunks.h"
 #include "solid.h"
 
@@ -364,10 +365,8 @@ DEVICE_TEST(rg_execute, callback_error_closes_the_pass)
     rg_cmd_user(graph, &(rg_user_desc){ .name = "broken draw", .kind = RG_COMMAND_DRAW, .record = fail_record });
     rg_end_rendering(graph);
     exec_compile_ok(graph);
-    exec_job j = { graph, 1, RG_SUCCESS };
     /* The command buffer must still end cleanly: no open rendering instance. */
-    cr_assert_eq(eng_context_submit_once(g.ctx, exec_record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_expect_eq(j.result, RG_ERROR_CALLBACK);
+    cr_expect_eq(test_execute_once(graph), RG_ERROR_CALLBACK);
     cr_expect(strstr(rg_graph_error_message(graph), "broken draw"), "message: %s", rg_graph_error_message(graph));
     /* The frame failed, the graph did not: it can execute again. */
     cr_expect_eq(rg_graph_error(graph), RG_SUCCESS);

@@ -217,8 +217,8 @@ DEVICE_TEST(rg_queues, frames_back_to_back)
     frames_job j = { 0 };
     for (uint32_t f = 0; f < FRAMES; f++)
         j.readbacks[f] = test_host_buffer(CHAIN_OUT, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    j.gate = queues_timeline(dev);
-    j.done = queues_timeline(dev);
+    j.gate = test_timeline(dev);
+    j.done = test_timeline(dev);
     j.gate_wait = (VkSemaphoreSubmitInfo){ .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = j.gate,
                                            .value = 1, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
     j.done_signal = (VkSemaphoreSubmitInfo){ .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = j.done,
@@ -262,17 +262,6 @@ DEVICE_TEST(rg_queues, frames_back_to_back)
 
 /* --------------------------------------------------- the single-queue path */
 
-typedef struct execute_job {
-    rg_graph *graph;
-    rg_result result;
-} execute_job;
-
-static void record_execute(VkCommandBuffer cmd, void *user)
-{
-    execute_job *j = user;
-    j->result = test_execute(j->graph, cmd);
-}
-
 /* 4. The chain declared with rg_graph_desc.single_queue runs in one batch
  * on the graphics queue and, executed with plain rg_execute, reads back
  * exactly what the multi-queue graph does; so does rg_execute_batches on
@@ -306,17 +295,16 @@ DEVICE_TEST(rg_queues, single_queue_same_results)
     /* rg_execute on the default graph: refused where it has several
      * batches, its one batch recorded otherwise. */
     memset(eng_buffer_mapped(multi_out), 0, CHAIN_OUT);
-    execute_job ej = { multi.g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(test_ctx, record_execute, &ej), ENG_SUCCESS, "%s", eng_last_error());
+    rg_result executed = test_execute_once(multi.g);
     if (test_has_compute_queue()) {
-        cr_expect_eq(ej.result, RG_ERROR_INVALID_ARGUMENT, "rg_execute on %u batches: %s",
-                     rg_batch_count(multi.g), rg_result_string(ej.result));
+        cr_expect_eq(executed, RG_ERROR_INVALID_ARGUMENT, "rg_execute on %u batches: %s",
+                     rg_batch_count(multi.g), rg_result_string(executed));
         cr_expect_neq(rg_graph_error_message(multi.g)[0], '\0', "no message");
         cr_expect_eq(rg_graph_error(multi.g), RG_SUCCESS, "the refusal failed the graph");
         /* The graph still runs as it should. */
         queues_run_frames(&r, multi.g, 1, NULL, NULL, NULL, NULL);
     } else {
-        cr_expect_eq(ej.result, RG_SUCCESS, "rg_execute on one batch: %s: %s", rg_result_string(ej.result),
+        cr_expect_eq(executed, RG_SUCCESS, "rg_execute on one batch: %s: %s", rg_result_string(executed),
                      rg_graph_error_message(multi.g));
     }
     chain_expect(&multi, eng_buffer_mapped(multi_out), "default graph, after rg_execute");

@@ -82,10 +82,7 @@ static void runner_open(runner *r)
     VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                     .queueFamilyIndex = eng_context_queue_family(test_ctx) };
     cr_assert_eq(vkCreateCommandPool(r->dev, &pci, NULL, &r->pool), VK_SUCCESS);
-    VkSemaphoreTypeCreateInfo ti = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-                                     .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE };
-    VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti };
-    cr_assert_eq(vkCreateSemaphore(r->dev, &sci, NULL, &r->gate), VK_SUCCESS);
+    r->gate = test_timeline(r->dev);
     VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
     cr_assert_eq(vkCreateFence(r->dev, &fci, NULL, &r->fence), VK_SUCCESS);
     for (uint32_t i = 0; i <= FRAMES; i++)

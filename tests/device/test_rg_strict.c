@@ -19,24 +19,6 @@ TestSuite(rg_strict, .init = device_setup, .fini = device_teardown);
 #define CLEAR VK_ATTACHMENT_LOAD_OP_CLEAR
 #define STORE VK_ATTACHMENT_STORE_OP_STORE
 
-typedef struct exec_job {
-    rg_graph *g;
-    rg_result result;
-} exec_job;
-
-static void execute_once(VkCommandBuffer cmd, void *user)
-{
-    exec_job *j = user;
-    j->result = test_execute(j->g, cmd);
-}
-
-static rg_result execute(rg_graph *g)
-{
-    exec_job j = { g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(test_ctx, execute_once, &j), ENG_SUCCESS, "%s", eng_last_error());
-    return j.result;
-}
-
 /* ------------------------------------------------------- record access */
 
 /* What the draw's callback got. */
@@ -99,7 +81,7 @@ DEVICE_TEST(rg_strict, an_undeclared_texture_is_refused_and_execute_names_it)
 {
     peek p = { .fail_on_null = true };
     rg_graph *g = peek_graph(&p, false);
-    cr_expect_eq(execute(g), RG_ERROR_CALLBACK);
+    cr_expect_eq(test_execute_once(g), RG_ERROR_CALLBACK);
     cr_expect_eq(p.secret_view, VK_NULL_HANDLE);
     cr_expect_eq(p.secret_image, VK_NULL_HANDLE);
     cr_expect_eq(p.hidden_buffer, VK_NULL_HANDLE);
@@ -115,7 +97,7 @@ DEVICE_TEST(rg_strict, declared_resources_and_the_spans_attachments_are_allowed)
 {
     peek p = { 0 };
     rg_graph *g = peek_graph(&p, false);
-    cr_expect_eq(execute(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(test_execute_once(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const rg_record_context *any = rg_record_context_get(g, VK_NULL_HANDLE);
     cr_assert_not_null(any);
     cr_expect_neq(p.color_view, VK_NULL_HANDLE);
@@ -133,7 +115,7 @@ DEVICE_TEST(rg_strict, lenient_mode_hands_out_anything)
 {
     peek p = { .fail_on_null = true };
     rg_graph *g = peek_graph(&p, true);
-    cr_expect_eq(execute(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(test_execute_once(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const rg_record_context *any = rg_record_context_get(g, VK_NULL_HANDLE);
     cr_assert_not_null(any);
     cr_expect_neq(p.secret_image, VK_NULL_HANDLE);

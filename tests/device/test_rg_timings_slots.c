@@ -26,11 +26,7 @@ DEVICE_TEST(rg_timings, never_waits)
     timings_declare(&fg, NULL, "timings held", false, true);
     for (int i = 0; i < 4; i++)
         timings_run_frame(&r, fg.g);
-    VkSemaphoreTypeCreateInfo type = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-                                       .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE };
-    VkSemaphoreCreateInfo si = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
-    VkSemaphore gate;
-    cr_assert_eq(vkCreateSemaphore(r.dev, &si, NULL, &gate), VK_SUCCESS);
+    VkSemaphore gate = test_timeline(r.dev);
     VkSemaphoreSubmitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = gate, .value = 1,
                                    .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
     rg_submit_plan plan = { 0 };
@@ -62,11 +58,7 @@ DEVICE_TEST(rg_timings, fourth_frame_in_flight_not_timed)
     timings_runner_open(&r);
     frame_graph fg;
     timings_declare(&fg, NULL, "timings ring", false, true);
-    VkSemaphoreTypeCreateInfo type = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-                                       .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE };
-    VkSemaphoreCreateInfo si = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
-    VkSemaphore gate;
-    cr_assert_eq(vkCreateSemaphore(r.dev, &si, NULL, &gate), VK_SUCCESS);
+    VkSemaphore gate = test_timeline(r.dev);
     VkSemaphoreSubmitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = gate, .value = 1,
                                    .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
     rg_submit_plan plan = { 0 };
