@@ -35,8 +35,9 @@ typedef struct test_spies {
 } test_spies;
 
 /* test_ctx's instance, physical device, enabled features and device, with
- * spies in its function table; the graphics queue, and with all_queues
- * every other queue the context has. The caller sets the rest. */
+ * spies in its function table (NULL: none, the driver's functions); the
+ * graphics queue, and with all_queues every other queue the context has.
+ * The caller sets the rest. */
 rg_device_desc test_spy_desc(const test_spies *spies, bool all_queues);
 /* rg_device_create(d), asserted to succeed. */
 rg_device *test_spy_device(const rg_device_desc *d);

@@ -157,18 +157,8 @@ static void record_nothing_at_all(VkCommandBuffer cmd, void *user)
 
 DEVICE_TEST(errors, context_over_an_existing_device)
 {
-    eng_existing_device e = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .timeline_semaphore = true,
-        .local_read = eng_context_local_read(test_ctx).supported,
-    };
-    for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++) {
-        e.queues[k] = eng_context_queue_of(test_ctx, (eng_queue_kind)k);
-        e.families[k] = eng_context_queue_family_of(test_ctx, (eng_queue_kind)k);
-    }
+    eng_existing_device e = test_existing_of(test_ctx);
+    e.local_read = eng_context_local_read(test_ctx).supported;
     eng_context *ctx = POISON(eng_context);
     eng_existing_device none = { 0 };
     EXPECT_FAIL(eng_context_create(&(eng_context_desc){ .existing = &none }, &ctx), ENG_ERROR_INVALID_ARGUMENT, ctx,

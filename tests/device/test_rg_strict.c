@@ -7,6 +7,7 @@
 #include "device_fixture.h"
 #include "test_chunks.h"
 #include "rg_support.h"
+#include "rg_spy.h"
 
 #include <criterion/criterion.h>
 #include <rendergraph/rendergraph.h>
@@ -130,16 +131,8 @@ DEVICE_TEST(rg_strict, lenient_mode_hands_out_anything)
  * device lacks is RG_ERROR_UNSUPPORTED at placement, naming the queue. */
 DEVICE_TEST(rg_strict, a_queue_the_device_lacks_is_unsupported)
 {
-    rg_device_desc dd = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .get_instance_proc_addr = vkGetInstanceProcAddr,
-        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
-    };
-    rg_device *dev = NULL;
-    cr_assert_eq(rg_device_create(&dd, &dev), RG_SUCCESS);
+    rg_device_desc dd = test_spy_desc(NULL, false);
+    rg_device *dev = test_spy_device(&dd);
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "no compute", .device = dev, .no_culling = true,
                                                    .caps = &(rg_device_caps){ .compute_queue = true } }, &g),

@@ -356,17 +356,7 @@ DEVICE_TEST(sampler, anisotropy_with_the_feature)
  * check at that device's destruction would catch one left behind). */
 DEVICE_TEST(sampler, existing_device_context)
 {
-    eng_existing_device e = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .timeline_semaphore = true,
-    };
-    for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++) {
-        e.queues[k] = eng_context_queue_of(test_ctx, (eng_queue_kind)k);
-        e.families[k] = eng_context_queue_family_of(test_ctx, (eng_queue_kind)k);
-    }
+    eng_existing_device e = test_existing_of(test_ctx);
     eng_context *ctx = NULL;
     eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
