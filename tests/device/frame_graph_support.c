@@ -2,6 +2,7 @@
 #include "frame_graph_support.h"
 
 #include "device_fixture.h"
+#include "test_barrier.h"
 #include "test_chunks.h"
 
 #include <criterion/criterion.h>
@@ -248,13 +249,8 @@ void fg_expect_capture(eng_swapchain *sc, uint32_t region_w, uint32_t region_h, 
  * fg->filled, after the previous frame's copy of it (same queue). */
 static void record_fill(const frame_graph *fg, VkCommandBuffer cmd, uint32_t value)
 {
-    VkMemoryBarrier2 mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-                            .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-                            .dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT,
-                            .dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT };
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
-                             .pMemoryBarriers = &mb };
-    vkCmdPipelineBarrier2(cmd, &dep);
+    test_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, 0, VK_PIPELINE_STAGE_2_CLEAR_BIT,
+                        VK_ACCESS_2_TRANSFER_WRITE_BIT, 0);
     vkCmdFillBuffer(cmd, eng_buffer_handle(fg->filled), 0, 16, value);
 }
 

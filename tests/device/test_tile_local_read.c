@@ -16,6 +16,7 @@
  * tests skip, saying so; a Vulkan 1.4 device must offer the feature, so
  * there a missing one fails under ENG_REQUIRE_DEVICE (CI). */
 #include "device_fixture.h"
+#include "test_barrier.h"
 #include "solid.h"
 #include "tile_support.h"
 
@@ -255,17 +256,8 @@ static void record_frame(VkCommandBuffer cmd, void *user)
         if (s == 1) {
             /* The local-read barrier: attachment writes before it, input
              * attachment reads of the same pixel after it. */
-            VkMemoryBarrier2 mb = {
-                .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-                .srcStageMask = out,
-                .srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                .dstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                .dstAccessMask = VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT,
-            };
-            VkDependencyInfo local = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
-                                       .dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT, .memoryBarrierCount = 1,
-                                       .pMemoryBarriers = &mb };
-            vkCmdPipelineBarrier2(cmd, &local);
+            test_memory_barrier(cmd, out, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT, VK_DEPENDENCY_BY_REGION_BIT);
         }
         set_mapping(cmd, f, sp->map);
         if (!sp->color)
