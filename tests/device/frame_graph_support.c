@@ -2,6 +2,7 @@
 #include "frame_graph_support.h"
 
 #include "device_fixture.h"
+#include "test_descriptors.h"
 #include "test_barrier.h"
 #include "test_chunks.h"
 
@@ -39,21 +40,11 @@ static uint8_t srgb8(float c)
 
 /* ------------------------------------------------------------------ kit */
 
-static VkDescriptorSetLayout one_binding(VkDevice dev, VkDescriptorType type, VkShaderStageFlags stage)
-{
-    VkDescriptorSetLayoutBinding b = { 0, type, 1, stage, NULL };
-    VkDescriptorSetLayoutCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = 1, .pBindings = &b };
-    VkDescriptorSetLayout layout;
-    cr_assert_eq(vkCreateDescriptorSetLayout(dev, &ci, NULL, &layout), VK_SUCCESS);
-    return layout;
-}
-
 void fg_kit_open(kit *k, VkFormat format)
 {
     *k = (kit){ .dev = eng_context_device(test_ctx), .format = format };
-    k->storage_layout = one_binding(k->dev, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_SHADER_STAGE_COMPUTE_BIT);
-    k->sampled_layout = one_binding(k->dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_SHADER_STAGE_FRAGMENT_BIT);
+    k->storage_layout = test_set_layout(k->dev, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT);
+    k->sampled_layout = test_set_layout(k->dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
     VkDescriptorPoolSize sizes[2] = { { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 8 },
                                       { VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 8 } };
     VkDescriptorPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 16,
@@ -98,10 +89,7 @@ static VkDescriptorSet one_set(kit *k, VkDescriptorSetLayout layout, VkDescripto
     VkResult vr = vkAllocateDescriptorSets(k->dev, &ai, &set);
     atomic_flag_clear_explicit(&pool_busy, memory_order_release);
     cr_assert_eq(vr, VK_SUCCESS);
-    VkDescriptorImageInfo ii = { VK_NULL_HANDLE, view, image_layout };
-    VkWriteDescriptorSet w = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .descriptorCount = 1,
-                               .descriptorType = type, .pImageInfo = &ii };
-    vkUpdateDescriptorSets(k->dev, 1, &w, 0, NULL);
+    test_write_image(k->dev, set, 0, type, view, image_layout);
     return set;
 }
 

@@ -2,6 +2,7 @@
 #include "rg_queues_support.h"
 
 #include "device_fixture.h"
+#include "test_descriptors.h"
 #include "test_chunks.h"
 #include "rg_support.h"
 #include "rg_spy.h"
@@ -234,13 +235,7 @@ void queues_run_frames(runner *r, rg_graph *g, uint32_t frames, frame_fn before,
 
 VkDescriptorSetLayout queues_buffers_layout(VkDevice dev, uint32_t count, VkShaderStageFlags stages)
 {
-    VkDescriptorSetLayoutBinding b[2] = { { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, NULL },
-                                          { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, NULL } };
-    VkDescriptorSetLayoutCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = count, .pBindings = b };
-    VkDescriptorSetLayout l;
-    cr_assert_eq(vkCreateDescriptorSetLayout(dev, &ci, NULL, &l), VK_SUCCESS);
-    return l;
+    return test_set_layout(dev, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, count, stages);
 }
 
 void queues_compute_pipeline(VkDevice dev, const uint32_t *code, size_t size, VkDescriptorSetLayout set,

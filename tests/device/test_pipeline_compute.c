@@ -1,6 +1,7 @@
 /* Compute pipelines on a device: a dispatch writes a storage image that a
  * draw reads. Suite pipeline (test_pipeline.c declares it). */
 #include "device_fixture.h"
+#include "test_descriptors.h"
 #include "pipeline_support.h"
 #include "test_chunks.h"
 #include "solid.h"
@@ -41,14 +42,8 @@ typedef struct compute_frame {
 static VkDescriptorSet one_set(compute_frame *f, VkDescriptorSetLayout layout, VkDescriptorType type,
                                VkImageView view, VkImageLayout image_layout)
 {
-    VkDescriptorSetAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                       .descriptorPool = f->pool, .descriptorSetCount = 1, .pSetLayouts = &layout };
-    VkDescriptorSet set;
-    cr_assert_eq(vkAllocateDescriptorSets(f->dev, &ai, &set), VK_SUCCESS);
-    VkDescriptorImageInfo ii = { VK_NULL_HANDLE, view, image_layout };
-    VkWriteDescriptorSet w = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .descriptorCount = 1,
-                               .descriptorType = type, .pImageInfo = &ii };
-    vkUpdateDescriptorSets(f->dev, 1, &w, 0, NULL);
+    VkDescriptorSet set = test_alloc_set(f->dev, f->pool, layout);
+    test_write_image(f->dev, set, 0, type, view, image_layout);
     return set;
 }
 
@@ -90,21 +85,11 @@ static bool record_read_pattern(const rg_record_context *rc, void *user)
     return true;
 }
 
-static VkDescriptorSetLayout image_layout_of(VkDevice dev, VkDescriptorType type, VkShaderStageFlags stage)
-{
-    VkDescriptorSetLayoutBinding b = { 0, type, 1, stage, NULL };
-    VkDescriptorSetLayoutCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = 1, .pBindings = &b };
-    VkDescriptorSetLayout layout;
-    cr_assert_eq(vkCreateDescriptorSetLayout(dev, &ci, NULL, &layout), VK_SUCCESS);
-    return layout;
-}
-
 DEVICE_TEST(pipeline, compute_writes_a_storage_image_a_draw_reads)
 {
     compute_frame f = { .dev = eng_context_device(test_ctx) };
-    f.storage_layout = image_layout_of(f.dev, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_SHADER_STAGE_COMPUTE_BIT);
-    f.sampled_layout = image_layout_of(f.dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_SHADER_STAGE_FRAGMENT_BIT);
+    f.storage_layout = test_set_layout(f.dev, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT);
+    f.sampled_layout = test_set_layout(f.dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
     VkDescriptorPoolSize sizes[2] = { { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1 },
                                       { VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1 } };
     VkDescriptorPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 2,

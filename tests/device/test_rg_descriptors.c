@@ -4,6 +4,7 @@
  * the queries give per usage; and the refusals, each naming the command
  * and the resource. */
 #include "device_fixture.h"
+#include "test_descriptors.h"
 #include "test_chunks.h"
 #include "rg_support.h"
 #include "solid.h"
@@ -295,13 +296,7 @@ DEVICE_TEST(rg_descriptors, the_queries_per_usage_and_their_refusals)
     cr_expect_eq(eng_push_bindings(rc, f.compute, &(eng_binding){ .buffer = ubo }, 1), ENG_ERROR_INVALID_ARGUMENT);
     cr_expect(strstr(eng_last_error(), "an image binding needs a texture"), "%s", eng_last_error());
     VkDevice dev = eng_context_device(test_ctx);
-    VkDescriptorSetLayoutBinding b = { 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL };
-    VkDescriptorSetLayout own;
-    cr_assert_eq(vkCreateDescriptorSetLayout(dev, &(VkDescriptorSetLayoutCreateInfo){
-                                                      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                                      .bindingCount = 1, .pBindings = &b },
-                                             NULL, &own),
-                 VK_SUCCESS);
+    VkDescriptorSetLayout own = test_set_layout(dev, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT);
     eng_pipeline *plain = NULL;
     cr_assert_eq(eng_compute_pipeline_create(test_ctx, &(eng_compute_pipeline_desc){
                                                  .name = "plain", .spirv = storage_pattern_comp,

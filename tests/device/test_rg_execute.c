@@ -3,6 +3,7 @@
  * silent. Every barrier in these frames is the graph's. The suite's other file: test_rg_execute_imports.c;
  * their helpers: rg_execute_support.c. */
 #include "device_fixture.h"
+#include "test_descriptors.h"
 #include "rg_execute_support.h"
 #include "rg_support.h"
 #include "test_chunks.h"
@@ -28,25 +29,6 @@ static const uint32_t fill_comp[] =
     ;
 
 static const float top_half[4] = { -1, -1, 1, 0 };
-
-static VkDescriptorSetLayout set_layout(gpu *g, VkDescriptorType type, VkShaderStageFlags stages)
-{
-    VkDescriptorSetLayoutBinding b = { 0, type, 1, stages, NULL };
-    VkDescriptorSetLayoutCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = 1, .pBindings = &b };
-    VkDescriptorSetLayout l;
-    cr_assert_eq(vkCreateDescriptorSetLayout(g->dev, &ci, NULL, &l), VK_SUCCESS);
-    return l;
-}
-
-static VkDescriptorSet alloc_set(gpu *g, VkDescriptorSetLayout l)
-{
-    VkDescriptorSetAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                       .descriptorPool = g->pool, .descriptorSetCount = 1, .pSetLayouts = &l };
-    VkDescriptorSet s;
-    cr_assert_eq(vkAllocateDescriptorSets(g->dev, &ai, &s), VK_SUCCESS);
-    return s;
-}
 
 /* A pipeline drawing solid.vert's rectangle with another fragment shader. */
 static eng_pipeline *fragment_pipeline(gpu *g, const uint32_t *frag, size_t size, VkDescriptorSetLayout l,
@@ -107,11 +89,8 @@ static bool draw_sampled(const rg_record_context *rc, void *user)
     /* The view exists only once the graph has placed the texture. */
     VkImageView view = rg_record_view(rc, d->source);
     if (view != d->written) {
-        VkDescriptorImageInfo ii = { VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
-        VkWriteDescriptorSet w = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = d->set,
-                                   .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
-                                   .pImageInfo = &ii };
-        vkUpdateDescriptorSets(d->g->dev, 1, &w, 0, NULL);
+        test_write_image(d->g->dev, d->set, 0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, view,
+                         VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
         d->written = view;
     }
     VkCommandBuffer cmd = rg_record_cmd(rc);
@@ -126,7 +105,7 @@ static bool draw_sampled(const rg_record_context *rc, void *user)
 DEVICE_TEST(rg_execute, clear_pass_sample_copy)
 {
     gpu g = exec_gpu_open();
-    VkDescriptorSetLayout layout = set_layout(&g, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_SHADER_STAGE_FRAGMENT_BIT);
+    VkDescriptorSetLayout layout = test_set_layout(g.dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
     eng_pipeline *pipe = fragment_pipeline(&g, sample_frag, sizeof sample_frag, layout, VK_SAMPLE_COUNT_1_BIT);
     eng_buffer *host = readback_buffer(&g, W * H * 4);
     rg_graph *graph = exec_new_graph(&g);
@@ -142,8 +121,8 @@ DEVICE_TEST(rg_execute, clear_pass_sample_copy)
 
     /* a = red; b = blue, with a sampled into its left half; c = copy of b. */
     rg_cmd_clear_texture(graph, a, NULL, &(VkClearValue){ .color = { .float32 = { 1, 0, 0, 1 } } });
-    sample_draw d1 = { &g, pipe, alloc_set(&g, layout), a, exec_left_half, VK_NULL_HANDLE };
-    sample_draw d2 = { &g, pipe, alloc_set(&g, layout), b, exec_full, VK_NULL_HANDLE };
+    sample_draw d1 = { &g, pipe, test_alloc_set(g.dev, g.pool, layout), a, exec_left_half, VK_NULL_HANDLE };
+    sample_draw d2 = { &g, pipe, test_alloc_set(g.dev, g.pool, layout), b, exec_full, VK_NULL_HANDLE };
     rg_access read_a = { .texture = a, .usage = RG_USAGE_SAMPLED_FRAGMENT, .whole = true };
     rg_access read_b = { .texture = b, .usage = RG_USAGE_SAMPLED_FRAGMENT, .whole = true };
     rg_begin_rendering(graph, &(rg_rendering_desc){
@@ -242,10 +221,7 @@ static void bind_buffer(gpu *g, VkDescriptorSet set, VkBuffer buffer, VkBuffer *
     if (buffer == *written)
         return;
     *written = buffer;
-    VkDescriptorBufferInfo bi = { buffer, 0, VK_WHOLE_SIZE };
-    VkWriteDescriptorSet w = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .descriptorCount = 1,
-                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi };
-    vkUpdateDescriptorSets(g->dev, 1, &w, 0, NULL);
+    test_write_storage(g->dev, set, 0, buffer);
 }
 
 static bool dispatch_fill(const rg_record_context *rc, void *user)
@@ -284,8 +260,8 @@ static bool draw_from_ssbo(const rg_record_context *rc, void *user)
 DEVICE_TEST(rg_execute, compute_write_fragment_read)
 {
     gpu g = exec_gpu_open();
-    VkDescriptorSetLayout comp_l = set_layout(&g, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT);
-    VkDescriptorSetLayout frag_l = set_layout(&g, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_FRAGMENT_BIT);
+    VkDescriptorSetLayout comp_l = test_set_layout(g.dev, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT);
+    VkDescriptorSetLayout frag_l = test_set_layout(g.dev, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
     VkShaderModuleCreateInfo smci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                       .codeSize = sizeof fill_comp, .pCode = fill_comp };
     VkShaderModule module;
@@ -294,7 +270,7 @@ DEVICE_TEST(rg_execute, compute_write_fragment_read)
     VkPipelineLayoutCreateInfo plci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
                                         .pSetLayouts = &comp_l, .pushConstantRangeCount = 1,
                                         .pPushConstantRanges = &push };
-    compute_job cj = { .g = &g, .set = alloc_set(&g, comp_l), .color = { 0.0f, 1.0f, 1.0f, 1.0f } };
+    compute_job cj = { .g = &g, .set = test_alloc_set(g.dev, g.pool, comp_l), .color = { 0.0f, 1.0f, 1.0f, 1.0f } };
     cr_assert_eq(vkCreatePipelineLayout(g.dev, &plci, NULL, &cj.layout), VK_SUCCESS);
     VkComputePipelineCreateInfo cpci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
@@ -313,7 +289,7 @@ DEVICE_TEST(rg_execute, compute_write_fragment_read)
                                                                      .height = H });
     rg_buffer out = import_readback(graph, host);
     cj.buffer = color;
-    ssbo_draw sd = { &g, pipe, alloc_set(&g, frag_l), color, VK_NULL_HANDLE };
+    ssbo_draw sd = { &g, pipe, test_alloc_set(g.dev, g.pool, frag_l), color, VK_NULL_HANDLE };
     rg_access write = { .buffer = color, .usage = RG_USAGE_STORAGE_WRITE_COMPUTE };
     rg_access read = { .buffer = color, .usage = RG_USAGE_STORAGE_READ_FRAGMENT };
     rg_cmd_user(graph, &(rg_user_desc){ .name = "fill", .accesses = &write, .access_count = 1,

@@ -16,6 +16,7 @@
  * test_rg_queues_aliasing.c, test_rg_queues_transfer.c,
  * test_rg_queues_history.c; their helpers: rg_queues_support.c. */
 #include "device_fixture.h"
+#include "test_descriptors.h"
 #include "rg_queues_support.h"
 #include "test_chunks.h"
 #include "rg_support.h"
@@ -342,10 +343,7 @@ static void bind_storage(VkDevice dev, VkDescriptorSet set, VkBuffer buffer, VkB
     if (buffer == *bound)
         return;
     *bound = buffer;
-    VkDescriptorBufferInfo bi = { buffer, 0, VK_WHOLE_SIZE };
-    VkWriteDescriptorSet w = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .descriptorCount = 1,
-                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi };
-    vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
+    test_write_storage(dev, set, 0, buffer);
 }
 
 static bool record_fill(const rg_record_context *rc, void *user)

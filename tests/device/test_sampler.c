@@ -5,6 +5,7 @@
  * invalid or feature-less descs are refused with a message naming the
  * field. */
 #include "device_fixture.h"
+#include "test_descriptors.h"
 #include "solid.h"
 
 #include <criterion/criterion.h>
@@ -214,17 +215,9 @@ DEVICE_TEST(sampler, filters_and_addresses_sample_exactly)
                           .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT };
     cr_assert_eq(eng_image_create(ctx, &td, &target), ENG_SUCCESS, "%s", eng_last_error());
 
-    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-    VkDescriptorSetLayoutBinding binding = { 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                                             VK_SHADER_STAGE_FRAGMENT_BIT, NULL };
-    VkDescriptorSetLayoutCreateInfo lci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                            .bindingCount = 1, .pBindings = &binding };
-    cr_assert_eq(vkCreateDescriptorSetLayout(dev, &lci, NULL, &layout), VK_SUCCESS);
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CASES };
-    VkDescriptorPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = CASES,
-                                       .poolSizeCount = 1, .pPoolSizes = &size };
-    cr_assert_eq(vkCreateDescriptorPool(dev, &pci, NULL, &pool), VK_SUCCESS);
+    VkDescriptorSetLayout layout =
+        test_set_layout(dev, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
+    VkDescriptorPool pool = test_descriptor_pool(dev, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CASES, CASES);
     VkDescriptorSetLayout layouts[CASES];
     for (int i = 0; i < CASES; i++)
         layouts[i] = layout;
