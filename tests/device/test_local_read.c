@@ -4,6 +4,7 @@
  * on a device without the extension: each checks that the context reports
  * it unsupported and refuses local_read pipelines instead. */
 #include "device_fixture.h"
+#include "test_barrier.h"
 #include "solid.h"
 
 #include <criterion/criterion.h>
@@ -116,26 +117,16 @@ typedef struct remap_job {
     const eng_pipeline_desc *desc;
 } remap_job;
 
-static VkImageMemoryBarrier2 to_attachment(const eng_image_info *img)
-{
-    return (VkImageMemoryBarrier2){
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_NONE,
-        .dstStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-        .dstAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = img->image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
-}
-
 static void record_remapped(VkCommandBuffer cmd, void *user)
 {
     const remap_job *j = user;
-    VkImageMemoryBarrier2 b[2] = { to_attachment(j->a0), to_attachment(j->a1) };
+    const VkPipelineStageFlags2 out = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+    VkImageMemoryBarrier2 b[2] = {
+        test_image_from_undefined(j->a0, VK_PIPELINE_STAGE_2_NONE, 0, out, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(j->a1, VK_PIPELINE_STAGE_2_NONE, 0, out, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+    };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 2,
                              .pImageMemoryBarriers = b };
     vkCmdPipelineBarrier2(cmd, &dep);

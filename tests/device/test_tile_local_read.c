@@ -178,22 +178,6 @@ static void frame_destroy(frame *f)
     eng_image_destroy(f->image[0]);
 }
 
-static VkImageMemoryBarrier2 to_layout(const eng_image_info *img, VkPipelineStageFlags2 stages,
-                                       VkAccessFlags2 access, VkImageLayout layout)
-{
-    return (VkImageMemoryBarrier2){
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .dstStageMask = stages,
-        .dstAccessMask = access,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = layout,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = img->image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
-}
-
 static void set_mapping(VkCommandBuffer cmd, const frame *f, const mapping *m)
 {
     VkRenderingAttachmentLocationInfoKHR locations = {
@@ -220,9 +204,10 @@ static void record_frame(VkCommandBuffer cmd, void *user)
     const VkPipelineStageFlags2 out = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
     const VkAccessFlags2 rw = VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
     VkImageMemoryBarrier2 b[2] = {
-        to_layout(img[0], out | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, rw | VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT,
-                  VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR),
-        to_layout(img[1], out, rw, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(img[0], VK_PIPELINE_STAGE_2_NONE, 0, out | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                  rw | VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR),
+        test_image_from_undefined(img[1], VK_PIPELINE_STAGE_2_NONE, 0, out, rw,
+                                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
     };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 2,
                              .pImageMemoryBarriers = b };
