@@ -4,6 +4,7 @@
  * on a device without the extension: each checks that the context reports
  * it unsupported and refuses local_read pipelines instead. */
 #include "device_fixture.h"
+#include "test_rendering.h"
 #include "test_barrier.h"
 #include "solid.h"
 
@@ -141,14 +142,7 @@ static void record_remapped(VkCommandBuffer cmd, void *user)
             .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
             .clearValue = { .color = { { 0, 0, 0, 0 } } },
         };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, { W, H } },
-        .layerCount = 1,
-        .colorAttachmentCount = 2,
-        .pColorAttachments = color,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    test_begin_rendering(cmd, W, H, color, 2, NULL);
     /* The rendering instance's mapping, the same as the pipeline's. */
     const eng_pipeline_desc *d = j->desc;
     VkRenderingAttachmentLocationInfoKHR locations = {
@@ -166,10 +160,7 @@ static void record_remapped(VkCommandBuffer cmd, void *user)
     j->set_locations(cmd, &locations);
     j->set_input_indices(cmd, &inputs);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
-    VkViewport vp = { 0, 0, W, H, 0, 1 };
-    VkRect2D all = { { 0, 0 }, { W, H } };
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &all);
+    test_whole_viewport(cmd, W, H);
     const float full[4] = { -1.0f, -1.0f, 1.0f, 1.0f };
     const float red[4] = { 1, 0, 0, 1 };
     solid_draw(cmd, j->pipeline, full, red, 0.5f);

@@ -2,6 +2,7 @@
  * into a single-sample image, read back and compared exactly; then a second
  * submission with the same transient attachments shows nothing survives. */
 #include "device_fixture.h"
+#include "test_rendering.h"
 #include "test_barrier.h"
 #include "solid.h"
 
@@ -68,28 +69,10 @@ static void record_frame(VkCommandBuffer cmd, void *user)
         .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE, /* transient: only the resolve leaves the pass */
         .clearValue = { .color = { { 0, 0, 0, 1 } } },
     };
-    VkRenderingAttachmentInfo depth = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = j->depth->view,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .clearValue = { .depthStencil = { 1.0f, 0 } },
-    };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, { W, H } },
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &color,
-        .pDepthAttachment = &depth,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    VkRenderingAttachmentInfo depth = test_depth_cleared(j->depth);
+    test_begin_rendering(cmd, W, H, &color, 1, &depth);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
-    VkViewport vp = { 0, 0, W, H, 0, 1 };
-    VkRect2D all = { { 0, 0 }, { W, H } };
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &all);
+    test_whole_viewport(cmd, W, H);
     if (j->frame == 1) {
         solid_draw(cmd, j->pipeline, full, red, 0.5f);
         solid_draw(cmd, j->pipeline, full, green, 0.7f); /* behind red: depth test LESS fails */
@@ -206,28 +189,10 @@ static void record_simple(VkCommandBuffer cmd, void *user)
         .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
         .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
     };
-    VkRenderingAttachmentInfo depth = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = j->d->view,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .clearValue = { .depthStencil = { 1.0f, 0 } },
-    };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, { W, H } },
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &color,
-        .pDepthAttachment = &depth,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    VkRenderingAttachmentInfo depth = test_depth_cleared(j->d);
+    test_begin_rendering(cmd, W, H, &color, 1, &depth);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->p));
-    VkViewport vp = { 0, 0, W, H, 0, 1 };
-    VkRect2D all = { { 0, 0 }, { W, H } };
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &all);
+    test_whole_viewport(cmd, W, H);
     const float left[4] = { -1, -1, 0, 1 };
     solid_draw(cmd, j->p, left, green, 0.2f);
     solid_draw(cmd, j->p, full, red, 0.6f);

@@ -5,6 +5,8 @@
  * invalid or feature-less descs are refused with a message naming the
  * field. */
 #include "device_fixture.h"
+#include "test_barrier.h"
+#include "test_rendering.h"
 #include "test_descriptors.h"
 #include "solid.h"
 
@@ -128,18 +130,9 @@ typedef struct sample_job {
 static void record_samples(VkCommandBuffer cmd, void *user)
 {
     const sample_job *j = user;
-    VkImageMemoryBarrier2 b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_NONE,
-        .dstStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-        .dstAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = j->target->image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
+    VkImageMemoryBarrier2 b = test_image_from_undefined(
+        j->target, VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     vkCmdPipelineBarrier2(cmd, &(VkDependencyInfo){ .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
                                                     .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &b });
     VkRenderingAttachmentInfo color = {
@@ -151,14 +144,7 @@ static void record_samples(VkCommandBuffer cmd, void *user)
         /* A value no case expects: an undrawn pixel shows. */
         .clearValue = { .color = { { 0.2f, 0.4f, 0.6f, 0.8f } } },
     };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, { CASES, 1 } },
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &color,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    test_begin_rendering(cmd, CASES, 1, &color, 1, NULL);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
     vkCmdSetViewport(cmd, 0, 1, &(VkViewport){ 0, 0, CASES, 1, 0, 1 });
     vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){ { 0, 0 }, { CASES, 1 } });

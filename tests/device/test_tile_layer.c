@@ -6,6 +6,7 @@
  * and allocation-fault injection work. CTest runs this program with
  * VKG_TEST_LAYER naming the layer and VK_ADD_LAYER_PATH finding it. */
 #include "device_fixture.h"
+#include "test_rendering.h"
 #include "test_barrier.h"
 #include "test_chunks.h"
 #include "solid.h"
@@ -194,25 +195,11 @@ static void record_frame(VkCommandBuffer cmd, void *user)
         .storeOp = j->color_store,
         .clearValue = { .color = { { 0, 0, 0, 1 } } },
     };
-    VkRenderingAttachmentInfo depth = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = j->depth->view,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .clearValue = { .depthStencil = { 1.0f, 0 } },
-    };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = { { 0, 0 }, { W, H } }, .layerCount = 1,
-        .colorAttachmentCount = 1, .pColorAttachments = &color, .pDepthAttachment = &depth,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    VkRenderingAttachmentInfo depth = test_depth_cleared(j->depth);
+    test_begin_rendering(cmd, W, H, &color, 1, &depth);
     if (j->pipeline) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
-        VkViewport vp = { 0, 0, W, H, 0, 1 };
-        VkRect2D all = { { 0, 0 }, { W, H } };
-        vkCmdSetViewport(cmd, 0, 1, &vp);
-        vkCmdSetScissor(cmd, 0, 1, &all);
+        test_whole_viewport(cmd, W, H);
         solid_draw(cmd, j->pipeline, (const float[4]){ -1, -1, 1, 1 }, (const float[4]){ 1, 0, 0, 1 }, 0.5f);
         solid_draw(cmd, j->pipeline, (const float[4]){ -1, -1, 1, 1 }, (const float[4]){ 0, 1, 0, 1 }, 0.7f);
         const float blue_rect[4] = { -1.0f + 2.0f * 16 / W, -1.0f + 2.0f * 8 / H, -1.0f + 2.0f * 40 / W,

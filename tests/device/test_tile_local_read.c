@@ -16,6 +16,7 @@
  * tests skip, saying so; a Vulkan 1.4 device must offer the feature, so
  * there a missing one fails under ENG_REQUIRE_DEVICE (CI). */
 #include "device_fixture.h"
+#include "test_rendering.h"
 #include "test_barrier.h"
 #include "solid.h"
 #include "tile_support.h"
@@ -225,14 +226,7 @@ static void record_frame(VkCommandBuffer cmd, void *user)
             .storeOp = f->lazy[i] ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
             .clearValue = { .color = i == 0 ? f->clear0 : (VkClearColorValue){ { 0, 0, 0, 0 } } },
         };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, { W, H } },
-        .layerCount = 1,
-        .colorAttachmentCount = 2,
-        .pColorAttachments = color,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    test_begin_rendering(cmd, W, H, color, 2, NULL);
     VkViewport vp = { 0, 0, W, H, 0, 1 };
     VkRect2D all = { { 0, 0 }, { W, H } };
     const float full[4] = { -1.0f, -1.0f, 1.0f, 1.0f };
