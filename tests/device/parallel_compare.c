@@ -316,3 +316,15 @@ void parallel_sweep(rg_graph *g, scene *s, const uint32_t *maxes, uint32_t max_c
     free(got);
     rg_workers_destroy(workers);
 }
+
+void parallel_expect_frame_renders(frame *f, rg_graph *g, scene *s, mode m, uint32_t max_chunks, rg_workers *workers,
+                                   const unsigned char *want, unsigned char *got, const char *what)
+{
+    parallel_clear_readback(s);
+    cr_assert_eq(parallel_record_frame(f, g, m, max_chunks, workers, false), RG_SUCCESS, "%s",
+                 rg_graph_error_message(g));
+    parallel_submit_frame(f);
+    parallel_frame_free(f);
+    parallel_read_pixels(s, got);
+    parallel_expect_same_pixels(want, got, 2 * PIXELS_BYTES, what);
+}

@@ -172,6 +172,12 @@ void parallel_clear_readback(const scene *s);
 
 void parallel_expect_same_pixels(const unsigned char *want, const unsigned char *got, size_t size, const char *what);
 
+/* One more frame of g (mode, max_chunks, workers as parallel_record_frame
+ * takes them) from a cleared readback, submitted and waited for: the
+ * scene's PIXELS_BYTES * 2 read back into got equal want. */
+void parallel_expect_frame_renders(frame *f, rg_graph *g, scene *s, mode m, uint32_t max_chunks, rg_workers *workers,
+                                   const unsigned char *want, unsigned char *got, const char *what);
+
 /* The first mode sweep records in (random_frames narrows it). */
 extern mode parallel_sweep_first;
 

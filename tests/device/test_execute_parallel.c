@@ -279,12 +279,7 @@ DEVICE_TEST(execute_parallel, chunks_render_what_execute_renders)
             parallel_expect_same_pixels(want, got, 2 * PIXELS_BYTES, what);
         }
     }
-    parallel_clear_readback(s);
-    cr_assert_eq(parallel_record_frame(f, g, MODE_WHOLE, 0, NULL, false), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    parallel_submit_frame(f);
-    parallel_frame_free(f);
-    parallel_read_pixels(s, got);
-    parallel_expect_same_pixels(want, got, 2 * PIXELS_BYTES, "rg_execute after the chunks");
+    parallel_expect_frame_renders(f, g, s, MODE_WHOLE, 0, NULL, want, got, "rg_execute after the chunks");
 
     rg_workers_destroy(workers);
     free(f);

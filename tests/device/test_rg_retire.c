@@ -160,10 +160,16 @@ static void runner_close(runner *r)
         eng_buffer_destroy(r->readbacks[i]);
 }
 
-static rg_graph *graph_on(rg_device *dev)
+/* The counting device, the runner and the frame declared (W wide) and
+ * compiled on a graph of that device. */
+static rg_graph *open_frame(rg_device **dev, runner *r)
 {
+    *dev = counting_device();
+    runner_open(r);
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "retire", .device = dev }, &g), RG_SUCCESS);
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "retire", .device = *dev }, &g), RG_SUCCESS);
+    declare(g, W, r->readbacks[0]);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     return g;
 }
 
@@ -171,12 +177,9 @@ static rg_graph *graph_on(rg_device *dev)
 
 DEVICE_TEST(rg_retire, destroying_a_graph_with_frames_in_flight)
 {
-    rg_device *dev = counting_device();
+    rg_device *dev;
     runner r;
-    runner_open(&r);
-    rg_graph *g = graph_on(dev);
-    declare(g, W, r.readbacks[0]);
-    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_graph *g = open_frame(&dev, &r);
     rg_buffer readback = { 0 };
     for (uint32_t i = 0; i < rg_resource_count(g); i++) {
         rg_resource_info info;
@@ -202,12 +205,9 @@ DEVICE_TEST(rg_retire, destroying_a_graph_with_frames_in_flight)
 
 DEVICE_TEST(rg_retire, placing_again_with_frames_in_flight)
 {
-    rg_device *dev = counting_device();
+    rg_device *dev;
     runner r;
-    runner_open(&r);
-    rg_graph *g = graph_on(dev);
-    declare(g, W, r.readbacks[0]);
-    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_graph *g = open_frame(&dev, &r);
     rg_resource_info info;
     cr_assert_eq(rg_resource_get(g, 2, &info), RG_SUCCESS); /* color, staging, readback */
     rg_buffer readback = info.buffer;
@@ -241,12 +241,9 @@ DEVICE_TEST(rg_retire, placing_again_with_frames_in_flight)
  * application: the retire point it names is what the objects wait for. */
 DEVICE_TEST(rg_retire, the_applications_retire_point)
 {
-    rg_device *dev = counting_device();
+    rg_device *dev;
     runner r;
-    runner_open(&r);
-    rg_graph *g = graph_on(dev);
-    declare(g, W, r.readbacks[0]);
-    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_graph *g = open_frame(&dev, &r);
     submit_own(&r, g, true);
     cr_assert_eq(rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, r.fence), RG_SUCCESS);
     int placed = live;
