@@ -256,3 +256,18 @@ void timings_check_frame(const runner *r, const frame_graph *fg, uint64_t frame)
         cr_expect_leq(batch_ms[0], own * (1.0 + 1e-9), "the batch %f ms, the frame %f ms", batch_ms[0], own);
     }
 }
+
+void timings_open(runner *r, frame_graph *fg, rg_device *dev, const char *name, bool single_queue, bool timings,
+                  int frames)
+{
+    timings_runner_open(r);
+    timings_declare(fg, dev, name, single_queue, timings);
+    for (int i = 0; i < frames; i++)
+        timings_run_frame(r, fg->g);
+}
+
+void timings_close(runner *r, frame_graph *fg)
+{
+    timings_release(fg);
+    timings_runner_close(r);
+}

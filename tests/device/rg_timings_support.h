@@ -69,4 +69,11 @@ void timings_release(frame_graph *fg);
  * commands without one; one batch: within the test's own frame time. */
 void timings_check_frame(const runner *r, const frame_graph *fg, uint64_t frame);
 
+/* The runner opened, fg declared on dev (NULL: the context's graph
+ * device) and `frames` frames run and waited for. */
+void timings_open(runner *r, frame_graph *fg, rg_device *dev, const char *name, bool single_queue, bool timings,
+                  int frames);
+/* fg released, then the runner closed. */
+void timings_close(runner *r, frame_graph *fg);
+
 #endif

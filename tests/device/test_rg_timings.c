@@ -27,9 +27,8 @@ TestSuite(rg_timings, .init = device_setup, .fini = device_teardown, .timeout = 
 static void timings_over_frames(bool single_queue)
 {
     runner r;
-    timings_runner_open(&r);
     frame_graph fg;
-    timings_declare(&fg, NULL, single_queue ? "timings one queue" : "timings", single_queue, true);
+    timings_open(&r, &fg, NULL, single_queue ? "timings one queue" : "timings", single_queue, true, 0);
     if (single_queue)
         cr_assert_eq(rg_batch_count(fg.g), 1);
     cr_log_info("%s: %u batches", single_queue ? "single queue" : "any queue", rg_batch_count(fg.g));
@@ -44,8 +43,7 @@ static void timings_over_frames(bool single_queue)
         timings_run_frame(&r, fg.g);
     timings_run_frame(&r, fg.g);
     timings_check_frame(&r, &fg, 4);
-    timings_release(&fg);
-    timings_runner_close(&r);
+    timings_close(&r, &fg);
 }
 
 DEVICE_TEST(rg_timings, every_pass_of_a_frame)
@@ -63,11 +61,8 @@ DEVICE_TEST(rg_timings, single_queue)
 DEVICE_TEST(rg_timings, print_heaviest_first)
 {
     runner r;
-    timings_runner_open(&r);
     frame_graph fg;
-    timings_declare(&fg, NULL, "timings print", false, true);
-    for (int i = 0; i < 3; i++)
-        timings_run_frame(&r, fg.g);
+    timings_open(&r, &fg, NULL, "timings print", false, true, 3);
     char path[256];
     test_temp_path(path, sizeof path, "timings.txt");
     FILE *f = fopen(path, "w+");
@@ -100,6 +95,5 @@ DEVICE_TEST(rg_timings, print_heaviest_first)
     cr_expect(timings, "the memory report does not end with the timings");
     fclose(f);
     remove(path);
-    timings_release(&fg);
-    timings_runner_close(&r);
+    timings_close(&r, &fg);
 }

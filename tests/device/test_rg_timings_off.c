@@ -67,11 +67,8 @@ DEVICE_TEST(rg_timings, off_makes_nothing)
     rg_device *dev = counting_device();
     memset(&calls, 0, sizeof calls);
     runner r;
-    timings_runner_open(&r);
     frame_graph fg;
-    timings_declare(&fg, dev, "timings off", true, false);
-    for (int i = 0; i < 3; i++)
-        timings_run_frame(&r, fg.g);
+    timings_open(&r, &fg, dev, "timings off", true, false, 3);
     cr_expect_eq(calls.create_query_pool, 0);
     cr_expect_eq(calls.write_timestamp, 0, "%d timestamps with timings off", calls.write_timestamp);
     cr_expect_eq(rg_timing_count(fg.g), 0);
@@ -88,8 +85,7 @@ DEVICE_TEST(rg_timings, off_makes_nothing)
     vkDeviceWaitIdle(r.dev);
     rg_graph_reset(fg.g);
     cr_expect_eq(rg_timing_count(fg.g), 0);
-    timings_release(&fg);
-    timings_runner_close(&r);
+    timings_close(&r, &fg);
     rg_device_destroy(dev);
 }
 
@@ -101,9 +97,8 @@ DEVICE_TEST(rg_timings, queue_without_timestamps)
     calls.no_timestamps = true;
     rg_device *dev = counting_device();
     runner r;
-    timings_runner_open(&r);
     frame_graph fg;
-    timings_declare(&fg, dev, "timings without bits", true, true);
+    timings_open(&r, &fg, dev, "timings without bits", true, true, 0);
     timings_run_frame(&r, fg.g);
     timings_run_frame(&r, fg.g);
     cr_expect_eq(calls.create_query_pool, 0);
@@ -111,8 +106,7 @@ DEVICE_TEST(rg_timings, queue_without_timestamps)
     double ms;
     cr_expect_eq(rg_command_get_time(fg.g, fg.marker, &ms), RG_ERROR_UNSUPPORTED, "%s",
                  rg_graph_error_message(fg.g));
-    timings_release(&fg);
-    timings_runner_close(&r);
+    timings_close(&r, &fg);
     rg_device_destroy(dev);
     calls.no_timestamps = false;
 }

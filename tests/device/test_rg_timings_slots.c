@@ -21,11 +21,8 @@
 DEVICE_TEST(rg_timings, never_waits)
 {
     runner r;
-    timings_runner_open(&r);
     frame_graph fg;
-    timings_declare(&fg, NULL, "timings held", false, true);
-    for (int i = 0; i < 4; i++)
-        timings_run_frame(&r, fg.g);
+    timings_open(&r, &fg, NULL, "timings held", false, true, 4);
     VkSemaphore gate = test_timeline(r.dev);
     VkSemaphoreSubmitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = gate, .value = 1,
                                    .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
@@ -55,9 +52,8 @@ DEVICE_TEST(rg_timings, never_waits)
 DEVICE_TEST(rg_timings, fourth_frame_in_flight_not_timed)
 {
     runner r;
-    timings_runner_open(&r);
     frame_graph fg;
-    timings_declare(&fg, NULL, "timings ring", false, true);
+    timings_open(&r, &fg, NULL, "timings ring", false, true, 0);
     VkSemaphore gate = test_timeline(r.dev);
     VkSemaphoreSubmitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = gate, .value = 1,
                                    .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
@@ -89,9 +85,8 @@ DEVICE_TEST(rg_timings, fourth_frame_in_flight_not_timed)
 DEVICE_TEST(rg_timings, failed_frame_frees_its_slot)
 {
     runner r;
-    timings_runner_open(&r);
     frame_graph fg;
-    timings_declare(&fg, NULL, "timings failures", true, true);
+    timings_open(&r, &fg, NULL, "timings failures", true, true, 0);
     timings_fail_marker = true;
     for (int i = 0; i < 3; i++) {
         VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
@@ -112,6 +107,5 @@ DEVICE_TEST(rg_timings, failed_frame_frees_its_slot)
     double ms = 0.0;
     cr_expect_eq(rg_command_get_time(fg.g, fg.marker, &ms), RG_SUCCESS, "%s", rg_graph_error_message(fg.g));
     cr_expect_gt(ms, 0.0);
-    timings_release(&fg);
-    timings_runner_close(&r);
+    timings_close(&r, &fg);
 }
