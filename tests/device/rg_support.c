@@ -28,6 +28,12 @@ rg_graph *test_device_graph(const char *name)
     return g;
 }
 
+rg_texture test_texture_named(rg_graph *g, rg_texture_desc d, const char *name)
+{
+    d.name = name;
+    return rg_texture_create(g, &d);
+}
+
 void test_compile(rg_graph *g)
 {
     rg_result r = rg_compile(g);

@@ -13,6 +13,8 @@
  * import sees their results (test_rg_cull.c tests culling). */
 rg_graph *test_device_graph(const char *name);
 void test_compile(rg_graph *g);
+/* A texture of d, named name (d itself unchanged). */
+rg_texture test_texture_named(rg_graph *g, rg_texture_desc d, const char *name);
 /* Executes g `times` times into one command buffer, submits and waits,
  * and tells g that nothing of it is in flight (rg_graph_set_retire_point
  * with no handles). */

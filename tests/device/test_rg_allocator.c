@@ -95,10 +95,8 @@ static rg_graph *declare(rg_device *dev, eng_buffer *readback)
     if (r != RG_SUCCESS)
         return NULL;
     rg_texture_desc td = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
-    td.name = "first";
-    rg_texture first = rg_texture_create(g, &td);
-    td.name = "second";
-    rg_texture second = rg_texture_create(g, &td);
+    rg_texture first = test_texture_named(g, td, "first");
+    rg_texture second = test_texture_named(g, td, "second");
     rg_buffer out = test_import_buffer(g, "readback", readback, true);
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "clear", .color_count = 1,
                                                 .colors = { { .texture = first, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
@@ -289,10 +287,8 @@ DEVICE_TEST(rg_allocator, pools_in_the_applications_memory)
                                  &g),
                  RG_SUCCESS);
     rg_texture_desc td = { .format = VK_FORMAT_R32_UINT, .width = W, .height = H };
-    td.name = "a";
-    rg_texture a = rg_texture_create(g, &td);
-    td.name = "b";
-    rg_texture b = rg_texture_create(g, &td);
+    rg_texture a = test_texture_named(g, td, "a");
+    rg_texture b = test_texture_named(g, td, "b");
     rg_buffer through = rg_buffer_create(g, &(rg_buffer_desc){ .name = "through", .size = N * 4 });
     rg_buffer out = test_import_buffer(g, "readback", readback, true);
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "a", .color_count = 1,

@@ -111,12 +111,9 @@ DEVICE_TEST(rg_execute, clear_pass_sample_copy)
     rg_graph *graph = exec_new_graph(&g);
 
     rg_texture_desc td = { .format = FMT, .width = W, .height = H };
-    td.name = "a";
-    rg_texture a = rg_texture_create(graph, &td);
-    td.name = "b";
-    rg_texture b = rg_texture_create(graph, &td);
-    td.name = "c";
-    rg_texture c = rg_texture_create(graph, &td);
+    rg_texture a = test_texture_named(graph, td, "a");
+    rg_texture b = test_texture_named(graph, td, "b");
+    rg_texture c = test_texture_named(graph, td, "c");
     rg_buffer out = import_readback(graph, host);
 
     /* a = red; b = blue, with a sampled into its left half; c = copy of b. */

@@ -85,10 +85,8 @@ DEVICE_TEST(rg_memory, image_reuses_image_memory)
     eng_buffer *down = test_host_buffer(BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     rg_graph *g = test_device_graph("memory");
     rg_texture_desc td = { .format = FMT, .width = W, .height = H };
-    td.name = "first";
-    rg_texture a = rg_texture_create(g, &td);
-    td.name = "second";
-    rg_texture b = rg_texture_create(g, &td);
+    rg_texture a = test_texture_named(g, td, "first");
+    rg_texture b = test_texture_named(g, td, "second");
     rg_buffer x = test_import_buffer(g, "io", io, true), d = test_import_buffer(g, "down", down, true);
     rg_cmd_clear_texture(g, a, NULL, &(VkClearValue){ .color = { .float32 = { 1, 0, 0, 1 } } });
     rg_cmd_copy_texture_to_buffer(g, a, 0, 0, 1, x, 0);

@@ -200,10 +200,8 @@ static void run_frame(rg_merge merge, bool variant, frame_result *out)
                                                  .size = W * H * 4, .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
                                                  .final_access = VK_ACCESS_2_HOST_READ_BIT});
     rg_texture_desc td = {.format = FMT, .width = W, .height = H};
-    td.name = "a";
-    rg_texture a = rg_texture_create(g, &td);
-    td.name = "b";
-    rg_texture b = rg_texture_create(g, &td);
+    rg_texture a = test_texture_named(g, td, "a");
+    rg_texture b = test_texture_named(g, td, "b");
     td.name = "c";
     rg_texture c = {0};
     eng_image *img = NULL;
@@ -353,14 +351,10 @@ static void run_lifetime_frame(rg_merge merge, frame_result *out, bool *shared)
                                                  .size = W * H * 4, .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
                                                  .final_access = VK_ACCESS_2_HOST_READ_BIT});
     rg_texture_desc td = {.format = FMT, .width = W, .height = H};
-    td.name = "a";
-    rg_texture a = rg_texture_create(g, &td);
-    td.name = "b";
-    rg_texture b = rg_texture_create(g, &td);
-    td.name = "e";
-    rg_texture e = rg_texture_create(g, &td);
-    td.name = "c";
-    rg_texture c = rg_texture_create(g, &td);
+    rg_texture a = test_texture_named(g, td, "a");
+    rg_texture b = test_texture_named(g, td, "b");
+    rg_texture e = test_texture_named(g, td, "e");
+    rg_texture c = test_texture_named(g, td, "c");
     job writer = {.graph = g, .a = a, .b = b};
     job reader = {.graph = g, .reader = true, .right_half = true, .a = a, .b = b};
     /* The writer's outputs: location 0 into a, location 1 into e; b keeps

@@ -101,10 +101,8 @@ DEVICE_TEST(rg_queues, aliased_textures_across_queues)
     readback_job j;
     rg_graph *g = queues_readback_open(&j, N, 2 * BYTES, "aliased textures");
     rg_texture_desc td = { .format = TEX_FMT, .width = TEX_W, .height = TEX_H };
-    td.name = "first";
-    rg_texture first = rg_texture_create(g, &td);
-    td.name = "second";
-    rg_texture second = rg_texture_create(g, &td);
+    rg_texture first = test_texture_named(g, td, "first");
+    rg_texture second = test_texture_named(g, td, "second");
     rg_buffer bridge = rg_buffer_create(g, &(rg_buffer_desc){ .name = "bridge", .size = BYTES });
     j.out = test_import_buffer(g, "readback", j.readbacks[0], true);
     const uint32_t value = 0x5EC0DE;

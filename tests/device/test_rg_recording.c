@@ -136,12 +136,9 @@ static bool mark(const rg_record_context *rc, void *user)
 static void declare(rg_graph *g, rg_texture import)
 {
     rg_texture_desc color = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
-    color.name = "a";
-    rg_texture a = rg_texture_create(g, &color);
-    color.name = "b";
-    rg_texture b = rg_texture_create(g, &color);
-    color.name = "c";
-    rg_texture c = rg_texture_create(g, &color);
+    rg_texture a = test_texture_named(g, color, "a");
+    rg_texture b = test_texture_named(g, color, "b");
+    rg_texture c = test_texture_named(g, color, "c");
     rg_texture ms = rg_texture_create(g, &(rg_texture_desc){ .name = "ms", .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                              .width = W, .height = H,
                                                              .samples = VK_SAMPLE_COUNT_4_BIT });
@@ -293,12 +290,9 @@ DEVICE_TEST(rg_recording, merged_spans_record_what_the_queries_say)
                                                    .no_culling = true }, &g),
                  RG_SUCCESS);
     rg_texture_desc color = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
-    color.name = "a";
-    rg_texture a = rg_texture_create(g, &color);
-    color.name = "b";
-    rg_texture b = rg_texture_create(g, &color);
-    color.name = "c";
-    rg_texture c = rg_texture_create(g, &color);
+    rg_texture a = test_texture_named(g, color, "a");
+    rg_texture b = test_texture_named(g, color, "b");
+    rg_texture c = test_texture_named(g, color, "c");
     rg_begin_rendering(g, &(rg_rendering_desc){
         .name = "gbuffer", .color_count = 2,
         .colors = { { .texture = a, .load = VK_ATTACHMENT_LOAD_OP_CLEAR }, { .texture = b,

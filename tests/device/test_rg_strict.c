@@ -54,12 +54,9 @@ static rg_graph *peek_graph(peek *p, bool lenient)
                                                    .no_culling = true, .lenient_record_access = lenient }, &g),
                  RG_SUCCESS);
     rg_texture_desc td = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
-    td.name = "color";
-    p->color = rg_texture_create(g, &td);
-    td.name = "sampled";
-    p->sampled = rg_texture_create(g, &td);
-    td.name = "secret";
-    p->secret = rg_texture_create(g, &td);
+    p->color = test_texture_named(g, td, "color");
+    p->sampled = test_texture_named(g, td, "sampled");
+    p->secret = test_texture_named(g, td, "secret");
     p->hidden = rg_buffer_create(g, &(rg_buffer_desc){ .name = "hidden", .size = 256 });
     VkClearValue zero = { 0 };
     rg_cmd_clear_texture(g, p->sampled, NULL, &zero);
