@@ -106,8 +106,8 @@ static bool record_region(const rg_record_context *rc, void *user)
                                   VK_IMAGE_LAYOUT_GENERAL);
     VkCommandBuffer cmd = rg_record_cmd(rc);
     VkPipelineLayout layout = eng_pipeline_layout(fg->k->region);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, eng_pipeline_handle(fg->k->region));
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &fg->storage_set, 0, NULL);
+    test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, eng_pipeline_handle(fg->k->region), layout,
+                       fg->storage_set);
     const uint32_t params[4] = { 0, fg->region_w, fg->region_h, 0 }; /* 0 samples: 1.0 */
     vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof params, params);
     vkCmdDispatch(cmd, (fg->region_w + 7) / 8, (fg->region_h + 7) / 8, 1);
@@ -126,9 +126,8 @@ static bool record_show(const rg_record_context *rc, void *user)
         fg->sampled_set = one_set(fg->k, fg->k->sampled_layout, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, view,
                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(fg->k->show));
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_layout(fg->k->show), 0, 1,
-                            &fg->sampled_set, 0, NULL);
+    test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(fg->k->show),
+                       eng_pipeline_layout(fg->k->show), fg->sampled_set);
     vkCmdDraw(cmd, 3, 1, 0, 0);
     return true;
 }

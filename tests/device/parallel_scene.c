@@ -158,3 +158,11 @@ rg_graph *parallel_declare_single(rg_device *dev, const rg_allocator *allocator,
     test_compile(g);
     return g;
 }
+
+void parallel_end(rg_workers *workers, rg_graph *g, scene *s)
+{
+    rg_workers_destroy(workers);
+    rg_graph_destroy(g);
+    parallel_scene_close(s);
+    free(s);
+}

@@ -77,6 +77,10 @@ void parallel_scene_open(scene *s);
 
 void parallel_scene_close(scene *s);
 
+/* The end of a test: workers destroyed, then g, then the scene s (closed
+ * and freed). */
+void parallel_end(rg_workers *workers, rg_graph *g, scene *s);
+
 rg_texture parallel_color_texture(rg_graph *g, const char *name);
 
 /* One queue, three spans of draws (cost hints 1 to 4 each) between

@@ -325,8 +325,7 @@ static bool record_dispatch(const rg_record_context *rc, void *user)
     VkPipeline pipeline = src ? d->k->transform : d->k->pattern;
     VkPipelineLayout layout = src ? d->k->transform_layout : d->k->pattern_layout;
     VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &d->set, 0, NULL);
+    test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline, layout, d->set);
     vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof d->push, d->push);
     vkCmdDispatch(cmd, (WORDS + 63) / 64, 1, 1);
     return true;
@@ -403,4 +402,17 @@ void queues_readback_close(readback_job *j, uint32_t frames)
 rg_queue queues_transfer_queue(void)
 {
     return eng_context_queue_of(test_ctx, ENG_QUEUE_TRANSFER) ? RG_QUEUE_TRANSFER : RG_QUEUE_GRAPHICS;
+}
+
+void queues_open(kernels *k, runner *r)
+{
+    queues_kernels_open(k);
+    queues_runner_open(r);
+}
+
+void queues_close(readback_job *j, uint32_t frames, runner *r, kernels *k)
+{
+    queues_readback_close(j, frames);
+    queues_runner_close(r);
+    queues_kernels_close(k);
 }

@@ -157,4 +157,9 @@ void queues_readback_close(readback_job *j, uint32_t frames);
  * device has a transfer-only queue family, else on graphics. */
 rg_queue queues_transfer_queue(void);
 
+/* The kernels and the runner opened, as every test here starts. */
+void queues_open(kernels *k, runner *r);
+/* The readbacks of `frames` frames, the runner and the kernels closed. */
+void queues_close(readback_job *j, uint32_t frames, runner *r, kernels *k);
+
 #endif

@@ -281,11 +281,8 @@ DEVICE_TEST(execute_parallel, chunks_render_what_execute_renders)
     }
     parallel_expect_frame_renders(f, g, s, MODE_WHOLE, 0, NULL, want, got, "rg_execute after the chunks");
 
-    rg_workers_destroy(workers);
     free(f);
     free(want);
     free(got);
-    rg_graph_destroy(g);
-    parallel_scene_close(s);
-    free(s);
+    parallel_end(workers, g, s);
 }

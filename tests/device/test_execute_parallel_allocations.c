@@ -92,8 +92,5 @@ DEVICE_TEST(execute_parallel, frames_allocate_nothing_after_the_first)
                  atomic_load(&host_calls) - before);
 
     free(f);
-    rg_workers_destroy(workers);
-    rg_graph_destroy(g);
-    parallel_scene_close(s);
-    free(s);
+    parallel_end(workers, g, s);
 }

@@ -92,10 +92,7 @@ DEVICE_TEST(execute_parallel, failed_callback_fails_the_frame)
     cr_expect_neq(rg_texture_image(g, s->history), current, "the next good frame did not swap the history");
 
     free(f);
-    rg_workers_destroy(workers);
-    rg_graph_destroy(g);
-    parallel_scene_close(s);
-    free(s);
+    parallel_end(workers, g, s);
 }
 
 /* Command buffers for chunks recorded by hand here, never submitted. */
@@ -207,11 +204,8 @@ DEVICE_TEST(execute_parallel, misuse_is_refused_with_a_message)
     /* Every refusal ended its frame: the next one records and renders. */
     parallel_expect_frame_renders(f, g, s, MODE_WORKERS, 4, workers, want, got, "a frame after the refusals");
 
-    rg_workers_destroy(workers);
     free(f);
     free(want);
     free(got);
-    rg_graph_destroy(g);
-    parallel_scene_close(s);
-    free(s);
+    parallel_end(workers, g, s);
 }

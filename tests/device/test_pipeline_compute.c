@@ -58,9 +58,8 @@ static bool record_dispatch(const rg_record_context *rc, void *user)
                                  VK_IMAGE_LAYOUT_GENERAL);
     VkCommandBuffer cmd = rg_record_cmd(rc);
     cr_assert_eq(eng_pipeline_bind_point(f->compute), VK_PIPELINE_BIND_POINT_COMPUTE);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, eng_pipeline_handle(f->compute));
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, eng_pipeline_layout(f->compute), 0, 1,
-                            &f->storage_set, 0, NULL);
+    test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, eng_pipeline_handle(f->compute),
+                       eng_pipeline_layout(f->compute), f->storage_set);
     const uint32_t push[3] = { CBASE, CW, CH };
     vkCmdPushConstants(cmd, eng_pipeline_layout(f->compute), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
     vkCmdDispatch(cmd, (CW + 7) / 8, (CH + 7) / 8, 1);
@@ -77,9 +76,8 @@ static bool record_read_pattern(const rg_record_context *rc, void *user)
         f->sampled_set = one_set(f, f->sampled_layout, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, view,
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(f->draw));
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_layout(f->draw), 0, 1,
-                            &f->sampled_set, 0, NULL);
+    test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(f->draw), eng_pipeline_layout(f->draw),
+                       f->sampled_set);
     static const float none[4] = { 0, 0, 0, 0 };
     solid_draw(cmd, f->draw, pipeline_full_rect, none, 0.0f);
     return true;

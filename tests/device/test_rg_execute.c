@@ -226,8 +226,7 @@ static bool dispatch_fill(const rg_record_context *rc, void *user)
     compute_job *j = user;
     bind_buffer(j->g, j->set, rg_record_buffer(rc, j->buffer), &j->written);
     VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, j->pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, j->layout, 0, 1, &j->set, 0, NULL);
+    test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, j->pipeline, j->layout, j->set);
     vkCmdPushConstants(cmd, j->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 16, j->color);
     vkCmdDispatch(cmd, 1, 1, 1);
     return true;

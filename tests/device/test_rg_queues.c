@@ -143,9 +143,8 @@ static void chain_expect(const chain *ch, const uint32_t *out, const char *what)
 DEVICE_TEST(rg_queues, compute_feeds_graphics)
 {
     kernels k;
-    queues_kernels_open(&k);
     runner r;
-    queues_runner_open(&r);
+    queues_open(&k, &r);
     eng_buffer *readback = test_host_buffer(CHAIN_OUT, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     chain ch;
     chain_declare(&ch, &k, readback, false);
@@ -212,9 +211,8 @@ DEVICE_TEST(rg_queues, frames_back_to_back)
 {
     VkDevice dev = eng_context_device(test_ctx);
     kernels k;
-    queues_kernels_open(&k);
     runner r;
-    queues_runner_open(&r);
+    queues_open(&k, &r);
     frames_job j = { 0 };
     for (uint32_t f = 0; f < FRAMES; f++)
         j.readbacks[f] = test_host_buffer(CHAIN_OUT, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
@@ -271,9 +269,8 @@ DEVICE_TEST(rg_queues, frames_back_to_back)
 DEVICE_TEST(rg_queues, single_queue_same_results)
 {
     kernels k;
-    queues_kernels_open(&k);
     runner r;
-    queues_runner_open(&r);
+    queues_open(&k, &r);
     eng_buffer *multi_out = test_host_buffer(CHAIN_OUT, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     eng_buffer *single_out = test_host_buffer(CHAIN_OUT, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     chain multi, single;
@@ -354,8 +351,7 @@ static bool record_fill(const rg_record_context *rc, void *user)
         return false;
     bind_storage(c->dev, c->set, b, &c->bound);
     VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+    test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline, c->layout, c->set);
     vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 16, c->color);
     vkCmdDispatch(cmd, 1, 1, 1);
     return true;

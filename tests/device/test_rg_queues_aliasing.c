@@ -34,9 +34,8 @@ static void expect_shared(rg_memory_kind ka, uint32_t pa, VkDeviceSize oa, rg_me
 DEVICE_TEST(rg_queues, aliased_buffers_across_queues)
 {
     kernels k;
-    queues_kernels_open(&k);
     runner r;
-    queues_runner_open(&r);
+    queues_open(&k, &r);
     enum { N = 3 };
     readback_job j;
     rg_graph *g = queues_readback_open(&j, N, BYTES, "aliased buffers");
@@ -83,9 +82,7 @@ DEVICE_TEST(rg_queues, aliased_buffers_across_queues)
         queues_expect_words(eng_buffer_mapped(j.readbacks[f]), want, WORDS, what);
     }
 
-    queues_readback_close(&j, N);
-    queues_runner_close(&r);
-    queues_kernels_close(&k);
+    queues_close(&j, N, &r, &k);
 }
 
 /* 3b. Textures, with transfers only: `first` is cleared and copied into

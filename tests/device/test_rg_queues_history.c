@@ -23,9 +23,8 @@
 DEVICE_TEST(rg_queues, history_on_the_async_queue)
 {
     kernels k;
-    queues_kernels_open(&k);
     runner r;
-    queues_runner_open(&r);
+    queues_open(&k, &r);
     enum { N = 4 };
     readback_job j;
     rg_graph *g = queues_readback_open(&j, N, 2 * BYTES, "history on async");
@@ -74,9 +73,7 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
         prev = cur;
     }
 
-    queues_readback_close(&j, N);
-    queues_runner_close(&r);
-    queues_kernels_close(&k);
+    queues_close(&j, N, &r, &k);
 }
 
 /* 7b. A history texture written on the async queue whose previous half
@@ -88,9 +85,8 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
 DEVICE_TEST(rg_queues, history_unread_on_the_async_queue)
 {
     kernels k;
-    queues_kernels_open(&k);
     runner r;
-    queues_runner_open(&r);
+    queues_open(&k, &r);
     enum { N = 4 };
     readback_job j;
     rg_graph *g = queues_readback_open(&j, N, BYTES, "history unread on async");
@@ -122,7 +118,5 @@ DEVICE_TEST(rg_queues, history_unread_on_the_async_queue)
         queues_expect_words(eng_buffer_mapped(j.readbacks[f]), want, WORDS, what);
     }
 
-    queues_readback_close(&j, N);
-    queues_runner_close(&r);
-    queues_kernels_close(&k);
+    queues_close(&j, N, &r, &k);
 }

@@ -26,9 +26,8 @@
 DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
 {
     kernels k;
-    queues_kernels_open(&k);
     runner r;
-    queues_runner_open(&r);
+    queues_open(&k, &r);
     enum { N = 2, OUT_WORDS = 4 * WORDS };
     readback_job j;
     rg_graph *g = queues_readback_open(&j, N, OUT_WORDS * 4u, "transfer queue");
@@ -107,9 +106,7 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
         }
     }
 
-    queues_readback_close(&j, N);
-    queues_runner_close(&r);
-    queues_kernels_close(&k);
+    queues_close(&j, N, &r, &k);
 }
 
 /* 6. A declaration changed after frames ran: `pattern` (async) feeds
@@ -121,9 +118,8 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
 DEVICE_TEST(rg_queues, declaration_changed_after_frames)
 {
     kernels k;
-    queues_kernels_open(&k);
     runner r;
-    queues_runner_open(&r);
+    queues_open(&k, &r);
     enum { N = 2 };
     readback_job j;
     rg_graph *g = queues_readback_open(&j, N, 2 * BYTES, "changed declaration");
@@ -175,7 +171,5 @@ DEVICE_TEST(rg_queues, declaration_changed_after_frames)
         queues_expect_words(eng_buffer_mapped(j.readbacks[f]), want, 2 * WORDS, what);
     }
 
-    queues_readback_close(&j, N);
-    queues_runner_close(&r);
-    queues_kernels_close(&k);
+    queues_close(&j, N, &r, &k);
 }

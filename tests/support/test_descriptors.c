@@ -52,3 +52,10 @@ void test_write_storage(VkDevice dev, VkDescriptorSet set, uint32_t binding, VkB
                                .pBufferInfo = &bi };
     vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
 }
+
+void test_bind_with_set(VkCommandBuffer cmd, VkPipelineBindPoint point, VkPipeline pipeline, VkPipelineLayout layout,
+                        VkDescriptorSet set)
+{
+    vkCmdBindPipeline(cmd, point, pipeline);
+    vkCmdBindDescriptorSets(cmd, point, layout, 0, 1, &set, 0, NULL);
+}

@@ -17,5 +17,8 @@ void test_write_image(VkDevice dev, VkDescriptorSet set, uint32_t binding, VkDes
                       VkImageLayout layout);
 /* binding of set: the whole of buffer, as a storage buffer. */
 void test_write_storage(VkDevice dev, VkDescriptorSet set, uint32_t binding, VkBuffer buffer);
+/* pipeline bound at point, set bound as set 0 of layout. */
+void test_bind_with_set(VkCommandBuffer cmd, VkPipelineBindPoint point, VkPipeline pipeline, VkPipelineLayout layout,
+                        VkDescriptorSet set);
 
 #endif
