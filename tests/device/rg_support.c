@@ -28,6 +28,12 @@ rg_graph *test_device_graph(const char *name)
     return g;
 }
 
+rg_texture test_texture_named(rg_graph *g, rg_texture_desc d, const char *name)
+{
+    d.name = name;
+    return rg_texture_create(g, &d);
+}
+
 void test_compile(rg_graph *g)
 {
     rg_result r = rg_compile(g);
@@ -42,6 +48,23 @@ void test_run(rg_graph *g, int times)
     /* eng_context_submit_once waited for the frames: nothing of the graph
      * is in flight ("Placement and the GPU"). */
     cr_assert_eq(rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE), RG_SUCCESS);
+}
+
+rg_result test_execute_once(rg_graph *g)
+{
+    exec_job j = { g, 1, RG_SUCCESS };
+    cr_assert_eq(eng_context_submit_once(test_ctx, record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
+    return j.result;
+}
+
+VkSemaphore test_timeline(VkDevice dev)
+{
+    VkSemaphoreTypeCreateInfo ti = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+                                     .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE };
+    VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti };
+    VkSemaphore s;
+    cr_assert_eq(vkCreateSemaphore(dev, &sci, NULL, &s), VK_SUCCESS);
+    return s;
 }
 
 eng_buffer *test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data)

@@ -13,10 +13,18 @@
  * import sees their results (test_rg_cull.c tests culling). */
 rg_graph *test_device_graph(const char *name);
 void test_compile(rg_graph *g);
+/* A texture of d, named name (d itself unchanged). */
+rg_texture test_texture_named(rg_graph *g, rg_texture_desc d, const char *name);
 /* Executes g `times` times into one command buffer, submits and waits,
  * and tells g that nothing of it is in flight (rg_graph_set_retire_point
  * with no handles). */
 void test_run(rg_graph *g, int times);
+/* Executes g once (test_execute) into a command buffer submitted and
+ * waited for; what it returned, for the test to check (a refusal too). */
+rg_result test_execute_once(rg_graph *g);
+/* A timeline semaphore at 0 on dev (the host signals it, frames wait on
+ * it); the test destroys it. */
+VkSemaphore test_timeline(VkDevice dev);
 /* Host-visible, coherent, mapped; filled from data or zeroed. */
 eng_buffer *test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void *data);
 /* Imported as written by the host before the frame; readback: read by the

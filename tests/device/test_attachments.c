@@ -4,6 +4,7 @@
  * device's own memory properties and the memoryTypeBits of an equivalent
  * image, not from the engine. */
 #include "device_fixture.h"
+#include "test_image_info.h"
 
 #include <criterion/criterion.h>
 #include <rendergraph/rendergraph.h>
@@ -27,18 +28,7 @@ typedef struct expectation {
 static expectation expect_for(VkFormat format, VkSampleCountFlagBits samples, VkImageUsageFlags usage)
 {
     VkDevice dev = eng_context_device(test_ctx);
-    VkImageCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = format,
-        .extent = { 64, 64, 1 },
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = samples,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = usage,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-    };
+    VkImageCreateInfo ci = test_image_info(format, 64, 64, samples, usage);
     VkImage image;
     cr_assert_eq(vkCreateImage(dev, &ci, NULL, &image), VK_SUCCESS);
     VkMemoryRequirements req;

@@ -4,6 +4,8 @@
  * on a device without the extension: each checks that the context reports
  * it unsupported and refuses local_read pipelines instead. */
 #include "device_fixture.h"
+#include "test_rendering.h"
+#include "test_barrier.h"
 #include "solid.h"
 
 #include <criterion/criterion.h>
@@ -116,26 +118,16 @@ typedef struct remap_job {
     const eng_pipeline_desc *desc;
 } remap_job;
 
-static VkImageMemoryBarrier2 to_attachment(const eng_image_info *img)
-{
-    return (VkImageMemoryBarrier2){
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_NONE,
-        .dstStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-        .dstAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = img->image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
-}
-
 static void record_remapped(VkCommandBuffer cmd, void *user)
 {
     const remap_job *j = user;
-    VkImageMemoryBarrier2 b[2] = { to_attachment(j->a0), to_attachment(j->a1) };
+    const VkPipelineStageFlags2 out = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+    VkImageMemoryBarrier2 b[2] = {
+        test_image_from_undefined(j->a0, VK_PIPELINE_STAGE_2_NONE, 0, out, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(j->a1, VK_PIPELINE_STAGE_2_NONE, 0, out, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+    };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 2,
                              .pImageMemoryBarriers = b };
     vkCmdPipelineBarrier2(cmd, &dep);
@@ -150,14 +142,7 @@ static void record_remapped(VkCommandBuffer cmd, void *user)
             .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
             .clearValue = { .color = { { 0, 0, 0, 0 } } },
         };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, { W, H } },
-        .layerCount = 1,
-        .colorAttachmentCount = 2,
-        .pColorAttachments = color,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    test_begin_rendering(cmd, W, H, color, 2, NULL);
     /* The rendering instance's mapping, the same as the pipeline's. */
     const eng_pipeline_desc *d = j->desc;
     VkRenderingAttachmentLocationInfoKHR locations = {
@@ -175,10 +160,7 @@ static void record_remapped(VkCommandBuffer cmd, void *user)
     j->set_locations(cmd, &locations);
     j->set_input_indices(cmd, &inputs);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
-    VkViewport vp = { 0, 0, W, H, 0, 1 };
-    VkRect2D all = { { 0, 0 }, { W, H } };
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &all);
+    test_whole_viewport(cmd, W, H);
     const float full[4] = { -1.0f, -1.0f, 1.0f, 1.0f };
     const float red[4] = { 1, 0, 0, 1 };
     solid_draw(cmd, j->pipeline, full, red, 0.5f);

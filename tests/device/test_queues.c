@@ -6,6 +6,7 @@
  * which the context enables. Nothing skips: a device without extra queues
  * checks the fallback instead. */
 #include "device_fixture.h"
+#include "test_barrier.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -156,16 +157,8 @@ static void fill_each_queue(eng_context *ctx)
         uint32_t value = 0xC0DE0000u + (uint32_t)k;
         vkCmdFillBuffer(cmd, eng_buffer_handle(buf), 0, VK_WHOLE_SIZE, value);
         /* The fill made available to the host's read after the fence. */
-        VkMemoryBarrier2 mb = {
-            .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-            .srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-            .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-            .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
-            .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
-        };
-        VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
-                                 .pMemoryBarriers = &mb };
-        vkCmdPipelineBarrier2(cmd, &dep);
+        test_memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT, 0);
         cr_assert_eq(vkEndCommandBuffer(cmd), VK_SUCCESS);
 
         VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };

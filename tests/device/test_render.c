@@ -2,6 +2,8 @@
  * into a single-sample image, read back and compared exactly; then a second
  * submission with the same transient attachments shows nothing survives. */
 #include "device_fixture.h"
+#include "test_rendering.h"
+#include "test_barrier.h"
 #include "solid.h"
 
 #include <criterion/criterion.h>
@@ -31,26 +33,6 @@ typedef struct frame_job {
     int frame;
 } frame_job;
 
-static VkImageMemoryBarrier2 barrier(const eng_image_info *img, VkPipelineStageFlags2 src_stage,
-                                     VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
-                                     VkAccessFlags2 dst_access, VkImageLayout layout)
-{
-    return (VkImageMemoryBarrier2){
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = src_stage,
-        .srcAccessMask = src_access,
-        .dstStageMask = dst_stage,
-        .dstAccessMask = dst_access,
-        /* Every frame starts from UNDEFINED: nothing is kept. */
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = layout,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = img->image,
-        .subresourceRange = { img->aspect, 0, 1, 0, 1 },
-    };
-}
-
 static void record_frame(VkCommandBuffer cmd, void *user)
 {
     const frame_job *j = user;
@@ -61,14 +43,16 @@ static void record_frame(VkCommandBuffer cmd, void *user)
      * images: the previous frame's attachment writes and resolve (color
      * attachment output), and the readback's copy of the resolve image. */
     VkImageMemoryBarrier2 b[3] = {
-        barrier(j->color, color_stage, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, color_stage,
-                VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
-        barrier(j->depth, depth_stages, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, depth_stages,
-                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
-        barrier(j->resolve, color_stage | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                color_stage, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(j->color, color_stage, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, color_stage,
+                                  VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(j->depth, depth_stages, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, depth_stages,
+                                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                      VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                                  VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(j->resolve, color_stage | VK_PIPELINE_STAGE_2_COPY_BIT,
+                                  VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, color_stage,
+                                  VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
     };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 3,
                              .pImageMemoryBarriers = b };
@@ -85,28 +69,10 @@ static void record_frame(VkCommandBuffer cmd, void *user)
         .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE, /* transient: only the resolve leaves the pass */
         .clearValue = { .color = { { 0, 0, 0, 1 } } },
     };
-    VkRenderingAttachmentInfo depth = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = j->depth->view,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .clearValue = { .depthStencil = { 1.0f, 0 } },
-    };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, { W, H } },
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &color,
-        .pDepthAttachment = &depth,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    VkRenderingAttachmentInfo depth = test_depth_cleared(j->depth);
+    test_begin_rendering(cmd, W, H, &color, 1, &depth);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
-    VkViewport vp = { 0, 0, W, H, 0, 1 };
-    VkRect2D all = { { 0, 0 }, { W, H } };
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &all);
+    test_whole_viewport(cmd, W, H);
     if (j->frame == 1) {
         solid_draw(cmd, j->pipeline, full, red, 0.5f);
         solid_draw(cmd, j->pipeline, full, green, 0.7f); /* behind red: depth test LESS fails */
@@ -205,12 +171,13 @@ static void record_simple(VkCommandBuffer cmd, void *user)
 {
     const simple_job *j = user;
     VkImageMemoryBarrier2 b[2] = {
-        barrier(j->t, VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
-        barrier(j->d, VK_PIPELINE_STAGE_2_NONE, 0,
-                VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(j->t, VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                  VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(
+            j->d, VK_PIPELINE_STAGE_2_NONE, 0,
+            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+            VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
     };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 2,
                              .pImageMemoryBarriers = b };
@@ -222,28 +189,10 @@ static void record_simple(VkCommandBuffer cmd, void *user)
         .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
         .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
     };
-    VkRenderingAttachmentInfo depth = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = j->d->view,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .clearValue = { .depthStencil = { 1.0f, 0 } },
-    };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, { W, H } },
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &color,
-        .pDepthAttachment = &depth,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    VkRenderingAttachmentInfo depth = test_depth_cleared(j->d);
+    test_begin_rendering(cmd, W, H, &color, 1, &depth);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->p));
-    VkViewport vp = { 0, 0, W, H, 0, 1 };
-    VkRect2D all = { { 0, 0 }, { W, H } };
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &all);
+    test_whole_viewport(cmd, W, H);
     const float left[4] = { -1, -1, 0, 1 };
     solid_draw(cmd, j->p, left, green, 0.2f);
     solid_draw(cmd, j->p, full, red, 0.6f);

@@ -1,5 +1,6 @@
 /* Memory budget, buffers (upload and copy back), textures from files. */
 #include "device_fixture.h"
+#include "test_barrier.h"
 
 #include <criterion/criterion.h>
 #include <engine_files/engine_files.h>
@@ -56,27 +57,12 @@ static void record_copy(VkCommandBuffer cmd, void *user)
     const copy_job *j = user;
     /* The source was written by earlier submissions (or by the host before
      * this one, which submission makes visible). */
-    VkMemoryBarrier2 before = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-        .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
-    };
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
-                             .pMemoryBarriers = &before };
-    vkCmdPipelineBarrier2(cmd, &dep);
+    test_memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT, 0);
     VkBufferCopy region = { 0, 0, j->size };
     vkCmdCopyBuffer(cmd, j->src, j->dst, 1, &region);
-    VkMemoryBarrier2 after = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
-        .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
-    };
-    dep.pMemoryBarriers = &after;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    test_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT, 0);
 }
 
 /* Copies src's first size bytes into a fresh host-visible buffer on the

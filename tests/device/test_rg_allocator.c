@@ -10,6 +10,7 @@
 #include "test_chunks.h"
 #include "device_fixture.h"
 #include "rg_support.h"
+#include "rg_spy.h"
 
 #include <criterion/criterion.h>
 #include <rendergraph/rendergraph.h>
@@ -58,112 +59,11 @@ static const VkAllocationCallbacks callbacks = { NULL, vk_alloc, vk_realloc, vk_
  * of them that gave the callbacks above. */
 static uint32_t object_calls, with_callbacks;
 
-static void seen(const VkAllocationCallbacks *a)
+static void seen(int live, const VkAllocationCallbacks *a)
 {
+    (void)live;
     object_calls++;
     with_callbacks += a == &callbacks;
-}
-
-static PFN_vkVoidFunction real(VkDevice dev, const char *name)
-{
-    PFN_vkVoidFunction f = vkGetDeviceProcAddr(dev, name);
-    cr_assert_not_null(f, "no %s", name);
-    return f;
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL check_create_image(VkDevice d, const VkImageCreateInfo *ci,
-                                                         const VkAllocationCallbacks *a, VkImage *out)
-{
-    seen(a);
-    return ((PFN_vkCreateImage)real(d, "vkCreateImage"))(d, ci, a, out);
-}
-
-static VKAPI_ATTR void VKAPI_CALL check_destroy_image(VkDevice d, VkImage o, const VkAllocationCallbacks *a)
-{
-    seen(a);
-    ((PFN_vkDestroyImage)real(d, "vkDestroyImage"))(d, o, a);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL check_create_buffer(VkDevice d, const VkBufferCreateInfo *ci,
-                                                          const VkAllocationCallbacks *a, VkBuffer *out)
-{
-    seen(a);
-    return ((PFN_vkCreateBuffer)real(d, "vkCreateBuffer"))(d, ci, a, out);
-}
-
-static VKAPI_ATTR void VKAPI_CALL check_destroy_buffer(VkDevice d, VkBuffer o, const VkAllocationCallbacks *a)
-{
-    seen(a);
-    ((PFN_vkDestroyBuffer)real(d, "vkDestroyBuffer"))(d, o, a);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL check_create_view(VkDevice d, const VkImageViewCreateInfo *ci,
-                                                        const VkAllocationCallbacks *a, VkImageView *out)
-{
-    seen(a);
-    return ((PFN_vkCreateImageView)real(d, "vkCreateImageView"))(d, ci, a, out);
-}
-
-static VKAPI_ATTR void VKAPI_CALL check_destroy_view(VkDevice d, VkImageView o, const VkAllocationCallbacks *a)
-{
-    seen(a);
-    ((PFN_vkDestroyImageView)real(d, "vkDestroyImageView"))(d, o, a);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL check_allocate(VkDevice d, const VkMemoryAllocateInfo *ai,
-                                                     const VkAllocationCallbacks *a, VkDeviceMemory *out)
-{
-    seen(a);
-    return ((PFN_vkAllocateMemory)real(d, "vkAllocateMemory"))(d, ai, a, out);
-}
-
-static VKAPI_ATTR void VKAPI_CALL check_free(VkDevice d, VkDeviceMemory o, const VkAllocationCallbacks *a)
-{
-    seen(a);
-    ((PFN_vkFreeMemory)real(d, "vkFreeMemory"))(d, o, a);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL check_create_semaphore(VkDevice d, const VkSemaphoreCreateInfo *ci,
-                                                             const VkAllocationCallbacks *a, VkSemaphore *out)
-{
-    seen(a);
-    return ((PFN_vkCreateSemaphore)real(d, "vkCreateSemaphore"))(d, ci, a, out);
-}
-
-static VKAPI_ATTR void VKAPI_CALL check_destroy_semaphore(VkDevice d, VkSemaphore o, const VkAllocationCallbacks *a)
-{
-    seen(a);
-    ((PFN_vkDestroySemaphore)real(d, "vkDestroySemaphore"))(d, o, a);
-}
-
-static PFN_vkVoidFunction VKAPI_CALL checking_device_proc(VkDevice dev, const char *name)
-{
-    static const struct {
-        const char *name;
-        PFN_vkVoidFunction fn;
-    } wrapped[] = {
-        { "vkCreateImage", (PFN_vkVoidFunction)check_create_image },
-        { "vkDestroyImage", (PFN_vkVoidFunction)check_destroy_image },
-        { "vkCreateBuffer", (PFN_vkVoidFunction)check_create_buffer },
-        { "vkDestroyBuffer", (PFN_vkVoidFunction)check_destroy_buffer },
-        { "vkCreateImageView", (PFN_vkVoidFunction)check_create_view },
-        { "vkDestroyImageView", (PFN_vkVoidFunction)check_destroy_view },
-        { "vkAllocateMemory", (PFN_vkVoidFunction)check_allocate },
-        { "vkFreeMemory", (PFN_vkVoidFunction)check_free },
-        { "vkCreateSemaphore", (PFN_vkVoidFunction)check_create_semaphore },
-        { "vkDestroySemaphore", (PFN_vkVoidFunction)check_destroy_semaphore },
-    };
-    for (size_t i = 0; i < sizeof wrapped / sizeof wrapped[0]; i++)
-        if (strcmp(name, wrapped[i].name) == 0)
-            return wrapped[i].fn;
-    return vkGetDeviceProcAddr(dev, name);
-}
-
-static PFN_vkVoidFunction VKAPI_CALL checking_instance_proc(VkInstance instance, const char *name)
-{
-    if (strcmp(name, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)checking_device_proc;
-    return vkGetInstanceProcAddr(instance, name);
 }
 
 /* The context's device with both allocators and the checking table. */
@@ -171,16 +71,9 @@ static rg_device *device_with(counting *c)
 {
     static rg_allocator host;
     host = (rg_allocator){ count_alloc, count_realloc, count_free, c };
-    rg_device_desc d = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .get_instance_proc_addr = checking_instance_proc,
-        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
-        .allocator = &host,
-        .vk_allocator = &callbacks,
-    };
+    rg_device_desc d = test_spy_desc(test_object_spies(seen), false);
+    d.allocator = &host;
+    d.vk_allocator = &callbacks;
     rg_device *dev = NULL;
     rg_result r = rg_device_create(&d, &dev);
     cr_assert(r == RG_SUCCESS || (c->fail_at && r == RG_ERROR_OUT_OF_MEMORY), "rg_device_create: %s",
@@ -202,10 +95,8 @@ static rg_graph *declare(rg_device *dev, eng_buffer *readback)
     if (r != RG_SUCCESS)
         return NULL;
     rg_texture_desc td = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
-    td.name = "first";
-    rg_texture first = rg_texture_create(g, &td);
-    td.name = "second";
-    rg_texture second = rg_texture_create(g, &td);
+    rg_texture first = test_texture_named(g, td, "first");
+    rg_texture second = test_texture_named(g, td, "second");
     rg_buffer out = test_import_buffer(g, "readback", readback, true);
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "clear", .color_count = 1,
                                                 .colors = { { .texture = first, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
@@ -396,10 +287,8 @@ DEVICE_TEST(rg_allocator, pools_in_the_applications_memory)
                                  &g),
                  RG_SUCCESS);
     rg_texture_desc td = { .format = VK_FORMAT_R32_UINT, .width = W, .height = H };
-    td.name = "a";
-    rg_texture a = rg_texture_create(g, &td);
-    td.name = "b";
-    rg_texture b = rg_texture_create(g, &td);
+    rg_texture a = test_texture_named(g, td, "a");
+    rg_texture b = test_texture_named(g, td, "b");
     rg_buffer through = rg_buffer_create(g, &(rg_buffer_desc){ .name = "through", .size = N * 4 });
     rg_buffer out = test_import_buffer(g, "readback", readback, true);
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "a", .color_count = 1,

@@ -4,6 +4,7 @@
  * the queries give per usage; and the refusals, each naming the command
  * and the resource. */
 #include "device_fixture.h"
+#include "test_descriptors.h"
 #include "test_chunks.h"
 #include "rg_support.h"
 #include "solid.h"
@@ -118,24 +119,6 @@ static rg_graph *declare(desc_frame *f, eng_buffer *readback, bool declare_other
     return g;
 }
 
-typedef struct exec_job {
-    rg_graph *g;
-    rg_result result;
-} exec_job;
-
-static void record_job(VkCommandBuffer cmd, void *user)
-{
-    exec_job *j = user;
-    j->result = test_execute(j->g, cmd);
-}
-
-static rg_result execute(rg_graph *g)
-{
-    exec_job j = { g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(test_ctx, record_job, &j), ENG_SUCCESS, "%s", eng_last_error());
-    return j.result;
-}
-
 DEVICE_TEST(rg_descriptors, a_dispatch_and_a_draw_bind_a_mip_through_push_descriptors)
 {
     cr_assert(eng_context_has_push_descriptors(test_ctx), "lavapipe and the H200 offer VK_KHR_push_descriptor");
@@ -145,7 +128,7 @@ DEVICE_TEST(rg_descriptors, a_dispatch_and_a_draw_bind_a_mip_through_push_descri
     rg_graph *g = declare(&f, readback, false);
     for (int frame = 0; frame < 2; frame++) {
         memset(eng_buffer_mapped(readback), 0, (W / 2) * (H / 2) * 4);
-        cr_assert_eq(execute(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+        cr_assert_eq(test_execute_once(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
         const uint32_t *v = eng_buffer_mapped(readback);
         uint32_t bad = 0;
         for (uint32_t y = 0; y < H / 2; y++)
@@ -163,7 +146,7 @@ DEVICE_TEST(rg_descriptors, a_dispatch_and_a_draw_bind_a_mip_through_push_descri
     cr_expect_neq(f.seen_sampled.imageView, VK_NULL_HANDLE);
     cr_expect_eq(f.seen_storage.sampler, VK_NULL_HANDLE);
     VkImageView first = f.seen_sampled.imageView;
-    cr_assert_eq(execute(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_eq(f.seen_sampled.imageView, first);
     rg_graph_destroy(g);
     eng_buffer_destroy(readback);
@@ -181,7 +164,7 @@ DEVICE_TEST(rg_descriptors, an_undeclared_or_mismatched_binding_fails_the_frame_
     eng_buffer *readback = test_host_buffer((W / 2) * (H / 2) * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     rg_graph *g = declare(&f, readback, true);
     f.draw_binds = f.other;
-    cr_assert_eq(execute(g), RG_ERROR_CALLBACK);
+    cr_assert_eq(test_execute_once(g), RG_ERROR_CALLBACK);
     const char *m = rg_graph_error_message(g);
     cr_expect(strstr(m, "command 'draw' failed to record") && strstr(m, "did not declare texture 'other'"), "%s", m);
     /* The engine's message is the recording thread's (eng_last_error). */
@@ -191,13 +174,13 @@ DEVICE_TEST(rg_descriptors, an_undeclared_or_mismatched_binding_fails_the_frame_
               "%s", eng_last_error());
     f.draw_binds = (rg_texture){0};
     f.draw_as_storage = true;
-    cr_assert_eq(execute(g), RG_ERROR_CALLBACK);
+    cr_assert_eq(test_execute_once(g), RG_ERROR_CALLBACK);
     cr_expect(!here || (strstr(eng_last_error(), "binding 0 is a storage image") &&
                         strstr(eng_last_error(), "RG_USAGE_STORAGE")),
               "%s", eng_last_error());
     /* A good frame after the refusals. */
     f.draw_as_storage = false;
-    cr_expect_eq(execute(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(test_execute_once(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     /* Wrong counts and kinds, and a pipeline without push descriptors. */
     const rg_record_context *rc = rg_record_context_for(g, VK_NULL_HANDLE, (rg_command){0});
     cr_expect_null(rc);
@@ -313,13 +296,7 @@ DEVICE_TEST(rg_descriptors, the_queries_per_usage_and_their_refusals)
     cr_expect_eq(eng_push_bindings(rc, f.compute, &(eng_binding){ .buffer = ubo }, 1), ENG_ERROR_INVALID_ARGUMENT);
     cr_expect(strstr(eng_last_error(), "an image binding needs a texture"), "%s", eng_last_error());
     VkDevice dev = eng_context_device(test_ctx);
-    VkDescriptorSetLayoutBinding b = { 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL };
-    VkDescriptorSetLayout own;
-    cr_assert_eq(vkCreateDescriptorSetLayout(dev, &(VkDescriptorSetLayoutCreateInfo){
-                                                      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                                      .bindingCount = 1, .pBindings = &b },
-                                             NULL, &own),
-                 VK_SUCCESS);
+    VkDescriptorSetLayout own = test_set_layout(dev, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT);
     eng_pipeline *plain = NULL;
     cr_assert_eq(eng_compute_pipeline_create(test_ctx, &(eng_compute_pipeline_desc){
                                                  .name = "plain", .spirv = storage_pattern_comp,

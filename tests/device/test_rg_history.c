@@ -5,6 +5,7 @@
  * (synchronization validation included) stays silent across frames, in
  * one command buffer and across submissions. */
 #include "device_fixture.h"
+#include "test_descriptors.h"
 #include "rg_support.h"
 #include "solid.h"
 
@@ -53,14 +54,8 @@ static VkDescriptorSet set_for(feedback *f, VkImageView view)
         if (f->views[i] == view)
             return f->sets[i];
     cr_assert_lt(f->set_count, 8);
-    VkDescriptorSetAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                       .descriptorPool = f->pool, .descriptorSetCount = 1, .pSetLayouts = &f->layout };
-    VkDescriptorSet set;
-    cr_assert_eq(vkAllocateDescriptorSets(f->dev, &ai, &set), VK_SUCCESS);
-    VkDescriptorImageInfo ii = { VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
-    VkWriteDescriptorSet w = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .descriptorCount = 1,
-                               .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, .pImageInfo = &ii };
-    vkUpdateDescriptorSets(f->dev, 1, &w, 0, NULL);
+    VkDescriptorSet set = test_alloc_set(f->dev, f->pool, f->layout);
+    test_write_image(f->dev, set, 0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     f->views[f->set_count] = view;
     f->sets[f->set_count++] = set;
     return set;
@@ -87,14 +82,8 @@ static void feedback_open(feedback *f)
 {
     memset(f, 0, sizeof *f);
     f->dev = eng_context_device(test_ctx);
-    VkDescriptorSetLayoutBinding b = { 0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL };
-    VkDescriptorSetLayoutCreateInfo lci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                            .bindingCount = 1, .pBindings = &b };
-    cr_assert_eq(vkCreateDescriptorSetLayout(f->dev, &lci, NULL, &f->layout), VK_SUCCESS);
-    VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 8 };
-    VkDescriptorPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 8,
-                                       .poolSizeCount = 1, .pPoolSizes = &size };
-    cr_assert_eq(vkCreateDescriptorPool(f->dev, &pci, NULL, &f->pool), VK_SUCCESS);
+    f->layout = test_set_layout(f->dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
+    f->pool = test_descriptor_pool(f->dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 8, 8);
     eng_pipeline_desc d = {
         .name = "history step",
         .vertex_spirv = solid_vert_spv,

@@ -2,6 +2,7 @@
  * memory, the data each one holds is exact, and synchronization validation
  * sees no hazard within a frame or across frames. */
 #include "device_fixture.h"
+#include "test_descriptors.h"
 #include "rg_support.h"
 #include "solid.h"
 
@@ -84,10 +85,8 @@ DEVICE_TEST(rg_memory, image_reuses_image_memory)
     eng_buffer *down = test_host_buffer(BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     rg_graph *g = test_device_graph("memory");
     rg_texture_desc td = { .format = FMT, .width = W, .height = H };
-    td.name = "first";
-    rg_texture a = rg_texture_create(g, &td);
-    td.name = "second";
-    rg_texture b = rg_texture_create(g, &td);
+    rg_texture a = test_texture_named(g, td, "first");
+    rg_texture b = test_texture_named(g, td, "second");
     rg_buffer x = test_import_buffer(g, "io", io, true), d = test_import_buffer(g, "down", down, true);
     rg_cmd_clear_texture(g, a, NULL, &(VkClearValue){ .color = { .float32 = { 1, 0, 0, 1 } } });
     rg_cmd_copy_texture_to_buffer(g, a, 0, 0, 1, x, 0);
@@ -140,16 +139,8 @@ DEVICE_TEST(rg_memory, post_chain_targets_alias)
 {
     enum { STEPS = 5 };
     VkDevice dev = eng_context_device(test_ctx);
-    VkDescriptorSetLayoutBinding lb = { 0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL };
-    VkDescriptorSetLayoutCreateInfo lci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                            .bindingCount = 1, .pBindings = &lb };
-    VkDescriptorSetLayout layout;
-    cr_assert_eq(vkCreateDescriptorSetLayout(dev, &lci, NULL, &layout), VK_SUCCESS);
-    VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, STEPS };
-    VkDescriptorPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = STEPS,
-                                       .poolSizeCount = 1, .pPoolSizes = &ps };
-    VkDescriptorPool pool;
-    cr_assert_eq(vkCreateDescriptorPool(dev, &pci, NULL, &pool), VK_SUCCESS);
+    VkDescriptorSetLayout layout = test_set_layout(dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
+    VkDescriptorPool pool = test_descriptor_pool(dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, STEPS, STEPS);
     eng_pipeline_desc pd = { .name = "post", .vertex_spirv = solid_vert_spv, .vertex_size = solid_vert_size,
                              .fragment_spirv = sample_frag, .fragment_size = sizeof sample_frag,
                              .color_formats = { FMT }, .color_count = 1, .triangle_strip = true,

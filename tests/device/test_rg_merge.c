@@ -182,6 +182,18 @@ typedef struct frame_result {
     bool a_transient;
 } frame_result;
 
+/* A host-visible buffer of W x H texels, imported into g as name, read by
+ * the host after the frame. */
+static rg_buffer import_readback(rg_graph *g, const char *name, eng_buffer **host)
+{
+    eng_buffer_desc bd = {.name = "readback", .size = W * H * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
+    cr_assert_eq(eng_buffer_create(test_ctx, &bd, host), ENG_SUCCESS, "%s", eng_last_error());
+    return rg_buffer_import(g, &(rg_buffer_import_desc){.name = name, .buffer = eng_buffer_handle(*host),
+                                                        .size = W * H * 4, .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
+                                                        .final_access = VK_ACCESS_2_HOST_READ_BIT});
+}
+
 /* variant: inputs the plain frame does not have: lighting renders into
  * layer 1 of an imported two-layer image, the G-buffer span has a
  * depth+stencil attachment, and the declaration is extended after it was
@@ -192,18 +204,10 @@ static void run_frame(rg_merge merge, bool variant, frame_result *out)
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge", .device = eng_context_graph_device(test_ctx), .merge = merge}, &g),
                  RG_SUCCESS);
     eng_buffer *host = NULL;
-    eng_buffer_desc bd = {.name = "readback", .size = W * H * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                          .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
-    cr_assert_eq(eng_buffer_create(test_ctx, &bd, &host), ENG_SUCCESS, "%s", eng_last_error());
-    rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){
-                                                 .name = "readback", .buffer = eng_buffer_handle(host),
-                                                 .size = W * H * 4, .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
-                                                 .final_access = VK_ACCESS_2_HOST_READ_BIT});
+    rg_buffer readback = import_readback(g, "readback", &host);
     rg_texture_desc td = {.format = FMT, .width = W, .height = H};
-    td.name = "a";
-    rg_texture a = rg_texture_create(g, &td);
-    td.name = "b";
-    rg_texture b = rg_texture_create(g, &td);
+    rg_texture a = test_texture_named(g, td, "a");
+    rg_texture b = test_texture_named(g, td, "b");
     td.name = "c";
     rg_texture c = {0};
     eng_image *img = NULL;
@@ -267,11 +271,7 @@ static void run_frame(rg_merge merge, bool variant, frame_result *out)
     eng_buffer *second = NULL;
     if (variant) {
         /* Extended after execute: the same frame with a second readback. */
-        cr_assert_eq(eng_buffer_create(test_ctx, &bd, &second), ENG_SUCCESS, "%s", eng_last_error());
-        rg_buffer again = rg_buffer_import(g, &(rg_buffer_import_desc){
-                                                  .name = "readback 2", .buffer = eng_buffer_handle(second),
-                                                  .size = W * H * 4, .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
-                                                  .final_access = VK_ACCESS_2_HOST_READ_BIT});
+        rg_buffer again = import_readback(g, "readback 2", &second);
         rg_cmd_copy_texture_to_buffer(g, c, 0, layer, 1, again, 0);
         cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
         cr_assert_eq(rg_merge_get(g, 0, &m), RG_SUCCESS);
@@ -345,22 +345,12 @@ static void run_lifetime_frame(rg_merge merge, frame_result *out, bool *shared)
                                  &g),
                  RG_SUCCESS);
     eng_buffer *host = NULL;
-    eng_buffer_desc bd = {.name = "readback", .size = W * H * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                          .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
-    cr_assert_eq(eng_buffer_create(test_ctx, &bd, &host), ENG_SUCCESS, "%s", eng_last_error());
-    rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){
-                                                 .name = "readback", .buffer = eng_buffer_handle(host),
-                                                 .size = W * H * 4, .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
-                                                 .final_access = VK_ACCESS_2_HOST_READ_BIT});
+    rg_buffer readback = import_readback(g, "readback", &host);
     rg_texture_desc td = {.format = FMT, .width = W, .height = H};
-    td.name = "a";
-    rg_texture a = rg_texture_create(g, &td);
-    td.name = "b";
-    rg_texture b = rg_texture_create(g, &td);
-    td.name = "e";
-    rg_texture e = rg_texture_create(g, &td);
-    td.name = "c";
-    rg_texture c = rg_texture_create(g, &td);
+    rg_texture a = test_texture_named(g, td, "a");
+    rg_texture b = test_texture_named(g, td, "b");
+    rg_texture e = test_texture_named(g, td, "e");
+    rg_texture c = test_texture_named(g, td, "c");
     job writer = {.graph = g, .a = a, .b = b};
     job reader = {.graph = g, .reader = true, .right_half = true, .a = a, .b = b};
     /* The writer's outputs: location 0 into a, location 1 into e; b keeps

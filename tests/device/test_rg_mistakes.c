@@ -6,6 +6,7 @@
  * the imports' checks test_rg_execute.c's. */
 #include "device_fixture.h"
 #include "rg_support.h"
+#include "rg_spy.h"
 #include "test_log.h"
 
 #include <criterion/criterion.h>
@@ -227,17 +228,11 @@ DEVICE_TEST(rg_mistakes, a_reset_during_a_chunked_frame_is_refused)
 
 static rg_result create(const void *features, bool timeline, test_heard *h)
 {
-    rg_device_desc d = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .enabled_features = features,
-        .get_instance_proc_addr = vkGetInstanceProcAddr,
-        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
-        .timeline_semaphore = timeline,
-        .log = test_hear,
-        .log_user = h,
-    };
+    rg_device_desc d = test_spy_desc(NULL, false);
+    d.enabled_features = features;
+    d.timeline_semaphore = timeline;
+    d.log = test_hear;
+    d.log_user = h;
     rg_device *dev = NULL;
     rg_result r = rg_device_create(&d, &dev);
     rg_device_destroy(dev);
@@ -294,16 +289,10 @@ DEVICE_TEST(rg_mistakes, a_physical_device_of_another_instance_is_refused)
     cr_assert(vr == VK_SUCCESS || vr == VK_INCOMPLETE);
     cr_assert_gt(n, 0);
     test_heard h = TEST_HEARD_INIT;
-    rg_device_desc d = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = theirs[0],
-        .device = eng_context_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .get_instance_proc_addr = vkGetInstanceProcAddr,
-        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
-        .log = test_hear,
-        .log_user = &h,
-    };
+    rg_device_desc d = test_spy_desc(NULL, false);
+    d.physical_device = theirs[0];
+    d.log = test_hear;
+    d.log_user = &h;
     rg_device *dev = NULL;
     cr_expect_eq(rg_device_create(&d, &dev), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_null(dev);

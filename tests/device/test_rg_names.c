@@ -10,6 +10,7 @@
  * functions: they log each call and pass it on to the real one. */
 #include "device_fixture.h"
 #include "rg_support.h"
+#include "rg_spy.h"
 
 #include <criterion/criterion.h>
 #include <rendergraph/rendergraph.h>
@@ -45,7 +46,6 @@ static struct {
     uint32_t name_count;
     label_event events[MAX_EVENTS];
     uint32_t event_count;
-    bool hide_set_name;               /* get_instance_proc_addr has no vkSetDebugUtilsObjectNameEXT */
 } spy;
 
 static VkResult VKAPI_CALL spy_set_name(VkDevice dev, const VkDebugUtilsObjectNameInfoEXT *info)
@@ -80,65 +80,37 @@ static void VKAPI_CALL spy_end(VkCommandBuffer cmd)
     spy.end(cmd);
 }
 
-static PFN_vkVoidFunction VKAPI_CALL spy_instance_proc(VkInstance instance, const char *name)
-{
-    PFN_vkVoidFunction real = vkGetInstanceProcAddr(instance, name);
-    if (strcmp(name, "vkSetDebugUtilsObjectNameEXT") == 0) {
-        spy.set_name = (PFN_vkSetDebugUtilsObjectNameEXT)real;
-        return real && !spy.hide_set_name ? (PFN_vkVoidFunction)spy_set_name : NULL;
-    }
-    if (strcmp(name, "vkCmdBeginDebugUtilsLabelEXT") == 0) {
-        spy.begin = (PFN_vkCmdBeginDebugUtilsLabelEXT)real;
-        return real ? (PFN_vkVoidFunction)spy_begin : NULL;
-    }
-    if (strcmp(name, "vkCmdEndDebugUtilsLabelEXT") == 0) {
-        spy.end = (PFN_vkCmdEndDebugUtilsLabelEXT)real;
-        return real ? (PFN_vkVoidFunction)spy_end : NULL;
-    }
-    return real;
-}
-
-static eng_queue_kind engine_kind(rg_queue q)
-{
-    return q == RG_QUEUE_COMPUTE ? ENG_QUEUE_COMPUTE : q == RG_QUEUE_TRANSFER ? ENG_QUEUE_TRANSFER : ENG_QUEUE_GRAPHICS;
-}
-
-static uint32_t family_of(rg_queue q)
-{
-    uint32_t f = eng_context_queue_family_of(test_ctx, engine_kind(q));
-    return f == UINT32_MAX ? eng_context_queue_family(test_ctx) : f;
-}
-
 /* The fixture's device with the spies and every queue the context has;
- * debug_utils as given (the fixture's validation enabled the extension). */
-static rg_device_desc spy_desc(bool debug_utils)
+ * debug_utils as given (the fixture's validation enabled the extension);
+ * hide_set_name: get_instance_proc_addr has no vkSetDebugUtilsObjectNameEXT. */
+static rg_device_desc spy_desc(bool debug_utils, bool hide_set_name)
 {
-    memset(&spy, 0, sizeof spy);
-    rg_device_desc d = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .get_instance_proc_addr = spy_instance_proc,
-        .timeline_semaphore = true,
-        .debug_utils = debug_utils,
+    static const test_spy spies[] = {
+        { "vkSetDebugUtilsObjectNameEXT", (PFN_vkVoidFunction)spy_set_name },
+        { "vkCmdBeginDebugUtilsLabelEXT", (PFN_vkVoidFunction)spy_begin },
+        { "vkCmdEndDebugUtilsLabelEXT", (PFN_vkVoidFunction)spy_end },
     };
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        VkQueue queue = eng_context_queue_of(test_ctx, engine_kind((rg_queue)q));
-        if (queue)
-            d.queues[q] = (rg_device_queue){ queue, family_of((rg_queue)q) };
-    }
+    static const test_spy without_set_name[] = {
+        { "vkSetDebugUtilsObjectNameEXT", NULL },
+        { "vkCmdBeginDebugUtilsLabelEXT", (PFN_vkVoidFunction)spy_begin },
+        { "vkCmdEndDebugUtilsLabelEXT", (PFN_vkVoidFunction)spy_end },
+    };
+    static const test_spies shown = { .instance = spies, .instance_count = 3 };
+    static const test_spies hidden = { .instance = without_set_name, .instance_count = 3 };
+    memset(&spy, 0, sizeof spy);
+    spy.set_name = (PFN_vkSetDebugUtilsObjectNameEXT)test_real_instance_proc("vkSetDebugUtilsObjectNameEXT");
+    spy.begin = (PFN_vkCmdBeginDebugUtilsLabelEXT)test_real_instance_proc("vkCmdBeginDebugUtilsLabelEXT");
+    spy.end = (PFN_vkCmdEndDebugUtilsLabelEXT)test_real_instance_proc("vkCmdEndDebugUtilsLabelEXT");
+    rg_device_desc d = test_spy_desc(hide_set_name ? &hidden : &shown, true);
+    d.timeline_semaphore = true;
+    d.debug_utils = debug_utils;
     return d;
 }
 
 static rg_device *spy_device(void)
 {
-    rg_device_desc d = spy_desc(true);
-    rg_device *dev = NULL;
-    rg_result r = rg_device_create(&d, &dev);
-    cr_assert_eq(r, RG_SUCCESS, "rg_device_create: %s", rg_result_string(r));
-    cr_assert(spy.set_name && spy.begin && spy.end, "debug utils not loaded through get_instance_proc_addr");
-    return dev;
+    rg_device_desc d = spy_desc(true, false);
+    return test_spy_device(&d);
 }
 
 static const named *find_name(VkObjectType type, const char *name)
@@ -213,7 +185,7 @@ static void record_frame(frame *f, rg_graph *g)
     f->dev = eng_context_device(test_ctx);
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         VkCommandPoolCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                       .queueFamilyIndex = family_of((rg_queue)q) };
+                                       .queueFamilyIndex = test_family_of((rg_queue)q) };
         cr_assert_eq(vkCreateCommandPool(f->dev, &pi, NULL, &f->pools[q]), VK_SUCCESS);
     }
     f->count = rg_batch_count(g);
@@ -392,7 +364,7 @@ DEVICE_TEST(rg_names, labels_balanced_after_failed_callback)
 /* Without debug_utils the graph names nothing and labels nothing. */
 DEVICE_TEST(rg_names, nothing_without_debug_utils)
 {
-    rg_device_desc d = spy_desc(false);
+    rg_device_desc d = spy_desc(false, false);
     rg_device *dev = NULL;
     cr_assert_eq(rg_device_create(&d, &dev), RG_SUCCESS);
     rg_graph *g = declare(dev, false);
@@ -421,8 +393,7 @@ static void device_log(void *user, rg_log_level level, const char *object, const
 
 DEVICE_TEST(rg_names, debug_utils_functions_required)
 {
-    rg_device_desc d = spy_desc(true);
-    spy.hide_set_name = true;
+    rg_device_desc d = spy_desc(true, true);
     d.log = device_log;
     rg_device *dev = NULL;
     cr_expect_neq(rg_device_create(&d, &dev), RG_SUCCESS);

@@ -12,7 +12,9 @@
  * them (an application's own dispatch, as rg_device_desc allows). */
 #include "bench_frame.h"
 #include "device_fixture.h"
+#include "call_text.h"
 #include "rg_support.h"
+#include "rg_spy.h"
 
 #include <criterion/criterion.h>
 #include <stdarg.h>
@@ -30,15 +32,12 @@ static struct {
     bool on;
 } call_log;
 
-static void log_printf(const char *fmt, ...)
+static void log_vprintf(const char *fmt, va_list ap)
 {
     if (!call_log.on)
         return;
     char line[512];
-    va_list ap;
-    va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
     if (n < 0)
         return;
     size_t need = call_log.len + (size_t)n + 1;
@@ -51,6 +50,24 @@ static void log_printf(const char *fmt, ...)
     call_log.len += (size_t)n;
 }
 
+static void log_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    log_vprintf(fmt, ap);
+    va_end(ap);
+}
+
+/* call_text.h's output: the one log (no sink). */
+static void log_out(void *sink, const char *fmt, ...)
+{
+    (void)sink;
+    va_list ap;
+    va_start(ap, fmt);
+    log_vprintf(fmt, ap);
+    va_end(ap);
+}
+
 static char *log_take(void)
 {
     char *t = call_log.text ? call_log.text : calloc(1, 1);
@@ -59,50 +76,10 @@ static char *log_take(void)
     return t;
 }
 
-static PFN_vkVoidFunction device_entry(const char *name)
-{
-    PFN_vkVoidFunction f = vkGetDeviceProcAddr(eng_context_device(test_ctx), name);
-    cr_assert_not_null(f, "no %s", name);
-    return f;
-}
-
 VKAPI_ATTR void VKAPI_CALL vkCmdPipelineBarrier2(VkCommandBuffer cmd, const VkDependencyInfo *d)
 {
-    log_printf("barrier flags %x memory %u buffers %u images %u\n", (unsigned)d->dependencyFlags,
-               d->memoryBarrierCount, d->bufferMemoryBarrierCount, d->imageMemoryBarrierCount);
-    for (uint32_t i = 0; i < d->memoryBarrierCount; i++) {
-        const VkMemoryBarrier2 *m = &d->pMemoryBarriers[i];
-        log_printf("  memory %llx/%llx -> %llx/%llx\n", (unsigned long long)m->srcStageMask,
-                   (unsigned long long)m->srcAccessMask, (unsigned long long)m->dstStageMask,
-                   (unsigned long long)m->dstAccessMask);
-    }
-    for (uint32_t i = 0; i < d->bufferMemoryBarrierCount; i++) {
-        const VkBufferMemoryBarrier2 *b = &d->pBufferMemoryBarriers[i];
-        log_printf("  buffer %llx %llx/%llx -> %llx/%llx [%llu+%llu]\n", (unsigned long long)(uintptr_t)b->buffer,
-                   (unsigned long long)b->srcStageMask, (unsigned long long)b->srcAccessMask,
-                   (unsigned long long)b->dstStageMask, (unsigned long long)b->dstAccessMask,
-                   (unsigned long long)b->offset, (unsigned long long)b->size);
-    }
-    for (uint32_t i = 0; i < d->imageMemoryBarrierCount; i++) {
-        const VkImageMemoryBarrier2 *b = &d->pImageMemoryBarriers[i];
-        const VkImageSubresourceRange *r = &b->subresourceRange;
-        log_printf("  image %llx %llx/%llx -> %llx/%llx layout %d -> %d aspect %x mips %u+%u layers %u+%u\n",
-                   (unsigned long long)(uintptr_t)b->image, (unsigned long long)b->srcStageMask,
-                   (unsigned long long)b->srcAccessMask, (unsigned long long)b->dstStageMask,
-                   (unsigned long long)b->dstAccessMask, (int)b->oldLayout, (int)b->newLayout, r->aspectMask,
-                   r->baseMipLevel, r->levelCount, r->baseArrayLayer, r->layerCount);
-    }
-    ((PFN_vkCmdPipelineBarrier2)device_entry("vkCmdPipelineBarrier2"))(cmd, d);
-}
-
-static void log_attachment(const char *what, const VkRenderingAttachmentInfo *a)
-{
-    unsigned char clear[sizeof a->clearValue];
-    memcpy(clear, &a->clearValue, sizeof clear);
-    log_printf("  %s view %llx layout %d load %d store %d resolve %x view %llx layout %d clear %02x%02x%02x%02x\n",
-               what, (unsigned long long)(uintptr_t)a->imageView, (int)a->imageLayout, (int)a->loadOp,
-               (int)a->storeOp, (unsigned)a->resolveMode, (unsigned long long)(uintptr_t)a->resolveImageView,
-               (int)a->resolveImageLayout, clear[0], clear[1], clear[2], clear[3]);
+    test_text_barrier(log_out, NULL, d);
+    ((PFN_vkCmdPipelineBarrier2)test_real_device_proc("vkCmdPipelineBarrier2"))(cmd, d);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkCmdBeginRendering(VkCommandBuffer cmd, const VkRenderingInfo *ri)
@@ -110,55 +87,34 @@ VKAPI_ATTR void VKAPI_CALL vkCmdBeginRendering(VkCommandBuffer cmd, const VkRend
     log_printf("begin area %d,%d %ux%u layers %u colors %u\n", ri->renderArea.offset.x, ri->renderArea.offset.y,
                ri->renderArea.extent.width, ri->renderArea.extent.height, ri->layerCount, ri->colorAttachmentCount);
     for (uint32_t i = 0; i < ri->colorAttachmentCount; i++)
-        log_attachment("color", &ri->pColorAttachments[i]);
+        test_text_attachment(log_out, NULL, "color", &ri->pColorAttachments[i]);
     if (ri->pDepthAttachment)
-        log_attachment("depth", ri->pDepthAttachment);
+        test_text_attachment(log_out, NULL, "depth", ri->pDepthAttachment);
     if (ri->pStencilAttachment)
-        log_attachment("stencil", ri->pStencilAttachment);
-    ((PFN_vkCmdBeginRendering)device_entry("vkCmdBeginRendering"))(cmd, ri);
+        test_text_attachment(log_out, NULL, "stencil", ri->pStencilAttachment);
+    ((PFN_vkCmdBeginRendering)test_real_device_proc("vkCmdBeginRendering"))(cmd, ri);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkCmdEndRendering(VkCommandBuffer cmd)
 {
     log_printf("end\n");
-    ((PFN_vkCmdEndRendering)device_entry("vkCmdEndRendering"))(cmd);
+    ((PFN_vkCmdEndRendering)test_real_device_proc("vkCmdEndRendering"))(cmd);
 }
 
-/* The context's device for graphs, its functions loaded through these
- * two: the three above in place of the driver's. */
-static PFN_vkVoidFunction VKAPI_CALL logging_device_proc(VkDevice dev, const char *name)
-{
-    if (strcmp(name, "vkCmdPipelineBarrier2") == 0)
-        return (PFN_vkVoidFunction)vkCmdPipelineBarrier2;
-    if (strcmp(name, "vkCmdBeginRendering") == 0)
-        return (PFN_vkVoidFunction)vkCmdBeginRendering;
-    if (strcmp(name, "vkCmdEndRendering") == 0)
-        return (PFN_vkVoidFunction)vkCmdEndRendering;
-    return vkGetDeviceProcAddr(dev, name);
-}
-
-static PFN_vkVoidFunction VKAPI_CALL logging_instance_proc(VkInstance instance, const char *name)
-{
-    if (strcmp(name, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)logging_device_proc;
-    return vkGetInstanceProcAddr(instance, name);
-}
-
+/* The context's device for graphs, with the three above in place of the
+ * driver's. */
 static rg_device *logging_device(void)
 {
-    rg_device_desc d = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .get_instance_proc_addr = logging_instance_proc,
-        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
-        .timeline_semaphore = true,
-        .local_read = eng_context_local_read(test_ctx).supported,
+    static const test_spy loggers[] = {
+        { "vkCmdPipelineBarrier2", (PFN_vkVoidFunction)vkCmdPipelineBarrier2 },
+        { "vkCmdBeginRendering", (PFN_vkVoidFunction)vkCmdBeginRendering },
+        { "vkCmdEndRendering", (PFN_vkVoidFunction)vkCmdEndRendering },
     };
-    rg_device *dev = NULL;
-    cr_assert_eq(rg_device_create(&d, &dev), RG_SUCCESS);
-    return dev;
+    static const test_spies spies = { .device = loggers, .device_count = 3 };
+    rg_device_desc d = test_spy_desc(&spies, false);
+    d.timeline_semaphore = true;
+    d.local_read = eng_context_local_read(test_ctx).supported;
+    return test_spy_device(&d);
 }
 
 /* ------------------------------------------------------------ the frame */
@@ -180,12 +136,9 @@ static bool mark(const rg_record_context *rc, void *user)
 static void declare(rg_graph *g, rg_texture import)
 {
     rg_texture_desc color = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
-    color.name = "a";
-    rg_texture a = rg_texture_create(g, &color);
-    color.name = "b";
-    rg_texture b = rg_texture_create(g, &color);
-    color.name = "c";
-    rg_texture c = rg_texture_create(g, &color);
+    rg_texture a = test_texture_named(g, color, "a");
+    rg_texture b = test_texture_named(g, color, "b");
+    rg_texture c = test_texture_named(g, color, "c");
     rg_texture ms = rg_texture_create(g, &(rg_texture_desc){ .name = "ms", .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                              .width = W, .height = H,
                                                              .samples = VK_SAMPLE_COUNT_4_BIT });
@@ -337,12 +290,9 @@ DEVICE_TEST(rg_recording, merged_spans_record_what_the_queries_say)
                                                    .no_culling = true }, &g),
                  RG_SUCCESS);
     rg_texture_desc color = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
-    color.name = "a";
-    rg_texture a = rg_texture_create(g, &color);
-    color.name = "b";
-    rg_texture b = rg_texture_create(g, &color);
-    color.name = "c";
-    rg_texture c = rg_texture_create(g, &color);
+    rg_texture a = test_texture_named(g, color, "a");
+    rg_texture b = test_texture_named(g, color, "b");
+    rg_texture c = test_texture_named(g, color, "c");
     rg_begin_rendering(g, &(rg_rendering_desc){
         .name = "gbuffer", .color_count = 2,
         .colors = { { .texture = a, .load = VK_ATTACHMENT_LOAD_OP_CLEAR }, { .texture = b,

@@ -14,6 +14,7 @@
 #include "device_fixture.h"
 #include "test_chunks.h"
 #include "rg_support.h"
+#include "rg_spy.h"
 #include "test_log.h"
 
 #include <criterion/criterion.h>
@@ -28,75 +29,16 @@ TestSuite(rg_retire, .init = device_setup, .fini = device_teardown);
  * memory, semaphores). */
 static int live;
 
-static PFN_vkVoidFunction real(VkDevice dev, const char *name)
+static void count(int delta, const VkAllocationCallbacks *a)
 {
-    PFN_vkVoidFunction f = vkGetDeviceProcAddr(dev, name);
-    cr_assert_not_null(f, "no %s", name);
-    return f;
-}
-
-#define COUNTED(Type, create_name, destroy_name, CreateInfo)                                                         \
-    static VKAPI_ATTR VkResult VKAPI_CALL count_create_##Type(VkDevice d, const CreateInfo *ci,                       \
-                                                               const VkAllocationCallbacks *a, Type *out)             \
-    {                                                                                                                \
-        VkResult r = ((PFN_##create_name)real(d, #create_name))(d, ci, a, out);                                      \
-        live += r == VK_SUCCESS;                                                                                     \
-        return r;                                                                                                    \
-    }                                                                                                                \
-    static VKAPI_ATTR void VKAPI_CALL count_destroy_##Type(VkDevice d, Type o, const VkAllocationCallbacks *a)        \
-    {                                                                                                                \
-        live -= o != VK_NULL_HANDLE;                                                                                 \
-        ((PFN_##destroy_name)real(d, #destroy_name))(d, o, a);                                                       \
-    }
-
-COUNTED(VkImage, vkCreateImage, vkDestroyImage, VkImageCreateInfo)
-COUNTED(VkBuffer, vkCreateBuffer, vkDestroyBuffer, VkBufferCreateInfo)
-COUNTED(VkImageView, vkCreateImageView, vkDestroyImageView, VkImageViewCreateInfo)
-COUNTED(VkDeviceMemory, vkAllocateMemory, vkFreeMemory, VkMemoryAllocateInfo)
-COUNTED(VkSemaphore, vkCreateSemaphore, vkDestroySemaphore, VkSemaphoreCreateInfo)
-
-static PFN_vkVoidFunction VKAPI_CALL counting_device_proc(VkDevice dev, const char *name)
-{
-    static const struct {
-        const char *name;
-        PFN_vkVoidFunction fn;
-    } wrapped[] = {
-        { "vkCreateImage", (PFN_vkVoidFunction)count_create_VkImage },
-        { "vkDestroyImage", (PFN_vkVoidFunction)count_destroy_VkImage },
-        { "vkCreateBuffer", (PFN_vkVoidFunction)count_create_VkBuffer },
-        { "vkDestroyBuffer", (PFN_vkVoidFunction)count_destroy_VkBuffer },
-        { "vkCreateImageView", (PFN_vkVoidFunction)count_create_VkImageView },
-        { "vkDestroyImageView", (PFN_vkVoidFunction)count_destroy_VkImageView },
-        { "vkAllocateMemory", (PFN_vkVoidFunction)count_create_VkDeviceMemory },
-        { "vkFreeMemory", (PFN_vkVoidFunction)count_destroy_VkDeviceMemory },
-        { "vkCreateSemaphore", (PFN_vkVoidFunction)count_create_VkSemaphore },
-        { "vkDestroySemaphore", (PFN_vkVoidFunction)count_destroy_VkSemaphore },
-    };
-    for (size_t i = 0; i < sizeof wrapped / sizeof wrapped[0]; i++)
-        if (strcmp(name, wrapped[i].name) == 0)
-            return wrapped[i].fn;
-    return vkGetDeviceProcAddr(dev, name);
-}
-
-static PFN_vkVoidFunction VKAPI_CALL counting_instance_proc(VkInstance instance, const char *name)
-{
-    if (strcmp(name, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)counting_device_proc;
-    return vkGetInstanceProcAddr(instance, name);
+    (void)a;
+    live += delta;
 }
 
 static rg_device *counting_device(void)
 {
-    rg_device_desc d = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .get_instance_proc_addr = counting_instance_proc,
-        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
-    };
-    rg_device *dev = NULL;
-    cr_assert_eq(rg_device_create(&d, &dev), RG_SUCCESS);
+    rg_device_desc d = test_spy_desc(test_object_spies(count), false);
+    rg_device *dev = test_spy_device(&d);
     live = 0;
     return dev;
 }
@@ -140,10 +82,7 @@ static void runner_open(runner *r)
     VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                     .queueFamilyIndex = eng_context_queue_family(test_ctx) };
     cr_assert_eq(vkCreateCommandPool(r->dev, &pci, NULL, &r->pool), VK_SUCCESS);
-    VkSemaphoreTypeCreateInfo ti = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-                                     .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE };
-    VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti };
-    cr_assert_eq(vkCreateSemaphore(r->dev, &sci, NULL, &r->gate), VK_SUCCESS);
+    r->gate = test_timeline(r->dev);
     VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
     cr_assert_eq(vkCreateFence(r->dev, &fci, NULL, &r->fence), VK_SUCCESS);
     for (uint32_t i = 0; i <= FRAMES; i++)
@@ -221,10 +160,16 @@ static void runner_close(runner *r)
         eng_buffer_destroy(r->readbacks[i]);
 }
 
-static rg_graph *graph_on(rg_device *dev)
+/* The counting device, the runner and the frame declared (W wide) and
+ * compiled on a graph of that device. */
+static rg_graph *open_frame(rg_device **dev, runner *r)
 {
+    *dev = counting_device();
+    runner_open(r);
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "retire", .device = dev }, &g), RG_SUCCESS);
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "retire", .device = *dev }, &g), RG_SUCCESS);
+    declare(g, W, r->readbacks[0]);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     return g;
 }
 
@@ -232,12 +177,9 @@ static rg_graph *graph_on(rg_device *dev)
 
 DEVICE_TEST(rg_retire, destroying_a_graph_with_frames_in_flight)
 {
-    rg_device *dev = counting_device();
+    rg_device *dev;
     runner r;
-    runner_open(&r);
-    rg_graph *g = graph_on(dev);
-    declare(g, W, r.readbacks[0]);
-    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_graph *g = open_frame(&dev, &r);
     rg_buffer readback = { 0 };
     for (uint32_t i = 0; i < rg_resource_count(g); i++) {
         rg_resource_info info;
@@ -263,12 +205,9 @@ DEVICE_TEST(rg_retire, destroying_a_graph_with_frames_in_flight)
 
 DEVICE_TEST(rg_retire, placing_again_with_frames_in_flight)
 {
-    rg_device *dev = counting_device();
+    rg_device *dev;
     runner r;
-    runner_open(&r);
-    rg_graph *g = graph_on(dev);
-    declare(g, W, r.readbacks[0]);
-    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_graph *g = open_frame(&dev, &r);
     rg_resource_info info;
     cr_assert_eq(rg_resource_get(g, 2, &info), RG_SUCCESS); /* color, staging, readback */
     rg_buffer readback = info.buffer;
@@ -302,12 +241,9 @@ DEVICE_TEST(rg_retire, placing_again_with_frames_in_flight)
  * application: the retire point it names is what the objects wait for. */
 DEVICE_TEST(rg_retire, the_applications_retire_point)
 {
-    rg_device *dev = counting_device();
+    rg_device *dev;
     runner r;
-    runner_open(&r);
-    rg_graph *g = graph_on(dev);
-    declare(g, W, r.readbacks[0]);
-    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_graph *g = open_frame(&dev, &r);
     submit_own(&r, g, true);
     cr_assert_eq(rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, r.fence), RG_SUCCESS);
     int placed = live;

@@ -7,6 +7,7 @@
 #include "device_fixture.h"
 #include "test_chunks.h"
 #include "rg_support.h"
+#include "rg_spy.h"
 
 #include <criterion/criterion.h>
 #include <rendergraph/rendergraph.h>
@@ -18,24 +19,6 @@ TestSuite(rg_strict, .init = device_setup, .fini = device_teardown);
 #define H 16
 #define CLEAR VK_ATTACHMENT_LOAD_OP_CLEAR
 #define STORE VK_ATTACHMENT_STORE_OP_STORE
-
-typedef struct exec_job {
-    rg_graph *g;
-    rg_result result;
-} exec_job;
-
-static void execute_once(VkCommandBuffer cmd, void *user)
-{
-    exec_job *j = user;
-    j->result = test_execute(j->g, cmd);
-}
-
-static rg_result execute(rg_graph *g)
-{
-    exec_job j = { g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(test_ctx, execute_once, &j), ENG_SUCCESS, "%s", eng_last_error());
-    return j.result;
-}
 
 /* ------------------------------------------------------- record access */
 
@@ -71,12 +54,9 @@ static rg_graph *peek_graph(peek *p, bool lenient)
                                                    .no_culling = true, .lenient_record_access = lenient }, &g),
                  RG_SUCCESS);
     rg_texture_desc td = { .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
-    td.name = "color";
-    p->color = rg_texture_create(g, &td);
-    td.name = "sampled";
-    p->sampled = rg_texture_create(g, &td);
-    td.name = "secret";
-    p->secret = rg_texture_create(g, &td);
+    p->color = test_texture_named(g, td, "color");
+    p->sampled = test_texture_named(g, td, "sampled");
+    p->secret = test_texture_named(g, td, "secret");
     p->hidden = rg_buffer_create(g, &(rg_buffer_desc){ .name = "hidden", .size = 256 });
     VkClearValue zero = { 0 };
     rg_cmd_clear_texture(g, p->sampled, NULL, &zero);
@@ -99,7 +79,7 @@ DEVICE_TEST(rg_strict, an_undeclared_texture_is_refused_and_execute_names_it)
 {
     peek p = { .fail_on_null = true };
     rg_graph *g = peek_graph(&p, false);
-    cr_expect_eq(execute(g), RG_ERROR_CALLBACK);
+    cr_expect_eq(test_execute_once(g), RG_ERROR_CALLBACK);
     cr_expect_eq(p.secret_view, VK_NULL_HANDLE);
     cr_expect_eq(p.secret_image, VK_NULL_HANDLE);
     cr_expect_eq(p.hidden_buffer, VK_NULL_HANDLE);
@@ -115,7 +95,7 @@ DEVICE_TEST(rg_strict, declared_resources_and_the_spans_attachments_are_allowed)
 {
     peek p = { 0 };
     rg_graph *g = peek_graph(&p, false);
-    cr_expect_eq(execute(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(test_execute_once(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const rg_record_context *any = rg_record_context_get(g, VK_NULL_HANDLE);
     cr_assert_not_null(any);
     cr_expect_neq(p.color_view, VK_NULL_HANDLE);
@@ -133,7 +113,7 @@ DEVICE_TEST(rg_strict, lenient_mode_hands_out_anything)
 {
     peek p = { .fail_on_null = true };
     rg_graph *g = peek_graph(&p, true);
-    cr_expect_eq(execute(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(test_execute_once(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const rg_record_context *any = rg_record_context_get(g, VK_NULL_HANDLE);
     cr_assert_not_null(any);
     cr_expect_neq(p.secret_image, VK_NULL_HANDLE);
@@ -148,16 +128,8 @@ DEVICE_TEST(rg_strict, lenient_mode_hands_out_anything)
  * device lacks is RG_ERROR_UNSUPPORTED at placement, naming the queue. */
 DEVICE_TEST(rg_strict, a_queue_the_device_lacks_is_unsupported)
 {
-    rg_device_desc dd = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .get_instance_proc_addr = vkGetInstanceProcAddr,
-        .queues[RG_QUEUE_GRAPHICS] = { eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) },
-    };
-    rg_device *dev = NULL;
-    cr_assert_eq(rg_device_create(&dd, &dev), RG_SUCCESS);
+    rg_device_desc dd = test_spy_desc(NULL, false);
+    rg_device *dev = test_spy_device(&dd);
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "no compute", .device = dev, .no_culling = true,
                                                    .caps = &(rg_device_caps){ .compute_queue = true } }, &g),

@@ -5,6 +5,9 @@
  * invalid or feature-less descs are refused with a message naming the
  * field. */
 #include "device_fixture.h"
+#include "test_barrier.h"
+#include "test_rendering.h"
+#include "test_descriptors.h"
 #include "solid.h"
 
 #include <criterion/criterion.h>
@@ -127,18 +130,9 @@ typedef struct sample_job {
 static void record_samples(VkCommandBuffer cmd, void *user)
 {
     const sample_job *j = user;
-    VkImageMemoryBarrier2 b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_NONE,
-        .dstStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-        .dstAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = j->target->image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
+    VkImageMemoryBarrier2 b = test_image_from_undefined(
+        j->target, VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     vkCmdPipelineBarrier2(cmd, &(VkDependencyInfo){ .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
                                                     .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &b });
     VkRenderingAttachmentInfo color = {
@@ -150,14 +144,7 @@ static void record_samples(VkCommandBuffer cmd, void *user)
         /* A value no case expects: an undrawn pixel shows. */
         .clearValue = { .color = { { 0.2f, 0.4f, 0.6f, 0.8f } } },
     };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, { CASES, 1 } },
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &color,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    test_begin_rendering(cmd, CASES, 1, &color, 1, NULL);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
     vkCmdSetViewport(cmd, 0, 1, &(VkViewport){ 0, 0, CASES, 1, 0, 1 });
     vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){ { 0, 0 }, { CASES, 1 } });
@@ -214,17 +201,9 @@ DEVICE_TEST(sampler, filters_and_addresses_sample_exactly)
                           .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT };
     cr_assert_eq(eng_image_create(ctx, &td, &target), ENG_SUCCESS, "%s", eng_last_error());
 
-    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-    VkDescriptorSetLayoutBinding binding = { 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                                             VK_SHADER_STAGE_FRAGMENT_BIT, NULL };
-    VkDescriptorSetLayoutCreateInfo lci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                            .bindingCount = 1, .pBindings = &binding };
-    cr_assert_eq(vkCreateDescriptorSetLayout(dev, &lci, NULL, &layout), VK_SUCCESS);
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CASES };
-    VkDescriptorPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = CASES,
-                                       .poolSizeCount = 1, .pPoolSizes = &size };
-    cr_assert_eq(vkCreateDescriptorPool(dev, &pci, NULL, &pool), VK_SUCCESS);
+    VkDescriptorSetLayout layout =
+        test_set_layout(dev, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
+    VkDescriptorPool pool = test_descriptor_pool(dev, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CASES, CASES);
     VkDescriptorSetLayout layouts[CASES];
     for (int i = 0; i < CASES; i++)
         layouts[i] = layout;
@@ -356,17 +335,7 @@ DEVICE_TEST(sampler, anisotropy_with_the_feature)
  * check at that device's destruction would catch one left behind). */
 DEVICE_TEST(sampler, existing_device_context)
 {
-    eng_existing_device e = {
-        .instance = eng_context_instance(test_ctx),
-        .physical_device = eng_context_physical_device(test_ctx),
-        .device = eng_context_device(test_ctx),
-        .enabled_features = test_enabled_features(test_ctx),
-        .timeline_semaphore = true,
-    };
-    for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++) {
-        e.queues[k] = eng_context_queue_of(test_ctx, (eng_queue_kind)k);
-        e.families[k] = eng_context_queue_family_of(test_ctx, (eng_queue_kind)k);
-    }
+    eng_existing_device e = test_existing_of(test_ctx);
     eng_context *ctx = NULL;
     eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());

@@ -5,6 +5,7 @@
  * allocations; either way the engine names the layer the figures come from. Also the
  * descriptor rule: a lazy image bound to a sampled descriptor is reported. */
 #include "device_fixture.h"
+#include "test_image_info.h"
 #include "tile_support.h"
 
 #include <criterion/criterion.h>
@@ -85,17 +86,7 @@ typedef struct raw_image {
 static raw_image make_raw(eng_context *ctx, VkImageUsageFlags usage, VkMemoryPropertyFlags want)
 {
     raw_image r = { .device = eng_context_device(ctx) };
-    VkImageCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = { 32, 32, 1 },
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = usage,
-    };
+    VkImageCreateInfo ci = test_image_info(VK_FORMAT_R8G8B8A8_UNORM, 32, 32, VK_SAMPLE_COUNT_1_BIT, usage);
     cr_assert_eq(vkCreateImage(r.device, &ci, NULL, &r.image), VK_SUCCESS);
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(r.device, r.image, &req);

@@ -6,6 +6,8 @@
  * and allocation-fault injection work. CTest runs this program with
  * VKG_TEST_LAYER naming the layer and VK_ADD_LAYER_PATH finding it. */
 #include "device_fixture.h"
+#include "test_rendering.h"
+#include "test_barrier.h"
 #include "test_chunks.h"
 #include "solid.h"
 #include "tile_support.h"
@@ -154,23 +156,6 @@ typedef struct frame_job {
     VkAttachmentStoreOp color_store;
 } frame_job;
 
-static VkImageMemoryBarrier2 to_layout(const eng_image_info *img, VkPipelineStageFlags2 stage, VkAccessFlags2 access,
-                                       VkImageLayout layout)
-{
-    return (VkImageMemoryBarrier2){
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_NONE,
-        .dstStageMask = stage,
-        .dstAccessMask = access,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = layout,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = img->image,
-        .subresourceRange = { img->aspect, 0, 1, 0, 1 },
-    };
-}
-
 /* Red at depth 0.5, green behind it (fails LESS), a blue rectangle in
  * front on pixel boundaries [16,40) x [8,48); resolved. */
 static void record_frame(VkCommandBuffer cmd, void *user)
@@ -183,16 +168,19 @@ static void record_frame(VkCommandBuffer cmd, void *user)
         /* A LOAD reads the attachment: the transition must be visible to
          * COLOR_ATTACHMENT_READ too (synchronization validation 1.4 checks
          * it), else its hazard report would come before the layer's. */
-        to_layout(j->color, cs, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT,
-                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
-        to_layout(j->depth, ds,
-                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                  VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(j->color, VK_PIPELINE_STAGE_2_NONE, 0, cs,
+                                  VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT,
+                                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(j->depth, VK_PIPELINE_STAGE_2_NONE, 0, ds,
+                                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                      VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                                  VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
         { 0 },
     };
     if (j->resolve)
-        b[2] = to_layout(j->resolve, cs, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                         VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+        b[2] =
+            test_image_from_undefined(j->resolve, VK_PIPELINE_STAGE_2_NONE, 0, cs,
+                                      VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
                              .imageMemoryBarrierCount = j->resolve ? 3 : 2, .pImageMemoryBarriers = b };
     vkCmdPipelineBarrier2(cmd, &dep);
@@ -207,25 +195,11 @@ static void record_frame(VkCommandBuffer cmd, void *user)
         .storeOp = j->color_store,
         .clearValue = { .color = { { 0, 0, 0, 1 } } },
     };
-    VkRenderingAttachmentInfo depth = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = j->depth->view,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .clearValue = { .depthStencil = { 1.0f, 0 } },
-    };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = { { 0, 0 }, { W, H } }, .layerCount = 1,
-        .colorAttachmentCount = 1, .pColorAttachments = &color, .pDepthAttachment = &depth,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    VkRenderingAttachmentInfo depth = test_depth_cleared(j->depth);
+    test_begin_rendering(cmd, W, H, &color, 1, &depth);
     if (j->pipeline) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
-        VkViewport vp = { 0, 0, W, H, 0, 1 };
-        VkRect2D all = { { 0, 0 }, { W, H } };
-        vkCmdSetViewport(cmd, 0, 1, &vp);
-        vkCmdSetScissor(cmd, 0, 1, &all);
+        test_whole_viewport(cmd, W, H);
         solid_draw(cmd, j->pipeline, (const float[4]){ -1, -1, 1, 1 }, (const float[4]){ 1, 0, 0, 1 }, 0.5f);
         solid_draw(cmd, j->pipeline, (const float[4]){ -1, -1, 1, 1 }, (const float[4]){ 0, 1, 0, 1 }, 0.7f);
         const float blue_rect[4] = { -1.0f + 2.0f * 16 / W, -1.0f + 2.0f * 8 / H, -1.0f + 2.0f * 40 / W,
@@ -414,8 +388,10 @@ static void record_clears(VkCommandBuffer cmd, void *user)
 {
     const clear_job *j = user;
     VkImageMemoryBarrier2 b[2] = {
-        to_layout(j->color, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL),
-        to_layout(j->kept, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL),
+        test_image_from_undefined(j->color, VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_CLEAR_BIT,
+                                  VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL),
+        test_image_from_undefined(j->kept, VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_CLEAR_BIT,
+                                  VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL),
     };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 2,
                              .pImageMemoryBarriers = b };

@@ -16,6 +16,8 @@
  * tests skip, saying so; a Vulkan 1.4 device must offer the feature, so
  * there a missing one fails under ENG_REQUIRE_DEVICE (CI). */
 #include "device_fixture.h"
+#include "test_rendering.h"
+#include "test_barrier.h"
 #include "solid.h"
 #include "tile_support.h"
 
@@ -177,22 +179,6 @@ static void frame_destroy(frame *f)
     eng_image_destroy(f->image[0]);
 }
 
-static VkImageMemoryBarrier2 to_layout(const eng_image_info *img, VkPipelineStageFlags2 stages,
-                                       VkAccessFlags2 access, VkImageLayout layout)
-{
-    return (VkImageMemoryBarrier2){
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .dstStageMask = stages,
-        .dstAccessMask = access,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = layout,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = img->image,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
-}
-
 static void set_mapping(VkCommandBuffer cmd, const frame *f, const mapping *m)
 {
     VkRenderingAttachmentLocationInfoKHR locations = {
@@ -219,9 +205,10 @@ static void record_frame(VkCommandBuffer cmd, void *user)
     const VkPipelineStageFlags2 out = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
     const VkAccessFlags2 rw = VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
     VkImageMemoryBarrier2 b[2] = {
-        to_layout(img[0], out | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, rw | VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT,
-                  VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR),
-        to_layout(img[1], out, rw, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+        test_image_from_undefined(img[0], VK_PIPELINE_STAGE_2_NONE, 0, out | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                  rw | VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR),
+        test_image_from_undefined(img[1], VK_PIPELINE_STAGE_2_NONE, 0, out, rw,
+                                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
     };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 2,
                              .pImageMemoryBarriers = b };
@@ -239,14 +226,7 @@ static void record_frame(VkCommandBuffer cmd, void *user)
             .storeOp = f->lazy[i] ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
             .clearValue = { .color = i == 0 ? f->clear0 : (VkClearColorValue){ { 0, 0, 0, 0 } } },
         };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = { { 0, 0 }, { W, H } },
-        .layerCount = 1,
-        .colorAttachmentCount = 2,
-        .pColorAttachments = color,
-    };
-    vkCmdBeginRendering(cmd, &ri);
+    test_begin_rendering(cmd, W, H, color, 2, NULL);
     VkViewport vp = { 0, 0, W, H, 0, 1 };
     VkRect2D all = { { 0, 0 }, { W, H } };
     const float full[4] = { -1.0f, -1.0f, 1.0f, 1.0f };
@@ -255,17 +235,8 @@ static void record_frame(VkCommandBuffer cmd, void *user)
         if (s == 1) {
             /* The local-read barrier: attachment writes before it, input
              * attachment reads of the same pixel after it. */
-            VkMemoryBarrier2 mb = {
-                .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-                .srcStageMask = out,
-                .srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                .dstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                .dstAccessMask = VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT,
-            };
-            VkDependencyInfo local = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
-                                       .dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT, .memoryBarrierCount = 1,
-                                       .pMemoryBarriers = &mb };
-            vkCmdPipelineBarrier2(cmd, &local);
+            test_memory_barrier(cmd, out, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT, VK_DEPENDENCY_BY_REGION_BIT);
         }
         set_mapping(cmd, f, sp->map);
         if (!sp->color)

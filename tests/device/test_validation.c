@@ -1,6 +1,7 @@
 /* The zero-validation-message checks every device test ends with can fail:
  * deliberate misuse in contexts of their own is counted. */
 #include "device_fixture.h"
+#include "test_image_info.h"
 
 #include <criterion/criterion.h>
 #include <string.h>
@@ -20,18 +21,9 @@ static eng_context *quiet_context(void)
  * validation layer reports it. */
 static void create_invalid_image(eng_context *ctx)
 {
-    VkImageCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = { 0, 0, 1 },
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-    };
+    /* A zero extent: the layer reports it. */
+    VkImageCreateInfo ci =
+        test_image_info(VK_FORMAT_R8G8B8A8_UNORM, 0, 0, VK_SAMPLE_COUNT_1_BIT, VK_IMAGE_USAGE_SAMPLED_BIT);
     VkImage image = VK_NULL_HANDLE;
     VkResult vr = vkCreateImage(eng_context_device(ctx), &ci, NULL, &image);
     if (vr == VK_SUCCESS && image) /* the layer may let the call through */

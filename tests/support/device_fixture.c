@@ -200,3 +200,19 @@ const char *test_temp_path(char *buf, size_t size, const char *name)
     snprintf(buf, size, "%s/vkg-test-%ld-%s", dir, (long)getpid(), name);
     return buf;
 }
+
+eng_existing_device test_existing_of(const eng_context *ctx)
+{
+    eng_existing_device e = {
+        .instance = eng_context_instance(ctx),
+        .physical_device = eng_context_physical_device(ctx),
+        .device = eng_context_device(ctx),
+        .enabled_features = test_enabled_features(ctx),
+        .timeline_semaphore = true,
+    };
+    for (uint32_t k = 0; k < ENG_QUEUE_KIND_COUNT; k++) {
+        e.queues[k] = eng_context_queue_of(ctx, (eng_queue_kind)k);
+        e.families[k] = eng_context_queue_family_of(ctx, (eng_queue_kind)k);
+    }
+    return e;
+}

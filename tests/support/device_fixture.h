@@ -53,6 +53,12 @@ void device_on_release(void (*fn)(eng_context *ctx));
  * until the next call. */
 const void *test_enabled_features(const eng_context *ctx);
 
+/* ctx's instance, physical device, device, enabled features
+ * (test_enabled_features) and every queue, with timeline semaphores: what
+ * a second context over ctx's device (eng_context_desc.existing) is given.
+ * Valid until the next test_enabled_features call. */
+eng_existing_device test_existing_of(const eng_context *ctx);
+
 /* True when ENG_REQUIRE_DEVICE says a missing device is a failure. */
 int device_required(void);
 

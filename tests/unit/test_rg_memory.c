@@ -38,6 +38,33 @@ Test(rg_memory, same_span_resources_never_share)
     rg_graph_destroy(env.g);
 }
 
+/* Two chains of commands outside spans, placed: chain 1 uses a in
+ * batches 0..1 (p0 first), chain 2 uses b in batches 2..3 (q2 first):
+ * disjoint in the execution order, yet nothing orders them. */
+typedef struct two_chains {
+    rg_buffer a, b, d, x;
+    rg_command p0, q2;
+} two_chains;
+
+static two_chains place_two_chains(test_mem_env *env)
+{
+    two_chains t;
+    t.a = test_mem_buf(env, "a", KiB64);
+    rg_buffer c = test_mem_buf(env, "c", KiB64);
+    t.d = test_mem_buf(env, "d", KiB64);
+    t.b = test_mem_buf(env, "b", KiB64);
+    t.x = test_mem_buf(env, "x", KiB64);
+    t.p0 = test_outside(env->g, "p0", BUF(t.a, SW));
+    test_outside(env->g, "p1", BUF(t.a, SR), BUF(t.x, SW));
+    test_outside(env->g, "q0", BUF(c, SW));
+    test_outside(env->g, "q1", BUF(c, SR), BUF(t.d, SW));
+    t.q2 = test_outside(env->g, "q2", BUF(t.d, SR), BUF(t.b, SW));
+    test_outside(env->g, "q3", BUF(t.b, SR));
+    test_mem_place(env);
+    cr_assert_not(rg_happens_before(env->g, t.p0, t.q2));
+    return t;
+}
+
 /* Under alias_proven_only; by default they would share, the alias
  * barrier ordering them (next test). */
 Test(rg_memory, unordered_resources_in_distinct_batches_never_share)
@@ -48,19 +75,9 @@ Test(rg_memory, unordered_resources_in_distinct_batches_never_share)
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "proven", .no_culling = true, .alias_proven_only = true},
                                  &env.g),
                  RG_SUCCESS);
-    rg_buffer a = test_mem_buf(&env, "a", KiB64), c = test_mem_buf(&env, "c", KiB64), d = test_mem_buf(&env, "d",
-                                                                                                       KiB64);
-    rg_buffer b = test_mem_buf(&env, "b", KiB64), x = test_mem_buf(&env, "x", KiB64);
-    /* Chain 1 uses a in batches 0..1; chain 2 uses b in batches 2..3:
-     * disjoint in the execution order, yet nothing orders them. */
-    rg_command p0 = test_outside(env.g, "p0", BUF(a, SW));
-    test_outside(env.g, "p1", BUF(a, SR), BUF(x, SW));
-    test_outside(env.g, "q0", BUF(c, SW));
-    test_outside(env.g, "q1", BUF(c, SR), BUF(d, SW));
-    rg_command q2 = test_outside(env.g, "q2", BUF(d, SR), BUF(b, SW));
-    test_outside(env.g, "q3", BUF(b, SR));
-    test_mem_place(&env);
-    cr_assert_not(rg_happens_before(env.g, p0, q2));
+    two_chains t = place_two_chains(&env);
+    rg_buffer a = t.a, b = t.b;
+    rg_command p0 = t.p0, q2 = t.q2;
     test_mem_where wa = test_mem_buf_at(&env, a), wb = test_mem_buf_at(&env, b);
     cr_expect_not(test_mem_overlap(wa, wb), "a at %llu, b at %llu", (unsigned long long)wa.offset,
                   (unsigned long long)wb.offset);
@@ -74,17 +91,9 @@ Test(rg_memory, resources_apart_in_the_order_share_behind_an_alias_barrier)
 {
     test_mem_env env;
     test_mem_init(&env, "NVIDIA H200");
-    rg_buffer a = test_mem_buf(&env, "a", KiB64), c = test_mem_buf(&env, "c", KiB64), d = test_mem_buf(&env, "d",
-                                                                                                       KiB64);
-    rg_buffer b = test_mem_buf(&env, "b", KiB64), x = test_mem_buf(&env, "x", KiB64);
-    rg_command p0 = test_outside(env.g, "p0", BUF(a, SW));
-    test_outside(env.g, "p1", BUF(a, SR), BUF(x, SW));
-    test_outside(env.g, "q0", BUF(c, SW));
-    test_outside(env.g, "q1", BUF(c, SR), BUF(d, SW));
-    rg_command q2 = test_outside(env.g, "q2", BUF(d, SR), BUF(b, SW));
-    test_outside(env.g, "q3", BUF(b, SR));
-    test_mem_place(&env);
-    cr_assert_not(rg_happens_before(env.g, p0, q2));
+    two_chains t = place_two_chains(&env);
+    rg_buffer a = t.a, b = t.b, d = t.d, x = t.x;
+    rg_command p0 = t.p0, q2 = t.q2;
     test_mem_where wa = test_mem_buf_at(&env, a), wb = test_mem_buf_at(&env, b);
     uint32_t pa = test_pos(env.g, (rg_command){p0.id + 1}), pb = test_pos(env.g, q2);
     if (test_mem_overlap(wa, wb)) {

@@ -1,0 +1,23 @@
+/* Helpers of the pipeline tests (test_pipeline*.c): a failing create's
+ * poisoned handle, the whole viewport as a rectangle, a graph recorded
+ * into a one-time command buffer (eng_context_submit_once). */
+#ifndef TEST_PIPELINE_SUPPORT_H
+#define TEST_PIPELINE_SUPPORT_H
+
+#include <engine/engine.h>
+#include <rendergraph/rendergraph.h>
+#include <stdint.h>
+
+/* A handle a failing create must reset to NULL. */
+#define POISON(type) ((type *)(uintptr_t)0x1)
+
+extern const float pipeline_full_rect[4];
+
+typedef struct state_job {
+    rg_graph *graph;
+    rg_result result;
+} state_job;
+
+void pipeline_record_state_job(VkCommandBuffer cmd, void *user);
+
+#endif
