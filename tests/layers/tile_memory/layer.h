@@ -188,6 +188,16 @@ static inline void *tile_key(const void *dispatchable)
 void tile_report_error(instance_data *inst, const char *text);
 /* Calls fn for every device made from physical (under the global lock). */
 void tile_for_each_device(VkPhysicalDevice physical, void (*fn)(device_data *d, void *user), void *user);
+/* Adds a made device to the list; takes one out by its key (NULL: none). */
+void tile_device_add(device_data *d);
+device_data *tile_device_take(void *key);
+
+/* device.c */
+VKAPI_ATTR VkResult VKAPI_CALL tile_CreateDevice(VkPhysicalDevice, const VkDeviceCreateInfo *,
+                                                 const VkAllocationCallbacks *, VkDevice *);
+VKAPI_ATTR void VKAPI_CALL tile_DestroyDevice(VkDevice, const VkAllocationCallbacks *);
+VKAPI_ATTR VkResult VKAPI_CALL tile_EnumerateDeviceExtensionProperties(VkPhysicalDevice, const char *, uint32_t *,
+                                                                     VkExtensionProperties *);
 
 /* memory.c */
 void tile_memory_device_created(device_data *d, const VkPhysicalDeviceMemoryProperties *real);
