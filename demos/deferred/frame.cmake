@@ -7,6 +7,10 @@ if(NOT TARGET PkgConfig::CGLM)
 endif()
 add_library(deferred_frame STATIC
   ${CMAKE_CURRENT_LIST_DIR}/deferred_frame.c
+  ${CMAKE_CURRENT_LIST_DIR}/deferred_declare.c
+  ${CMAKE_CURRENT_LIST_DIR}/deferred_pipelines.c
+  ${CMAKE_CURRENT_LIST_DIR}/deferred_record.c
+  ${CMAKE_CURRENT_LIST_DIR}/deferred_placement.c
   ${CMAKE_CURRENT_LIST_DIR}/deferred_scene.c)
 # demo_lock.h (header only) from the demos' common folder.
 target_include_directories(deferred_frame PUBLIC ${CMAKE_CURRENT_LIST_DIR}

@@ -144,7 +144,7 @@ static bool pass_fail(const pass *p, const char *fmt, ...)
 
 /* The draw's pipeline for the rendering state the compiled graph reports
  * for it; looked up again only when the state's key changes. */
-bool pass_prepare(pass *p)
+bool scene_pass_prepare(pass *p)
 {
     rg_command_rendering st;
     rg_result rr = rg_command_get_rendering(p->r->graph, p->cmd, &st);
@@ -161,8 +161,8 @@ bool pass_prepare(pass *p)
 }
 
 /* Binds the pass's pipeline and pushes set 0 from the graph. */
-bool pass_bind(const rg_record_context *rc, pass *p, const eng_pipeline *pipeline, const eng_binding *b,
-                 uint32_t count)
+bool scene_pass_bind(const rg_record_context *rc, pass *p, const eng_pipeline *pipeline, const eng_binding *b,
+                     uint32_t count)
 {
     vkCmdBindPipeline(rg_record_cmd(rc), eng_pipeline_bind_point(pipeline), eng_pipeline_handle(pipeline));
     if (eng_push_bindings(rc, pipeline, b, count) != ENG_SUCCESS)
@@ -175,7 +175,7 @@ eng_result scene_frame_prepare(scene_renderer *r, rg_graph *g)
     if (g != r->graph)
         return eng_set_error(ENG_ERROR_INVALID_ARGUMENT, "scene_frame_prepare: not the graph of the last declaration");
     for (uint32_t i = 0; i < r->pass_count; i++)
-        if (r->passes[i].program < PROGRAM_GRAPHICS_COUNT && !pass_prepare(&r->passes[i]))
+        if (r->passes[i].program < PROGRAM_GRAPHICS_COUNT && !scene_pass_prepare(&r->passes[i]))
             return eng_set_error(ENG_ERROR_INVALID_ARGUMENT, "scene_frame_prepare: %s: no pipeline",
                                  scene_programs[r->passes[i].program].name);
     return ENG_SUCCESS;

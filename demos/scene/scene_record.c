@@ -37,7 +37,8 @@ bool scene_draw_shadow(const rg_record_context *rc, void *user)
 {
     pass *p = user;
     scene_renderer *r = p->r;
-    if (!pass_prepare(p) || !pass_bind(rc, p, p->pipeline, &(eng_binding){ .buffer = r->uniform_import }, 1))
+    if (!scene_pass_prepare(p) ||
+        !scene_pass_bind(rc, p, p->pipeline, &(eng_binding){ .buffer = r->uniform_import }, 1))
         return false;
     VkCommandBuffer cmd = rg_record_cmd(rc);
     bind_mesh(cmd, r);
@@ -56,14 +57,14 @@ bool scene_draw_objects(const rg_record_context *rc, void *user)
 {
     pass *p = user;
     scene_renderer *r = p->r;
-    if (!pass_prepare(p))
+    if (!scene_pass_prepare(p))
         return false;
     eng_binding b[3] = {
         { .buffer = r->uniform_import },
         { .texture = r->tex.shadow, .sampler = r->shadow },
         { .texture = r->tex.ao, .sampler = r->nearest },
     };
-    if (!pass_bind(rc, p, p->pipeline, b, scene_programs[p->program].binding_count))
+    if (!scene_pass_bind(rc, p, p->pipeline, b, scene_programs[p->program].binding_count))
         return false;
     VkCommandBuffer cmd = rg_record_cmd(rc);
     bind_mesh(cmd, r);
@@ -84,14 +85,14 @@ bool scene_draw_fullscreen(const rg_record_context *rc, void *user)
 {
     pass *p = user;
     scene_renderer *r = p->r;
-    if (!pass_prepare(p))
+    if (!scene_pass_prepare(p))
         return false;
     const program_info *pi = &scene_programs[p->program];
     eng_binding b[2] = { { .buffer = r->uniform_import } };
     if (p->program != PROGRAM_SKY)
         for (uint32_t i = 0; i < pi->binding_count; i++)
             b[i] = (eng_binding){ .texture = p->src[i], .sampler = r->linear };
-    if (!pass_bind(rc, p, p->pipeline, b, pi->binding_count))
+    if (!scene_pass_bind(rc, p, p->pipeline, b, pi->binding_count))
         return false;
     VkCommandBuffer cmd = rg_record_cmd(rc);
     if (pi->push_size)
@@ -112,7 +113,7 @@ bool scene_dispatch(const rg_record_context *rc, void *user)
                             { .texture = r->tex.ao_raw, .sampler = r->nearest },
                             { .texture = r->tex.ao } };
     const eng_binding *b = p->program == PROGRAM_SSAO ? ssao : blur;
-    if (!pass_bind(rc, p, pipeline, b, scene_programs[p->program].binding_count))
+    if (!scene_pass_bind(rc, p, pipeline, b, scene_programs[p->program].binding_count))
         return false;
     VkCommandBuffer cmd = rg_record_cmd(rc);
     /* SSAO: the projection, then radius, bias, strength and sample count;

@@ -144,9 +144,9 @@ struct scene_renderer {
  * state the graph reported (false, with the error, where it cannot be
  * built); binds a pass's pipeline and pushes its set 0. */
 extern const program_info scene_programs[PROGRAM_COUNT];
-bool pass_prepare(pass *p);
-bool pass_bind(const rg_record_context *rc, pass *p, const eng_pipeline *pipeline, const eng_binding *b,
-               uint32_t count);
+bool scene_pass_prepare(pass *p);
+bool scene_pass_bind(const rg_record_context *rc, pass *p, const eng_pipeline *pipeline, const eng_binding *b,
+                     uint32_t count);
 
 /* scene_record.c: the record callbacks (user: the pass). */
 bool scene_draw_shadow(const rg_record_context *rc, void *user);
