@@ -79,9 +79,9 @@ static eng_result build_pipeline(deferred_renderer *r, program prog, const rg_co
     if (prog == PROGRAM_GBUFFER) {
         pd.vertex_spirv = gbuffer_vert;
         pd.vertex_size = sizeof gbuffer_vert;
-        pd.bindings = &deferred_vertex_binding;
+        pd.bindings = &demo_cube_vertex_binding;
         pd.binding_count = 1;
-        pd.attributes = deferred_vertex_attributes;
+        pd.attributes = demo_cube_vertex_attributes;
         pd.attribute_count = 3;
         pd.cull_mode = VK_CULL_MODE_BACK_BIT;
         pd.depth_test = true;

@@ -1,6 +1,7 @@
 /* The scene demo's frame as a render graph (scene_frame.h): the renderer
  * made and destroyed, and each frame's scene, cascades and uniforms
  * (scene_renderer.h names the other files). */
+#include "demo_cube.h"
 #include "scene_renderer.h"
 
 #include <cglm/cglm.h>
@@ -18,30 +19,18 @@ static const float CASCADE_END[SCENE_CASCADES] = { 17.0f, 27.0f, 60.0f };
 
 /* ------------------------------------------------------------ creation */
 
-/* A cube from -1 to 1: 24 vertices (a normal per face), 36 indices,
- * counter-clockwise seen from outside. */
+/* The demos' cube (demo_cube.h) without its texture coordinates. */
 static eng_result make_cube(scene_renderer *r)
 {
-    /* Per face: normal n and in-plane axes u, v with u x v = n. */
-    static const float faces[6][3][3] = {
-        { { 1, 0, 0 }, { 0, 0, -1 }, { 0, 1, 0 } },  { { -1, 0, 0 }, { 0, 0, 1 }, { 0, 1, 0 } },
-        { { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, -1 } },  { { 0, -1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } },
-        { { 0, 0, 1 }, { 1, 0, 0 }, { 0, 1, 0 } },   { { 0, 0, -1 }, { -1, 0, 0 }, { 0, 1, 0 } },
-    };
-    static const float corners[4][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, 1 } };
-    static const uint16_t quad[6] = { 0, 1, 2, 0, 2, 3 };
-    scene_vertex v[24];
+    demo_cube_vertex cube[24];
     uint16_t idx[36];
-    for (int f = 0; f < 6; f++) {
-        for (int c = 0; c < 4; c++)
-            for (int k = 0; k < 3; k++) {
-                v[f * 4 + c].position[k] = faces[f][0][k] + corners[c][0] * faces[f][1][k] +
-                                           corners[c][1] * faces[f][2][k];
-                v[f * 4 + c].normal[k] = faces[f][0][k];
-            }
-        for (int i = 0; i < 6; i++)
-            idx[f * 6 + i] = (uint16_t)(f * 4 + quad[i]);
-    }
+    demo_cube_geometry(cube, idx);
+    scene_vertex v[24];
+    for (int i = 0; i < 24; i++)
+        for (int k = 0; k < 3; k++) {
+            v[i].position[k] = cube[i].position[k];
+            v[i].normal[k] = cube[i].normal[k];
+        }
     r->index_count = 36;
     eng_result res = eng_buffer_create_with_data(r->ctx, "scene cube vertices", VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, v,
                                                  sizeof v, &r->vertices);
