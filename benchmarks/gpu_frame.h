@@ -170,9 +170,6 @@ typedef struct ov_sample {
     double cpu;                       /* first submission to the fence, on the CPU */
 } ov_sample;
 
-/* C11's clock (this file is strict C11, without POSIX's monotonic one):
- * good enough for a few milliseconds between two readings. */
-
 /* gpu_overlap_setup.c: the timer, a configuration's graph and one frame. */
 int ov_timer_create(eng_context *ctx, ov_timer *t, char *why, size_t why_size);
 void ov_timer_destroy(ov_timer *t);

@@ -9,6 +9,8 @@ const char *ov_config_names[OV_CONFIGS] = { "single queue", "async compute",
 const bool ov_single_queue[OV_CONFIGS] = { true, false, true };
 const bool ov_concurrent[OV_CONFIGS] = { false, false, true };
 
+/* C11's clock (this file is strict C11, without POSIX's monotonic one):
+ * good enough for a few milliseconds between two readings. */
 static double now_ms(void)
 {
     struct timespec ts;

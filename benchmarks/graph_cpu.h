@@ -34,9 +34,6 @@ typedef struct options {
     const char *ground;
 } options;
 
-/* Places g (first execute), flattens it, checks the counts; optionally
- * submits both under validation. 0 on success. */
-
 /* A command pool and buffer on the context's graphics queue. */
 bool gc_recorder_open(eng_context *ctx, recorder *r);
 void gc_recorder_close(recorder *r);

@@ -138,6 +138,8 @@ static bool submit(eng_context *ctx, const frame *f, bool hand)
     return eng_context_submit_once(ctx, record_job, &j) == ENG_SUCCESS && j.ok;
 }
 
+/* Places g (first execute), flattens it, checks the counts; optionally
+ * submits both under validation. 0 on success. */
 static int prepare(eng_context *ctx, recorder *rec, frame *f, row *out, const options *o)
 {
     if (record_timed(rec, f, false) < 0) {

@@ -10,9 +10,9 @@ const VkVertexInputBindingDescription demo_cube_vertex_binding = {
 };
 
 const VkVertexInputAttributeDescription demo_cube_vertex_attributes[3] = {
-    { .location = 0, .binding = 0, .format = VK_FORMAT_R32G32B32_SFLOAT, .offset = offsetof(demo_cube_vertex, position) },
-    { .location = 1, .binding = 0, .format = VK_FORMAT_R32G32B32_SFLOAT, .offset = offsetof(demo_cube_vertex, normal) },
-    { .location = 2, .binding = 0, .format = VK_FORMAT_R32G32_SFLOAT, .offset = offsetof(demo_cube_vertex, uv) },
+    { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(demo_cube_vertex, position) },
+    { 1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(demo_cube_vertex, normal) },
+    { 2, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(demo_cube_vertex, uv) },
 };
 
 /* Each face: its normal n and two in-plane axes u, v with u x v = n, so the

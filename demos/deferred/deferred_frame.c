@@ -2,6 +2,7 @@
  * renderer made and destroyed, and each frame begun (deferred_renderer.h
  * names the other files). */
 #include "deferred_renderer.h"
+#include "demo_sampler.h"
 
 #include <cglm/clipspace/persp_rh_zo.h>
 
@@ -61,16 +62,7 @@ VkSampleCountFlagBits deferred_renderer_samples(const deferred_renderer *r) { re
 
 static VkResult make_sampler(VkDevice dev, VkFilter filter, VkSamplerAddressMode mode, VkSampler *out)
 {
-    VkSamplerCreateInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-        .magFilter = filter,
-        .minFilter = filter,
-        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-        .addressModeU = mode,
-        .addressModeV = mode,
-        .addressModeW = mode,
-        .maxLod = 0.0f,
-    };
+    VkSamplerCreateInfo si = demo_sampler_info(filter, mode, 0.0f);
     return vkCreateSampler(dev, &si, NULL, out);
 }
 

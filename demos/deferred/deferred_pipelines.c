@@ -141,6 +141,8 @@ eng_result deferred_standalone_pipeline(deferred_renderer *r, program prog, cons
     return pipeline_for(r, prog, &st, &p);
 }
 
+/* Says why a pass cannot record (on stderr: a record callback can only
+ * return false, and rg_execute then reports RG_ERROR_CALLBACK). */
 bool deferred_pass_fail(const pass *p, const char *fmt, ...)
 {
     va_list ap;

@@ -18,8 +18,6 @@ static void pack_params(const deferred_material *m, uint32_t params[4])
     memcpy(&params[3], &m->uv_scale, 4);
 }
 
-/* Says why a pass cannot record (on stderr: a record callback can only
- * return false, and rg_execute then reports RG_ERROR_CALLBACK). */
 bool deferred_draw_gbuffer(const rg_record_context *rc, void *user)
 {
     pass *p = user;

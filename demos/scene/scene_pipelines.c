@@ -79,8 +79,6 @@ const program_info scene_programs[PROGRAM_COUNT] = {
                        3, { TEX, TEX, IMG } },
 };
 
-/* A built graphics pipeline and the rendering state (key) it was built
- * for. */
 /* ------------------------------------------------------------ pipelines */
 
 /* The program's pipeline for a rendering state the graph reported: one

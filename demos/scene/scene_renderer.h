@@ -95,6 +95,8 @@ typedef struct program_info {
     VkDescriptorType bindings[3];
 } program_info;
 
+/* A built graphics pipeline and the rendering state (key) it was built
+ * for. */
 typedef struct pipeline_entry {
     program program;
     uint64_t key;
