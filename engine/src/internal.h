@@ -36,8 +36,9 @@ const rg_allocator *eng__host_of(const eng_context *ctx);
 #endif
 
 /* Records the message for eng_last_error() and returns result, so a failure
- * reads `return eng__fail(ENG_ERROR_..., "what: why", ...);`. */
-eng_result eng__fail(eng_result result, const char *fmt, ...) ENG_PRINTF(2, 3);
+ * reads `return eng__fail(ENG_ERROR_..., "what: why", ...);`: the public
+ * eng_set_error, which libraries built on the engine call the same way. */
+#define eng__fail eng_set_error
 
 /* Maps a failing VkResult to an eng_result and records "<what>: <VkResult>". */
 eng_result eng__vk_fail(VkResult vr, const char *what);
