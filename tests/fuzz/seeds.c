@@ -26,25 +26,35 @@ static void seed_msaa(enc *e)
     s_place(e, "NVIDIA H200");
 }
 
-/* G-buffer MRT span, a lighting span sampling it, a bloom chain of blits,
- * tonemap into the swapchain image. */
-static void seed_deferred(enc *e)
+/* The deferred frame's head: its resources (t0 the swapchain image, t1
+ * albedo, t2 normal, t3 depth, t4 hdr, with bloom t5 the bloom chain; b0 the
+ * camera), the camera's upload and the G-buffer span, its depth kept or
+ * discarded (depth_store). */
+static void s_deferred_gbuffer(enc *e, bool bloom, VkAttachmentStoreOp depth_store)
 {
     s_import(e, "swapchain", VK_FORMAT_B8G8R8A8_SRGB, 1920, 1080, VK_IMAGE_LAYOUT_UNDEFINED,
-             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR); /* t0 */
-    s_tex(e, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, 1);                            /* t1 */
-    s_tex(e, "normal", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                       /* t2 */
-    s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, 1);                                 /* t3 */
-    s_tex(e, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                          /* t4 */
-    s_tex(e, "bloom", VK_FORMAT_R16G16B16A16_SFLOAT, 960, 540, 4, 1);                          /* t5 */
-    s_buf(e, "camera", 256, false);                                                            /* b0 */
+             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+    s_tex(e, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, 1);
+    s_tex(e, "normal", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);
+    s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, 1);
+    s_tex(e, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);
+    if (bloom)
+        s_tex(e, "bloom", VK_FORMAT_R16G16B16A16_SFLOAT, 960, 540, 4, 1);
+    s_buf(e, "camera", 256, false);
     s_user(e, "upload camera", RG_COMMAND_OUTSIDE, A(B(0, RG_USAGE_STORAGE_WRITE_COMPUTE)));
     const s_att st = ATT(0, LD_CLEAR, ST_STORE, -1);
     s_att g[2] = {st, st};
     g[0].tex = 1, g[1].tex = 2;
-    s_begin(e, "gbuffer", g, 2, &(s_att)ATT(3, LD_CLEAR, ST_STORE, -1));
+    s_begin(e, "gbuffer", g, 2, &(s_att)ATT(3, LD_CLEAR, depth_store, -1));
     s_user(e, "draw scene", RG_COMMAND_DRAW, A(B(0, RG_USAGE_UNIFORM_VERTEX)));
     s_op(e, OP_END);
+}
+
+/* G-buffer MRT span, a lighting span sampling it, a bloom chain of blits,
+ * tonemap into the swapchain image. */
+static void seed_deferred(enc *e)
+{
+    s_deferred_gbuffer(e, true, ST_STORE);
     s_att h = ATT(4, LD_DONT, ST_STORE, -1);
     s_begin(e, "lighting", &h, 1, NULL);
     s_user(e, "fullscreen light", RG_COMMAND_DRAW,
@@ -69,20 +79,7 @@ static void seed_deferred(enc *e)
  * read, an Arm driver): G-buffer and lighting merge into one instance. */
 static void seed_deferred_merged(enc *e)
 {
-    s_import(e, "swapchain", VK_FORMAT_B8G8R8A8_SRGB, 1920, 1080, VK_IMAGE_LAYOUT_UNDEFINED,
-             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR); /* t0 */
-    s_tex(e, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, 1);                            /* t1 */
-    s_tex(e, "normal", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                       /* t2 */
-    s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, 1);                                 /* t3 */
-    s_tex(e, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                          /* t4 */
-    s_buf(e, "camera", 256, false);                                                            /* b0 */
-    s_user(e, "upload camera", RG_COMMAND_OUTSIDE, A(B(0, RG_USAGE_STORAGE_WRITE_COMPUTE)));
-    const s_att st = ATT(0, LD_CLEAR, ST_STORE, -1);
-    s_att g[2] = {st, st};
-    g[0].tex = 1, g[1].tex = 2;
-    s_begin(e, "gbuffer", g, 2, &(s_att)ATT(3, LD_CLEAR, ST_DONT, -1));
-    s_user(e, "draw scene", RG_COMMAND_DRAW, A(B(0, RG_USAGE_UNIFORM_VERTEX)));
-    s_op(e, OP_END);
+    s_deferred_gbuffer(e, false, ST_DONT);
     s_att h = ATT(4, LD_DONT, ST_STORE, -1);
     s_begin(e, "lighting", &h, 1, NULL);
     s_user(e, "fullscreen light", RG_COMMAND_DRAW,
