@@ -172,7 +172,7 @@ int main(int argc, char **argv)
     eng_result er = eng_context_create(&(eng_context_desc){ .app_name = "gpu_frame", .validation = validation }, &ctx);
     if (er != ENG_SUCCESS) {
         fprintf(stderr, "gpu_frame: context: %s: %s\n", eng_result_string(er), eng_last_error());
-        return (!gf_device_required() && (er == ENG_ERROR_NO_DEVICE || er == ENG_ERROR_LAYER_MISSING)) ? 77 : 1;
+        return (!bench_device_required() && (er == ENG_ERROR_NO_DEVICE || er == ENG_ERROR_LAYER_MISSING)) ? 77 : 1;
     }
     if (overlap) {
         ov.sizes = (const uint32_t(*)[2])sizes;
@@ -181,14 +181,7 @@ int main(int argc, char **argv)
         ov.warmup = warmup;
         ov.json_path = json_path;
         ov.validation = validation;
-        int orc = ov_run(ctx, &ov);
-        eng_message_counts mc = eng_context_messages(ctx);
-        eng_context_destroy(ctx);
-        if (validation && mc.warning + mc.error) {
-            fprintf(stderr, "gpu_frame: %u validation warnings, %u errors\n", mc.warning, mc.error);
-            return 1;
-        }
-        return orc;
+        return bench_context_finish(ctx, "gpu_frame", validation, ov_run(ctx, &ov));
     }
     const VkPhysicalDeviceProperties *props = eng_context_properties(ctx);
     timer t;
@@ -199,7 +192,7 @@ int main(int argc, char **argv)
         printf("gpu_frame: GPU timestamps unavailable on %s: %s\n", props->deviceName, why);
         gf_timer_destroy(&t);
         eng_context_destroy(ctx);
-        return gf_device_required() ? 1 : 77;
+        return bench_device_required() ? 1 : 77;
     }
     char chunk_text[64];
     snprintf(chunk_text, sizeof chunk_text, "in up to %u chunks (rg_execute_chunk)", chunks);
@@ -297,11 +290,5 @@ int main(int argc, char **argv)
     }
     free(ms);
     gf_timer_destroy(&t);
-    eng_message_counts mc = eng_context_messages(ctx);
-    eng_context_destroy(ctx);
-    if (validation && mc.warning + mc.error) {
-        fprintf(stderr, "gpu_frame: %u validation warnings, %u errors\n", mc.warning, mc.error);
-        return 1;
-    }
-    return rc;
+    return bench_context_finish(ctx, "gpu_frame", validation, rc);
 }

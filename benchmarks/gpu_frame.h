@@ -4,6 +4,7 @@
 #ifndef BENCH_GPU_FRAME_H
 #define BENCH_GPU_FRAME_H
 
+#include "bench_context.h"
 #include "bench_deferred.h"
 #include "bench_frame.h"
 #include "overlap_frame.h"
@@ -60,8 +61,6 @@ typedef struct timer {
 extern const char *gf_config_names[CONFIGS];
 extern const char *gf_merge_names[];
 
-/* ENG_REQUIRE_DEVICE set: a missing device fails instead of skipping. */
-bool gf_device_required(void);
 /* A graph and its renderer for one configuration; one frame's GPU ms. */
 int gf_setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_aliasing, bool timings, rg_merge merge,
                     const char *ground, setup *s);

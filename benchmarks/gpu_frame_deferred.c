@@ -6,12 +6,6 @@
 const char *gf_config_names[CONFIGS] = { "aliasing on, graph", "aliasing on, hand", "aliasing off, graph",
                                              "aliasing off, hand" };
 
-bool gf_device_required(void)
-{
-    const char *req = getenv("ENG_REQUIRE_DEVICE");
-    return req && req[0] && strcmp(req, "0") != 0;
-}
-
 const char *gf_merge_names[] = { [RG_MERGE_AUTO] = "auto", [RG_MERGE_ON] = "on", [RG_MERGE_OFF] = "off" };
 
 void gf_setup_destroy(setup *s)

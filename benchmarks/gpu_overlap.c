@@ -72,7 +72,7 @@ int ov_run(eng_context *ctx, const ov_options *o)
     if (rc == 77) {
         printf("gpu_frame: GPU timestamps unavailable on %s: %s\n", props->deviceName, why);
         ov_timer_destroy(&t);
-        return gf_device_required() ? 1 : 77;
+        return bench_device_required() ? 1 : 77;
     }
     char queues[160] = "";
     for (uint32_t q = 0, used = 0; q < RG_QUEUE_COUNT && used < sizeof queues; q++) {

@@ -43,6 +43,7 @@
  *                           a frame of N draws recorded on T threads
  *                           (graph_cpu_threads.c says how); nothing else
  */
+#include "bench_context.h"
 #include "graph_cpu.h"
 #include "graph_cpu_threads.h"
 
@@ -89,14 +90,8 @@ static void json_row(FILE *j, const row *r, bool first)
  * else rc. */
 static int finish(eng_context *ctx, recorder *rec, bool validation, int rc)
 {
-    eng_message_counts mc = ctx ? eng_context_messages(ctx) : (eng_message_counts){ 0 };
     gc_recorder_close(rec);
-    eng_context_destroy(ctx);
-    if (validation && mc.warning + mc.error) {
-        fprintf(stderr, "graph_cpu: %u validation warnings, %u errors\n", mc.warning, mc.error);
-        return 1;
-    }
-    return rc;
+    return bench_context_finish(ctx, "graph_cpu", validation, rc);
 }
 
 static int usage(void)
@@ -180,9 +175,8 @@ int main(int argc, char **argv)
             ctx = NULL;
             /* The validated side-by-side run needs a device: 77 ("skipped"
              * to CTest) unless one is required. */
-            const char *req = getenv("ENG_REQUIRE_DEVICE");
             if (o.validation)
-                return req && req[0] && strcmp(req, "0") != 0 ? 1 : 77;
+                return bench_device_required() ? 1 : 77;
         }
     }
     if (td.thread_count) {
