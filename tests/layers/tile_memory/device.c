@@ -124,7 +124,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tile_CreateDevice(VkPhysicalDevice pd, const VkDe
     tile_memory_device_created(d, &mp);
     d->emulated_budget = emulated;
     d->physical = pd;
-    d->key = tile_key(*out);
+    d->node.key = tile_key(*out);
     d->device = *out;
     d->instance = inst;
     d->gdpa = gdpa;

@@ -56,59 +56,55 @@
 #endif
 
 static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
-static instance_data *instances;
-static device_data *devices;
+static tile_node *instances;
+static tile_node *devices;
 
-instance_data *tile_find_instance(void *key)
+/* The lists of instances and devices, under the global lock. */
+static tile_node *list_find(tile_node *const *list, void *key)
 {
     pthread_mutex_lock(&global_lock);
-    instance_data *d = instances;
-    while (d && d->key != key)
-        d = d->next;
+    tile_node *n = *list;
+    while (n && n->key != key)
+        n = n->next;
     pthread_mutex_unlock(&global_lock);
-    return d;
+    return n;
 }
 
-device_data *tile_find_device(void *key)
+static void list_add(tile_node **list, tile_node *n)
 {
     pthread_mutex_lock(&global_lock);
-    device_data *d = devices;
-    while (d && d->key != key)
-        d = d->next;
-    pthread_mutex_unlock(&global_lock);
-    return d;
-}
-
-void tile_for_each_device(VkPhysicalDevice physical, void (*fn)(device_data *d, void *user), void *user)
-{
-    pthread_mutex_lock(&global_lock);
-    for (device_data *d = devices; d; d = d->next)
-        if (d->physical == physical)
-            fn(d, user);
+    n->next = *list;
+    *list = n;
     pthread_mutex_unlock(&global_lock);
 }
 
-void tile_device_add(device_data *d)
+static tile_node *list_take(tile_node **list, void *key)
 {
     pthread_mutex_lock(&global_lock);
-    d->next = devices;
-    devices = d;
-    pthread_mutex_unlock(&global_lock);
-}
-
-device_data *tile_device_take(void *key)
-{
-    pthread_mutex_lock(&global_lock);
-    device_data *d = NULL;
-    for (device_data **p = &devices; *p; p = &(*p)->next) {
+    tile_node *n = NULL;
+    for (tile_node **p = list; *p; p = &(*p)->next) {
         if ((*p)->key == key) {
-            d = *p;
-            *p = d->next;
+            n = *p;
+            *p = n->next;
             break;
         }
     }
     pthread_mutex_unlock(&global_lock);
-    return d;
+    return n;
+}
+
+instance_data *tile_find_instance(void *key) { return (instance_data *)list_find(&instances, key); }
+device_data *tile_find_device(void *key) { return (device_data *)list_find(&devices, key); }
+void tile_device_add(device_data *d) { list_add(&devices, &d->node); }
+device_data *tile_device_take(void *key) { return (device_data *)list_take(&devices, key); }
+
+void tile_for_each_device(VkPhysicalDevice physical, void (*fn)(device_data *d, void *user), void *user)
+{
+    pthread_mutex_lock(&global_lock);
+    for (tile_node *n = devices; n; n = n->next)
+        if (((device_data *)n)->physical == physical)
+            fn((device_data *)n, user);
+    pthread_mutex_unlock(&global_lock);
 }
 
 /* ------------------------------------------------------------- instance */
@@ -134,7 +130,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tile_CreateInstance(const VkInstanceCreate
         free(d);
         return vr;
     }
-    d->key = tile_key(*out);
+    d->node.key = tile_key(*out);
     d->instance = *out;
     d->gipa = gipa;
 #define GET(field, type, name) d->field = (type)gipa(*out, name)
@@ -151,10 +147,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tile_CreateInstance(const VkInstanceCreate
     GET(destroy_messenger, PFN_vkDestroyDebugUtilsMessengerEXT, "vkDestroyDebugUtilsMessengerEXT");
 #undef GET
     pthread_mutex_init(&d->lock, NULL);
-    pthread_mutex_lock(&global_lock);
-    d->next = instances;
-    instances = d;
-    pthread_mutex_unlock(&global_lock);
+    list_add(&instances, &d->node);
     return VK_SUCCESS;
 }
 
@@ -162,17 +155,7 @@ static VKAPI_ATTR void VKAPI_CALL tile_DestroyInstance(VkInstance instance, cons
 {
     if (!instance)
         return;
-    void *key = tile_key(instance);
-    pthread_mutex_lock(&global_lock);
-    instance_data *d = NULL;
-    for (instance_data **p = &instances; *p; p = &(*p)->next) {
-        if ((*p)->key == key) {
-            d = *p;
-            *p = d->next;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&global_lock);
+    instance_data *d = (instance_data *)list_take(&instances, tile_key(instance));
     if (!d)
         return;
     d->destroy_instance(instance, alloc);
