@@ -95,11 +95,7 @@ static eng_result check_desc(eng_context *ctx, const eng_image_desc *d, const ch
 
 eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_image **out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_create: NULL out");
-    *out = NULL;
-    if (!ctx || !desc)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_create: NULL context or desc");
+    ENG__CHECK_CREATE("eng_image_create", ctx, desc, out);
     VkSampleCountFlagBits samples = desc->samples ? desc->samples : VK_SAMPLE_COUNT_1_BIT;
     uint32_t mips = desc->mip_levels ? desc->mip_levels : 1;
     uint32_t layers = desc->array_layers ? desc->array_layers : 1;
@@ -199,11 +195,7 @@ bool eng_image_is_lazy(const eng_image *img)
 
 eng_result eng_attachment_create(eng_context *ctx, const eng_attachment_desc *desc, eng_image **out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_attachment_create: NULL out");
-    *out = NULL;
-    if (!ctx || !desc)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_attachment_create: NULL context or desc");
+    ENG__CHECK_CREATE("eng_attachment_create", ctx, desc, out);
     char name[64];
     eng__copy_name(name, sizeof name, desc->name, "attachment");
     if (!desc->persistent && desc->extra_usage)

@@ -258,11 +258,7 @@ static eng_result finish_pipeline(eng_pipeline *p, eng_result res, VkResult vr, 
 
 eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng_pipeline **out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_create: NULL out");
-    *out = NULL;
-    if (!ctx || !d)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_create: NULL context or desc");
+    ENG__CHECK_CREATE("eng_pipeline_create", ctx, d, out);
     char name[64];
     eng__copy_name(name, sizeof name, d->name, "unnamed");
     VkSampleCountFlagBits samples = d->samples ? d->samples : VK_SAMPLE_COUNT_1_BIT;
@@ -436,11 +432,7 @@ void eng_pipeline_desc_set_rendering(eng_pipeline_desc *d, const rg_command_rend
 
 eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipeline_desc *d, eng_pipeline **out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_compute_pipeline_create: NULL out");
-    *out = NULL;
-    if (!ctx || !d)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_compute_pipeline_create: NULL context or desc");
+    ENG__CHECK_CREATE("eng_compute_pipeline_create", ctx, d, out);
     char name[64];
     eng__copy_name(name, sizeof name, d->name, "unnamed");
     eng_result res = check_push_size(ctx, name, d->push_constant_size);
