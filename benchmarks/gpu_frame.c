@@ -260,8 +260,8 @@ int main(int argc, char **argv)
             double median = frames % 2 ? v[frames / 2] : (v[frames / 2 - 1] + v[frames / 2]) / 2;
             /* The graph's barrier counts: the flat copy's equal them where it exists. */
             bench_flat_counts counts = st->flat ? st->counts : bench_graph_counts(st->graph);
-            printf("%-10s %-20s %10.3f %10.3f %10.3f %12.2f %12.2f %6u %7u %6u\n", res, gf_config_names[c], median, v[0],
-                   v[frames - 1], st->totals.pooled / 1048576.0, st->totals.unaliased / 1048576.0,
+            printf("%-10s %-20s %10.3f %10.3f %10.3f %12.2f %12.2f %6u %7u %6u\n", res, gf_config_names[c], median,
+                   v[0], v[frames - 1], st->totals.pooled / 1048576.0, st->totals.unaliased / 1048576.0,
                    counts.barrier_calls, counts.image_barriers, st->merged);
             if (json)
                 fprintf(json,
