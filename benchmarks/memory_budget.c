@@ -16,6 +16,8 @@
  *
  *   memory_budget [--rounds N] [--sizes WxH,...] [--json FILE] [--validation]
  */
+#include "bench_context.h"
+
 #include <engine/engine.h>
 #include <rendergraph/rendergraph.h>
 
@@ -239,9 +241,7 @@ int main(int argc, char **argv)
     if (r != ENG_SUCCESS) {
         die(r, "context");
         /* 77: "skipped" to CTest, unless a device is required. */
-        const char *req = getenv("ENG_REQUIRE_DEVICE");
-        bool required = req && req[0] && strcmp(req, "0") != 0;
-        return (!required && (r == ENG_ERROR_NO_DEVICE || r == ENG_ERROR_LAYER_MISSING)) ? 77 : 1;
+        return (!bench_device_required() && (r == ENG_ERROR_NO_DEVICE || r == ENG_ERROR_LAYER_MISSING)) ? 77 : 1;
     }
     const VkPhysicalDeviceProperties *props = eng_context_properties(ctx);
     /* Figures from a layer's emulation (the tile-memory layer on lavapipe)
@@ -330,11 +330,5 @@ int main(int argc, char **argv)
         fprintf(json, "]}\n");
         fclose(json);
     }
-    eng_message_counts mc = eng_context_messages(ctx);
-    eng_context_destroy(ctx);
-    if (validation && mc.warning + mc.error) {
-        fprintf(stderr, "memory_budget: %u validation warnings, %u errors\n", mc.warning, mc.error);
-        return 1;
-    }
-    return rc;
+    return bench_context_finish(ctx, "memory_budget", validation, rc);
 }

@@ -1,20 +1,13 @@
 /* Per-frame descriptor pools (demo_descriptors.h). */
 #include "demo_descriptors.h"
+#include "demo_sampler.h"
 
 void demo_descriptors_create(demo_app *app, uint32_t sets_per_frame, demo_descriptors *d)
 {
     *d = (demo_descriptors){ .lock = DEMO_LOCK_INIT };
     d->device = eng_context_device(app->ctx); /* from here destroy has something to do */
-    VkSamplerCreateInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-        .magFilter = VK_FILTER_LINEAR,
-        .minFilter = VK_FILTER_LINEAR,
-        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-        .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .maxLod = VK_LOD_CLAMP_NONE,
-    };
+    VkSamplerCreateInfo si =
+        demo_sampler_info(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_LOD_CLAMP_NONE);
     DEMO_VK_CHECK(app, vkCreateSampler(d->device, &si, NULL, &d->sampler));
     VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, sets_per_frame * 8 };
     VkDescriptorPoolCreateInfo pi = {

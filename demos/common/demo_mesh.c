@@ -1,52 +1,14 @@
 #include "demo_mesh.h"
 
-#include <stddef.h>
-
-const VkVertexInputBindingDescription demo_vertex_binding = {
-    .binding = 0,
-    .stride = sizeof(demo_vertex),
-    .inputRate = VK_VERTEX_INPUT_RATE_VERTEX,
-};
-
-const VkVertexInputAttributeDescription demo_vertex_attributes[3] = {
-    { .location = 0, .binding = 0, .format = VK_FORMAT_R32G32B32_SFLOAT, .offset = offsetof(demo_vertex, position) },
-    { .location = 1, .binding = 0, .format = VK_FORMAT_R32G32B32_SFLOAT, .offset = offsetof(demo_vertex, normal) },
-    { .location = 2, .binding = 0, .format = VK_FORMAT_R32G32_SFLOAT, .offset = offsetof(demo_vertex, uv) },
-};
-
-/* Each face: its normal n and two in-plane axes u, v with u x v = n, so the
- * corners (-u-v, +u-v, +u+v, -u+v) run counter-clockwise seen from outside,
- * and v points "up" on the face so the texture stands upright. */
-static const float faces[6][3][3] = {
-    { { 1, 0, 0 }, { 0, 0, -1 }, { 0, 1, 0 } },
-    { { -1, 0, 0 }, { 0, 0, 1 }, { 0, 1, 0 } },
-    { { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, -1 } },
-    { { 0, -1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } },
-    { { 0, 0, 1 }, { 1, 0, 0 }, { 0, 1, 0 } },
-    { { 0, 0, -1 }, { -1, 0, 0 }, { 0, 1, 0 } },
-};
+static const uint32_t cube_vert[] =
+#include "cube.vert.inc"
+    ;
 
 void demo_cube_create(demo_app *app, demo_mesh *mesh)
 {
-    static const float corners[4][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, 1 } };
-    demo_vertex vertices[24];
+    demo_cube_vertex vertices[24];
     uint16_t indices[36];
-    for (int f = 0; f < 6; f++) {
-        const float *n = faces[f][0], *u = faces[f][1], *v = faces[f][2];
-        for (int c = 0; c < 4; c++) {
-            float s = corners[c][0], t = corners[c][1];
-            demo_vertex *vx = &vertices[f * 4 + c];
-            for (int k = 0; k < 3; k++) {
-                vx->position[k] = n[k] + s * u[k] + t * v[k];
-                vx->normal[k] = n[k];
-            }
-            vx->uv[0] = (s + 1) * 0.5f;
-            vx->uv[1] = (1 - t) * 0.5f; /* image rows run downwards */
-        }
-        static const uint16_t quad[6] = { 0, 1, 2, 0, 2, 3 };
-        for (int i = 0; i < 6; i++)
-            indices[f * 6 + i] = (uint16_t)(f * 4 + quad[i]);
-    }
+    demo_cube_geometry(vertices, indices);
     DEMO_CHECK(app, eng_buffer_create_with_data(app->ctx, "cube vertices", VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
                                                 vertices, sizeof vertices, &mesh->vertices));
     DEMO_CHECK(app, eng_buffer_create_with_data(app->ctx, "cube indices", VK_BUFFER_USAGE_INDEX_BUFFER_BIT, indices,
@@ -68,4 +30,37 @@ void demo_mesh_draw(VkCommandBuffer cmd, const demo_mesh *mesh)
     vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &offset);
     vkCmdBindIndexBuffer(cmd, eng_buffer_handle(mesh->indices), 0, VK_INDEX_TYPE_UINT16);
     vkCmdDrawIndexed(cmd, mesh->index_count, 1, 0, 0, 0);
+}
+
+eng_pipeline_desc demo_cube_pipeline_desc(const demo_app *app, const char *name, const uint32_t *fragment_spirv,
+                                          size_t fragment_size, VkFormat color_format)
+{
+    return (eng_pipeline_desc){
+        .name = name,
+        .vertex_spirv = cube_vert,
+        .vertex_size = sizeof cube_vert,
+        .fragment_spirv = fragment_spirv,
+        .fragment_size = fragment_size,
+        .bindings = &demo_cube_vertex_binding,
+        .binding_count = 1,
+        .attributes = demo_cube_vertex_attributes,
+        .attribute_count = 3,
+        .color_formats = { color_format },
+        .color_count = 1,
+        .samples = (VkSampleCountFlagBits)app->opts.samples,
+        .cull_mode = VK_CULL_MODE_BACK_BIT,
+        .push_constant_size = sizeof(demo_push),
+        .cache = app->pipeline_cache,
+    };
+}
+
+void demo_cube_draw(VkCommandBuffer cmd, const eng_pipeline *pipeline, const demo_texture_binding *binding,
+                    const demo_push *push, const demo_mesh *mesh)
+{
+    VkPipelineLayout layout = eng_pipeline_layout(pipeline);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(pipeline));
+    if (binding)
+        demo_texture_binding_bind(cmd, binding, layout);
+    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof *push, push);
+    demo_mesh_draw(cmd, mesh);
 }

@@ -4,16 +4,12 @@
 #define DEMO_MESH_H
 
 #include "demo_app.h"
+#include "demo_cube.h"
+#include "demo_texture_binding.h"
+#include "demo_transform.h"
 
-/* The vertex layout of shaders/cube.vert. */
-typedef struct demo_vertex {
-    float position[3];
-    float normal[3];
-    float uv[2];
-} demo_vertex;
-
-extern const VkVertexInputBindingDescription demo_vertex_binding;
-extern const VkVertexInputAttributeDescription demo_vertex_attributes[3];
+/* The vertex layout of shaders/cube.vert (demo_cube.h's): demo_cube_vertex,
+ * demo_cube_vertex_binding and demo_cube_vertex_attributes. */
 
 typedef struct demo_mesh {
     eng_buffer *vertices;
@@ -25,5 +21,18 @@ typedef struct demo_mesh {
 void demo_cube_create(demo_app *app, demo_mesh *mesh);
 void demo_mesh_destroy(demo_mesh *mesh);
 void demo_mesh_draw(VkCommandBuffer cmd, const demo_mesh *mesh);
+
+/* A pipeline that draws the cube with shaders/cube.vert and the given
+ * fragment shader into one color attachment of color_format, at the app's
+ * --samples, back faces culled, demo_push as its push constants. The
+ * caller adds depth and descriptor set layouts. */
+eng_pipeline_desc demo_cube_pipeline_desc(const demo_app *app, const char *name, const uint32_t *fragment_spirv,
+                                          size_t fragment_size, VkFormat color_format);
+
+/* Records the cube drawn by a pipeline made from demo_cube_pipeline_desc:
+ * binds the pipeline and binding's set (binding NULL: none), pushes push
+ * to both stages, draws. */
+void demo_cube_draw(VkCommandBuffer cmd, const eng_pipeline *pipeline, const demo_texture_binding *binding,
+                    const demo_push *push, const demo_mesh *mesh);
 
 #endif

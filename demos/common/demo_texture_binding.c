@@ -1,4 +1,5 @@
 #include "demo_texture_binding.h"
+#include "demo_sampler.h"
 
 void demo_texture_binding_create(demo_app *app, const eng_image *texture, demo_texture_binding *b)
 {
@@ -6,16 +7,7 @@ void demo_texture_binding_create(demo_app *app, const eng_image *texture, demo_t
     b->device = dev;
     /* Linear filtering and repeat: the texture has one mip level, so the
      * demos keep it large on screen, where magnification looks smooth. */
-    VkSamplerCreateInfo sci = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-        .magFilter = VK_FILTER_LINEAR,
-        .minFilter = VK_FILTER_LINEAR,
-        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-        .addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-        .addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-        .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-        .maxLod = 0.0f,
-    };
+    VkSamplerCreateInfo sci = demo_sampler_info(VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_REPEAT, 0.0f);
     DEMO_VK_CHECK(app, vkCreateSampler(dev, &sci, NULL, &b->sampler));
     VkDescriptorSetLayoutBinding lb = {
         .binding = 0,

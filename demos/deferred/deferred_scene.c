@@ -6,18 +6,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-const VkVertexInputBindingDescription deferred_vertex_binding = {
-    .binding = 0,
-    .stride = sizeof(deferred_vertex),
-    .inputRate = VK_VERTEX_INPUT_RATE_VERTEX,
-};
-
-const VkVertexInputAttributeDescription deferred_vertex_attributes[3] = {
-    { .location = 0, .binding = 0, .format = VK_FORMAT_R32G32B32_SFLOAT, .offset = offsetof(deferred_vertex, position) },
-    { .location = 1, .binding = 0, .format = VK_FORMAT_R32G32B32_SFLOAT, .offset = offsetof(deferred_vertex, normal) },
-    { .location = 2, .binding = 0, .format = VK_FORMAT_R32G32_SFLOAT, .offset = offsetof(deferred_vertex, uv) },
-};
-
 static eng_result mesh_upload(eng_context *ctx, const char *name, const deferred_vertex *v, size_t vcount,
                               const uint16_t *idx, uint32_t icount, deferred_mesh *mesh)
 {
@@ -30,33 +18,12 @@ static eng_result mesh_upload(eng_context *ctx, const char *name, const deferred
     return r;
 }
 
-/* A cube from -1 to 1: each face its own four vertices (flat normals, uv
- * 0..1), counter-clockwise seen from outside. Per face: normal n and
- * in-plane axes u, v with u x v = n. */
+/* The demos' cube (demo_cube.h). */
 static eng_result cube_create(eng_context *ctx, deferred_mesh *mesh)
 {
-    static const float faces[6][3][3] = {
-        { { 1, 0, 0 }, { 0, 0, -1 }, { 0, 1, 0 } },  { { -1, 0, 0 }, { 0, 0, 1 }, { 0, 1, 0 } },
-        { { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, -1 } },  { { 0, -1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } },
-        { { 0, 0, 1 }, { 1, 0, 0 }, { 0, 1, 0 } },   { { 0, 0, -1 }, { -1, 0, 0 }, { 0, 1, 0 } },
-    };
-    static const float corners[4][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, 1 } };
-    static const uint16_t quad[6] = { 0, 1, 2, 0, 2, 3 };
     deferred_vertex v[24];
     uint16_t idx[36];
-    for (int f = 0; f < 6; f++) {
-        for (int c = 0; c < 4; c++) {
-            deferred_vertex *vx = &v[f * 4 + c];
-            for (int k = 0; k < 3; k++) {
-                vx->position[k] = faces[f][0][k] + corners[c][0] * faces[f][1][k] + corners[c][1] * faces[f][2][k];
-                vx->normal[k] = faces[f][0][k];
-            }
-            vx->uv[0] = (corners[c][0] + 1) * 0.5f;
-            vx->uv[1] = (1 - corners[c][1]) * 0.5f;
-        }
-        for (int i = 0; i < 6; i++)
-            idx[f * 6 + i] = (uint16_t)(f * 4 + quad[i]);
-    }
+    demo_cube_geometry(v, idx);
     return mesh_upload(ctx, "deferred cube", v, 24, idx, 36, mesh);
 }
 

@@ -5,6 +5,8 @@
 #ifndef DEFERRED_SCENE_H
 #define DEFERRED_SCENE_H
 
+#include "demo_cube.h"
+
 #include <engine/engine.h>
 
 #include <cglm/cglm.h>
@@ -12,15 +14,9 @@
 #define DEFERRED_MAX_LIGHTS 64
 #define DEFERRED_MAX_OBJECTS (16 + DEFERRED_MAX_LIGHTS)
 
-/* The vertex layout of shaders/deferred_gbuffer.vert. */
-typedef struct deferred_vertex {
-    float position[3];
-    float normal[3];
-    float uv[2];
-} deferred_vertex;
-
-extern const VkVertexInputBindingDescription deferred_vertex_binding;
-extern const VkVertexInputAttributeDescription deferred_vertex_attributes[3];
+/* The vertex layout of shaders/deferred_gbuffer.vert: the demos' cube's
+ * (demo_cube_vertex_binding and demo_cube_vertex_attributes). */
+typedef demo_cube_vertex deferred_vertex;
 
 typedef struct deferred_mesh {
     eng_buffer *vertices;

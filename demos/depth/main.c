@@ -12,9 +12,6 @@
 #include "demo_mesh.h"
 #include "demo_transform.h"
 
-static const uint32_t cube_vert[] =
-#include "cube.vert.inc"
-    ;
 static const uint32_t tinted_frag[] =
 #include "tinted.frag.inc"
     ;
@@ -69,9 +66,6 @@ static bool draw(const rg_record_context *rc, void *user)
     mat4 view_projection;
     float aspect = (float)s->extent.width / (float)s->extent.height;
     demo_view_projection(45.0f, aspect, (vec3){ 0.0f, 1.0f, 6.0f }, (vec3){ 0.0f, 0.0f, 0.0f }, view_projection);
-    VkCommandBuffer cmd = rg_record_cmd(rc);
-    VkPipelineLayout layout = eng_pipeline_layout(s->pipeline);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->pipeline));
     mat4 model;
     glm_translate_make(model, (float *)o->position);
     glm_rotate(model, 0.5f + o->spin * (float)s->index, (vec3){ 0.0f, 1.0f, 0.0f });
@@ -79,8 +73,7 @@ static bool draw(const rg_record_context *rc, void *user)
     glm_scale(model, (float *)o->scale);
     demo_push push;
     demo_push_make(view_projection, model, o->tint, &push);
-    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof push, &push);
-    demo_mesh_draw(cmd, &s->cube);
+    demo_cube_draw(rg_record_cmd(rc), s->pipeline, NULL, &push, &s->cube);
     return true;
 }
 
@@ -128,26 +121,11 @@ int main(int argc, char **argv)
     bool depth_test = flags[0].value == NULL;
 
     demo_cube_create(&app, &s.cube);
-    eng_pipeline_desc pd = {
-        .name = "tinted cube",
-        .vertex_spirv = cube_vert,
-        .vertex_size = sizeof cube_vert,
-        .fragment_spirv = tinted_frag,
-        .fragment_size = sizeof tinted_frag,
-        .bindings = &demo_vertex_binding,
-        .binding_count = 1,
-        .attributes = demo_vertex_attributes,
-        .attribute_count = 3,
-        .color_formats = { eng_swapchain_format(app.swapchain) },
-        .color_count = 1,
-        .depth_format = VK_FORMAT_D32_SFLOAT,
-        .samples = (VkSampleCountFlagBits)app.opts.samples,
-        .cull_mode = VK_CULL_MODE_BACK_BIT,
-        .depth_test = depth_test,
-        .depth_write = depth_test,
-        .push_constant_size = sizeof(demo_push),
-        .cache = app.pipeline_cache,
-    };
+    eng_pipeline_desc pd = demo_cube_pipeline_desc(&app, "tinted cube", tinted_frag, sizeof tinted_frag,
+                                                   eng_swapchain_format(app.swapchain));
+    pd.depth_format = VK_FORMAT_D32_SFLOAT;
+    pd.depth_test = depth_test;
+    pd.depth_write = depth_test;
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
     return demo_app_run_graph(&app, declare, update, &s);
 }

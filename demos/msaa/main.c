@@ -25,9 +25,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const uint32_t cube_vert[] =
-#include "cube.vert.inc"
-    ;
 static const uint32_t cube_frag[] =
 #include "cube.frag.inc"
     ;
@@ -72,12 +69,7 @@ static bool draw(const rg_record_context *rc, void *user)
     demo_push push;
     demo_push_make(view_projection, model, (vec4){ 1.0f, 1.0f, 1.0f, 1.0f }, &push);
 
-    VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->pipeline));
-    demo_texture_binding_bind(cmd, &s->binding, eng_pipeline_layout(s->pipeline));
-    vkCmdPushConstants(cmd, eng_pipeline_layout(s->pipeline), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
-                       0, sizeof push, &push);
-    demo_mesh_draw(cmd, &s->cube);
+    demo_cube_draw(rg_record_cmd(rc), s->pipeline, &s->binding, &push, &s->cube);
     return true;
 }
 
@@ -171,28 +163,13 @@ int main(int argc, char **argv)
     DEMO_CHECK(&app, eng_texture_load(app.ctx, texture, &s.texture));
     demo_texture_binding_create(&app, s.texture, &s.binding);
     demo_cube_create(&app, &s.cube);
-    eng_pipeline_desc pd = {
-        .name = "textured cube",
-        .vertex_spirv = cube_vert,
-        .vertex_size = sizeof cube_vert,
-        .fragment_spirv = cube_frag,
-        .fragment_size = sizeof cube_frag,
-        .bindings = &demo_vertex_binding,
-        .binding_count = 1,
-        .attributes = demo_vertex_attributes,
-        .attribute_count = 3,
-        .color_formats = { eng_swapchain_format(app.swapchain) },
-        .color_count = 1,
-        .depth_format = VK_FORMAT_D32_SFLOAT,
-        .samples = (VkSampleCountFlagBits)app.opts.samples,
-        .cull_mode = VK_CULL_MODE_BACK_BIT,
-        .depth_test = true,
-        .depth_write = true,
-        .set_layouts = &s.binding.layout,
-        .set_layout_count = 1,
-        .push_constant_size = sizeof(demo_push),
-        .cache = app.pipeline_cache,
-    };
+    eng_pipeline_desc pd = demo_cube_pipeline_desc(&app, "textured cube", cube_frag, sizeof cube_frag,
+                                                   eng_swapchain_format(app.swapchain));
+    pd.depth_format = VK_FORMAT_D32_SFLOAT;
+    pd.depth_test = true;
+    pd.depth_write = true;
+    pd.set_layouts = &s.binding.layout;
+    pd.set_layout_count = 1;
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
     rg_result r = rg_graph_create(&(rg_graph_desc){ .name = "msaa", .device = eng_context_graph_device(app.ctx) }, &s.graph);
     if (r != RG_SUCCESS)

@@ -16,9 +16,6 @@ static const uint32_t fullscreen_vert[] =
 static const uint32_t sky_frag[] =
 #include "postfx_sky.frag.inc"
     ;
-static const uint32_t cube_vert[] =
-#include "cube.vert.inc"
-    ;
 static const uint32_t cube_frag[] =
 #include "postfx_cube.frag.inc"
     ;
@@ -53,25 +50,9 @@ void postfx_scene_create(postfx *fx, const char *texture_path)
         .cache = app->pipeline_cache,
     };
     DEMO_CHECK(app, eng_pipeline_create(app->ctx, &sky, &s->sky));
-    eng_pipeline_desc cube = {
-        .name = "postfx cube",
-        .vertex_spirv = cube_vert,
-        .vertex_size = sizeof cube_vert,
-        .fragment_spirv = cube_frag,
-        .fragment_size = sizeof cube_frag,
-        .bindings = &demo_vertex_binding,
-        .binding_count = 1,
-        .attributes = demo_vertex_attributes,
-        .attribute_count = 3,
-        .color_formats = { POSTFX_FORMAT },
-        .color_count = 1,
-        .samples = samples,
-        .cull_mode = VK_CULL_MODE_BACK_BIT,
-        .set_layouts = &s->binding.layout,
-        .set_layout_count = 1,
-        .push_constant_size = sizeof(demo_push),
-        .cache = app->pipeline_cache,
-    };
+    eng_pipeline_desc cube = demo_cube_pipeline_desc(app, "postfx cube", cube_frag, sizeof cube_frag, POSTFX_FORMAT);
+    cube.set_layouts = &s->binding.layout;
+    cube.set_layout_count = 1;
     DEMO_CHECK(app, eng_pipeline_create(app->ctx, &cube, &s->cube_pipeline));
 }
 
@@ -107,11 +88,7 @@ static bool draw_scene(const rg_record_context *rc, void *user)
     /* tint.w: the height (texture v) of the glowing band sweeping the cube. */
     float band = 1.2f - fmodf(0.015f * t + 0.45f, 1.4f);
     demo_push_make(view_projection, model, (vec4){ 1.0f, 1.0f, 1.0f, band }, &push);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(s->cube_pipeline));
-    demo_texture_binding_bind(cmd, &s->binding, eng_pipeline_layout(s->cube_pipeline));
-    vkCmdPushConstants(cmd, eng_pipeline_layout(s->cube_pipeline),
-                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof push, &push);
-    demo_mesh_draw(cmd, &s->cube);
+    demo_cube_draw(cmd, s->cube_pipeline, &s->binding, &push, &s->cube);
     return true;
 }
 

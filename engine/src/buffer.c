@@ -17,11 +17,7 @@ struct eng_buffer {
 
 eng_result eng_buffer_create(eng_context *ctx, const eng_buffer_desc *desc, eng_buffer **out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_buffer_create: NULL out");
-    *out = NULL;
-    if (!ctx || !desc)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_buffer_create: NULL context or desc");
+    ENG__CHECK_CREATE("eng_buffer_create", ctx, desc, out);
     char name[64];
     eng__copy_name(name, sizeof name, desc->name, "unnamed");
     if (desc->size == 0)

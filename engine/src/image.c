@@ -95,11 +95,7 @@ static eng_result check_desc(eng_context *ctx, const eng_image_desc *d, const ch
 
 eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_image **out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_create: NULL out");
-    *out = NULL;
-    if (!ctx || !desc)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_create: NULL context or desc");
+    ENG__CHECK_CREATE("eng_image_create", ctx, desc, out);
     VkSampleCountFlagBits samples = desc->samples ? desc->samples : VK_SAMPLE_COUNT_1_BIT;
     uint32_t mips = desc->mip_levels ? desc->mip_levels : 1;
     uint32_t layers = desc->array_layers ? desc->array_layers : 1;
@@ -199,11 +195,7 @@ bool eng_image_is_lazy(const eng_image *img)
 
 eng_result eng_attachment_create(eng_context *ctx, const eng_attachment_desc *desc, eng_image **out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_attachment_create: NULL out");
-    *out = NULL;
-    if (!ctx || !desc)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_attachment_create: NULL context or desc");
+    ENG__CHECK_CREATE("eng_attachment_create", ctx, desc, out);
     char name[64];
     eng__copy_name(name, sizeof name, desc->name, "attachment");
     if (!desc->persistent && desc->extra_usage)
@@ -253,40 +245,6 @@ static void record_upload(VkCommandBuffer cmd, void *user)
                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, j->layout);
 }
 
-eng_result eng_image_upload(eng_context *ctx, eng_image *img, const void *texels, size_t size,
-                            VkImageLayout final_layout)
-{
-    if (!ctx || !img || !texels)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: NULL argument");
-    const eng_image_info *info = &img->info;
-    size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
-    if (expect == 0 || size != expect)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s' takes %llu bytes, got %llu",
-                         img->name, (unsigned long long)expect, (unsigned long long)size);
-    if (!(info->usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT) || info->samples != VK_SAMPLE_COUNT_1_BIT)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
-                         "eng_image_upload: image '%s' needs TRANSFER_DST usage and one sample", img->name);
-    if (final_layout == VK_IMAGE_LAYOUT_UNDEFINED || final_layout == VK_IMAGE_LAYOUT_PREINITIALIZED)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s': final layout %d is not a target",
-                         img->name, (int)final_layout);
-    eng_buffer *staging = NULL;
-    eng_buffer_desc bd = {
-        .name = "upload staging",
-        .size = size,
-        .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-        .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-    };
-    eng_result res = eng_buffer_create(ctx, &bd, &staging);
-    if (res != ENG_SUCCESS)
-        return res;
-    memcpy(eng_buffer_mapped(staging), texels, size);
-    copy_job job = { eng__vk_of(ctx), info->image, eng_buffer_handle(staging), info->aspect, info->extent,
-                     final_layout };
-    res = eng_context_submit_once(ctx, record_upload, &job);
-    eng_buffer_destroy(staging);
-    return res;
-}
-
 static void record_read(VkCommandBuffer cmd, void *user)
 {
     const copy_job *j = user;
@@ -320,6 +278,52 @@ static void record_read(VkCommandBuffer cmd, void *user)
     vk->CmdPipelineBarrier2(cmd, &dep);
 }
 
+/* Copies size bytes between the host and the image through a host-visible
+ * staging buffer, in one submission: from the host (upload; the image ends
+ * in layout) or to it (read back; the image is in layout and stays). */
+static eng_result staged_copy(eng_context *ctx, const eng_image_info *info, const void *from, void *to, size_t size,
+                              VkImageLayout layout)
+{
+    bool upload = from != NULL;
+    eng_buffer *staging = NULL;
+    eng_buffer_desc bd = {
+        .name = upload ? "upload staging" : "readback staging",
+        .size = size,
+        .usage = upload ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT : VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+    };
+    eng_result res = eng_buffer_create(ctx, &bd, &staging);
+    if (res != ENG_SUCCESS)
+        return res;
+    if (upload)
+        memcpy(eng_buffer_mapped(staging), from, size);
+    copy_job job = { eng__vk_of(ctx), info->image, eng_buffer_handle(staging), info->aspect, info->extent, layout };
+    res = eng_context_submit_once(ctx, upload ? record_upload : record_read, &job);
+    if (res == ENG_SUCCESS && !upload)
+        memcpy(to, eng_buffer_mapped(staging), size);
+    eng_buffer_destroy(staging);
+    return res;
+}
+
+eng_result eng_image_upload(eng_context *ctx, eng_image *img, const void *texels, size_t size,
+                            VkImageLayout final_layout)
+{
+    if (!ctx || !img || !texels)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: NULL argument");
+    const eng_image_info *info = &img->info;
+    size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
+    if (expect == 0 || size != expect)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s' takes %llu bytes, got %llu",
+                         img->name, (unsigned long long)expect, (unsigned long long)size);
+    if (!(info->usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT) || info->samples != VK_SAMPLE_COUNT_1_BIT)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
+                         "eng_image_upload: image '%s' needs TRANSFER_DST usage and one sample", img->name);
+    if (final_layout == VK_IMAGE_LAYOUT_UNDEFINED || final_layout == VK_IMAGE_LAYOUT_PREINITIALIZED)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s': final layout %d is not a target",
+                         img->name, (int)final_layout);
+    return staged_copy(ctx, info, texels, NULL, size, final_layout);
+}
+
 eng_result eng_image_read(eng_context *ctx, eng_image *img, VkImageLayout layout, void *out, size_t size)
 {
     if (!ctx || !img || !out)
@@ -335,20 +339,5 @@ eng_result eng_image_read(eng_context *ctx, eng_image *img, VkImageLayout layout
     if (layout == VK_IMAGE_LAYOUT_UNDEFINED)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: image '%s' in UNDEFINED layout has no contents",
                          img->name);
-    eng_buffer *staging = NULL;
-    eng_buffer_desc bd = {
-        .name = "readback staging",
-        .size = size,
-        .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-        .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-    };
-    eng_result res = eng_buffer_create(ctx, &bd, &staging);
-    if (res != ENG_SUCCESS)
-        return res;
-    copy_job job = { eng__vk_of(ctx), info->image, eng_buffer_handle(staging), info->aspect, info->extent, layout };
-    res = eng_context_submit_once(ctx, record_read, &job);
-    if (res == ENG_SUCCESS)
-        memcpy(out, eng_buffer_mapped(staging), size);
-    eng_buffer_destroy(staging);
-    return res;
+    return staged_copy(ctx, info, NULL, out, size, layout);
 }

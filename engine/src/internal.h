@@ -36,8 +36,22 @@ const rg_allocator *eng__host_of(const eng_context *ctx);
 #endif
 
 /* Records the message for eng_last_error() and returns result, so a failure
- * reads `return eng__fail(ENG_ERROR_..., "what: why", ...);`. */
-eng_result eng__fail(eng_result result, const char *fmt, ...) ENG_PRINTF(2, 3);
+ * reads `return eng__fail(ENG_ERROR_..., "what: why", ...);`: the public
+ * eng_set_error, which libraries built on the engine call the same way. */
+#define eng__fail eng_set_error
+
+/* The checks every eng_*_create (and eng_sampler_get) makes first,
+ * returning from it: out given, and cleared (0: NULL or VK_NULL_HANDLE);
+ * ctx and desc given. fn, a string literal, names the function in the
+ * message. */
+#define ENG__CHECK_CREATE(fn, ctx, desc, out)                                                                     \
+    do {                                                                                                          \
+        if (!(out))                                                                                               \
+            return eng__fail(ENG_ERROR_INVALID_ARGUMENT, fn ": NULL out");                                        \
+        *(out) = 0;                                                                                               \
+        if (!(ctx) || !(desc))                                                                                    \
+            return eng__fail(ENG_ERROR_INVALID_ARGUMENT, fn ": NULL context or desc");                            \
+    } while (0)
 
 /* Maps a failing VkResult to an eng_result and records "<what>: <VkResult>". */
 eng_result eng__vk_fail(VkResult vr, const char *what);

@@ -228,13 +228,37 @@ static eng_result check_pipeline_desc(eng_context *ctx, const eng_pipeline_desc 
     return d->local_read ? check_local_read(ctx, d, name, samples) : ENG_SUCCESS;
 }
 
+/* The end of a pipeline's creation, graphics or compute: res, or vr of the
+ * vkCreate*Pipelines call named by call, says whether it was made; made, it
+ * is named and given out, else destroyed. Its shader modules (VK_NULL_HANDLE:
+ * none) go either way. */
+static eng_result finish_pipeline(eng_pipeline *p, eng_result res, VkResult vr, const char *call, VkShaderModule a,
+                                  VkShaderModule b, eng_pipeline **out)
+{
+    VkDevice dev = eng_context_device(p->ctx);
+    const eng__vk *vk = eng__vk_of(p->ctx);
+    if (res == ENG_SUCCESS && vr != VK_SUCCESS) {
+        char what[128];
+        snprintf(what, sizeof what, "pipeline '%s': %s", p->name, call);
+        res = eng__vk_fail(vr, what);
+    }
+    if (res == ENG_SUCCESS)
+        eng__set_name(p->ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, p->name);
+    if (a)
+        vk->DestroyShaderModule(dev, a, vk->allocator);
+    if (b)
+        vk->DestroyShaderModule(dev, b, vk->allocator);
+    if (res != ENG_SUCCESS) {
+        eng_pipeline_destroy(p);
+        return res;
+    }
+    *out = p;
+    return ENG_SUCCESS;
+}
+
 eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng_pipeline **out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_create: NULL out");
-    *out = NULL;
-    if (!ctx || !d)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_create: NULL context or desc");
+    ENG__CHECK_CREATE("eng_pipeline_create", ctx, d, out);
     char name[64];
     eng__copy_name(name, sizeof name, d->name, "unnamed");
     VkSampleCountFlagBits samples = d->samples ? d->samples : VK_SAMPLE_COUNT_1_BIT;
@@ -382,27 +406,11 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
         .pDynamicState = &dyn,
         .layout = p->layout,
     };
-    char what[128];
-    snprintf(what, sizeof what, "pipeline '%s': vkCreateGraphicsPipelines", name);
     VkResult vr =
         vk->CreateGraphicsPipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
-    if (vr != VK_SUCCESS) {
-        res = eng__vk_fail(vr, what);
-        goto fail;
-    }
-    eng__set_name(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, name);
-    vk->DestroyShaderModule(dev, vs, vk->allocator);
-    if (fs)
-        vk->DestroyShaderModule(dev, fs, vk->allocator);
-    *out = p;
-    return ENG_SUCCESS;
+    return finish_pipeline(p, ENG_SUCCESS, vr, "vkCreateGraphicsPipelines", vs, fs, out);
 fail:
-    if (vs)
-        vk->DestroyShaderModule(dev, vs, vk->allocator);
-    if (fs)
-        vk->DestroyShaderModule(dev, fs, vk->allocator);
-    eng_pipeline_destroy(p);
-    return res;
+    return finish_pipeline(p, res, VK_SUCCESS, NULL, vs, fs, out);
 }
 
 void eng_pipeline_desc_set_rendering(eng_pipeline_desc *d, const rg_command_rendering *st)
@@ -424,11 +432,7 @@ void eng_pipeline_desc_set_rendering(eng_pipeline_desc *d, const rg_command_rend
 
 eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipeline_desc *d, eng_pipeline **out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_compute_pipeline_create: NULL out");
-    *out = NULL;
-    if (!ctx || !d)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_compute_pipeline_create: NULL context or desc");
+    ENG__CHECK_CREATE("eng_compute_pipeline_create", ctx, d, out);
     char name[64];
     eng__copy_name(name, sizeof name, d->name, "unnamed");
     eng_result res = check_push_size(ctx, name, d->push_constant_size);
@@ -460,23 +464,11 @@ eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipel
                    .module = cs, .pName = d->entry ? d->entry : "main" },
         .layout = p->layout,
     };
-    char what[128];
-    snprintf(what, sizeof what, "pipeline '%s': vkCreateComputePipelines", name);
     VkResult vr =
         vk->CreateComputePipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
-    if (vr != VK_SUCCESS) {
-        res = eng__vk_fail(vr, what);
-        goto fail;
-    }
-    eng__set_name(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, name);
-    vk->DestroyShaderModule(dev, cs, vk->allocator);
-    *out = p;
-    return ENG_SUCCESS;
+    return finish_pipeline(p, ENG_SUCCESS, vr, "vkCreateComputePipelines", cs, VK_NULL_HANDLE, out);
 fail:
-    if (cs)
-        vk->DestroyShaderModule(dev, cs, vk->allocator);
-    eng_pipeline_destroy(p);
-    return res;
+    return finish_pipeline(p, res, VK_SUCCESS, NULL, cs, VK_NULL_HANDLE, out);
 }
 
 void eng_pipeline_destroy(eng_pipeline *p)

@@ -33,26 +33,12 @@ const char *eng_last_error(void)
     return last_error;
 }
 
-static void set_error(const char *fmt, va_list ap)
-{
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
-}
-
-eng_result eng__fail(eng_result result, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_error(fmt, ap);
-    va_end(ap);
-    return result;
-}
-
-/* The public twin of eng__fail, for libraries built on the engine. */
+/* Also the engine's own eng__fail (internal.h). */
 eng_result eng_set_error(eng_result result, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    set_error(fmt, ap);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
     return result;
 }

@@ -88,11 +88,7 @@ static eng_result normalize(const eng_sampler_desc *desc, const eng__sampler_cac
 
 eng_result eng_sampler_get(eng_context *ctx, const eng_sampler_desc *desc, VkSampler *out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_sampler_get: NULL out");
-    *out = VK_NULL_HANDLE;
-    if (!ctx || !desc)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_sampler_get: NULL context or desc");
+    ENG__CHECK_CREATE("eng_sampler_get", ctx, desc, out);
     eng__sampler_cache *cache = eng__context_samplers(ctx);
     eng_sampler_desc key;
     eng_result res = normalize(desc, cache, &eng_context_properties(ctx)->limits, &key);

@@ -203,11 +203,7 @@ static eng_result build_offscreen(eng_swapchain *sc)
 
 eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc, eng_swapchain **out)
 {
-    if (!out)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: NULL out");
-    *out = NULL;
-    if (!ctx || !desc)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: NULL context or desc");
+    ENG__CHECK_CREATE("eng_swapchain_create", ctx, desc, out);
     if (!eng_context_surface(ctx) && !desc->offscreen)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: the context is headless (no window); "
                                                      "eng_swapchain_desc.offscreen renders without one");

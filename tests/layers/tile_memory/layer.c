@@ -38,7 +38,8 @@
  * validation sees the emulated type. Real type indices pass through
  * unchanged: only the added index is translated.
  *
- * This file: the loader interface, instances, devices and messengers;
+ * This file: the loader interface, instances and messengers; device.c:
+ * devices and the device extensions;
  * memory.c: memory types, allocations, budget, faults; rules.c: the
  * memoryless rules and MoltenVK's local-read rule (templates.c for update
  * templates); lost.c: device and surface loss. */
@@ -55,35 +56,54 @@
 #endif
 
 static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
-static instance_data *instances;
-static device_data *devices;
+static tile_node *instances;
+static tile_node *devices;
 
-instance_data *tile_find_instance(void *key)
+/* The lists of instances and devices, under the global lock. */
+static tile_node *list_find(tile_node *const *list, void *key)
 {
     pthread_mutex_lock(&global_lock);
-    instance_data *d = instances;
-    while (d && d->key != key)
-        d = d->next;
+    tile_node *n = *list;
+    while (n && n->key != key)
+        n = n->next;
     pthread_mutex_unlock(&global_lock);
-    return d;
+    return n;
 }
 
-device_data *tile_find_device(void *key)
+static void list_add(tile_node **list, tile_node *n)
 {
     pthread_mutex_lock(&global_lock);
-    device_data *d = devices;
-    while (d && d->key != key)
-        d = d->next;
+    n->next = *list;
+    *list = n;
     pthread_mutex_unlock(&global_lock);
-    return d;
 }
+
+static tile_node *list_take(tile_node **list, void *key)
+{
+    pthread_mutex_lock(&global_lock);
+    tile_node *n = NULL;
+    for (tile_node **p = list; *p; p = &(*p)->next) {
+        if ((*p)->key == key) {
+            n = *p;
+            *p = n->next;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&global_lock);
+    return n;
+}
+
+instance_data *tile_find_instance(void *key) { return (instance_data *)list_find(&instances, key); }
+device_data *tile_find_device(void *key) { return (device_data *)list_find(&devices, key); }
+void tile_device_add(device_data *d) { list_add(&devices, &d->node); }
+device_data *tile_device_take(void *key) { return (device_data *)list_take(&devices, key); }
 
 void tile_for_each_device(VkPhysicalDevice physical, void (*fn)(device_data *d, void *user), void *user)
 {
     pthread_mutex_lock(&global_lock);
-    for (device_data *d = devices; d; d = d->next)
-        if (d->physical == physical)
-            fn(d, user);
+    for (tile_node *n = devices; n; n = n->next)
+        if (((device_data *)n)->physical == physical)
+            fn((device_data *)n, user);
     pthread_mutex_unlock(&global_lock);
 }
 
@@ -110,7 +130,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tile_CreateInstance(const VkInstanceCreate
         free(d);
         return vr;
     }
-    d->key = tile_key(*out);
+    d->node.key = tile_key(*out);
     d->instance = *out;
     d->gipa = gipa;
 #define GET(field, type, name) d->field = (type)gipa(*out, name)
@@ -127,10 +147,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL tile_CreateInstance(const VkInstanceCreate
     GET(destroy_messenger, PFN_vkDestroyDebugUtilsMessengerEXT, "vkDestroyDebugUtilsMessengerEXT");
 #undef GET
     pthread_mutex_init(&d->lock, NULL);
-    pthread_mutex_lock(&global_lock);
-    d->next = instances;
-    instances = d;
-    pthread_mutex_unlock(&global_lock);
+    list_add(&instances, &d->node);
     return VK_SUCCESS;
 }
 
@@ -138,17 +155,7 @@ static VKAPI_ATTR void VKAPI_CALL tile_DestroyInstance(VkInstance instance, cons
 {
     if (!instance)
         return;
-    void *key = tile_key(instance);
-    pthread_mutex_lock(&global_lock);
-    instance_data *d = NULL;
-    for (instance_data **p = &instances; *p; p = &(*p)->next) {
-        if ((*p)->key == key) {
-            d = *p;
-            *p = d->next;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&global_lock);
+    instance_data *d = (instance_data *)list_take(&instances, tile_key(instance));
     if (!d)
         return;
     d->destroy_instance(instance, alloc);
@@ -233,254 +240,6 @@ void tile_report_error(instance_data *inst, const char *text)
                                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, &data, m->info.pUserData);
     }
     pthread_mutex_unlock(&inst->lock);
-}
-
-/* ------------------------------------------------- VK_EXT_memory_budget */
-
-static bool driver_has_budget(instance_data *inst, VkPhysicalDevice pd)
-{
-    uint32_t n = 0;
-    if (!inst->enumerate_device_extensions || inst->enumerate_device_extensions(pd, NULL, &n, NULL) != VK_SUCCESS)
-        return false;
-    VkExtensionProperties *props = calloc(n ? n : 1, sizeof *props);
-    if (!props)
-        return false;
-    bool found = false;
-    if (inst->enumerate_device_extensions(pd, NULL, &n, props) >= 0)
-        for (uint32_t i = 0; i < n && !found; i++)
-            found = strcmp(props[i].extensionName, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME) == 0;
-    free(props);
-    return found;
-}
-
-static bool wants_emulated_budget(instance_data *inst, VkPhysicalDevice pd, const VkDeviceCreateInfo *ci)
-{
-    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
-        if (strcmp(ci->ppEnabledExtensionNames[i], VK_EXT_MEMORY_BUDGET_EXTENSION_NAME) == 0)
-            return !driver_has_budget(inst, pd);
-    return false;
-}
-
-static const VkExtensionProperties budget_extension = { VK_EXT_MEMORY_BUDGET_EXTENSION_NAME,
-                                                        VK_EXT_MEMORY_BUDGET_SPEC_VERSION };
-
-/* The device's extensions plus VK_EXT_memory_budget where the driver lacks
- * it (answered from the layer's tracking); the layer's own list when asked
- * by name (the manifest says the same, for the loader). */
-static VKAPI_ATTR VkResult VKAPI_CALL tile_EnumerateDeviceExtensionProperties(VkPhysicalDevice pd, const char *layer,
-                                                                            uint32_t *count,
-                                                                            VkExtensionProperties *props)
-{
-    if (layer && strcmp(layer, LAYER_NAME) == 0) {
-        if (!props) {
-            *count = 1;
-            return VK_SUCCESS;
-        }
-        if (*count < 1)
-            return VK_INCOMPLETE;
-        props[0] = budget_extension;
-        *count = 1;
-        return VK_SUCCESS;
-    }
-    instance_data *inst = tile_find_instance(tile_key(pd));
-    if (layer || driver_has_budget(inst, pd))
-        return inst->enumerate_device_extensions(pd, layer, count, props);
-    uint32_t n = 0;
-    VkResult vr = inst->enumerate_device_extensions(pd, NULL, &n, NULL);
-    if (vr != VK_SUCCESS)
-        return vr;
-    if (!props) {
-        *count = n + 1;
-        return VK_SUCCESS;
-    }
-    uint32_t room = *count;
-    uint32_t driver = room < n ? room : n;
-    vr = inst->enumerate_device_extensions(pd, NULL, &driver, props);
-    if (vr < 0)
-        return vr;
-    if (driver < n || room < n + 1) {
-        *count = driver;
-        return VK_INCOMPLETE;
-    }
-    props[n] = budget_extension;
-    *count = n + 1;
-    return VK_SUCCESS;
-}
-
-/* --------------------------------------------------------------- device */
-
-static VKAPI_ATTR VkResult VKAPI_CALL tile_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
-                                                        const VkAllocationCallbacks *alloc, VkDevice *out)
-{
-    instance_data *inst = tile_find_instance(tile_key(pd));
-    VkLayerDeviceCreateInfo *link = (VkLayerDeviceCreateInfo *)ci->pNext;
-    while (link && !(link->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO && link->function == VK_LAYER_LINK_INFO))
-        link = (VkLayerDeviceCreateInfo *)link->pNext;
-    if (!link || !inst)
-        return VK_ERROR_INITIALIZATION_FAILED;
-    PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
-    PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
-    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
-    PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(inst->instance, "vkCreateDevice");
-    device_data *d = calloc(1, sizeof *d);
-    if (!d || !create) {
-        free(d);
-        return VK_ERROR_INITIALIZATION_FAILED;
-    }
-    /* VK_EXT_memory_budget offered by the layer, not the driver: the driver
-     * must not see it enabled. */
-    bool emulated = wants_emulated_budget(inst, pd, ci);
-    const char *names[256];
-    VkDeviceCreateInfo real = *ci;
-    if (emulated) {
-        if (ci->enabledExtensionCount > 256) {
-            free(d);
-            return VK_ERROR_INITIALIZATION_FAILED;
-        }
-        real.enabledExtensionCount = 0;
-        for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
-            if (strcmp(ci->ppEnabledExtensionNames[i], VK_EXT_MEMORY_BUDGET_EXTENSION_NAME) != 0)
-                names[real.enabledExtensionCount++] = ci->ppEnabledExtensionNames[i];
-        real.ppEnabledExtensionNames = names;
-    }
-    VkResult vr = create(pd, &real, alloc, out);
-    if (vr != VK_SUCCESS) {
-        free(d);
-        return vr;
-    }
-    VkPhysicalDeviceMemoryProperties mp;
-    inst->get_memory_properties(pd, &mp);
-    tile_memory_device_created(d, &mp);
-    d->emulated_budget = emulated;
-    d->physical = pd;
-    d->key = tile_key(*out);
-    d->device = *out;
-    d->instance = inst;
-    d->gdpa = gdpa;
-#define GET(field, type, name) d->field = (type)gdpa(*out, name)
-    GET(destroy_device, PFN_vkDestroyDevice, "vkDestroyDevice");
-    GET(create_image, PFN_vkCreateImage, "vkCreateImage");
-    GET(destroy_image, PFN_vkDestroyImage, "vkDestroyImage");
-    GET(create_view, PFN_vkCreateImageView, "vkCreateImageView");
-    GET(destroy_view, PFN_vkDestroyImageView, "vkDestroyImageView");
-    GET(image_reqs, PFN_vkGetImageMemoryRequirements, "vkGetImageMemoryRequirements");
-    GET(image_reqs2, PFN_vkGetImageMemoryRequirements2, "vkGetImageMemoryRequirements2");
-    GET(device_image_reqs, PFN_vkGetDeviceImageMemoryRequirements, "vkGetDeviceImageMemoryRequirements");
-    GET(allocate, PFN_vkAllocateMemory, "vkAllocateMemory");
-    GET(free_memory, PFN_vkFreeMemory, "vkFreeMemory");
-    GET(commitment, PFN_vkGetDeviceMemoryCommitment, "vkGetDeviceMemoryCommitment");
-    GET(bind_image, PFN_vkBindImageMemory, "vkBindImageMemory");
-    GET(bind_image2, PFN_vkBindImageMemory2, "vkBindImageMemory2");
-    GET(begin_rendering, PFN_vkCmdBeginRendering, "vkCmdBeginRendering");
-    if (!d->begin_rendering)
-        GET(begin_rendering, PFN_vkCmdBeginRendering, "vkCmdBeginRenderingKHR");
-    /* Vulkan 1.1-1.2 devices offer these through their extensions only. */
-    if (!d->image_reqs2)
-        GET(image_reqs2, PFN_vkGetImageMemoryRequirements2, "vkGetImageMemoryRequirements2KHR");
-    if (!d->device_image_reqs)
-        GET(device_image_reqs, PFN_vkGetDeviceImageMemoryRequirements, "vkGetDeviceImageMemoryRequirementsKHR");
-    if (!d->bind_image2)
-        GET(bind_image2, PFN_vkBindImageMemory2, "vkBindImageMemory2KHR");
-    GET(copy_image, PFN_vkCmdCopyImage, "vkCmdCopyImage");
-    GET(copy_image2, PFN_vkCmdCopyImage2, "vkCmdCopyImage2");
-    if (!d->copy_image2)
-        GET(copy_image2, PFN_vkCmdCopyImage2, "vkCmdCopyImage2KHR");
-    GET(copy_image_to_buffer, PFN_vkCmdCopyImageToBuffer, "vkCmdCopyImageToBuffer");
-    GET(copy_image_to_buffer2, PFN_vkCmdCopyImageToBuffer2, "vkCmdCopyImageToBuffer2");
-    if (!d->copy_image_to_buffer2)
-        GET(copy_image_to_buffer2, PFN_vkCmdCopyImageToBuffer2, "vkCmdCopyImageToBuffer2KHR");
-    GET(copy_buffer_to_image, PFN_vkCmdCopyBufferToImage, "vkCmdCopyBufferToImage");
-    GET(copy_buffer_to_image2, PFN_vkCmdCopyBufferToImage2, "vkCmdCopyBufferToImage2");
-    if (!d->copy_buffer_to_image2)
-        GET(copy_buffer_to_image2, PFN_vkCmdCopyBufferToImage2, "vkCmdCopyBufferToImage2KHR");
-    GET(blit_image, PFN_vkCmdBlitImage, "vkCmdBlitImage");
-    GET(blit_image2, PFN_vkCmdBlitImage2, "vkCmdBlitImage2");
-    if (!d->blit_image2)
-        GET(blit_image2, PFN_vkCmdBlitImage2, "vkCmdBlitImage2KHR");
-    GET(clear_color, PFN_vkCmdClearColorImage, "vkCmdClearColorImage");
-    GET(clear_depth, PFN_vkCmdClearDepthStencilImage, "vkCmdClearDepthStencilImage");
-    GET(update_descriptor_sets, PFN_vkUpdateDescriptorSets, "vkUpdateDescriptorSets");
-    GET(push_descriptor_set, PFN_vkCmdPushDescriptorSetKHR, "vkCmdPushDescriptorSetKHR");
-    GET(create_template, PFN_vkCreateDescriptorUpdateTemplate, "vkCreateDescriptorUpdateTemplate");
-    if (!d->create_template)
-        GET(create_template, PFN_vkCreateDescriptorUpdateTemplate, "vkCreateDescriptorUpdateTemplateKHR");
-    GET(destroy_template, PFN_vkDestroyDescriptorUpdateTemplate, "vkDestroyDescriptorUpdateTemplate");
-    if (!d->destroy_template)
-        GET(destroy_template, PFN_vkDestroyDescriptorUpdateTemplate, "vkDestroyDescriptorUpdateTemplateKHR");
-    GET(update_with_template, PFN_vkUpdateDescriptorSetWithTemplate, "vkUpdateDescriptorSetWithTemplate");
-    if (!d->update_with_template)
-        GET(update_with_template, PFN_vkUpdateDescriptorSetWithTemplate, "vkUpdateDescriptorSetWithTemplateKHR");
-    GET(push_with_template, PFN_vkCmdPushDescriptorSetWithTemplateKHR, "vkCmdPushDescriptorSetWithTemplateKHR");
-    GET(queue_submit, PFN_vkQueueSubmit, "vkQueueSubmit");
-    GET(queue_submit2, PFN_vkQueueSubmit2, "vkQueueSubmit2");
-    if (!d->queue_submit2)
-        GET(queue_submit2, PFN_vkQueueSubmit2, "vkQueueSubmit2KHR");
-    GET(acquire_next_image, PFN_vkAcquireNextImageKHR, "vkAcquireNextImageKHR");
-    GET(queue_present, PFN_vkQueuePresentKHR, "vkQueuePresentKHR");
-    GET(set_object_name, PFN_vkSetDebugUtilsObjectNameEXT, "vkSetDebugUtilsObjectNameEXT");
-    GET(begin_command_buffer, PFN_vkBeginCommandBuffer, "vkBeginCommandBuffer");
-    GET(end_rendering, PFN_vkCmdEndRendering, "vkCmdEndRendering");
-    if (!d->end_rendering)
-        GET(end_rendering, PFN_vkCmdEndRendering, "vkCmdEndRenderingKHR");
-    GET(set_locations, PFN_vkCmdSetRenderingAttachmentLocationsKHR, "vkCmdSetRenderingAttachmentLocations");
-    if (!d->set_locations)
-        GET(set_locations, PFN_vkCmdSetRenderingAttachmentLocationsKHR, "vkCmdSetRenderingAttachmentLocationsKHR");
-    GET(set_input_indices, PFN_vkCmdSetRenderingInputAttachmentIndicesKHR, "vkCmdSetRenderingInputAttachmentIndices");
-    if (!d->set_input_indices)
-        GET(set_input_indices, PFN_vkCmdSetRenderingInputAttachmentIndicesKHR,
-            "vkCmdSetRenderingInputAttachmentIndicesKHR");
-    GET(pipeline_barrier, PFN_vkCmdPipelineBarrier, "vkCmdPipelineBarrier");
-    GET(pipeline_barrier2, PFN_vkCmdPipelineBarrier2, "vkCmdPipelineBarrier2");
-    if (!d->pipeline_barrier2)
-        GET(pipeline_barrier2, PFN_vkCmdPipelineBarrier2, "vkCmdPipelineBarrier2KHR");
-    GET(draw, PFN_vkCmdDraw, "vkCmdDraw");
-    GET(draw_indexed, PFN_vkCmdDrawIndexed, "vkCmdDrawIndexed");
-    GET(draw_indirect, PFN_vkCmdDrawIndirect, "vkCmdDrawIndirect");
-    GET(draw_indexed_indirect, PFN_vkCmdDrawIndexedIndirect, "vkCmdDrawIndexedIndirect");
-    GET(draw_indirect_count, PFN_vkCmdDrawIndirectCount, "vkCmdDrawIndirectCount");
-    if (!d->draw_indirect_count)
-        GET(draw_indirect_count, PFN_vkCmdDrawIndirectCount, "vkCmdDrawIndirectCountKHR");
-    GET(draw_indexed_indirect_count, PFN_vkCmdDrawIndexedIndirectCount, "vkCmdDrawIndexedIndirectCount");
-    if (!d->draw_indexed_indirect_count)
-        GET(draw_indexed_indirect_count, PFN_vkCmdDrawIndexedIndirectCount, "vkCmdDrawIndexedIndirectCountKHR");
-    GET(execute_commands, PFN_vkCmdExecuteCommands, "vkCmdExecuteCommands");
-#undef GET
-    pthread_mutex_init(&d->lock, NULL);
-    tile_faults_reset(d);
-    tile_lost_reset();
-    tile_moltenvk_reset(d);
-    pthread_mutex_lock(&global_lock);
-    d->next = devices;
-    devices = d;
-    pthread_mutex_unlock(&global_lock);
-    return VK_SUCCESS;
-}
-
-static VKAPI_ATTR void VKAPI_CALL tile_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
-{
-    if (!device)
-        return;
-    void *key = tile_key(device);
-    pthread_mutex_lock(&global_lock);
-    device_data *d = NULL;
-    for (device_data **p = &devices; *p; p = &(*p)->next) {
-        if ((*p)->key == key) {
-            d = *p;
-            *p = d->next;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&global_lock);
-    if (!d)
-        return;
-    d->destroy_device(device, alloc);
-    tile_map_clear(&d->images);
-    tile_map_clear(&d->views);
-    tile_map_clear(&d->memory);
-    tile_templates_clear(d);
-    tile_moltenvk_clear(d);
-    pthread_mutex_destroy(&d->lock);
-    free(d);
 }
 
 /* ------------------------------------------------------------ dispatch */

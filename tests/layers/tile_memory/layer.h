@@ -72,8 +72,15 @@ typedef struct messenger {
     struct messenger *next;
 } messenger;
 
-typedef struct instance_data {
+/* What an instance's and a device's data start with: the dispatch key
+ * (tile_key) and the next in the layer's list of them (layer.c). */
+typedef struct tile_node {
     void *key;
+    struct tile_node *next;
+} tile_node;
+
+typedef struct instance_data {
+    tile_node node;
     VkInstance instance;
     PFN_vkGetInstanceProcAddr gipa;
     PFN_vkDestroyInstance destroy_instance;
@@ -86,11 +93,10 @@ typedef struct instance_data {
     PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger;
     pthread_mutex_t lock; /* guards messengers */
     messenger *messengers;
-    struct instance_data *next;
 } instance_data;
 
 typedef struct device_data {
-    void *key;
+    tile_node node;
     VkDevice device;
     VkPhysicalDevice physical;
     instance_data *instance;
@@ -169,7 +175,6 @@ typedef struct device_data {
     tile_map passes;      /* MoltenVK mode: VkCommandBuffer -> its rendering instance's state (rules.c) */
     VkDeviceSize heap_used[VK_MAX_MEMORY_HEAPS]; /* live real (non-lazy) bytes */
     VkDeviceSize lazy_used[VK_MAX_MEMORY_HEAPS]; /* live lazy bytes */
-    struct device_data *next;
 } device_data;
 
 #define IMAGE_LAZY (1ull << 63)
@@ -188,6 +193,16 @@ static inline void *tile_key(const void *dispatchable)
 void tile_report_error(instance_data *inst, const char *text);
 /* Calls fn for every device made from physical (under the global lock). */
 void tile_for_each_device(VkPhysicalDevice physical, void (*fn)(device_data *d, void *user), void *user);
+/* Adds a made device to the list; takes one out by its key (NULL: none). */
+void tile_device_add(device_data *d);
+device_data *tile_device_take(void *key);
+
+/* device.c */
+VKAPI_ATTR VkResult VKAPI_CALL tile_CreateDevice(VkPhysicalDevice, const VkDeviceCreateInfo *,
+                                                 const VkAllocationCallbacks *, VkDevice *);
+VKAPI_ATTR void VKAPI_CALL tile_DestroyDevice(VkDevice, const VkAllocationCallbacks *);
+VKAPI_ATTR VkResult VKAPI_CALL tile_EnumerateDeviceExtensionProperties(VkPhysicalDevice, const char *, uint32_t *,
+                                                                     VkExtensionProperties *);
 
 /* memory.c */
 void tile_memory_device_created(device_data *d, const VkPhysicalDeviceMemoryProperties *real);

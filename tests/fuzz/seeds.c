@@ -1,247 +1,9 @@
-/* The standalone build of fuzz_graph.c (FUZZ_STANDALONE): an encoder for
- * the harness's input format, the seed corpus of real frames it writes
- * (--write-seeds DIR), and a main that runs input files. Included at the end
- * of fuzz_graph.c, so it sees the decoder's tables and opcodes. */
+/* The standalone build of the fuzz harness (FUZZ_STANDALONE): the seed
+ * corpus of real frames it writes (--write-seeds DIR), encoded with
+ * seed_encode.h, and a main that runs input files. */
+#include "seed_encode.h"
+
 #include <errno.h>
-
-typedef struct enc {
-    uint8_t b[4096];
-    size_t n;
-} enc;
-
-static void e8(enc *e, uint32_t v)
-{
-    if (e->n < sizeof e->b)
-        e->b[e->n++] = (uint8_t)v;
-}
-
-static void e32(enc *e, uint32_t v)
-{
-    if (v < 0xE0) {
-        e8(e, v);
-        return;
-    }
-    e8(e, 0xF1);
-    for (int k = 0; k < 4; k++)
-        e8(e, v >> (8 * k));
-}
-
-static void e64(enc *e, uint64_t v)
-{
-    if (v < 0x80) {
-        e8(e, (uint32_t)v);
-        return;
-    }
-    e8(e, 0xF1);
-    for (int k = 0; k < 8; k++)
-        e8(e, (uint32_t)(v >> (8 * k)));
-}
-
-static void ename(enc *e, const char *s)
-{
-    size_t n = strlen(s);
-    e8(e, (uint32_t)n + 1);
-    for (size_t i = 0; i < n; i++)
-        e8(e, (uint8_t)s[i]);
-}
-
-static uint32_t index_of(const uint32_t *table, uint32_t n, uint32_t v)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (table[i] == v)
-            return i;
-    fprintf(stderr, "seeds: value %u not in its table\n", v);
-    exit(1);
-}
-
-#define EFMT(e, f) e8(e, index_of(formats, COUNT(formats), (uint32_t)(f)))
-#define ELAYOUT(e, l) e8(e, index_of(layouts, COUNT(layouts), (uint32_t)(l)))
-
-/* Textures and buffers are named by their index among the current
- * declaration's textures (or buffers), below 32. */
-static void s_tex_layers(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h, uint32_t mips, uint32_t layers,
-                         uint32_t samples)
-{
-    e8(e, OP_TEX_CREATE);
-    ename(e, nm);
-    EFMT(e, f);
-    e32(e, w), e32(e, h), e32(e, mips), e32(e, layers), e32(e, samples);
-    e8(e, RG_TRANSIENT_AUTO);
-    e32(e, 0);
-}
-
-/* A history texture (rg_texture_create_history): the current half, then
- * the previous one, as the next two textures. */
-static void s_history(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h)
-{
-    e8(e, OP_TEX_CREATE);
-    ename(e, nm);
-    EFMT(e, f);
-    e32(e, w), e32(e, h), e32(e, 1), e32(e, 1), e32(e, 1);
-    e8(e, 0xE0); /* the mode byte's history range */
-    e32(e, 0);
-}
-
-static void s_tex(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h, uint32_t mips, uint32_t samples)
-{
-    s_tex_layers(e, nm, f, w, h, mips, 1, samples);
-}
-
-static void s_import_layers(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h, uint32_t mips,
-                            uint32_t layers, VkImageLayout init, VkPipelineStageFlags2 init_stage,
-                            VkImageLayout final)
-{
-    e8(e, OP_TEX_IMPORT);
-    ename(e, nm);
-    EFMT(e, f);
-    e32(e, w), e32(e, h), e32(e, mips), e32(e, layers), e32(e, 1);
-    ELAYOUT(e, init);
-    e64(e, init_stage), e64(e, 0);
-    ELAYOUT(e, final);
-    e64(e, 0), e64(e, 0);
-}
-
-static void s_import(enc *e, const char *nm, VkFormat f, uint32_t w, uint32_t h, VkImageLayout init,
-                     VkPipelineStageFlags2 init_stage, VkImageLayout final)
-{
-    s_import_layers(e, nm, f, w, h, 1, 1, init, init_stage, final);
-}
-
-static void s_buf(enc *e, const char *nm, uint64_t size, bool import)
-{
-    e8(e, import ? OP_BUF_IMPORT : OP_BUF_CREATE);
-    ename(e, nm);
-    e64(e, size);
-    if (import)
-        e64(e, VK_PIPELINE_STAGE_2_HOST_BIT), e64(e, VK_ACCESS_2_HOST_WRITE_BIT), e64(e, VK_PIPELINE_STAGE_2_HOST_BIT),
-            e64(e, VK_ACCESS_2_HOST_READ_BIT);
-    else
-        e32(e, 0);
-}
-
-typedef struct s_acc {
-    int tex, buf;                     /* index, -1 */
-    rg_usage usage;
-    VkImageAspectFlags aspect;        /* 0: the whole texture; else mip 0, layer 0 of this aspect */
-} s_acc;
-
-/* A user command eligible for queue q (the flags byte's bits 2-3). */
-static void s_user_q(enc *e, const char *nm, rg_command_kind kind, const s_acc *a, uint32_t n, rg_queue q)
-{
-    e8(e, OP_USER);
-    ename(e, nm);
-    e8(e, kind), e8(e, (uint32_t)q << 2), e8(e, n);
-    for (uint32_t i = 0; i < n; i++) {
-        e8(e, (a[i].tex >= 0 ? 1u : 0u) | (a[i].buf >= 0 ? 2u : 0u) | (a[i].aspect ? 0u : 4u)); /* 4: whole */
-        if (a[i].tex >= 0)
-            e8(e, (uint32_t)a[i].tex);
-        if (a[i].buf >= 0)
-            e8(e, (uint32_t)a[i].buf);
-        e8(e, a[i].usage);
-        if (a[i].aspect) {
-            e8(e, index_of(aspects, COUNT(aspects), a[i].aspect));
-            e32(e, 0), e32(e, 1), e32(e, 0), e32(e, 1);
-        }
-    }
-}
-
-static void s_user(enc *e, const char *nm, rg_command_kind kind, const s_acc *a, uint32_t n)
-{
-    s_user_q(e, nm, kind, a, n, RG_QUEUE_GRAPHICS);
-}
-
-typedef struct s_att {
-    int tex;
-    VkAttachmentLoadOp load;
-    VkAttachmentStoreOp store;
-    int resolve;                      /* -1: none */
-    uint32_t mip, layer;              /* the attachment's view (one layer) */
-    uint32_t resolve_mip, resolve_layer;
-    VkResolveModeFlagBits mode;       /* 0: the format's default */
-} s_att;
-
-/* An s_att by its first four fields, the rest designated (or zero). */
-#define ATT(t, l, s, r, ...) {.tex = (t), .load = (l), .store = (s), .resolve = (r), __VA_ARGS__}
-#define LD_LOAD VK_ATTACHMENT_LOAD_OP_LOAD
-#define LD_CLEAR VK_ATTACHMENT_LOAD_OP_CLEAR
-#define LD_DONT VK_ATTACHMENT_LOAD_OP_DONT_CARE
-#define ST_STORE VK_ATTACHMENT_STORE_OP_STORE
-#define ST_DONT VK_ATTACHMENT_STORE_OP_DONT_CARE
-#define ST_NONE VK_ATTACHMENT_STORE_OP_NONE
-
-static void s_attachment(enc *e, const s_att *a)
-{
-    e8(e, a->resolve >= 0 ? 1 : 0);
-    e8(e, (uint32_t)a->tex);
-    e32(e, a->mip), e32(e, a->layer), e32(e, 0);
-    e8(e, index_of(load_ops, COUNT(load_ops), (uint32_t)a->load));
-    e8(e, index_of(store_ops, COUNT(store_ops), (uint32_t)a->store));
-    if (a->resolve >= 0) {
-        e8(e, (uint32_t)a->resolve);
-        e32(e, a->resolve_mip), e32(e, a->resolve_layer);
-        e8(e, index_of(resolve_modes, COUNT(resolve_modes), (uint32_t)a->mode));
-    }
-}
-
-/* A span; depth_ro makes its depth attachment read-only. */
-static void s_span(enc *e, const char *nm, const s_att *colors, uint32_t n, const s_att *depth, bool depth_ro)
-{
-    e8(e, OP_BEGIN);
-    ename(e, nm);
-    e8(e, n);
-    for (uint32_t i = 0; i < n; i++)
-        s_attachment(e, &colors[i]);
-    e8(e, (depth ? 1u : 0u) | (depth_ro ? 2u : 0u));
-    if (depth)
-        s_attachment(e, depth);
-}
-
-static void s_begin(enc *e, const char *nm, const s_att *colors, uint32_t n, const s_att *depth)
-{
-    s_span(e, nm, colors, n, depth, false);
-}
-
-static void s_op(enc *e, uint32_t op) { e8(e, op); }
-
-static void s_blit_filter(enc *e, int src, uint32_t src_mip, int dst, uint32_t dst_mip, VkFilter filter)
-{
-    e8(e, OP_BLIT);
-    e8(e, (uint32_t)src), e32(e, src_mip), e8(e, (uint32_t)dst), e32(e, dst_mip);
-    e8(e, index_of(filters, COUNT(filters), (uint32_t)filter));
-}
-
-static void s_blit(enc *e, int src, uint32_t src_mip, int dst, uint32_t dst_mip)
-{
-    s_blit_filter(e, src, src_mip, dst, dst_mip, VK_FILTER_LINEAR);
-}
-
-/* A whole mip, one layer, of texture tex from (to_tex) or into buffer buf at offset. */
-static void s_copy(enc *e, bool to_tex, int buf, uint64_t offset, int tex, uint32_t mip)
-{
-    e8(e, to_tex ? OP_COPY_B2T : OP_COPY_T2B);
-    e8(e, (uint32_t)buf), e64(e, offset), e8(e, (uint32_t)tex), e32(e, mip), e32(e, 0), e32(e, 1);
-}
-
-static uint32_t table_index(const char *table)
-{
-    uint32_t t = 0;
-    while (t < device_table_count && strcmp(device_tables[t].name, table) != 0)
-        t++;
-    return t;
-}
-
-static void s_place(enc *e, const char *table)
-{
-    e8(e, OP_PLACE), e8(e, table_index(table)), e8(e, 0); /* recorded requirements as the device would say */
-}
-
-/* OP_EXTEND: compile and place over `table`, then the `ops` declaration ops
- * the caller encodes next, compile and place again, then `after`: 0 keep,
- * 1 reset, 2 destroy and create a new graph. */
-static void s_extend(enc *e, const char *table, uint32_t ops, uint32_t after)
-{
-    e8(e, OP_EXTEND), e8(e, table_index(table) | after << 4), e8(e, ops - 1);
-}
 
 #define A(...) ((const s_acc[]){__VA_ARGS__}), (uint32_t)(sizeof((const s_acc[]){__VA_ARGS__}) / sizeof(s_acc))
 #define T(i, u) {(i), -1, (u), 0}
@@ -264,25 +26,35 @@ static void seed_msaa(enc *e)
     s_place(e, "NVIDIA H200");
 }
 
-/* G-buffer MRT span, a lighting span sampling it, a bloom chain of blits,
- * tonemap into the swapchain image. */
-static void seed_deferred(enc *e)
+/* The deferred frame's head: its resources (t0 the swapchain image, t1
+ * albedo, t2 normal, t3 depth, t4 hdr, with bloom t5 the bloom chain; b0 the
+ * camera), the camera's upload and the G-buffer span, its depth kept or
+ * discarded (depth_store). */
+static void s_deferred_gbuffer(enc *e, bool bloom, VkAttachmentStoreOp depth_store)
 {
     s_import(e, "swapchain", VK_FORMAT_B8G8R8A8_SRGB, 1920, 1080, VK_IMAGE_LAYOUT_UNDEFINED,
-             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR); /* t0 */
-    s_tex(e, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, 1);                            /* t1 */
-    s_tex(e, "normal", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                       /* t2 */
-    s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, 1);                                 /* t3 */
-    s_tex(e, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                          /* t4 */
-    s_tex(e, "bloom", VK_FORMAT_R16G16B16A16_SFLOAT, 960, 540, 4, 1);                          /* t5 */
-    s_buf(e, "camera", 256, false);                                                            /* b0 */
+             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+    s_tex(e, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, 1);
+    s_tex(e, "normal", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);
+    s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, 1);
+    s_tex(e, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);
+    if (bloom)
+        s_tex(e, "bloom", VK_FORMAT_R16G16B16A16_SFLOAT, 960, 540, 4, 1);
+    s_buf(e, "camera", 256, false);
     s_user(e, "upload camera", RG_COMMAND_OUTSIDE, A(B(0, RG_USAGE_STORAGE_WRITE_COMPUTE)));
     const s_att st = ATT(0, LD_CLEAR, ST_STORE, -1);
     s_att g[2] = {st, st};
     g[0].tex = 1, g[1].tex = 2;
-    s_begin(e, "gbuffer", g, 2, &(s_att)ATT(3, LD_CLEAR, ST_STORE, -1));
+    s_begin(e, "gbuffer", g, 2, &(s_att)ATT(3, LD_CLEAR, depth_store, -1));
     s_user(e, "draw scene", RG_COMMAND_DRAW, A(B(0, RG_USAGE_UNIFORM_VERTEX)));
     s_op(e, OP_END);
+}
+
+/* G-buffer MRT span, a lighting span sampling it, a bloom chain of blits,
+ * tonemap into the swapchain image. */
+static void seed_deferred(enc *e)
+{
+    s_deferred_gbuffer(e, true, ST_STORE);
     s_att h = ATT(4, LD_DONT, ST_STORE, -1);
     s_begin(e, "lighting", &h, 1, NULL);
     s_user(e, "fullscreen light", RG_COMMAND_DRAW,
@@ -307,20 +79,7 @@ static void seed_deferred(enc *e)
  * read, an Arm driver): G-buffer and lighting merge into one instance. */
 static void seed_deferred_merged(enc *e)
 {
-    s_import(e, "swapchain", VK_FORMAT_B8G8R8A8_SRGB, 1920, 1080, VK_IMAGE_LAYOUT_UNDEFINED,
-             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR); /* t0 */
-    s_tex(e, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, 1);                            /* t1 */
-    s_tex(e, "normal", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                       /* t2 */
-    s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, 1);                                 /* t3 */
-    s_tex(e, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 1, 1);                          /* t4 */
-    s_buf(e, "camera", 256, false);                                                            /* b0 */
-    s_user(e, "upload camera", RG_COMMAND_OUTSIDE, A(B(0, RG_USAGE_STORAGE_WRITE_COMPUTE)));
-    const s_att st = ATT(0, LD_CLEAR, ST_STORE, -1);
-    s_att g[2] = {st, st};
-    g[0].tex = 1, g[1].tex = 2;
-    s_begin(e, "gbuffer", g, 2, &(s_att)ATT(3, LD_CLEAR, ST_DONT, -1));
-    s_user(e, "draw scene", RG_COMMAND_DRAW, A(B(0, RG_USAGE_UNIFORM_VERTEX)));
-    s_op(e, OP_END);
+    s_deferred_gbuffer(e, false, ST_DONT);
     s_att h = ATT(4, LD_DONT, ST_STORE, -1);
     s_begin(e, "lighting", &h, 1, NULL);
     s_user(e, "fullscreen light", RG_COMMAND_DRAW,
@@ -755,14 +514,14 @@ static int write_seed(const char *dir, const char *file, void (*fn)(enc *))
         return 1;
     }
     fprintf(stderr, "%s: %zu bytes\n", path, e.n);
-    run_input(e.b, e.n);
+    LLVMFuzzerTestOneInput(e.b, e.n);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0) {
-        verbose = 1;
+        fz_verbose = 1;
         return write_seed(argv[2], "msaa", seed_msaa) | write_seed(argv[2], "deferred", seed_deferred) |
                write_seed(argv[2], "compute_copy", seed_compute_copy) |
                write_seed(argv[2], "redeclare", seed_redeclare) | write_seed(argv[2], "mrt_resolve", seed_mrt_resolve) |
@@ -779,8 +538,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s --write-seeds DIR | FILE...\n", argv[0]);
         return 2;
     }
-    verbose = getenv("FUZZ_VERBOSE") != NULL;
-    dump = getenv("FUZZ_DUMP") != NULL;
+    fz_verbose = getenv("FUZZ_VERBOSE") != NULL;
+    fz_dump = getenv("FUZZ_DUMP") != NULL;
     for (int i = 1; i < argc; i++) {
         FILE *f = fopen(argv[i], "rb");
         if (!f) {
@@ -791,7 +550,7 @@ int main(int argc, char **argv)
         size_t n = fread(buf, 1, sizeof buf, f);
         fclose(f);
         fprintf(stderr, "%s: %zu bytes\n", argv[i], n);
-        run_input(buf, n);
+        LLVMFuzzerTestOneInput(buf, n);
     }
     return 0;
 }
