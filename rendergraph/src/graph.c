@@ -1,6 +1,7 @@
 /* The graph's life and its pipeline (graph.h lists the stages):
- * create, destroy and reset; rg_compile, rg_place, rg_place_offline and
- * rg_execute, each a list of stage calls in order. This is the only file
+ * create, destroy and reset; rg_compile, rg_place and rg_place_offline,
+ * each a list of stage calls in order (graph_execute.c: the execute calls,
+ * which place first when needed). This is the only file
  * that frees a later stage's results when an earlier stage runs again, so
  * no stage ever calls a later one.
  */
@@ -339,7 +340,7 @@ static rg_result place_stages(rg_graph *g)
     return r;
 }
 
-static rg_result place_taken(rg_graph *graph)
+rg_result rg__place_taken(rg_graph *graph)
 {
     rg_graph *g = graph;
     if (!g)
@@ -432,102 +433,6 @@ rg_result rg_graph_set_timings(rg_graph *graph, bool on)
     RG__TAKEN(graph, "rg_graph_set_timings", set_timings(graph, on));
 }
 
-/* --------------------------------------------------------------- execute */
-
-/* What both execute entry points check (in rg_place's order), then
- * placement when needed. */
-static rg_result execute_ready(rg_graph *g, const char *what)
-{
-    if (g->status->state == RG__FAILED || g->status->state < RG__COMPILED)
-        return rg__report(g, RG_ERROR_NOT_COMPILED, "%s: graph '%s' is not compiled", what, g->name);
-    if (!g->dev)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' was created without a device", what,
-                          g->name);
-    if (g->status->state != RG__PLACED || !g->placement->on_device)
-        return place_taken(g);
-    rg__device_collect(g->dev);
-    return RG_SUCCESS;
-}
-
-/* One frame recorded on the calling thread: one chunk per batch, batch i
- * into cmds[i]. */
-static rg_result execute_whole(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what)
-{
-    rg_result r = rg__execute_begin(g, 0, what);
-    for (uint32_t i = 0; r == RG_SUCCESS && i < g->exec->frames.chunk_count; i++)
-        if (rg__execute_chunk(g, i, cmds[i], what) != RG_SUCCESS)
-            break; /* end reports it */
-    return r == RG_SUCCESS ? rg__execute_end(g, cmds, plan, what) : r;
-}
-
-static rg_result execute_taken(rg_graph *graph, VkCommandBuffer cmd)
-{
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg__call_begin(g);
-    if (cmd == VK_NULL_HANDLE)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: cmd is VK_NULL_HANDLE");
-    rg_result r = execute_ready(g, "rg_execute");
-    if (r != RG_SUCCESS)
-        return r;
-    if (g->compiled.queues.batch_count > 1)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: graph '%s' runs on several queues in %u "
-                          "batches: use rg_execute_batches", g->name, g->compiled.queues.batch_count);
-    return execute_whole(g, &cmd, NULL, "rg_execute");
-}
-
-static rg_result execute_batches_taken(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
-{
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg__call_begin(g);
-    if (!cmds || !plan)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: %s is NULL", !cmds ? "cmds" : "plan");
-    rg_result r = execute_ready(g, "rg_execute_batches");
-    if (r != RG_SUCCESS)
-        return r;
-    for (uint32_t b = 0; b < g->compiled.queues.batch_count; b++)
-        if (cmds[b] == VK_NULL_HANDLE)
-            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: no command buffer for batch %u "
-                              "(the %s queue)", b, rg_queue_name(g->compiled.queues.batches[b].queue));
-    return execute_whole(g, cmds, plan, "rg_execute_batches");
-}
-
-static rg_result execute_begin_taken(rg_graph *graph, const rg_execute_desc *desc, uint32_t *chunk_count)
-{
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg__call_begin(g);
-    if (rg__frame_open(g, "rg_execute_begin"))
-        return RG_ERROR_INVALID_ARGUMENT;
-    if (!chunk_count)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_begin: chunk_count is NULL");
-    *chunk_count = 0;
-    rg_result r = execute_ready(g, "rg_execute_begin");
-    if (r == RG_SUCCESS)
-        r = rg__execute_begin(g, desc ? desc->max_chunks : 0, "rg_execute_begin");
-    if (r == RG_SUCCESS)
-        *chunk_count = g->exec->frames.chunk_count;
-    return r;
-}
-
-static rg_result execute_end_taken(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
-{
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg__call_begin(g);
-    if (!plan && g->exec->frames.open && g->compiled.queues.batch_count > 1) {
-        rg__execute_end(g, NULL, NULL, "rg_execute_end"); /* the frame is over either way */
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_end: graph '%s' runs on several queues in "
-                          "%u batches: it needs a plan", g->name, g->compiled.queues.batch_count);
-    }
-    return rg__execute_end(g, cmds, plan, "rg_execute_end");
-}
-
 /* ---------------------------------------------------------- public calls */
 
 /* Each call that changes or executes the graph takes it for its duration
@@ -559,64 +464,11 @@ rg_result rg_compile(rg_graph *graph)
 
 rg_result rg_place(rg_graph *graph)
 {
-    RG__TAKEN(graph, "rg_place", place_taken(graph));
+    RG__TAKEN(graph, "rg_place", rg__place_taken(graph));
 }
 
 rg_result rg_place_offline(rg_graph *graph, const VkPhysicalDeviceMemoryProperties *props,
                            rg_requirements_fn requirements, void *user)
 {
     RG__TAKEN(graph, "rg_place_offline", place_offline_taken(graph, props, requirements, user));
-}
-
-rg_result rg_execute(rg_graph *graph, VkCommandBuffer cmd)
-{
-    RG__TAKEN(graph, "rg_execute", execute_taken(graph, cmd));
-}
-
-rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
-{
-    RG__TAKEN(graph, "rg_execute_batches", execute_batches_taken(graph, cmds, plan));
-}
-
-/* A frame in chunks holds the graph from its begin to its end, with
- * rg__frame_call, so chunks may record on any threads meanwhile. */
-rg_result rg_execute_begin(rg_graph *graph, const rg_execute_desc *desc, uint32_t *chunk_count)
-{
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = rg__enter(graph, rg__frame_call, false);
-    if (r != RG_SUCCESS)
-        return r;
-    r = execute_begin_taken(graph, desc, chunk_count);
-    if (r != RG_SUCCESS)
-        rg__leave(graph);
-    return r;
-}
-
-rg_result rg_execute_chunk(rg_graph *graph, uint32_t chunk, VkCommandBuffer cmd)
-{
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    if (atomic_load_explicit(&graph->busy, memory_order_acquire) == rg__frame_call)
-        return rg__execute_chunk(graph, chunk, cmd, "rg_execute_chunk");
-    rg_result r = rg__enter(graph, "rg_execute_chunk", false);
-    if (r == RG_SUCCESS) { /* no frame begun: says so */
-        r = rg__execute_chunk(graph, chunk, cmd, "rg_execute_chunk");
-        rg__leave(graph);
-    }
-    return r;
-}
-
-rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
-{
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = RG_SUCCESS;
-    if (atomic_load_explicit(&graph->busy, memory_order_acquire) != rg__frame_call)
-        r = rg__enter(graph, "rg_execute_end", false); /* no frame begun: says so */
-    if (r == RG_SUCCESS) {
-        r = execute_end_taken(graph, cmds, plan);
-        rg__leave(graph);
-    }
-    return r;
 }

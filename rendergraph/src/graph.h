@@ -90,10 +90,12 @@
  *                          and SVG timeline
  *   report_dot.c           the Graphviz dump
  *   graph.c                the graph's life: create, destroy, reset, and the
- *                          pipeline entry points rg_compile, rg_place,
- *                          rg_place_offline and rg_execute, which call the
- *                          stages in order and free what a later stage made
- *                          when an earlier one runs again
+ *                          pipeline entry points rg_compile, rg_place and
+ *                          rg_place_offline, which call the stages in order
+ *                          and free what a later stage made when an earlier
+ *                          one runs again
+ *   graph_execute.c        the execute entry points (rg_execute, the
+ *                          chunked frame), placing first when needed
  */
 #ifndef RG_GRAPH_H
 #define RG_GRAPH_H
@@ -164,6 +166,10 @@ struct rg_graph {
      * destroyed at once. */
     struct rg__retired_group *retiring;
 };
+
+/* rg_place's work (graph.c), for the execute calls (graph_execute.c),
+ * which place a graph not placed yet. */
+rg_result rg__place_taken(rg_graph *graph);
 
 /* Public handle id of the index-th record. */
 static inline uint32_t rg__make_id(const rg_graph *g, uint32_t index)
