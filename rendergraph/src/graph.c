@@ -254,11 +254,8 @@ static rg_result compile_run(rg_graph *g)
     return RG_SUCCESS;
 }
 
-static rg_result compile_taken(rg_graph *graph)
+static rg_result compile_taken(rg_graph *g)
 {
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     const char *refused = rg__refused(g);
     if (refused && g->status->state != RG__FAILED)
         return rg__fail(g, RG_ERROR_BUSY, "rg_compile: graph '%s': %s was refused while this thread was in a call "
@@ -340,11 +337,8 @@ static rg_result place_stages(rg_graph *g)
     return r;
 }
 
-rg_result rg__place_taken(rg_graph *graph)
+rg_result rg__place_taken(rg_graph *g)
 {
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
     if (rg__frame_open(g, "rg_place"))
         return RG_ERROR_INVALID_ARGUMENT;
@@ -362,12 +356,9 @@ rg_result rg__place_taken(rg_graph *graph)
     return r;
 }
 
-static rg_result place_offline_taken(rg_graph *graph, const VkPhysicalDeviceMemoryProperties *props,
+static rg_result place_offline_taken(rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
                                      rg_requirements_fn requirements, void *user)
 {
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
     if (rg__frame_open(g, "rg_place_offline"))
         return RG_ERROR_INVALID_ARGUMENT;

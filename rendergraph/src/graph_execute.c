@@ -33,11 +33,8 @@ static rg_result execute_whole(rg_graph *g, const VkCommandBuffer *cmds, rg_subm
     return r == RG_SUCCESS ? rg__execute_end(g, cmds, plan, what) : r;
 }
 
-static rg_result execute_taken(rg_graph *graph, VkCommandBuffer cmd)
+static rg_result execute_taken(rg_graph *g, VkCommandBuffer cmd)
 {
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
     if (cmd == VK_NULL_HANDLE)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: cmd is VK_NULL_HANDLE");
@@ -50,11 +47,8 @@ static rg_result execute_taken(rg_graph *graph, VkCommandBuffer cmd)
     return execute_whole(g, &cmd, NULL, "rg_execute");
 }
 
-static rg_result execute_batches_taken(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
+static rg_result execute_batches_taken(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan)
 {
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
     if (!cmds || !plan)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: %s is NULL", !cmds ? "cmds" : "plan");
@@ -68,11 +62,8 @@ static rg_result execute_batches_taken(rg_graph *graph, const VkCommandBuffer *c
     return execute_whole(g, cmds, plan, "rg_execute_batches");
 }
 
-static rg_result execute_begin_taken(rg_graph *graph, const rg_execute_desc *desc, uint32_t *chunk_count)
+static rg_result execute_begin_taken(rg_graph *g, const rg_execute_desc *desc, uint32_t *chunk_count)
 {
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
     if (rg__frame_open(g, "rg_execute_begin"))
         return RG_ERROR_INVALID_ARGUMENT;
@@ -87,11 +78,8 @@ static rg_result execute_begin_taken(rg_graph *graph, const rg_execute_desc *des
     return r;
 }
 
-static rg_result execute_end_taken(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan)
+static rg_result execute_end_taken(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan)
 {
-    rg_graph *g = graph;
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     rg__call_begin(g);
     if (!plan && g->exec->frames.open && g->compiled.queues.batch_count > 1) {
         rg__execute_end(g, NULL, NULL, "rg_execute_end"); /* the frame is over either way */
