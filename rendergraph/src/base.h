@@ -172,4 +172,12 @@ rg__redirect rg__redirect_status(const rg_graph *g, rg__status *status);
 const char *rg__status_message(const rg_graph *g);
 void rg__redirect_restore(rg__redirect saved);
 
+/* ------------------------------------------------------------------ tiles */
+
+/* tile_profiles.c: an Adreno chip's GMEM bytes (0: not in the table), and
+ * what caps' tile holds (its profile's row, AUTO as desktop, with the
+ * model's memory where caps know it). */
+uint64_t rg__tile_memory_of(uint32_t vendor_id, uint32_t device_id);
+rg_tile_info rg__tile_of(const rg_device_caps *caps);
+
 #endif

@@ -146,7 +146,36 @@ static bool resolves_allow(const rg_graph *g, const uint32_t *spans, uint32_t co
     return true;
 }
 
-/* Whether the color attachments of the instance and s together fit the device; else the reason. */
+/* The colour bytes per pixel per sample of n attachments (their formats'
+ * texel blocks). */
+static uint32_t color_bytes(const rg_graph *g, const rg_attachment *a, uint32_t n)
+{
+    uint32_t bytes = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bytes += rg_format_get_info(g->decl.resources[rg__texture_index(g, a[i].texture)].format).block_size;
+    return bytes;
+}
+
+bool rg__tile_fits(const rg_graph *g, const rg_attachment *colors, uint32_t count, VkSampleCountFlagBits samples,
+                   char *why, size_t size)
+{
+    rg_tile_info t = rg__tile_of(&g->caps);
+    uint32_t per_sample = color_bytes(g, colors, count), n = (uint32_t)samples;
+    uint32_t need = t.per_sample ? per_sample : per_sample * n;
+    if (t.color_bytes == 0 || need <= t.color_bytes)
+        return true;
+    const char *beyond = t.hard ? "the driver refuses more" : "beyond it the tile shrinks";
+    if (t.per_sample)
+        snprintf(why, size, "%u B of colour per pixel per sample (%u attachment%s); %s holds %u B per sample, %s",
+                 need, count, count == 1 ? "" : "s", t.name, t.color_bytes, beyond);
+    else
+        snprintf(why, size, "%u B of colour per pixel (%u B per sample x %u sample%s, %u attachment%s); %s holds %u B "
+                 "per pixel, %s", need, per_sample, n, n == 1 ? "" : "s", count, count == 1 ? "" : "s", t.name,
+                 t.color_bytes, beyond);
+    return false;
+}
+
+/* Whether the color attachments of the instance and s together fit the device and its tile; else the reason. */
 static bool colors_fit(const rg_graph *g, const uint32_t *spans, uint32_t count, uint32_t s, char *reason)
 {
     const rg_device_caps *caps = &g->caps;
@@ -167,6 +196,9 @@ static bool colors_fit(const rg_graph *g, const uint32_t *spans, uint32_t count,
         max_colors = RG_MAX_COLOR_ATTACHMENTS;
     if (colors > max_colors)
         return rg__merge_why(reason, "the instance would have %u color attachments (at most %u)", colors, max_colors);
+    char why[sizeof ((rg__merge_note *)0)->reason];
+    if (!rg__tile_fits(g, seen, colors, span_samples(g, s), why, sizeof why))
+        return rg__merge_why(reason, "the instance would need %s", why);
     return true;
 }
 

@@ -49,7 +49,7 @@ typedef struct rg__span_map {
 /* A pair of spans that could merge, and why they did not ("" merged). */
 typedef struct rg__merge_note {
     uint32_t first, second;           /* spans */
-    char reason[160];
+    char reason[256];
 } rg__merge_note;
 
 /* A semaphore wait of a batch (rg_batch_wait); batch RG__NONE: the frame

@@ -100,6 +100,10 @@ void rg__sync_free(const rg_graph *g, rg__sync *s);
 bool rg__merge_may_join(const rg_graph *g, const uint32_t *spans, uint32_t count, uint32_t s, char *reason);
 void rg__span_accesses(const rg_graph *g, uint32_t s, uint32_t *first, uint32_t *end);
 bool rg__same_view(const rg_graph *g, const rg_attachment *a, const rg_attachment *b);
+/* Whether count colour attachments at `samples` fit the tile of the
+ * graph's caps (rg_tile_info); else false with the arithmetic in why. */
+bool rg__tile_fits(const rg_graph *g, const rg_attachment *colors, uint32_t count, VkSampleCountFlagBits samples,
+                   char *why, size_t size);
 /* Whether two ranges are one; the command access `access` belongs to. */
 bool rg__ranges_equal(const rg_range *a, const rg_range *b);
 uint32_t rg__access_cmd(const rg_graph *g, uint32_t access);

@@ -78,8 +78,9 @@ static const char *load(rg_device *d, PFN_vkGetInstanceProcAddr gipa, bool local
  * policy), local read as enabled, with the attachments it covers where a
  * 1.4 property says so (Mesa 25 lavapipe offers the extension yet reports
  * both properties VK_FALSE, so nothing beyond them is assumed), and the
- * queues besides graphics. */
-static void read_caps(rg_device *d, uint32_t api_version, bool local_read)
+ * queues besides graphics, the tile profile (tile_profile given, else
+ * detected from the IDs). */
+static void read_caps(rg_device *d, uint32_t api_version, bool local_read, rg_tile_profile tile_profile)
 {
     d->vk.GetPhysicalDeviceProperties(d->physical, &d->properties);
     d->vk.GetPhysicalDeviceMemoryProperties(d->physical, &d->memory);
@@ -113,6 +114,10 @@ static void read_caps(rg_device *d, uint32_t api_version, bool local_read)
         .driver = driver.driverID,
         .compute_queue = d->queues[RG_QUEUE_COMPUTE].queue != VK_NULL_HANDLE,
         .transfer_queue = d->queues[RG_QUEUE_TRANSFER].queue != VK_NULL_HANDLE,
+        .tile_profile = tile_profile ? tile_profile
+                                     : rg_tile_profile_detect(d->properties.vendorID, d->properties.deviceID,
+                                                              driver.driverID),
+        .tile_memory = rg__tile_memory_of(d->properties.vendorID, d->properties.deviceID),
     };
 #ifdef VK_VERSION_1_4
     if (local_read && have_p14) {
@@ -249,6 +254,9 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: api_version %u.%u is below 1.3 "
                            "(the graph records with dynamic rendering and synchronization2)",
                            VK_API_VERSION_MAJOR(api_version), VK_API_VERSION_MINOR(api_version));
+    if ((unsigned)desc->tile_profile >= RG_TILE_PROFILE_COUNT)
+        return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: tile_profile %d is not an "
+                           "rg_tile_profile", (int)desc->tile_profile);
     rg_allocator alloc;
     if (!rg__allocator_resolve(desc->allocator, NULL, &alloc))
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: allocator given without all three "
@@ -282,7 +290,7 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
         rg_device_destroy(d);
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: %s", why);
     }
-    read_caps(d, api_version, desc->local_read);
+    read_caps(d, api_version, desc->local_read, desc->tile_profile);
     uint32_t offered = d->properties.apiVersion;
     if (offered < VK_API_VERSION_1_3) {
         rg_device_destroy(d);

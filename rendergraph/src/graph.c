@@ -109,6 +109,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     else if (desc->device)
         g->caps = desc->device->caps;
     if ((unsigned)g->merge > RG_MERGE_OFF || (unsigned)g->order > RG_ORDER_DECLARATION ||
+        (unsigned)g->caps.tile_profile >= RG_TILE_PROFILE_COUNT ||
         (desc->pool_memory && (!desc->pool_memory->alloc || !desc->pool_memory->free))) {
         rg__free(g, g);
         return RG_ERROR_INVALID_ARGUMENT;

@@ -201,17 +201,55 @@ static void queue_lines(const rg_graph *g, FILE *out)
                 rg_queue_name(g->decl.cmds[cc->queues.notes[i].cmd].queue), cc->queues.notes[i].reason);
 }
 
+/* What instance ii keeps in the tile: its colour bytes per pixel per
+ * sample and, where the profile's tile memory is known (Adreno's GMEM),
+ * the bins its area takes with colour and depth at its sample count. */
+static void put_tile_use(FILE *out, const rg_graph *g, const rg_tile_info *t, uint32_t ii)
+{
+    const rg__instance *in = &g->compiled.merge.instances[ii];
+    uint32_t color = 0, depth = 0, samples = 1;
+    for (uint32_t c = 0; c <= in->color_count; c++) {
+        const rg__inst_att *att = c < in->color_count ? &in->colors[c] : in->has_depth ? &in->depth : NULL;
+        if (!att)
+            continue;
+        const rg__resource *r = &g->decl.resources[att->resource];
+        *(c < in->color_count ? &color : &depth) += rg_format_get_info(r->format).block_size;
+        samples = (uint32_t)r->samples;
+    }
+    fprintf(out, "; colour %u B per pixel per sample", color);
+    const VkRect2D *area = &g->decl.spans[g->compiled.merge.instance_spans[in->first]].area;
+    uint64_t bytes = (uint64_t)area->extent.width * area->extent.height * (color + depth) * samples;
+    if (t->tile_memory)
+        fprintf(out, ", %llu bin%s of %llu KiB", (unsigned long long)((bytes + t->tile_memory - 1) / t->tile_memory),
+                bytes > t->tile_memory ? "s" : "", (unsigned long long)(t->tile_memory / 1024));
+}
+
 static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
 {
+    rg_tile_info tile = rg__tile_of(&g->caps);
+    fprintf(out, "tile profile %s: ", tile.name);
+    if (tile.color_bytes && tile.hard)
+        fprintf(out, "at most %u B of colour per pixel per sample (a hard limit: the driver refuses more)\n",
+                tile.color_bytes);
+    else if (tile.color_bytes)
+        fprintf(out, "%u B of colour per pixel keeps the full %ux%u tile\n", tile.color_bytes, tile.tile_width,
+                tile.tile_height);
+    else if (tile.tile_memory)
+        fprintf(out, "no per-pixel limit; frames binned by %llu KiB of GMEM\n",
+                (unsigned long long)(tile.tile_memory / 1024));
+    else
+        fprintf(out, "no tile memory\n");
     fprintf(out, "tile traffic per frame (estimate: attachment loads, stores, resolves, and reads of what the frame "
                  "wrote)\n");
     for (uint32_t ii = 0; ii < g->compiled.merge.instance_count; ii++) {
         const rg_tile_traffic *x = &t->per[ii];
         fprintf(out, "  instance %u '", ii);
         put_instance(out, g, ii, put_raw);
-        fprintf(out, "'%s: loads %.2f MiB, stores %.2f MiB, resolves %.2f MiB, sampled %.2f MiB, total %.2f MiB\n",
+        fprintf(out, "'%s: loads %.2f MiB, stores %.2f MiB, resolves %.2f MiB, sampled %.2f MiB, total %.2f MiB",
                 g->compiled.merge.instances[ii].count > 1 ? " (merged)" : "", mib(x->loads), mib(x->stores),
                 mib(x->resolves), mib(x->sampled), mib(x->total));
+        put_tile_use(out, g, &tile, ii);
+        fprintf(out, "\n");
     }
     fprintf(out, "  outside spans: sampled %.2f MiB\n", mib(t->outside.sampled));
     const rg_tile_traffic *x = &t->total;

@@ -8,10 +8,7 @@
  * application describes and needs Vulkan's headers alone.
  *
  * This header is the reference: each declaration with its contract. The
- * topics, with longer examples, are pages of docs/ (docs/README.md lists
- * them): getting-started.md, declaring-a-frame.md, spans-and-merging.md,
- * memory.md, queues.md, history.md, parallel-recording.md, recording.md,
- * diagnostics.md.
+ * topics, with longer examples, are pages of docs/ (docs/README.md).
  *
  * A minimal frame: a texture rendered by one command and sampled by a second
  * that writes the swapchain image.
@@ -95,7 +92,8 @@ extern "C" {
  * Getters. A query that can fail returns rg_result, zeroes and fills its
  * last argument (rg_x_get(graph, index, &out), rg_x_get_info(graph,
  * handle, &out); lists are rg_x_count plus rg_x_get) and on failure sets
- * rg_graph_error_message (never kept). Queries that cannot fail return a
+ * rg_graph_error_message (never kept): a compile result before compile is
+ * RG_ERROR_NOT_COMPILED, an index past rg_x_count INVALID_ARGUMENT. Queries that cannot fail return a
  * neutral value (0, false, VK_NULL_HANDLE, NULL, zeroed) and no message.
  *
  * Threads (docs/parallel-recording.md#threads). A graph belongs to one
@@ -274,6 +272,28 @@ typedef struct rg_device_queue {
     uint32_t family;                  /* its queue family index */
 } rg_device_queue;
 
+/* What a GPU's tile holds: docs/tiles.md has each family's budget and its
+ * source. AUTO: detected from the device (in caps without one: desktop). */
+typedef enum rg_tile_profile {
+    RG_TILE_AUTO = 0, RG_TILE_DESKTOP, RG_TILE_APPLE2, RG_TILE_APPLE4, RG_TILE_APPLE7, RG_TILE_MALI_G71,
+    RG_TILE_MALI_BIFROST, RG_TILE_MALI_VALHALL, RG_TILE_ADRENO6, RG_TILE_ADRENO7, RG_TILE_PROFILE_COUNT
+} rg_tile_profile;
+
+typedef struct rg_tile_info {
+    const char *name;                 /* "Apple7+", "Mali-G72+ (Bifrost)", ... */
+    uint32_t color_bytes;             /* colour per pixel the tile holds; 0: no limit */
+    bool per_sample;                  /* color_bytes per sample (Apple), else for all samples */
+    bool hard;                        /* beyond it the pass is refused, else the tile shrinks */
+    uint32_t tile_width, tile_height; /* 0: not published (Adreno: binned by memory) */
+    uint64_t tile_memory;             /* on-chip bytes of a typical model; 0: not published */
+    bool lazy_memory;                 /* LAZILY_ALLOCATED memory stays on chip */
+} rg_tile_info;
+
+/* A profile's row ("unknown" past the count); a device's profile from
+ * VkPhysicalDeviceProperties' IDs and its driver (else desktop). */
+rg_tile_info rg_tile_profile_info(rg_tile_profile profile);
+rg_tile_profile rg_tile_profile_detect(uint32_t vendor_id, uint32_t device_id, VkDriverId driver);
+
 /* What compile needs to know of a device to merge spans
  * (VK_KHR_dynamic_rendering_local_read) and to use other queues. */
 typedef struct rg_device_caps {
@@ -287,6 +307,8 @@ typedef struct rg_device_caps {
      * a transfer queue (rg_device_desc.queues). */
     bool compute_queue;
     bool transfer_queue;
+    rg_tile_profile tile_profile;     /* what its tile holds (AUTO: desktop here) */
+    uint64_t tile_memory;             /* the model's on-chip bytes where known; 0: the profile's */
 } rg_device_caps;
 
 /* Host memory for every allocation of a device (rg_device_desc.allocator) or
@@ -349,6 +371,8 @@ typedef struct rg_device_desc {
     const rg_allocator *allocator;
     /* Given to every Vulkan object the library creates; NULL: none. */
     const VkAllocationCallbacks *vk_allocator;
+    /* AUTO: rg_tile_profile_detect on the device's IDs. */
+    rg_tile_profile tile_profile;
 } rg_device_desc;
 
 /* Loads the functions and reads the device's properties. A missing
@@ -413,17 +437,11 @@ typedef struct rg_pool_memory {
 
 typedef struct rg_graph_desc {
     const char *name;
-    /* NULL: a device-free graph, declared and compiled, never placed on a
-     * device or executed. */
-    rg_device *device;
-    /* true: no two pooled resources share bytes (to measure aliasing). */
-    bool no_aliasing;
-    /* Span merging (see "Merging"): AUTO (0) by the driver's policy. */
-    rg_merge merge;
-    /* true: no command is culled ("Culling"). */
-    bool no_culling;
-    /* The order of the commands (rg_order): memory-aware by default. */
-    rg_order order;
+    rg_device *device;                /* NULL: device-free (compiled, never placed) */
+    bool no_aliasing;                 /* no two pooled resources share bytes (to measure it) */
+    rg_merge merge;                   /* span merging ("Merging"): AUTO by the driver */
+    bool no_culling;                  /* no command is culled ("Culling") */
+    rg_order order;                   /* of the commands: memory-aware by default */
     /* false: pooled resources apart in the execution order may share bytes
      * (the alias barrier orders them); true: only those the declared
      * dependencies already order. */
@@ -431,20 +449,16 @@ typedef struct rg_graph_desc {
     /* What to compile for; NULL: the device's (device-free: no merging,
      * one queue). */
     const rg_device_caps *caps;
-    /* true: every command on the graphics queue ("Queues"). */
-    bool single_queue;
-    /* NULL: the device's allocator (device-free: malloc). */
-    const rg_allocator *allocator;
-    /* NULL: the graph allocates each pool itself. */
-    const rg_pool_memory *pool_memory;
+    bool single_queue;                /* every command on the graphics queue ("Queues") */
+    const rg_allocator *allocator;    /* NULL: the device's (device-free: malloc) */
+    const rg_pool_memory *pool_memory; /* NULL: the graph allocates each pool itself */
     /* The graph's messages (see rg_log_fn); NULL: the device's log. */
     rg_log_fn log;
     void *log_user;
     /* true: every created resource CONCURRENT over the graph's families
      * (to measure it); false: only those several families use. */
     bool concurrent_sharing;
-    /* true: GPU timestamps around every pass ("Timings"; experimental). */
-    bool timings;
+    bool timings;                     /* GPU timestamps per pass ("Timings"; experimental) */
     /* true: rg_record_view and the others hand out any resource (tools);
      * false: only what the command declared ("Declared only"). */
     bool lenient_record_access;
@@ -848,9 +862,7 @@ RG_EXPERIMENTAL typedef struct rg_merge_info {
     const char *reason;               /* "" when merged; valid until the next compile */
 } rg_merge_info;
 
-/* The merge candidates after compile (0 before). rg_merge_get:
- * RG_ERROR_NOT_COMPILED before compile, RG_ERROR_INVALID_ARGUMENT for an
- * index past the count. */
+/* The merge candidates after compile (0 before). */
 RG_EXPERIMENTAL uint32_t rg_merge_count(const rg_graph *graph);
 RG_EXPERIMENTAL rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out);
 
@@ -1104,9 +1116,7 @@ typedef struct rg_batch_info {
     uint64_t signal;
 } rg_batch_info;
 
-/* The frame's batches after compile: 1 for a single-queue graph, 0 before
- * compile. rg_batch_get: RG_ERROR_NOT_COMPILED before compile,
- * RG_ERROR_INVALID_ARGUMENT for an index past the count. */
+/* The frame's batches after compile: 1 for a single-queue graph. */
 uint32_t rg_batch_count(const rg_graph *graph);
 rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out);
 
@@ -1118,9 +1128,7 @@ typedef struct rg_queue_note {
     const char *reason;
 } rg_queue_note;
 
-/* The notes after compile (0 before). rg_queue_note_get:
- * RG_ERROR_NOT_COMPILED before compile, RG_ERROR_INVALID_ARGUMENT for an
- * index past the count. */
+/* The notes after compile (0 before). */
 uint32_t rg_queue_note_count(const rg_graph *graph);
 rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out);
 /* Records the frame into cmd (recording, of the graphics family), placing
@@ -1408,9 +1416,8 @@ size_t rg_buffer_usage_names(VkBufferUsageFlags usage, char *buf, size_t size);
 
 /* ===== 15. Reports ===== */
 
-/* Reports (docs/diagnostics.md#reports): they change nothing; failures are
- * not kept.
- * Tile traffic (docs/diagnostics.md#tile-traffic): an estimate of the bytes
+/* Reports (docs/diagnostics.md#reports) change nothing; failures are not
+ * kept. Tile traffic (docs/diagnostics.md#tile-traffic): an estimate of the bytes
  * a tile GPU moves between tile memory and DRAM per frame (loads, stores,
  * resolves, reads of what the frame wrote), from the compiled graph alone. */
 
@@ -1462,8 +1469,7 @@ typedef struct rg_resource_info {
     VkDeviceSize memory_offset;
 } rg_resource_info;
 
-/* Every declared texture and buffer in declaration order; 0 before
- * compile. rg_resource_get: RG_ERROR_NOT_COMPILED, RG_ERROR_INVALID_ARGUMENT. */
+/* Every declared texture and buffer in declaration order (0 before compile). */
 RG_EXPERIMENTAL uint32_t rg_resource_count(const rg_graph *graph);
 RG_EXPERIMENTAL rg_result rg_resource_get(const rg_graph *graph, uint32_t index, rg_resource_info *out);
 /* One resource's info. RG_ERROR_NOT_COMPILED before compile;
@@ -1477,11 +1483,7 @@ rg_result rg_write_dot(const rg_graph *graph, const char *path);
 /* The estimate of one rendering instance or of the frame (see "Tile
  * traffic"), in bytes. */
 RG_EXPERIMENTAL typedef struct rg_tile_traffic {
-    uint64_t loads;
-    uint64_t stores;
-    uint64_t resolves;
-    uint64_t sampled;
-    uint64_t total;
+    uint64_t loads, stores, resolves, sampled, total;
 } rg_tile_traffic;
 
 /* Rendering instances after compile (merged spans count once), in

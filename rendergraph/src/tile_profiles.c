@@ -1,0 +1,126 @@
+/* Tile profiles (rendergraph.h, rg_tile_profile): what each family of
+ * tile GPUs holds per pixel, and which family a device is by its IDs.
+ * docs/tiles.md gives the source of every value; a value no vendor
+ * publishes is 0 here, never guessed.
+ */
+#include "base.h"
+
+#define KIB 1024ull
+#define MIB (1024ull * 1024ull)
+
+static const rg_tile_info profiles[RG_TILE_PROFILE_COUNT] = {
+    [RG_TILE_AUTO] = {.name = "auto"},
+    [RG_TILE_DESKTOP] = {.name = "desktop"},
+    /* Metal feature set tables: colour render-target storage per pixel per
+     * sample; Metal refuses a pass beyond it. Memoryless render targets
+     * from Apple2 on. */
+    [RG_TILE_APPLE2] = {"Apple2-3", 32, true, true, 0, 0, 0, true},
+    [RG_TILE_APPLE4] = {"Apple4-6", 64, true, true, 0, 0, 0, true},
+    [RG_TILE_APPLE7] = {"Apple7+", 128, true, true, 0, 0, 0, true},
+    /* Arm's Mali best practices: 16x16 tiles; colour up to 128 bits per
+     * pixel (256 from Mali-G72) keeps the full tile, beyond it the driver
+     * shrinks the tile. Lazily allocated memory is backed on demand. */
+    [RG_TILE_MALI_G71] = {"Mali-G71", 16, false, false, 16, 16, 0, true},
+    [RG_TILE_MALI_BIFROST] = {"Mali-G72+ (Bifrost)", 32, false, false, 16, 16, 0, true},
+    [RG_TILE_MALI_VALHALL] = {"Mali Valhall+", 32, false, false, 16, 16, 0, true},
+    /* Adreno: the frame is binned to fit GMEM, so no per-pixel limit;
+     * typical GMEM from the Linux msm driver's catalog (A630/A640, A730). */
+    [RG_TILE_ADRENO6] = {"Adreno 6xx", 0, false, false, 0, 0, 1 * MIB, true},
+    [RG_TILE_ADRENO7] = {"Adreno 7xx", 0, false, false, 0, 0, 2 * MIB, true},
+};
+
+rg_tile_info rg_tile_profile_info(rg_tile_profile profile)
+{
+    if ((unsigned)profile >= RG_TILE_PROFILE_COUNT)
+        return (rg_tile_info){.name = "unknown"};
+    return profiles[profile];
+}
+
+enum { VENDOR_APPLE = 0x106B, VENDOR_ARM = 0x13B5, VENDOR_QUALCOMM = 0x5143 };
+
+/* MoltenVK on Apple silicon reports the highest Apple GPU family in the
+ * deviceID's low byte (MVKPhysicalDevice::getHighestGPUCapability). */
+static rg_tile_profile apple(uint32_t device_id, VkDriverId driver)
+{
+    uint32_t family = device_id & 0xFF;
+    if (driver != VK_DRIVER_ID_MOLTENVK || family == 0)
+        return RG_TILE_DESKTOP; /* an AMD or Intel GPU in a Mac */
+    return family >= 7 ? RG_TILE_APPLE7 : family >= 4 ? RG_TILE_APPLE4 : RG_TILE_APPLE2;
+}
+
+/* Arm's driver reports the GPU_ID register, the product ID in its high
+ * half (0x9091: a Mali-G57); the product's top nibble is the architecture
+ * (6 and 7 Bifrost, 9 and later Valhall and after), and masked with 0xf00f
+ * it names the model as the Linux panfrost driver's table does (0x6000:
+ * G71, 0x6001: G72). */
+static rg_tile_profile mali(uint32_t device_id)
+{
+    uint32_t product = device_id > 0xFFFF ? device_id >> 16 : device_id;
+    uint32_t arch = product >> 12;
+    if ((product & 0xf00f) == 0x6000)
+        return RG_TILE_MALI_G71;
+    if (arch == 6 || arch == 7)
+        return RG_TILE_MALI_BIFROST;
+    return arch >= 9 ? RG_TILE_MALI_VALHALL : RG_TILE_DESKTOP;
+}
+
+/* Qualcomm's drivers report the chip ID (0x06030001: Adreno 630; the 7xx
+ * generation 2 and 3 chips start 0x43). */
+static rg_tile_profile adreno(uint32_t device_id)
+{
+    uint32_t major = device_id >> 24;
+    if (major == 6)
+        return RG_TILE_ADRENO6;
+    if (major == 7 || major == 0x43)
+        return RG_TILE_ADRENO7;
+    return RG_TILE_DESKTOP;
+}
+
+rg_tile_profile rg_tile_profile_detect(uint32_t vendor_id, uint32_t device_id, VkDriverId driver)
+{
+    switch (vendor_id) {
+    case VENDOR_APPLE: return apple(device_id, driver);
+    case VENDOR_ARM: return mali(device_id);
+    case VENDOR_QUALCOMM: return adreno(device_id);
+    default: return RG_TILE_DESKTOP;
+    }
+}
+
+/* GMEM of Adreno chips by chip ID (Linux drivers/gpu/drm/msm/adreno/
+ * a6xx_catalog.c). */
+static const struct {
+    uint32_t chip;
+    uint64_t gmem;
+} gmem_of[] = {
+    {0x06010000, 128 * KIB + 4 * KIB}, /* A610 */
+    {0x06010800, 512 * KIB},           /* A615, A618 */
+    {0x06010900, 512 * KIB},           /* A619 */
+    {0x06030001, 1 * MIB},             /* A630 */
+    {0x06030002, 1 * MIB},             /* A630 */
+    {0x06030500, 512 * KIB},           /* A7c3 */
+    {0x06040001, 1 * MIB},             /* A640 */
+    {0x06050002, 1 * MIB + 128 * KIB}, /* A650 */
+    {0x06060001, 1 * MIB + 512 * KIB}, /* A660 */
+    {0x06080001, 2 * MIB},             /* A680 */
+    {0x06090000, 4 * MIB},             /* A690 */
+    {0x07000200, 128 * KIB},           /* A702 */
+    {0x07030001, 2 * MIB},             /* A730 */
+    {0x43050a01, 3 * MIB},             /* A740 */
+    {0x43051401, 3 * MIB},             /* A750 */
+};
+
+uint64_t rg__tile_memory_of(uint32_t vendor_id, uint32_t device_id)
+{
+    for (size_t i = 0; vendor_id == VENDOR_QUALCOMM && i < sizeof gmem_of / sizeof gmem_of[0]; i++)
+        if (gmem_of[i].chip == device_id)
+            return gmem_of[i].gmem;
+    return 0;
+}
+
+rg_tile_info rg__tile_of(const rg_device_caps *caps)
+{
+    rg_tile_info t = rg_tile_profile_info(caps->tile_profile == RG_TILE_AUTO ? RG_TILE_DESKTOP : caps->tile_profile);
+    if (caps->tile_memory)
+        t.tile_memory = caps->tile_memory;
+    return t;
+}
