@@ -135,8 +135,8 @@ typedef struct objects_draft {
     uint32_t app_pool_count;
 } objects_draft;
 
-static rg_result allocate(const rg_graph *g, objects_draft *d, VkDeviceSize size, uint32_t type, const rg__object *dedicated_to,
-                          VkDeviceMemory *out, const char *what)
+static VkResult try_allocate(const rg_graph *g, objects_draft *d, VkDeviceSize size, uint32_t type,
+                             const rg__object *dedicated_to, VkDeviceMemory *out)
 {
     VkMemoryDedicatedAllocateInfo ded = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
@@ -150,12 +150,54 @@ static rg_result allocate(const rg_graph *g, objects_draft *d, VkDeviceSize size
         .memoryTypeIndex = type,
     };
     VkResult vr = g->dev->vk.AllocateMemory(g->dev->device, &ai, g->dev->vk_alloc, out);
+    if (vr == VK_SUCCESS)
+        d->memory[d->memory_count++] = *out;
+    return vr;
+}
+
+static rg_result allocate(const rg_graph *g, objects_draft *d, VkDeviceSize size, uint32_t type,
+                          const rg__object *dedicated_to, VkDeviceMemory *out, const char *what)
+{
+    VkResult vr = try_allocate(g, d, size, type, dedicated_to, out);
     if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY || vr == VK_ERROR_OUT_OF_HOST_MEMORY)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: %s: %llu bytes of memory type %u: out of memory", what,
                         (unsigned long long)size, type);
     if (vr != VK_SUCCESS)
         return rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: %s", what, rg_vk_result_string(vr));
-    d->memory[d->memory_count++] = *out;
+    return RG_SUCCESS;
+}
+
+/* A lazy attachment whose lazy allocation ran out (Apple's memoryless
+ * limit is undocumented and varies with the GPU, the target size and free
+ * memory) gets its own allocation of the first device-local type its image
+ * accepts that is not lazily allocated, and the log says so: the frame
+ * renders the same, with the memory an ordinary attachment takes. */
+static rg_result lazy_fallback(const rg_graph *g, objects_draft *d, const rg__resource *r, rg__object *o,
+                               const rg__mem_placement *m, VkDeviceMemory *out)
+{
+    rg__mem_requirements req;
+    requirements_of(g, g->dev->device, r, &req);
+    const VkPhysicalDeviceMemoryProperties *p = &g->dev->memory;
+    uint32_t type = RG__NONE;
+    for (uint32_t t = 0; t < p->memoryTypeCount && type == RG__NONE; t++) {
+        VkMemoryPropertyFlags f = p->memoryTypes[t].propertyFlags;
+        if ((req.type_bits & (1u << t)) && (f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+            !(f & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT))
+            type = t;
+    }
+    char what[RG__NAME_MAX + 64];
+    snprintf(what, sizeof what, "'%s' (its lazy allocation ran out)", r->name);
+    if (type == RG__NONE)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: %s: %llu bytes of lazily allocated memory type %u "
+                          "ran out and the image accepts no other device-local type", what,
+                          (unsigned long long)m->size, m->memory_type);
+    rg_result res = allocate(g, d, req.size, type, NULL, out, what);
+    if (res != RG_SUCCESS)
+        return res;
+    o->fallback_type = type;
+    rg__log(g, RG_LOG_WARNING, "placement: lazily allocated memory (type %u) ran out for transient attachment '%s': "
+            "it takes %llu bytes of device-local memory type %u instead (the frame renders the same; the memory "
+            "report says LAZY_FALLBACK)", m->memory_type, r->name, (unsigned long long)req.size, type);
     return RG_SUCCESS;
 }
 
@@ -263,6 +305,8 @@ static rg_result place_all(const rg_graph *g, objects_draft *d)
     rg__object *objects = d->of = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *objects);
     if (!d->memory || !objects)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    for (uint32_t i = 0; i < g->decl.resource_count; i++)
+        objects[i].fallback_type = RG__NONE;
     rg_result res = RG_SUCCESS;
     VkDeviceMemory *pools = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *pools);
     VkDeviceSize *bases = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *bases);
@@ -301,7 +345,15 @@ static rg_result place_all(const rg_graph *g, objects_draft *d)
         if (res == RG_SUCCESS && !pooled) {
             char what[RG__NAME_MAX + 16];
             snprintf(what, sizeof what, "'%s'", r->name);
-            res = allocate(g, d, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? o : NULL, &own, what);
+            VkResult vr = m->kind == RG_MEMORY_LAZY ? try_allocate(g, d, m->size, m->memory_type, NULL, &own)
+                                                    : VK_ERROR_UNKNOWN;
+            if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY || vr == VK_ERROR_OUT_OF_HOST_MEMORY)
+                res = lazy_fallback(g, d, r, o, m, &own);
+            else if (m->kind == RG_MEMORY_LAZY && vr != VK_SUCCESS)
+                res = rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: %s", what,
+                                 rg_vk_result_string(vr));
+            else if (m->kind != RG_MEMORY_LAZY)
+                res = allocate(g, d, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? o : NULL, &own, what);
             if (res == RG_SUCCESS)
                 rg__name_object(g->dev, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)own, "%s", r->name);
         }

@@ -134,6 +134,9 @@ typedef struct rg__object {
     VkImageView view;                 /* of the whole image, where its usage allows one */
     VkBuffer buffer;
     bool pooled;                      /* shares a pool's memory */
+    /* Planned lazy, its lazy allocation failed, so it lives in its own
+     * allocation of this device-local type instead (RG__NONE: as planned). */
+    uint32_t fallback_type;
 } rg__object;
 
 /* place_memory.c: the created resources' objects and the memory they are
@@ -163,6 +166,19 @@ typedef struct rg__placement {
     VkSemaphore semaphores[RG_QUEUE_COUNT];
     rg__timings timings;              /* place_timings.c; zero when timings are off */
 } rg__placement;
+
+/* Resource ri's memory as placed: the plan's, or where its lazy allocation
+ * ran out (place_memory.c), LAZY_FALLBACK in its device-local type. */
+static inline rg__mem_placement rg__placed_memory(const rg_graph *g, uint32_t ri)
+{
+    rg__mem_placement m = g->placement->plan.items[ri];
+    const rg__object *of = g->placement->objects.of;
+    if (of && m.kind == RG_MEMORY_LAZY && of[ri].fallback_type != RG__NONE) {
+        m.kind = RG_MEMORY_LAZY_FALLBACK;
+        m.memory_type = of[ri].fallback_type;
+    }
+    return m;
+}
 
 /* The barriers execute records and queries report: placement's where it
  * made them, else compile's. */

@@ -260,7 +260,8 @@ static void fill_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
                 : !rg__history(r) ? RG_RESOURCE_CREATED
                 : r->history_previous ? RG_RESOURCE_HISTORY_PREVIOUS : RG_RESOURCE_HISTORY_CURRENT;
     if (placed(g)) {
-        const rg__mem_placement *m = &g->placement->plan.items[i];
+        rg__mem_placement placed_at = rg__placed_memory(g, i);
+        const rg__mem_placement *m = &placed_at;
         out->memory = m->kind;
         if (m->kind != RG_MEMORY_NOT_CREATED && m->kind != RG_MEMORY_IMPORTED) {
             out->memory_size = m->size;
@@ -358,17 +359,27 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
 
 rg_memory_totals rg_memory_get_totals(const rg_graph *graph)
 {
-    return placed(graph) ? graph->placement->plan.totals : (rg_memory_totals){ 0 };
+    rg_memory_totals t;
+    memset(&t, 0, sizeof t); /* padding too: callers may compare totals whole */
+    if (!placed(graph))
+        return t;
+    memcpy(&t, &graph->placement->plan.totals, sizeof t);
+    for (uint32_t i = 0; i < graph->decl.resource_count; i++)
+        if (rg__placed_memory(graph, i).kind == RG_MEMORY_LAZY_FALLBACK)
+            t.lazy_fallback += graph->placement->plan.items[i].size;
+    t.lazy -= t.lazy_fallback;
+    return t;
 }
 
 static rg_memory_kind memory_of(const rg_graph *g, uint32_t i, VkDeviceSize *offset, uint32_t *pool)
 {
-    const rg__mem_placement *m = placed(g) && i != RG__NONE ? &g->placement->plan.items[i] : NULL;
+    bool known = placed(g) && i != RG__NONE;
+    rg__mem_placement m = known ? rg__placed_memory(g, i) : (rg__mem_placement){.pool = RG__NONE};
     if (offset)
-        *offset = m ? m->offset : 0;
+        *offset = m.offset;
     if (pool)
-        *pool = m ? m->pool : RG__NONE;
-    return m ? m->kind : RG_MEMORY_NOT_CREATED;
+        *pool = m.pool;
+    return known ? m.kind : RG_MEMORY_NOT_CREATED;
 }
 
 rg_memory_kind rg_texture_memory(const rg_graph *graph, rg_texture texture, VkDeviceSize *offset, uint32_t *pool)

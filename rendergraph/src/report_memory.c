@@ -23,6 +23,7 @@ static const char *kind_name(rg_memory_kind k)
     case RG_MEMORY_LAZY: return "lazy";
     case RG_MEMORY_DEDICATED: return "dedicated";
     case RG_MEMORY_POOLED: return "pooled";
+    case RG_MEMORY_LAZY_FALLBACK: return "lazy-fallback";
     }
     return "?";
 }
@@ -279,7 +280,8 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
             "lifetime", "usage", "aliases");
     for (uint32_t i = 0; i < graph->decl.resource_count; i++) {
         const rg__resource *r = &graph->decl.resources[i];
-        const rg__mem_placement *m = &p->items[i];
+        rg__mem_placement placed_at = rg__placed_memory(graph, i);
+        const rg__mem_placement *m = &placed_at;
         bool placed = m->kind != RG_MEMORY_NOT_CREATED && m->kind != RG_MEMORY_IMPORTED;
         char memory[32], usage[512];
         fprintf(out, "%-24s %-7s %-12s %-16s %-20s ", r->name, r->is_texture ? "texture" : "buffer", origin_name(r),
@@ -307,14 +309,19 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
             }
         fputc('\n', out);
     }
-    const rg_memory_totals *t = &p->totals;
+    rg_memory_totals totals = rg_memory_get_totals(graph);
+    const rg_memory_totals *t = &totals;
     fprintf(out,
             "pooled %llu bytes (%.2f MiB) in %u pools; unaliased %llu (%.2f MiB, padding %llu); lower bound %llu "
-            "(%.2f MiB); lazy %llu (%.2f MiB); dedicated %llu (%.2f MiB)\n",
+            "(%.2f MiB); lazy %llu (%.2f MiB); dedicated %llu (%.2f MiB)",
             (unsigned long long)t->pooled, mib(t->pooled), t->pools, (unsigned long long)t->unaliased,
             mib(t->unaliased), (unsigned long long)t->padding, (unsigned long long)t->lower_bound,
             mib(t->lower_bound), (unsigned long long)t->lazy,
             mib(t->lazy), (unsigned long long)t->dedicated, mib(t->dedicated));
+    if (t->lazy_fallback)
+        fprintf(out, "; lazy fallback %llu (%.2f MiB): lazy memory ran out", (unsigned long long)t->lazy_fallback,
+                mib(t->lazy_fallback));
+    fputc('\n', out);
     for (uint32_t i = 0; i < p->pool_count; i++)
         fprintf(out, "pool %u: memory type %u, %s, %llu bytes\n", i, p->pools[i].memory_type,
                 p->pools[i].optimal ? "optimal images" : "buffers", (unsigned long long)p->pools[i].size);
@@ -400,7 +407,8 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
     fprintf(f, "\",\n  \"resources\": [");
     for (uint32_t i = 0; i < graph->decl.resource_count; i++) {
         const rg__resource *r = &graph->decl.resources[i];
-        const rg__mem_placement *m = &p->items[i];
+        rg__mem_placement placed_at = rg__placed_memory(graph, i);
+        const rg__mem_placement *m = &placed_at;
         fprintf(f, "%s\n    {\"name\": \"", i ? "," : "");
         put_name(f, r->name);
         char usage[512];
@@ -440,13 +448,14 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
      * form: it closes the merges' array. */
     json_traffic(f, graph, &tr);
     rg__free(graph, tr.per);
-    const rg_memory_totals *t = &p->totals;
+    rg_memory_totals totals = rg_memory_get_totals(graph);
+    const rg_memory_totals *t = &totals;
     fprintf(f,
             "\n  ],\n  \"totals\": {\"pooled\": %llu, \"unaliased\": %llu, \"padding\": %llu, \"lower_bound\": %llu, "
-            "\"lazy\": %llu, \"dedicated\": %llu, \"pools\": %u}\n}\n",
+            "\"lazy\": %llu, \"lazy_fallback\": %llu, \"dedicated\": %llu, \"pools\": %u}\n}\n",
             (unsigned long long)t->pooled, (unsigned long long)t->unaliased, (unsigned long long)t->padding,
-            (unsigned long long)t->lower_bound,
-            (unsigned long long)t->lazy, (unsigned long long)t->dedicated, t->pools);
+            (unsigned long long)t->lower_bound, (unsigned long long)t->lazy, (unsigned long long)t->lazy_fallback,
+            (unsigned long long)t->dedicated, t->pools);
     return finish(graph, "rg_memory_report_json", path, f);
 }
 

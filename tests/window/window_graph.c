@@ -2,12 +2,23 @@
 
 #include "solid.h"
 
+#include <stdio.h>
 #include <string.h>
+
+static void hear(void *user, rg_log_level level, const char *object, const char *message)
+{
+    window_graph *wg = user;
+    if (level == RG_LOG_WARNING && strstr(message, "ran out for transient attachment"))
+        wg->lazy_fallbacks++;
+    else if (level != RG_LOG_INFO)
+        fprintf(stderr, "rendergraph: %s: %s: %s\n", level == RG_LOG_ERROR ? "error" : "warning", object, message);
+}
 
 rg_result window_graph_create(eng_context *ctx, window_graph *wg)
 {
     *wg = (window_graph){ .ctx = ctx };
-    return rg_graph_create(&(rg_graph_desc){ .name = "window test", .device = eng_context_graph_device(ctx) },
+    return rg_graph_create(&(rg_graph_desc){ .name = "window test", .device = eng_context_graph_device(ctx),
+                                             .log = hear, .log_user = wg },
                            &wg->graph);
 }
 

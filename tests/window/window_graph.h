@@ -26,6 +26,9 @@ typedef struct window_graph {
     window_plan plan;                 /* as declared */
     VkExtent2D extent;                /* as declared; 0 = nothing declared yet */
     uint32_t declarations;
+    /* The graph's WARNINGs that lazily allocated memory ran out (its
+     * other messages go to stderr as the default log prints them). */
+    unsigned lazy_fallbacks;
 } window_graph;
 
 rg_result window_graph_create(eng_context *ctx, window_graph *wg);

@@ -1005,9 +1005,9 @@ typedef enum rg_memory_kind {
     RG_MEMORY_NOT_CREATED = 0,        /* created but never used: not made at all */
     RG_MEMORY_IMPORTED,
     RG_MEMORY_LAZY,                   /* own LAZILY_ALLOCATED allocation (tile memory) */
-    RG_MEMORY_DEDICATED,              /* own allocation: the driver requires one, or a
-                                         history texture */
+    RG_MEMORY_DEDICATED,              /* own allocation: the driver asks, or history */
     RG_MEMORY_POOLED,                 /* a range of a shared pool, maybe aliased */
+    RG_MEMORY_LAZY_FALLBACK,          /* planned lazy, it ran out: own device-local allocation */
 } rg_memory_kind;
 
 typedef struct rg_memory_totals {
@@ -1021,7 +1021,7 @@ typedef struct rg_memory_totals {
                                          execution order, summed over pool classes;
                                          sizes only, no padding: no placement can
                                          pool less */
-    VkDeviceSize lazy;                /* requested from lazily allocated types */
+    VkDeviceSize lazy, lazy_fallback; /* from lazily allocated types; where they ran out */
     VkDeviceSize dedicated;
     uint32_t pools;
 } rg_memory_totals;

@@ -110,6 +110,9 @@ typedef struct device_data {
     /* Fault injection (VKGRAPH_TILE_FAIL_BYTES): live bytes of real
      * (non-lazy) memory above which an allocation fails; 0 = no limit. */
     VkDeviceSize fail_bytes;
+    /* VKGRAPH_TILE_FAIL_LAZY: the lazy allocation of this number and every
+     * later one fail (0: none), as memoryless memory runs out; the count so far. */
+    unsigned long fail_lazy_from, lazy_allocs;
     /* VKGRAPH_TILE_MOLTENVK=1: the local-read rule (rules.c) is checked and
      * the commands it follows are intercepted; otherwise they pass by. */
     bool moltenvk;

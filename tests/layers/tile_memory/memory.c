@@ -19,11 +19,14 @@ void tile_faults_reset(device_data *d)
      * making its context; the count restarts with each device. */
     const char *n = getenv("VKGRAPH_TILE_FAIL_ALLOC");
     const char *bytes = getenv("VKGRAPH_TILE_FAIL_BYTES");
+    const char *lazy = getenv("VKGRAPH_TILE_FAIL_LAZY");
     pthread_mutex_lock(&fault_lock);
     fail_at = n ? strtoul(n, NULL, 10) : 0;
     alloc_count = 0;
     pthread_mutex_unlock(&fault_lock);
     d->fail_bytes = bytes ? strtoull(bytes, NULL, 10) : 0;
+    d->fail_lazy_from = lazy ? strtoul(lazy, NULL, 10) : 0;
+    d->lazy_allocs = 0;
 }
 
 /* The real type that backs the lazy one: the first DEVICE_LOCAL type. */
@@ -256,6 +259,11 @@ static bool fault_now(device_data *d, VkDeviceSize size, bool lazy)
     pthread_mutex_lock(&fault_lock);
     bool fail = fail_at && ++alloc_count == fail_at;
     pthread_mutex_unlock(&fault_lock);
+    if (lazy && d->fail_lazy_from) {
+        pthread_mutex_lock(&d->lock);
+        fail = fail || ++d->lazy_allocs >= d->fail_lazy_from;
+        pthread_mutex_unlock(&d->lock);
+    }
     if (fail || !d->fail_bytes || lazy)
         return fail; /* a memoryless allocation takes no memory from the budget */
     VkDeviceSize live = 0;
