@@ -91,6 +91,24 @@ static inline uint32_t test_tex_barriers(const rg_graph *g, rg_texture t, const 
     return k;
 }
 
+/* A barrier's fields in pairs: its layout transition, its source scope,
+ * its destination scope. Macros, so that a failure names the test's line. */
+#define test_expect_layouts(b, old_layout_, new_layout_)                   \
+    do {                                                                   \
+        cr_expect_eq((b)->old_layout, (old_layout_), "old layout");        \
+        cr_expect_eq((b)->new_layout, (new_layout_), "new layout");        \
+    } while (0)
+#define test_expect_src(b, stage, access)                                  \
+    do {                                                                   \
+        cr_expect_eq((b)->src_stage, (stage), "source stage");             \
+        cr_expect_eq((b)->src_access, (access), "source access");          \
+    } while (0)
+#define test_expect_dst(b, stage, access)                                  \
+    do {                                                                   \
+        cr_expect_eq((b)->dst_stage, (stage), "destination stage");        \
+        cr_expect_eq((b)->dst_access, (access), "destination access");     \
+    } while (0)
+
 static inline void test_expect_error(rg_graph *g, rg_result code, const char *needle)
 {
     rg_result r = rg_compile(g);

@@ -220,8 +220,7 @@ Test(rg_declare, raw_access_takes_its_own_scope)
     const rg_barrier_info *b[4];
     cr_assert_eq(test_tex_barriers(g, t, b, 4), 1);
     cr_expect_eq(b[0]->new_layout, VK_IMAGE_LAYOUT_GENERAL);
-    cr_expect_eq(b[0]->dst_stage, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
-    cr_expect_eq(b[0]->dst_access, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    test_expect_dst(b[0], VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     rg_graph_destroy(g);
 }
 
@@ -322,8 +321,7 @@ Test(rg_declare, read_only_depth_attachment)
     cr_expect_eq(b[0]->dst_access,
                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
     cr_expect_eq(b[0]->range.aspect, VK_IMAGE_ASPECT_DEPTH_BIT);
-    cr_expect_eq(b[1]->old_layout, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL);
-    cr_expect_eq(b[1]->new_layout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    test_expect_layouts(b[1], VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     rg_resource_info info;
     cr_assert_eq(rg_texture_get_info(g, depth, &info), RG_SUCCESS);
     cr_expect_eq(info.image_usage, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);

@@ -265,13 +265,11 @@ Test(rg_history, barriers_when_current_ends_in_the_read_layout)
     n = test_tex_barriers(g, t.current, b, 4);
     cr_assert_eq(n, 2, "current: write, then sampled");
     cr_expect_eq(b[0]->before.id, t.resolve_span.id);
-    cr_expect_eq(b[0]->old_layout, VK_IMAGE_LAYOUT_UNDEFINED);
-    cr_expect_eq(b[0]->new_layout, CA);
+    test_expect_layouts(b[0], VK_IMAGE_LAYOUT_UNDEFINED, CA);
     cr_expect(b[0]->src_stage & FS, "the first write waits for the frame before's reads of previous (0x%llx)",
               (unsigned long long)b[0]->src_stage);
     cr_expect_eq(b[1]->before.id, t.present.id);
-    cr_expect_eq(b[1]->old_layout, CA);
-    cr_expect_eq(b[1]->new_layout, SRO);
+    test_expect_layouts(b[1], CA, SRO);
     rg_graph_destroy(g);
 }
 
@@ -304,11 +302,9 @@ Test(rg_history, barriers_when_current_ends_elsewhere)
     cr_expect(b[0]->src_stage & VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     const rg_barrier_info *end = b[2];
     cr_expect_eq(end->before.id, 0, "at the frame's end");
-    cr_expect_eq(end->old_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    cr_expect_eq(end->new_layout, SRO);
+    test_expect_layouts(end, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, SRO);
     cr_expect(end->src_stage & VK_PIPELINE_STAGE_2_TRANSFER_BIT);
-    cr_expect_eq(end->dst_stage, FS | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
-    cr_expect_eq(end->dst_access, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    test_expect_dst(end, FS | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     rg_graph_destroy(g);
 }
 
@@ -328,13 +324,11 @@ Test(rg_history, previous_read_in_two_layouts)
     uint32_t n = test_tex_barriers(g, previous, b, 4);
     cr_assert_eq(n, 1);
     cr_expect_eq(b[0]->before.id, copy.id);
-    cr_expect_eq(b[0]->old_layout, SRO);
-    cr_expect_eq(b[0]->new_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    test_expect_layouts(b[0], SRO, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
     n = test_tex_barriers(g, current, b, 4);
     cr_assert_eq(n, 2);
     cr_expect_eq(b[1]->before.id, 0);
-    cr_expect_eq(b[1]->old_layout, VK_IMAGE_LAYOUT_GENERAL);
-    cr_expect_eq(b[1]->new_layout, SRO);
+    test_expect_layouts(b[1], VK_IMAGE_LAYOUT_GENERAL, SRO);
     cr_expect_eq(b[1]->dst_stage, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     rg_graph_destroy(g);
 }
@@ -365,8 +359,7 @@ Test(rg_history, only_the_subresources_read_are_handed_over)
     cr_expect_eq(end->before.id, 0);
     cr_expect_eq(end->range.base_mip, 1);
     cr_expect_eq(end->range.mip_count, 1);
-    cr_expect_eq(end->old_layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    cr_expect_eq(end->new_layout, SRO);
+    test_expect_layouts(end, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, SRO);
     cr_expect_eq(test_tex_barriers(g, previous, b, 4), 0);
     rg_graph_destroy(g);
 }
@@ -394,8 +387,7 @@ Test(rg_history, unread_previous_the_first_write_waits_for_the_write_before)
         uint32_t n = test_tex_barriers(g, current, b, 4);
         cr_assert_eq(n, copy ? 2u : 1u, "the write%s", copy ? ", the copy" : "");
         cr_expect_eq(b[0]->before.id, span.id);
-        cr_expect_eq(b[0]->old_layout, VK_IMAGE_LAYOUT_UNDEFINED);
-        cr_expect_eq(b[0]->new_layout, CA);
+        test_expect_layouts(b[0], VK_IMAGE_LAYOUT_UNDEFINED, CA);
         if (copy) {
             /* The frame ended with the copy's transition to TRANSFER_SRC
              * (a write at the transfer stage, after the attachment write). */
@@ -430,8 +422,7 @@ Test(rg_history, identical_redeclaration_keeps_the_barriers)
     cr_assert_eq(rg_barrier_count(g), n);
     for (uint32_t i = 0; i < n; i++) {
         const rg_barrier_info *b = rg_barrier_get(g, i);
-        cr_expect_eq(b->old_layout, first[i].old_layout);
-        cr_expect_eq(b->new_layout, first[i].new_layout);
+        test_expect_layouts(b, first[i].old_layout, first[i].new_layout);
         cr_expect_eq(b->src_stage, first[i].src_stage);
         cr_expect_eq(b->dst_stage, first[i].dst_stage);
     }

@@ -206,11 +206,9 @@ Test(rg_merge, gbuffer_and_lighting_merge_on_a_tile_gpu)
             continue;
         by_region++;
         cr_expect_eq(b->before.id, f.light.id);
-        cr_expect_eq(b->old_layout, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR);
-        cr_expect_eq(b->new_layout, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR);
+        test_expect_layouts(b, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR);
         cr_expect_eq(b->src_stage, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT);
-        cr_expect_eq(b->dst_stage, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT);
-        cr_expect_eq(b->dst_access, VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT);
+        test_expect_dst(b, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT);
         cr_expect(b->texture.id == f.albedo.id || b->texture.id == f.normal.id);
     }
     cr_expect_eq(by_region, 2);
