@@ -291,11 +291,8 @@ Test(rg_acceptance, read_only_depth_with_store_none_is_a_read)
 static rg_memory_totals padded_totals(bool no_aliasing)
 {
     test_mem_env env;
-    test_mem_init(&env, "NVIDIA H200");
-    rg_graph_destroy(env.g);
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "padding", .no_aliasing = no_aliasing, .no_culling = true},
-                                 &env.g),
-                 RG_SUCCESS);
+    test_mem_init_desc(&env, "NVIDIA H200",
+                       &(rg_graph_desc){.name = "padding", .no_aliasing = no_aliasing, .no_culling = true});
     rg_buffer b[5];
     VkDeviceSize sizes[5] = {1000, 3000, 1500, 700, 4100};
     for (int i = 0; i < 5; i++) {

@@ -433,12 +433,8 @@ Test(rg_merge, equal_states_share_a_key)
 Test(rg_merge, a_merged_instance_keeps_every_attachment_from_its_begin_to_its_end)
 {
     test_mem_env env;
-    test_mem_init(&env, "NVIDIA H200");
-    rg_graph_destroy(env.g);
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merged lifetimes", .caps = &tile_caps,
-                                                  .merge = RG_MERGE_ON, .no_culling = true},
-                                 &env.g),
-                 RG_SUCCESS);
+    test_mem_init_desc(&env, "NVIDIA H200", &(rg_graph_desc){.name = "merged lifetimes", .caps = &tile_caps,
+                                                             .merge = RG_MERGE_ON, .no_culling = true});
     rg_texture albedo = test_mem_tex(&env, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
     rg_texture only = test_mem_tex(&env, "gbuffer only", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
     rg_texture hdr = test_mem_tex(&env, "hdr", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
@@ -490,14 +486,10 @@ Test(rg_merge, a_merged_instance_keeps_every_attachment_from_its_begin_to_its_en
 Test(rg_merge, a_merged_instances_resolve_target_lives_from_its_begin)
 {
     test_mem_env env;
-    test_mem_init(&env, "NVIDIA H200");
-    rg_graph_destroy(env.g);
     rg_device_caps ms = tile_caps;
     ms.local_read_multisampled = true;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merged lifetimes", .caps = &ms,
-                                                  .merge = RG_MERGE_ON, .no_culling = true},
-                                 &env.g),
-                 RG_SUCCESS);
+    test_mem_init_desc(&env, "NVIDIA H200", &(rg_graph_desc){.name = "merged lifetimes", .caps = &ms,
+                                                             .merge = RG_MERGE_ON, .no_culling = true});
     rg_texture albedo = test_mem_tex_ex(&env, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64, VK_SAMPLE_COUNT_4_BIT, RG_TRANSIENT_AUTO);
     rg_texture hdr = test_mem_tex_ex(&env, "hdr", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64, VK_SAMPLE_COUNT_4_BIT, RG_TRANSIENT_AUTO);
     rg_texture res = test_mem_tex(&env, "resolved", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);

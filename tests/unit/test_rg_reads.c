@@ -4,6 +4,7 @@
  * previous, rg_access.undefined_ok and CLEAR/DONT_CARE loads are not. And
  * culling notices that say what nothing reads ("Culling"). */
 #include "rg_unit.h"
+#include "rg_unit_output.h"
 
 #include <stdio.h>
 
@@ -295,34 +296,13 @@ Test(rg_reads, culled_readers_are_checked_too)
 
 /* ----------------------------------------------------------- notices */
 
-typedef struct notices {
-    uint32_t count;
-    char text[8][320];
-} notices;
-
-static void keep_notice(void *user, rg_log_level level, const char *object, const char *message)
-{
-    (void)object;
-    notices *n = user;
-    if (level == RG_LOG_INFO && n->count < 8)
-        snprintf(n->text[n->count++], sizeof n->text[0], "%s", message);
-}
-
-static bool noticed(const notices *n, const char *text)
-{
-    for (uint32_t i = 0; i < n->count; i++)
-        if (strcmp(n->text[i], text) == 0)
-            return true;
-    return false;
-}
-
 /* A culled command's notice names what it writes that nothing observable
  * reads; a span's names its attachments; a command that declares no write
  * says so. The "not created" notices stay. */
 Test(rg_reads, culling_notices_name_what_nothing_reads)
 {
-    notices n = {0};
-    rg_graph *g = reads_graph(keep_notice, &n);
+    test_notices n = {0};
+    rg_graph *g = reads_graph(test_keep_notice, &n);
     rg_texture depth = depth_tex(g), raw = test_color(g, "ao raw"), out = swapchain(g);
     rg_texture debug = test_color(g, "debug view"), ids = test_color(g, "debug ids");
     prepass(g, depth);
@@ -337,12 +317,13 @@ Test(rg_reads, culling_notices_name_what_nothing_reads)
     test_draw(g, "sky");
     rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect(noticed(&n, "command 'ssao' is culled: nothing observable reads 'ao raw'"), "%u: %s", n.count, n.text[0]);
-    cr_expect(noticed(&n, "span 'debug' is culled: nothing observable reads 'debug view' or 'debug ids'"));
-    cr_expect(noticed(&n, "span 'prepass' is culled: nothing observable reads 'depth'"));
-    cr_expect(noticed(&n, "command 'probe' is culled: it declares no write (declare side_effects for effects the "
+    cr_expect(test_noticed(&n, "command 'ssao' is culled: nothing observable reads 'ao raw'"), "%u: %s", n.count,
+              n.text[0]);
+    cr_expect(test_noticed(&n, "span 'debug' is culled: nothing observable reads 'debug view' or 'debug ids'"));
+    cr_expect(test_noticed(&n, "span 'prepass' is culled: nothing observable reads 'depth'"));
+    cr_expect(test_noticed(&n, "command 'probe' is culled: it declares no write (declare side_effects for effects the "
                           "graph cannot see)"));
-    cr_expect(noticed(&n, "texture 'ao raw' is not created: only culled commands use it"));
+    cr_expect(test_noticed(&n, "texture 'ao raw' is not created: only culled commands use it"));
     cr_expect_eq(n.count, 8, "4 culled, 4 not created");
     for (uint32_t i = 0; i < n.count; i++)
         cr_expect_null(strstr(n.text[i], "its results"), "%s", n.text[i]);

@@ -3,6 +3,7 @@
  * that only its load or store op keeps from being transient, and the
  * declaration of one-aspect copies of depth+stencil textures. */
 #include "rg_unit.h"
+#include "rg_unit_output.h"
 
 #include <stdio.h>
 
@@ -78,24 +79,11 @@ Test(rg_strict, equal_extents_at_the_viewed_mips_need_no_area)
 
 /* ---------------------------------------------------- transient notices */
 
-typedef struct notes {
-    uint32_t count;
-    char text[4][512];
-} notes;
-
-static void keep_transient_notes(void *user, rg_log_level level, const char *object, const char *message)
-{
-    (void)object;
-    notes *n = user;
-    if (level == RG_LOG_INFO && strstr(message, "not transient") && n->count < 4)
-        snprintf(n->text[n->count++], sizeof n->text[0], "%s", message);
-}
-
 /* A 4x MSAA color resolved into an import, cleared, stored as given. */
-static rg_graph *msaa_frame(notes *n, VkAttachmentStoreOp store, bool read_after)
+static rg_graph *msaa_frame(test_notices *n, VkAttachmentStoreOp store, bool read_after)
 {
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "notes", .log = keep_transient_notes, .log_user = n}, &g),
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "notes", .log = test_keep_notice, .log_user = n}, &g),
                  RG_SUCCESS);
     rg_texture msaa = rg_texture_create(g, &(rg_texture_desc){.name = "msaa color",
                                                               .format = VK_FORMAT_R8G8B8A8_UNORM, .width = 64,
@@ -125,7 +113,7 @@ static rg_graph *msaa_frame(notes *n, VkAttachmentStoreOp store, bool read_after
 
 Test(rg_strict, an_attachment_kept_from_transient_by_its_store_op_gets_a_notice)
 {
-    notes n = {0};
+    test_notices n = {.filter = "not transient"};
     rg_graph *g = msaa_frame(&n, VK_ATTACHMENT_STORE_OP_STORE, false);
     cr_expect_eq(n.count, 1u, "notices: %u", n.count);
     cr_expect_str_eq(n.text[0], "texture 'msaa color' is not transient: span 'forward' stores it (store STORE); "
@@ -135,7 +123,7 @@ Test(rg_strict, an_attachment_kept_from_transient_by_its_store_op_gets_a_notice)
 
 Test(rg_strict, a_transient_attachment_gets_no_notice)
 {
-    notes n = {0};
+    test_notices n = {.filter = "not transient"};
     rg_graph *g = msaa_frame(&n, DISCARD, false);
     cr_expect_eq(n.count, 0u, "%s", n.text[0]);
     rg_graph_destroy(g);
@@ -145,7 +133,7 @@ Test(rg_strict, a_transient_attachment_gets_no_notice)
  * change would make it transient. */
 Test(rg_strict, an_attachment_another_span_loads_gets_no_notice)
 {
-    notes n = {0};
+    test_notices n = {.filter = "not transient"};
     rg_graph *g = msaa_frame(&n, VK_ATTACHMENT_STORE_OP_STORE, true);
     cr_expect_eq(n.count, 0u, "%s", n.text[0]);
     rg_graph_destroy(g);
