@@ -90,13 +90,9 @@ static void chain_check_compiled(const chain *ch, bool single_queue)
     const rg_graph *g = ch->g;
     rg_queue async = single_queue ? RG_QUEUE_GRAPHICS : queues_async_queue();
     queues_check_batches(g, !single_queue);
-    queues_expect_queue(g, ch->c_pattern, async);
-    queues_expect_queue(g, ch->c_scale, async);
-    queues_expect_queue(g, ch->c_clear, async);
-    queues_expect_queue(g, ch->c_offset, RG_QUEUE_GRAPHICS);
-    queues_expect_queue(g, ch->c_copy_data, RG_QUEUE_GRAPHICS);
-    queues_expect_queue(g, ch->c_copy_result, RG_QUEUE_GRAPHICS);
-    queues_expect_queue(g, ch->c_copy_tex, RG_QUEUE_GRAPHICS);
+    queues_expect_queues(g, (const rg_command[]){ ch->c_pattern, ch->c_scale, ch->c_clear }, 3, async);
+    queues_expect_queues(g, (const rg_command[]){ ch->c_offset, ch->c_copy_data, ch->c_copy_result, ch->c_copy_tex },
+                         4, RG_QUEUE_GRAPHICS);
     cr_expect(rg_happens_before(g, ch->c_pattern, ch->c_scale));
     cr_expect(rg_happens_before(g, ch->c_pattern, ch->c_copy_data));
     cr_expect(rg_happens_before(g, ch->c_scale, ch->c_offset));
