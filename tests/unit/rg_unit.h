@@ -120,4 +120,11 @@ static inline void test_expect_error(rg_graph *g, rg_result code, const char *ne
                            rg_graph_error_message(g), needle);
 }
 
+/* test_expect_error, then g destroyed: the end of a test of a refusal. */
+static inline void test_expect_refused(rg_graph *g, rg_result code, const char *needle)
+{
+    test_expect_error(g, code, needle);
+    rg_graph_destroy(g);
+}
+
 #endif

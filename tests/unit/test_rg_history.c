@@ -158,8 +158,7 @@ Test(rg_history, forced_transient_is_refused)
         &previous);
     cr_expect_eq(current.id, 0);
     cr_expect_eq(previous.id, 0);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'feedback': transient mode 1 refused");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "'feedback': transient mode 1 refused");
 }
 
 Test(rg_history, bad_arguments_are_refused)
@@ -168,21 +167,18 @@ Test(rg_history, bad_arguments_are_refused)
     cr_expect_eq(rg_texture_create_history(g, &(rg_texture_desc){.name = "x", .format = HDR, .width = 8,
                                                                   .height = 8},
                                            NULL).id, 0);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history 'x': NULL previous");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history 'x': NULL previous");
 
     g = test_graph();
     rg_texture previous;
     rg_texture_create_history(g, &(rg_texture_desc){.name = "bc", .format = VK_FORMAT_BC1_RGB_UNORM_BLOCK,
                                                     .width = 64, .height = 64},
                               &previous);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'bc': compressed format");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "'bc': compressed format");
 
     g = test_graph();
     rg_texture_create_history(g, &(rg_texture_desc){.name = "empty", .format = HDR}, &previous);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history 'empty': format undefined or zero");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history 'empty': format undefined or zero");
 }
 
 /* ---------------------------------------------------------------- compile */

@@ -57,8 +57,7 @@ Test(rg_strict, an_explicit_area_outside_an_attachment_is_refused)
 {
     rg_graph *g = test_graph();
     color_and_depth(g, 32, 32, (VkRect2D){{0, 0}, {64, 64}});
-    test_expect_error(g, RG_ERROR_BAD_RANGE, "forward");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_BAD_RANGE, "forward");
 }
 
 /* Extents compare at the mip viewed: mip 1 of a 64x64 texture is 32x32. */
@@ -165,8 +164,7 @@ Test(rg_strict, the_buffer_must_hold_the_aspects_bytes)
     rg_buffer small = rg_buffer_create(g, &(rg_buffer_desc){.name = "stencil sized", .size = 16 * 16});
     rg_cmd_clear_texture(g, ds, NULL, &(VkClearValue){0});
     rg_cmd_copy_texture_aspect_to_buffer(g, ds, VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1, small, 0);
-    test_expect_error(g, RG_ERROR_BAD_RANGE, "takes 1024 bytes");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_BAD_RANGE, "takes 1024 bytes");
 }
 
 /* The other direction: a buffer fills the stencil aspect alone. */
@@ -190,8 +188,7 @@ Test(rg_strict, both_aspects_at_once_are_refused)
     rg_texture ds = sized(g, "ds", D32S8, 16, 16);
     rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){.name = "bytes", .size = 16 * 16 * 8});
     rg_cmd_copy_texture_to_buffer(g, ds, 0, 0, 1, b, 0);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "rg_cmd_copy_texture_aspect_to_buffer");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "rg_cmd_copy_texture_aspect_to_buffer");
 }
 
 Test(rg_strict, an_aspect_the_format_lacks_is_refused)
@@ -200,6 +197,5 @@ Test(rg_strict, an_aspect_the_format_lacks_is_refused)
     rg_texture d = sized(g, "depth only", VK_FORMAT_D32_SFLOAT, 16, 16);
     rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){.name = "bytes", .size = 16 * 16 * 4});
     rg_cmd_copy_buffer_to_texture_aspect(g, b, 0, d, VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 1);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "aspect 0x4 is not one aspect of texture 'depth only'");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "aspect 0x4 is not one aspect of texture 'depth only'");
 }
