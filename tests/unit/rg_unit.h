@@ -120,6 +120,14 @@ static inline void test_expect_error(rg_graph *g, rg_result code, const char *ne
                            rg_graph_error_message(g), needle);
 }
 
+/* g compiles, then is destroyed: the end of a test of what is allowed. */
+static inline void test_expect_compiles(rg_graph *g)
+{
+    rg_result r = rg_compile(g);
+    cr_expect_eq(r, RG_SUCCESS, "compile: %s (%s)", rg_result_string(r), rg_graph_error_message(g));
+    rg_graph_destroy(g);
+}
+
 /* test_expect_error, then g destroyed: the end of a test of a refusal. */
 static inline void test_expect_refused(rg_graph *g, rg_result code, const char *needle)
 {

@@ -134,8 +134,7 @@ Test(rg_spans, interior_reads_and_one_command_read_write_are_fine)
     rg_buffer own = test_buf(g, "own");
     test_draw(g, "rw", BUF_UNDEF(own, RG_USAGE_STORAGE_READ_FRAGMENT), BUF(own, RG_USAGE_STORAGE_WRITE_FRAGMENT));
     rg_end_rendering(g);
-    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    rg_graph_destroy(g);
+    test_expect_compiles(g);
 }
 
 Test(rg_spans, interior_layout_change_is_rejected)

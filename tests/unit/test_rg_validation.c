@@ -46,8 +46,7 @@ Test(rg_validation, store_op_none_is_accepted)
                                                               .store = VK_ATTACHMENT_STORE_OP_NONE } } });
     rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = test_noop });
     rg_end_rendering(g);
-    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    rg_graph_destroy(g);
+    test_expect_compiles(g);
 }
 
 Test(rg_validation, average_depth_resolve_is_refused)
@@ -95,8 +94,7 @@ Test(rg_validation, render_area_outside_the_attachments_is_refused)
                                                 .area = { { 32, 32 }, { 32, 32 } } });
     rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = test_noop });
     rg_end_rendering(g);
-    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    rg_graph_destroy(g);
+    test_expect_compiles(g);
 }
 
 Test(rg_validation, unknown_blit_filter_is_refused)
