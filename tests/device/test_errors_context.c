@@ -110,9 +110,7 @@ DEVICE_TEST(errors, context_extensions_and_features)
     free(props);
     eng_context_desc desc = { .app_name = "tests-features", .validation = true, .features = &features,
                               .device_extensions = &push, .device_extension_count = has_push };
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&desc, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_context *ctx = test_context_create(&desc);
     cr_expect_eq(f12.timelineSemaphore, VK_TRUE, "the engine's member is set in the application's struct");
     cr_expect_null(f12.pNext, "the engine's structs are unlinked after the call");
     if (has_push)

@@ -262,9 +262,7 @@ Test(existing_device, validation_messages_name_graph_resources)
     app_device a;
     app_device_create(&a);
     eng_existing_device e = existing_of(&a);
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_context *ctx = test_context_create(&(eng_context_desc){ .existing = &e });
     eng_buffer *readback = readback_buffer(ctx);
     misuse m = { 0 };
     rg_graph *g = hdr_graph(ctx, readback, record_two_writes, &m);
@@ -280,8 +278,7 @@ Test(existing_device, validation_messages_name_graph_resources)
      * image: the name came through the engine. */
     a.messages = (app_messages){ 0 };
     e.debug_utils = false;
-    r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    ctx = test_context_create(&(eng_context_desc){ .existing = &e });
     readback = readback_buffer(ctx);
     g = hdr_graph(ctx, readback, record_two_writes, &m);
     cr_expect_eq(execute(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
@@ -307,9 +304,7 @@ Test(existing_device, allocations_go_through_the_application_allocators)
     eng_existing_device e = existing_of(&a);
     e.allocator = &host_allocator;
     e.vk_allocator = &vk_allocator;
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_context *ctx = test_context_create(&(eng_context_desc){ .existing = &e });
     cr_expect_gt(host.calls, 0, "the context was not allocated through the host allocator");
     cr_expect_gt(vkc.allocations, 0, "the context's command pool did not go through the callbacks");
     eng_buffer *readback = readback_buffer(ctx);
@@ -357,10 +352,7 @@ static bool record_raw_draw(const rg_record_context *rc, void *user)
     snprintf(f->neither_message, sizeof f->neither_message, "%s", eng_last_error());
     if (eng_push_bindings(rc, f->pipeline, &(eng_binding){ .vk_buffer = ubo }, 1) != ENG_SUCCESS)
         return false;
-    VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(f->pipeline));
-    static const float full[4] = { -1, -1, 1, 1 }, none[4] = { 0, 0, 0, 0 };
-    solid_draw(cmd, f->pipeline, full, none, 0.0f);
+    solid_draw_full(rg_record_cmd(rc), f->pipeline);
     return true;
 }
 
