@@ -20,4 +20,9 @@ typedef struct state_job {
 
 void pipeline_record_state_job(VkCommandBuffer cmd, void *user);
 
+/* A graph named name on the fixture's device, and a host-visible buffer of
+ * `bytes` (*readback; the test destroys it) imported into it as
+ * "readback", which the host reads after the frame (*out). */
+rg_graph *pipeline_readback_graph(const char *name, VkDeviceSize bytes, eng_buffer **readback, rg_buffer *out);
+
 #endif

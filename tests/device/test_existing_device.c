@@ -9,6 +9,7 @@
 #include "counting_vk_allocator.h"
 #include "device_fixture.h"
 #include "solid.h"
+#include "test_chunks.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -198,24 +199,6 @@ static bool record_two_writes(const rg_record_context *rc, void *user)
     return true;
 }
 
-typedef struct exec_job {
-    rg_graph *g;
-    rg_result result;
-} exec_job;
-
-static void record_job(VkCommandBuffer cmd, void *user)
-{
-    exec_job *j = user;
-    j->result = rg_execute(j->g, cmd);
-}
-
-static rg_result execute(eng_context *ctx, rg_graph *g)
-{
-    exec_job j = { g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(ctx, record_job, &j), ENG_SUCCESS, "%s", eng_last_error());
-    return j.result;
-}
-
 /* A graph with texture "hdr", written by a copy into an imported readback
  * buffer (so that nothing is culled); record: hdr's writer. */
 static rg_graph *hdr_graph(eng_context *ctx, eng_buffer *readback, rg_record_fn record, misuse *m)
@@ -267,7 +250,7 @@ Test(existing_device, validation_messages_name_graph_resources)
     misuse m = { 0 };
     rg_graph *g = hdr_graph(ctx, readback, record_two_writes, &m);
     cr_assert_eq(a.messages.errors + a.messages.warnings, 0, "before the mistake: %s", a.messages.first);
-    cr_expect_eq(execute(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_gt(a.messages.errors, 0, "the second clear without a barrier was not reported");
     cr_expect(a.messages.named_hdr, "no message names the graph's texture 'hdr'; first: %s", a.messages.first);
     rg_graph_destroy(g);
@@ -281,7 +264,7 @@ Test(existing_device, validation_messages_name_graph_resources)
     ctx = test_context_create(&(eng_context_desc){ .existing = &e });
     readback = readback_buffer(ctx);
     g = hdr_graph(ctx, readback, record_two_writes, &m);
-    cr_expect_eq(execute(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_gt(a.messages.errors, 0, "the second clear without a barrier was not reported");
     cr_expect_not(a.messages.named_hdr, "without debug_utils the image has a name: %s", a.messages.first);
     rg_graph_destroy(g);
@@ -317,7 +300,7 @@ Test(existing_device, allocations_go_through_the_application_allocators)
     uint32_t vk_before = vkc.allocations;
     cr_assert_eq(rg_place(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_gt(vkc.allocations, vk_before, "the graph's image and memory did not go through the callbacks");
-    cr_assert_eq(execute(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const uint8_t *px = eng_buffer_mapped(readback);
     cr_expect(px[0] == 64 && px[1] == 128 && px[2] == 191 && px[3] == 255, "texel 0 is %u %u %u %u", px[0], px[1],
               px[2], px[3]);
@@ -399,7 +382,7 @@ DEVICE_TEST(raw_bindings, a_draw_reads_a_uniform_buffer_the_graph_does_not_own)
     rg_end_rendering(g);
     rg_cmd_copy_texture_to_buffer(g, out, 0, 0, 1, f.readback, 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_assert_eq(execute(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once_on(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
 
     cr_expect_eq(f.both, ENG_ERROR_INVALID_ARGUMENT);
     cr_expect(strstr(f.both_message, "binding 0") && strstr(f.both_message, "more than one"), "%s", f.both_message);

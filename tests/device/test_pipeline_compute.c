@@ -112,22 +112,12 @@ DEVICE_TEST(pipeline, compute_writes_a_storage_image_a_draw_reads)
     cr_expect_eq(eng_pipeline_bind_point(f.draw), VK_PIPELINE_BIND_POINT_GRAPHICS);
 
     eng_buffer *readback = NULL;
-    eng_buffer_desc bd = { .name = "readback", .size = CW * CH * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT };
-    cr_assert_eq(eng_buffer_create(test_ctx, &bd, &readback), ENG_SUCCESS, "%s", eng_last_error());
-    rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "compute", .device = eng_context_graph_device(test_ctx) },
-                                 &g),
-                 RG_SUCCESS);
+    rg_buffer rb;
+    rg_graph *g = pipeline_readback_graph("compute", CW * CH * 4, &readback, &rb);
     f.pattern = rg_texture_create(g, &(rg_texture_desc){ .name = "pattern", .format = VK_FORMAT_R32_UINT,
                                                          .width = CW, .height = CH });
     rg_texture out = rg_texture_create(g, &(rg_texture_desc){ .name = "out", .format = VK_FORMAT_R32_UINT,
                                                               .width = CW, .height = CH });
-    rg_buffer rb = rg_buffer_import(g, &(rg_buffer_import_desc){ .name = "readback",
-                                                                 .buffer = eng_buffer_handle(readback),
-                                                                 .size = CW * CH * 4,
-                                                                 .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
-                                                                 .final_access = VK_ACCESS_2_HOST_READ_BIT });
     rg_access write = { .texture = f.pattern, .usage = RG_USAGE_STORAGE_WRITE_COMPUTE, .whole = true };
     rg_cmd_user(g, &(rg_user_desc){ .name = "dispatch", .accesses = &write, .access_count = 1,
                                      .record = record_dispatch, .user = &f });
