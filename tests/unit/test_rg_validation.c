@@ -17,12 +17,18 @@ static void one_color_span(rg_graph *g, rg_attachment a, VkRect2D area)
     rg_end_rendering(g);
 }
 
+/* A span begun on a color texture "target" with the given ops. */
+static void begin_on_target(rg_graph *g, VkAttachmentLoadOp load, VkAttachmentStoreOp store)
+{
+    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "pass", .color_count = 1,
+                                                .colors = { { .texture = test_color(g, "target"), .load = load,
+                                                              .store = store } } });
+}
+
 Test(rg_validation, unknown_load_op_is_refused)
 {
     rg_graph *g = test_graph();
-    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "pass", .color_count = 1,
-                                                .colors = { { .texture = test_color(g, "target"),
-                                                              .load = (VkAttachmentLoadOp)7 } } });
+    begin_on_target(g, (VkAttachmentLoadOp)7, VK_ATTACHMENT_STORE_OP_STORE);
     test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "load op 7");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "'target'"), "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
@@ -31,19 +37,14 @@ Test(rg_validation, unknown_load_op_is_refused)
 Test(rg_validation, unknown_store_op_is_refused)
 {
     rg_graph *g = test_graph();
-    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "pass", .color_count = 1,
-                                                .colors = { { .texture = test_color(g, "target"),
-                                                              .store = (VkAttachmentStoreOp)5 } } });
+    begin_on_target(g, VK_ATTACHMENT_LOAD_OP_LOAD, (VkAttachmentStoreOp)5);
     test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "store op 5");
 }
 
 Test(rg_validation, store_op_none_is_accepted)
 {
     rg_graph *g = test_graph();
-    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "pass", .color_count = 1,
-                                                .colors = { { .texture = test_color(g, "target"),
-                                                              .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                                              .store = VK_ATTACHMENT_STORE_OP_NONE } } });
+    begin_on_target(g, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_NONE);
     rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = test_noop });
     rg_end_rendering(g);
     test_expect_compiles(g);
