@@ -57,13 +57,10 @@ Test(rg_queues, eligible_commands_move_to_their_queues)
     rg_command_allow_queue(g, to_tex, RG_QUEUE_TRANSFER);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_eq(queues_queue_of(g, scene), RG_QUEUE_GRAPHICS);
-    cr_expect_eq(queues_queue_of(g, blur), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, cull), RG_QUEUE_COMPUTE);
+    queues_expect_on(g, (const rg_command[]){blur, cull}, 2, RG_QUEUE_COMPUTE);
     cr_expect_eq(queues_queue_of(g, copy), RG_QUEUE_TRANSFER);
-    cr_expect_eq(queues_queue_of(g, copy_c), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, clear), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, upload), RG_QUEUE_TRANSFER);
-    cr_expect_eq(queues_queue_of(g, to_tex), RG_QUEUE_TRANSFER);
+    queues_expect_on(g, (const rg_command[]){copy_c, clear}, 2, RG_QUEUE_COMPUTE);
+    queues_expect_on(g, (const rg_command[]){upload, to_tex}, 2, RG_QUEUE_TRANSFER);
     cr_expect_eq(rg_queue_note_count(g), 0, "nothing stayed behind");
     cr_expect_gt(rg_batch_count(g), 1);
     queues_check_batches(g, "eligible");
@@ -183,10 +180,7 @@ Test(rg_queues, imports_stay_on_graphics_with_a_note)
     rg_command copy = rg_cmd_copy_buffer(g, staging, 0, readback, 0, 256);
     rg_command_allow_queue(g, copy, RG_QUEUE_TRANSFER);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect_eq(queues_queue_of(g, blur), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, reduce), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, resolve), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, accumulate), RG_QUEUE_COMPUTE);
+    queues_expect_on(g, (const rg_command[]){blur, reduce, resolve, accumulate}, 4, RG_QUEUE_COMPUTE);
     expect_note(g, sky, RG_QUEUE_COMPUTE, "env map");
     expect_note(g, copy, RG_QUEUE_TRANSFER, "readback");
     cr_expect_eq(rg_queue_note_count(g), 2);
