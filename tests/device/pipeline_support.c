@@ -12,12 +12,6 @@
 
 const float pipeline_full_rect[4] = { -1, -1, 1, 1 };
 
-void pipeline_record_state_job(VkCommandBuffer cmd, void *user)
-{
-    state_job *j = user;
-    j->result = test_execute(j->graph, cmd);
-}
-
 rg_graph *pipeline_readback_graph(const char *name, VkDeviceSize bytes, eng_buffer **readback, rg_buffer *out)
 {
     eng_buffer_desc bd = { .name = "readback", .size = bytes, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,

@@ -1,6 +1,6 @@
 /* Helpers of the pipeline tests (test_pipeline*.c): a failing create's
- * poisoned handle, the whole viewport as a rectangle, a graph recorded
- * into a one-time command buffer (eng_context_submit_once). */
+ * poisoned handle, the whole viewport as a rectangle, a graph with a
+ * readback buffer imported. */
 #ifndef TEST_PIPELINE_SUPPORT_H
 #define TEST_PIPELINE_SUPPORT_H
 
@@ -12,13 +12,6 @@
 #define POISON(type) ((type *)(uintptr_t)0x1)
 
 extern const float pipeline_full_rect[4];
-
-typedef struct state_job {
-    rg_graph *graph;
-    rg_result result;
-} state_job;
-
-void pipeline_record_state_job(VkCommandBuffer cmd, void *user);
 
 /* A graph named name on the fixture's device, and a host-visible buffer of
  * `bytes` (*readback; the test destroys it) imported into it as

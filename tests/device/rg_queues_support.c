@@ -285,23 +285,14 @@ void queues_kernels_close(kernels *k)
     vkDestroyDescriptorPool(k->dev, k->pool, NULL);
 }
 
-VkDescriptorSet queues_alloc_set(VkDevice dev, VkDescriptorPool pool, VkDescriptorSetLayout layout)
-{
-    VkDescriptorSetAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                       .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &layout };
-    VkDescriptorSet s;
-    cr_assert_eq(vkAllocateDescriptorSets(dev, &ai, &s), VK_SUCCESS);
-    return s;
-}
-
 dispatch queues_pattern_of(kernels *k, rg_buffer dst, uint32_t base, uint32_t step)
 {
-    return (dispatch){ .k = k, .set = queues_alloc_set(k->dev, k->pool, k->one), .dst = dst, .push = { base, step, WORDS } };
+    return (dispatch){ .k = k, .set = test_alloc_set(k->dev, k->pool, k->one), .dst = dst, .push = { base, step, WORDS } };
 }
 
 dispatch queues_transform_of(kernels *k, rg_buffer src, rg_buffer dst, uint32_t mul, uint32_t add)
 {
-    return (dispatch){ .k = k, .set = queues_alloc_set(k->dev, k->pool, k->two), .src = src, .dst = dst,
+    return (dispatch){ .k = k, .set = test_alloc_set(k->dev, k->pool, k->two), .src = src, .dst = dst,
                        .push = { mul, add, WORDS } };
 }
 

@@ -94,8 +94,6 @@ void queues_kernels_open(kernels *k);
 
 void queues_kernels_close(kernels *k);
 
-VkDescriptorSet queues_alloc_set(VkDevice dev, VkDescriptorPool pool, VkDescriptorSetLayout layout);
-
 /* One dispatch over WORDS words: the pattern into dst (src 0) or the
  * transform of src into dst. push: base, step or mul, add; then the count.
  * The set is written when the graph's buffers change, which a placed graph's

@@ -130,9 +130,7 @@ DEVICE_TEST(pipeline, compute_writes_a_storage_image_a_draw_reads)
     rg_end_rendering(g);
     rg_cmd_copy_texture_to_buffer(g, out, 0, 0, 1, rb, 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    state_job j = { g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(test_ctx, pipeline_record_state_job, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert_eq(j.result, RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once_on(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const uint32_t *v = eng_buffer_mapped(readback);
     uint32_t bad = 0;
     for (uint32_t y = 0; y < CH; y++)

@@ -81,9 +81,7 @@ static void run_state_frame(state_frame *f, bool with_depth, uint32_t *out)
     rg_end_rendering(g);
     rg_cmd_copy_texture_to_buffer(g, color, 0, 0, 1, out_buf, 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    state_job j = { g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(test_ctx, pipeline_record_state_job, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert_eq(j.result, RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once_on(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     memcpy(out, eng_buffer_mapped(readback), PW * PH * 4);
     rg_graph_destroy(g);
     eng_buffer_destroy(readback);
