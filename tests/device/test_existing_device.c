@@ -235,6 +235,23 @@ static eng_buffer *readback_buffer(eng_context *ctx)
     return b;
 }
 
+/* The frame with the mistake (hdr cleared twice without a barrier between)
+ * run on a context over a's device as e describes: a's messenger sees no
+ * message before it and an error for it. */
+static void run_mistake(app_device *a, const eng_existing_device *e)
+{
+    eng_context *ctx = test_context_create(&(eng_context_desc){ .existing = e });
+    eng_buffer *readback = readback_buffer(ctx);
+    misuse m = { 0 };
+    rg_graph *g = hdr_graph(ctx, readback, record_two_writes, &m);
+    cr_assert_eq(a->messages.errors + a->messages.warnings, 0, "before the mistake: %s", a->messages.first);
+    cr_expect_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_gt(a->messages.errors, 0, "the second clear without a barrier was not reported");
+    rg_graph_destroy(g);
+    eng_buffer_destroy(readback);
+    eng_context_destroy(ctx);
+}
+
 TestSuite(existing_device);
 
 /* With debug_utils the graph names its images after its textures, so the
@@ -245,31 +262,15 @@ Test(existing_device, validation_messages_name_graph_resources)
     app_device a;
     app_device_create(&a);
     eng_existing_device e = existing_of(&a);
-    eng_context *ctx = test_context_create(&(eng_context_desc){ .existing = &e });
-    eng_buffer *readback = readback_buffer(ctx);
-    misuse m = { 0 };
-    rg_graph *g = hdr_graph(ctx, readback, record_two_writes, &m);
-    cr_assert_eq(a.messages.errors + a.messages.warnings, 0, "before the mistake: %s", a.messages.first);
-    cr_expect_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect_gt(a.messages.errors, 0, "the second clear without a barrier was not reported");
+    run_mistake(&a, &e);
     cr_expect(a.messages.named_hdr, "no message names the graph's texture 'hdr'; first: %s", a.messages.first);
-    rg_graph_destroy(g);
-    eng_buffer_destroy(readback);
-    eng_context_destroy(ctx);
 
     /* Without debug_utils, the same mistake is reported about an unnamed
      * image: the name came through the engine. */
     a.messages = (app_messages){ 0 };
     e.debug_utils = false;
-    ctx = test_context_create(&(eng_context_desc){ .existing = &e });
-    readback = readback_buffer(ctx);
-    g = hdr_graph(ctx, readback, record_two_writes, &m);
-    cr_expect_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect_gt(a.messages.errors, 0, "the second clear without a barrier was not reported");
+    run_mistake(&a, &e);
     cr_expect_not(a.messages.named_hdr, "without debug_utils the image has a name: %s", a.messages.first);
-    rg_graph_destroy(g);
-    eng_buffer_destroy(readback);
-    eng_context_destroy(ctx);
     app_device_destroy(&a);
 }
 

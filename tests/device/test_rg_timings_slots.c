@@ -20,8 +20,10 @@ typedef struct gate {
     VkSemaphoreSubmitInfo wait;
 } gate;
 
-static gate gate_create(runner *r)
+/* timings_open (no device of the test's, timings on), then the gate. */
+static gate gated_open(runner *r, frame_graph *fg, const char *name, int frames)
 {
+    timings_open(r, fg, NULL, name, false, true, frames);
     gate g = { .semaphore = test_timeline(r->dev) };
     g.wait = (VkSemaphoreSubmitInfo){ .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = g.semaphore,
                                       .value = 1, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
@@ -56,8 +58,7 @@ DEVICE_TEST(rg_timings, never_waits)
 {
     runner r;
     frame_graph fg;
-    timings_open(&r, &fg, NULL, "timings held", false, true, 4);
-    gate gate = gate_create(&r);
+    gate gate = gated_open(&r, &fg, "timings held", 4);
     rg_submit_plan plan = { 0 };
     timings_record_frame(&r, fg.g, &plan);          /* frame 5: reads frames 1..4 */
     timings_submit_frame(&r, fg.g, &plan, &gate.wait, false);
@@ -79,8 +80,7 @@ DEVICE_TEST(rg_timings, fourth_frame_in_flight_not_timed)
 {
     runner r;
     frame_graph fg;
-    timings_open(&r, &fg, NULL, "timings ring", false, true, 0);
-    gate gate = gate_create(&r);
+    gate gate = gated_open(&r, &fg, "timings ring", 0);
     rg_submit_plan plan = { 0 };
     for (uint32_t f = 1; f <= 4; f++) {     /* frame 1 waits for the gate, 2..4 behind it */
         timings_record_frame(&r, fg.g, &plan);

@@ -135,4 +135,13 @@ static inline void test_expect_refused(rg_graph *g, rg_result code, const char *
     rg_graph_destroy(g);
 }
 
+/* The same, the message also naming `also` (the command or resource). */
+static inline void test_expect_refused_naming(rg_graph *g, rg_result code, const char *needle, const char *also)
+{
+    test_expect_error(g, code, needle);
+    cr_expect_not_null(strstr(rg_graph_error_message(g), also), "message '%s' lacks '%s'", rg_graph_error_message(g),
+                       also);
+    rg_graph_destroy(g);
+}
+
 #endif
