@@ -23,6 +23,12 @@ static rg_texture history(rg_graph *g, const char *name, rg_texture *previous)
                                      previous);
 }
 
+/* An imported buffer that holds one 64x64 HDR texture. */
+static rg_buffer hdr_readback(rg_graph *g)
+{
+    return rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 64 * 64 * 8});
+}
+
 static rg_texture swapchain(rg_graph *g)
 {
     return rg_texture_import(g, &(rg_texture_import_desc){.name = "swapchain", .format = VK_FORMAT_B8G8R8A8_SRGB,
@@ -278,7 +284,7 @@ Test(rg_history, barriers_when_current_ends_elsewhere)
     rg_graph *g = test_graph();
     rg_texture previous;
     rg_texture current = history(g, "h", &previous);
-    rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 64 * 64 * 8});
+    rg_buffer readback = hdr_readback(g);
     rg_texture sink = test_tex(g, "sink", HDR);
     rg_command c = test_outside(g, "fill", TEX(current, RG_USAGE_STORAGE_WRITE_COMPUTE),
                                 TEX(previous, RG_USAGE_SAMPLED_COMPUTE));
@@ -309,9 +315,9 @@ Test(rg_history, barriers_when_current_ends_elsewhere)
 Test(rg_history, previous_read_in_two_layouts)
 {
     rg_graph *g = test_graph();
+    rg_buffer readback = hdr_readback(g);
     rg_texture previous;
     rg_texture current = history(g, "h", &previous);
-    rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 64 * 64 * 8});
     test_outside(g, "write", TEX(current, RG_USAGE_STORAGE_WRITE_COMPUTE));
     test_outside(g, "sample", TEX(previous, RG_USAGE_SAMPLED_COMPUTE));
     rg_command copy = rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, readback, 0);
