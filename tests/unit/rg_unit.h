@@ -68,6 +68,16 @@ static inline rg_command test_begin(rg_graph *g, const char *name, rg_texture co
                                  });
 }
 
+/* A span "pass" on a new color texture "c" holding two draws, first a then
+ * b, of one access each: the graphs of the tests of hazards in a span. */
+static inline void test_two_draws(rg_graph *g, const char *a_name, rg_access a, const char *b_name, rg_access b)
+{
+    test_begin(g, "pass", test_color(g, "c"));
+    test_draw(g, a_name, a);
+    test_draw(g, b_name, b);
+    rg_end_rendering(g);
+}
+
 /* Position of a command in the execution order, UINT32_MAX if absent. */
 static inline uint32_t test_pos(const rg_graph *g, rg_command c)
 {

@@ -147,10 +147,8 @@ Test(rg_names, messages_name_layouts)
 {
     rg_graph *g = test_graph();
     rg_texture lut = test_color(g, "lut");
-    test_begin(g, "pass", test_color(g, "c"));
-    test_draw(g, "sampler_draw", TEX_UNDEF(lut, RG_USAGE_SAMPLED_FRAGMENT));
-    test_draw(g, "storage_draw", TEX_UNDEF(lut, RG_USAGE_STORAGE_READ_FRAGMENT));
-    rg_end_rendering(g);
+    test_two_draws(g, "sampler_draw", TEX_UNDEF(lut, RG_USAGE_SAMPLED_FRAGMENT), "storage_draw",
+                   TEX_UNDEF(lut, RG_USAGE_STORAGE_READ_FRAGMENT));
     expect_message(g, "in layouts SHADER_READ_ONLY_OPTIMAL and GENERAL");
     rg_graph_destroy(g);
 }

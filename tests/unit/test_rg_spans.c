@@ -102,10 +102,8 @@ Test(rg_spans, interior_storage_hazard_is_rejected)
 {
     rg_graph *g = test_graph();
     rg_buffer b = test_buf(g, "counters");
-    test_begin(g, "pass", test_color(g, "c"));
-    test_draw(g, "writer_draw", BUF(b, RG_USAGE_STORAGE_WRITE_FRAGMENT));
-    test_draw(g, "reader_draw", BUF(b, RG_USAGE_STORAGE_READ_FRAGMENT));
-    rg_end_rendering(g);
+    test_two_draws(g, "writer_draw", BUF(b, RG_USAGE_STORAGE_WRITE_FRAGMENT), "reader_draw",
+                   BUF(b, RG_USAGE_STORAGE_READ_FRAGMENT));
     test_expect_error(g, RG_ERROR_HAZARD_IN_SPAN, "writer_draw");
     const char *m = rg_graph_error_message(g);
     cr_expect_not_null(strstr(m, "reader_draw"), "%s", m);
@@ -116,10 +114,8 @@ Test(rg_spans, interior_storage_hazard_is_rejected)
     /* Storage image write then write by another draw: the same. */
     g = test_graph();
     rg_texture img = test_color(g, "img");
-    test_begin(g, "pass", test_color(g, "c"));
-    test_draw(g, "first", TEX(img, RG_USAGE_STORAGE_READ_WRITE_FRAGMENT));
-    test_draw(g, "second", TEX(img, RG_USAGE_STORAGE_WRITE_FRAGMENT));
-    rg_end_rendering(g);
+    test_two_draws(g, "first", TEX(img, RG_USAGE_STORAGE_READ_WRITE_FRAGMENT), "second",
+                   TEX(img, RG_USAGE_STORAGE_WRITE_FRAGMENT));
     test_expect_refused(g, RG_ERROR_HAZARD_IN_SPAN, "second");
 }
 
@@ -141,10 +137,8 @@ Test(rg_spans, interior_layout_change_is_rejected)
 {
     rg_graph *g = test_graph();
     rg_texture img = test_color(g, "lut");
-    test_begin(g, "pass", test_color(g, "c"));
-    test_draw(g, "sampler_draw", TEX(img, RG_USAGE_SAMPLED_FRAGMENT));
-    test_draw(g, "storage_draw", TEX(img, RG_USAGE_STORAGE_READ_FRAGMENT));
-    rg_end_rendering(g);
+    test_two_draws(g, "sampler_draw", TEX(img, RG_USAGE_SAMPLED_FRAGMENT), "storage_draw",
+                   TEX(img, RG_USAGE_STORAGE_READ_FRAGMENT));
     test_expect_error(g, RG_ERROR_TRANSITION_IN_SPAN, "sampler_draw");
     cr_expect_not_null(strstr(rg_graph_error_message(g), "storage_draw"));
     cr_expect_not_null(strstr(rg_graph_error_message(g), "lut"));
