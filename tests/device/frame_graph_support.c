@@ -209,6 +209,14 @@ eng_swapchain *fg_offscreen(void)
     return sc;
 }
 
+eng_swapchain *fg_open(kit *k, frame_graph *fg, const graph_opts *o)
+{
+    eng_swapchain *sc = fg_offscreen();
+    fg_kit_open(k, eng_swapchain_format(sc));
+    fg_graph_open(fg, k, o);
+    return sc;
+}
+
 void fg_expect_capture(eng_swapchain *sc, uint32_t region_w, uint32_t region_h, const char *what)
 {
     uint8_t *px = NULL;

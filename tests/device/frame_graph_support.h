@@ -63,6 +63,10 @@ void fg_graph_close(frame_graph *fg);
 
 eng_swapchain *fg_offscreen(void);
 
+/* How every frame test starts: an offscreen swapchain (returned), the kit
+ * opened on its format and the graph opened with o. */
+eng_swapchain *fg_open(kit *k, frame_graph *fg, const graph_opts *o);
+
 /* Every pixel of the capture: (1.0, 0, 0) inside the frame's region,
  * (CLEAR, 0, 0) outside, sRGB-encoded, opaque. */
 void fg_expect_capture(eng_swapchain *sc, uint32_t region_w, uint32_t region_h, const char *what);

@@ -56,16 +56,14 @@ void parallel_logs_close(void)
     logs.count = 0;
 }
 
-void parallel_log_printf(VkCommandBuffer cmd, const char *fmt, ...)
+/* parallel_log_printf with the arguments as a va_list. */
+static void log_vprintf(VkCommandBuffer cmd, const char *fmt, va_list ap)
 {
     cmd_log *l = log_of(cmd);
     if (!l)
         return;                       /* a command buffer this test does not watch */
     char line[512];
-    va_list ap;
-    va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
     if (n < 0 || (size_t)n >= sizeof line) {
         l->lost = true;
         return;
@@ -82,6 +80,14 @@ void parallel_log_printf(VkCommandBuffer cmd, const char *fmt, ...)
     }
     memcpy(l->text + l->len, line, (size_t)n + 1);
     l->len += (size_t)n;
+}
+
+void parallel_log_printf(VkCommandBuffer cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    log_vprintf(cmd, fmt, ap);
+    va_end(ap);
 }
 
 /* The driver's entry points, loaded once on the test's thread. */
@@ -106,18 +112,10 @@ static struct {
 /* call_text.h's output: the log of the command buffer given as sink. */
 static void log_out(void *sink, const char *fmt, ...)
 {
-    char line[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
+    log_vprintf((VkCommandBuffer)sink, fmt, ap);
     va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof line) {
-        cmd_log *l = log_of((VkCommandBuffer)sink);
-        if (l)
-            l->lost = true;
-        return;
-    }
-    parallel_log_printf((VkCommandBuffer)sink, "%s", line);
 }
 
 static void VKAPI_CALL log_barrier(VkCommandBuffer cmd, const VkDependencyInfo *d)

@@ -85,17 +85,38 @@ rg_texture parallel_color_texture(rg_graph *g, const char *name)
                                                     .height = H });
 }
 
+void parallel_begin_scene(rg_graph *g, const char *name, rg_texture color, const float clear[4], rg_texture depth,
+                          VkAttachmentStoreOp depth_store)
+{
+    rg_begin_rendering(g, &(rg_rendering_desc){
+        .name = name, .color_count = 1,
+        .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_STORE,
+                      .clear = { .color.float32 = { clear[0], clear[1], clear[2], clear[3] } } } },
+        .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = depth_store,
+                   .clear = { .depthStencil = { 1.0f, 0 } } } });
+}
+
+rg_texture parallel_depth_texture(rg_graph *g)
+{
+    return rg_texture_create(g, &(rg_texture_desc){ .name = "depth", .format = VK_FORMAT_D32_SFLOAT, .width = W,
+                                                    .height = H });
+}
+
+rg_graph *parallel_graph(rg_graph_desc d)
+{
+    d.no_culling = true;
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&d, &g), RG_SUCCESS);
+    return g;
+}
+
 rg_graph *parallel_declare_single(rg_device *dev, const rg_allocator *allocator, scene *s, const char *failing,
                                 bool history)
 {
-    rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "parallel", .device = dev, .no_culling = true,
-                                                   .merge = RG_MERGE_OFF, .allocator = allocator },
-                                 &g),
-                 RG_SUCCESS);
+    rg_graph *g = parallel_graph(
+        (rg_graph_desc){ .name = "parallel", .device = dev, .merge = RG_MERGE_OFF, .allocator = allocator });
     rg_texture color = parallel_color_texture(g, "color"), post = parallel_color_texture(g, "post");
-    rg_texture depth = rg_texture_create(g, &(rg_texture_desc){ .name = "depth", .format = VK_FORMAT_D32_SFLOAT,
-                                                                .width = W, .height = H });
+    rg_texture depth = parallel_depth_texture(g);
     rg_buffer scratch = rg_buffer_create(g, &(rg_buffer_desc){ .name = "scratch", .size = 4096 });
     rg_buffer out = test_import_buffer(g, "readback", s->readback, true);
     char name[32];
@@ -113,12 +134,8 @@ rg_graph *parallel_declare_single(rg_device *dev, const rg_allocator *allocator,
         s->cost += 1; /* the clear */
     }
 
-    rg_begin_rendering(g, &(rg_rendering_desc){
-        .name = "opaque", .color_count = 1,
-        .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_STORE,
-                      .clear = { .color.float32 = { 0.1f, 0.1f, 0.1f, 1 } } } },
-        .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_STORE,
-                   .clear = { .depthStencil = { 1.0f, 0 } } } });
+    parallel_begin_scene(g, "opaque", color, (const float[4]){ 0.1f, 0.1f, 0.1f, 1 }, depth,
+                         VK_ATTACHMENT_STORE_OP_STORE);
     for (uint32_t i = 0; i < 12; i++) {
         snprintf(name, sizeof name, "opaque %u", i);
         user_cmd *u = parallel_add_user(g, s, name, 1 + i % 4, RG_QUEUE_GRAPHICS, NULL, 0, RG_COMMAND_DRAW, s->with_depth);

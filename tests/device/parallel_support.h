@@ -82,6 +82,15 @@ void parallel_scene_close(scene *s);
 void parallel_end(rg_workers *workers, rg_graph *g, scene *s);
 
 rg_texture parallel_color_texture(rg_graph *g, const char *name);
+/* A span named name that clears color to clear and depth to 1, storing
+ * color, and depth as depth_store says. */
+void parallel_begin_scene(rg_graph *g, const char *name, rg_texture color, const float clear[4], rg_texture depth,
+                          VkAttachmentStoreOp depth_store);
+/* The scenes' W x H D32 depth texture "depth". */
+rg_texture parallel_depth_texture(rg_graph *g);
+/* A graph made from d with culling off (the scenes' commands are checked
+ * whether or not an import sees them), asserted to succeed. */
+rg_graph *parallel_graph(rg_graph_desc d);
 
 /* One queue, three spans of draws (cost hints 1 to 4 each) between
  * compute-stage commands and transfers: the opaque pass with depth, an

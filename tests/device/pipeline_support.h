@@ -1,6 +1,6 @@
 /* Helpers of the pipeline tests (test_pipeline*.c): a failing create's
- * poisoned handle, the whole viewport as a rectangle, a graph recorded
- * into a one-time command buffer (eng_context_submit_once). */
+ * poisoned handle, the whole viewport as a rectangle, a graph with a
+ * readback buffer imported. */
 #ifndef TEST_PIPELINE_SUPPORT_H
 #define TEST_PIPELINE_SUPPORT_H
 
@@ -13,11 +13,9 @@
 
 extern const float pipeline_full_rect[4];
 
-typedef struct state_job {
-    rg_graph *graph;
-    rg_result result;
-} state_job;
-
-void pipeline_record_state_job(VkCommandBuffer cmd, void *user);
+/* A graph named name on the fixture's device, and a host-visible buffer of
+ * `bytes` (*readback; the test destroys it) imported into it as
+ * "readback", which the host reads after the frame (*out). */
+rg_graph *pipeline_readback_graph(const char *name, VkDeviceSize bytes, eng_buffer **readback, rg_buffer *out);
 
 #endif

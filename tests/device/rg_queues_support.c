@@ -285,23 +285,14 @@ void queues_kernels_close(kernels *k)
     vkDestroyDescriptorPool(k->dev, k->pool, NULL);
 }
 
-VkDescriptorSet queues_alloc_set(VkDevice dev, VkDescriptorPool pool, VkDescriptorSetLayout layout)
-{
-    VkDescriptorSetAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                       .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &layout };
-    VkDescriptorSet s;
-    cr_assert_eq(vkAllocateDescriptorSets(dev, &ai, &s), VK_SUCCESS);
-    return s;
-}
-
 dispatch queues_pattern_of(kernels *k, rg_buffer dst, uint32_t base, uint32_t step)
 {
-    return (dispatch){ .k = k, .set = queues_alloc_set(k->dev, k->pool, k->one), .dst = dst, .push = { base, step, WORDS } };
+    return (dispatch){ .k = k, .set = test_alloc_set(k->dev, k->pool, k->one), .dst = dst, .push = { base, step, WORDS } };
 }
 
 dispatch queues_transform_of(kernels *k, rg_buffer src, rg_buffer dst, uint32_t mul, uint32_t add)
 {
-    return (dispatch){ .k = k, .set = queues_alloc_set(k->dev, k->pool, k->two), .src = src, .dst = dst,
+    return (dispatch){ .k = k, .set = test_alloc_set(k->dev, k->pool, k->two), .src = src, .dst = dst,
                        .push = { mul, add, WORDS } };
 }
 
@@ -354,6 +345,20 @@ uint32_t queues_expect_words(const uint32_t *got, const uint32_t *want, uint32_t
             cr_expect_eq(got[i], want[i], "%s, word %u: 0x%08x, want 0x%08x", what, i, got[i], want[i]);
     cr_expect_eq(bad, 0, "%s: %u of %u words differ", what, bad, count);
     return bad;
+}
+
+void queues_expect_queues(const rg_graph *g, const rg_command *c, uint32_t n, rg_queue want)
+{
+    for (uint32_t i = 0; i < n; i++)
+        queues_expect_queue(g, c[i], want);
+}
+
+void queues_expect_handoff(const rg_graph *g, const rg_command *early, const rg_command *late, uint32_t n)
+{
+    queues_check_batches(g, true);
+    queues_expect_queues(g, early, n, queues_async_queue());
+    queues_expect_queues(g, late, n, RG_QUEUE_GRAPHICS);
+    queues_expect_ordered(g, early, n, late, n);
 }
 
 void queues_expect_ordered(const rg_graph *g, const rg_command *first, uint32_t nf, const rg_command *then,
@@ -410,9 +415,16 @@ void queues_open(kernels *k, runner *r)
     queues_runner_open(r);
 }
 
-void queues_close(readback_job *j, uint32_t frames, runner *r, kernels *k)
+rg_graph *queues_fixture_open(queues_fixture *q, uint32_t frames, VkDeviceSize bytes, const char *name)
 {
-    queues_readback_close(j, frames);
-    queues_runner_close(r);
-    queues_kernels_close(k);
+    queues_open(&q->k, &q->r);
+    q->frames = frames;
+    return queues_readback_open(&q->j, frames, bytes, name);
+}
+
+void queues_fixture_close(queues_fixture *q)
+{
+    queues_readback_close(&q->j, q->frames);
+    queues_runner_close(&q->r);
+    queues_kernels_close(&q->k);
 }

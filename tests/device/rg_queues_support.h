@@ -43,6 +43,8 @@ void queues_check_batches(const rg_graph *g, bool multi);
 /* A command runs on `want`, in a batch of that queue whose execution-order
  * range holds it. */
 void queues_expect_queue(const rg_graph *g, rg_command c, rg_queue want);
+/* The same for each of n commands. */
+void queues_expect_queues(const rg_graph *g, const rg_command *c, uint32_t n, rg_queue want);
 
 /* Command pools per graph queue (one per family: queues of one family
  * share it) and the fence of the last frame. */
@@ -92,8 +94,6 @@ void queues_kernels_open(kernels *k);
 
 void queues_kernels_close(kernels *k);
 
-VkDescriptorSet queues_alloc_set(VkDevice dev, VkDescriptorPool pool, VkDescriptorSetLayout layout);
-
 /* One dispatch over WORDS words: the pattern into dst (src 0) or the
  * transform of src into dst. push: base, step or mul, add; then the count.
  * The set is written when the graph's buffers change, which a placed graph's
@@ -135,6 +135,10 @@ uint32_t queues_expect_words(const uint32_t *got, const uint32_t *want, uint32_t
 /* Every use in `first` happens before every use in `then`. */
 void queues_expect_ordered(const rg_graph *g, const rg_command *first, uint32_t nf, const rg_command *then,
                            uint32_t nt);
+/* A resource handed from the async queue to graphics: batches on several
+ * queues, the n uses in `early` on the async queue, the n in `late` on
+ * graphics, each of the first before each of the second. */
+void queues_expect_handoff(const rg_graph *g, const rg_command *early, const rg_command *late, uint32_t n);
 
 /* Frames that each read back into a buffer of their own (the import
  * re-pointed per frame) from a pattern that changes per frame. */
@@ -159,7 +163,19 @@ rg_queue queues_transfer_queue(void);
 
 /* The kernels and the runner opened, as every test here starts. */
 void queues_open(kernels *k, runner *r);
-/* The readbacks of `frames` frames, the runner and the kernels closed. */
-void queues_close(readback_job *j, uint32_t frames, runner *r, kernels *k);
+
+/* What the tests whose frames read back hold: the kernels, the runner and
+ * a readback job of `frames` frames, opened and closed together. */
+typedef struct queues_fixture {
+    kernels k;
+    runner r;
+    readback_job j;
+    uint32_t frames;
+} queues_fixture;
+
+/* queues_open, then queues_readback_open: the job's graph. */
+rg_graph *queues_fixture_open(queues_fixture *q, uint32_t frames, VkDeviceSize bytes, const char *name);
+/* The readbacks and the graph, the runner and the kernels closed. */
+void queues_fixture_close(queues_fixture *q);
 
 #endif

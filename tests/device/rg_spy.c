@@ -49,6 +49,21 @@ uint32_t test_family_of(rg_queue q)
     return f == UINT32_MAX ? eng_context_queue_family(test_ctx) : f;
 }
 
+void test_queue_pools(VkDevice dev, VkCommandPool pools[RG_QUEUE_COUNT])
+{
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
+        VkCommandPoolCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                       .queueFamilyIndex = test_family_of((rg_queue)q) };
+        cr_assert_eq(vkCreateCommandPool(dev, &pi, NULL, &pools[q]), VK_SUCCESS);
+    }
+}
+
+void test_queue_pools_destroy(VkDevice dev, VkCommandPool pools[RG_QUEUE_COUNT])
+{
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
+        vkDestroyCommandPool(dev, pools[q], NULL);
+}
+
 bool test_has_compute_queue(void)
 {
     return eng_context_queue_of(test_ctx, ENG_QUEUE_COMPUTE) != VK_NULL_HANDLE;

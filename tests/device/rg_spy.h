@@ -58,6 +58,10 @@ const test_spies *test_object_spies(test_object_fn *fn);
  * it (the graphics family where the context has no queue of that kind). */
 eng_queue_kind test_engine_kind(rg_queue q);
 uint32_t test_family_of(rg_queue q);
+/* A command pool per graph queue, on its family (test_family_of), and
+ * their destruction. */
+void test_queue_pools(VkDevice dev, VkCommandPool pools[RG_QUEUE_COUNT]);
+void test_queue_pools_destroy(VkDevice dev, VkCommandPool pools[RG_QUEUE_COUNT]);
 /* Whether the context has a compute-only queue. */
 bool test_has_compute_queue(void);
 

@@ -52,9 +52,7 @@ void test_run(rg_graph *g, int times)
 
 rg_result test_execute_once(rg_graph *g)
 {
-    exec_job j = { g, 1, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(test_ctx, record_graph, &j), ENG_SUCCESS, "%s", eng_last_error());
-    return j.result;
+    return test_execute_once_on(test_ctx, g);
 }
 
 VkSemaphore test_timeline(VkDevice dev)

@@ -17,11 +17,7 @@ void timings_runner_open(runner *r)
 {
     memset(r, 0, sizeof *r);
     r->dev = eng_context_device(test_ctx);
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        VkCommandPoolCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                       .queueFamilyIndex = test_family_of((rg_queue)q) };
-        cr_assert_eq(vkCreateCommandPool(r->dev, &pi, NULL, &r->pools[q]), VK_SUCCESS);
-    }
+    test_queue_pools(r->dev, r->pools);
     VkQueryPoolCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                  .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 * MAX_FRAMES };
     cr_assert_eq(vkCreateQueryPool(r->dev, &qi, NULL, &r->frame_queries), VK_SUCCESS);
@@ -32,8 +28,7 @@ void timings_runner_open(runner *r)
 void timings_runner_close(runner *r)
 {
     vkDeviceWaitIdle(r->dev);
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-        vkDestroyCommandPool(r->dev, r->pools[q], NULL);
+    test_queue_pools_destroy(r->dev, r->pools);
     vkDestroyQueryPool(r->dev, r->frame_queries, NULL);
     vkDestroyFence(r->dev, r->fence, NULL);
 }

@@ -102,6 +102,15 @@ static void check_image(const eng_image *img, const char *name, VkFormat format,
         cr_expect(info->memory_type == 0 && !(info->memory_flags & LAZY), "lavapipe has one type, no LAZY");
 }
 
+/* check_image on an image that must not be lazy, then destroyed. */
+static void check_never_lazy(eng_image *img, const char *name, VkFormat format, VkSampleCountFlagBits samples,
+                             VkImageUsageFlags usage)
+{
+    check_image(img, name, format, samples, usage);
+    cr_expect_not(eng_image_is_lazy(img), "%s", name);
+    eng_image_destroy(img);
+}
+
 static void check_transient(VkFormat format, const char *name)
 {
     eng_attachment_desc ad = {
@@ -145,20 +154,16 @@ DEVICE_TEST(attachments, persistent_never_lazy)
     };
     eng_image *img = NULL;
     cr_assert_eq(eng_attachment_create(test_ctx, &ad, &img), ENG_SUCCESS, "%s", eng_last_error());
-    check_image(img, "persistent color", VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_4_BIT,
-                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
-    cr_expect_not(eng_image_is_lazy(img));
-    eng_image_destroy(img);
+    check_never_lazy(img, "persistent color", VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_4_BIT,
+                     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
 
     eng_attachment_desc sd = {
         .name = "shadow map", .format = VK_FORMAT_D32_SFLOAT, .width = 64, .height = 64, .persistent = true,
         .extra_usage = VK_IMAGE_USAGE_SAMPLED_BIT,
     };
     cr_assert_eq(eng_attachment_create(test_ctx, &sd, &img), ENG_SUCCESS, "%s", eng_last_error());
-    check_image(img, "shadow map", VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_1_BIT,
-                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
-    cr_expect_not(eng_image_is_lazy(img));
-    eng_image_destroy(img);
+    check_never_lazy(img, "shadow map", VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_1_BIT,
+                     VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
 }
 
 DEVICE_TEST(attachments, sampled_image_never_lazy)
@@ -169,10 +174,8 @@ DEVICE_TEST(attachments, sampled_image_never_lazy)
     };
     eng_image *img = NULL;
     cr_assert_eq(eng_image_create(test_ctx, &d, &img), ENG_SUCCESS, "%s", eng_last_error());
-    check_image(img, "texture", VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT,
-                VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    cr_expect_not(eng_image_is_lazy(img));
-    eng_image_destroy(img);
+    check_never_lazy(img, "texture", VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT,
+                     VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
 }
 
 DEVICE_TEST(attachments, image_defaults_and_mips)

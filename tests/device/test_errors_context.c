@@ -110,9 +110,7 @@ DEVICE_TEST(errors, context_extensions_and_features)
     free(props);
     eng_context_desc desc = { .app_name = "tests-features", .validation = true, .features = &features,
                               .device_extensions = &push, .device_extension_count = has_push };
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&desc, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_context *ctx = test_context_create(&desc);
     cr_expect_eq(f12.timelineSemaphore, VK_TRUE, "the engine's member is set in the application's struct");
     cr_expect_null(f12.pNext, "the engine's structs are unlinked after the call");
     if (has_push)
@@ -137,18 +135,6 @@ DEVICE_TEST(errors, context_extensions_and_features)
 /* A context over the application's own device (here the fixture's): the
  * engine's objects and a graph on it run, and destroying it leaves the
  * device to its owner, which goes on using it. */
-typedef struct wrapped_frame {
-    eng_context *ctx;
-    rg_graph *graph;
-    rg_result result;
-} wrapped_frame;
-
-static void record_wrapped(VkCommandBuffer cmd, void *user)
-{
-    wrapped_frame *f = user;
-    f->result = test_execute_on(f->ctx, f->graph, cmd);
-}
-
 static void record_nothing_at_all(VkCommandBuffer cmd, void *user)
 {
     (void)cmd;
@@ -214,9 +200,7 @@ DEVICE_TEST(errors, context_over_an_existing_device)
     rg_end_rendering(g);
     rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, out, 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    wrapped_frame f = { ctx, g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(ctx, record_wrapped, &f), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert_eq(f.result, RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const uint32_t *v = eng_buffer_mapped(readback);
     cr_expect(v[0] == 0xe215 && v[W * H - 1] == 0xe215, "read back 0x%x .. 0x%x", v[0], v[W * H - 1]);
     rg_graph_destroy(g);

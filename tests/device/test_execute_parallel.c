@@ -48,14 +48,9 @@ TestSuite(execute_parallel, .init = device_setup, .fini = device_teardown);
  * the cleared texture as the compute queue copied it. */
 static rg_graph *declare_multi(rg_device *dev, scene *s)
 {
-    rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "queues", .device = dev, .no_culling = true,
-                                                   .merge = RG_MERGE_OFF },
-                                 &g),
-                 RG_SUCCESS);
+    rg_graph *g = parallel_graph((rg_graph_desc){ .name = "queues", .device = dev, .merge = RG_MERGE_OFF });
     rg_texture color = parallel_color_texture(g, "color"), noise = parallel_color_texture(g, "noise");
-    rg_texture depth = rg_texture_create(g, &(rg_texture_desc){ .name = "depth", .format = VK_FORMAT_D32_SFLOAT,
-                                                                .width = W, .height = H });
+    rg_texture depth = parallel_depth_texture(g);
     rg_buffer lut = rg_buffer_create(g, &(rg_buffer_desc){ .name = "lut", .size = 4096 });
     rg_buffer stats = rg_buffer_create(g, &(rg_buffer_desc){ .name = "stats", .size = 4096 });
     rg_buffer noise_copy = rg_buffer_create(g, &(rg_buffer_desc){ .name = "noise copy", .size = PIXELS_BYTES });
@@ -78,12 +73,7 @@ static rg_graph *declare_multi(rg_device *dev, scene *s)
     rg_command_allow_queue(g, copy, RG_QUEUE_COMPUTE);
     s->cost += 1;
 
-    rg_begin_rendering(g, &(rg_rendering_desc){
-        .name = "main", .color_count = 1,
-        .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_STORE,
-                      .clear = { .color.float32 = { 0, 0, 0.2f, 1 } } } },
-        .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                   .clear = { .depthStencil = { 1.0f, 0 } } } });
+    parallel_begin_scene(g, "main", color, (const float[4]){ 0, 0, 0.2f, 1 }, depth, VK_ATTACHMENT_STORE_OP_DONT_CARE);
     rg_access read_lut = { .buffer = lut, .usage = RG_USAGE_STORAGE_READ_FRAGMENT };
     for (uint32_t i = 0; i < 10; i++) {
         snprintf(name, sizeof name, "draw %u", i);
@@ -109,11 +99,7 @@ static rg_graph *declare_multi(rg_device *dev, scene *s)
  * spans for others. */
 static rg_graph *declare_merged(rg_device *dev, scene *s)
 {
-    rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "merged", .device = dev, .merge = RG_MERGE_ON,
-                                                   .no_culling = true },
-                                 &g),
-                 RG_SUCCESS);
+    rg_graph *g = parallel_graph((rg_graph_desc){ .name = "merged", .device = dev, .merge = RG_MERGE_ON });
     rg_texture a = parallel_color_texture(g, "a"), b = parallel_color_texture(g, "b"), c = parallel_color_texture(g, "c");
     rg_buffer out = test_import_buffer(g, "readback", s->readback, true);
     char name[32];

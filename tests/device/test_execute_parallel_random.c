@@ -261,10 +261,7 @@ static rg_graph *declare_random(rg_device *dev, scene *s, uint64_t seed, rg_orde
     cr_assert(f);
     f->scene = s;
     f->state = seed * 0x9E3779B97F4A7C15ull + 1;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "random", .device = dev, .no_culling = true,
-                                                   .order = order },
-                                 &f->graph),
-                 RG_SUCCESS);
+    f->graph = parallel_graph((rg_graph_desc){ .name = "random", .device = dev, .order = order });
     for (int b = 0; b < 2; b++)
         f->scratch[b] = rg_buffer_create(f->graph, &(rg_buffer_desc){ .name = b ? "scratch b" : "scratch a",
                                                                       .size = RF_SCRATCH_BYTES });
@@ -379,9 +376,7 @@ DEVICE_TEST(execute_parallel, aliased_twins_cut_anywhere)
     eng_buffer_destroy(s->readback);
     s->readback_size = 3 * PIXELS_BYTES;
     s->readback = test_host_buffer(s->readback_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "twins", .device = dev, .no_culling = true }, &g),
-                 RG_SUCCESS);
+    rg_graph *g = parallel_graph((rg_graph_desc){ .name = "twins", .device = dev });
     rg_texture t = parallel_color_texture(g, "T"), ob = parallel_color_texture(g, "OB"), od = parallel_color_texture(g, "OD");
     rg_buffer out = test_import_buffer(g, "readback", s->readback, true);
     rg_access sample_t = { .texture = t, .usage = RG_USAGE_SAMPLED_FRAGMENT, .whole = true };

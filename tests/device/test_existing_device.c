@@ -9,6 +9,7 @@
 #include "counting_vk_allocator.h"
 #include "device_fixture.h"
 #include "solid.h"
+#include "test_chunks.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -198,24 +199,6 @@ static bool record_two_writes(const rg_record_context *rc, void *user)
     return true;
 }
 
-typedef struct exec_job {
-    rg_graph *g;
-    rg_result result;
-} exec_job;
-
-static void record_job(VkCommandBuffer cmd, void *user)
-{
-    exec_job *j = user;
-    j->result = rg_execute(j->g, cmd);
-}
-
-static rg_result execute(eng_context *ctx, rg_graph *g)
-{
-    exec_job j = { g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(ctx, record_job, &j), ENG_SUCCESS, "%s", eng_last_error());
-    return j.result;
-}
-
 /* A graph with texture "hdr", written by a copy into an imported readback
  * buffer (so that nothing is culled); record: hdr's writer. */
 static rg_graph *hdr_graph(eng_context *ctx, eng_buffer *readback, rg_record_fn record, misuse *m)
@@ -252,6 +235,23 @@ static eng_buffer *readback_buffer(eng_context *ctx)
     return b;
 }
 
+/* The frame with the mistake (hdr cleared twice without a barrier between)
+ * run on a context over a's device as e describes: a's messenger sees no
+ * message before it and an error for it. */
+static void run_mistake(app_device *a, const eng_existing_device *e)
+{
+    eng_context *ctx = test_context_create(&(eng_context_desc){ .existing = e });
+    eng_buffer *readback = readback_buffer(ctx);
+    misuse m = { 0 };
+    rg_graph *g = hdr_graph(ctx, readback, record_two_writes, &m);
+    cr_assert_eq(a->messages.errors + a->messages.warnings, 0, "before the mistake: %s", a->messages.first);
+    cr_expect_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_gt(a->messages.errors, 0, "the second clear without a barrier was not reported");
+    rg_graph_destroy(g);
+    eng_buffer_destroy(readback);
+    eng_context_destroy(ctx);
+}
+
 TestSuite(existing_device);
 
 /* With debug_utils the graph names its images after its textures, so the
@@ -262,34 +262,15 @@ Test(existing_device, validation_messages_name_graph_resources)
     app_device a;
     app_device_create(&a);
     eng_existing_device e = existing_of(&a);
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
-    eng_buffer *readback = readback_buffer(ctx);
-    misuse m = { 0 };
-    rg_graph *g = hdr_graph(ctx, readback, record_two_writes, &m);
-    cr_assert_eq(a.messages.errors + a.messages.warnings, 0, "before the mistake: %s", a.messages.first);
-    cr_expect_eq(execute(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect_gt(a.messages.errors, 0, "the second clear without a barrier was not reported");
+    run_mistake(&a, &e);
     cr_expect(a.messages.named_hdr, "no message names the graph's texture 'hdr'; first: %s", a.messages.first);
-    rg_graph_destroy(g);
-    eng_buffer_destroy(readback);
-    eng_context_destroy(ctx);
 
     /* Without debug_utils, the same mistake is reported about an unnamed
      * image: the name came through the engine. */
     a.messages = (app_messages){ 0 };
     e.debug_utils = false;
-    r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
-    readback = readback_buffer(ctx);
-    g = hdr_graph(ctx, readback, record_two_writes, &m);
-    cr_expect_eq(execute(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect_gt(a.messages.errors, 0, "the second clear without a barrier was not reported");
+    run_mistake(&a, &e);
     cr_expect_not(a.messages.named_hdr, "without debug_utils the image has a name: %s", a.messages.first);
-    rg_graph_destroy(g);
-    eng_buffer_destroy(readback);
-    eng_context_destroy(ctx);
     app_device_destroy(&a);
 }
 
@@ -307,9 +288,7 @@ Test(existing_device, allocations_go_through_the_application_allocators)
     eng_existing_device e = existing_of(&a);
     e.allocator = &host_allocator;
     e.vk_allocator = &vk_allocator;
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_context *ctx = test_context_create(&(eng_context_desc){ .existing = &e });
     cr_expect_gt(host.calls, 0, "the context was not allocated through the host allocator");
     cr_expect_gt(vkc.allocations, 0, "the context's command pool did not go through the callbacks");
     eng_buffer *readback = readback_buffer(ctx);
@@ -322,7 +301,7 @@ Test(existing_device, allocations_go_through_the_application_allocators)
     uint32_t vk_before = vkc.allocations;
     cr_assert_eq(rg_place(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_gt(vkc.allocations, vk_before, "the graph's image and memory did not go through the callbacks");
-    cr_assert_eq(execute(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const uint8_t *px = eng_buffer_mapped(readback);
     cr_expect(px[0] == 64 && px[1] == 128 && px[2] == 191 && px[3] == 255, "texel 0 is %u %u %u %u", px[0], px[1],
               px[2], px[3]);
@@ -357,10 +336,7 @@ static bool record_raw_draw(const rg_record_context *rc, void *user)
     snprintf(f->neither_message, sizeof f->neither_message, "%s", eng_last_error());
     if (eng_push_bindings(rc, f->pipeline, &(eng_binding){ .vk_buffer = ubo }, 1) != ENG_SUCCESS)
         return false;
-    VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(f->pipeline));
-    static const float full[4] = { -1, -1, 1, 1 }, none[4] = { 0, 0, 0, 0 };
-    solid_draw(cmd, f->pipeline, full, none, 0.0f);
+    solid_draw_full(rg_record_cmd(rc), f->pipeline);
     return true;
 }
 
@@ -407,7 +383,7 @@ DEVICE_TEST(raw_bindings, a_draw_reads_a_uniform_buffer_the_graph_does_not_own)
     rg_end_rendering(g);
     rg_cmd_copy_texture_to_buffer(g, out, 0, 0, 1, f.readback, 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_assert_eq(execute(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once_on(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
 
     cr_expect_eq(f.both, ENG_ERROR_INVALID_ARGUMENT);
     cr_expect(strstr(f.both_message, "binding 0") && strstr(f.both_message, "more than one"), "%s", f.both_message);

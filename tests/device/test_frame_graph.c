@@ -68,11 +68,9 @@ static void expect_batches(const frame_graph *fg, bool multi)
 
 static void frames_test(const graph_opts *o)
 {
-    eng_swapchain *sc = fg_offscreen();
     kit k;
-    fg_kit_open(&k, eng_swapchain_format(sc));
     frame_graph fg;
-    fg_graph_open(&fg, &k, o);
+    eng_swapchain *sc = fg_open(&k, &fg, o);
     expect_batches(&fg, !o->single_queue);
     fg_run_frames(sc, &fg, 0, FRAMES);
     fg_graph_close(&fg);

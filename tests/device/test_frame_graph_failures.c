@@ -37,11 +37,9 @@ static void expect_refused(eng_swapchain *sc, rg_graph *g, rg_texture back, eng_
  * graph, and the frames after it run a good graph exactly. */
 DEVICE_TEST(frame_graph, graphs_that_cannot_run)
 {
-    eng_swapchain *sc = fg_offscreen();
     kit k;
-    fg_kit_open(&k, eng_swapchain_format(sc));
     frame_graph fg;
-    fg_graph_open(&fg, &k, &(graph_opts){ 0 });
+    eng_swapchain *sc = fg_open(&k, &fg, &(graph_opts){ 0 });
     fg_run_frames(sc, &fg, 0, 2);
 
     rg_graph *bad = NULL;
@@ -93,11 +91,9 @@ DEVICE_TEST(frame_graph, graphs_that_cannot_run)
  * exact and silent under synchronization validation. */
 DEVICE_TEST(frame_graph, record_callback_fails_mid_frame)
 {
-    eng_swapchain *sc = fg_offscreen();
     kit k;
-    fg_kit_open(&k, eng_swapchain_format(sc));
     frame_graph fg;
-    fg_graph_open(&fg, &k, &(graph_opts){ 0 });
+    eng_swapchain *sc = fg_open(&k, &fg, &(graph_opts){ 0 });
     fg_run_frames(sc, &fg, 0, 3);
     fg.fail_draw = true;
     expect_refused(sc, fg.graph, fg.back, ENG_ERROR_INVALID_ARGUMENT, "'show' failed to record");

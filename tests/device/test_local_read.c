@@ -320,9 +320,7 @@ DEVICE_TEST(local_read, depth_and_multisampled_reads)
 DEVICE_TEST(local_read, no_local_read_context_refuses)
 {
     eng_context_desc desc = { .app_name = "tests-no-local-read", .validation = true, .no_local_read = true };
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&desc, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_context *ctx = test_context_create(&desc);
     eng_local_read lr = eng_context_local_read(ctx);
     cr_expect(!lr.supported && !lr.depth_stencil && !lr.multisampled);
     cr_expect_eq(lr.max_color_attachments, eng_context_properties(ctx)->limits.maxColorAttachments);
@@ -333,7 +331,7 @@ DEVICE_TEST(local_read, no_local_read_context_refuses)
     d.local_read = false; /* the default mapping: the arrays are ignored */
     d.name = "default mapping";
     eng_pipeline *p = NULL;
-    r = eng_pipeline_create(ctx, &d, &p);
+    eng_result r = eng_pipeline_create(ctx, &d, &p);
     cr_expect_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
     eng_pipeline_destroy(p);
 

@@ -112,22 +112,12 @@ DEVICE_TEST(pipeline, compute_writes_a_storage_image_a_draw_reads)
     cr_expect_eq(eng_pipeline_bind_point(f.draw), VK_PIPELINE_BIND_POINT_GRAPHICS);
 
     eng_buffer *readback = NULL;
-    eng_buffer_desc bd = { .name = "readback", .size = CW * CH * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT };
-    cr_assert_eq(eng_buffer_create(test_ctx, &bd, &readback), ENG_SUCCESS, "%s", eng_last_error());
-    rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "compute", .device = eng_context_graph_device(test_ctx) },
-                                 &g),
-                 RG_SUCCESS);
+    rg_buffer rb;
+    rg_graph *g = pipeline_readback_graph("compute", CW * CH * 4, &readback, &rb);
     f.pattern = rg_texture_create(g, &(rg_texture_desc){ .name = "pattern", .format = VK_FORMAT_R32_UINT,
                                                          .width = CW, .height = CH });
     rg_texture out = rg_texture_create(g, &(rg_texture_desc){ .name = "out", .format = VK_FORMAT_R32_UINT,
                                                               .width = CW, .height = CH });
-    rg_buffer rb = rg_buffer_import(g, &(rg_buffer_import_desc){ .name = "readback",
-                                                                 .buffer = eng_buffer_handle(readback),
-                                                                 .size = CW * CH * 4,
-                                                                 .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
-                                                                 .final_access = VK_ACCESS_2_HOST_READ_BIT });
     rg_access write = { .texture = f.pattern, .usage = RG_USAGE_STORAGE_WRITE_COMPUTE, .whole = true };
     rg_cmd_user(g, &(rg_user_desc){ .name = "dispatch", .accesses = &write, .access_count = 1,
                                      .record = record_dispatch, .user = &f });
@@ -140,9 +130,7 @@ DEVICE_TEST(pipeline, compute_writes_a_storage_image_a_draw_reads)
     rg_end_rendering(g);
     rg_cmd_copy_texture_to_buffer(g, out, 0, 0, 1, rb, 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    state_job j = { g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(test_ctx, pipeline_record_state_job, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert_eq(j.result, RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once_on(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     const uint32_t *v = eng_buffer_mapped(readback);
     uint32_t bad = 0;
     for (uint32_t y = 0; y < CH; y++)

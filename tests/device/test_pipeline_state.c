@@ -61,20 +61,10 @@ static bool record_state_draws(const rg_record_context *rc, void *user)
 static void run_state_frame(state_frame *f, bool with_depth, uint32_t *out)
 {
     eng_buffer *readback = NULL;
-    eng_buffer_desc bd = { .name = "readback", .size = PW * PH * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT };
-    cr_assert_eq(eng_buffer_create(test_ctx, &bd, &readback), ENG_SUCCESS, "%s", eng_last_error());
-    rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "state", .device = eng_context_graph_device(test_ctx) },
-                                 &g),
-                 RG_SUCCESS);
+    rg_buffer out_buf;
+    rg_graph *g = pipeline_readback_graph("state", PW * PH * 4, &readback, &out_buf);
     rg_texture color = rg_texture_create(g, &(rg_texture_desc){ .name = "color", .format = VK_FORMAT_R8G8B8A8_UNORM,
                                                                 .width = PW, .height = PH });
-    rg_buffer out_buf = rg_buffer_import(g, &(rg_buffer_import_desc){ .name = "readback",
-                                                                      .buffer = eng_buffer_handle(readback),
-                                                                      .size = PW * PH * 4,
-                                                                      .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
-                                                                      .final_access = VK_ACCESS_2_HOST_READ_BIT });
     rg_rendering_desc rd = { .name = "draws", .color_count = 1,
                              .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                            .store = VK_ATTACHMENT_STORE_OP_STORE,
@@ -91,9 +81,7 @@ static void run_state_frame(state_frame *f, bool with_depth, uint32_t *out)
     rg_end_rendering(g);
     rg_cmd_copy_texture_to_buffer(g, color, 0, 0, 1, out_buf, 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    state_job j = { g, RG_SUCCESS };
-    cr_assert_eq(eng_context_submit_once(test_ctx, pipeline_record_state_job, &j), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert_eq(j.result, RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once_on(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     memcpy(out, eng_buffer_mapped(readback), PW * PH * 4);
     rg_graph_destroy(g);
     eng_buffer_destroy(readback);

@@ -81,9 +81,7 @@ DEVICE_TEST(queues, families_match_device)
 DEVICE_TEST(queues, single_queue_has_no_extra_queues)
 {
     eng_context_desc desc = { .app_name = "tests-single-queue", .validation = true, .single_queue = true };
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&desc, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_context *ctx = test_context_create(&desc);
     cr_expect_neq(eng_context_queue(ctx), VK_NULL_HANDLE);
     cr_expect_eq(eng_context_queue_of(ctx, ENG_QUEUE_GRAPHICS), eng_context_queue(ctx));
     cr_expect_eq(eng_context_queue_family_of(ctx, ENG_QUEUE_GRAPHICS), eng_context_queue_family(ctx));
@@ -192,9 +190,7 @@ DEVICE_TEST(queues, graphics_family_queues)
 {
     eng_context_desc desc = { .app_name = "tests-graphics-family", .validation = true,
                               .graphics_family_queues = true };
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&desc, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_context *ctx = test_context_create(&desc);
     uint32_t n = 0;
     VkQueueFamilyProperties *f = device_families(ctx, &n);
     uint32_t gf = eng_context_queue_family(ctx);

@@ -61,10 +61,7 @@ static bool record_draw(const rg_record_context *rc, void *user)
     const eng_pipeline *p = f->draw_as_storage ? f->compute : f->draw;
     if (eng_push_bindings(rc, p, &(eng_binding){ .texture = t }, 1) != ENG_SUCCESS)
         return false;
-    VkCommandBuffer cmd = rg_record_cmd(rc);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(f->draw));
-    static const float full[4] = { -1, -1, 1, 1 }, none[4] = { 0, 0, 0, 0 };
-    solid_draw(cmd, f->draw, full, none, 0.0f);
+    solid_draw_full(rg_record_cmd(rc), f->draw);
     return true;
 }
 

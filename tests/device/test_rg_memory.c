@@ -20,13 +20,34 @@ static const uint32_t sample_frag[] =
 #define H 32
 #define FMT VK_FORMAT_R8G8B8A8_UNORM
 
-static void expect_same_memory(rg_memory_kind ka, uint32_t pa, VkDeviceSize oa, rg_memory_kind kb, uint32_t pb,
-                               VkDeviceSize ob)
+/* Where a resource's memory is: its kind, and its pool and offset. */
+typedef struct where {
+    rg_memory_kind kind;
+    uint32_t pool;
+    VkDeviceSize offset;
+} where;
+
+static where buffer_where(const rg_graph *g, rg_buffer b)
 {
-    cr_expect_eq(ka, RG_MEMORY_POOLED);
-    cr_expect_eq(kb, RG_MEMORY_POOLED);
-    cr_expect(pa == pb && oa == ob, "not aliased: pool %u offset %llu vs pool %u offset %llu", pa,
-              (unsigned long long)oa, pb, (unsigned long long)ob);
+    where w = { 0 };
+    w.kind = rg_buffer_memory(g, b, &w.offset, &w.pool);
+    return w;
+}
+
+static where texture_where(const rg_graph *g, rg_texture t)
+{
+    where w = { 0 };
+    w.kind = rg_texture_memory(g, t, &w.offset, &w.pool);
+    return w;
+}
+
+/* a and b pooled, at the same bytes. */
+static void expect_same_memory(where a, where b)
+{
+    cr_expect_eq(a.kind, RG_MEMORY_POOLED);
+    cr_expect_eq(b.kind, RG_MEMORY_POOLED);
+    cr_expect(a.pool == b.pool && a.offset == b.offset, "not aliased: pool %u offset %llu vs pool %u offset %llu",
+              a.pool, (unsigned long long)a.offset, b.pool, (unsigned long long)b.offset);
 }
 
 /* Sharing needs proof of order, not record order: the second chain starts
@@ -56,10 +77,7 @@ DEVICE_TEST(rg_memory, buffer_reuses_buffer_memory)
     test_compile(g);
     test_run(g, 3);
 
-    VkDeviceSize oa = 0, ob = 0;
-    uint32_t pa = 0, pb = 0;
-    rg_memory_kind ka = rg_buffer_memory(g, a, &oa, &pa), kb = rg_buffer_memory(g, b, &ob, &pb);
-    expect_same_memory(ka, pa, oa, kb, pb, ob);
+    expect_same_memory(buffer_where(g, a), buffer_where(g, b));
     cr_expect(memcmp(eng_buffer_mapped(io), first, N) == 0, "the first occupant's data");
     cr_expect(memcmp(eng_buffer_mapped(down), second, N) == 0, "the second occupant's data");
     rg_memory_totals t = rg_memory_get_totals(g);
@@ -95,10 +113,7 @@ DEVICE_TEST(rg_memory, image_reuses_image_memory)
     test_compile(g);
     test_run(g, 3);
 
-    VkDeviceSize oa = 0, ob = 0;
-    uint32_t pa = 0, pb = 0;
-    rg_memory_kind ka = rg_texture_memory(g, a, &oa, &pa), kb = rg_texture_memory(g, b, &ob, &pb);
-    expect_same_memory(ka, pa, oa, kb, pb, ob);
+    expect_same_memory(texture_where(g, a), texture_where(g, b));
     const uint8_t *p1 = eng_buffer_mapped(io), *p2 = eng_buffer_mapped(down);
     static const uint8_t red[4] = { 255, 0, 0, 255 }, green[4] = { 0, 255, 0, 255 };
     for (uint32_t i = 0; i < W * H; i += 37) {

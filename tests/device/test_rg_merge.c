@@ -182,16 +182,18 @@ typedef struct frame_result {
     bool a_transient;
 } frame_result;
 
-/* A host-visible buffer of W x H texels, imported into g as name, read by
- * the host after the frame. */
-static rg_buffer import_readback(rg_graph *g, const char *name, eng_buffer **host)
+/* host (a host-visible buffer of W x H texels) imported into g as name,
+ * read by the host after the frame. */
+static rg_buffer import_readback(rg_graph *g, const char *name, eng_buffer *host)
 {
-    eng_buffer_desc bd = {.name = "readback", .size = W * H * 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                          .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
-    cr_assert_eq(eng_buffer_create(test_ctx, &bd, host), ENG_SUCCESS, "%s", eng_last_error());
-    return rg_buffer_import(g, &(rg_buffer_import_desc){.name = name, .buffer = eng_buffer_handle(*host),
+    return rg_buffer_import(g, &(rg_buffer_import_desc){.name = name, .buffer = eng_buffer_handle(host),
                                                         .size = W * H * 4, .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
                                                         .final_access = VK_ACCESS_2_HOST_READ_BIT});
+}
+
+static eng_buffer *readback_buffer(void)
+{
+    return test_host_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
 }
 
 /* variant: inputs the plain frame does not have: lighting renders into
@@ -200,11 +202,11 @@ static rg_buffer import_readback(rg_graph *g, const char *name, eng_buffer **hos
  * executed (a second readback), compiled, placed and executed again. */
 static void run_frame(rg_merge merge, bool variant, frame_result *out)
 {
+    eng_buffer *host = readback_buffer();
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge", .device = eng_context_graph_device(test_ctx), .merge = merge}, &g),
                  RG_SUCCESS);
-    eng_buffer *host = NULL;
-    rg_buffer readback = import_readback(g, "readback", &host);
+    rg_buffer readback = import_readback(g, "readback", host);
     rg_texture_desc td = {.format = FMT, .width = W, .height = H};
     rg_texture a = test_texture_named(g, td, "a");
     rg_texture b = test_texture_named(g, td, "b");
@@ -271,7 +273,8 @@ static void run_frame(rg_merge merge, bool variant, frame_result *out)
     eng_buffer *second = NULL;
     if (variant) {
         /* Extended after execute: the same frame with a second readback. */
-        rg_buffer again = import_readback(g, "readback 2", &second);
+        second = readback_buffer();
+        rg_buffer again = import_readback(g, "readback 2", second);
         rg_cmd_copy_texture_to_buffer(g, c, 0, layer, 1, again, 0);
         cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
         cr_assert_eq(rg_merge_get(g, 0, &m), RG_SUCCESS);
@@ -289,6 +292,20 @@ static void run_frame(rg_merge merge, bool variant, frame_result *out)
     eng_buffer_destroy(host);
 }
 
+/* The frame's pixels, unmerged: left half a = (0.2, 0.4, 0.6, 1) and b
+ * its complement (0.8, 0.6, 0.4, 1), right half the clear colors, the
+ * reader taking r, g of a and b, a of b; merged: the same bytes. */
+static void expect_halves(const frame_result *off, const frame_result *on)
+{
+    static const uint8_t left[4] = {51, 102, 102, 255}, right[4] = {255, 0, 255, 255};
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            const uint8_t *want = x < W / 2 ? left : right, *px = &off->pixels[(y * W + x) * 4];
+            cr_assert(memcmp(px, want, 4) == 0, "unmerged (%u,%u) = %u %u %u %u", x, y, px[0], px[1], px[2], px[3]);
+        }
+    cr_expect(memcmp(off->pixels, on->pixels, sizeof off->pixels) == 0, "merged and unmerged pixels differ");
+}
+
 DEVICE_TEST(rg_merge_device, merged_and_unmerged_frames_are_identical)
 {
     static frame_result off, on;
@@ -300,16 +317,7 @@ DEVICE_TEST(rg_merge_device, merged_and_unmerged_frames_are_identical)
     cr_expect_eq(on.by_region, local_read ? 2u : 0u, "one by-region barrier per G-buffer texture");
     cr_expect_eq(on.a_transient, local_read, "a lives and dies in the merged instance");
     cr_expect_not(off.a_transient);
-    /* Left half: a = (0.2, 0.4, 0.6, 1), b = its complement (0.8, 0.6, 0.4,
-     * 1); right half: the clear colors. The reader takes r, g of a and b, a
-     * of b. */
-    static const uint8_t left[4] = {51, 102, 102, 255}, right[4] = {255, 0, 255, 255};
-    for (uint32_t y = 0; y < H; y++)
-        for (uint32_t x = 0; x < W; x++) {
-            const uint8_t *want = x < W / 2 ? left : right, *px = &off.pixels[(y * W + x) * 4];
-            cr_assert(memcmp(px, want, 4) == 0, "unmerged (%u,%u) = %u %u %u %u", x, y, px[0], px[1], px[2], px[3]);
-        }
-    cr_expect(memcmp(off.pixels, on.pixels, sizeof off.pixels) == 0, "merged and unmerged pixels differ");
+    expect_halves(&off, &on);
 }
 
 /* The same frame with an import at layer 1, a depth+stencil attachment in
@@ -320,13 +328,7 @@ DEVICE_TEST(rg_merge_device, import_layer_depth_stencil_and_extension)
     run_frame(RG_MERGE_OFF, true, &off);
     run_frame(RG_MERGE_ON, true, &on);
     cr_expect_eq(on.merged, eng_context_local_read(test_ctx).supported);
-    static const uint8_t left[4] = {51, 102, 102, 255}, right[4] = {255, 0, 255, 255};
-    for (uint32_t y = 0; y < H; y++)
-        for (uint32_t x = 0; x < W; x++) {
-            const uint8_t *want = x < W / 2 ? left : right, *px = &off.pixels[(y * W + x) * 4];
-            cr_assert(memcmp(px, want, 4) == 0, "unmerged (%u,%u) = %u %u %u %u", x, y, px[0], px[1], px[2], px[3]);
-        }
-    cr_expect(memcmp(off.pixels, on.pixels, sizeof off.pixels) == 0, "merged and unmerged pixels differ");
+    expect_halves(&off, &on);
 }
 
 /* A merged instance binds every attachment of its spans from its first
@@ -344,8 +346,8 @@ static void run_lifetime_frame(rg_merge merge, frame_result *out, bool *shared)
                                                   .device = eng_context_graph_device(test_ctx), .merge = merge},
                                  &g),
                  RG_SUCCESS);
-    eng_buffer *host = NULL;
-    rg_buffer readback = import_readback(g, "readback", &host);
+    eng_buffer *host = readback_buffer();
+    rg_buffer readback = import_readback(g, "readback", host);
     rg_texture_desc td = {.format = FMT, .width = W, .height = H};
     rg_texture a = test_texture_named(g, td, "a");
     rg_texture b = test_texture_named(g, td, "b");

@@ -183,11 +183,7 @@ static void record_frame(frame *f, rg_graph *g)
 {
     memset(f, 0, sizeof *f);
     f->dev = eng_context_device(test_ctx);
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        VkCommandPoolCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                       .queueFamilyIndex = test_family_of((rg_queue)q) };
-        cr_assert_eq(vkCreateCommandPool(f->dev, &pi, NULL, &f->pools[q]), VK_SUCCESS);
-    }
+    test_queue_pools(f->dev, f->pools);
     f->count = rg_batch_count(g);
     cr_assert(f->count >= 1 && f->count <= MAX_BATCHES, "%u batches", f->count);
     for (uint32_t i = 0; i < f->count; i++) {
@@ -221,8 +217,7 @@ static void submit_and_wait(frame *f, rg_graph *g)
 
 static void close_frame(frame *f)
 {
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-        vkDestroyCommandPool(f->dev, f->pools[q], NULL);
+    test_queue_pools_destroy(f->dev, f->pools);
 }
 
 /* The labels on cmd, in order, open and close in pairs. */

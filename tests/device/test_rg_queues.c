@@ -90,13 +90,9 @@ static void chain_check_compiled(const chain *ch, bool single_queue)
     const rg_graph *g = ch->g;
     rg_queue async = single_queue ? RG_QUEUE_GRAPHICS : queues_async_queue();
     queues_check_batches(g, !single_queue);
-    queues_expect_queue(g, ch->c_pattern, async);
-    queues_expect_queue(g, ch->c_scale, async);
-    queues_expect_queue(g, ch->c_clear, async);
-    queues_expect_queue(g, ch->c_offset, RG_QUEUE_GRAPHICS);
-    queues_expect_queue(g, ch->c_copy_data, RG_QUEUE_GRAPHICS);
-    queues_expect_queue(g, ch->c_copy_result, RG_QUEUE_GRAPHICS);
-    queues_expect_queue(g, ch->c_copy_tex, RG_QUEUE_GRAPHICS);
+    queues_expect_queues(g, (const rg_command[]){ ch->c_pattern, ch->c_scale, ch->c_clear }, 3, async);
+    queues_expect_queues(g, (const rg_command[]){ ch->c_offset, ch->c_copy_data, ch->c_copy_result, ch->c_copy_tex },
+                         4, RG_QUEUE_GRAPHICS);
     cr_expect(rg_happens_before(g, ch->c_pattern, ch->c_scale));
     cr_expect(rg_happens_before(g, ch->c_pattern, ch->c_copy_data));
     cr_expect(rg_happens_before(g, ch->c_scale, ch->c_offset));
@@ -404,14 +400,14 @@ DEVICE_TEST(rg_queues, compute_feeds_a_draw)
     cr_assert_eq(vkCreateDescriptorPool(dev, &dpci, NULL, &pool), VK_SUCCESS);
     VkDescriptorSetLayout comp_l = queues_buffers_layout(dev, 1, VK_SHADER_STAGE_COMPUTE_BIT);
     VkDescriptorSetLayout frag_l = queues_buffers_layout(dev, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
-    color_fill fill = { .dev = dev, .set = queues_alloc_set(dev, pool, comp_l) };
+    color_fill fill = { .dev = dev, .set = test_alloc_set(dev, pool, comp_l) };
     queues_compute_pipeline(dev, fill_comp, sizeof fill_comp, comp_l, &fill.layout, &fill.pipeline);
     eng_pipeline_desc pd = { .name = "ssbo color", .vertex_spirv = solid_vert_spv, .vertex_size = solid_vert_size,
                              .fragment_spirv = ssbo_frag, .fragment_size = sizeof ssbo_frag,
                              .color_formats = { fmt }, .color_count = 1, .triangle_strip = true,
                              .set_layouts = &frag_l, .set_layout_count = 1,
                              .push_constant_size = sizeof(solid_push) };
-    color_draw draw = { .dev = dev, .set = queues_alloc_set(dev, pool, frag_l) };
+    color_draw draw = { .dev = dev, .set = test_alloc_set(dev, pool, frag_l) };
     cr_assert_eq(eng_pipeline_create(test_ctx, &pd, &draw.pipeline), ENG_SUCCESS, "%s", eng_last_error());
     draw_job j = { .fill = &fill };
     for (uint32_t f = 0; f < N; f++)

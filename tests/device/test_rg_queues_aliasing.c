@@ -33,33 +33,25 @@ static void expect_shared(rg_memory_kind ka, uint32_t pa, VkDeviceSize oa, rg_me
  * late is read back from. */
 DEVICE_TEST(rg_queues, aliased_buffers_across_queues)
 {
-    kernels k;
-    runner r;
-    queues_open(&k, &r);
     enum { N = 3 };
-    readback_job j;
-    rg_graph *g = queues_readback_open(&j, N, BYTES, "aliased buffers");
+    queues_fixture q;
+    rg_graph *g = queues_fixture_open(&q, N, BYTES, "aliased buffers");
     rg_buffer early = rg_buffer_create(g, &(rg_buffer_desc){ .name = "early", .size = BYTES });
     rg_buffer bridge = rg_buffer_create(g, &(rg_buffer_desc){ .name = "bridge", .size = BYTES });
     rg_buffer late = rg_buffer_create(g, &(rg_buffer_desc){ .name = "late", .size = BYTES });
-    j.out = test_import_buffer(g, "readback", j.readbacks[0], true);
-    dispatch fill = queues_pattern_of(&k, early, 0, 1), cross = queues_transform_of(&k, early, bridge, 3, 1);
-    dispatch after = queues_transform_of(&k, bridge, late, 2, 5);
-    j.pattern = &fill;
+    q.j.out = test_import_buffer(g, "readback", q.j.readbacks[0], true);
+    dispatch fill = queues_pattern_of(&q.k, early, 0, 1), cross = queues_transform_of(&q.k, early, bridge, 3, 1);
+    dispatch after = queues_transform_of(&q.k, bridge, late, 2, 5);
+    q.j.pattern = &fill;
     rg_command uses_early[2], uses_late[2];
     uses_early[0] = queues_declare_dispatch(g, "write early", &fill, RG_QUEUE_COMPUTE);
     uses_early[1] = queues_declare_dispatch(g, "early to bridge", &cross, RG_QUEUE_COMPUTE);
     uses_late[0] = queues_declare_dispatch(g, "bridge to late", &after, RG_QUEUE_GRAPHICS);
-    uses_late[1] = rg_cmd_copy_buffer(g, late, 0, j.out, 0, BYTES);
+    uses_late[1] = rg_cmd_copy_buffer(g, late, 0, q.j.out, 0, BYTES);
     test_compile(g);
-    queues_check_batches(g, true);
-    for (int i = 0; i < 2; i++) {
-        queues_expect_queue(g, uses_early[i], queues_async_queue());
-        queues_expect_queue(g, uses_late[i], RG_QUEUE_GRAPHICS);
-    }
-    queues_expect_ordered(g, uses_early, 2, uses_late, 2);
+    queues_expect_handoff(g, uses_early, uses_late, 2);
 
-    queues_run_frames(&r, g, N, queues_readback_before, NULL, NULL, &j);
+    queues_run_frames(&q.r, g, N, queues_readback_before, NULL, NULL, &q.j);
     VkDeviceSize oe = 0, ol = 0, ob = 0;
     uint32_t pe = 0, pl = 0, pb = 0;
     rg_memory_kind ke = rg_buffer_memory(g, early, &oe, &pe), kl = rg_buffer_memory(g, late, &ol, &pl);
@@ -74,15 +66,15 @@ DEVICE_TEST(rg_queues, aliased_buffers_across_queues)
 
     static uint32_t want[WORDS];
     for (uint32_t f = 0; f < N; f++) {
-        queues_readback_before(f, &j);
+        queues_readback_before(f, &q.j);
         for (uint32_t i = 0; i < WORDS; i++)
             want[i] = queues_transform_at(&after, queues_transform_at(&cross, queues_pattern_at(&fill, i)));
         char what[32];
         snprintf(what, sizeof what, "frame %u: late", f + 1);
-        queues_expect_words(eng_buffer_mapped(j.readbacks[f]), want, WORDS, what);
+        queues_expect_words(eng_buffer_mapped(q.j.readbacks[f]), want, WORDS, what);
     }
 
-    queues_close(&j, N, &r, &k);
+    queues_fixture_close(&q);
 }
 
 /* 3b. Textures, with transfers only: `first` is cleared and copied into
@@ -112,12 +104,7 @@ DEVICE_TEST(rg_queues, aliased_textures_across_queues)
     uses_second[1] = rg_cmd_copy_texture_to_buffer(g, second, 0, 0, 1, j.out, 0);
     rg_cmd_copy_buffer(g, bridge, 0, j.out, BYTES, BYTES);
     test_compile(g);
-    queues_check_batches(g, true);
-    for (int i = 0; i < 2; i++) {
-        queues_expect_queue(g, uses_first[i], queues_async_queue());
-        queues_expect_queue(g, uses_second[i], RG_QUEUE_GRAPHICS);
-    }
-    queues_expect_ordered(g, uses_first, 2, uses_second, 2);
+    queues_expect_handoff(g, uses_first, uses_second, 2);
 
     queues_run_frames(&r, g, N, queues_readback_before, NULL, NULL, &j);
     VkDeviceSize of = 0, os = 0;

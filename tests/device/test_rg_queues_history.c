@@ -22,12 +22,9 @@
 
 DEVICE_TEST(rg_queues, history_on_the_async_queue)
 {
-    kernels k;
-    runner r;
-    queues_open(&k, &r);
     enum { N = 4 };
-    readback_job j;
-    rg_graph *g = queues_readback_open(&j, N, 2 * BYTES, "history on async");
+    queues_fixture q;
+    rg_graph *g = queues_fixture_open(&q, N, 2 * BYTES, "history on async");
     rg_texture previous;
     rg_texture current = rg_texture_create_history(
         g, &(rg_texture_desc){ .name = "accum", .format = TEX_FMT, .width = TEX_W, .height = TEX_H,
@@ -35,15 +32,15 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
         &previous);
     rg_buffer before = rg_buffer_create(g, &(rg_buffer_desc){ .name = "before", .size = BYTES });
     rg_buffer after = rg_buffer_create(g, &(rg_buffer_desc){ .name = "after", .size = BYTES });
-    j.out = test_import_buffer(g, "readback", j.readbacks[0], true);
-    dispatch step = queues_transform_of(&k, before, after, 3, 7);
+    q.j.out = test_import_buffer(g, "readback", q.j.readbacks[0], true);
+    dispatch step = queues_transform_of(&q.k, before, after, 3, 7);
     rg_command on_async[3] = { rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, before, 0),
                                queues_declare_dispatch(g, "step", &step, RG_QUEUE_COMPUTE),
                                rg_cmd_copy_buffer_to_texture(g, after, 0, current, 0, 0, 1) };
     rg_command_allow_queue(g, on_async[0], RG_QUEUE_COMPUTE);
     rg_command_allow_queue(g, on_async[2], RG_QUEUE_COMPUTE);
-    rg_command reads[2] = { rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, j.out, 0),
-                            rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, j.out, BYTES) };
+    rg_command reads[2] = { rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, q.j.out, 0),
+                            rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, q.j.out, BYTES) };
     test_compile(g);
     queues_check_batches(g, true);
     for (int i = 0; i < 3; i++)
@@ -58,7 +55,7 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
                   "the frame does not open with a command-less graphics batch");
     }
 
-    queues_run_frames(&r, g, N, queues_readback_before, NULL, NULL, &j);
+    queues_run_frames(&q.r, g, N, queues_readback_before, NULL, NULL, &q.j);
     static uint32_t want[2 * WORDS];
     uint32_t prev = HISTORY_CLEAR;
     for (uint32_t f = 0; f < N; f++) {
@@ -69,11 +66,11 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
         }
         char what[48];
         snprintf(what, sizeof what, "frame %u: current, previous", f + 1);
-        queues_expect_words(eng_buffer_mapped(j.readbacks[f]), want, 2 * WORDS, what);
+        queues_expect_words(eng_buffer_mapped(q.j.readbacks[f]), want, 2 * WORDS, what);
         prev = cur;
     }
 
-    queues_close(&j, N, &r, &k);
+    queues_fixture_close(&q);
 }
 
 /* 7b. A history texture written on the async queue whose previous half
@@ -84,39 +81,36 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
  * back. */
 DEVICE_TEST(rg_queues, history_unread_on_the_async_queue)
 {
-    kernels k;
-    runner r;
-    queues_open(&k, &r);
     enum { N = 4 };
-    readback_job j;
-    rg_graph *g = queues_readback_open(&j, N, BYTES, "history unread on async");
+    queues_fixture q;
+    rg_graph *g = queues_fixture_open(&q, N, BYTES, "history unread on async");
     rg_texture previous;
     rg_texture current = rg_texture_create_history(
         g, &(rg_texture_desc){ .name = "written only", .format = TEX_FMT, .width = TEX_W, .height = TEX_H },
         &previous);
     rg_buffer values = rg_buffer_create(g, &(rg_buffer_desc){ .name = "values", .size = BYTES });
-    j.out = test_import_buffer(g, "readback", j.readbacks[0], true);
-    dispatch fill = queues_pattern_of(&k, values, 0, 1);
-    j.pattern = &fill;
+    q.j.out = test_import_buffer(g, "readback", q.j.readbacks[0], true);
+    dispatch fill = queues_pattern_of(&q.k, values, 0, 1);
+    q.j.pattern = &fill;
     rg_command on_async[2] = { queues_declare_dispatch(g, "fill", &fill, RG_QUEUE_COMPUTE),
                                rg_cmd_copy_buffer_to_texture(g, values, 0, current, 0, 0, 1) };
     rg_command_allow_queue(g, on_async[1], RG_QUEUE_COMPUTE);
-    rg_command read = rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, j.out, 0);
+    rg_command read = rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, q.j.out, 0);
     test_compile(g);
     queues_check_batches(g, true);
     for (int i = 0; i < 2; i++)
         queues_expect_queue(g, on_async[i], queues_async_queue());
     queues_expect_queue(g, read, RG_QUEUE_GRAPHICS);
 
-    queues_run_frames(&r, g, N, queues_readback_before, NULL, NULL, &j);
+    queues_run_frames(&q.r, g, N, queues_readback_before, NULL, NULL, &q.j);
     static uint32_t want[WORDS];
     for (uint32_t f = 0; f < N; f++) {
         for (uint32_t i = 0; i < WORDS; i++)
             want[i] = 0xA0000u + 0x1111u * f + i * (2 * f + 1); /* queues_readback_before's pattern of frame f */
         char what[32];
         snprintf(what, sizeof what, "frame %u: current", f + 1);
-        queues_expect_words(eng_buffer_mapped(j.readbacks[f]), want, WORDS, what);
+        queues_expect_words(eng_buffer_mapped(q.j.readbacks[f]), want, WORDS, what);
     }
 
-    queues_close(&j, N, &r, &k);
+    queues_fixture_close(&q);
 }

@@ -25,12 +25,9 @@
  * across the three queues and the frames keep every word exact. */
 DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
 {
-    kernels k;
-    runner r;
-    queues_open(&k, &r);
     enum { N = 2, OUT_WORDS = 4 * WORDS };
-    readback_job j;
-    rg_graph *g = queues_readback_open(&j, N, OUT_WORDS * 4u, "transfer queue");
+    queues_fixture q;
+    rg_graph *g = queues_fixture_open(&q, N, OUT_WORDS * 4u, "transfer queue");
     rg_buffer data = rg_buffer_create(g, &(rg_buffer_desc){ .name = "data", .size = BYTES });
     rg_buffer staged = rg_buffer_create(g, &(rg_buffer_desc){ .name = "staged", .size = BYTES });
     rg_buffer result = rg_buffer_create(g, &(rg_buffer_desc){ .name = "result", .size = BYTES });
@@ -38,9 +35,9 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
     rg_texture layers = rg_texture_create(g, &(rg_texture_desc){ .name = "layers", .format = TEX_FMT,
                                                                  .width = TEX_W, .height = TEX_H,
                                                                  .array_layers = 2 });
-    j.out = test_import_buffer(g, "readback", j.readbacks[0], true);
-    dispatch pattern = queues_pattern_of(&k, data, 0, 1), offset = queues_transform_of(&k, staged, result, 3, 0x200000);
-    j.pattern = &pattern;
+    q.j.out = test_import_buffer(g, "readback", q.j.readbacks[0], true);
+    dispatch pattern = queues_pattern_of(&q.k, data, 0, 1), offset = queues_transform_of(&q.k, staged, result, 3, 0x200000);
+    q.j.pattern = &pattern;
 
     rg_command c_pattern = queues_declare_dispatch(g, "pattern", &pattern, RG_QUEUE_COMPUTE);
     rg_command c_clear = rg_cmd_clear_texture(g, layers, &(rg_range){ .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
@@ -55,9 +52,9 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
     for (int i = 0; i < 3; i++)
         rg_command_allow_queue(g, transfers[i], RG_QUEUE_TRANSFER);
     rg_command c_offset = queues_declare_dispatch(g, "offset", &offset, RG_QUEUE_GRAPHICS);
-    rg_command reads[4] = { rg_cmd_copy_buffer(g, result, 0, j.out, 0, BYTES),
-                            rg_cmd_copy_texture_to_buffer(g, layers, 0, 0, 2, j.out, BYTES),
-                            rg_cmd_copy_buffer(g, back, 0, j.out, 3 * BYTES, BYTES), c_offset };
+    rg_command reads[4] = { rg_cmd_copy_buffer(g, result, 0, q.j.out, 0, BYTES),
+                            rg_cmd_copy_texture_to_buffer(g, layers, 0, 0, 2, q.j.out, BYTES),
+                            rg_cmd_copy_buffer(g, back, 0, q.j.out, 3 * BYTES, BYTES), c_offset };
     test_compile(g);
 
     queues_check_batches(g, true);
@@ -86,10 +83,10 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
     cr_log_info("transfer queue: %s; batches on graphics/compute/transfer: %u/%u/%u",
                 rg_queue_name(queues_transfer_queue()), on[0], on[1], on[2]);
 
-    queues_run_frames(&r, g, N, queues_readback_before, NULL, NULL, &j);
+    queues_run_frames(&q.r, g, N, queues_readback_before, NULL, NULL, &q.j);
     static uint32_t want[OUT_WORDS];
     for (uint32_t f = 0; f < N; f++) {
-        queues_readback_before(f, &j);
+        queues_readback_before(f, &q.j);
         for (uint32_t i = 0; i < WORDS; i++) {
             uint32_t v = queues_pattern_at(&pattern, i);
             want[i] = queues_transform_at(&offset, v);
@@ -98,7 +95,7 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
             want[3 * WORDS + i] = LAYER_CLEAR;
         }
         static const char *const parts[4] = { "result", "layer 0", "layer 1", "back" };
-        const uint32_t *got = eng_buffer_mapped(j.readbacks[f]);
+        const uint32_t *got = eng_buffer_mapped(q.j.readbacks[f]);
         for (uint32_t p = 0; p < 4; p++) {
             char what[48];
             snprintf(what, sizeof what, "frame %u: %s", f + 1, parts[p]);
@@ -106,7 +103,7 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
         }
     }
 
-    queues_close(&j, N, &r, &k);
+    queues_fixture_close(&q);
 }
 
 /* 6. A declaration changed after frames ran: `pattern` (async) feeds
@@ -117,39 +114,36 @@ DEVICE_TEST(rg_queues, transfers_on_the_transfer_queue)
  * compute, graphics, compute, graphics. Two more frames, exact. */
 DEVICE_TEST(rg_queues, declaration_changed_after_frames)
 {
-    kernels k;
-    runner r;
-    queues_open(&k, &r);
     enum { N = 2 };
-    readback_job j;
-    rg_graph *g = queues_readback_open(&j, N, 2 * BYTES, "changed declaration");
+    queues_fixture q;
+    rg_graph *g = queues_fixture_open(&q, N, 2 * BYTES, "changed declaration");
     rg_buffer data = rg_buffer_create(g, &(rg_buffer_desc){ .name = "data", .size = BYTES });
     rg_buffer result = rg_buffer_create(g, &(rg_buffer_desc){ .name = "result", .size = BYTES });
-    j.out = test_import_buffer(g, "readback", j.readbacks[0], true);
-    dispatch pattern = queues_pattern_of(&k, data, 0, 1), offset = queues_transform_of(&k, data, result, 7, 0x30000);
-    j.pattern = &pattern;
+    q.j.out = test_import_buffer(g, "readback", q.j.readbacks[0], true);
+    dispatch pattern = queues_pattern_of(&q.k, data, 0, 1), offset = queues_transform_of(&q.k, data, result, 7, 0x30000);
+    q.j.pattern = &pattern;
     rg_command c_pattern = queues_declare_dispatch(g, "pattern", &pattern, RG_QUEUE_COMPUTE);
     rg_command c_offset = queues_declare_dispatch(g, "offset", &offset, RG_QUEUE_GRAPHICS);
-    rg_cmd_copy_buffer(g, result, 0, j.out, 0, BYTES);
+    rg_cmd_copy_buffer(g, result, 0, q.j.out, 0, BYTES);
     test_compile(g);
     queues_check_batches(g, true);
     uint32_t before = rg_batch_count(g);
-    queues_run_frames(&r, g, N, queues_readback_before, NULL, NULL, &j);
+    queues_run_frames(&q.r, g, N, queues_readback_before, NULL, NULL, &q.j);
 
     static uint32_t want[2 * WORDS];
     for (uint32_t f = 0; f < N; f++) {
-        queues_readback_before(f, &j);
+        queues_readback_before(f, &q.j);
         for (uint32_t i = 0; i < WORDS; i++)
             want[i] = queues_transform_at(&offset, queues_pattern_at(&pattern, i));
         char what[48];
         snprintf(what, sizeof what, "first declaration, frame %u", f + 1);
-        queues_expect_words(eng_buffer_mapped(j.readbacks[f]), want, WORDS, what);
+        queues_expect_words(eng_buffer_mapped(q.j.readbacks[f]), want, WORDS, what);
     }
 
     rg_buffer scaled = rg_buffer_create(g, &(rg_buffer_desc){ .name = "scaled", .size = BYTES });
-    dispatch scale = queues_transform_of(&k, result, scaled, 3, 11);
+    dispatch scale = queues_transform_of(&q.k, result, scaled, 3, 11);
     rg_command c_scale = queues_declare_dispatch(g, "scale", &scale, RG_QUEUE_COMPUTE);
-    rg_cmd_copy_buffer(g, scaled, 0, j.out, BYTES, BYTES);
+    rg_cmd_copy_buffer(g, scaled, 0, q.j.out, BYTES, BYTES);
     test_compile(g);
     queues_check_batches(g, true);
     queues_expect_queue(g, c_pattern, queues_async_queue());
@@ -158,18 +152,18 @@ DEVICE_TEST(rg_queues, declaration_changed_after_frames)
     if (test_has_compute_queue())
         cr_expect_gt(rg_batch_count(g), before, "%u batches after the change, %u before", rg_batch_count(g), before);
     for (uint32_t f = 0; f < N; f++)
-        memset(eng_buffer_mapped(j.readbacks[f]), 0, 2 * BYTES);
-    queues_run_frames(&r, g, N, queues_readback_before, NULL, NULL, &j);
+        memset(eng_buffer_mapped(q.j.readbacks[f]), 0, 2 * BYTES);
+    queues_run_frames(&q.r, g, N, queues_readback_before, NULL, NULL, &q.j);
     for (uint32_t f = 0; f < N; f++) {
-        queues_readback_before(f, &j);
+        queues_readback_before(f, &q.j);
         for (uint32_t i = 0; i < WORDS; i++) {
             want[i] = queues_transform_at(&offset, queues_pattern_at(&pattern, i));
             want[WORDS + i] = queues_transform_at(&scale, want[i]);
         }
         char what[48];
         snprintf(what, sizeof what, "changed declaration, frame %u", f + 1);
-        queues_expect_words(eng_buffer_mapped(j.readbacks[f]), want, 2 * WORDS, what);
+        queues_expect_words(eng_buffer_mapped(q.j.readbacks[f]), want, 2 * WORDS, what);
     }
 
-    queues_close(&j, N, &r, &k);
+    queues_fixture_close(&q);
 }

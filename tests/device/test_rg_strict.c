@@ -89,15 +89,23 @@ DEVICE_TEST(rg_strict, an_undeclared_texture_is_refused_and_execute_names_it)
     rg_graph_destroy(g);
 }
 
+/* g executed once (asserted to succeed); its context without a command,
+ * against which the tests check what the peek saw. */
+static const rg_record_context *peek_executed(rg_graph *g)
+{
+    cr_expect_eq(test_execute_once(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    const rg_record_context *any = rg_record_context_get(g, VK_NULL_HANDLE);
+    cr_assert_not_null(any);
+    return any;
+}
+
 /* Its own declared read and its span's attachment are handed out: the
  * same objects a context without a command gives. */
 DEVICE_TEST(rg_strict, declared_resources_and_the_spans_attachments_are_allowed)
 {
     peek p = { 0 };
     rg_graph *g = peek_graph(&p, false);
-    cr_expect_eq(test_execute_once(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    const rg_record_context *any = rg_record_context_get(g, VK_NULL_HANDLE);
-    cr_assert_not_null(any);
+    const rg_record_context *any = peek_executed(g);
     cr_expect_neq(p.color_view, VK_NULL_HANDLE);
     cr_expect_eq(p.color_view, rg_record_view(any, p.color));
     cr_expect_eq(p.color_image, rg_record_image(any, p.color));
@@ -113,9 +121,7 @@ DEVICE_TEST(rg_strict, lenient_mode_hands_out_anything)
 {
     peek p = { .fail_on_null = true };
     rg_graph *g = peek_graph(&p, true);
-    cr_expect_eq(test_execute_once(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    const rg_record_context *any = rg_record_context_get(g, VK_NULL_HANDLE);
-    cr_assert_not_null(any);
+    const rg_record_context *any = peek_executed(g);
     cr_expect_neq(p.secret_image, VK_NULL_HANDLE);
     cr_expect_eq(p.secret_image, rg_record_image(any, p.secret));
     cr_expect_eq(p.hidden_buffer, rg_record_buffer(any, p.hidden));
@@ -177,6 +183,12 @@ static bool depth_is_one(VkFormat format, const uint32_t *texel)
     return f == 1.0f;
 }
 
+/* The aspect tests' depth+stencil texture, W x H. */
+static rg_texture ds_texture(rg_graph *g, VkFormat format)
+{
+    return rg_texture_create(g, &(rg_texture_desc){ .name = "ds", .format = format, .width = W, .height = H });
+}
+
 /* A span clears depth to 1.0 and stencil to 7 and stores both; each
  * aspect is copied into its own buffer: 4 bytes of depth and 1 of stencil
  * per texel. */
@@ -186,8 +198,7 @@ DEVICE_TEST(rg_strict, depth_and_stencil_copy_to_buffers_one_aspect_each)
     eng_buffer *depth_bytes = test_host_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     eng_buffer *stencil_bytes = test_host_buffer(W * H, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     rg_graph *g = test_device_graph("aspect copies");
-    rg_texture ds = rg_texture_create(g, &(rg_texture_desc){ .name = "ds", .format = format, .width = W,
-                                                             .height = H });
+    rg_texture ds = ds_texture(g, format);
     rg_buffer db = test_import_buffer(g, "depth bytes", depth_bytes, true);
     rg_buffer sb = test_import_buffer(g, "stencil bytes", stencil_bytes, true);
     rg_begin_rendering(g, &(rg_rendering_desc){ .name = "clear ds",
@@ -220,11 +231,10 @@ DEVICE_TEST(rg_strict, a_buffer_fills_the_stencil_aspect)
     uint8_t pattern[W * H];
     for (uint32_t i = 0; i < W * H; i++)
         pattern[i] = (uint8_t)(i * 7 + 3);
+    rg_graph *g = test_device_graph("stencil upload");
+    rg_texture ds = ds_texture(g, format);
     eng_buffer *up = test_host_buffer(W * H, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, pattern);
     eng_buffer *down = test_host_buffer(W * H, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    rg_graph *g = test_device_graph("stencil upload");
-    rg_texture ds = rg_texture_create(g, &(rg_texture_desc){ .name = "ds", .format = format, .width = W,
-                                                             .height = H });
     rg_buffer ub = test_import_buffer(g, "up", up, false);
     rg_buffer db = test_import_buffer(g, "down", down, true);
     rg_cmd_copy_buffer_to_texture_aspect(g, ub, 0, ds, VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 1);
@@ -235,13 +245,6 @@ DEVICE_TEST(rg_strict, a_buffer_fills_the_stencil_aspect)
     rg_graph_destroy(g);
     eng_buffer_destroy(up);
     eng_buffer_destroy(down);
-}
-
-static bool record_fill(const rg_record_context *rc, void *user)
-{
-    (void)rc;
-    (void)user;
-    return true;
 }
 
 /* A buffer over the device's maxBufferSize is refused at placement by
@@ -256,7 +259,7 @@ DEVICE_TEST(rg_strict, a_buffer_over_max_buffer_size_is_unsupported_by_name)
     rg_graph *g = test_device_graph("limits");
     rg_buffer huge = rg_buffer_create(g, &(rg_buffer_desc){ .name = "huge", .size = m4.maxBufferSize + 1 });
     rg_access w = { .buffer = huge, .usage = RG_USAGE_STORAGE_WRITE_COMPUTE };
-    rg_cmd_user(g, &(rg_user_desc){ .name = "fill", .accesses = &w, .access_count = 1, .record = record_fill,
+    rg_cmd_user(g, &(rg_user_desc){ .name = "fill", .accesses = &w, .access_count = 1, .record = test_record_nothing,
                                      .side_effects = true });
     test_compile(g);
     cr_expect_eq(rg_place(g), RG_ERROR_UNSUPPORTED);

@@ -13,6 +13,42 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A timeline semaphore the host signals later, and the wait on it that
+ * holds a frame's first batch on the GPU until then. */
+typedef struct gate {
+    VkSemaphore semaphore;
+    VkSemaphoreSubmitInfo wait;
+} gate;
+
+/* timings_open (no device of the test's, timings on), then the gate. */
+static gate gated_open(runner *r, frame_graph *fg, const char *name, int frames)
+{
+    timings_open(r, fg, NULL, name, false, true, frames);
+    gate g = { .semaphore = test_timeline(r->dev) };
+    g.wait = (VkSemaphoreSubmitInfo){ .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = g.semaphore,
+                                      .value = 1, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
+    return g;
+}
+
+/* Signals the gate and waits for every frame so far. */
+static void gate_open(runner *r, const gate *g)
+{
+    VkSemaphoreSignalInfo open = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = g->semaphore,
+                                   .value = 1 };
+    cr_assert_eq(vkSignalSemaphore(r->dev, &open), VK_SUCCESS);
+    timings_wait_frames(r);
+}
+
+/* One more frame run, which reads those before it: the latest completed
+ * is frame `latest`, checked; then the gate and the test's objects go. */
+static void gate_finish(runner *r, frame_graph *fg, const gate *g, uint64_t latest)
+{
+    timings_run_frame(r, fg->g);
+    timings_check_frame(r, fg, latest);
+    vkDestroySemaphore(r->dev, g->semaphore, NULL);
+    timings_close(r, fg);
+}
+
 /* A frame held on the GPU by a semaphore the host signals later: the next
  * execute reads nothing of it and returns at once (a read that waited
  * would never return), the results stay at the frame before, and once it
@@ -22,13 +58,10 @@ DEVICE_TEST(rg_timings, never_waits)
 {
     runner r;
     frame_graph fg;
-    timings_open(&r, &fg, NULL, "timings held", false, true, 4);
-    VkSemaphore gate = test_timeline(r.dev);
-    VkSemaphoreSubmitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = gate, .value = 1,
-                                   .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
+    gate gate = gated_open(&r, &fg, "timings held", 4);
     rg_submit_plan plan = { 0 };
     timings_record_frame(&r, fg.g, &plan);          /* frame 5: reads frames 1..4 */
-    timings_submit_frame(&r, fg.g, &plan, &wait, false);
+    timings_submit_frame(&r, fg.g, &plan, &gate.wait, false);
     rg_timing t;
     cr_assert_eq(rg_timing_get(fg.g, 0, &t), RG_SUCCESS);
     cr_expect_eq(t.frame, 4);
@@ -36,14 +69,8 @@ DEVICE_TEST(rg_timings, never_waits)
     cr_assert_eq(rg_timing_get(fg.g, 0, &t), RG_SUCCESS);
     cr_expect_eq(t.frame, 4, "frame %llu read while the GPU holds frame 5", (unsigned long long)t.frame);
     timings_submit_frame(&r, fg.g, &plan, NULL, true);
-    VkSemaphoreSignalInfo open = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = gate, .value = 1 };
-    cr_assert_eq(vkSignalSemaphore(r.dev, &open), VK_SUCCESS);
-    timings_wait_frames(&r);
-    timings_run_frame(&r, fg.g);                    /* frame 7: reads 5 and 6 */
-    timings_check_frame(&r, &fg, 6);
-    timings_release(&fg);
-    vkDestroySemaphore(r.dev, gate, NULL);
-    timings_runner_close(&r);
+    gate_open(&r, &gate);
+    gate_finish(&r, &fg, &gate, 6);                 /* frame 7: reads 5 and 6 */
 }
 
 /* Three frames in flight hold every slot: a fourth recorded meanwhile is
@@ -53,31 +80,22 @@ DEVICE_TEST(rg_timings, fourth_frame_in_flight_not_timed)
 {
     runner r;
     frame_graph fg;
-    timings_open(&r, &fg, NULL, "timings ring", false, true, 0);
-    VkSemaphore gate = test_timeline(r.dev);
-    VkSemaphoreSubmitInfo wait = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = gate, .value = 1,
-                                   .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
+    gate gate = gated_open(&r, &fg, "timings ring", 0);
     rg_submit_plan plan = { 0 };
     for (uint32_t f = 1; f <= 4; f++) {     /* frame 1 waits for the gate, 2..4 behind it */
         timings_record_frame(&r, fg.g, &plan);
-        timings_submit_frame(&r, fg.g, &plan, f == 1 ? &wait : NULL, f == 4);
+        timings_submit_frame(&r, fg.g, &plan, f == 1 ? &gate.wait : NULL, f == 4);
     }
     rg_timing t;
     cr_expect_eq(rg_timing_get(fg.g, 0, &t), RG_ERROR_NOT_READY);
-    VkSemaphoreSignalInfo open = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = gate, .value = 1 };
-    cr_assert_eq(vkSignalSemaphore(r.dev, &open), VK_SUCCESS);
-    timings_wait_frames(&r);
+    gate_open(&r, &gate);
     rg_submit_plan next = { 0 };
     timings_record_frame(&r, fg.g, &next);          /* frame 5: reads 1..3; 4 was not timed */
     timings_submit_frame(&r, fg.g, &next, NULL, true);
     timings_wait_frames(&r);
     cr_assert_eq(rg_timing_get(fg.g, 0, &t), RG_SUCCESS, "%s", rg_graph_error_message(fg.g));
     cr_expect_eq(t.frame, 3, "latest completed frame %llu, want 3", (unsigned long long)t.frame);
-    timings_run_frame(&r, fg.g);                    /* frame 6: reads 5 */
-    timings_check_frame(&r, &fg, 5);
-    timings_release(&fg);
-    vkDestroySemaphore(r.dev, gate, NULL);
-    timings_runner_close(&r);
+    gate_finish(&r, &fg, &gate, 5);                 /* frame 6: reads 5 */
 }
 
 /* A frame that fails to record gives its slot back: three failures in a

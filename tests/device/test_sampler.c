@@ -336,9 +336,7 @@ DEVICE_TEST(sampler, anisotropy_with_the_feature)
 DEVICE_TEST(sampler, existing_device_context)
 {
     eng_existing_device e = test_existing_of(test_ctx);
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&(eng_context_desc){ .existing = &e }, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_context *ctx = test_context_create(&(eng_context_desc){ .existing = &e });
     EXPECT_REFUSED(ctx, ENG_ERROR_MISSING_FEATURE, "existing device", &(eng_sampler_desc){ .anisotropy = 8.0f });
     cr_expect_neq(strstr(eng_last_error(), "samplerAnisotropy"), NULL, "%s", eng_last_error());
     VkSampler mine = get(ctx, &(eng_sampler_desc){ .filter = VK_FILTER_LINEAR });

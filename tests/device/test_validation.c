@@ -11,9 +11,7 @@ TestSuite(validation, .init = device_setup, .fini = device_teardown);
 static eng_context *quiet_context(void)
 {
     eng_context_desc desc = { .app_name = "tests-misuse", .validation = true, .quiet = true };
-    eng_context *ctx = NULL;
-    eng_result r = eng_context_create(&desc, &ctx);
-    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    eng_context *ctx = test_context_create(&desc);
     return ctx;
 }
 

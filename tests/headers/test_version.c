@@ -6,35 +6,28 @@
 
 #include <stdio.h>
 
-Test(version, engine_function_matches_macros_and_project)
-{
-    cr_assert_str_eq(eng_version_string(), ENG_VERSION);
-    cr_assert_eq(eng_version(), ENG_VERSION_NUMBER);
-    cr_assert_str_eq(ENG_VERSION, VKG_PROJECT_VERSION);
-    cr_assert_eq(ENG_VERSION_MAJOR, VKG_PROJECT_VERSION_MAJOR);
-    cr_assert_eq(ENG_VERSION_MINOR, VKG_PROJECT_VERSION_MINOR);
-    cr_assert_eq(ENG_VERSION_PATCH, VKG_PROJECT_VERSION_PATCH);
-    cr_assert_eq(eng_version(), ENG_MAKE_VERSION(VKG_PROJECT_VERSION_MAJOR, VKG_PROJECT_VERSION_MINOR,
-                                                 VKG_PROJECT_VERSION_PATCH));
-    char text[32];
-    snprintf(text, sizeof text, "%d.%d.%d", ENG_VERSION_MAJOR, ENG_VERSION_MINOR, ENG_VERSION_PATCH);
-    cr_assert_str_eq(text, ENG_VERSION);
-}
+/* One library's version: its function, its string function and its
+ * macros (PREFIX_VERSION, _NUMBER, _MAJOR, _MINOR, _PATCH, _MAKE_VERSION)
+ * agree with each other and with the project's version. */
+#define EXPECT_VERSION(PREFIX, prefix)                                                                               \
+    do {                                                                                                             \
+        cr_assert_str_eq(prefix##_version_string(), PREFIX##_VERSION);                                               \
+        cr_assert_eq(prefix##_version(), PREFIX##_VERSION_NUMBER);                                                   \
+        cr_assert_str_eq(PREFIX##_VERSION, VKG_PROJECT_VERSION);                                                     \
+        cr_assert_eq(PREFIX##_VERSION_MAJOR, VKG_PROJECT_VERSION_MAJOR);                                             \
+        cr_assert_eq(PREFIX##_VERSION_MINOR, VKG_PROJECT_VERSION_MINOR);                                             \
+        cr_assert_eq(PREFIX##_VERSION_PATCH, VKG_PROJECT_VERSION_PATCH);                                             \
+        cr_assert_eq(prefix##_version(), PREFIX##_MAKE_VERSION(VKG_PROJECT_VERSION_MAJOR, VKG_PROJECT_VERSION_MINOR, \
+                                                               VKG_PROJECT_VERSION_PATCH));                          \
+        char text[32];                                                                                               \
+        snprintf(text, sizeof text, "%d.%d.%d", PREFIX##_VERSION_MAJOR, PREFIX##_VERSION_MINOR,                      \
+                 PREFIX##_VERSION_PATCH);                                                                            \
+        cr_assert_str_eq(text, PREFIX##_VERSION);                                                                    \
+    } while (0)
 
-Test(version, rendergraph_function_matches_macros_and_project)
-{
-    cr_assert_str_eq(rg_version_string(), RG_VERSION);
-    cr_assert_eq(rg_version(), RG_VERSION_NUMBER);
-    cr_assert_str_eq(RG_VERSION, VKG_PROJECT_VERSION);
-    cr_assert_eq(RG_VERSION_MAJOR, VKG_PROJECT_VERSION_MAJOR);
-    cr_assert_eq(RG_VERSION_MINOR, VKG_PROJECT_VERSION_MINOR);
-    cr_assert_eq(RG_VERSION_PATCH, VKG_PROJECT_VERSION_PATCH);
-    cr_assert_eq(rg_version(), RG_MAKE_VERSION(VKG_PROJECT_VERSION_MAJOR, VKG_PROJECT_VERSION_MINOR,
-                                               VKG_PROJECT_VERSION_PATCH));
-    char text[32];
-    snprintf(text, sizeof text, "%d.%d.%d", RG_VERSION_MAJOR, RG_VERSION_MINOR, RG_VERSION_PATCH);
-    cr_assert_str_eq(text, RG_VERSION);
-}
+Test(version, engine_function_matches_macros_and_project) { EXPECT_VERSION(ENG, eng); }
+
+Test(version, rendergraph_function_matches_macros_and_project) { EXPECT_VERSION(RG, rg); }
 
 Test(version, ordered_numbers)
 {

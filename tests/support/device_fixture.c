@@ -201,6 +201,14 @@ const char *test_temp_path(char *buf, size_t size, const char *name)
     return buf;
 }
 
+eng_context *test_context_create(const eng_context_desc *desc)
+{
+    eng_context *ctx = NULL;
+    eng_result r = eng_context_create(desc, &ctx);
+    cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
+    return ctx;
+}
+
 eng_existing_device test_existing_of(const eng_context *ctx)
 {
     eng_existing_device e = {

@@ -48,10 +48,17 @@ void solid_draw(VkCommandBuffer cmd, const eng_pipeline *pipeline, const float r
     vkCmdDraw(cmd, 4, 1, 0, 0);
 }
 
+static const float full_rect[4] = { -1, -1, 1, 1 }, no_color[4] = { 0, 0, 0, 0 };
+
 void solid_draw_with_set(VkCommandBuffer cmd, const eng_pipeline *pipeline, VkDescriptorSet set)
 {
-    static const float full[4] = { -1, -1, 1, 1 }, none[4] = { 0, 0, 0, 0 };
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(pipeline));
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_layout(pipeline), 0, 1, &set, 0, NULL);
-    solid_draw(cmd, pipeline, full, none, 0.0f);
+    solid_draw(cmd, pipeline, full_rect, no_color, 0.0f);
+}
+
+void solid_draw_full(VkCommandBuffer cmd, const eng_pipeline *pipeline)
+{
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(pipeline));
+    solid_draw(cmd, pipeline, full_rect, no_color, 0.0f);
 }

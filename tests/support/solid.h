@@ -34,5 +34,7 @@ void solid_draw(VkCommandBuffer cmd, const eng_pipeline *pipeline, const float r
 /* Binds pipeline (a solid vertex shader with a fragment shader that takes
  * its color from set 0) and set, and draws the whole target. */
 void solid_draw_with_set(VkCommandBuffer cmd, const eng_pipeline *pipeline, VkDescriptorSet set);
+/* The same with the descriptors the caller already pushed or bound. */
+void solid_draw_full(VkCommandBuffer cmd, const eng_pipeline *pipeline);
 
 #endif

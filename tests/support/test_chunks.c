@@ -169,6 +169,25 @@ rg_result test_execute_on(eng_context *ctx, rg_graph *g, VkCommandBuffer cmd)
     return chunked(ctx, g, &cmd, NULL);
 }
 
+typedef struct once_job {
+    eng_context *ctx;
+    rg_graph *graph;
+    rg_result result;
+} once_job;
+
+static void record_once(VkCommandBuffer cmd, void *user)
+{
+    once_job *j = user;
+    j->result = test_execute_on(j->ctx, j->graph, cmd);
+}
+
+rg_result test_execute_once_on(eng_context *ctx, rg_graph *g)
+{
+    once_job j = { ctx, g, RG_SUCCESS };
+    cr_assert_eq(eng_context_submit_once(ctx, record_once, &j), ENG_SUCCESS, "%s", eng_last_error());
+    return j.result;
+}
+
 rg_result test_execute_batches(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan)
 {
     if (!test_chunks_max() || !g || !cmds || !plan)

@@ -40,6 +40,9 @@ bool test_chunks_threaded(void);
  * device is the fixture's (test_ctx), or ctx's. */
 rg_result test_execute(rg_graph *g, VkCommandBuffer cmd);
 rg_result test_execute_on(eng_context *ctx, rg_graph *g, VkCommandBuffer cmd);
+/* test_execute_on into a command buffer of ctx submitted once and waited
+ * for (asserted); what it returned, for the test to check. */
+rg_result test_execute_once_on(eng_context *ctx, rg_graph *g);
 /* rg_execute_batches(g, cmds, plan), or the frame in chunks recorded into
  * primaries of the helper's, which the plan lists (plan is required). */
 rg_result test_execute_batches(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan);

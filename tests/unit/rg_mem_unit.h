@@ -37,11 +37,26 @@ static inline const device_table *test_mem_table(const char *name)
     return NULL;
 }
 
-static inline void test_mem_init(test_mem_env *env, const char *table)
+/* Over a graph of the test's own (culling, aliasing, merging, caps): env
+ * holds it, and the test destroys env.g as with test_mem_init. */
+static inline void test_mem_init_graph(test_mem_env *env, const char *table, rg_graph *g)
 {
     memset(env, 0, sizeof *env);
-    env->g = test_graph();
+    env->g = g;
     env->table = test_mem_table(table);
+}
+
+static inline void test_mem_init(test_mem_env *env, const char *table)
+{
+    test_mem_init_graph(env, table, test_graph());
+}
+
+/* Over a graph made from d. */
+static inline void test_mem_init_desc(test_mem_env *env, const char *table, const rg_graph_desc *d)
+{
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(d, &g), RG_SUCCESS);
+    test_mem_init_graph(env, table, g);
 }
 
 static inline VkDeviceSize test_mem_round(VkDeviceSize v) { return (v + KiB64 - 1) / KiB64 * KiB64; }

@@ -38,6 +38,15 @@ rg_command_info queues_cmd_info(const rg_graph *g, rg_command c)
 
 rg_queue queues_queue_of(const rg_graph *g, rg_command c) { return queues_cmd_info(g, c).queue; }
 
+void queues_expect_on(const rg_graph *g, const rg_command *c, uint32_t n, rg_queue q)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        rg_command_info info = queues_cmd_info(g, c[i]);
+        cr_expect_eq(info.queue, q, "'%s' runs on %s, want %s", info.name, rg_queue_name(info.queue),
+                     rg_queue_name(q));
+    }
+}
+
 rg_batch_info queues_batch_at(const rg_graph *g, uint32_t i)
 {
     rg_batch_info b;

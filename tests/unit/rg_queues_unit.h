@@ -32,6 +32,8 @@ rg_command test_queued(rg_graph *g, const char *name, rg_queue q, const rg_acces
 rg_command_info queues_cmd_info(const rg_graph *g, rg_command c);
 
 rg_queue queues_queue_of(const rg_graph *g, rg_command c);
+/* Each of the n commands c runs on q. */
+void queues_expect_on(const rg_graph *g, const rg_command *c, uint32_t n, rg_queue q);
 
 rg_batch_info queues_batch_at(const rg_graph *g, uint32_t i);
 

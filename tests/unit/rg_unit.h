@@ -68,6 +68,16 @@ static inline rg_command test_begin(rg_graph *g, const char *name, rg_texture co
                                  });
 }
 
+/* A span "pass" on a new color texture "c" holding two draws, first a then
+ * b, of one access each: the graphs of the tests of hazards in a span. */
+static inline void test_two_draws(rg_graph *g, const char *a_name, rg_access a, const char *b_name, rg_access b)
+{
+    test_begin(g, "pass", test_color(g, "c"));
+    test_draw(g, a_name, a);
+    test_draw(g, b_name, b);
+    rg_end_rendering(g);
+}
+
 /* Position of a command in the execution order, UINT32_MAX if absent. */
 static inline uint32_t test_pos(const rg_graph *g, rg_command c)
 {
@@ -91,6 +101,24 @@ static inline uint32_t test_tex_barriers(const rg_graph *g, rg_texture t, const 
     return k;
 }
 
+/* A barrier's fields in pairs: its layout transition, its source scope,
+ * its destination scope. Macros, so that a failure names the test's line. */
+#define test_expect_layouts(b, old_layout_, new_layout_)                   \
+    do {                                                                   \
+        cr_expect_eq((b)->old_layout, (old_layout_), "old layout");        \
+        cr_expect_eq((b)->new_layout, (new_layout_), "new layout");        \
+    } while (0)
+#define test_expect_src(b, stage, access)                                  \
+    do {                                                                   \
+        cr_expect_eq((b)->src_stage, (stage), "source stage");             \
+        cr_expect_eq((b)->src_access, (access), "source access");          \
+    } while (0)
+#define test_expect_dst(b, stage, access)                                  \
+    do {                                                                   \
+        cr_expect_eq((b)->dst_stage, (stage), "destination stage");        \
+        cr_expect_eq((b)->dst_access, (access), "destination access");     \
+    } while (0)
+
 static inline void test_expect_error(rg_graph *g, rg_result code, const char *needle)
 {
     rg_result r = rg_compile(g);
@@ -100,6 +128,30 @@ static inline void test_expect_error(rg_graph *g, rg_result code, const char *ne
     if (needle)
         cr_expect_not_null(strstr(rg_graph_error_message(g), needle), "message '%s' lacks '%s'",
                            rg_graph_error_message(g), needle);
+}
+
+/* g compiles, then is destroyed: the end of a test of what is allowed. */
+static inline void test_expect_compiles(rg_graph *g)
+{
+    rg_result r = rg_compile(g);
+    cr_expect_eq(r, RG_SUCCESS, "compile: %s (%s)", rg_result_string(r), rg_graph_error_message(g));
+    rg_graph_destroy(g);
+}
+
+/* test_expect_error, then g destroyed: the end of a test of a refusal. */
+static inline void test_expect_refused(rg_graph *g, rg_result code, const char *needle)
+{
+    test_expect_error(g, code, needle);
+    rg_graph_destroy(g);
+}
+
+/* The same, the message also naming `also` (the command or resource). */
+static inline void test_expect_refused_naming(rg_graph *g, rg_result code, const char *needle, const char *also)
+{
+    test_expect_error(g, code, needle);
+    cr_expect_not_null(strstr(rg_graph_error_message(g), also), "message '%s' lacks '%s'", rg_graph_error_message(g),
+                       also);
+    rg_graph_destroy(g);
 }
 
 #endif

@@ -50,12 +50,9 @@ Test(rg_barriers, interior_consumer_barrier_is_hoisted_to_begin)
     cr_assert_eq(test_tex_barriers(g, lut, b, 4), 2, "first use, then the sampled read");
     cr_expect_eq(b[1]->before.id, begin.id, "recorded before vkCmdBeginRendering");
     cr_expect(b[1]->hoisted);
-    cr_expect_eq(b[1]->old_layout, VK_IMAGE_LAYOUT_GENERAL);
-    cr_expect_eq(b[1]->new_layout, SRO);
-    cr_expect_eq(b[1]->src_stage, COMP);
-    cr_expect_eq(b[1]->src_access, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    cr_expect_eq(b[1]->dst_stage, FRAG);
-    cr_expect_eq(b[1]->dst_access, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    test_expect_layouts(b[1], VK_IMAGE_LAYOUT_GENERAL, SRO);
+    test_expect_src(b[1], COMP, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    test_expect_dst(b[1], FRAG, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     expect_no_barrier_inside(g, &draw, 1);
     rg_graph_destroy(g);
 }
@@ -96,11 +93,9 @@ Test(rg_barriers, readers_in_two_layouts_outside_a_pass_chain)
     const rg_barrier_info *b[4];
     cr_assert_eq(test_tex_barriers(g, img, b, 4), 3);
     cr_expect_eq(b[0]->before.id, clear.id);
-    cr_expect_eq(b[0]->old_layout, VK_IMAGE_LAYOUT_UNDEFINED);
-    cr_expect_eq(b[0]->new_layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    test_expect_layouts(b[0], VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     cr_expect_eq(b[1]->before.id, sample.id);
-    cr_expect_eq(b[1]->old_layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    cr_expect_eq(b[1]->new_layout, SRO);
+    test_expect_layouts(b[1], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, SRO);
     cr_expect_eq(b[1]->src_access, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     cr_expect_eq(b[2]->before.id, copy.id);
     cr_expect_eq(b[2]->old_layout, b[1]->new_layout, "chained: old layout of the second = new of the first");
@@ -146,8 +141,7 @@ Test(rg_barriers, storage_image_first_used_inside_a_pass_is_hoisted)
     cr_expect(b[0]->hoisted);
     cr_expect_eq(b[0]->old_layout, SRO, "starts from the declared layout");
     cr_expect_eq(b[0]->src_stage, FRAG);
-    cr_expect_eq(b[1]->old_layout, VK_IMAGE_LAYOUT_GENERAL);
-    cr_expect_eq(b[1]->new_layout, SRO);
+    test_expect_layouts(b[1], VK_IMAGE_LAYOUT_GENERAL, SRO);
     cr_expect_eq(b[1]->before.id, 0, "after the last command");
     rg_command inside[2] = {d, end};
     expect_no_barrier_inside(g, inside, 2);
@@ -168,16 +162,13 @@ Test(rg_barriers, swapchain_ends_in_present_with_chained_source)
     const rg_barrier_info *b[4];
     cr_assert_eq(test_tex_barriers(g, back, b, 4), 2);
     cr_expect_eq(b[0]->before.id, begin.id);
-    cr_expect_eq(b[0]->old_layout, VK_IMAGE_LAYOUT_UNDEFINED);
-    cr_expect_eq(b[0]->new_layout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    test_expect_layouts(b[0], VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     cr_expect_eq(b[0]->src_stage, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                  "chained to the acquire semaphore's wait stage");
     cr_expect_eq(b[0]->dst_access, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, "cleared: no read");
     cr_expect_eq(b[1]->before.id, 0);
-    cr_expect_eq(b[1]->old_layout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    cr_expect_eq(b[1]->new_layout, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
-    cr_expect_eq(b[1]->src_stage, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT);
-    cr_expect_eq(b[1]->src_access, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    test_expect_layouts(b[1], VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+    test_expect_src(b[1], VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
     rg_graph_destroy(g);
 }
 
@@ -228,8 +219,7 @@ Test(rg_barriers, mips_written_one_by_one_get_exact_ranges)
     cr_assert_eq(n, 5);
     cr_expect_eq(b[0]->range.mip_count, 3);
     cr_expect_eq(b[0]->range.layer_count, 2);
-    cr_expect_eq(b[2]->old_layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    cr_expect_eq(b[2]->new_layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    test_expect_layouts(b[2], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     cr_expect_eq(b[3]->range.base_mip, 0);
     cr_expect_eq(b[3]->old_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
     cr_expect_eq(b[4]->range.base_mip, 1);

@@ -1,9 +1,9 @@
-#define _POSIX_C_SOURCE 200809L /* mkstemp */
 /* Pass culling (compile_cull.c), device-free: a command whose results
  * reach no import, no side effect and no command outside spans without
  * accesses is not recorded, a span goes whole, and a resource only culled
  * commands use is not created. */
 #include "rg_mem_unit.h"
+#include "rg_unit_output.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +38,7 @@ static bool culled(rg_graph *g, rg_command c)
 Test(rg_cull, dead_branch_is_culled)
 {
     test_mem_env env;
-    test_mem_init(&env, "NVIDIA H200");
-    rg_graph_destroy(env.g);
-    env.g = cull_graph(false);
+    test_mem_init_graph(&env, "NVIDIA H200", cull_graph(false));
     rg_graph *g = env.g;
     rg_texture scene = test_mem_tex(&env, "scene", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
     rg_texture debug = test_mem_tex(&env, "debug view", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
@@ -128,9 +126,7 @@ Test(rg_cull, a_span_whose_draws_declare_no_accesses_is_culled)
 {
     for (int variant = 0; variant < 3; variant++) {
         test_mem_env env;
-        test_mem_init(&env, "NVIDIA H200");
-        rg_graph_destroy(env.g);
-        env.g = cull_graph(false);
+        test_mem_init_graph(&env, "NVIDIA H200", cull_graph(false));
         rg_graph *g = env.g;
         rg_texture t1 = test_mem_tex(&env, "t1", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
         rg_texture t2 = test_mem_tex(&env, "t2", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
@@ -232,18 +228,9 @@ Test(rg_cull, dot_greys_culled_commands)
     test_outside(g, "dead pass", TEX(a, RG_USAGE_STORAGE_WRITE_COMPUTE));
     test_outside(g, "label");
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    char path[] = "/tmp/rg_cull_XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    cr_assert_eq(rg_write_dot(g, path), RG_SUCCESS);
-    FILE *f = fopen(path, "r");
-    char text[4096] = {0};
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    remove(path);
-    text[n] = '\0';
+    char *text = test_dot_text(g);
     cr_expect(strstr(text, "#1 dead pass (culled)\", color=gray, fontcolor=gray") != NULL, "%s", text);
     cr_expect(strstr(text, "#2 label\"") != NULL, "%s", text);
+    free(text);
     rg_graph_destroy(g);
 }

@@ -23,6 +23,12 @@ static rg_texture history(rg_graph *g, const char *name, rg_texture *previous)
                                      previous);
 }
 
+/* An imported buffer that holds one 64x64 HDR texture. */
+static rg_buffer hdr_readback(rg_graph *g)
+{
+    return rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 64 * 64 * 8});
+}
+
 static rg_texture swapchain(rg_graph *g)
 {
     return rg_texture_import(g, &(rg_texture_import_desc){.name = "swapchain", .format = VK_FORMAT_B8G8R8A8_SRGB,
@@ -158,8 +164,7 @@ Test(rg_history, forced_transient_is_refused)
         &previous);
     cr_expect_eq(current.id, 0);
     cr_expect_eq(previous.id, 0);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'feedback': transient mode 1 refused");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "'feedback': transient mode 1 refused");
 }
 
 Test(rg_history, bad_arguments_are_refused)
@@ -168,21 +173,18 @@ Test(rg_history, bad_arguments_are_refused)
     cr_expect_eq(rg_texture_create_history(g, &(rg_texture_desc){.name = "x", .format = HDR, .width = 8,
                                                                   .height = 8},
                                            NULL).id, 0);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history 'x': NULL previous");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history 'x': NULL previous");
 
     g = test_graph();
     rg_texture previous;
     rg_texture_create_history(g, &(rg_texture_desc){.name = "bc", .format = VK_FORMAT_BC1_RGB_UNORM_BLOCK,
                                                     .width = 64, .height = 64},
                               &previous);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "'bc': compressed format");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "'bc': compressed format");
 
     g = test_graph();
     rg_texture_create_history(g, &(rg_texture_desc){.name = "empty", .format = HDR}, &previous);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history 'empty': format undefined or zero");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history 'empty': format undefined or zero");
 }
 
 /* ---------------------------------------------------------------- compile */
@@ -265,13 +267,11 @@ Test(rg_history, barriers_when_current_ends_in_the_read_layout)
     n = test_tex_barriers(g, t.current, b, 4);
     cr_assert_eq(n, 2, "current: write, then sampled");
     cr_expect_eq(b[0]->before.id, t.resolve_span.id);
-    cr_expect_eq(b[0]->old_layout, VK_IMAGE_LAYOUT_UNDEFINED);
-    cr_expect_eq(b[0]->new_layout, CA);
+    test_expect_layouts(b[0], VK_IMAGE_LAYOUT_UNDEFINED, CA);
     cr_expect(b[0]->src_stage & FS, "the first write waits for the frame before's reads of previous (0x%llx)",
               (unsigned long long)b[0]->src_stage);
     cr_expect_eq(b[1]->before.id, t.present.id);
-    cr_expect_eq(b[1]->old_layout, CA);
-    cr_expect_eq(b[1]->new_layout, SRO);
+    test_expect_layouts(b[1], CA, SRO);
     rg_graph_destroy(g);
 }
 
@@ -284,7 +284,7 @@ Test(rg_history, barriers_when_current_ends_elsewhere)
     rg_graph *g = test_graph();
     rg_texture previous;
     rg_texture current = history(g, "h", &previous);
-    rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 64 * 64 * 8});
+    rg_buffer readback = hdr_readback(g);
     rg_texture sink = test_tex(g, "sink", HDR);
     rg_command c = test_outside(g, "fill", TEX(current, RG_USAGE_STORAGE_WRITE_COMPUTE),
                                 TEX(previous, RG_USAGE_SAMPLED_COMPUTE));
@@ -304,11 +304,9 @@ Test(rg_history, barriers_when_current_ends_elsewhere)
     cr_expect(b[0]->src_stage & VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     const rg_barrier_info *end = b[2];
     cr_expect_eq(end->before.id, 0, "at the frame's end");
-    cr_expect_eq(end->old_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    cr_expect_eq(end->new_layout, SRO);
+    test_expect_layouts(end, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, SRO);
     cr_expect(end->src_stage & VK_PIPELINE_STAGE_2_TRANSFER_BIT);
-    cr_expect_eq(end->dst_stage, FS | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
-    cr_expect_eq(end->dst_access, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    test_expect_dst(end, FS | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     rg_graph_destroy(g);
 }
 
@@ -317,9 +315,9 @@ Test(rg_history, barriers_when_current_ends_elsewhere)
 Test(rg_history, previous_read_in_two_layouts)
 {
     rg_graph *g = test_graph();
+    rg_buffer readback = hdr_readback(g);
     rg_texture previous;
     rg_texture current = history(g, "h", &previous);
-    rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 64 * 64 * 8});
     test_outside(g, "write", TEX(current, RG_USAGE_STORAGE_WRITE_COMPUTE));
     test_outside(g, "sample", TEX(previous, RG_USAGE_SAMPLED_COMPUTE));
     rg_command copy = rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, readback, 0);
@@ -328,13 +326,11 @@ Test(rg_history, previous_read_in_two_layouts)
     uint32_t n = test_tex_barriers(g, previous, b, 4);
     cr_assert_eq(n, 1);
     cr_expect_eq(b[0]->before.id, copy.id);
-    cr_expect_eq(b[0]->old_layout, SRO);
-    cr_expect_eq(b[0]->new_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    test_expect_layouts(b[0], SRO, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
     n = test_tex_barriers(g, current, b, 4);
     cr_assert_eq(n, 2);
     cr_expect_eq(b[1]->before.id, 0);
-    cr_expect_eq(b[1]->old_layout, VK_IMAGE_LAYOUT_GENERAL);
-    cr_expect_eq(b[1]->new_layout, SRO);
+    test_expect_layouts(b[1], VK_IMAGE_LAYOUT_GENERAL, SRO);
     cr_expect_eq(b[1]->dst_stage, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     rg_graph_destroy(g);
 }
@@ -365,8 +361,7 @@ Test(rg_history, only_the_subresources_read_are_handed_over)
     cr_expect_eq(end->before.id, 0);
     cr_expect_eq(end->range.base_mip, 1);
     cr_expect_eq(end->range.mip_count, 1);
-    cr_expect_eq(end->old_layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    cr_expect_eq(end->new_layout, SRO);
+    test_expect_layouts(end, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, SRO);
     cr_expect_eq(test_tex_barriers(g, previous, b, 4), 0);
     rg_graph_destroy(g);
 }
@@ -394,8 +389,7 @@ Test(rg_history, unread_previous_the_first_write_waits_for_the_write_before)
         uint32_t n = test_tex_barriers(g, current, b, 4);
         cr_assert_eq(n, copy ? 2u : 1u, "the write%s", copy ? ", the copy" : "");
         cr_expect_eq(b[0]->before.id, span.id);
-        cr_expect_eq(b[0]->old_layout, VK_IMAGE_LAYOUT_UNDEFINED);
-        cr_expect_eq(b[0]->new_layout, CA);
+        test_expect_layouts(b[0], VK_IMAGE_LAYOUT_UNDEFINED, CA);
         if (copy) {
             /* The frame ended with the copy's transition to TRANSFER_SRC
              * (a write at the transfer stage, after the attachment write). */
@@ -430,8 +424,7 @@ Test(rg_history, identical_redeclaration_keeps_the_barriers)
     cr_assert_eq(rg_barrier_count(g), n);
     for (uint32_t i = 0; i < n; i++) {
         const rg_barrier_info *b = rg_barrier_get(g, i);
-        cr_expect_eq(b->old_layout, first[i].old_layout);
-        cr_expect_eq(b->new_layout, first[i].new_layout);
+        test_expect_layouts(b, first[i].old_layout, first[i].new_layout);
         cr_expect_eq(b->src_stage, first[i].src_stage);
         cr_expect_eq(b->dst_stage, first[i].dst_stage);
     }

@@ -96,14 +96,22 @@ Test(rg_log, without_a_log_function_errors_go_to_stderr_once_per_placement)
     rg_graph_destroy(g);
 }
 
-Test(rg_log, a_freed_placement_prints_the_same_failure_again)
+/* A span of g named span clearing and storing a new texture named texture,
+ * which it returns. */
+static rg_texture cleared_and_stored(rg_graph *g, const char *span, const char *texture)
 {
-    rg_graph *g = unlogged("again");
-    rg_texture t = test_tex(g, "color", VK_FORMAT_R8G8B8A8_UNORM);
-    rg_begin_rendering(g, &(rg_rendering_desc){.name = "draw", .color_count = 1,
+    rg_texture t = test_tex(g, texture, VK_FORMAT_R8G8B8A8_UNORM);
+    rg_begin_rendering(g, &(rg_rendering_desc){.name = span, .color_count = 1,
                                                .colors[0] = {.texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                                              .store = VK_ATTACHMENT_STORE_OP_STORE}});
     rg_end_rendering(g);
+    return t;
+}
+
+Test(rg_log, a_freed_placement_prints_the_same_failure_again)
+{
+    rg_graph *g = unlogged("again");
+    rg_texture t = cleared_and_stored(g, "draw", "color");
     rg_buffer out = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "out", .size = 65536});
     rg_cmd_copy_texture_to_buffer(g, t, 0, 0, 1, out, 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
@@ -131,11 +139,7 @@ static void count(void *user, rg_log_level level, const char *object, const char
 Test(rg_log, notices_are_not_printed_and_a_log_function_gets_everything)
 {
     rg_graph *g = unlogged("notices");
-    rg_texture t = test_tex(g, "unread", VK_FORMAT_R8G8B8A8_UNORM);
-    rg_begin_rendering(g, &(rg_rendering_desc){.name = "culled", .color_count = 1,
-                                               .colors[0] = {.texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                                             .store = VK_ATTACHMENT_STORE_OP_STORE}});
-    rg_end_rendering(g);
+    cleared_and_stored(g, "culled", "unread");
     char text[4096];
     captured c = capture_begin();
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
@@ -145,11 +149,7 @@ Test(rg_log, notices_are_not_printed_and_a_log_function_gets_everything)
     uint32_t calls = 0;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "logged", .log = count, .log_user = &calls}, &g),
                  RG_SUCCESS);
-    t = test_tex(g, "unread", VK_FORMAT_R8G8B8A8_UNORM);
-    rg_begin_rendering(g, &(rg_rendering_desc){.name = "culled", .color_count = 1,
-                                               .colors[0] = {.texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                                             .store = VK_ATTACHMENT_STORE_OP_STORE}});
-    rg_end_rendering(g);
+    cleared_and_stored(g, "culled", "unread");
     c = capture_begin();
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_assert_eq(rg_place(g), RG_ERROR_INVALID_ARGUMENT);

@@ -70,11 +70,8 @@ static two_chains place_two_chains(test_mem_env *env)
 Test(rg_memory, unordered_resources_in_distinct_batches_never_share)
 {
     test_mem_env env;
-    test_mem_init(&env, "NVIDIA H200");
-    rg_graph_destroy(env.g);
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "proven", .no_culling = true, .alias_proven_only = true},
-                                 &env.g),
-                 RG_SUCCESS);
+    test_mem_init_desc(&env, "NVIDIA H200",
+                       &(rg_graph_desc){.name = "proven", .no_culling = true, .alias_proven_only = true});
     two_chains t = place_two_chains(&env);
     rg_buffer a = t.a, b = t.b;
     rg_command p0 = t.p0, q2 = t.q2;

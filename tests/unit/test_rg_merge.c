@@ -206,11 +206,9 @@ Test(rg_merge, gbuffer_and_lighting_merge_on_a_tile_gpu)
             continue;
         by_region++;
         cr_expect_eq(b->before.id, f.light.id);
-        cr_expect_eq(b->old_layout, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR);
-        cr_expect_eq(b->new_layout, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR);
+        test_expect_layouts(b, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR);
         cr_expect_eq(b->src_stage, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT);
-        cr_expect_eq(b->dst_stage, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT);
-        cr_expect_eq(b->dst_access, VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT);
+        test_expect_dst(b, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT);
         cr_expect(b->texture.id == f.albedo.id || b->texture.id == f.normal.id);
     }
     cr_expect_eq(by_region, 2);
@@ -435,12 +433,8 @@ Test(rg_merge, equal_states_share_a_key)
 Test(rg_merge, a_merged_instance_keeps_every_attachment_from_its_begin_to_its_end)
 {
     test_mem_env env;
-    test_mem_init(&env, "NVIDIA H200");
-    rg_graph_destroy(env.g);
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merged lifetimes", .caps = &tile_caps,
-                                                  .merge = RG_MERGE_ON, .no_culling = true},
-                                 &env.g),
-                 RG_SUCCESS);
+    test_mem_init_desc(&env, "NVIDIA H200", &(rg_graph_desc){.name = "merged lifetimes", .caps = &tile_caps,
+                                                             .merge = RG_MERGE_ON, .no_culling = true});
     rg_texture albedo = test_mem_tex(&env, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
     rg_texture only = test_mem_tex(&env, "gbuffer only", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
     rg_texture hdr = test_mem_tex(&env, "hdr", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);
@@ -492,14 +486,10 @@ Test(rg_merge, a_merged_instance_keeps_every_attachment_from_its_begin_to_its_en
 Test(rg_merge, a_merged_instances_resolve_target_lives_from_its_begin)
 {
     test_mem_env env;
-    test_mem_init(&env, "NVIDIA H200");
-    rg_graph_destroy(env.g);
     rg_device_caps ms = tile_caps;
     ms.local_read_multisampled = true;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merged lifetimes", .caps = &ms,
-                                                  .merge = RG_MERGE_ON, .no_culling = true},
-                                 &env.g),
-                 RG_SUCCESS);
+    test_mem_init_desc(&env, "NVIDIA H200", &(rg_graph_desc){.name = "merged lifetimes", .caps = &ms,
+                                                             .merge = RG_MERGE_ON, .no_culling = true});
     rg_texture albedo = test_mem_tex_ex(&env, "albedo", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64, VK_SAMPLE_COUNT_4_BIT, RG_TRANSIENT_AUTO);
     rg_texture hdr = test_mem_tex_ex(&env, "hdr", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64, VK_SAMPLE_COUNT_4_BIT, RG_TRANSIENT_AUTO);
     rg_texture res = test_mem_tex(&env, "resolved", VK_FORMAT_R8G8B8A8_UNORM, 4, 64, 64);

@@ -62,11 +62,8 @@ typedef struct outcome {
 static outcome run(const char *table, VkDriverId driver, rg_merge merge)
 {
     test_mem_env env;
-    test_mem_init(&env, table);
-    rg_graph_destroy(env.g);
     rg_device_caps caps = {.local_read = true, .driver = driver};
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = table, .merge = merge, .caps = &caps}, &env.g),
-                 RG_SUCCESS);
+    test_mem_init_desc(&env, table, &(rg_graph_desc){.name = table, .merge = merge, .caps = &caps});
     deferred d;
     declare(&env, &d);
     test_mem_place(&env);

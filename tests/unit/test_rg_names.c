@@ -2,8 +2,8 @@
  * sets as text, unknown values included, and the snprintf contract of the
  * flag printers; and the graph's messages and DOT printing such values by
  * name. */
-#define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include "rg_unit.h"
+#include "rg_unit_output.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -147,10 +147,8 @@ Test(rg_names, messages_name_layouts)
 {
     rg_graph *g = test_graph();
     rg_texture lut = test_color(g, "lut");
-    test_begin(g, "pass", test_color(g, "c"));
-    test_draw(g, "sampler_draw", TEX_UNDEF(lut, RG_USAGE_SAMPLED_FRAGMENT));
-    test_draw(g, "storage_draw", TEX_UNDEF(lut, RG_USAGE_STORAGE_READ_FRAGMENT));
-    rg_end_rendering(g);
+    test_two_draws(g, "sampler_draw", TEX_UNDEF(lut, RG_USAGE_SAMPLED_FRAGMENT), "storage_draw",
+                   TEX_UNDEF(lut, RG_USAGE_STORAGE_READ_FRAGMENT));
     expect_message(g, "in layouts SHADER_READ_ONLY_OPTIMAL and GENERAL");
     rg_graph_destroy(g);
 }
@@ -176,21 +174,11 @@ Test(rg_names, dot_names_barriers)
     rg_end_rendering(g);
     test_outside(g, "sample", TEX(c, RG_USAGE_SAMPLED_COMPUTE));
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    char path[] = "/tmp/rg_names_dot_XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    cr_assert_eq(rg_write_dot(g, path), RG_SUCCESS);
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f);
-    static char text[65536];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    text[len] = '\0';
-    fclose(f);
-    remove(path);
+    char *text = test_dot_text(g);
     cr_expect_not_null(strstr(text, "UNDEFINED->COLOR_ATTACHMENT_OPTIMAL"), "%s", text);
     cr_expect_not_null(strstr(text, "COLOR_ATTACHMENT_OPTIMAL->SHADER_READ_ONLY_OPTIMAL src "
                                     "COLOR_ATTACHMENT_OUTPUT/COLOR_ATTACHMENT_WRITE dst COMPUTE_SHADER/SHADER_SAMPLED_READ"),
                        "%s", text);
+    free(text);
     rg_graph_destroy(g);
 }

@@ -57,13 +57,10 @@ Test(rg_queues, eligible_commands_move_to_their_queues)
     rg_command_allow_queue(g, to_tex, RG_QUEUE_TRANSFER);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_eq(queues_queue_of(g, scene), RG_QUEUE_GRAPHICS);
-    cr_expect_eq(queues_queue_of(g, blur), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, cull), RG_QUEUE_COMPUTE);
+    queues_expect_on(g, (const rg_command[]){blur, cull}, 2, RG_QUEUE_COMPUTE);
     cr_expect_eq(queues_queue_of(g, copy), RG_QUEUE_TRANSFER);
-    cr_expect_eq(queues_queue_of(g, copy_c), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, clear), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, upload), RG_QUEUE_TRANSFER);
-    cr_expect_eq(queues_queue_of(g, to_tex), RG_QUEUE_TRANSFER);
+    queues_expect_on(g, (const rg_command[]){copy_c, clear}, 2, RG_QUEUE_COMPUTE);
+    queues_expect_on(g, (const rg_command[]){upload, to_tex}, 2, RG_QUEUE_TRANSFER);
     cr_expect_eq(rg_queue_note_count(g), 0, "nothing stayed behind");
     cr_expect_gt(rg_batch_count(g), 1);
     queues_check_batches(g, "eligible");
@@ -154,6 +151,14 @@ static void expect_note(const rg_graph *g, rg_command c, rg_queue eligible, cons
               note.reason ? note.reason : "(null)", resource);
 }
 
+/* A 64x64 RGBA16F history texture: current returned, previous in *previous. */
+static rg_texture accumulation(rg_graph *g, const char *name, rg_texture *previous)
+{
+    return rg_texture_create_history(
+        g, &(rg_texture_desc){.name = name, .format = VK_FORMAT_R16G16B16A16_SFLOAT, .width = 64, .height = 64},
+        previous);
+}
+
 /* An eligible command touching an import (texture or buffer) stays on
  * graphics (its state before and after the frame lives there), and a note
  * names the resource; an eligible command next to it moves, and so do the
@@ -170,9 +175,7 @@ Test(rg_queues, imports_stay_on_graphics_with_a_note)
     rg_buffer readback = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 256});
     rg_buffer staging = test_buf(g, "staging");
     rg_texture previous;
-    rg_texture current = rg_texture_create_history(
-        g, &(rg_texture_desc){.name = "taa_accum", .format = VK_FORMAT_R16G16B16A16_SFLOAT, .width = 64, .height = 64},
-        &previous);
+    rg_texture current = accumulation(g, "taa_accum", &previous);
     test_begin(g, "scene", lit);
     rg_end_rendering(g);
     rg_command blur = test_async(g, "blur", TEX(lit, SMC), TEX(blurred, SWC));
@@ -183,10 +186,7 @@ Test(rg_queues, imports_stay_on_graphics_with_a_note)
     rg_command copy = rg_cmd_copy_buffer(g, staging, 0, readback, 0, 256);
     rg_command_allow_queue(g, copy, RG_QUEUE_TRANSFER);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect_eq(queues_queue_of(g, blur), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, reduce), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, resolve), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, accumulate), RG_QUEUE_COMPUTE);
+    queues_expect_on(g, (const rg_command[]){blur, reduce, resolve, accumulate}, 4, RG_QUEUE_COMPUTE);
     expect_note(g, sky, RG_QUEUE_COMPUTE, "env map");
     expect_note(g, copy, RG_QUEUE_TRANSFER, "readback");
     cr_expect_eq(rg_queue_note_count(g), 2);
@@ -209,9 +209,7 @@ Test(rg_queues, history_on_compute_opens_the_frame)
         rg_graph *g = queues_queue_graph(&queues_both_queues, false);
         rg_texture lit = test_color(g, "lit"), out = test_color(g, "out");
         rg_texture previous;
-        rg_texture current = rg_texture_create_history(
-            g, &(rg_texture_desc){.name = "accum", .format = VK_FORMAT_R16G16B16A16_SFLOAT, .width = 64, .height = 64},
-            &previous);
+        rg_texture current = accumulation(g, "accum", &previous);
         test_begin(g, "scene", lit);
         rg_end_rendering(g);
         test_queued(g, "tonemap", RG_QUEUE_GRAPHICS, ACC(TEX(lit, SMC), TEX(out, SWC)));

@@ -283,8 +283,7 @@ Test(rg_queues, barriers_on_the_compute_queue_name_only_its_stages)
     test_draw(g, "draw again", TEX(noise, SMF), TEX(out, SMF), BUF_UNDEF(vertices, RG_USAGE_VERTEX_BUFFER));
     rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect_eq(queues_queue_of(g, regen), RG_QUEUE_COMPUTE);
-    cr_expect_eq(queues_queue_of(g, post), RG_QUEUE_COMPUTE);
+    queues_expect_on(g, (const rg_command[]){regen, post}, 2, RG_QUEUE_COMPUTE);
     queues_check_barrier_stages(g, "graphics to compute");
     queues_check_batches(g, "graphics to compute");
     queues_check_closure(g, "graphics to compute");

@@ -4,6 +4,7 @@
  * previous, rg_access.undefined_ok and CLEAR/DONT_CARE loads are not. And
  * culling notices that say what nothing reads ("Culling"). */
 #include "rg_unit.h"
+#include "rg_unit_output.h"
 
 #include <stdio.h>
 
@@ -65,13 +66,11 @@ static rg_graph *ssao_frame(bool forget, rg_log_fn log, void *user)
 Test(rg_reads, ssao_that_forgot_its_write_fails_naming_the_reader)
 {
     rg_graph *g = ssao_frame(true, NULL, NULL);
-    test_expect_error(g, RG_ERROR_READ_BEFORE_WRITE,
-                      "command 'ssao blur' reads texture 'ao raw' (mip 0, layer 0), which no earlier command of "
-                      "the frame writes");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_READ_BEFORE_WRITE,
+                        "command 'ssao blur' reads texture 'ao raw' (mip 0, layer 0), which no earlier command of "
+                        "the frame writes");
     g = ssao_frame(false, NULL, NULL);
-    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    rg_graph_destroy(g);
+    test_expect_compiles(g);
 }
 
 /* A write to mip 0 does not make mip 1 written: the error names mip 1.
@@ -107,14 +106,12 @@ Test(rg_reads, only_earlier_writes_count)
     rg_texture t = test_color(g, "t");
     test_outside(g, "early reader", TEX(t, SMC));
     test_outside(g, "late writer", TEX(t, SWC));
-    test_expect_error(g, RG_ERROR_READ_BEFORE_WRITE, "command 'early reader' reads texture 't'");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_READ_BEFORE_WRITE, "command 'early reader' reads texture 't'");
     g = test_graph();
     rg_buffer b = test_buf(g, "counters");
     test_outside(g, "accumulate", BUF(b, RG_USAGE_STORAGE_READ_WRITE_COMPUTE));
-    test_expect_error(g, RG_ERROR_READ_BEFORE_WRITE,
-                      "command 'accumulate' reads buffer 'counters', which no earlier command of the frame writes");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_READ_BEFORE_WRITE,
+                        "command 'accumulate' reads buffer 'counters', which no earlier command of the frame writes");
 }
 
 /* Built-in commands read too: a copy from a buffer nothing wrote. */
@@ -190,8 +187,7 @@ Test(rg_reads, a_resolve_target_is_written_by_its_span)
                                                .color_count = 1});
     rg_end_rendering(g);
     test_outside(g, "read", TEX(resolved, SMC));
-    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    rg_graph_destroy(g);
+    test_expect_compiles(g);
 }
 
 /* A depth read-only span that loads the depth a prepass wrote compiles;
@@ -237,8 +233,7 @@ Test(rg_reads, imports_are_not_reads_of_nothing)
     rg_buffer params = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "params", .size = 256});
     test_outside(g, "sky", TEX(env, SMC), BUF(params, RG_USAGE_UNIFORM_COMPUTE), TEX(test_color(g, "sky"), SWC));
     rg_cmd_copy_buffer(g, params, 0, test_buf(g, "copy"), 0, 64);
-    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    rg_graph_destroy(g);
+    test_expect_compiles(g);
 }
 
 /* A history texture's previous half holds the frame before's contents:
@@ -288,41 +283,19 @@ Test(rg_reads, culled_readers_are_checked_too)
         rg_graph *g = NULL;
         cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "reads", .no_culling = no_culling}, &g), RG_SUCCESS);
         test_outside(g, "unused reader", TEX(test_color(g, "nothing"), SMC), TEX(test_color(g, "unread"), SWC));
-        test_expect_error(g, RG_ERROR_READ_BEFORE_WRITE, "command 'unused reader' reads texture 'nothing'");
-        rg_graph_destroy(g);
+        test_expect_refused(g, RG_ERROR_READ_BEFORE_WRITE, "command 'unused reader' reads texture 'nothing'");
     }
 }
 
 /* ----------------------------------------------------------- notices */
-
-typedef struct notices {
-    uint32_t count;
-    char text[8][320];
-} notices;
-
-static void keep_notice(void *user, rg_log_level level, const char *object, const char *message)
-{
-    (void)object;
-    notices *n = user;
-    if (level == RG_LOG_INFO && n->count < 8)
-        snprintf(n->text[n->count++], sizeof n->text[0], "%s", message);
-}
-
-static bool noticed(const notices *n, const char *text)
-{
-    for (uint32_t i = 0; i < n->count; i++)
-        if (strcmp(n->text[i], text) == 0)
-            return true;
-    return false;
-}
 
 /* A culled command's notice names what it writes that nothing observable
  * reads; a span's names its attachments; a command that declares no write
  * says so. The "not created" notices stay. */
 Test(rg_reads, culling_notices_name_what_nothing_reads)
 {
-    notices n = {0};
-    rg_graph *g = reads_graph(keep_notice, &n);
+    test_notices n = {0};
+    rg_graph *g = reads_graph(test_keep_notice, &n);
     rg_texture depth = depth_tex(g), raw = test_color(g, "ao raw"), out = swapchain(g);
     rg_texture debug = test_color(g, "debug view"), ids = test_color(g, "debug ids");
     prepass(g, depth);
@@ -337,12 +310,13 @@ Test(rg_reads, culling_notices_name_what_nothing_reads)
     test_draw(g, "sky");
     rg_end_rendering(g);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect(noticed(&n, "command 'ssao' is culled: nothing observable reads 'ao raw'"), "%u: %s", n.count, n.text[0]);
-    cr_expect(noticed(&n, "span 'debug' is culled: nothing observable reads 'debug view' or 'debug ids'"));
-    cr_expect(noticed(&n, "span 'prepass' is culled: nothing observable reads 'depth'"));
-    cr_expect(noticed(&n, "command 'probe' is culled: it declares no write (declare side_effects for effects the "
+    cr_expect(test_noticed(&n, "command 'ssao' is culled: nothing observable reads 'ao raw'"), "%u: %s", n.count,
+              n.text[0]);
+    cr_expect(test_noticed(&n, "span 'debug' is culled: nothing observable reads 'debug view' or 'debug ids'"));
+    cr_expect(test_noticed(&n, "span 'prepass' is culled: nothing observable reads 'depth'"));
+    cr_expect(test_noticed(&n, "command 'probe' is culled: it declares no write (declare side_effects for effects the "
                           "graph cannot see)"));
-    cr_expect(noticed(&n, "texture 'ao raw' is not created: only culled commands use it"));
+    cr_expect(test_noticed(&n, "texture 'ao raw' is not created: only culled commands use it"));
     cr_expect_eq(n.count, 8, "4 culled, 4 not created");
     for (uint32_t i = 0; i < n.count; i++)
         cr_expect_null(strstr(n.text[i], "its results"), "%s", n.text[i]);

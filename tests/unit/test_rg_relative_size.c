@@ -149,8 +149,7 @@ Test(rg_relative_size, render_area_follows)
 static void expect_refused(rg_graph *g, rg_texture t, rg_result code, const char *name)
 {
     cr_expect_eq(t.id, 0);
-    test_expect_error(g, code, name);
-    rg_graph_destroy(g);
+    test_expect_refused(g, code, name);
 }
 
 /* why: the start of the message after the texture's name, which says the

@@ -3,6 +3,7 @@
  * that only its load or store op keeps from being transient, and the
  * declaration of one-aspect copies of depth+stencil textures. */
 #include "rg_unit.h"
+#include "rg_unit_output.h"
 
 #include <stdio.h>
 
@@ -48,16 +49,14 @@ Test(rg_strict, an_explicit_area_within_every_attachment_is_allowed)
 {
     rg_graph *g = test_graph();
     color_and_depth(g, 32, 48, (VkRect2D){{0, 0}, {32, 48}});
-    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    rg_graph_destroy(g);
+    test_expect_compiles(g);
 }
 
 Test(rg_strict, an_explicit_area_outside_an_attachment_is_refused)
 {
     rg_graph *g = test_graph();
     color_and_depth(g, 32, 32, (VkRect2D){{0, 0}, {64, 64}});
-    test_expect_error(g, RG_ERROR_BAD_RANGE, "forward");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_BAD_RANGE, "forward");
 }
 
 /* Extents compare at the mip viewed: mip 1 of a 64x64 texture is 32x32. */
@@ -72,30 +71,16 @@ Test(rg_strict, equal_extents_at_the_viewed_mips_need_no_area)
                                                .color_count = 1,
                                                .depth = {.texture = depth, .load = CLEAR}});
     rg_end_rendering(g);
-    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    rg_graph_destroy(g);
+    test_expect_compiles(g);
 }
 
 /* ---------------------------------------------------- transient notices */
 
-typedef struct notes {
-    uint32_t count;
-    char text[4][512];
-} notes;
-
-static void keep_transient_notes(void *user, rg_log_level level, const char *object, const char *message)
-{
-    (void)object;
-    notes *n = user;
-    if (level == RG_LOG_INFO && strstr(message, "not transient") && n->count < 4)
-        snprintf(n->text[n->count++], sizeof n->text[0], "%s", message);
-}
-
 /* A 4x MSAA color resolved into an import, cleared, stored as given. */
-static rg_graph *msaa_frame(notes *n, VkAttachmentStoreOp store, bool read_after)
+static rg_graph *msaa_frame(test_notices *n, VkAttachmentStoreOp store, bool read_after)
 {
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "notes", .log = keep_transient_notes, .log_user = n}, &g),
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "notes", .log = test_keep_notice, .log_user = n}, &g),
                  RG_SUCCESS);
     rg_texture msaa = rg_texture_create(g, &(rg_texture_desc){.name = "msaa color",
                                                               .format = VK_FORMAT_R8G8B8A8_UNORM, .width = 64,
@@ -125,7 +110,7 @@ static rg_graph *msaa_frame(notes *n, VkAttachmentStoreOp store, bool read_after
 
 Test(rg_strict, an_attachment_kept_from_transient_by_its_store_op_gets_a_notice)
 {
-    notes n = {0};
+    test_notices n = {.filter = "not transient"};
     rg_graph *g = msaa_frame(&n, VK_ATTACHMENT_STORE_OP_STORE, false);
     cr_expect_eq(n.count, 1u, "notices: %u", n.count);
     cr_expect_str_eq(n.text[0], "texture 'msaa color' is not transient: span 'forward' stores it (store STORE); "
@@ -135,7 +120,7 @@ Test(rg_strict, an_attachment_kept_from_transient_by_its_store_op_gets_a_notice)
 
 Test(rg_strict, a_transient_attachment_gets_no_notice)
 {
-    notes n = {0};
+    test_notices n = {.filter = "not transient"};
     rg_graph *g = msaa_frame(&n, DISCARD, false);
     cr_expect_eq(n.count, 0u, "%s", n.text[0]);
     rg_graph_destroy(g);
@@ -145,7 +130,7 @@ Test(rg_strict, a_transient_attachment_gets_no_notice)
  * change would make it transient. */
 Test(rg_strict, an_attachment_another_span_loads_gets_no_notice)
 {
-    notes n = {0};
+    test_notices n = {.filter = "not transient"};
     rg_graph *g = msaa_frame(&n, VK_ATTACHMENT_STORE_OP_STORE, true);
     cr_expect_eq(n.count, 0u, "%s", n.text[0]);
     rg_graph_destroy(g);
@@ -166,8 +151,7 @@ Test(rg_strict, one_aspect_of_depth_stencil_copies_to_a_buffer)
     rg_command cs = rg_cmd_copy_texture_aspect_to_buffer(g, ds, VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 1, stencil, 0);
     cr_expect_neq(cd.id, 0u, "%s", rg_graph_error_message(g));
     cr_expect_neq(cs.id, 0u, "%s", rg_graph_error_message(g));
-    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    rg_graph_destroy(g);
+    test_expect_compiles(g);
 }
 
 Test(rg_strict, the_buffer_must_hold_the_aspects_bytes)
@@ -177,8 +161,7 @@ Test(rg_strict, the_buffer_must_hold_the_aspects_bytes)
     rg_buffer small = rg_buffer_create(g, &(rg_buffer_desc){.name = "stencil sized", .size = 16 * 16});
     rg_cmd_clear_texture(g, ds, NULL, &(VkClearValue){0});
     rg_cmd_copy_texture_aspect_to_buffer(g, ds, VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1, small, 0);
-    test_expect_error(g, RG_ERROR_BAD_RANGE, "takes 1024 bytes");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_BAD_RANGE, "takes 1024 bytes");
 }
 
 /* The other direction: a buffer fills the stencil aspect alone. */
@@ -190,8 +173,7 @@ Test(rg_strict, a_buffer_fills_one_aspect)
     rg_cmd_clear_texture(g, ds, NULL, &(VkClearValue){0});
     rg_command c = rg_cmd_copy_buffer_to_texture_aspect(g, stencil, 0, ds, VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 1);
     cr_expect_neq(c.id, 0u, "%s", rg_graph_error_message(g));
-    cr_expect_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    rg_graph_destroy(g);
+    test_expect_compiles(g);
 }
 
 /* Both aspects at once (aspect 0 or DEPTH|STENCIL) stay refused: Vulkan
@@ -202,8 +184,7 @@ Test(rg_strict, both_aspects_at_once_are_refused)
     rg_texture ds = sized(g, "ds", D32S8, 16, 16);
     rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){.name = "bytes", .size = 16 * 16 * 8});
     rg_cmd_copy_texture_to_buffer(g, ds, 0, 0, 1, b, 0);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "rg_cmd_copy_texture_aspect_to_buffer");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "rg_cmd_copy_texture_aspect_to_buffer");
 }
 
 Test(rg_strict, an_aspect_the_format_lacks_is_refused)
@@ -212,6 +193,5 @@ Test(rg_strict, an_aspect_the_format_lacks_is_refused)
     rg_texture d = sized(g, "depth only", VK_FORMAT_D32_SFLOAT, 16, 16);
     rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){.name = "bytes", .size = 16 * 16 * 4});
     rg_cmd_copy_buffer_to_texture_aspect(g, b, 0, d, VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 1);
-    test_expect_error(g, RG_ERROR_INVALID_ARGUMENT, "aspect 0x4 is not one aspect of texture 'depth only'");
-    rg_graph_destroy(g);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "aspect 0x4 is not one aspect of texture 'depth only'");
 }
