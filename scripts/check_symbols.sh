@@ -38,6 +38,10 @@ is_shared() { case "$1" in *.so | *.so.*) return 0 ;; *) return 1 ;; esac; }
 names() {
   nm --format=posix "$@" | awk 'NF >= 2 && $2 ~ /^[A-Za-z]$/ { print $1 }' | sort -u
 }
+# Exits 2 when LIB is not a file.
+need_file() { [ -f "$1" ] || { echo "check_symbols: no such file: $1" >&2; exit 2; }; }
+# The names LIB leaves undefined: the dynamic ones of a shared library.
+undefined() { if is_shared "$1"; then names -D -u "$1"; else names -u "$1"; fi; }
 
 checked=0
 while [ $# -gt 0 ]; do
@@ -45,8 +49,8 @@ while [ $# -gt 0 ]; do
   --graph)
     [ $# -ge 2 ] || usage
     lib=$2; shift 2
-    [ -f "$lib" ] || { echo "check_symbols: no such file: $lib" >&2; exit 2; }
-    if is_shared "$lib"; then und=$(names -D -u "$lib"); else und=$(names -u "$lib"); fi
+    need_file "$lib"
+    und=$(undefined "$lib")
     n=0
     wrong=0
     while read -r s; do
@@ -63,8 +67,8 @@ while [ $# -gt 0 ]; do
   --engine)
     [ $# -ge 2 ] || usage
     lib=$2; shift 2
-    [ -f "$lib" ] || { echo "check_symbols: no such file: $lib" >&2; exit 2; }
-    if is_shared "$lib"; then und=$(names -D -u "$lib"); else und=$(names -u "$lib"); fi
+    need_file "$lib"
+    und=$(undefined "$lib")
     n=0
     while read -r s; do
       case "$s" in
@@ -78,7 +82,7 @@ while [ $# -gt 0 ]; do
   --exports)
     [ $# -ge 3 ] || usage
     prefix=$2; lib=$3; shift 3
-    [ -f "$lib" ] || { echo "check_symbols: no such file: $lib" >&2; exit 2; }
+    need_file "$lib"
     n=0
     if is_shared "$lib"; then
       while read -r s; do
