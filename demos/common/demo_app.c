@@ -80,6 +80,16 @@ void demo_app_fail(demo_app *app, const char *fmt, ...)
     exit(1);
 }
 
+const char *demo_app_asset(demo_app *app, const char *given, const char *argv0, const char *name, char *path,
+                           size_t size)
+{
+    if (given)
+        return given;
+    if (!demo_asset_path(argv0, name, path, size))
+        demo_app_fail(app, "the path of assets/%s is too long", name);
+    return path;
+}
+
 /* The GLFW window, its callbacks, and the context's window-system inputs. */
 static void open_window(demo_app *app, eng_context_desc *cd)
 {

@@ -54,6 +54,13 @@ eng_pipeline_desc demo_cube_pipeline_desc(const demo_app *app, const char *name,
     };
 }
 
+void demo_pipeline_add_depth(eng_pipeline_desc *pd, bool test)
+{
+    pd->depth_format = VK_FORMAT_D32_SFLOAT;
+    pd->depth_test = test;
+    pd->depth_write = test;
+}
+
 void demo_cube_draw(VkCommandBuffer cmd, const eng_pipeline *pipeline, const demo_texture_binding *binding,
                     const demo_push *push, const demo_mesh *mesh)
 {

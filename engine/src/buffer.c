@@ -86,33 +86,29 @@ typedef struct buffer_copy {
     VkDeviceSize offset, size;
 } buffer_copy;
 
+/* Records one global memory barrier (src stage and access to dst). */
+static void memory_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage,
+                           VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
+{
+    VkMemoryBarrier2 b = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, .srcStageMask = src_stage,
+                           .srcAccessMask = src_access, .dstStageMask = dst_stage, .dstAccessMask = dst_access };
+    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
+                             .pMemoryBarriers = &b };
+    vk->CmdPipelineBarrier2(cmd, &dep);
+}
+
 static void record_buffer_copy(VkCommandBuffer cmd, void *user)
 {
     const buffer_copy *c = user;
     const eng__vk *vk = c->vk;
     /* Earlier submissions may still read the destination range. */
-    VkMemoryBarrier2 before = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-        .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-    };
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
-                             .pMemoryBarriers = &before };
-    vk->CmdPipelineBarrier2(cmd, &dep);
+    memory_barrier(vk, cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     VkBufferCopy region = { 0, c->offset, c->size };
     vk->CmdCopyBuffer(cmd, c->src, c->dst, 1, &region);
     /* Later submissions read without a barrier of their own. */
-    VkMemoryBarrier2 after = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-        .dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
-    };
-    dep.pMemoryBarriers = &after;
-    vk->CmdPipelineBarrier2(cmd, &dep);
+    memory_barrier(vk, cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
 }
 
 eng_result eng_buffer_upload(eng_context *ctx, eng_buffer *b, VkDeviceSize offset, const void *data, size_t size)

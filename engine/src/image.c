@@ -32,6 +32,24 @@ void eng__image_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkImage image, V
     vk->CmdPipelineBarrier2(cmd, &dep);
 }
 
+void eng__copy_to_host_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkBuffer buffer)
+{
+    VkBufferMemoryBarrier2 bb = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
+        .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
+        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
+        .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .buffer = buffer,
+        .size = VK_WHOLE_SIZE,
+    };
+    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
+                             .pBufferMemoryBarriers = &bb };
+    vk->CmdPipelineBarrier2(cmd, &dep);
+}
+
 struct eng_image {
     eng_context *ctx;
     VkDeviceMemory memory;
@@ -262,20 +280,7 @@ static void record_read(VkCommandBuffer cmd, void *user)
     eng__image_barrier(j->vk, cmd, j->image, j->aspect, VK_PIPELINE_STAGE_2_COPY_BIT, 0,
                        VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
                        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, j->layout);
-    VkBufferMemoryBarrier2 bb = {
-        .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
-        .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .buffer = j->buffer,
-        .size = VK_WHOLE_SIZE,
-    };
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
-                             .pBufferMemoryBarriers = &bb };
-    vk->CmdPipelineBarrier2(cmd, &dep);
+    eng__copy_to_host_barrier(vk, cmd, j->buffer);
 }
 
 /* Copies size bytes between the host and the image through a host-visible

@@ -91,6 +91,9 @@ void eng__image_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkImage image, V
                         VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                         VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access,
                         VkImageLayout old_layout, VkImageLayout new_layout);
+/* Records the barrier after a copy into buffer that the host reads once the
+ * submission has finished (read-backs, swapchain captures). */
+void eng__copy_to_host_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkBuffer buffer);
 
 VkImageAspectFlags eng__format_aspect(VkFormat format);
 

@@ -439,20 +439,7 @@ void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkIma
         };
         eng__vk_of(sc->ctx)->CmdCopyImageToBuffer(cmd, frame->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                                   eng_buffer_handle(sc->capture), 1, &region);
-        VkBufferMemoryBarrier2 bb = {
-            .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
-            .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-            .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-            .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
-            .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .buffer = eng_buffer_handle(sc->capture),
-            .size = VK_WHOLE_SIZE,
-        };
-        VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
-                                 .pBufferMemoryBarriers = &bb };
-        eng__vk_of(sc->ctx)->CmdPipelineBarrier2(cmd, &dep);
+        eng__copy_to_host_barrier(eng__vk_of(sc->ctx), cmd, eng_buffer_handle(sc->capture));
         before_present = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
         src_stage = VK_PIPELINE_STAGE_2_COPY_BIT;
         src_access = 0; /* a read: only the execution dependency matters */
