@@ -27,9 +27,9 @@ eng_result eng_buffer_create(eng_context *ctx, const eng_buffer_desc *desc, eng_
     if (desc->memory & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "buffer '%s': buffers cannot use LAZILY_ALLOCATED memory", name);
 
-    eng_buffer *b = eng__calloc(ctx, 1, sizeof *b);
+    eng_buffer *b = eng__new_object(ctx, sizeof *b, "buffer", name);
     if (!b)
-        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "buffer '%s': out of host memory", name);
+        return ENG_ERROR_OUT_OF_MEMORY;
     b->ctx = ctx;
     b->size = desc->size;
     memcpy(b->name, name, sizeof name);

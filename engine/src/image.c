@@ -36,14 +36,10 @@ void eng__copy_to_host_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkBuffer 
 {
     VkBufferMemoryBarrier2 bb = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
-        .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .buffer = buffer,
-        .size = VK_WHOLE_SIZE,
+        .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT, .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT, .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .buffer = buffer, .size = VK_WHOLE_SIZE,
     };
     VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
                              .pBufferMemoryBarriers = &bb };
@@ -123,9 +119,9 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
     if (res != ENG_SUCCESS)
         return res;
 
-    eng_image *img = eng__calloc(ctx, 1, sizeof *img);
+    eng_image *img = eng__new_object(ctx, sizeof *img, "image", name);
     if (!img)
-        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "image '%s': out of host memory", name);
+        return ENG_ERROR_OUT_OF_MEMORY;
     img->ctx = ctx;
     memcpy(img->name, name, sizeof name);
     eng_image_info *info = &img->info;
@@ -310,39 +306,46 @@ static eng_result staged_copy(eng_context *ctx, const eng_image_info *info, cons
     return res;
 }
 
+/* What an upload and a read (call) both need: size, the image's bytes
+ * ("image 'name' <holds> N bytes, <given> size" when not), and the usage
+ * the copy takes on a single-sample image. */
+static eng_result check_staged(const eng_image *img, const char *call, const char *holds, const char *given,
+                               size_t size, VkImageUsageFlags usage)
+{
+    const eng_image_info *info = &img->info;
+    size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
+    if (expect == 0 || size != expect)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "%s: image '%s' %s %llu bytes, %s %llu", call, img->name, holds,
+                         (unsigned long long)expect, given, (unsigned long long)size);
+    if (!(info->usage & usage) || info->samples != VK_SAMPLE_COUNT_1_BIT)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "%s: image '%s' needs %s usage and one sample", call, img->name,
+                         usage == VK_IMAGE_USAGE_TRANSFER_DST_BIT ? "TRANSFER_DST" : "TRANSFER_SRC");
+    return ENG_SUCCESS;
+}
+
 eng_result eng_image_upload(eng_context *ctx, eng_image *img, const void *texels, size_t size,
                             VkImageLayout final_layout)
 {
     if (!ctx || !img || !texels)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: NULL argument");
-    const eng_image_info *info = &img->info;
-    size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
-    if (expect == 0 || size != expect)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s' takes %llu bytes, got %llu",
-                         img->name, (unsigned long long)expect, (unsigned long long)size);
-    if (!(info->usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT) || info->samples != VK_SAMPLE_COUNT_1_BIT)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
-                         "eng_image_upload: image '%s' needs TRANSFER_DST usage and one sample", img->name);
+    eng_result res = check_staged(img, "eng_image_upload", "takes", "got", size, VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    if (res != ENG_SUCCESS)
+        return res;
     if (final_layout == VK_IMAGE_LAYOUT_UNDEFINED || final_layout == VK_IMAGE_LAYOUT_PREINITIALIZED)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s': final layout %d is not a target",
                          img->name, (int)final_layout);
-    return staged_copy(ctx, info, texels, NULL, size, final_layout);
+    return staged_copy(ctx, &img->info, texels, NULL, size, final_layout);
 }
 
 eng_result eng_image_read(eng_context *ctx, eng_image *img, VkImageLayout layout, void *out, size_t size)
 {
     if (!ctx || !img || !out)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: NULL argument");
-    const eng_image_info *info = &img->info;
-    size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
-    if (expect == 0 || size != expect)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: image '%s' holds %llu bytes, buffer is %llu",
-                         img->name, (unsigned long long)expect, (unsigned long long)size);
-    if (!(info->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) || info->samples != VK_SAMPLE_COUNT_1_BIT)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
-                         "eng_image_read: image '%s' needs TRANSFER_SRC usage and one sample", img->name);
+    eng_result res = check_staged(img, "eng_image_read", "holds", "buffer is", size, VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    if (res != ENG_SUCCESS)
+        return res;
     if (layout == VK_IMAGE_LAYOUT_UNDEFINED)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: image '%s' in UNDEFINED layout has no contents",
                          img->name);
-    return staged_copy(ctx, info, NULL, out, size, layout);
+    return staged_copy(ctx, &img->info, NULL, out, size, layout);
 }

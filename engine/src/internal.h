@@ -26,6 +26,10 @@ const rg_allocator *eng__host_of(const eng_context *ctx);
 #define eng__calloc(ctx, count, size) eng__host_calloc(eng__host_of(ctx), (count), (size))
 #define eng__realloc(ctx, p, size) eng__host_realloc(eng__host_of(ctx), (p), (size))
 #define eng__free(ctx, p) eng__host_free(eng__host_of(ctx), (p))
+/* Zeroed memory for one engine object of size bytes; NULL, with the last
+ * error "<kind> '<name>': out of host memory" set (name NULL: "<kind>: ..."),
+ * when there is none. */
+void *eng__new_object(eng_context *ctx, size_t size, const char *kind, const char *name);
 
 /* Storage class of per-thread statics (the last error): C11's keyword, or
  * MSVC's spelling of it. */

@@ -215,9 +215,9 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: %u frames in flight (max %d)",
                          desc->frames_in_flight, MAX_SLOTS);
 
-    eng_swapchain *sc = eng__calloc(ctx, 1, sizeof *sc);
+    eng_swapchain *sc = eng__new_object(ctx, sizeof *sc, "swapchain", NULL);
     if (!sc)
-        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "swapchain: out of host memory");
+        return ENG_ERROR_OUT_OF_MEMORY;
     sc->ctx = ctx;
     sc->desc = *desc;
     sc->slots = desc->frames_in_flight ? desc->frames_in_flight : 2;
