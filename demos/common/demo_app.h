@@ -87,6 +87,11 @@ int demo_app_run_frames_presented(demo_app *app, demo_record_fn record_and_prese
 /* Prints "<name>: <message>", destroys everything and exits 1. */
 _Noreturn void demo_app_fail(demo_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A pipeline desc of the app: name, the vertex and fragment shaders, the
+ * app's pipeline cache; the caller adds the rest. */
+eng_pipeline_desc demo_app_pipeline_desc(const demo_app *app, const char *name, const uint32_t *vertex_spirv,
+                                         size_t vertex_size, const uint32_t *fragment_spirv, size_t fragment_size);
+
 /* A file a flag names: given when the flag was set, else the path of
  * assets/<name> next to the executable, written to path (fails the app
  * when it does not fit). */

@@ -42,7 +42,7 @@ eng_result eng_buffer_create(eng_context *ctx, const eng_buffer_desc *desc, eng_
         .usage = desc->usage,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    ENG_VK_TRY(res, vk->CreateBuffer(dev, &ci, vk->allocator, &b->buffer), fail);
+    ENG_VK_TRY(res, vk->CreateBuffer(dev, &ci, vk->allocator, &b->buffer), done);
     eng__set_name(ctx, VK_OBJECT_TYPE_BUFFER, (uint64_t)b->buffer, name);
     VkMemoryRequirements req;
     vk->GetBufferMemoryRequirements(dev, b->buffer, &req);
@@ -50,16 +50,13 @@ eng_result eng_buffer_create(eng_context *ctx, const eng_buffer_desc *desc, eng_
     snprintf(what, sizeof what, "buffer '%s'", name);
     res = eng__allocate(ctx, what, &req, desc->memory, false, &b->memory, &b->memory_type);
     if (res != ENG_SUCCESS)
-        goto fail;
+        goto done;
     b->flags = eng_context_memory_properties(ctx)->memoryTypes[b->memory_type].propertyFlags;
-    ENG_VK_TRY(res, vk->BindBufferMemory(dev, b->buffer, b->memory, 0), fail);
+    ENG_VK_TRY(res, vk->BindBufferMemory(dev, b->buffer, b->memory, 0), done);
     if (b->flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
-        ENG_VK_TRY(res, vk->MapMemory(dev, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped), fail);
-    *out = b;
-    return ENG_SUCCESS;
-fail:
-    eng_buffer_destroy(b);
-    return res;
+        ENG_VK_TRY(res, vk->MapMemory(dev, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped), done);
+done:
+    return ENG__HAND_OUT(res, out, b, eng_buffer_destroy);
 }
 
 void eng_buffer_destroy(eng_buffer *b)

@@ -149,7 +149,7 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
-    ENG_VK_TRY(res, vk->CreateImage(dev, &ci, vk->allocator, &info->image), fail);
+    ENG_VK_TRY(res, vk->CreateImage(dev, &ci, vk->allocator, &info->image), done);
     eng__set_name(ctx, VK_OBJECT_TYPE_IMAGE, (uint64_t)info->image, name);
 
     VkMemoryRequirements req;
@@ -159,10 +159,10 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
     bool transient = (desc->usage & VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT) != 0;
     res = eng__allocate(ctx, what, &req, desc->memory, transient, &img->memory, &info->memory_type);
     if (res != ENG_SUCCESS)
-        goto fail;
+        goto done;
     info->memory_flags = eng_context_memory_properties(ctx)->memoryTypes[info->memory_type].propertyFlags;
     info->memory_size = req.size;
-    ENG_VK_TRY(res, vk->BindImageMemory(dev, info->image, img->memory, 0), fail);
+    ENG_VK_TRY(res, vk->BindImageMemory(dev, info->image, img->memory, 0), done);
 
     VkImageViewCreateInfo vci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
@@ -171,15 +171,12 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
         .format = desc->format,
         .subresourceRange = { info->aspect, 0, mips, 0, layers },
     };
-    ENG_VK_TRY(res, vk->CreateImageView(dev, &vci, vk->allocator, &info->view), fail);
+    ENG_VK_TRY(res, vk->CreateImageView(dev, &vci, vk->allocator, &info->view), done);
     info->committed = req.size;
     if (info->memory_flags & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)
         vk->GetDeviceMemoryCommitment(dev, img->memory, &info->committed);
-    *out = img;
-    return ENG_SUCCESS;
-fail:
-    eng_image_destroy(img);
-    return res;
+done:
+    return ENG__HAND_OUT(res, out, img, eng_image_destroy);
 }
 
 void eng_image_destroy(eng_image *img)

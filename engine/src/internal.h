@@ -70,6 +70,11 @@ eng_result eng__vk_fail(VkResult vr, const char *what);
     } while (0)
 
 /* Same, for functions that must clean up: sets `res` and jumps to label. */
+/* The end of a create function, its failures having jumped there: obj
+ * handed out through out when res is ENG_SUCCESS, else destroyed (a
+ * partly made object included); res returned. */
+#define ENG__HAND_OUT(res, out, obj, destroy) ((res) == ENG_SUCCESS ? (*(out) = (obj), (res)) : (destroy(obj), (res)))
+
 #define ENG_VK_TRY(res, call, label)                         \
     do {                                                     \
         VkResult eng_vr_ = (call);                           \

@@ -231,12 +231,12 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
          * nothing. */
         res = eng__frame_commands_reserve(ctx, &sc->commands[i], eng_context_queue_family(ctx));
         if (res != ENG_SUCCESS)
-            goto fail;
+            goto done;
         VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT };
-        ENG_VK_TRY(res, vk->CreateFence(dev, &fci, vk->allocator, &sc->fences[i]), fail);
+        ENG_VK_TRY(res, vk->CreateFence(dev, &fci, vk->allocator, &sc->fences[i]), done);
         VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
         if (!desc->offscreen) /* nothing to acquire offscreen */
-            ENG_VK_TRY(res, vk->CreateSemaphore(dev, &sci, vk->allocator, &sc->acquired[i]), fail);
+            ENG_VK_TRY(res, vk->CreateSemaphore(dev, &sci, vk->allocator, &sc->acquired[i]), done);
     }
     if (desc->offscreen) {
         sc->format.colorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
@@ -252,13 +252,8 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
                         sc->unsized ? "the surface leaves the size to the application: give "
                                       "eng_swapchain_desc width/height or window_size"
                                     : "the window has no area (zero extent)");
-    if (res != ENG_SUCCESS)
-        goto fail;
-    *out = sc;
-    return ENG_SUCCESS;
-fail:
-    eng_swapchain_destroy(sc);
-    return res;
+done:
+    return ENG__HAND_OUT(res, out, sc, eng_swapchain_destroy);
 }
 
 void eng_swapchain_destroy(eng_swapchain *sc)

@@ -412,6 +412,13 @@ void op_end(fz *f)
     f->span_open = false;
 }
 
+/* A declaration call given a NULL descriptor returns the invalid handle. */
+#define NULL_DESC_REFUSED(call)                                                                                       \
+    do {                                                                                                              \
+        if (call(f->g, NULL).id == 0)                                                                                 \
+            fz_rejected(f, #call "(NULL desc)");                                                                      \
+    } while (0)
+
 /* Calls with NULL graphs or descriptors, and re-pointing imports. */
 void op_misuse(fz *f)
 {
@@ -420,26 +427,11 @@ void op_misuse(fz *f)
     uint32_t d;
     switch (which % 10) {
     case 0: CHECK(rg_texture_create(NULL, &(rg_texture_desc){0}).id == 0, "NULL graph"); break;
-    case 1:
-        if (rg_texture_create(f->g, NULL).id == 0)
-            fz_rejected(f, "rg_texture_create(NULL desc)");
-        break;
-    case 2:
-        if (rg_texture_import(f->g, NULL).id == 0)
-            fz_rejected(f, "rg_texture_import(NULL desc)");
-        break;
-    case 3:
-        if (rg_buffer_create(f->g, NULL).id == 0)
-            fz_rejected(f, "rg_buffer_create(NULL desc)");
-        break;
-    case 4:
-        if (rg_cmd_user(f->g, NULL).id == 0)
-            fz_rejected(f, "rg_cmd_user(NULL desc)");
-        break;
-    case 5:
-        if (rg_begin_rendering(f->g, NULL).id == 0)
-            fz_rejected(f, "rg_begin_rendering(NULL desc)");
-        break;
+    case 1: NULL_DESC_REFUSED(rg_texture_create); break;
+    case 2: NULL_DESC_REFUSED(rg_texture_import); break;
+    case 3: NULL_DESC_REFUSED(rg_buffer_create); break;
+    case 4: NULL_DESC_REFUSED(rg_cmd_user); break;
+    case 5: NULL_DESC_REFUSED(rg_begin_rendering); break;
     case 6: {
         rg_texture t = tex_arg(f, &d);
         /* The import's own shape, and every usage: only the handle decides. */

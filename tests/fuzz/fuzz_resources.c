@@ -171,6 +171,13 @@ static void shadow_push(fz *f, const shadow *s)
         f->res[f->res_count++] = *s;
 }
 
+/* An import's stage and access masks, read in that order. */
+static void read_sync(rd *r, VkPipelineStageFlags2 *stage, VkAccessFlags2 *access)
+{
+    *stage = rd_num64(r);
+    *access = rd_num64(r);
+}
+
 void op_texture(fz *f, bool import)
 {
     rd *r = f->r;
@@ -225,11 +232,9 @@ void op_texture(fz *f, bool import)
                                     .mip_levels = s.mips, .array_layers = s.layers,
                                     .samples = (VkSampleCountFlagBits)s.samples};
         d.initial_layout = (VkImageLayout)rd_pick(r, layouts, COUNT(layouts));
-        d.initial_stage = rd_num64(r);
-        d.initial_access = rd_num64(r);
+        read_sync(r, &d.initial_stage, &d.initial_access);
         d.final_layout = (VkImageLayout)rd_pick(r, layouts, COUNT(layouts));
-        d.final_stage = rd_num64(r);
-        d.final_access = rd_num64(r);
+        read_sync(r, &d.final_stage, &d.final_access);
         t = rg_texture_import(f->g, &d);
         if (t.id)
             fz_jot(f, J_TEXTURE_IMPORT, nm, t.id, 0)->u.import = d;
@@ -264,10 +269,8 @@ void op_buffer(fz *f, bool import)
             fz_jot(f, J_BUFFER, nm, b.id, 0)->u.buffer = d;
     } else {
         rg_buffer_import_desc d = {.name = nm, .size = s.size};
-        d.initial_stage = rd_num64(r);
-        d.initial_access = rd_num64(r);
-        d.final_stage = rd_num64(r);
-        d.final_access = rd_num64(r);
+        read_sync(r, &d.initial_stage, &d.initial_access);
+        read_sync(r, &d.final_stage, &d.final_access);
         b = rg_buffer_import(f->g, &d);
         if (b.id)
             fz_jot(f, J_BUFFER_IMPORT, nm, b.id, 0)->u.buffer_import = d;
