@@ -35,7 +35,8 @@ void demo_mesh_draw(VkCommandBuffer cmd, const demo_mesh *mesh)
 eng_pipeline_desc demo_cube_pipeline_desc(const demo_app *app, const char *name, const uint32_t *fragment_spirv,
                                           size_t fragment_size, VkFormat color_format)
 {
-    eng_pipeline_desc pd = demo_app_pipeline_desc(app, name, cube_vert, sizeof cube_vert, fragment_spirv, fragment_size);
+    eng_pipeline_desc pd =
+        demo_app_pipeline_desc(app, name, cube_vert, sizeof cube_vert, fragment_spirv, fragment_size);
     pd.bindings = &demo_cube_vertex_binding;
     pd.binding_count = 1;
     pd.attributes = demo_cube_vertex_attributes;
