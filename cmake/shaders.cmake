@@ -9,21 +9,28 @@ endif()
 
 set(VKG_SHADER_OUT ${CMAKE_BINARY_DIR}/shaders)
 
+# One glslc rule: SRC (relative to the calling folder) to NAME.spv and
+# NAME.inc, compiled with the flags after COMMENT; both outputs are appended
+# to the caller's list OUT.
+function(_vkg_shader_rule src name comment out)
+  set(spv ${VKG_SHADER_OUT}/${name}.spv)
+  set(inc ${VKG_SHADER_OUT}/${name}.inc)
+  add_custom_command(
+    OUTPUT ${spv} ${inc}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${VKG_SHADER_OUT}
+    COMMAND ${GLSLC} ${ARGN} -o ${spv} ${CMAKE_CURRENT_SOURCE_DIR}/${src}
+    COMMAND ${GLSLC} ${ARGN} -mfmt=c -o ${inc} ${CMAKE_CURRENT_SOURCE_DIR}/${src}
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${src}
+    COMMENT "${comment}"
+    VERBATIM)
+  set(${out} ${${out}} ${spv} ${inc} PARENT_SCOPE)
+endfunction()
+
 function(vkg_add_shaders target)
   set(outputs)
   foreach(src IN LISTS ARGN)
     get_filename_component(name ${src} NAME)
-    set(spv ${VKG_SHADER_OUT}/${name}.spv)
-    set(inc ${VKG_SHADER_OUT}/${name}.inc)
-    add_custom_command(
-      OUTPUT ${spv} ${inc}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${VKG_SHADER_OUT}
-      COMMAND ${GLSLC} --target-env=vulkan1.3 -O -o ${spv} ${CMAKE_CURRENT_SOURCE_DIR}/${src}
-      COMMAND ${GLSLC} --target-env=vulkan1.3 -O -mfmt=c -o ${inc} ${CMAKE_CURRENT_SOURCE_DIR}/${src}
-      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${src}
-      COMMENT "glslc ${src}"
-      VERBATIM)
-    list(APPEND outputs ${spv} ${inc})
+    _vkg_shader_rule(${src} ${name} "glslc ${src}" outputs --target-env=vulkan1.3 -O)
   endforeach()
   add_custom_target(${target} ALL DEPENDS ${outputs})
 endfunction()
@@ -40,18 +47,8 @@ function(vkg_add_shader_variants target variant define)
     get_filename_component(stem ${src} NAME_WLE)
     get_filename_component(ext ${src} LAST_EXT)
     set(name ${stem}.${variant}${ext})
-    set(spv ${VKG_SHADER_OUT}/${name}.spv)
-    set(inc ${VKG_SHADER_OUT}/${name}.inc)
-    set(flags --target-env=vulkan1.3 -O -D${define})
-    add_custom_command(
-      OUTPUT ${spv} ${inc}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${VKG_SHADER_OUT}
-      COMMAND ${GLSLC} ${flags} -o ${spv} ${CMAKE_CURRENT_SOURCE_DIR}/${src}
-      COMMAND ${GLSLC} ${flags} -mfmt=c -o ${inc} ${CMAKE_CURRENT_SOURCE_DIR}/${src}
-      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${src}
-      COMMENT "glslc -D${define} ${src} -> ${name}"
-      VERBATIM)
-    list(APPEND outputs ${spv} ${inc})
+    _vkg_shader_rule(${src} ${name} "glslc -D${define} ${src} -> ${name}" outputs
+                     --target-env=vulkan1.3 -O -D${define})
   endforeach()
   add_custom_target(${target} ALL DEPENDS ${outputs})
 endfunction()

@@ -38,47 +38,52 @@ is_shared() { case "$1" in *.so | *.so.*) return 0 ;; *) return 1 ;; esac; }
 names() {
   nm --format=posix "$@" | awk 'NF >= 2 && $2 ~ /^[A-Za-z]$/ { print $1 }' | sort -u
 }
+# Exits 2 when LIB is not a file.
+need_file() { [ -f "$1" ] || { echo "check_symbols: no such file: $1" >&2; exit 2; }; }
+# The names LIB leaves undefined: the dynamic ones of a shared library.
+undefined() { if is_shared "$1"; then names -D -u "$1"; else names -u "$1"; fi; }
+
+# --graph LIB: no eng_* and no vk* name left undefined.
+check_graph() {
+  local lib=$1 und s n=0 wrong=0
+  und=$(undefined "$lib")
+  while read -r s; do
+    [ -n "$s" ] || continue
+    n=$((n + 1))
+    case "$s" in
+    eng_*) fail "$(basename "$lib") calls $s: the render graph must not call into the engine"; wrong=$((wrong + 1)) ;;
+    vk*) fail "$(basename "$lib") calls $s directly: Vulkan must come through the function table"; wrong=$((wrong + 1)) ;;
+    esac
+  done <<<"$und"
+  echo "check_symbols: $(basename "$lib"): $n undefined symbols, $wrong of them eng_* or vk*"
+}
+# --engine LIB: no vk* name but vkGetInstanceProcAddr left undefined.
+check_engine() {
+  local lib=$1 und s n=0
+  und=$(undefined "$lib")
+  while read -r s; do
+    case "$s" in
+    vkGetInstanceProcAddr) ;;
+    vk*) fail "$(basename "$lib") calls $s directly: only vkGetInstanceProcAddr may be named, the rest comes through the table"; n=$((n + 1)) ;;
+    esac
+  done <<<"$und"
+  echo "check_symbols: $(basename "$lib"): $n undefined vk* symbols besides vkGetInstanceProcAddr"
+}
 
 checked=0
 while [ $# -gt 0 ]; do
   case "$1" in
-  --graph)
+  --graph | --engine)
     [ $# -ge 2 ] || usage
-    lib=$2; shift 2
-    [ -f "$lib" ] || { echo "check_symbols: no such file: $lib" >&2; exit 2; }
-    if is_shared "$lib"; then und=$(names -D -u "$lib"); else und=$(names -u "$lib"); fi
-    n=0
-    wrong=0
-    while read -r s; do
-      [ -n "$s" ] || continue
-      n=$((n + 1))
-      case "$s" in
-      eng_*) fail "$(basename "$lib") calls $s: the render graph must not call into the engine"; wrong=$((wrong + 1)) ;;
-      vk*) fail "$(basename "$lib") calls $s directly: Vulkan must come through the function table"; wrong=$((wrong + 1)) ;;
-      esac
-    done <<<"$und"
-    echo "check_symbols: $(basename "$lib"): $n undefined symbols, $wrong of them eng_* or vk*"
-    checked=$((checked + 1))
-    ;;
-  --engine)
-    [ $# -ge 2 ] || usage
-    lib=$2; shift 2
-    [ -f "$lib" ] || { echo "check_symbols: no such file: $lib" >&2; exit 2; }
-    if is_shared "$lib"; then und=$(names -D -u "$lib"); else und=$(names -u "$lib"); fi
-    n=0
-    while read -r s; do
-      case "$s" in
-      vkGetInstanceProcAddr) ;;
-      vk*) fail "$(basename "$lib") calls $s directly: only vkGetInstanceProcAddr may be named, the rest comes through the table"; n=$((n + 1)) ;;
-      esac
-    done <<<"$und"
-    echo "check_symbols: $(basename "$lib"): $n undefined vk* symbols besides vkGetInstanceProcAddr"
+    need_file "$2"
+    if [ "$1" = --graph ]; then check_graph "$2"; else check_engine "$2"; fi
+    shift 2
     checked=$((checked + 1))
     ;;
   --exports)
     [ $# -ge 3 ] || usage
     prefix=$2; lib=$3; shift 3
-    [ -f "$lib" ] || { echo "check_symbols: no such file: $lib" >&2; exit 2; }
+    need_file "$lib"
     n=0
     if is_shared "$lib"; then
       while read -r s; do

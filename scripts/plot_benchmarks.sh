@@ -32,6 +32,24 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 made=0
 
+# The head of a clustered histogram chart with the sizes along x: written
+# to SVG, titled TITLE (gnuplot's \n breaks its lines), YLABEL up the side.
+histogram_head() { # SVG TITLE YLABEL
+  cat <<EOF
+set terminal svg size 800,450 dynamic noenhanced font "sans,12"
+set output "$1"
+set title "$2"
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel "$3"
+set xlabel "size"
+set key top left
+set grid ytics
+set yrange [0:*]
+EOF
+}
+
 # ---------------------------------------------------------- memory_budget
 # One row per size: persistent, transient, graph in MiB (median), from the
 # heap usage delta when VK_EXT_memory_budget gave one, else committed bytes.
@@ -54,20 +72,13 @@ plot_memory() {
     "$json")
   local what="committed bytes"
   [ "$metric" = heap_delta ] && what="device-local heap usage delta"
-  gnuplot <<EOF
-set terminal svg size 800,450 dynamic noenhanced font "sans,12"
-set output "$svg"
-set title "memory_budget$label: 4 sets of 4x RGBA8 + 4x D32 depth\n$what$emulated\n$device"
-set style data histogram
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set ylabel "MiB (median)"
-set xlabel "size"
-set key top left
-set grid ytics
-set yrange [0:*]
+  {
+    histogram_head "$svg" "memory_budget$label: 4 sets of 4x RGBA8 + 4x D32 depth\n$what$emulated\n$device" \
+      "MiB (median)"
+    cat <<EOF
 plot "$tmp/memory.dat" using 2:xtic(1) title "persistent", '' using 3 title "transient", '' using 4 title "graph"
 EOF
+  } | gnuplot
   echo "wrote $svg"
   made=$((made + 1))
 }
@@ -130,21 +141,14 @@ if [ -f "$IN/gpu_frame.json" ]; then
     | @tsv' "$IN/gpu_frame.json" > "$tmp/gpu.dat"
   device=$(jq -r '.device' "$IN/gpu_frame.json")
   frames=$(jq -r '.frames' "$IN/gpu_frame.json")
-  gnuplot <<EOF
-set terminal svg size 800,450 dynamic noenhanced font "sans,12"
-set output "$OUTDIR/gpu_frame.svg"
-set title "gpu_frame: deferred frame, GPU ms per frame (median of $frames, timestamps)\n$device"
-set style data histogram
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set ylabel "ms per frame"
-set xlabel "size"
-set key top left
-set grid ytics
-set yrange [0:*]
+  {
+    histogram_head "$OUTDIR/gpu_frame.svg" \
+      "gpu_frame: deferred frame, GPU ms per frame (median of $frames, timestamps)\n$device" "ms per frame"
+    cat <<EOF
 plot "$tmp/gpu.dat" using 2:xtic(1) title "aliasing on, graph", '' using 3 title "aliasing on, hand", \
      '' using 4 title "aliasing off, graph", '' using 5 title "aliasing off, hand"
 EOF
+  } | gnuplot
   echo "wrote $OUTDIR/gpu_frame.svg"
   made=$((made + 1))
 fi

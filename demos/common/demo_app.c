@@ -80,6 +80,24 @@ void demo_app_fail(demo_app *app, const char *fmt, ...)
     exit(1);
 }
 
+eng_pipeline_desc demo_app_pipeline_desc(const demo_app *app, const char *name, const uint32_t *vertex_spirv,
+                                         size_t vertex_size, const uint32_t *fragment_spirv, size_t fragment_size)
+{
+    return (eng_pipeline_desc){ .name = name, .vertex_spirv = vertex_spirv, .vertex_size = vertex_size,
+                                .fragment_spirv = fragment_spirv, .fragment_size = fragment_size,
+                                .cache = app->pipeline_cache };
+}
+
+const char *demo_app_asset(demo_app *app, const char *given, const char *argv0, const char *name, char *path,
+                           size_t size)
+{
+    if (given)
+        return given;
+    if (!demo_asset_path(argv0, name, path, size))
+        demo_app_fail(app, "the path of assets/%s is too long", name);
+    return path;
+}
+
 /* The GLFW window, its callbacks, and the context's window-system inputs. */
 static void open_window(demo_app *app, eng_context_desc *cd)
 {

@@ -30,6 +30,9 @@ typedef struct demo_app_desc {
     uint32_t extra_flag_count;
 } demo_app_desc;
 
+/* demo_app_desc's extra flags from an array: .extra_flags and its count. */
+#define DEMO_APP_FLAGS(array) .extra_flags = (array), .extra_flag_count = (uint32_t)(sizeof(array) / sizeof((array)[0]))
+
 typedef struct demo_graph_state demo_graph_state;
 struct rg_graph;
 
@@ -83,6 +86,17 @@ int demo_app_run_frames_presented(demo_app *app, demo_record_fn record_and_prese
 
 /* Prints "<name>: <message>", destroys everything and exits 1. */
 _Noreturn void demo_app_fail(demo_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A pipeline desc of the app: name, the vertex and fragment shaders, the
+ * app's pipeline cache; the caller adds the rest. */
+eng_pipeline_desc demo_app_pipeline_desc(const demo_app *app, const char *name, const uint32_t *vertex_spirv,
+                                         size_t vertex_size, const uint32_t *fragment_spirv, size_t fragment_size);
+
+/* A file a flag names: given when the flag was set, else the path of
+ * assets/<name> next to the executable, written to path (fails the app
+ * when it does not fit). */
+const char *demo_app_asset(demo_app *app, const char *given, const char *argv0, const char *name, char *path,
+                           size_t size);
 
 #define DEMO_CHECK(app, call)                                                        \
     do {                                                                             \

@@ -35,23 +35,25 @@ void demo_mesh_draw(VkCommandBuffer cmd, const demo_mesh *mesh)
 eng_pipeline_desc demo_cube_pipeline_desc(const demo_app *app, const char *name, const uint32_t *fragment_spirv,
                                           size_t fragment_size, VkFormat color_format)
 {
-    return (eng_pipeline_desc){
-        .name = name,
-        .vertex_spirv = cube_vert,
-        .vertex_size = sizeof cube_vert,
-        .fragment_spirv = fragment_spirv,
-        .fragment_size = fragment_size,
-        .bindings = &demo_cube_vertex_binding,
-        .binding_count = 1,
-        .attributes = demo_cube_vertex_attributes,
-        .attribute_count = 3,
-        .color_formats = { color_format },
-        .color_count = 1,
-        .samples = (VkSampleCountFlagBits)app->opts.samples,
-        .cull_mode = VK_CULL_MODE_BACK_BIT,
-        .push_constant_size = sizeof(demo_push),
-        .cache = app->pipeline_cache,
-    };
+    eng_pipeline_desc pd =
+        demo_app_pipeline_desc(app, name, cube_vert, sizeof cube_vert, fragment_spirv, fragment_size);
+    pd.bindings = &demo_cube_vertex_binding;
+    pd.binding_count = 1;
+    pd.attributes = demo_cube_vertex_attributes;
+    pd.attribute_count = 3;
+    pd.color_formats[0] = color_format;
+    pd.color_count = 1;
+    pd.samples = (VkSampleCountFlagBits)app->opts.samples;
+    pd.cull_mode = VK_CULL_MODE_BACK_BIT;
+    pd.push_constant_size = sizeof(demo_push);
+    return pd;
+}
+
+void demo_pipeline_add_depth(eng_pipeline_desc *pd, bool test)
+{
+    pd->depth_format = VK_FORMAT_D32_SFLOAT;
+    pd->depth_test = test;
+    pd->depth_write = test;
 }
 
 void demo_cube_draw(VkCommandBuffer cmd, const eng_pipeline *pipeline, const demo_texture_binding *binding,

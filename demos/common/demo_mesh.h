@@ -29,6 +29,9 @@ void demo_mesh_draw(VkCommandBuffer cmd, const demo_mesh *mesh);
 eng_pipeline_desc demo_cube_pipeline_desc(const demo_app *app, const char *name, const uint32_t *fragment_spirv,
                                           size_t fragment_size, VkFormat color_format);
 
+/* Gives pd a D32 depth attachment, tested and written when test is true. */
+void demo_pipeline_add_depth(eng_pipeline_desc *pd, bool test);
+
 /* Records the cube drawn by a pipeline made from demo_cube_pipeline_desc:
  * binds the pipeline and binding's set (binding NULL: none), pushes push
  * to both stages, draws. */

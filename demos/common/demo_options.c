@@ -91,6 +91,20 @@ static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     return true;
 }
 
+/* The option a flag without a value turns on; NULL for any other flag. */
+static bool *switch_of(demo_options *opts, const char *flag)
+{
+    if (strcmp(flag, "--validation") == 0)
+        return &opts->validation;
+    if (strcmp(flag, "--resize-test") == 0)
+        return &opts->resize_test;
+    if (strcmp(flag, "--resize-storm") == 0)
+        return &opts->resize_storm;
+    if (strcmp(flag, "--headless") == 0)
+        return &opts->headless;
+    return strcmp(flag, "--report") == 0 ? &opts->report : NULL;
+}
+
 demo_parse_result demo_parse_options(int argc, char **argv, const char *summary, demo_options *opts,
                                      demo_flag *extra, uint32_t extra_count)
 {
@@ -100,7 +114,7 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
         const char *flag = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t n = 0;
-        bool ok = true, takes_value = true;
+        bool ok = true, takes_value = true, *on;
         const char *want = "a value";
         if (strcmp(flag, "--help") == 0 || strcmp(flag, "-h") == 0) {
             usage(stdout, prog, summary, &defaults, extra, extra_count);
@@ -123,20 +137,8 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
             ok = parse_u64(value, 1, 64, &n) && (n & (n - 1)) == 0;
             opts->samples = (uint32_t)n;
             want = "a power of two from 1 to 64";
-        } else if (strcmp(flag, "--validation") == 0) {
-            opts->validation = true;
-            takes_value = false;
-        } else if (strcmp(flag, "--resize-test") == 0) {
-            opts->resize_test = true;
-            takes_value = false;
-        } else if (strcmp(flag, "--resize-storm") == 0) {
-            opts->resize_storm = true;
-            takes_value = false;
-        } else if (strcmp(flag, "--headless") == 0) {
-            opts->headless = true;
-            takes_value = false;
-        } else if (strcmp(flag, "--report") == 0) {
-            opts->report = true;
+        } else if ((on = switch_of(opts, flag)) != NULL) {
+            *on = true;
             takes_value = false;
         } else if (strcmp(flag, "--merge") == 0) {
             ok = parse_merge(value, &opts->merge);

@@ -22,10 +22,8 @@ bool deferred_draw_gbuffer(const rg_record_context *rc, void *user)
 {
     pass *p = user;
     deferred_renderer *r = p->r;
-    if (r->skip_draws)
-        return true;
-    if (!deferred_pass_prepare(p))
-        return false;
+    if (r->skip_draws || !deferred_pass_prepare(p)) /* skipped: true; not prepared: false */
+        return r->skip_draws;
     const deferred_scene *s = r->scene;
     VkCommandBuffer cmd = rg_record_cmd(rc);
     VkPipelineLayout layout = eng_pipeline_layout(p->pipeline);
@@ -67,10 +65,8 @@ bool deferred_draw_fullscreen(const rg_record_context *rc, void *user)
 {
     pass *p = user;
     deferred_renderer *r = p->r;
-    if (r->skip_draws)
-        return true;
-    if (!deferred_pass_prepare(p))
-        return false;
+    if (r->skip_draws || !deferred_pass_prepare(p)) /* skipped: true; not prepared: false */
+        return r->skip_draws;
     VkDescriptorSet set;
     demo_lock_take(&r->sets_lock);
     VkResult vr = deferred_alloc_set(r->device, r->pools[r->slot], p->set_layout, &set);

@@ -9,7 +9,6 @@
  * traffic estimate after each placement. With --samples N the G-buffer is
  * multisampled and lit per sample. This file is the window glue only. */
 #include "demo_app.h"
-#include "demo_asset.h"
 #include "demo_graph.h"
 
 #include "deferred_frame.h"
@@ -111,8 +110,7 @@ int main(int argc, char **argv)
         .summary = "deferred shading of many point lights, bloom and tonemap as one render graph; "
                    "the bloom chain reuses the G-buffer's memory",
         .default_samples = 1,
-        .extra_flags = flags,
-        .extra_flag_count = 2,
+        DEMO_APP_FLAGS(flags),
     };
     demo_app app;
     demo_app_init(&app, &desc, argc, argv);
@@ -128,12 +126,7 @@ int main(int argc, char **argv)
         lights = (uint32_t)n;
     }
     char path[4096];
-    const char *ground = flags[1].value;
-    if (!ground) {
-        if (!demo_asset_path(argv[0], "ground.png", path, sizeof path))
-            demo_app_fail(&app, "the path of assets/ground.png is too long");
-        ground = path;
-    }
+    const char *ground = demo_app_asset(&app, flags[1].value, argv[0], "ground.png", path, sizeof path);
     DEMO_CHECK(&app, deferred_scene_create(app.ctx, ground, lights, &d.scene));
     deferred_renderer_desc rd = {
         .ctx = app.ctx,

@@ -111,8 +111,7 @@ int main(int argc, char **argv)
                    "render graph makes transient",
         .default_samples = 1,
         .clear_color = { 0.045f, 0.05f, 0.06f, 1.0f },
-        .extra_flags = flags,
-        .extra_flag_count = 1,
+        DEMO_APP_FLAGS(flags),
     };
     demo_app app;
     demo_app_init(&app, &desc, argc, argv);
@@ -123,9 +122,7 @@ int main(int argc, char **argv)
     demo_cube_create(&app, &s.cube);
     eng_pipeline_desc pd = demo_cube_pipeline_desc(&app, "tinted cube", tinted_frag, sizeof tinted_frag,
                                                    eng_swapchain_format(app.swapchain));
-    pd.depth_format = VK_FORMAT_D32_SFLOAT;
-    pd.depth_test = depth_test;
-    pd.depth_write = depth_test;
+    demo_pipeline_add_depth(&pd, depth_test);
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
     return demo_app_run_graph(&app, declare, update, &s);
 }

@@ -15,7 +15,6 @@
  * eng_swapchain_present_graph_parallel records it in chunks, submits and
  * presents it). demo_app (window, swapchain, flags) only runs the loop. */
 #include "demo_app.h"
-#include "demo_asset.h"
 #include "demo_graph.h"
 #include "demo_mesh.h"
 #include "demo_texture_binding.h"
@@ -145,8 +144,7 @@ int main(int argc, char **argv)
         .summary = "a lit, rotating, textured cube; the render graph makes its MSAA color and depth transient",
         .default_samples = 4,
         .clear_color = { 0.010f, 0.018f, 0.035f, 1.0f },
-        .extra_flags = flags,
-        .extra_flag_count = 1,
+        DEMO_APP_FLAGS(flags),
     };
     demo_app app;
     demo_app_init(&app, &desc, argc, argv);
@@ -154,20 +152,13 @@ int main(int argc, char **argv)
     demo_app_on_cleanup(&app, scene_destroy, &s);
 
     char path[4096];
-    const char *texture = flags[0].value;
-    if (!texture) {
-        if (!demo_asset_path(argv[0], "bricks.png", path, sizeof path))
-            demo_app_fail(&app, "the path of assets/bricks.png is too long");
-        texture = path;
-    }
+    const char *texture = demo_app_asset(&app, flags[0].value, argv[0], "bricks.png", path, sizeof path);
     DEMO_CHECK(&app, eng_texture_load(app.ctx, texture, &s.texture));
     demo_texture_binding_create(&app, s.texture, &s.binding);
     demo_cube_create(&app, &s.cube);
     eng_pipeline_desc pd = demo_cube_pipeline_desc(&app, "textured cube", cube_frag, sizeof cube_frag,
                                                    eng_swapchain_format(app.swapchain));
-    pd.depth_format = VK_FORMAT_D32_SFLOAT;
-    pd.depth_test = true;
-    pd.depth_write = true;
+    demo_pipeline_add_depth(&pd, true);
     pd.set_layouts = &s.binding.layout;
     pd.set_layout_count = 1;
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));

@@ -7,7 +7,6 @@
  * toggle the passes, and the graph is declared, compiled and placed again
  * while the demo runs (postfx.h has the map of the files). --trails adds
  * motion trails, kept from frame to frame in a history texture. */
-#include "demo_asset.h"
 #include "postfx.h"
 
 #include <GLFW/glfw3.h>
@@ -128,8 +127,7 @@ int main(int argc, char **argv)
                    "trails); the render graph aliases the chain's targets and recompiles when the passes change",
         .default_samples = 1,
         .clear_color = { 0.0f, 0.0f, 0.0f, 1.0f },
-        .extra_flags = flags,
-        .extra_flag_count = 4,
+        DEMO_APP_FLAGS(flags),
     };
     /* This demo's flag values are checked before any window opens, so a bad
      * one exits 2 like any other bad flag. */
@@ -162,12 +160,7 @@ int main(int argc, char **argv)
     demo_app_on_key(&app, on_key, &d);
 
     char path[4096];
-    const char *texture = flags[2].value;
-    if (!texture) {
-        if (!demo_asset_path(argv[0], "bricks.png", path, sizeof path))
-            demo_app_fail(&app, "the path of assets/bricks.png is too long");
-        texture = path;
-    }
+    const char *texture = demo_app_asset(&app, flags[2].value, argv[0], "bricks.png", path, sizeof path);
     demo_descriptors_create(&app, POSTFX_PASS_COUNT + 2, &d.fx.descriptors); /* the chain, trails */
     postfx_scene_create(&d.fx, texture);
     postfx_pipelines_create(&d.fx, eng_swapchain_format(app.swapchain));

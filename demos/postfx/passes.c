@@ -100,6 +100,16 @@ void postfx_passes_string(uint32_t mask, char *out, size_t size)
         snprintf(out, size, "none");
 }
 
+eng_pipeline_desc postfx_fullscreen_desc(const demo_app *app, const char *name, const uint32_t *fragment_spirv,
+                                         size_t fragment_size, uint32_t push_size)
+{
+    eng_pipeline_desc pd =
+        demo_app_pipeline_desc(app, name, fullscreen_vert, sizeof fullscreen_vert, fragment_spirv, fragment_size);
+    pd.push_constant_size = push_size;
+    pd.push_constant_stages = VK_SHADER_STAGE_FRAGMENT_BIT;
+    return pd;
+}
+
 void postfx_pipelines_create(postfx *fx, VkFormat swapchain_format)
 {
     demo_app *app = fx->app;
@@ -109,37 +119,20 @@ void postfx_pipelines_create(postfx *fx, VkFormat swapchain_format)
     const VkFormat formats[2] = { POSTFX_FORMAT, swapchain_format };
     for (uint32_t i = 0; i <= POSTFX_PASS_COUNT; i++)
         for (uint32_t f = 0; f < 2; f++) {
-            eng_pipeline_desc pd = {
-                .name = postfx_passes[i].name,
-                .vertex_spirv = fullscreen_vert,
-                .vertex_size = sizeof fullscreen_vert,
-                .fragment_spirv = postfx_passes[i].spirv,
-                .fragment_size = postfx_passes[i].spirv_size,
-                .color_formats = { formats[f] },
-                .color_count = 1,
-                .set_layouts = &fx->source_layout,
-                .set_layout_count = 1,
-                .push_constant_size = sizeof(pass_push),
-                .push_constant_stages = VK_SHADER_STAGE_FRAGMENT_BIT,
-                .cache = app->pipeline_cache,
-            };
+            eng_pipeline_desc pd = postfx_fullscreen_desc(app, postfx_passes[i].name, postfx_passes[i].spirv,
+                                                          postfx_passes[i].spirv_size, sizeof(pass_push));
+            pd.color_formats[0] = formats[f];
+            pd.color_count = 1;
+            pd.set_layouts = &fx->source_layout;
+            pd.set_layout_count = 1;
             DEMO_CHECK(app, eng_pipeline_create(app->ctx, &pd, &fx->pipelines[i][f]));
         }
     fx->trails_layout = demo_descriptors_layout(app, 2);
-    eng_pipeline_desc td = {
-        .name = "trails",
-        .vertex_spirv = fullscreen_vert,
-        .vertex_size = sizeof fullscreen_vert,
-        .fragment_spirv = trails_frag,
-        .fragment_size = sizeof trails_frag,
-        .color_formats = { POSTFX_FORMAT, POSTFX_FORMAT },
-        .color_count = 2,
-        .set_layouts = &fx->trails_layout,
-        .set_layout_count = 1,
-        .push_constant_size = sizeof(pass_push),
-        .push_constant_stages = VK_SHADER_STAGE_FRAGMENT_BIT,
-        .cache = app->pipeline_cache,
-    };
+    eng_pipeline_desc td = postfx_fullscreen_desc(app, "trails", trails_frag, sizeof trails_frag, sizeof(pass_push));
+    td.color_formats[0] = td.color_formats[1] = POSTFX_FORMAT;
+    td.color_count = 2;
+    td.set_layouts = &fx->trails_layout;
+    td.set_layout_count = 1;
     DEMO_CHECK(app, eng_pipeline_create(app->ctx, &td, &fx->trails_pipeline));
 }
 

@@ -103,6 +103,11 @@ struct postfx {
 bool postfx_parse_passes(const char *list, uint32_t *mask, char *err, size_t err_size);
 /* The names of the passes in mask, comma-separated ("none" for 0). */
 void postfx_passes_string(uint32_t mask, char *out, size_t size);
+/* A pipeline drawing a fullscreen triangle (shaders/fullscreen.vert) with
+ * the fragment shader given, push_size bytes of push constants in the
+ * fragment stage; the caller adds its color formats and set layouts. */
+eng_pipeline_desc postfx_fullscreen_desc(const demo_app *app, const char *name, const uint32_t *fragment_spirv,
+                                         size_t fragment_size, uint32_t push_size);
 void postfx_pipelines_create(postfx *fx, VkFormat swapchain_format);
 void postfx_pipelines_destroy(postfx *fx);
 /* Declares the chain of fx->wanted from scene to target->backbuffer. */

@@ -10,9 +10,6 @@
 #include <engine_files/engine_files.h>
 #include <math.h>
 
-static const uint32_t fullscreen_vert[] =
-#include "fullscreen.vert.inc"
-    ;
 static const uint32_t sky_frag[] =
 #include "postfx_sky.frag.inc"
     ;
@@ -36,19 +33,10 @@ void postfx_scene_create(postfx *fx, const char *texture_path)
     demo_texture_binding_create(app, s->texture, &s->binding);
     demo_cube_create(app, &s->cube);
     const VkSampleCountFlagBits samples = (VkSampleCountFlagBits)app->opts.samples;
-    eng_pipeline_desc sky = {
-        .name = "postfx sky",
-        .vertex_spirv = fullscreen_vert,
-        .vertex_size = sizeof fullscreen_vert,
-        .fragment_spirv = sky_frag,
-        .fragment_size = sizeof sky_frag,
-        .color_formats = { POSTFX_FORMAT },
-        .color_count = 1,
-        .samples = samples,
-        .push_constant_size = sizeof(sky_push),
-        .push_constant_stages = VK_SHADER_STAGE_FRAGMENT_BIT,
-        .cache = app->pipeline_cache,
-    };
+    eng_pipeline_desc sky = postfx_fullscreen_desc(app, "postfx sky", sky_frag, sizeof sky_frag, sizeof(sky_push));
+    sky.color_formats[0] = POSTFX_FORMAT;
+    sky.color_count = 1;
+    sky.samples = samples;
     DEMO_CHECK(app, eng_pipeline_create(app->ctx, &sky, &s->sky));
     eng_pipeline_desc cube = demo_cube_pipeline_desc(app, "postfx cube", cube_frag, sizeof cube_frag, POSTFX_FORMAT);
     cube.set_layouts = &s->binding.layout;

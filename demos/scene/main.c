@@ -64,8 +64,7 @@ int main(int argc, char **argv)
         .summary = "shadow cascades, a depth prepass, SSAO on the async compute queue, MSAA forward shading, "
                    "bloom and tonemap as one render graph",
         .default_samples = 4,
-        .extra_flags = flags,
-        .extra_flag_count = 2,
+        DEMO_APP_FLAGS(flags),
     };
     demo_app app;
     demo_app_init(&app, &desc, argc, argv);

@@ -24,12 +24,40 @@ static void push_constants(VkCommandBuffer cmd, const eng_pipeline *pipeline, co
                        size, data);
 }
 
-static void bind_mesh(VkCommandBuffer cmd, const scene_renderer *r)
+/* Writes one box's push constants for pass p into push. */
+typedef void (*box_push_fn)(const pass *p, const box *b, void *push);
+
+/* Binds the box mesh and draws every box with the push constants fill
+ * writes for it (push_size bytes, in push). */
+static void draw_boxes(const rg_record_context *rc, const pass *p, box_push_fn fill, void *push, uint32_t push_size)
 {
+    const scene_renderer *r = p->r;
+    VkCommandBuffer cmd = rg_record_cmd(rc);
     VkBuffer vb = eng_buffer_handle(r->vertices);
     VkDeviceSize offset = 0;
     vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &offset);
     vkCmdBindIndexBuffer(cmd, eng_buffer_handle(r->indices), 0, VK_INDEX_TYPE_UINT16);
+    for (uint32_t i = 0; i < r->box_count; i++) {
+        fill(p, &r->boxes[i], push);
+        push_constants(cmd, p->pipeline, push, push_size);
+        vkCmdDrawIndexed(cmd, r->index_count, 1, 0, 0, 0);
+    }
+}
+
+static void shadow_box(const pass *p, const box *b, void *out)
+{
+    shadow_push *push = out;
+    *push = (shadow_push){ .cascade = p->cascade };
+    model_matrix(b, push->model);
+}
+
+static void object_box(const pass *p, const box *b, void *out)
+{
+    (void)p;
+    object_push *push = out;
+    model_matrix(b, push->model);
+    memcpy(push->color, b->color, sizeof push->color);
+    memcpy(push->material, b->material, sizeof push->material);
 }
 
 /* The scene's boxes into one shadow cascade. */
@@ -40,14 +68,8 @@ bool scene_draw_shadow(const rg_record_context *rc, void *user)
     if (!scene_pass_prepare(p) ||
         !scene_pass_bind(rc, p, p->pipeline, &(eng_binding){ .buffer = r->uniform_import }, 1))
         return false;
-    VkCommandBuffer cmd = rg_record_cmd(rc);
-    bind_mesh(cmd, r);
-    for (uint32_t i = 0; i < r->box_count; i++) {
-        shadow_push push = { .cascade = p->cascade };
-        model_matrix(&r->boxes[i], push.model);
-        push_constants(cmd, p->pipeline, &push, sizeof push);
-        vkCmdDrawIndexed(cmd, r->index_count, 1, 0, 0, 0);
-    }
+    shadow_push push;
+    draw_boxes(rc, p, shadow_box, &push, sizeof push);
     return true;
 }
 
@@ -66,16 +88,8 @@ bool scene_draw_objects(const rg_record_context *rc, void *user)
     };
     if (!scene_pass_bind(rc, p, p->pipeline, b, scene_programs[p->program].binding_count))
         return false;
-    VkCommandBuffer cmd = rg_record_cmd(rc);
-    bind_mesh(cmd, r);
-    for (uint32_t i = 0; i < r->box_count; i++) {
-        object_push push;
-        model_matrix(&r->boxes[i], push.model);
-        memcpy(push.color, r->boxes[i].color, sizeof push.color);
-        memcpy(push.material, r->boxes[i].material, sizeof push.material);
-        push_constants(cmd, p->pipeline, &push, sizeof push);
-        vkCmdDrawIndexed(cmd, r->index_count, 1, 0, 0, 0);
-    }
+    object_push push;
+    draw_boxes(rc, p, object_box, &push, sizeof push);
     return true;
 }
 

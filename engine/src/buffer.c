@@ -27,9 +27,9 @@ eng_result eng_buffer_create(eng_context *ctx, const eng_buffer_desc *desc, eng_
     if (desc->memory & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "buffer '%s': buffers cannot use LAZILY_ALLOCATED memory", name);
 
-    eng_buffer *b = eng__calloc(ctx, 1, sizeof *b);
+    eng_buffer *b = eng__new_object(ctx, sizeof *b, "buffer", name);
     if (!b)
-        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "buffer '%s': out of host memory", name);
+        return ENG_ERROR_OUT_OF_MEMORY;
     b->ctx = ctx;
     b->size = desc->size;
     memcpy(b->name, name, sizeof name);
@@ -42,7 +42,7 @@ eng_result eng_buffer_create(eng_context *ctx, const eng_buffer_desc *desc, eng_
         .usage = desc->usage,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    ENG_VK_TRY(res, vk->CreateBuffer(dev, &ci, vk->allocator, &b->buffer), fail);
+    ENG_VK_TRY(res, vk->CreateBuffer(dev, &ci, vk->allocator, &b->buffer), done);
     eng__set_name(ctx, VK_OBJECT_TYPE_BUFFER, (uint64_t)b->buffer, name);
     VkMemoryRequirements req;
     vk->GetBufferMemoryRequirements(dev, b->buffer, &req);
@@ -50,16 +50,13 @@ eng_result eng_buffer_create(eng_context *ctx, const eng_buffer_desc *desc, eng_
     snprintf(what, sizeof what, "buffer '%s'", name);
     res = eng__allocate(ctx, what, &req, desc->memory, false, &b->memory, &b->memory_type);
     if (res != ENG_SUCCESS)
-        goto fail;
+        goto done;
     b->flags = eng_context_memory_properties(ctx)->memoryTypes[b->memory_type].propertyFlags;
-    ENG_VK_TRY(res, vk->BindBufferMemory(dev, b->buffer, b->memory, 0), fail);
+    ENG_VK_TRY(res, vk->BindBufferMemory(dev, b->buffer, b->memory, 0), done);
     if (b->flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
-        ENG_VK_TRY(res, vk->MapMemory(dev, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped), fail);
-    *out = b;
-    return ENG_SUCCESS;
-fail:
-    eng_buffer_destroy(b);
-    return res;
+        ENG_VK_TRY(res, vk->MapMemory(dev, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped), done);
+done:
+    return ENG__HAND_OUT(res, out, b, eng_buffer_destroy);
 }
 
 void eng_buffer_destroy(eng_buffer *b)
@@ -86,33 +83,29 @@ typedef struct buffer_copy {
     VkDeviceSize offset, size;
 } buffer_copy;
 
+/* Records one global memory barrier (src stage and access to dst). */
+static void memory_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage,
+                           VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
+{
+    VkMemoryBarrier2 b = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, .srcStageMask = src_stage,
+                           .srcAccessMask = src_access, .dstStageMask = dst_stage, .dstAccessMask = dst_access };
+    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
+                             .pMemoryBarriers = &b };
+    vk->CmdPipelineBarrier2(cmd, &dep);
+}
+
 static void record_buffer_copy(VkCommandBuffer cmd, void *user)
 {
     const buffer_copy *c = user;
     const eng__vk *vk = c->vk;
     /* Earlier submissions may still read the destination range. */
-    VkMemoryBarrier2 before = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-        .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-    };
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
-                             .pMemoryBarriers = &before };
-    vk->CmdPipelineBarrier2(cmd, &dep);
+    memory_barrier(vk, cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     VkBufferCopy region = { 0, c->offset, c->size };
     vk->CmdCopyBuffer(cmd, c->src, c->dst, 1, &region);
     /* Later submissions read without a barrier of their own. */
-    VkMemoryBarrier2 after = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-        .dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
-    };
-    dep.pMemoryBarriers = &after;
-    vk->CmdPipelineBarrier2(cmd, &dep);
+    memory_barrier(vk, cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
 }
 
 eng_result eng_buffer_upload(eng_context *ctx, eng_buffer *b, VkDeviceSize offset, const void *data, size_t size)

@@ -45,3 +45,15 @@ void eng__host_free(const rg_allocator *a, void *p)
 }
 
 const rg_allocator *eng__host_of(const eng_context *ctx) { return &ctx->host; }
+
+void *eng__new_object(eng_context *ctx, size_t size, const char *kind, const char *name)
+{
+    void *p = eng__calloc(ctx, 1, size);
+    if (p)
+        return p;
+    if (name)
+        eng__fail(ENG_ERROR_OUT_OF_MEMORY, "%s '%s': out of host memory", kind, name);
+    else
+        eng__fail(ENG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", kind);
+    return NULL;
+}

@@ -32,6 +32,20 @@ void eng__image_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkImage image, V
     vk->CmdPipelineBarrier2(cmd, &dep);
 }
 
+void eng__copy_to_host_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkBuffer buffer)
+{
+    VkBufferMemoryBarrier2 bb = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
+        .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT, .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT, .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .buffer = buffer, .size = VK_WHOLE_SIZE,
+    };
+    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
+                             .pBufferMemoryBarriers = &bb };
+    vk->CmdPipelineBarrier2(cmd, &dep);
+}
+
 struct eng_image {
     eng_context *ctx;
     VkDeviceMemory memory;
@@ -105,9 +119,9 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
     if (res != ENG_SUCCESS)
         return res;
 
-    eng_image *img = eng__calloc(ctx, 1, sizeof *img);
+    eng_image *img = eng__new_object(ctx, sizeof *img, "image", name);
     if (!img)
-        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "image '%s': out of host memory", name);
+        return ENG_ERROR_OUT_OF_MEMORY;
     img->ctx = ctx;
     memcpy(img->name, name, sizeof name);
     eng_image_info *info = &img->info;
@@ -135,7 +149,7 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
-    ENG_VK_TRY(res, vk->CreateImage(dev, &ci, vk->allocator, &info->image), fail);
+    ENG_VK_TRY(res, vk->CreateImage(dev, &ci, vk->allocator, &info->image), done);
     eng__set_name(ctx, VK_OBJECT_TYPE_IMAGE, (uint64_t)info->image, name);
 
     VkMemoryRequirements req;
@@ -145,10 +159,10 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
     bool transient = (desc->usage & VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT) != 0;
     res = eng__allocate(ctx, what, &req, desc->memory, transient, &img->memory, &info->memory_type);
     if (res != ENG_SUCCESS)
-        goto fail;
+        goto done;
     info->memory_flags = eng_context_memory_properties(ctx)->memoryTypes[info->memory_type].propertyFlags;
     info->memory_size = req.size;
-    ENG_VK_TRY(res, vk->BindImageMemory(dev, info->image, img->memory, 0), fail);
+    ENG_VK_TRY(res, vk->BindImageMemory(dev, info->image, img->memory, 0), done);
 
     VkImageViewCreateInfo vci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
@@ -157,15 +171,12 @@ eng_result eng_image_create(eng_context *ctx, const eng_image_desc *desc, eng_im
         .format = desc->format,
         .subresourceRange = { info->aspect, 0, mips, 0, layers },
     };
-    ENG_VK_TRY(res, vk->CreateImageView(dev, &vci, vk->allocator, &info->view), fail);
+    ENG_VK_TRY(res, vk->CreateImageView(dev, &vci, vk->allocator, &info->view), done);
     info->committed = req.size;
     if (info->memory_flags & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)
         vk->GetDeviceMemoryCommitment(dev, img->memory, &info->committed);
-    *out = img;
-    return ENG_SUCCESS;
-fail:
-    eng_image_destroy(img);
-    return res;
+done:
+    return ENG__HAND_OUT(res, out, img, eng_image_destroy);
 }
 
 void eng_image_destroy(eng_image *img)
@@ -262,20 +273,7 @@ static void record_read(VkCommandBuffer cmd, void *user)
     eng__image_barrier(j->vk, cmd, j->image, j->aspect, VK_PIPELINE_STAGE_2_COPY_BIT, 0,
                        VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
                        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, j->layout);
-    VkBufferMemoryBarrier2 bb = {
-        .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
-        .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .buffer = j->buffer,
-        .size = VK_WHOLE_SIZE,
-    };
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
-                             .pBufferMemoryBarriers = &bb };
-    vk->CmdPipelineBarrier2(cmd, &dep);
+    eng__copy_to_host_barrier(vk, cmd, j->buffer);
 }
 
 /* Copies size bytes between the host and the image through a host-visible
@@ -305,39 +303,46 @@ static eng_result staged_copy(eng_context *ctx, const eng_image_info *info, cons
     return res;
 }
 
+/* What an upload and a read (call) both need: size, the image's bytes
+ * ("image 'name' <holds> N bytes, <given> size" when not), and the usage
+ * the copy takes on a single-sample image. */
+static eng_result check_staged(const eng_image *img, const char *call, const char *holds, const char *given,
+                               size_t size, VkImageUsageFlags usage)
+{
+    const eng_image_info *info = &img->info;
+    size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
+    if (expect == 0 || size != expect)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "%s: image '%s' %s %llu bytes, %s %llu", call, img->name, holds,
+                         (unsigned long long)expect, given, (unsigned long long)size);
+    if (!(info->usage & usage) || info->samples != VK_SAMPLE_COUNT_1_BIT)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "%s: image '%s' needs %s usage and one sample", call, img->name,
+                         usage == VK_IMAGE_USAGE_TRANSFER_DST_BIT ? "TRANSFER_DST" : "TRANSFER_SRC");
+    return ENG_SUCCESS;
+}
+
 eng_result eng_image_upload(eng_context *ctx, eng_image *img, const void *texels, size_t size,
                             VkImageLayout final_layout)
 {
     if (!ctx || !img || !texels)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: NULL argument");
-    const eng_image_info *info = &img->info;
-    size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
-    if (expect == 0 || size != expect)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s' takes %llu bytes, got %llu",
-                         img->name, (unsigned long long)expect, (unsigned long long)size);
-    if (!(info->usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT) || info->samples != VK_SAMPLE_COUNT_1_BIT)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
-                         "eng_image_upload: image '%s' needs TRANSFER_DST usage and one sample", img->name);
+    eng_result res = check_staged(img, "eng_image_upload", "takes", "got", size, VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    if (res != ENG_SUCCESS)
+        return res;
     if (final_layout == VK_IMAGE_LAYOUT_UNDEFINED || final_layout == VK_IMAGE_LAYOUT_PREINITIALIZED)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_upload: image '%s': final layout %d is not a target",
                          img->name, (int)final_layout);
-    return staged_copy(ctx, info, texels, NULL, size, final_layout);
+    return staged_copy(ctx, &img->info, texels, NULL, size, final_layout);
 }
 
 eng_result eng_image_read(eng_context *ctx, eng_image *img, VkImageLayout layout, void *out, size_t size)
 {
     if (!ctx || !img || !out)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: NULL argument");
-    const eng_image_info *info = &img->info;
-    size_t expect = (size_t)info->extent.width * info->extent.height * rg_format_texel_size(info->format);
-    if (expect == 0 || size != expect)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: image '%s' holds %llu bytes, buffer is %llu",
-                         img->name, (unsigned long long)expect, (unsigned long long)size);
-    if (!(info->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) || info->samples != VK_SAMPLE_COUNT_1_BIT)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT,
-                         "eng_image_read: image '%s' needs TRANSFER_SRC usage and one sample", img->name);
+    eng_result res = check_staged(img, "eng_image_read", "holds", "buffer is", size, VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    if (res != ENG_SUCCESS)
+        return res;
     if (layout == VK_IMAGE_LAYOUT_UNDEFINED)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_image_read: image '%s' in UNDEFINED layout has no contents",
                          img->name);
-    return staged_copy(ctx, info, NULL, out, size, layout);
+    return staged_copy(ctx, &img->info, NULL, out, size, layout);
 }

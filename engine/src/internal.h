@@ -26,6 +26,10 @@ const rg_allocator *eng__host_of(const eng_context *ctx);
 #define eng__calloc(ctx, count, size) eng__host_calloc(eng__host_of(ctx), (count), (size))
 #define eng__realloc(ctx, p, size) eng__host_realloc(eng__host_of(ctx), (p), (size))
 #define eng__free(ctx, p) eng__host_free(eng__host_of(ctx), (p))
+/* Zeroed memory for one engine object of size bytes; NULL, with the last
+ * error "<kind> '<name>': out of host memory" set (name NULL: "<kind>: ..."),
+ * when there is none. */
+void *eng__new_object(eng_context *ctx, size_t size, const char *kind, const char *name);
 
 /* Storage class of per-thread statics (the last error): C11's keyword, or
  * MSVC's spelling of it. */
@@ -66,6 +70,11 @@ eng_result eng__vk_fail(VkResult vr, const char *what);
     } while (0)
 
 /* Same, for functions that must clean up: sets `res` and jumps to label. */
+/* The end of a create function, its failures having jumped there: obj
+ * handed out through out when res is ENG_SUCCESS, else destroyed (a
+ * partly made object included); res returned. */
+#define ENG__HAND_OUT(res, out, obj, destroy) ((res) == ENG_SUCCESS ? (*(out) = (obj), (res)) : (destroy(obj), (res)))
+
 #define ENG_VK_TRY(res, call, label)                         \
     do {                                                     \
         VkResult eng_vr_ = (call);                           \
@@ -91,6 +100,9 @@ void eng__image_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkImage image, V
                         VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                         VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access,
                         VkImageLayout old_layout, VkImageLayout new_layout);
+/* Records the barrier after a copy into buffer that the host reads once the
+ * submission has finished (read-backs, swapchain captures). */
+void eng__copy_to_host_barrier(const eng__vk *vk, VkCommandBuffer cmd, VkBuffer buffer);
 
 VkImageAspectFlags eng__format_aspect(VkFormat format);
 

@@ -228,6 +228,25 @@ static eng_result check_pipeline_desc(eng_context *ctx, const eng_pipeline_desc 
     return d->local_read ? check_local_read(ctx, d, name, samples) : ENG_SUCCESS;
 }
 
+/* The start of both creates, after the desc's own checks (res): the push
+ * descriptors' check, then a zeroed pipeline object for bind_point. */
+static eng_result new_pipeline(eng_context *ctx, const char *name, eng_result res, VkPipelineBindPoint bind_point,
+                               const VkDescriptorType *push, uint32_t push_count, eng_pipeline **out)
+{
+    if (res == ENG_SUCCESS)
+        res = eng__push_check(ctx, name, push, push_count);
+    if (res != ENG_SUCCESS)
+        return res;
+    eng_pipeline *p = eng__new_object(ctx, sizeof *p, "pipeline", name);
+    if (!p)
+        return ENG_ERROR_OUT_OF_MEMORY;
+    p->ctx = ctx;
+    p->bind_point = bind_point;
+    memcpy(p->name, name, sizeof p->name);
+    *out = p;
+    return ENG_SUCCESS;
+}
+
 /* The end of a pipeline's creation, graphics or compute: res, or vr of the
  * vkCreate*Pipelines call named by call, says whether it was made; made, it
  * is named and given out, else destroyed. Its shader modules (VK_NULL_HANDLE:
@@ -262,21 +281,15 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
     char name[64];
     eng__copy_name(name, sizeof name, d->name, "unnamed");
     VkSampleCountFlagBits samples = d->samples ? d->samples : VK_SAMPLE_COUNT_1_BIT;
-    eng_result res = check_pipeline_desc(ctx, d, name, samples);
-    if (res == ENG_SUCCESS)
-        res = eng__push_check(ctx, name, d->push_descriptors, d->push_descriptor_count);
+    eng_pipeline *p = NULL;
+    eng_result res = new_pipeline(ctx, name, check_pipeline_desc(ctx, d, name, samples),
+                                  VK_PIPELINE_BIND_POINT_GRAPHICS, d->push_descriptors, d->push_descriptor_count, &p);
     if (res != ENG_SUCCESS)
         return res;
-
     VkDevice dev = eng_context_device(ctx);
     const eng__vk *vk = eng__vk_of(ctx);
-    eng_pipeline *p = eng__calloc(ctx, 1, sizeof *p);
-    if (!p)
-        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline '%s': out of host memory", name);
-    p->ctx = ctx;
-    p->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
-    memcpy(p->name, name, sizeof p->name);
     VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
+    VkResult vr = VK_SUCCESS; /* the vkCreate*Pipelines call's, once made */
     res = make_module(ctx, name, "vertex", d->vertex_spirv, d->vertex_size, &vs);
     if (res == ENG_SUCCESS && d->fragment_spirv)
         res = make_module(ctx, name, "fragment", d->fragment_spirv, d->fragment_size, &fs);
@@ -406,11 +419,9 @@ eng_result eng_pipeline_create(eng_context *ctx, const eng_pipeline_desc *d, eng
         .pDynamicState = &dyn,
         .layout = p->layout,
     };
-    VkResult vr =
-        vk->CreateGraphicsPipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
-    return finish_pipeline(p, ENG_SUCCESS, vr, "vkCreateGraphicsPipelines", vs, fs, out);
+    vr = vk->CreateGraphicsPipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
 fail:
-    return finish_pipeline(p, res, VK_SUCCESS, NULL, vs, fs, out);
+    return finish_pipeline(p, res, vr, "vkCreateGraphicsPipelines", vs, fs, out);
 }
 
 void eng_pipeline_desc_set_rendering(eng_pipeline_desc *d, const rg_command_rendering *st)
@@ -436,22 +447,18 @@ eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipel
     char name[64];
     eng__copy_name(name, sizeof name, d->name, "unnamed");
     eng_result res = check_push_size(ctx, name, d->push_constant_size);
-    if (res == ENG_SUCCESS)
-        res = eng__push_check(ctx, name, d->push_descriptors, d->push_descriptor_count);
+    if (res == ENG_SUCCESS && d->set_layout_count && !d->set_layouts)
+        res = eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': set_layout_count %u without set_layouts", name,
+                        d->set_layout_count);
+    eng_pipeline *p = NULL;
+    res = new_pipeline(ctx, name, res, VK_PIPELINE_BIND_POINT_COMPUTE, d->push_descriptors, d->push_descriptor_count,
+                       &p);
     if (res != ENG_SUCCESS)
         return res;
-    if (d->set_layout_count && !d->set_layouts)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "pipeline '%s': set_layout_count %u without set_layouts", name,
-                         d->set_layout_count);
     VkDevice dev = eng_context_device(ctx);
     const eng__vk *vk = eng__vk_of(ctx);
-    eng_pipeline *p = eng__calloc(ctx, 1, sizeof *p);
-    if (!p)
-        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline '%s': out of host memory", name);
-    p->ctx = ctx;
-    p->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
-    memcpy(p->name, name, sizeof p->name);
     VkShaderModule cs = VK_NULL_HANDLE;
+    VkResult vr = VK_SUCCESS;
     res = make_module(ctx, name, "compute", d->spirv, d->size, &cs);
     if (res == ENG_SUCCESS)
         res = make_layout(p, d->push_descriptors, d->push_descriptor_count, d->set_layouts, d->set_layout_count,
@@ -464,11 +471,9 @@ eng_result eng_compute_pipeline_create(eng_context *ctx, const eng_compute_pipel
                    .module = cs, .pName = d->entry ? d->entry : "main" },
         .layout = p->layout,
     };
-    VkResult vr =
-        vk->CreateComputePipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
-    return finish_pipeline(p, ENG_SUCCESS, vr, "vkCreateComputePipelines", cs, VK_NULL_HANDLE, out);
+    vr = vk->CreateComputePipelines(dev, eng_pipeline_cache_handle(d->cache), 1, &ci, vk->allocator, &p->pipeline);
 fail:
-    return finish_pipeline(p, res, VK_SUCCESS, NULL, cs, VK_NULL_HANDLE, out);
+    return finish_pipeline(p, res, vr, "vkCreateComputePipelines", cs, VK_NULL_HANDLE, out);
 }
 
 void eng_pipeline_destroy(eng_pipeline *p)

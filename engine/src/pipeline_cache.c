@@ -35,9 +35,9 @@ eng_result eng_pipeline_cache_create(eng_context *ctx, const char *path, eng_pip
     *out = NULL;
     if (!ctx)
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_pipeline_cache_create: NULL context");
-    eng_pipeline_cache *pc = eng__calloc(ctx, 1, sizeof *pc);
+    eng_pipeline_cache *pc = eng__new_object(ctx, sizeof *pc, "pipeline cache", NULL);
     if (!pc)
-        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "pipeline cache: out of host memory");
+        return ENG_ERROR_OUT_OF_MEMORY;
     pc->ctx = ctx;
     uint8_t *blob = NULL;
     size_t blob_size = 0;

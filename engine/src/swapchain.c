@@ -215,9 +215,9 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
         return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_swapchain_create: %u frames in flight (max %d)",
                          desc->frames_in_flight, MAX_SLOTS);
 
-    eng_swapchain *sc = eng__calloc(ctx, 1, sizeof *sc);
+    eng_swapchain *sc = eng__new_object(ctx, sizeof *sc, "swapchain", NULL);
     if (!sc)
-        return eng__fail(ENG_ERROR_OUT_OF_MEMORY, "swapchain: out of host memory");
+        return ENG_ERROR_OUT_OF_MEMORY;
     sc->ctx = ctx;
     sc->desc = *desc;
     sc->slots = desc->frames_in_flight ? desc->frames_in_flight : 2;
@@ -231,12 +231,12 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
          * nothing. */
         res = eng__frame_commands_reserve(ctx, &sc->commands[i], eng_context_queue_family(ctx));
         if (res != ENG_SUCCESS)
-            goto fail;
+            goto done;
         VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT };
-        ENG_VK_TRY(res, vk->CreateFence(dev, &fci, vk->allocator, &sc->fences[i]), fail);
+        ENG_VK_TRY(res, vk->CreateFence(dev, &fci, vk->allocator, &sc->fences[i]), done);
         VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
         if (!desc->offscreen) /* nothing to acquire offscreen */
-            ENG_VK_TRY(res, vk->CreateSemaphore(dev, &sci, vk->allocator, &sc->acquired[i]), fail);
+            ENG_VK_TRY(res, vk->CreateSemaphore(dev, &sci, vk->allocator, &sc->acquired[i]), done);
     }
     if (desc->offscreen) {
         sc->format.colorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
@@ -252,13 +252,8 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
                         sc->unsized ? "the surface leaves the size to the application: give "
                                       "eng_swapchain_desc width/height or window_size"
                                     : "the window has no area (zero extent)");
-    if (res != ENG_SUCCESS)
-        goto fail;
-    *out = sc;
-    return ENG_SUCCESS;
-fail:
-    eng_swapchain_destroy(sc);
-    return res;
+done:
+    return ENG__HAND_OUT(res, out, sc, eng_swapchain_destroy);
 }
 
 void eng_swapchain_destroy(eng_swapchain *sc)
@@ -439,20 +434,7 @@ void eng_swapchain_finish_image(eng_swapchain *sc, const eng_frame *frame, VkIma
         };
         eng__vk_of(sc->ctx)->CmdCopyImageToBuffer(cmd, frame->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                                   eng_buffer_handle(sc->capture), 1, &region);
-        VkBufferMemoryBarrier2 bb = {
-            .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
-            .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-            .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-            .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
-            .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .buffer = eng_buffer_handle(sc->capture),
-            .size = VK_WHOLE_SIZE,
-        };
-        VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
-                                 .pBufferMemoryBarriers = &bb };
-        eng__vk_of(sc->ctx)->CmdPipelineBarrier2(cmd, &dep);
+        eng__copy_to_host_barrier(eng__vk_of(sc->ctx), cmd, eng_buffer_handle(sc->capture));
         before_present = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
         src_stage = VK_PIPELINE_STAGE_2_COPY_BIT;
         src_access = 0; /* a read: only the execution dependency matters */

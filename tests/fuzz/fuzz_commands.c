@@ -59,10 +59,8 @@ void op_user(fz *f)
                       .accesses = (flags & 2) ? NULL : acc, .access_count = n,
                       .record = (flags & 1) ? NULL : noop, .queue = (rg_queue)((flags >> 2) & 3)};
     rg_command c = rg_cmd_user(f->g, &d);
-    if (c.id == 0) {
-        fz_rejected(f, "rg_cmd_user");
+    if (!fz_accepted(f, c.id, "rg_cmd_user"))
         return;
-    }
     jcall *j = fz_jot(f, J_USER, nm, c.id, 0);
     j->u.user.desc = d;
     j->u.user.has_accesses = d.accesses != NULL;
@@ -180,10 +178,8 @@ void op_copy(fz *f, uint8_t which)
         bool depth = dt != UINT32_MAX && !(rg_format_get_info(f->res[dt].format).aspects & VK_IMAGE_ASPECT_COLOR_BIT);
         graphics_only = (q != RG_QUEUE_GRAPHICS && depth) || (q == RG_QUEUE_TRANSFER && off % 4 != 0);
     }
-    if (c.id == 0) {
-        fz_rejected(f, what);
+    if (!fz_accepted(f, c.id, what))
         return;
-    }
     /* Copies may run on any queue: one in three stays graphics-only. */
     if (!graphics_only) {
         rg_command_allow_queue(f->g, c, (rg_queue)(f->cmd_count % RG_QUEUE_COUNT));
@@ -207,10 +203,8 @@ void op_clear(fz *f)
     memset(&v, 0, sizeof v);
     v.color.uint32[0] = rd_raw32(r);
     rg_command c = rg_cmd_clear_texture(f->g, t, (flags & 1) ? NULL : &rr, (flags & 2) ? NULL : &v);
-    if (c.id == 0) {
-        fz_rejected(f, "rg_cmd_clear_texture");
+    if (!fz_accepted(f, c.id, "rg_cmd_clear_texture"))
         return;
-    }
     jcall *j = fz_jot(f, J_CLEAR, NULL, c.id, 0);
     j->u.clear.texture = t.id, j->u.clear.range = rr, j->u.clear.value = v;
     j->u.clear.has_range = !(flags & 1), j->u.clear.has_value = !(flags & 2);
@@ -232,10 +226,8 @@ void op_blit(fz *f)
     uint32_t tm = rd_num32(r);
     VkFilter filter = (VkFilter)rd_pick(r, filters, COUNT(filters));
     rg_command c = rg_cmd_blit(f->g, s, sm, t, tm, filter);
-    if (c.id == 0) {
-        fz_rejected(f, "rg_cmd_blit");
+    if (!fz_accepted(f, c.id, "rg_cmd_blit"))
         return;
-    }
     jcall *j = fz_jot(f, J_BLIT, NULL, c.id, 0);
     j->u.blit.src = s.id, j->u.blit.src_mip = sm, j->u.blit.dst = t.id, j->u.blit.dst_mip = tm;
     j->u.blit.filter = filter;
@@ -335,10 +327,8 @@ void op_begin(fz *f)
         d.area.extent.height = rd_num32(r);
     }
     rg_command c = rg_begin_rendering(f->g, &d);
-    if (c.id == 0) {
-        fz_rejected(f, "rg_begin_rendering");
+    if (!fz_accepted(f, c.id, "rg_begin_rendering"))
         return;
-    }
     fz_jot(f, J_BEGIN, d.name, c.id, 0)->u.begin = d;
     /* The uses: color attachments and resolve targets are written; depth is
      * written unless read-only, and read-only depth still is by a load other
@@ -392,10 +382,8 @@ void op_begin(fz *f)
 void op_end(fz *f)
 {
     rg_command c = rg_end_rendering(f->g);
-    if (c.id == 0) {
-        fz_rejected(f, "rg_end_rendering");
+    if (!fz_accepted(f, c.id, "rg_end_rendering"))
         return;
-    }
     fz_jot(f, J_END, NULL, c.id, 0);
     /* The end keeps the begin's attachments alive: the same uses, in the
      * same span (so never ordered against the begin). */
@@ -412,6 +400,13 @@ void op_end(fz *f)
     f->span_open = false;
 }
 
+/* A declaration call given a NULL descriptor returns the invalid handle. */
+#define NULL_DESC_REFUSED(call)                                                                                       \
+    do {                                                                                                              \
+        if (call(f->g, NULL).id == 0)                                                                                 \
+            fz_rejected(f, #call "(NULL desc)");                                                                      \
+    } while (0)
+
 /* Calls with NULL graphs or descriptors, and re-pointing imports. */
 void op_misuse(fz *f)
 {
@@ -420,26 +415,11 @@ void op_misuse(fz *f)
     uint32_t d;
     switch (which % 10) {
     case 0: CHECK(rg_texture_create(NULL, &(rg_texture_desc){0}).id == 0, "NULL graph"); break;
-    case 1:
-        if (rg_texture_create(f->g, NULL).id == 0)
-            fz_rejected(f, "rg_texture_create(NULL desc)");
-        break;
-    case 2:
-        if (rg_texture_import(f->g, NULL).id == 0)
-            fz_rejected(f, "rg_texture_import(NULL desc)");
-        break;
-    case 3:
-        if (rg_buffer_create(f->g, NULL).id == 0)
-            fz_rejected(f, "rg_buffer_create(NULL desc)");
-        break;
-    case 4:
-        if (rg_cmd_user(f->g, NULL).id == 0)
-            fz_rejected(f, "rg_cmd_user(NULL desc)");
-        break;
-    case 5:
-        if (rg_begin_rendering(f->g, NULL).id == 0)
-            fz_rejected(f, "rg_begin_rendering(NULL desc)");
-        break;
+    case 1: NULL_DESC_REFUSED(rg_texture_create); break;
+    case 2: NULL_DESC_REFUSED(rg_texture_import); break;
+    case 3: NULL_DESC_REFUSED(rg_buffer_create); break;
+    case 4: NULL_DESC_REFUSED(rg_cmd_user); break;
+    case 5: NULL_DESC_REFUSED(rg_begin_rendering); break;
     case 6: {
         rg_texture t = tex_arg(f, &d);
         /* The import's own shape, and every usage: only the handle decides. */

@@ -247,6 +247,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* fuzz_resources.c: names, handles and the shadow of the declaration. */
 void expect_message(const fz *f, const char *what);
 void fz_rejected(fz *f, const char *what);
+bool fz_accepted(fz *f, uint32_t id, const char *what);
 jcall *fz_jot(fz *f, jkind kind, const char *nm, uint32_t made, uint32_t made2);
 const char *fz_name(fz *f);
 rg_texture tex_arg(fz *f, uint32_t *decl);

@@ -19,6 +19,15 @@ void fz_rejected(fz *f, const char *what)
     f->compiled = f->placed = false;
 }
 
+/* Whether a declaration call (what) gave a handle (id); fz_rejected where
+ * it did not. */
+bool fz_accepted(fz *f, uint32_t id, const char *what)
+{
+    if (id == 0)
+        fz_rejected(f, what);
+    return id != 0;
+}
+
 /* Appends an accepted call to the journal (name: its name argument). */
 jcall *fz_jot(fz *f, jkind kind, const char *nm, uint32_t made, uint32_t made2)
 {
@@ -171,6 +180,21 @@ static void shadow_push(fz *f, const shadow *s)
         f->res[f->res_count++] = *s;
 }
 
+/* A texture's zero mip, layer and sample counts as the graph reads them: 1. */
+static void shadow_defaults(shadow *s)
+{
+    s->mips = s->mips ? s->mips : 1;
+    s->layers = s->layers ? s->layers : 1;
+    s->samples = s->samples ? s->samples : 1;
+}
+
+/* An import's stage and access masks, read in that order. */
+static void read_sync(rd *r, VkPipelineStageFlags2 *stage, VkAccessFlags2 *access)
+{
+    *stage = rd_num64(r);
+    *access = rd_num64(r);
+}
+
 void op_texture(fz *f, bool import)
 {
     rd *r = f->r;
@@ -199,13 +223,9 @@ void op_texture(fz *f, bool import)
                 return;
             t = rg_texture_create_history(f->g, &d, &prev);
             CHECK((t.id == 0) == (prev.id == 0), "history texture %u with previous %u", t.id, prev.id);
-            if (t.id == 0) {
-                fz_rejected(f, "rg_texture_create_history");
+            if (!fz_accepted(f, t.id, "rg_texture_create_history"))
                 return;
-            }
-            s.mips = s.mips ? s.mips : 1;
-            s.layers = s.layers ? s.layers : 1;
-            s.samples = s.samples ? s.samples : 1;
+            shadow_defaults(&s);
             s.id = t.id;
             s.pair = f->res_count + 2;
             shadow_push(f, &s);
@@ -225,26 +245,20 @@ void op_texture(fz *f, bool import)
                                     .mip_levels = s.mips, .array_layers = s.layers,
                                     .samples = (VkSampleCountFlagBits)s.samples};
         d.initial_layout = (VkImageLayout)rd_pick(r, layouts, COUNT(layouts));
-        d.initial_stage = rd_num64(r);
-        d.initial_access = rd_num64(r);
+        read_sync(r, &d.initial_stage, &d.initial_access);
         d.final_layout = (VkImageLayout)rd_pick(r, layouts, COUNT(layouts));
-        d.final_stage = rd_num64(r);
-        d.final_access = rd_num64(r);
+        read_sync(r, &d.final_stage, &d.final_access);
         t = rg_texture_import(f->g, &d);
         if (t.id)
             fz_jot(f, J_TEXTURE_IMPORT, nm, t.id, 0)->u.import = d;
     }
-    if (t.id == 0) {
-        fz_rejected(f, import ? "rg_texture_import" : "rg_texture_create");
+    if (!fz_accepted(f, t.id, import ? "rg_texture_import" : "rg_texture_create"))
         return;
-    }
     /* Copy sizes, resolve modes, filters and barrier aspects follow from the
      * format: one the engine does not know (multi-planar) must be refused. */
     CHECK(rg_format_get_info(s.format).block_size != 0, "%s accepted format %d, unknown to the engine's table",
           import ? "rg_texture_import" : "rg_texture_create", (int)s.format);
-    s.mips = s.mips ? s.mips : 1;
-    s.layers = s.layers ? s.layers : 1;
-    s.samples = s.samples ? s.samples : 1;
+    shadow_defaults(&s);
     s.id = t.id;
     shadow_push(f, &s);
 }
@@ -264,18 +278,14 @@ void op_buffer(fz *f, bool import)
             fz_jot(f, J_BUFFER, nm, b.id, 0)->u.buffer = d;
     } else {
         rg_buffer_import_desc d = {.name = nm, .size = s.size};
-        d.initial_stage = rd_num64(r);
-        d.initial_access = rd_num64(r);
-        d.final_stage = rd_num64(r);
-        d.final_access = rd_num64(r);
+        read_sync(r, &d.initial_stage, &d.initial_access);
+        read_sync(r, &d.final_stage, &d.final_access);
         b = rg_buffer_import(f->g, &d);
         if (b.id)
             fz_jot(f, J_BUFFER_IMPORT, nm, b.id, 0)->u.buffer_import = d;
     }
-    if (b.id == 0) {
-        fz_rejected(f, import ? "rg_buffer_import" : "rg_buffer_create");
+    if (!fz_accepted(f, b.id, import ? "rg_buffer_import" : "rg_buffer_create"))
         return;
-    }
     s.id = b.id;
     shadow_push(f, &s);
 }

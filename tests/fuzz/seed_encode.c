@@ -166,6 +166,13 @@ void s_begin(enc *e, const char *nm, const s_att *colors, uint32_t n, const s_at
     s_span(e, nm, colors, n, depth, false);
 }
 
+void s_drawn(enc *e, const char *nm, const s_att *colors, uint32_t n, const s_att *depth)
+{
+    s_begin(e, nm, colors, n, depth);
+    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
+    s_op(e, OP_END);
+}
+
 void s_op(enc *e, uint32_t op) { e8(e, op); }
 
 void s_blit_filter(enc *e, int src, uint32_t src_mip, int dst, uint32_t dst_mip, VkFilter filter)

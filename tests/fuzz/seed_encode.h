@@ -64,6 +64,8 @@ void s_user_q(enc *e, const char *nm, rg_command_kind kind, const s_acc *a, uint
 void s_user(enc *e, const char *nm, rg_command_kind kind, const s_acc *a, uint32_t n);
 void s_span(enc *e, const char *nm, const s_att *colors, uint32_t n, const s_att *depth, bool depth_ro);
 void s_begin(enc *e, const char *nm, const s_att *colors, uint32_t n, const s_att *depth);
+/* A span holding one draw named "draw": begin, the draw, OP_END. */
+void s_drawn(enc *e, const char *nm, const s_att *colors, uint32_t n, const s_att *depth);
 void s_op(enc *e, uint32_t op);
 void s_blit_filter(enc *e, int src, uint32_t src_mip, int dst, uint32_t dst_mip, VkFilter filter);
 void s_blit(enc *e, int src, uint32_t src_mip, int dst, uint32_t dst_mip);

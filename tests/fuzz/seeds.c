@@ -129,9 +129,7 @@ static void seed_trails(enc *e)
     s_tex(e, "scene", VK_FORMAT_R8G8B8A8_UNORM, 640, 360, 1, 1);                             /* t1 */
     s_history(e, "trail", VK_FORMAT_R16G16B16A16_SFLOAT, 640, 360);                           /* t2, t3 */
     s_att sa = ATT(1, LD_CLEAR, ST_STORE, -1);
-    s_begin(e, "scene", &sa, 1, NULL);
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
+    s_drawn(e, "scene", &sa, 1, NULL);
     s_att comp[2] = {ATT(0, LD_DONT, ST_STORE, -1), ATT(2, LD_DONT, ST_STORE, -1)};
     s_begin(e, "composite", comp, 2, NULL);
     s_user(e, "trails", RG_COMMAND_DRAW, A(T(1, RG_USAGE_SAMPLED_FRAGMENT), T(3, RG_USAGE_SAMPLED_FRAGMENT)));
@@ -196,9 +194,7 @@ static void seed_history_unread(enc *e)
     s_history(e, "accumulated", VK_FORMAT_R32_UINT, 64, 64);        /* t0, t1 */
     s_history(e, "async", VK_FORMAT_R32_UINT, 64, 64);              /* t2, t3 */
     s_att a = ATT(0, LD_CLEAR, ST_STORE, -1);
-    s_begin(e, "write current", &a, 1, NULL);
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
+    s_drawn(e, "write current", &a, 1, NULL);
     e8(e, OP_COPY_T2B), e8(e, 0), e64(e, 0), e8(e, 0), e32(e, 0), e32(e, 0), e32(e, 1);
     s_user_q(e, "fill", RG_COMMAND_OUTSIDE, A(T(2, RG_USAGE_STORAGE_WRITE_COMPUTE)), RG_QUEUE_COMPUTE);
     s_op(e, OP_COMPILE);
@@ -240,10 +236,8 @@ static void seed_redeclare(enc *e)
     for (int round = 0; round < 2; round++) {
         s_tex(e, "color", VK_FORMAT_R8G8B8A8_UNORM, 640, 480, 1, 1);
         s_tex(e, "depth", VK_FORMAT_D24_UNORM_S8_UINT, 640, 480, 1, 1);
-        s_begin(e, "pass", (const s_att[]){ATT(0, LD_CLEAR, ST_STORE, -1)}, 1,
+        s_drawn(e, "pass", (const s_att[]){ATT(0, LD_CLEAR, ST_STORE, -1)}, 1,
                 &(s_att)ATT(1, LD_CLEAR, ST_DONT, -1));
-        s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-        s_op(e, OP_END);
         s_user(e, "post", RG_COMMAND_OUTSIDE, A(T(0, RG_USAGE_SAMPLED_COMPUTE)));
         s_op(e, OP_COMPILE);
         s_place(e, "NVIDIA H200");
@@ -268,9 +262,7 @@ static void seed_mrt_resolve(enc *e)
     }
     s_tex(e, "depth ms", VK_FORMAT_D32_SFLOAT, 320, 240, 1, 4); /* t16 */
     s_tex(e, "depth", VK_FORMAT_D32_SFLOAT, 320, 240, 1, 1);    /* t17 */
-    s_begin(e, "mrt", colors, 8, &(s_att)ATT(16, LD_CLEAR, ST_DONT, 17));
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
+    s_drawn(e, "mrt", colors, 8, &(s_att)ATT(16, LD_CLEAR, ST_DONT, 17));
     s_user(e, "composite", RG_COMMAND_OUTSIDE,
            A(T(1, RG_USAGE_SAMPLED_COMPUTE), T(15, RG_USAGE_SAMPLED_COMPUTE), T(17, RG_USAGE_SAMPLED_COMPUTE)));
     s_op(e, OP_COMPILE);
@@ -292,9 +284,7 @@ static void seed_depth_stencil(enc *e)
     s_buf(e, "readback", 640 * 480 * 4, true);                       /* b0 */
     s_buf(e, "upload", 640 * 480 * 4, true);                         /* b1 */
     const s_att color = ATT(6, LD_LOAD, ST_STORE, -1);
-    s_begin(e, "prepass", (const s_att[]){ATT(6, LD_CLEAR, ST_STORE, -1)}, 1, &(s_att)ATT(0, LD_CLEAR, ST_STORE, -1));
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
+    s_drawn(e, "prepass", (const s_att[]){ATT(6, LD_CLEAR, ST_STORE, -1)}, 1, &(s_att)ATT(0, LD_CLEAR, ST_STORE, -1));
     s_user(e, "stencil sample", RG_COMMAND_OUTSIDE, A(TA(0, RG_USAGE_SAMPLED_COMPUTE, VK_IMAGE_ASPECT_STENCIL_BIT)));
     s_user(e, "depth sample", RG_COMMAND_OUTSIDE, A(TA(0, RG_USAGE_SAMPLED_COMPUTE, VK_IMAGE_ASPECT_DEPTH_BIT)));
     /* Read-only depth spans back to back, no color: only their load and
@@ -312,16 +302,10 @@ static void seed_depth_stencil(enc *e)
         s_op(e, OP_END);
     }
     s_user(e, "depth read", RG_COMMAND_OUTSIDE, A(TA(0, RG_USAGE_SAMPLED_COMPUTE, VK_IMAGE_ASPECT_DEPTH_BIT)));
-    s_begin(e, "stencil only", &color, 1, &(s_att)ATT(2, LD_CLEAR, ST_STORE, -1));
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
-    s_begin(e, "d32s8", NULL, 0, &(s_att)ATT(1, LD_CLEAR, ST_STORE, -1));
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
+    s_drawn(e, "stencil only", &color, 1, &(s_att)ATT(2, LD_CLEAR, ST_STORE, -1));
+    s_drawn(e, "d32s8", NULL, 0, &(s_att)ATT(1, LD_CLEAR, ST_STORE, -1));
     s_user(e, "d32s8 stencil", RG_COMMAND_OUTSIDE, A(TA(1, RG_USAGE_SAMPLED_COMPUTE, VK_IMAGE_ASPECT_STENCIL_BIT)));
-    s_begin(e, "d16", NULL, 0, &(s_att)ATT(3, LD_CLEAR, ST_STORE, -1));
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
+    s_drawn(e, "d16", NULL, 0, &(s_att)ATT(3, LD_CLEAR, ST_STORE, -1));
     s_copy(e, false, 0, 0, 3, 0);          /* D16: 2 bytes a texel */
     s_copy(e, false, 0, 640 * 480 * 2, 2, 0); /* S8: 1 byte, at a multiple of 4 */
     s_copy(e, true, 1, 0, 4, 0);           /* D32: 4 bytes */
@@ -353,13 +337,11 @@ static void seed_formats(enc *e)
     s_tex(e, "rgb8", VK_FORMAT_R8G8B8_UNORM, 30, 30, 1, 1);                /* t13 */
     s_buf(e, "texels", 1 << 20, true);                                     /* b0 */
     s_buf(e, "readback", 1 << 20, true);                                   /* b1 */
-    s_begin(e, "ids",
+    s_drawn(e, "ids",
             (const s_att[]){ATT(0, LD_CLEAR, ST_DONT, 1, .mode = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT),
                             ATT(2, LD_CLEAR, ST_DONT, 3),
                             ATT(4, LD_CLEAR, ST_DONT, 5, .mode = VK_RESOLVE_MODE_AVERAGE_BIT)},
             3, NULL);
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
     s_copy(e, true, 0, 16, 6, 2);      /* BC7 mip 2, 64x64: 16x16 blocks of 16 bytes */
     s_copy(e, true, 0, 65536, 6, 0);   /* and its other mips, which "read" samples too */
     s_copy(e, true, 0, 131072, 6, 1);
@@ -397,37 +379,23 @@ static void seed_import_mips_extend(enc *e)
                     VK_IMAGE_LAYOUT_GENERAL);                                              /* t3 */
     s_tex(e, "ms depth", VK_FORMAT_D32_SFLOAT, 1024, 1024, 1, 4);                          /* t4 */
     s_buf(e, "scratch", 4096, false);                                                      /* b0 */
-    s_begin(e, "cascade 2", NULL, 0, &(s_att)ATT(1, LD_CLEAR, ST_STORE, -1, .layer = 2));
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
-    s_begin(e, "cascade 3 resolved", NULL, 0,
+    s_drawn(e, "cascade 2", NULL, 0, &(s_att)ATT(1, LD_CLEAR, ST_STORE, -1, .layer = 2));
+    s_drawn(e, "cascade 3 resolved", NULL, 0,
             &(s_att)ATT(4, LD_CLEAR, ST_DONT, 1, .resolve_layer = 3, .mode = VK_RESOLVE_MODE_MAX_BIT));
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
-    s_begin(e, "face 3 mip 1", (const s_att[]){ATT(0, LD_CLEAR, ST_STORE, -1, .mip = 1, .layer = 3)}, 1, NULL);
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
-    s_begin(e, "face 4 mip 2 resolved",
+    s_drawn(e, "face 3 mip 1", (const s_att[]){ATT(0, LD_CLEAR, ST_STORE, -1, .mip = 1, .layer = 3)}, 1, NULL);
+    s_drawn(e, "face 4 mip 2 resolved",
             (const s_att[]){ATT(2, LD_CLEAR, ST_DONT, 0, .resolve_mip = 2, .resolve_layer = 4)}, 1, NULL);
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
-    s_begin(e, "persistent", (const s_att[]){ATT(3, LD_LOAD, ST_STORE, -1, .mip = 2, .layer = 1)}, 1, NULL);
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
+    s_drawn(e, "persistent", (const s_att[]){ATT(3, LD_LOAD, ST_STORE, -1, .mip = 2, .layer = 1)}, 1, NULL);
     s_user(e, "sample", RG_COMMAND_OUTSIDE, A(T(0, RG_USAGE_SAMPLED_COMPUTE), T(1, RG_USAGE_SAMPLED_COMPUTE)));
     /* Placed, then a span and a compute pass more; compiled and placed again; reset. */
     s_extend(e, "NVIDIA H200", 4, 1);
-    s_begin(e, "late", (const s_att[]){ATT(3, LD_LOAD, ST_STORE, -1, .mip = 1)}, 1, NULL);
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
+    s_drawn(e, "late", (const s_att[]){ATT(3, LD_LOAD, ST_STORE, -1, .mip = 1)}, 1, NULL);
     s_user(e, "late compute", RG_COMMAND_OUTSIDE,
            A(T(3, RG_USAGE_STORAGE_READ_COMPUTE), B(0, RG_USAGE_STORAGE_WRITE_COMPUTE)));
     /* Declared again: extended by a created texture and its writer, then destroyed. */
     s_import_layers(e, "probe", VK_FORMAT_R16G16B16A16_SFLOAT, 128, 128, 4, 6, VK_IMAGE_LAYOUT_UNDEFINED, 0,
                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);                             /* t0 */
-    s_begin(e, "face 5 mip 3", (const s_att[]){ATT(0, LD_CLEAR, ST_STORE, -1, .mip = 3, .layer = 5)}, 1, NULL);
-    s_user(e, "draw", RG_COMMAND_DRAW, NULL, 0);
-    s_op(e, OP_END);
+    s_drawn(e, "face 5 mip 3", (const s_att[]){ATT(0, LD_CLEAR, ST_STORE, -1, .mip = 3, .layer = 5)}, 1, NULL);
     s_extend(e, "Apple silicon, MoltenVK >= 1.2.9", 2, 2);
     s_tex(e, "late target", VK_FORMAT_R16G16B16A16_SFLOAT, 128, 128, 1, 1);                /* t1 */
     s_user(e, "late write", RG_COMMAND_OUTSIDE,
