@@ -533,33 +533,6 @@ static bool local_usage(merger *m)
     return m->usage != NULL;
 }
 
-/* On a tile with a hard limit (Metal's), a span whose colour alone is over
- * it cannot be rendered at all: a compile error naming it and its
- * attachments. */
-static rg_result spans_fit_tile(const rg_graph *g)
-{
-    rg_tile_info t = rg__tile_of(&g->caps);
-    for (uint32_t s = 0; t.hard && s < g->decl.span_count; s++) {
-        const rg__span *span = &g->decl.spans[s];
-        const rg_rendering_desc *d = &span->desc;
-        char why[256], names[256] = "";
-        if (d->color_count == 0 || rg__culled(g, span->begin_cmd))
-            continue;
-        VkSampleCountFlagBits samples = g->decl.resources[rg__texture_index(g, d->colors[0].texture)].samples;
-        if (rg__tile_fits(g, d->colors, d->color_count, samples, why, sizeof why))
-            continue;
-        size_t len = 0;
-        for (uint32_t c = 0; c < d->color_count && len < sizeof names; c++) {
-            int n = snprintf(names + len, sizeof names - len, "%s'%s'", c ? ", " : "",
-                             g->decl.resources[rg__texture_index(g, d->colors[c].texture)].name);
-            len += n > 0 ? (size_t)n : 0;
-        }
-        return rg__fail(g, RG_ERROR_UNSUPPORTED, "span '%s' (colour %s) needs %s: the device cannot render it; "
-                        "use fewer or smaller colour attachments", g->decl.cmds[span->begin_cmd].name, names, why);
-    }
-    return RG_SUCCESS;
-}
-
 rg_result rg__compile_merge(const rg_graph *g, rg__merged *out)
 {
     const rg__nodes *nodes = &g->compiled.nodes;
@@ -569,7 +542,7 @@ rg_result rg__compile_merge(const rg_graph *g, rg__merged *out)
     m.cand = rg__malloc(g, ((size_t)g->decl.span_count + 1) * sizeof *m.cand);
     rg_result r = m.nodes && m.node_pos && m.cand ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
     if (r == RG_SUCCESS)
-        r = spans_fit_tile(g);
+        r = rg__spans_fit_tile(g);
     for (uint32_t s = 0; r == RG_SUCCESS && s < g->decl.span_count; s++)
         m.cand[s] = RG__NONE;
     if (r == RG_SUCCESS)

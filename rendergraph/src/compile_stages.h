@@ -104,6 +104,9 @@ bool rg__same_view(const rg_graph *g, const rg_attachment *a, const rg_attachmen
  * graph's caps (rg_tile_info); else false with the arithmetic in why. */
 bool rg__tile_fits(const rg_graph *g, const rg_attachment *colors, uint32_t count, VkSampleCountFlagBits samples,
                    char *why, size_t size);
+/* RG_ERROR_UNSUPPORTED (kept) for the first span not culled whose colour
+ * alone is over a hard tile limit: the device cannot render it. */
+rg_result rg__spans_fit_tile(const rg_graph *g);
 /* Whether two ranges are one; the command access `access` belongs to. */
 bool rg__ranges_equal(const rg_range *a, const rg_range *b);
 uint32_t rg__access_cmd(const rg_graph *g, uint32_t access);
