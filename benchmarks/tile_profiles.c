@@ -1,0 +1,253 @@
+/* tile_profiles: what each tile profile (docs/tiles.md) makes of three
+ * frames, device-free. Every figure is computed by the graph from the
+ * profiles' published budgets and an offline placement: no tile GPU is
+ * measured (none was available), and the tile traffic is the graph's own
+ * estimate (rg_tile_traffic_get).
+ *
+ * Frames, at --size (default 1920x1080):
+ *   deferred   G-buffer (albedo RGBA8, normal RGBA16F, material RGBA8,
+ *              depth D32), lighting reading it pixel-locally into hdr
+ *              RGBA16F: 24 B of colour per pixel merged
+ *   fat        the same with normal, material and emissive in RGBA16F and
+ *              motion in RG16F: 44 B merged
+ *   msaa4      forward pass into 4x MSAA RGBA16F + D32, a second pass
+ *              reading it pixel-locally into another 4x RGBA16F target,
+ *              resolved: 16 B per sample, 64 B per pixel
+ * Per profile and frame: merges taken and refused (the first reason),
+ * lazily allocated and pooled MiB (the placement of a device with a lazy
+ * type on tile profiles, without one on desktop), the estimated tile
+ * traffic per frame, and the most colour bytes per pixel per sample any
+ * rendering instance keeps in the tile.
+ *
+ *   tile_profiles [--size WxH]
+ */
+#include <rendergraph/rendergraph.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t width = 1920, height = 1080;
+
+static bool record_nothing(const rg_record_context *rc, void *user)
+{
+    (void)rc, (void)user;
+    return true;
+}
+
+static rg_texture target(rg_graph *g, const char *name, VkFormat format, VkSampleCountFlagBits samples)
+{
+    return rg_texture_create(g, &(rg_texture_desc){.name = name, .format = format, .width = width, .height = height,
+                                                  .samples = samples});
+}
+
+static void draw(rg_graph *g, const char *name, const rg_access *a, uint32_t n)
+{
+    rg_cmd_user(g, &(rg_user_desc){.name = name, .kind = RG_COMMAND_DRAW, .accesses = a, .access_count = n,
+                                   .record = record_nothing});
+}
+
+static rg_access local_read(rg_texture t)
+{
+    return (rg_access){.texture = t, .usage = RG_USAGE_PIXEL_LOCAL_READ, .whole = true};
+}
+
+/* The swapchain image, and a pass that tonemaps hdr into it. */
+static void present(rg_graph *g, rg_texture hdr)
+{
+    rg_texture out = rg_texture_import(g, &(rg_texture_import_desc){
+        .name = "swapchain", .format = VK_FORMAT_B8G8R8A8_SRGB, .width = width, .height = height,
+        .final_layout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR});
+    rg_begin_rendering(g, &(rg_rendering_desc){.name = "tonemap", .color_count = 1,
+                                               .colors = {{.texture = out, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE}}});
+    draw(g, "tonemap", &(rg_access){.texture = hdr, .usage = RG_USAGE_SAMPLED_FRAGMENT, .whole = true}, 1);
+    rg_end_rendering(g);
+}
+
+static void declare_gbuffer(rg_graph *g, const VkFormat *formats, uint32_t count)
+{
+    static const char *names[] = {"albedo", "normal", "material", "motion", "emissive"};
+    rg_rendering_desc gb = {.name = "gbuffer"};
+    rg_access reads[5];
+    for (uint32_t i = 0; i < count; i++) {
+        rg_texture t = target(g, names[i], formats[i], VK_SAMPLE_COUNT_1_BIT);
+        gb.colors[gb.color_count++] = (rg_attachment){.texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR};
+        reads[i] = local_read(t);
+    }
+    gb.depth = (rg_attachment){.texture = target(g, "depth", VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_1_BIT),
+                               .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_DONT_CARE};
+    rg_begin_rendering(g, &gb);
+    draw(g, "scene", NULL, 0);
+    rg_end_rendering(g);
+    rg_texture hdr = target(g, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, VK_SAMPLE_COUNT_1_BIT);
+    rg_begin_rendering(g, &(rg_rendering_desc){.name = "lighting", .color_count = 1,
+                                               .colors = {{.texture = hdr, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE}}});
+    draw(g, "lights", reads, count);
+    rg_end_rendering(g);
+    present(g, hdr);
+}
+
+static void declare_deferred(rg_graph *g)
+{
+    static const VkFormat f[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R8G8B8A8_UNORM};
+    declare_gbuffer(g, f, 3);
+}
+
+static void declare_fat(rg_graph *g)
+{
+    static const VkFormat f[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R16G16B16A16_SFLOAT,
+                                 VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R16G16_SFLOAT,
+                                 VK_FORMAT_R16G16B16A16_SFLOAT};
+    declare_gbuffer(g, f, 5);
+}
+
+static void declare_msaa4(rg_graph *g)
+{
+    rg_texture color = target(g, "color", VK_FORMAT_R16G16B16A16_SFLOAT, VK_SAMPLE_COUNT_4_BIT);
+    rg_texture depth = target(g, "depth", VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_4_BIT);
+    rg_texture lit = target(g, "lit", VK_FORMAT_R16G16B16A16_SFLOAT, VK_SAMPLE_COUNT_4_BIT);
+    rg_texture hdr = target(g, "hdr", VK_FORMAT_R16G16B16A16_SFLOAT, VK_SAMPLE_COUNT_1_BIT);
+    rg_begin_rendering(g, &(rg_rendering_desc){
+        .name = "forward", .color_count = 1,
+        .colors = {{.texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR}},
+        .depth = {.texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_DONT_CARE}});
+    draw(g, "opaque", NULL, 0);
+    rg_end_rendering(g);
+    rg_begin_rendering(g, &(rg_rendering_desc){
+        .name = "decals", .color_count = 1,
+        .colors = {{.texture = lit, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE, .resolve = hdr}}});
+    rg_access read = local_read(color);
+    draw(g, "decals", &read, 1);
+    rg_end_rendering(g);
+    present(g, hdr);
+}
+
+/* A device with one device-local type and, on a tile profile, a lazily
+ * allocated one that transient attachments may use. */
+static const VkPhysicalDeviceMemoryProperties tile_memory = {
+    .memoryTypeCount = 2,
+    .memoryTypes = {{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0},
+                    {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT, 0}},
+    .memoryHeapCount = 1,
+    .memoryHeaps = {{8ull << 30, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT}},
+};
+
+typedef struct placing {
+    rg_graph *g;
+    bool lazy_type;
+} placing;
+
+/* Texel bytes times pixels, rounded to 64 KiB; transient attachments may
+ * take the lazy type where there is one. */
+static bool requirements(void *user, const char *name, bool is_texture, uint32_t index, VkDeviceSize *size,
+                         VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
+{
+    (void)name;
+    const placing *p = user;
+    rg_resource_info info;
+    if (rg_resource_get(p->g, index, &info) != RG_SUCCESS)
+        return false;
+    VkDeviceSize bytes = is_texture ? (VkDeviceSize)info.width * info.height * info.samples *
+                                          rg_format_get_info(info.format).block_size
+                                    : info.size;
+    *size = (bytes + 65535) / 65536 * 65536;
+    *alignment = 65536;
+    *type_bits = 1u | (p->lazy_type && info.transient ? 2u : 0u);
+    *dedicated = false;
+    return true;
+}
+
+typedef struct figures {
+    uint32_t merged, refused;
+    char reason[256];
+    double lazy_mib, pooled_mib, traffic_mib;
+    uint32_t most_color;
+} figures;
+
+/* The most colour bytes per pixel per sample one rendering instance
+ * keeps (a span's rendering describes its whole instance). */
+static uint32_t most_color(rg_graph *g)
+{
+    const rg_command *order;
+    uint32_t count = rg_execution_order(g, &order), most = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        rg_command_info info;
+        rg_command_rendering cr;
+        if (rg_command_get_info(g, order[i], &info) != RG_SUCCESS || info.type != RG_COMMAND_TYPE_BEGIN_RENDERING ||
+            rg_command_get_rendering(g, order[i], &cr) != RG_SUCCESS)
+            continue;
+        uint32_t sum = 0;
+        for (uint32_t c = 0; c < cr.color_count; c++)
+            sum += rg_format_get_info(cr.color_formats[c]).block_size;
+        if (sum > most)
+            most = sum;
+    }
+    return most;
+}
+
+static figures measure(rg_tile_profile profile, void (*declare)(rg_graph *))
+{
+    figures f = {0};
+    rg_device_caps caps = {.local_read = true, .local_read_multisampled = true, .tile_profile = profile};
+    rg_graph *g = NULL;
+    if (rg_graph_create(&(rg_graph_desc){.name = "tiles", .caps = &caps, .merge = RG_MERGE_ON}, &g) != RG_SUCCESS)
+        return f;
+    declare(g);
+    if (rg_compile(g) != RG_SUCCESS) {
+        snprintf(f.reason, sizeof f.reason, "compile: %s", rg_graph_error_message(g));
+        rg_graph_destroy(g);
+        return f;
+    }
+    for (uint32_t i = 0; i < rg_merge_count(g); i++) {
+        rg_merge_info m;
+        if (rg_merge_get(g, i, &m) != RG_SUCCESS)
+            continue;
+        if (m.merged)
+            f.merged++;
+        else if (f.refused++ == 0)
+            snprintf(f.reason, sizeof f.reason, "%s", m.reason);
+    }
+    placing p = {g, profile != RG_TILE_DESKTOP};
+    VkPhysicalDeviceMemoryProperties props = tile_memory;
+    if (!p.lazy_type)
+        props.memoryTypeCount = 1;
+    if (rg_place_offline(g, &props, requirements, &p) == RG_SUCCESS) {
+        rg_memory_totals t = rg_memory_get_totals(g);
+        f.lazy_mib = (double)t.lazy / (1 << 20);
+        f.pooled_mib = (double)t.pooled / (1 << 20);
+    }
+    rg_tile_traffic traffic;
+    if (rg_tile_traffic_get(g, RG_INDEX_NONE, &traffic) == RG_SUCCESS)
+        f.traffic_mib = (double)traffic.total / (1 << 20);
+    f.most_color = most_color(g);
+    rg_graph_destroy(g);
+    return f;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%ux%u", &width, &height) == 2) {
+            i++;
+            continue;
+        }
+        fprintf(stderr, "usage: tile_profiles [--size WxH]\n");
+        return 2;
+    }
+    static const struct {
+        const char *name;
+        void (*declare)(rg_graph *);
+    } frames[] = {{"deferred", declare_deferred}, {"fat", declare_fat}, {"msaa4", declare_msaa4}};
+    printf("tile profiles at %ux%u, device-free (computed from docs/tiles.md's budgets; no tile GPU measured)\n",
+           width, height);
+    printf("%-20s %-9s %6s %7s %9s %10s %11s %7s  %s\n", "profile", "frame", "merged", "refused", "lazy MiB",
+           "pooled MiB", "traffic MiB", "B/px/s", "first refusal");
+    for (int p = RG_TILE_DESKTOP; p < RG_TILE_PROFILE_COUNT; p++)
+        for (size_t k = 0; k < sizeof frames / sizeof frames[0]; k++) {
+            figures f = measure((rg_tile_profile)p, frames[k].declare);
+            printf("%-20s %-9s %6u %7u %9.2f %10.2f %11.2f %7u  %s\n", rg_tile_profile_info((rg_tile_profile)p).name,
+                   frames[k].name, f.merged, f.refused, f.lazy_mib, f.pooled_mib, f.traffic_mib, f.most_color,
+                   f.reason[0] ? f.reason : "-");
+        }
+    return 0;
+}
