@@ -48,6 +48,9 @@ if ! cmake --build "$work/build" -j "$jobs" --target $(cat "$work/programs") >"$
 fi
 echo "built $(wc -l <"$work/programs") programs in $(($(date +%s) - start)) s"
 export ENG_REQUIRE_DEVICE=1
+# The tile-memory layer's programs find it where the build writes its
+# manifest (as CTest's environment gives them).
+export VK_ADD_LAYER_PATH="$work/build/tests/layers"
 while read -r prog flt; do
   if ! "$work/build/tests/$prog" --filter "$flt" --jobs 1 >"$work/log" 2>&1 ||
      grep -q 'Tested: 0 ' "$work/log"; then

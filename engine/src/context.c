@@ -21,11 +21,39 @@ static void graph_log(void *user, rg_log_level level, const char *object, const 
         ctx->log(ctx->log_user, level, object, message);
 }
 
+/* ENG_TILE_PROFILE (desktop, apple2, apple4, apple7, mali-g71,
+ * mali-bifrost, mali-valhall, adreno6, adreno7: the tile-memory layer's
+ * VKGRAPH_TILE_PROFILE names) makes graphs merge for that tile profile;
+ * unset: the graph detects it from the device. */
+static rg_tile_profile tile_profile_from_env(void)
+{
+    static const char *names[RG_TILE_PROFILE_COUNT] = {
+        [RG_TILE_DESKTOP] = "desktop",           [RG_TILE_APPLE2] = "apple2",
+        [RG_TILE_APPLE4] = "apple4",             [RG_TILE_APPLE7] = "apple7",
+        [RG_TILE_MALI_G71] = "mali-g71",         [RG_TILE_MALI_BIFROST] = "mali-bifrost",
+        [RG_TILE_MALI_VALHALL] = "mali-valhall", [RG_TILE_ADRENO6] = "adreno6",
+        [RG_TILE_ADRENO7] = "adreno7",
+    };
+    const char *env = getenv("ENG_TILE_PROFILE");
+    if (!env || !*env)
+        return RG_TILE_AUTO;
+    for (int p = 0; p < RG_TILE_PROFILE_COUNT; p++)
+        if (names[p] && strcmp(env, names[p]) == 0)
+            return (rg_tile_profile)p;
+    return RG_TILE_PROFILE_COUNT; /* refused by the caller */
+}
+
 /* The device as render graphs see it: its handles, the loader's entry
  * point, the queues the context made and what create_device enabled
- * (timeline semaphores always, local read where offered). */
+ * (timeline semaphores always, local read where offered), the tile
+ * profile ENG_TILE_PROFILE names. */
 static eng_result create_graph_device(eng_context *ctx, const void *enabled_features)
 {
+    rg_tile_profile tile = tile_profile_from_env();
+    if (tile == RG_TILE_PROFILE_COUNT)
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_context_create: ENG_TILE_PROFILE='%.64s': want desktop, "
+                         "apple2, apple4, apple7, mali-g71, mali-bifrost, mali-valhall, adreno6 or adreno7",
+                         getenv("ENG_TILE_PROFILE"));
     rg_device_desc d = {
         .instance = ctx->instance,
         .physical_device = ctx->physical,
@@ -40,6 +68,7 @@ static eng_result create_graph_device(eng_context *ctx, const void *enabled_feat
         .log_user = ctx,
         .allocator = ctx->host.alloc ? &ctx->host : NULL,
         .vk_allocator = ctx->vk.allocator,
+        .tile_profile = tile,
     };
     static const eng_queue_kind kinds[RG_QUEUE_COUNT] = {
         [RG_QUEUE_GRAPHICS] = ENG_QUEUE_GRAPHICS,

@@ -189,6 +189,7 @@ VKAPI_ATTR VkResult VKAPI_CALL tile_CreateDevice(VkPhysicalDevice pd, const VkDe
 #undef GET
     pthread_mutex_init(&d->lock, NULL);
     tile_faults_reset(d);
+    tile_profile_reset(d);
     tile_lost_reset();
     tile_moltenvk_reset(d);
     tile_device_add(d);
@@ -203,8 +204,10 @@ VKAPI_ATTR void VKAPI_CALL tile_DestroyDevice(VkDevice device, const VkAllocatio
     if (!d)
         return;
     d->destroy_device(device, alloc);
+    tile_profile_finish(d);
     tile_map_clear(&d->images);
     tile_map_clear(&d->views);
+    tile_map_clear(&d->view_formats);
     tile_map_clear(&d->memory);
     tile_templates_clear(d);
     tile_moltenvk_clear(d);

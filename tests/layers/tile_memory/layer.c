@@ -225,21 +225,27 @@ static VKAPI_ATTR void VKAPI_CALL tile_DestroyDebugUtilsMessengerEXT(VkInstance 
         d->destroy_messenger(instance, handle, alloc);
 }
 
-void tile_report_error(instance_data *inst, const char *text)
+void tile_report(instance_data *inst, const char *id, VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                 const char *text)
 {
     VkDebugUtilsMessengerCallbackDataEXT data = {
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT,
-        .pMessageIdName = RULE_ID,
+        .pMessageIdName = id,
         .pMessage = text,
     };
     pthread_mutex_lock(&inst->lock);
     for (messenger *m = inst->messengers; m; m = m->next) {
-        if ((m->info.messageSeverity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) &&
+        if ((m->info.messageSeverity & severity) &&
             (m->info.messageType & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT))
-            m->info.pfnUserCallback(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                                    VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, &data, m->info.pUserData);
+            m->info.pfnUserCallback(severity, VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, &data,
+                                    m->info.pUserData);
     }
     pthread_mutex_unlock(&inst->lock);
+}
+
+void tile_report_error(instance_data *inst, const char *text)
+{
+    tile_report(inst, RULE_ID, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, text);
 }
 
 /* ------------------------------------------------------------ dispatch */

@@ -170,17 +170,26 @@ typedef struct device_data {
     PFN_vkCmdDrawIndexedIndirectCount draw_indexed_indirect_count;
     PFN_vkCmdExecuteCommands execute_commands;
     pthread_mutex_t lock; /* guards the maps and the counters below */
-    tile_map images;      /* VkImage -> usage | IMAGE_LAZY when bound to lazy memory */
+    tile_map images;      /* VkImage -> usage | samples << IMAGE_SAMPLES_SHIFT | IMAGE_LAZY when lazy */
     tile_map views;       /* VkImageView -> VkImage */
+    tile_map view_formats; /* VkImageView -> its VkFormat (profile.c) */
     tile_map memory;      /* VkDeviceMemory -> memory_value() */
     tile_map templates;   /* VkDescriptorUpdateTemplate -> its image entries (templates.c) */
     tile_map names;       /* MoltenVK mode: VkImage -> its debug-utils name (malloc'd) */
     tile_map passes;      /* MoltenVK mode: VkCommandBuffer -> its rendering instance's state (rules.c) */
     VkDeviceSize heap_used[VK_MAX_MEMORY_HEAPS]; /* live real (non-lazy) bytes */
     VkDeviceSize lazy_used[VK_MAX_MEMORY_HEAPS]; /* live lazy bytes */
+    /* profile.c: VKGRAPH_TILE_PROFILE's row (-1: none), where
+     * VKGRAPH_TILE_REPORT writes, and what the passes moved so far. */
+    int profile;
+    char report_path[512];
+    struct {
+        uint64_t passes, loads, stores, resolves, lazy_attachments;
+    } traffic;
 } device_data;
 
 #define IMAGE_LAZY (1ull << 63)
+#define IMAGE_SAMPLES_SHIFT 40
 
 /* layer.c */
 instance_data *tile_find_instance(void *key);
@@ -192,8 +201,17 @@ static inline void *tile_key(const void *dispatchable)
 {
     return *(void *const *)dispatchable;
 }
-/* Sends an error to every messenger that listens for validation errors. */
+/* Sends an error to every messenger that listens for validation errors;
+ * tile_report any message of id at severity. */
 void tile_report_error(instance_data *inst, const char *text);
+void tile_report(instance_data *inst, const char *id, VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                 const char *text);
+
+/* profile.c: the tile profile read at vkCreateDevice, checked and counted
+ * at every vkCmdBeginRendering, its totals written at vkDestroyDevice. */
+void tile_profile_reset(device_data *d);
+void tile_profile_begin(device_data *d, const VkRenderingInfo *info);
+void tile_profile_finish(device_data *d);
 /* Calls fn for every device made from physical (under the global lock). */
 void tile_for_each_device(VkPhysicalDevice physical, void (*fn)(device_data *d, void *user), void *user);
 /* Adds a made device to the list; takes one out by its key (NULL: none). */

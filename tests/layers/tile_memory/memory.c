@@ -145,7 +145,8 @@ VKAPI_ATTR VkResult VKAPI_CALL tile_CreateImage(VkDevice device, const VkImageCr
     VkResult vr = d->create_image(device, ci, alloc, out);
     if (vr == VK_SUCCESS) {
         pthread_mutex_lock(&d->lock);
-        bool ok = tile_map_put(&d->images, (uint64_t)*out, ci->usage);
+        bool ok = tile_map_put(&d->images, (uint64_t)*out,
+                               ci->usage | (uint64_t)ci->samples << IMAGE_SAMPLES_SHIFT);
         pthread_mutex_unlock(&d->lock);
         if (!ok) {
             d->destroy_image(device, *out, alloc);
@@ -175,6 +176,10 @@ VKAPI_ATTR VkResult VKAPI_CALL tile_CreateImageView(VkDevice device, const VkIma
     if (vr == VK_SUCCESS) {
         pthread_mutex_lock(&d->lock);
         bool ok = tile_map_put(&d->views, (uint64_t)*out, (uint64_t)ci->image);
+        if (ok && !tile_map_put(&d->view_formats, (uint64_t)*out, (uint64_t)ci->format)) {
+            tile_map_remove(&d->views, (uint64_t)*out);
+            ok = false;
+        }
         pthread_mutex_unlock(&d->lock);
         if (!ok) {
             d->destroy_view(device, *out, alloc);
@@ -190,6 +195,7 @@ VKAPI_ATTR void VKAPI_CALL tile_DestroyImageView(VkDevice device, VkImageView vi
     device_data *d = tile_find_device(tile_key(device));
     pthread_mutex_lock(&d->lock);
     tile_map_remove(&d->views, (uint64_t)view);
+    tile_map_remove(&d->view_formats, (uint64_t)view);
     pthread_mutex_unlock(&d->lock);
     d->destroy_view(device, view, alloc);
 }
@@ -210,7 +216,7 @@ static VkImageUsageFlags image_usage(device_data *d, VkImage image)
     pthread_mutex_lock(&d->lock);
     tile_map_get(&d->images, (uint64_t)image, &v);
     pthread_mutex_unlock(&d->lock);
-    return (VkImageUsageFlags)(v & ~IMAGE_LAZY);
+    return (VkImageUsageFlags)(v & 0xffffffffu);
 }
 
 bool tile_image_is_lazy(device_data *d, uint64_t image)

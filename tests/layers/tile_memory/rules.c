@@ -58,6 +58,7 @@ VKAPI_ATTR void VKAPI_CALL tile_CmdBeginRendering(VkCommandBuffer cmd, const VkR
         check_attachment(d, &info->pColorAttachments[i], "color", i);
     check_attachment(d, info->pDepthAttachment, "depth", 0);
     check_attachment(d, info->pStencilAttachment, "stencil", 0);
+    tile_profile_begin(d, info);
     if (d->moltenvk)
         begin_pass(d, cmd, info);
     d->begin_rendering(cmd, info);
