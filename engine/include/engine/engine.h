@@ -314,7 +314,10 @@ typedef struct eng_context_desc {
      * family of several queues offers, measured on any device. With
      * neither this nor single_queue set, the environment variable
      * ENG_QUEUES (default, single, graphics-family) picks the policy;
-     * another value is ENG_ERROR_INVALID_ARGUMENT. */
+     * another value is ENG_ERROR_INVALID_ARGUMENT. ENG_TILE_PROFILE
+     * (desktop, apple2, apple4, apple7, mali-g71, mali-bifrost,
+     * mali-valhall, adreno6, adreno7) gives graphs that tile profile
+     * (rg_device_desc.tile_profile; unset: detected). */
     bool graphics_family_queues;
     /* More device extensions to enable (each must be offered, else
      * ENG_ERROR_UNSUPPORTED naming it), besides the engine's own. */
