@@ -162,3 +162,89 @@ Test(tile_profile_layer, the_report_file_holds_the_passes_traffic)
     /* Both targets stored as declared (STORE, the default): 2 x 16 x 16 x 4 B. */
     cr_expect(strstr(text, "passes 1\nloads 0\nstores 2048\nresolves 0\n"), "%s", text);
 }
+
+/* A G-buffer of `count` colour targets of `format` and a lighting span
+ * reading them pixel-locally into a target of lit_format, on a context whose
+ * graphs know the profile (ENG_TILE_PROFILE) and whose layer holds it.
+ * Where the device has local read the graph merges the pair within the
+ * budget and keeps it apart over it; either way the layer never reports
+ * an instance the graph made. Returns whether the pair merged. */
+static bool merge_under(const char *profile, VkFormat format, uint32_t count, VkFormat lit_format)
+{
+    setenv("ENG_TILE_PROFILE", profile, 1);
+    eng_context *ctx = profile_context(profile, NULL);
+    unsetenv("ENG_TILE_PROFILE");
+    heard_budget h = {0};
+    VkInstance inst = eng_context_instance(ctx);
+    PFN_vkCreateDebugUtilsMessengerEXT create =
+        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
+    PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
+    VkDebugUtilsMessengerCreateInfoEXT mci = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+        .pfnUserCallback = hear_budget,
+        .pUserData = &h,
+    };
+    VkDebugUtilsMessengerEXT messenger;
+    cr_assert_eq(create(inst, &mci, NULL, &messenger), VK_SUCCESS);
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge under profile", .merge = RG_MERGE_ON,
+                                                  .device = eng_context_graph_device(ctx)}, &g),
+                 RG_SUCCESS);
+    cr_expect_eq(rg_device_get_caps(eng_context_graph_device(ctx)).tile_profile != RG_TILE_DESKTOP,
+                 strcmp(profile, "desktop") != 0, "the graphs know %s", profile);
+    rg_rendering_desc gb = {.name = "gbuffer"};
+    rg_access reads[4];
+    for (uint32_t i = 0; i < count; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "gbuffer%u", i);
+        rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = name, .format = format, .width = W,
+                                                               .height = H});
+        gb.colors[gb.color_count++] = (rg_attachment){.texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR};
+        reads[i] = (rg_access){.texture = t, .usage = RG_USAGE_PIXEL_LOCAL_READ, .whole = true};
+    }
+    rg_begin_rendering(g, &gb);
+    rg_cmd_user(g, &(rg_user_desc){.name = "scene", .kind = RG_COMMAND_DRAW, .record = record_nothing});
+    rg_end_rendering(g);
+    rg_texture lit = rg_texture_create(g, &(rg_texture_desc){.name = "lit", .format = lit_format, .width = W,
+                                                             .height = H});
+    rg_begin_rendering(g, &(rg_rendering_desc){.name = "lighting", .color_count = 1,
+                                               .colors = {{.texture = lit, .load = VK_ATTACHMENT_LOAD_OP_CLEAR}}});
+    rg_cmd_user(g, &(rg_user_desc){.name = "light", .kind = RG_COMMAND_DRAW, .record = record_nothing,
+                                   .accesses = reads, .access_count = count});
+    rg_end_rendering(g);
+    rg_cmd_user(g, &(rg_user_desc){.name = "keep", .side_effects = true, .record = record_nothing,
+                                   .accesses = &(rg_access){.texture = lit, .usage = RG_USAGE_SAMPLED_COMPUTE,
+                                                            .whole = true},
+                                   .access_count = 1, .kind = RG_COMMAND_OUTSIDE});
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_merge_info m = {0};
+    cr_assert_eq(rg_merge_get(g, 0, &m), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    bool merged = m.merged;
+    rg_graph_destroy(g);
+    destroy(inst, messenger, NULL);
+    cr_expect_eq(h.errors, 0, "%s: the layer on what the graph made: %s", profile, h.first);
+    char first[1024];
+    eng_message_counts counts = destroy_context_counted(ctx, first, sizeof first);
+    cr_expect_eq(counts.error + counts.warning, 0, "%s: %s", profile, first);
+    return merged;
+}
+
+Test(tile_profile_layer, the_layer_never_reports_what_the_graph_merges)
+{
+    /* 3 x RGBA16F + RGBA8 = 28 B merged: within every budget here;
+     * 3 x RGBA16F + RGBA32F = 40 B: over Apple2-3's and Bifrost's 32 B,
+     * each span alone within them. */
+    static const char *profiles[] = {"apple2", "apple4", "apple7", "mali-bifrost", "desktop"};
+    for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
+        bool fits = merge_under(profiles[i], VK_FORMAT_R16G16B16A16_SFLOAT, 3, VK_FORMAT_R8G8B8A8_UNORM);
+        bool over = merge_under(profiles[i], VK_FORMAT_R16G16B16A16_SFLOAT, 3, VK_FORMAT_R32G32B32A32_SFLOAT);
+        if (strcmp(profiles[i], "apple2") == 0 || strcmp(profiles[i], "mali-bifrost") == 0)
+            cr_expect_not(over, "%s: 40 B is over the budget, never merged", profiles[i]);
+        else
+            cr_expect_eq(over, fits, "%s: 40 B merges wherever 28 B does", profiles[i]);
+    }
+}
