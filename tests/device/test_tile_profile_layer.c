@@ -161,6 +161,7 @@ Test(tile_profile_layer, the_report_file_holds_the_passes_traffic)
     cr_expect(strstr(text, "profile apple7\n"), "%s", text);
     /* Both targets stored as declared (STORE, the default): 2 x 16 x 16 x 4 B. */
     cr_expect(strstr(text, "passes 1\nloads 0\nstores 2048\nresolves 0\n"), "%s", text);
+    cr_expect(strstr(text, "\nlazy_peak "), "%s", text);
 }
 
 /* A G-buffer of `count` colour targets of `format` and a lighting span

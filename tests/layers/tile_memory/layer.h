@@ -184,7 +184,7 @@ typedef struct device_data {
     int profile;
     char report_path[512];
     struct {
-        uint64_t passes, loads, stores, resolves, lazy_attachments;
+        uint64_t passes, loads, stores, resolves, lazy_attachments, lazy_peak;
     } traffic;
 } device_data;
 

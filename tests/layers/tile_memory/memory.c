@@ -300,6 +300,13 @@ VKAPI_ATTR VkResult VKAPI_CALL tile_AllocateMemory(VkDevice device, const VkMemo
     bool ok = tile_map_put(&d->memory, (uint64_t)*out, memory_value(ai->allocationSize, heap, lazy));
     if (ok)
         *(lazy ? &d->lazy_used[heap] : &d->heap_used[heap]) += ai->allocationSize;
+    if (ok && lazy) { /* the most lazy bytes live at once (profile.c's report) */
+        uint64_t live = 0;
+        for (uint32_t h = 0; h < VK_MAX_MEMORY_HEAPS; h++)
+            live += d->lazy_used[h];
+        if (live > d->traffic.lazy_peak)
+            d->traffic.lazy_peak = live;
+    }
     pthread_mutex_unlock(&d->lock);
     if (!ok) {
         d->free_memory(device, *out, alloc);

@@ -12,8 +12,9 @@
  *   desktop                  nothing.
  * With any profile the layer also adds up what each rendering instance
  * moves between tile and memory (loads, stores, resolves of its
- * attachments over its render area) and, with VKGRAPH_TILE_REPORT=path,
- * writes the totals and the passes to that file at vkDestroyDevice. */
+ * attachments over its render area) and the most lazily allocated bytes
+ * live at once, and with VKGRAPH_TILE_REPORT=path writes them to that
+ * file at vkDestroyDevice. */
 #include "layer.h"
 
 #include <stdio.h>
@@ -48,7 +49,7 @@ void tile_profile_reset(device_data *d)
         if (strcmp(name, rows[i].name) == 0)
             d->profile = (int)i;
     snprintf(d->report_path, sizeof d->report_path, "%s", report ? report : "");
-    memset(&d->traffic, 0, sizeof d->traffic);
+    memset(&d->traffic, 0, sizeof d->traffic); /* lazy_peak too: counted with a profile or without */
 }
 
 /* Texel bytes of the colour formats render targets use; 4 for another. */
@@ -168,9 +169,10 @@ void tile_profile_finish(device_data *d)
     FILE *f = fopen(d->report_path, "w");
     if (!f)
         return;
-    fprintf(f, "profile %s\npasses %llu\nloads %llu\nstores %llu\nresolves %llu\nlazy_attachments %llu\n",
+    fprintf(f, "profile %s\npasses %llu\nloads %llu\nstores %llu\nresolves %llu\nlazy_attachments %llu\n"
+            "lazy_peak %llu\n",
             rows[d->profile].name, (unsigned long long)d->traffic.passes, (unsigned long long)d->traffic.loads,
             (unsigned long long)d->traffic.stores, (unsigned long long)d->traffic.resolves,
-            (unsigned long long)d->traffic.lazy_attachments);
+            (unsigned long long)d->traffic.lazy_attachments, (unsigned long long)d->traffic.lazy_peak);
     fclose(f);
 }
