@@ -39,6 +39,34 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL hear_budget(VkDebugUtilsMessageSeverityFla
     return VK_FALSE;
 }
 
+/* A messenger on ctx's instance hearing the layer's budget messages of
+ * `severities` into h, until stop_listening. */
+static VkDebugUtilsMessengerEXT listen(eng_context *ctx, VkDebugUtilsMessageSeverityFlagsEXT severities,
+                                       heard_budget *h)
+{
+    VkInstance inst = eng_context_instance(ctx);
+    PFN_vkCreateDebugUtilsMessengerEXT create =
+        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
+    VkDebugUtilsMessengerCreateInfoEXT mci = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = severities,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+        .pfnUserCallback = hear_budget,
+        .pUserData = h,
+    };
+    VkDebugUtilsMessengerEXT messenger;
+    cr_assert_eq(create(inst, &mci, NULL, &messenger), VK_SUCCESS);
+    return messenger;
+}
+
+static void stop_listening(eng_context *ctx, VkDebugUtilsMessengerEXT messenger)
+{
+    VkInstance inst = eng_context_instance(ctx);
+    PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
+    destroy(inst, messenger, NULL);
+}
+
 static bool record_nothing(const rg_record_context *rc, void *user)
 {
     (void)rc, (void)user;
@@ -51,20 +79,7 @@ static bool record_nothing(const rg_record_context *rc, void *user)
 static heard_budget render_span(eng_context *ctx, VkFormat format, uint32_t count)
 {
     heard_budget h = {0};
-    VkInstance inst = eng_context_instance(ctx);
-    PFN_vkCreateDebugUtilsMessengerEXT create =
-        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
-    PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
-        .pfnUserCallback = hear_budget,
-        .pUserData = &h,
-    };
-    VkDebugUtilsMessengerEXT messenger;
-    cr_assert_eq(create(inst, &mci, NULL, &messenger), VK_SUCCESS);
+    VkDebugUtilsMessengerEXT messenger = listen(ctx, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, &h);
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "budget", .device = eng_context_graph_device(ctx)}, &g),
                  RG_SUCCESS);
@@ -89,7 +104,7 @@ static heard_budget render_span(eng_context *ctx, VkFormat format, uint32_t coun
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_assert_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
-    destroy(inst, messenger, NULL);
+    stop_listening(ctx, messenger);
     return h;
 }
 
@@ -176,20 +191,7 @@ static bool merge_under(const char *profile, VkFormat format, uint32_t count, Vk
     eng_context *ctx = profile_context(profile, NULL);
     unsetenv("ENG_TILE_PROFILE");
     heard_budget h = {0};
-    VkInstance inst = eng_context_instance(ctx);
-    PFN_vkCreateDebugUtilsMessengerEXT create =
-        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
-    PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
-        .pfnUserCallback = hear_budget,
-        .pUserData = &h,
-    };
-    VkDebugUtilsMessengerEXT messenger;
-    cr_assert_eq(create(inst, &mci, NULL, &messenger), VK_SUCCESS);
+    VkDebugUtilsMessengerEXT messenger = listen(ctx, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, &h);
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge under profile", .merge = RG_MERGE_ON,
                                                   .device = eng_context_graph_device(ctx)}, &g),
@@ -226,7 +228,7 @@ static bool merge_under(const char *profile, VkFormat format, uint32_t count, Vk
     cr_assert_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     bool merged = m.merged;
     rg_graph_destroy(g);
-    destroy(inst, messenger, NULL);
+    stop_listening(ctx, messenger);
     cr_expect_eq(h.errors, 0, "%s: the layer on what the graph made: %s", profile, h.first);
     char first[1024];
     eng_message_counts counts = destroy_context_counted(ctx, first, sizeof first);
