@@ -20,51 +20,21 @@
 #define W 16
 #define H 16
 
+/* What the layer said of the budget: counts and the first message. */
 typedef struct heard_budget {
     int errors, infos;
     char first[512];
 } heard_budget;
 
-static VKAPI_ATTR VkBool32 VKAPI_CALL hear_budget(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                  VkDebugUtilsMessageTypeFlagsEXT type,
-                                                  const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)type;
-    heard_budget *h = user;
-    if (!data->pMessageIdName || strcmp(data->pMessageIdName, "VKGRAPH-tile-budget") != 0)
-        return VK_FALSE;
-    if (h->errors + h->infos == 0)
-        snprintf(h->first, sizeof h->first, "%s", data->pMessage);
-    *(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? &h->errors : &h->infos) += 1;
-    return VK_FALSE;
-}
+#define BUDGET_ID "VKGRAPH-tile-budget"
 
-/* A messenger on ctx's instance hearing the layer's budget messages of
- * `severities` into h, until stop_listening. */
-static VkDebugUtilsMessengerEXT listen(eng_context *ctx, VkDebugUtilsMessageSeverityFlagsEXT severities,
-                                       heard_budget *h)
+static heard_budget heard_of(tile_rule_counter *c)
 {
-    VkInstance inst = eng_context_instance(ctx);
-    PFN_vkCreateDebugUtilsMessengerEXT create =
-        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = severities,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
-        .pfnUserCallback = hear_budget,
-        .pUserData = h,
-    };
-    VkDebugUtilsMessengerEXT messenger;
-    cr_assert_eq(create(inst, &mci, NULL, &messenger), VK_SUCCESS);
-    return messenger;
-}
-
-static void stop_listening(eng_context *ctx, VkDebugUtilsMessengerEXT messenger)
-{
-    VkInstance inst = eng_context_instance(ctx);
-    PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
-    destroy(inst, messenger, NULL);
+    heard_budget h = {0};
+    tile_message_counts n = tile_message_counter_end(c, h.first, sizeof h.first);
+    h.errors = n.errors;
+    h.infos = n.infos;
+    return h;
 }
 
 static bool record_nothing(const rg_record_context *rc, void *user)
@@ -75,11 +45,11 @@ static bool record_nothing(const rg_record_context *rc, void *user)
 
 /* One span of `count` colour targets of `format`, cleared and stored (the
  * last read by a copy so it is kept), recorded once on ctx under a
- * messenger; returns what the layer said of the budget. */
+ * counter; returns what the layer said of the budget. */
 static heard_budget render_span(eng_context *ctx, VkFormat format, uint32_t count)
 {
-    heard_budget h = {0};
-    VkDebugUtilsMessengerEXT messenger = listen(ctx, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, &h);
+    tile_rule_counter *counter = tile_message_counter_begin(
+        ctx, BUDGET_ID, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT);
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "budget", .device = eng_context_graph_device(ctx)}, &g),
                  RG_SUCCESS);
@@ -104,8 +74,7 @@ static heard_budget render_span(eng_context *ctx, VkFormat format, uint32_t coun
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_assert_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
-    stop_listening(ctx, messenger);
-    return h;
+    return heard_of(counter);
 }
 
 /* A context with the layer under profile (and a report file when path). */
@@ -190,8 +159,7 @@ static bool merge_under(const char *profile, VkFormat format, uint32_t count, Vk
     setenv("ENG_TILE_PROFILE", profile, 1);
     eng_context *ctx = profile_context(profile, NULL);
     unsetenv("ENG_TILE_PROFILE");
-    heard_budget h = {0};
-    VkDebugUtilsMessengerEXT messenger = listen(ctx, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, &h);
+    tile_rule_counter *counter = tile_message_counter_begin(ctx, BUDGET_ID, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT);
     rg_graph *g = NULL;
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merge under profile", .merge = RG_MERGE_ON,
                                                   .device = eng_context_graph_device(ctx)}, &g),
@@ -228,7 +196,7 @@ static bool merge_under(const char *profile, VkFormat format, uint32_t count, Vk
     cr_assert_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     bool merged = m.merged;
     rg_graph_destroy(g);
-    stop_listening(ctx, messenger);
+    heard_budget h = heard_of(counter);
     cr_expect_eq(h.errors, 0, "%s: the layer on what the graph made: %s", profile, h.first);
     char first[1024];
     eng_message_counts counts = destroy_context_counted(ctx, first, sizeof first);

@@ -40,7 +40,8 @@ eng_context *tile_faulty_context(const char *variable, unsigned long long value)
 struct tile_rule_counter {
     eng_context *ctx;
     VkDebugUtilsMessengerEXT messenger;
-    int count;
+    const char *id;
+    tile_message_counts counts;
     char first[1024];
 };
 
@@ -50,22 +51,29 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL count_rule(VkDebugUtilsMessageSeverityFlag
 {
     (void)type;
     tile_rule_counter *c = user;
-    if ((severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) && data->pMessageIdName &&
-        strcmp(data->pMessageIdName, "VKGRAPH-tile-memoryless") == 0) {
-        if (c->count++ == 0)
-            snprintf(c->first, sizeof c->first, "%s", data->pMessage ? data->pMessage : "");
-    }
+    if (!data->pMessageIdName || strcmp(data->pMessageIdName, c->id) != 0)
+        return VK_FALSE;
+    if (c->counts.errors + c->counts.infos == 0)
+        snprintf(c->first, sizeof c->first, "%s", data->pMessage ? data->pMessage : "");
+    *(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? &c->counts.errors : &c->counts.infos) += 1;
     return VK_FALSE;
 }
 
 tile_rule_counter *tile_rule_counter_begin(eng_context *ctx)
 {
+    return tile_message_counter_begin(ctx, "VKGRAPH-tile-memoryless", VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT);
+}
+
+tile_rule_counter *tile_message_counter_begin(eng_context *ctx, const char *id,
+                                              VkDebugUtilsMessageSeverityFlagsEXT severities)
+{
     tile_rule_counter *c = calloc(1, sizeof *c);
     cr_assert_not_null(c);
     c->ctx = ctx;
+    c->id = id;
     VkDebugUtilsMessengerCreateInfoEXT mci = {
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageSeverity = severities,
         .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
         .pfnUserCallback = count_rule,
         .pUserData = c,
@@ -80,11 +88,17 @@ tile_rule_counter *tile_rule_counter_begin(eng_context *ctx)
 
 int tile_rule_counter_end(tile_rule_counter *c, char *first, size_t size)
 {
+    tile_message_counts n = tile_message_counter_end(c, first, size);
+    return n.errors + n.infos;
+}
+
+tile_message_counts tile_message_counter_end(tile_rule_counter *c, char *first, size_t size)
+{
     VkInstance inst = eng_context_instance(c->ctx);
     PFN_vkDestroyDebugUtilsMessengerEXT destroy =
         (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
     destroy(inst, c->messenger, NULL);
-    int n = c->count;
+    tile_message_counts n = c->counts;
     if (first)
         snprintf(first, size, "%s", c->first);
     free(c);

@@ -26,5 +26,13 @@ eng_context *tile_faulty_context(const char *variable, unsigned long long value)
 typedef struct tile_rule_counter tile_rule_counter;
 tile_rule_counter *tile_rule_counter_begin(eng_context *ctx);
 int tile_rule_counter_end(tile_rule_counter *counter, char *first, size_t size);
+/* The same for the layer's messages of message id `id` at `severities`
+ * (ERROR and INFO bits), counted apart: tile_message_counter_end. */
+typedef struct tile_message_counts {
+    int errors, infos;
+} tile_message_counts;
+tile_rule_counter *tile_message_counter_begin(eng_context *ctx, const char *id,
+                                              VkDebugUtilsMessageSeverityFlagsEXT severities);
+tile_message_counts tile_message_counter_end(tile_rule_counter *counter, char *first, size_t size);
 
 #endif
