@@ -300,6 +300,15 @@ static void check_merges(const fz *f, const rg_command *order, uint32_t n)
             continue;
         CHECK(st.color_count <= RG_MAX_COLOR_ATTACHMENTS, "%u colors", st.color_count);
         CHECK(!st.merged || can, "a merged state without merging");
+        /* The tile profile (docs/tiles.md): a merged instance keeps its
+         * colour within the budget; on a hard limit every span does. */
+        rg_tile_info tile = rg_tile_profile_info(f->caps.tile_profile ? f->caps.tile_profile : RG_TILE_DESKTOP);
+        uint32_t bytes = 0;
+        for (uint32_t a = 0; a < st.color_count; a++)
+            bytes += rg_format_get_info(st.color_formats[a]).block_size;
+        uint32_t need = tile.per_sample ? bytes : bytes * (uint32_t)st.samples;
+        CHECK(!tile.color_bytes || (!st.merged && !tile.hard) || need <= tile.color_bytes,
+              "instance of %u B of colour per pixel over %s's %u B", need, tile.name, tile.color_bytes);
         for (uint32_t a = 0; a < st.color_count; a++)
             for (uint32_t b = a + 1; b < st.color_count; b++) {
                 CHECK(st.color_locations[a] == VK_ATTACHMENT_UNUSED ||
