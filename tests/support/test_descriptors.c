@@ -2,6 +2,13 @@
 #include "test_descriptors.h"
 
 #include <criterion/criterion.h>
+#include <pthread.h>
+
+/* Record callbacks allocate sets, and a frame recorded in chunks
+ * (VKG_TEST_CHUNKS=N:threads) runs them on several threads at once: a
+ * descriptor pool must be externally synchronized, so allocations take
+ * this lock (an application would keep a pool per thread). */
+static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 
 VkDescriptorSetLayout test_set_layout(VkDevice dev, VkDescriptorType type, uint32_t count, VkShaderStageFlags stages)
 {
@@ -31,7 +38,10 @@ VkDescriptorSet test_alloc_set(VkDevice dev, VkDescriptorPool pool, VkDescriptor
     VkDescriptorSetAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                        .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &layout };
     VkDescriptorSet set;
-    cr_assert_eq(vkAllocateDescriptorSets(dev, &ai, &set), VK_SUCCESS);
+    pthread_mutex_lock(&alloc_lock);
+    VkResult vr = vkAllocateDescriptorSets(dev, &ai, &set);
+    pthread_mutex_unlock(&alloc_lock);
+    cr_assert_eq(vr, VK_SUCCESS);
     return set;
 }
 
