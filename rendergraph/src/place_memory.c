@@ -167,14 +167,20 @@ static rg_result allocate(const rg_graph *g, objects_draft *d, VkDeviceSize size
     return RG_SUCCESS;
 }
 
-/* A lazy attachment whose lazy allocation ran out (Apple's memoryless
- * limit is undocumented and varies with the GPU, the target size and free
- * memory) gets its own allocation of the first device-local type its image
- * accepts that is not lazily allocated, and the log says so: the frame
- * renders the same, with the memory an ordinary attachment takes. */
-static rg_result lazy_fallback(const rg_graph *g, objects_draft *d, const rg__resource *r, rg__object *o,
-                               const rg__mem_placement *m, VkDeviceMemory *out)
+/* A lazy attachment's own allocation from its lazy type. When that runs
+ * out (Apple's memoryless limit is undocumented and varies with the GPU,
+ * the target size and free memory) it gets one of the first device-local
+ * type its image accepts that is not lazily allocated, and the log says
+ * so: the frame renders the same, with the memory an ordinary attachment
+ * takes. Any other failure is the allocation's error. */
+static rg_result allocate_lazy(const rg_graph *g, objects_draft *d, const rg__resource *r, rg__object *o,
+                               const rg__mem_placement *m, VkDeviceMemory *out, const char *name)
 {
+    VkResult vr = try_allocate(g, d, m->size, m->memory_type, NULL, out);
+    if (vr == VK_SUCCESS)
+        return RG_SUCCESS;
+    if (vr != VK_ERROR_OUT_OF_DEVICE_MEMORY && vr != VK_ERROR_OUT_OF_HOST_MEMORY)
+        return rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: %s", name, rg_vk_result_string(vr));
     rg__mem_requirements req;
     requirements_of(g, g->dev->device, r, &req);
     const VkPhysicalDeviceMemoryProperties *p = &g->dev->memory;
@@ -345,15 +351,9 @@ static rg_result place_all(const rg_graph *g, objects_draft *d)
         if (res == RG_SUCCESS && !pooled) {
             char what[RG__NAME_MAX + 16];
             snprintf(what, sizeof what, "'%s'", r->name);
-            VkResult vr = m->kind == RG_MEMORY_LAZY ? try_allocate(g, d, m->size, m->memory_type, NULL, &own)
-                                                    : VK_ERROR_UNKNOWN;
-            if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY || vr == VK_ERROR_OUT_OF_HOST_MEMORY)
-                res = lazy_fallback(g, d, r, o, m, &own);
-            else if (m->kind == RG_MEMORY_LAZY && vr != VK_SUCCESS)
-                res = rg__report(g, RG_ERROR_VULKAN, "placement: %s: vkAllocateMemory: %s", what,
-                                 rg_vk_result_string(vr));
-            else if (m->kind != RG_MEMORY_LAZY)
-                res = allocate(g, d, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? o : NULL, &own, what);
+            res = m->kind == RG_MEMORY_LAZY
+                      ? allocate_lazy(g, d, r, o, m, &own, what)
+                      : allocate(g, d, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? o : NULL, &own, what);
             if (res == RG_SUCCESS)
                 rg__name_object(g->dev, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)own, "%s", r->name);
         }

@@ -196,66 +196,62 @@ static rg_result buffer_info(const rg_record_context *rc, uint32_t ai, VkDescrip
 
 /* What every query does first: clears *out (size bytes), checks for a
  * context of a placed graph recording a command, and finds the access
- * asked for, by handle (id of the kind `texture` says) or, by_number, as
- * the command's access number n. RG__NONE after a refusal. */
-static uint32_t query_access(const rg_record_context *rc, void *out, size_t size, const char *what, bool texture,
-                             bool by_number, uint32_t n)
+ * asked for (*ai), by handle (id of the kind `texture` says) or,
+ * by_number, as the command's access number n; a refusal is reported. */
+static rg_result query_access(const rg_record_context *rc, void *out, size_t size, const char *what, bool texture,
+                              bool by_number, uint32_t n, uint32_t *ai)
 {
+    *ai = RG__NONE;
     if (out)
         memset(out, 0, size);
     if (!rc || !out)
-        return RG__NONE; /* no graph to say it on */
-    if (rc->graph->status->state != RG__PLACED || !rc->graph->placement->on_device) {
-        rg__report(rc->graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what,
-                   rc->graph->name);
-        return RG__NONE;
-    }
+        return RG_ERROR_INVALID_ARGUMENT; /* no graph to say it on */
+    if (rc->graph->status->state != RG__PLACED || !rc->graph->placement->on_device)
+        return rg__report(rc->graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed on its device", what,
+                          rc->graph->name);
     const rg__cmd *c = current(rc, what);
     if (!c)
-        return RG__NONE;
-    if (by_number)
-        return nth_access(rc, c, n, texture, what);
-    uint32_t ri = texture ? rg__texture_index(rc->graph, (rg_texture){n}) : rg__buffer_index(rc->graph, (rg_buffer){n});
-    if (ri == RG__NONE) {
-        const char *kind = texture ? "texture" : "buffer";
-        rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s': %s %u is not a %s of this declaration",
-                   what, c->name, kind, n, kind);
-        return RG__NONE;
-    }
-    return find_access(rc, c, ri, what);
-}
-
-/* A refusal before the graph is known, or the state's error. */
-static rg_result refused(const rg_record_context *rc, const void *out)
-{
-    if (!rc || !out)
         return RG_ERROR_INVALID_ARGUMENT;
-    return rc->graph->status->state != RG__PLACED || !rc->graph->placement->on_device ? RG_ERROR_NOT_PLACED
-                                                                                     : RG_ERROR_INVALID_ARGUMENT;
+    if (by_number) {
+        *ai = nth_access(rc, c, n, texture, what);
+    } else {
+        uint32_t ri = texture ? rg__texture_index(rc->graph, (rg_texture){n})
+                              : rg__buffer_index(rc->graph, (rg_buffer){n});
+        const char *kind = texture ? "texture" : "buffer";
+        if (ri == RG__NONE)
+            return rg__report(rc->graph, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s': %s %u is not a %s of this "
+                              "declaration", what, c->name, kind, n, kind);
+        *ai = find_access(rc, c, ri, what);
+    }
+    return *ai == RG__NONE ? RG_ERROR_INVALID_ARGUMENT : RG_SUCCESS;
 }
 
 rg_result rg_record_image_info(const rg_record_context *rc, rg_texture texture, VkDescriptorImageInfo *out)
 {
     static const char what[] = "rg_record_image_info";
-    uint32_t ai = query_access(rc, out, sizeof *out, what, true, false, texture.id);
-    return ai == RG__NONE ? refused(rc, out) : image_info(rc, ai, what, out);
+    uint32_t ai;
+    rg_result r = query_access(rc, out, sizeof *out, what, true, false, texture.id, &ai);
+    return r != RG_SUCCESS ? r : image_info(rc, ai, what, out);
 }
 
 rg_result rg_record_buffer_info(const rg_record_context *rc, rg_buffer buffer, VkDescriptorBufferInfo *out)
 {
-    uint32_t ai = query_access(rc, out, sizeof *out, "rg_record_buffer_info", false, false, buffer.id);
-    return ai == RG__NONE ? refused(rc, out) : buffer_info(rc, ai, out);
+    uint32_t ai;
+    rg_result r = query_access(rc, out, sizeof *out, "rg_record_buffer_info", false, false, buffer.id, &ai);
+    return r != RG_SUCCESS ? r : buffer_info(rc, ai, out);
 }
 
 rg_result rg_record_access_image_info(const rg_record_context *rc, uint32_t access, VkDescriptorImageInfo *out)
 {
     static const char what[] = "rg_record_access_image_info";
-    uint32_t ai = query_access(rc, out, sizeof *out, what, true, true, access);
-    return ai == RG__NONE ? refused(rc, out) : image_info(rc, ai, what, out);
+    uint32_t ai;
+    rg_result r = query_access(rc, out, sizeof *out, what, true, true, access, &ai);
+    return r != RG_SUCCESS ? r : image_info(rc, ai, what, out);
 }
 
 rg_result rg_record_access_buffer_info(const rg_record_context *rc, uint32_t access, VkDescriptorBufferInfo *out)
 {
-    uint32_t ai = query_access(rc, out, sizeof *out, "rg_record_access_buffer_info", false, true, access);
-    return ai == RG__NONE ? refused(rc, out) : buffer_info(rc, ai, out);
+    uint32_t ai;
+    rg_result r = query_access(rc, out, sizeof *out, "rg_record_access_buffer_info", false, true, access, &ai);
+    return r != RG_SUCCESS ? r : buffer_info(rc, ai, out);
 }

@@ -91,21 +91,7 @@ set_tests_properties(demo_scene_gallery PROPERTIES LABELS demo TIMEOUT 30 FIXTUR
 scene_test(demo_scene_resize_storm "" "recreated [1-9][0-9]+ times.*${SCENE_CLEAN}"
            --frames 30 --width 320 --height 240 --resize-storm)
 
-# Under the tile-memory layer held to a tile profile the graphs also know
-# (VKGRAPH_TILE_PROFILE, ENG_TILE_PROFILE; docs/tiles.md), every profile,
-# merged and not: the same picture, validation and the layer silent.
-if(TARGET VkLayer_vkgraph_tile_memory)
-  foreach(profile desktop apple2 apple4 apple7 mali-g71 mali-bifrost mali-valhall adreno6 adreno7)
-    foreach(mode on off)
-      scene_test(demo_scene_tile_${profile}_${mode}
-                 "ENG_LAYERS=VK_LAYER_VKGRAPH_tile_memory;VK_ADD_LAYER_PATH=${VKG_TILE_LAYER_PATH};VKGRAPH_TILE_PROFILE=${profile};ENG_TILE_PROFILE=${profile}"
-                 "${SCENE_CLEAN}" --merge ${mode} --screenshot ${SHOTS}/demo_scene_tile_${profile}_${mode}.png ${SMALL})
-      set_tests_properties(demo_scene_tile_${profile}_${mode} PROPERTIES FIXTURES_SETUP demo_scene_tile_${profile})
-    endforeach()
-    add_test(NAME demo_scene_tile_${profile}_same_picture
-             COMMAND ${CMAKE_COMMAND} -E compare_files ${SHOTS}/demo_scene_tile_${profile}_on.png
-                     ${SHOTS}/demo_scene_tile_${profile}_off.png)
-    set_tests_properties(demo_scene_tile_${profile}_same_picture PROPERTIES
-      LABELS demo TIMEOUT 30 FIXTURES_REQUIRED demo_scene_tile_${profile})
-  endforeach()
-endif()
+# Under the tile-memory layer held to every tile profile, merged and not
+# (vkg_demo_tile_profiles, tests/demos/CMakeLists.txt).
+set(SCENE_TILE_ENV "${VKG_TEST_ENV};ENG_DEVICE=llvmpipe")
+vkg_demo_tile_profiles(scene SCENE_TILE_ENV SCENE_CLEAN)

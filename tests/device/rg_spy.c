@@ -69,6 +69,18 @@ bool test_has_compute_queue(void)
     return eng_context_queue_of(test_ctx, ENG_QUEUE_COMPUTE) != VK_NULL_HANDLE;
 }
 
+rg_result test_device_try(rg_device_desc d, rg_log_fn log, void *log_user, rg_device_caps *caps)
+{
+    d.log = log;
+    d.log_user = log_user;
+    rg_device *dev = NULL;
+    rg_result r = rg_device_create(&d, &dev);
+    if (caps)
+        *caps = rg_device_get_caps(dev);
+    rg_device_destroy(dev);
+    return r;
+}
+
 rg_device_desc test_spy_desc(const test_spies *spies, bool all_queues)
 {
     current = spies;

@@ -39,6 +39,10 @@ typedef struct test_spies {
  * graphics queue, and with all_queues every other queue the context has.
  * The caller sets the rest. */
 rg_device_desc test_spy_desc(const test_spies *spies, bool all_queues);
+/* rg_device_create(d) with its log into log/log_user (test_log.h's
+ * test_hear), the device's caps into *caps (when given), the device
+ * destroyed again: what creating it says. */
+rg_result test_device_try(rg_device_desc d, rg_log_fn log, void *log_user, rg_device_caps *caps);
 /* rg_device_create(d), asserted to succeed. */
 rg_device *test_spy_device(const rg_device_desc *d);
 

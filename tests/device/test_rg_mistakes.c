@@ -231,12 +231,7 @@ static rg_result create(const void *features, bool timeline, test_heard *h)
     rg_device_desc d = test_spy_desc(NULL, false);
     d.enabled_features = features;
     d.timeline_semaphore = timeline;
-    d.log = test_hear;
-    d.log_user = h;
-    rg_device *dev = NULL;
-    rg_result r = rg_device_create(&d, &dev);
-    rg_device_destroy(dev);
-    return r;
+    return test_device_try(d, test_hear, h, NULL);
 }
 
 /* The features the graph records with must be what vkCreateDevice

@@ -15,13 +15,7 @@ static rg_result create(rg_tile_profile profile, test_heard *h, rg_device_caps *
 {
     rg_device_desc d = test_spy_desc(NULL, false);
     d.tile_profile = profile;
-    d.log = test_hear;
-    d.log_user = h;
-    rg_device *dev = NULL;
-    rg_result r = rg_device_create(&d, &dev);
-    *caps = rg_device_get_caps(dev);
-    rg_device_destroy(dev);
-    return r;
+    return test_device_try(d, test_hear, h, caps);
 }
 
 DEVICE_TEST(rg_tile_profile, detected_from_the_device_or_as_given)
