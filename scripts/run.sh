@@ -24,7 +24,7 @@ build_dir=${BUILD_DIR:-build}
 debian_packages=(
   build-essential cmake pkg-config
   libvulkan-dev vulkan-validationlayers mesa-vulkan-drivers glslc
-  libglfw3-dev libcglm-dev libstb-dev libcriterion-dev libvulkan-volk-dev
+  libglfw3-dev libcglm-dev libstb-dev libcriterion-dev libvulkan-volk-dev libcjson-dev
   xvfb xauth clang
 )
 

@@ -27,18 +27,11 @@ static void graph_log(void *user, rg_log_level level, const char *object, const 
  * unset: the graph detects it from the device. */
 static rg_tile_profile tile_profile_from_env(void)
 {
-    static const char *names[RG_TILE_PROFILE_COUNT] = {
-        [RG_TILE_DESKTOP] = "desktop",           [RG_TILE_APPLE2] = "apple2",
-        [RG_TILE_APPLE4] = "apple4",             [RG_TILE_APPLE7] = "apple7",
-        [RG_TILE_MALI_G71] = "mali-g71",         [RG_TILE_MALI_BIFROST] = "mali-bifrost",
-        [RG_TILE_MALI_VALHALL] = "mali-valhall", [RG_TILE_ADRENO6] = "adreno6",
-        [RG_TILE_ADRENO7] = "adreno7",
-    };
     const char *env = getenv("ENG_TILE_PROFILE");
     if (!env || !*env)
         return RG_TILE_AUTO;
-    for (int p = 0; p < RG_TILE_PROFILE_COUNT; p++)
-        if (names[p] && strcmp(env, names[p]) == 0)
+    for (int p = RG_TILE_DESKTOP; p < RG_TILE_PROFILE_COUNT; p++)
+        if (strcmp(env, rg_tile_profile_info((rg_tile_profile)p).key) == 0)
             return (rg_tile_profile)p;
     return RG_TILE_PROFILE_COUNT; /* refused by the caller */
 }

@@ -47,6 +47,8 @@ typedef struct rg__status {
     rg__state state;
     rg_result error;                  /* the sticky error (RG__FAILED) */
     char message[512];                /* the last error's message */
+    bool incomplete;                  /* a declaration call failed or was ignored: the
+                                         declaration lacks it (rg_declared_*) */
 } rg__status;
 
 /* A declaration or compile error: kept (the first one only) and returned;
@@ -140,6 +142,8 @@ extern const char rg__frame_call[];
         if (!(graph) || rg__enter((graph), (what), true) != RG_SUCCESS)                                           \
             return (type){0};                                                                                     \
         type rg_declared_ = (call);                                                                               \
+        if ((graph)->status->state == RG__FAILED)                                                                 \
+            (graph)->status->incomplete = true;                                                                   \
         rg__leave(graph);                                                                                         \
         return rg_declared_;                                                                                      \
     } while (0)

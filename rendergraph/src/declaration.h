@@ -28,6 +28,13 @@ typedef struct rg__resource {
     VkImageUsageFlags declared_usage; /* from accesses + extra (compile adds what
                                          merging and transience need: rg__image_usage) */
     rg_transient transient_mode;      /* as declared */
+    /* A relative size as declared (rg_texture_desc): size_of's resource
+     * index (RG__NONE: absolute), scale and rounding; width and height
+     * hold the result. */
+    uint32_t size_of;
+    float scale;
+    rg_rounding rounding;
+    VkFlags extra_usage;              /* the desc's extra_usage (image or buffer) */
     /* buffers */
     VkDeviceSize size;
     VkBufferUsageFlags buffer_usage;
@@ -90,7 +97,9 @@ typedef struct rg__cmd {
     uint32_t span;                    /* span index, RG__NONE outside spans
                                          (begin and end belong to their span) */
     union {
-        struct { rg_record_fn record; void *user; uint32_t cost; } user;
+        /* declared: the first of its rg_access records as given
+         * (rg__declaration.declared, access_count of them) */
+        struct { rg_record_fn record; void *user; uint32_t cost, declared; } user;
         struct { VkDeviceSize src_offset, dst_offset, size; } copy_buffer;
         /* both directions; aspect: the one copied (the access's range
          * covers both of a depth+stencil format: declare_records.c) */
@@ -119,6 +128,10 @@ typedef struct rg__declaration {
     uint32_t access_count, access_cap;
     const rg__span *spans;
     uint32_t span_count, span_cap;
+    /* User commands' accesses as the application gave them (for
+     * rg_declared_command_get; compile reads the resolved accesses). */
+    const rg_access *declared;
+    uint32_t declared_count, declared_cap;
     uint32_t open_span;               /* RG__NONE when no span is open */
     uint32_t sub_total;               /* subresource slots over all resources */
     uint32_t tag;                     /* handle tag (see RG__INDEX_BITS) */

@@ -102,7 +102,18 @@ static rg_command cmd_user_taken(rg_graph *graph, const rg_user_desc *desc)
     c.queue = desc->queue;
     if (!rg__queue_eligible(graph, p.name, &c, p.first_access, graph->decl.access_count - p.first_access, c.queue))
         return (rg_command){0};
-    return rg__cmd_finish(&p, &c);
+    /* The accesses as given, for rg_declared_command_get. */
+    uint32_t n = graph->decl.declared_count;
+    if (!rg__grow_declaration(graph, (void **)&graph->decl.declared, &graph->decl.declared_cap,
+                              n + desc->access_count, sizeof *graph->decl.declared))
+        return (rg_command){0};
+    if (desc->access_count)
+        memcpy((rg_access *)graph->decl.declared + n, desc->accesses, desc->access_count * sizeof *desc->accesses);
+    c.u.user.declared = n;
+    rg_command h = rg__cmd_finish(&p, &c);
+    if (h.id)
+        graph->decl.declared_count = n + desc->access_count;
+    return h;
 }
 
 /* The public calls: each takes the graph (rg__enter). */

@@ -36,6 +36,7 @@ static rg__resource *resource_append(rg_graph *g, bool texture, uint32_t sub_cou
     r->sub_base = g->decl.sub_total;
     r->sub_count = sub_count;
     r->history_pair = RG__NONE;
+    r->size_of = RG__NONE;
     return r;
 }
 
@@ -186,6 +187,18 @@ static bool texture_extent(rg_graph *g, const char *fn, const rg_texture_desc *d
     return true;
 }
 
+/* What a created texture's desc said beyond its resolved shape: the
+ * relative size and the extra usage, for rg_declared_resource_get. */
+static void relative_size(const rg_graph *g, rg__resource *r, const rg_texture_desc *desc)
+{
+    r->extra_usage = desc->extra_usage;
+    if (desc->size_of.id == 0)
+        return;
+    r->size_of = rg__texture_index(g, desc->size_of);
+    r->scale = desc->scale;
+    r->rounding = desc->rounding;
+}
+
 static rg_texture texture_create_taken(rg_graph *graph, const rg_texture_desc *desc)
 {
     if (!rg__declare_begin(graph, desc, "rg_texture_create"))
@@ -206,6 +219,7 @@ static rg_texture texture_create_taken(rg_graph *graph, const rg_texture_desc *d
         return (rg_texture){0};
     r->declared_usage = desc->extra_usage;
     r->transient_mode = desc->transient;
+    relative_size(graph, r, desc);
     return (rg_texture){resource_commit(graph, r)};
 }
 
@@ -254,6 +268,7 @@ static rg_texture texture_create_history_taken(rg_graph *graph, const rg_texture
             return (rg_texture){0};
         r->declared_usage = desc->extra_usage;
         r->transient_mode = RG_TRANSIENT_FORBID;
+        relative_size(graph, r, desc);
         r->history_pair = first + 1 - k;
         r->history_previous = k == 1;
         r->history_clear = desc->history_clear;
@@ -303,6 +318,7 @@ static rg_buffer buffer_create_taken(rg_graph *graph, const rg_buffer_desc *desc
     if (!r)
         return (rg_buffer){0};
     r->buffer_usage = desc->extra_usage;
+    r->extra_usage = desc->extra_usage;
     return (rg_buffer){resource_commit(graph, r)};
 }
 

@@ -339,6 +339,8 @@ void rg_command_allow_queue(rg_graph *graph, rg_command command, rg_queue queue)
 {
     if (graph && rg__enter(graph, "rg_command_allow_queue", true) == RG_SUCCESS) {
         command_allow_queue_taken(graph, command, queue);
+        if (graph->status->state == RG__FAILED)
+            graph->status->incomplete = true;
         rg__leave(graph);
     }
 }

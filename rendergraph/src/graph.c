@@ -53,7 +53,7 @@ static void discard_from(rg_graph *g, rg__state state, const char *what)
 static void declaration_clear(rg_graph *g)
 {
     rg__declaration *d = &g->decl;
-    d->resource_count = d->cmd_count = d->access_count = d->span_count = 0;
+    d->resource_count = d->cmd_count = d->access_count = d->span_count = d->declared_count = 0;
     d->open_span = RG__NONE;
     d->sub_total = 0;
     d->hash = FNV_OFFSET;
@@ -61,6 +61,7 @@ static void declaration_clear(rg_graph *g)
     g->status->state = RG__DECLARED;
     g->status->error = RG_SUCCESS;
     g->status->message[0] = '\0';
+    g->status->incomplete = false;
 }
 
 typedef struct graph_block {
@@ -139,6 +140,7 @@ static void destroy_taken(rg_graph *graph)
     rg__free(graph, graph->decl.cmds);
     rg__free(graph, graph->decl.accesses);
     rg__free(graph, graph->decl.spans);
+    rg__free(graph, graph->decl.declared);
     rg__mutex_destroy(&graph->views_lock);
     if (graph->dev)
         atomic_fetch_sub(&graph->dev->graphs, 1);

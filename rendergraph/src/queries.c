@@ -266,6 +266,7 @@ static void fill_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
         if (m->kind != RG_MEMORY_NOT_CREATED && m->kind != RG_MEMORY_IMPORTED) {
             out->memory_size = m->size;
             out->memory_type = m->memory_type;
+            out->memory_alignment = m->alignment;
         }
         if (m->kind == RG_MEMORY_POOLED) {
             out->pool = m->pool;

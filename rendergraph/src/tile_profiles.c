@@ -9,30 +9,30 @@
 #define MIB (1024ull * 1024ull)
 
 static const rg_tile_info profiles[RG_TILE_PROFILE_COUNT] = {
-    [RG_TILE_AUTO] = {.name = "auto"},
-    [RG_TILE_DESKTOP] = {.name = "desktop"},
+    [RG_TILE_AUTO] = {.name = "auto", .key = "auto"},
+    [RG_TILE_DESKTOP] = {.name = "desktop", .key = "desktop"},
     /* Metal feature set tables: colour render-target storage per pixel per
      * sample; Metal refuses a pass beyond it. Memoryless render targets
      * from Apple2 on. */
-    [RG_TILE_APPLE2] = {"Apple2-3", 32, true, true, 0, 0, 0, true},
-    [RG_TILE_APPLE4] = {"Apple4-6", 64, true, true, 0, 0, 0, true},
-    [RG_TILE_APPLE7] = {"Apple7+", 128, true, true, 0, 0, 0, true},
+    [RG_TILE_APPLE2] = {"Apple2-3", "apple2", 32, true, true, 0, 0, 0, true},
+    [RG_TILE_APPLE4] = {"Apple4-6", "apple4", 64, true, true, 0, 0, 0, true},
+    [RG_TILE_APPLE7] = {"Apple7+", "apple7", 128, true, true, 0, 0, 0, true},
     /* Arm's Mali best practices: 16x16 tiles; colour up to 128 bits per
      * pixel (256 from Mali-G72) keeps the full tile, beyond it the driver
      * shrinks the tile. Lazily allocated memory is backed on demand. */
-    [RG_TILE_MALI_G71] = {"Mali-G71", 16, false, false, 16, 16, 0, true},
-    [RG_TILE_MALI_BIFROST] = {"Mali-G72+ (Bifrost)", 32, false, false, 16, 16, 0, true},
-    [RG_TILE_MALI_VALHALL] = {"Mali Valhall+", 32, false, false, 16, 16, 0, true},
+    [RG_TILE_MALI_G71] = {"Mali-G71", "mali-g71", 16, false, false, 16, 16, 0, true},
+    [RG_TILE_MALI_BIFROST] = {"Mali-G72+ (Bifrost)", "mali-bifrost", 32, false, false, 16, 16, 0, true},
+    [RG_TILE_MALI_VALHALL] = {"Mali Valhall+", "mali-valhall", 32, false, false, 16, 16, 0, true},
     /* Adreno: the frame is binned to fit GMEM, so no per-pixel limit;
      * typical GMEM from the Linux msm driver's catalog (A630/A640, A730). */
-    [RG_TILE_ADRENO6] = {"Adreno 6xx", 0, false, false, 0, 0, 1 * MIB, true},
-    [RG_TILE_ADRENO7] = {"Adreno 7xx", 0, false, false, 0, 0, 2 * MIB, true},
+    [RG_TILE_ADRENO6] = {"Adreno 6xx", "adreno6", 0, false, false, 0, 0, 1 * MIB, true},
+    [RG_TILE_ADRENO7] = {"Adreno 7xx", "adreno7", 0, false, false, 0, 0, 2 * MIB, true},
 };
 
 rg_tile_info rg_tile_profile_info(rg_tile_profile profile)
 {
     if ((unsigned)profile >= RG_TILE_PROFILE_COUNT)
-        return (rg_tile_info){.name = "unknown"};
+        return (rg_tile_info){.name = "unknown", .key = "unknown"};
     return profiles[profile];
 }
 

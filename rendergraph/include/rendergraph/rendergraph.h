@@ -281,6 +281,7 @@ typedef enum rg_tile_profile {
 
 typedef struct rg_tile_info {
     const char *name;                 /* "Apple7+", "Mali-G72+ (Bifrost)", ... */
+    const char *key;                  /* "apple7", "mali-bifrost": tools' and variables' name */
     uint32_t color_bytes;             /* colour per pixel the tile holds; 0: no limit */
     bool per_sample;                  /* color_bytes per sample (Apple), else for all samples */
     bool hard;                        /* beyond it the pass is refused, else the tile shrinks */
@@ -1466,7 +1467,7 @@ typedef struct rg_resource_info {
     VkDeviceSize memory_size;
     uint32_t memory_type;             /* RG_INDEX_NONE: imported or not created */
     uint32_t pool;                    /* RG_INDEX_NONE unless pooled */
-    VkDeviceSize memory_offset;
+    VkDeviceSize memory_offset, memory_alignment;
 } rg_resource_info;
 
 /* Every declared texture and buffer in declaration order (0 before compile). */
@@ -1493,6 +1494,55 @@ RG_EXPERIMENTAL uint32_t rg_instance_count(const rg_graph *graph);
 /* One rendering instance's estimate, or with RG_INDEX_NONE the frame's.
  * RG_ERROR_NOT_COMPILED, RG_ERROR_INVALID_ARGUMENT. */
 RG_EXPERIMENTAL rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_traffic *out);
+
+/* ===== 16. The declaration as data ===== */
+
+/* What was declared, as the calls were given it, compiled or not: for
+ * tools that write a frame down and declare it again (frame files,
+ * docs/frame-files.md). Declaring the resources in their order (a history
+ * pair at its CURRENT), then the commands in theirs, into a new graph
+ * gives the same handles and the same compile. Pointers are valid while
+ * the declaration is; an index past the count is RG_ERROR_INVALID_ARGUMENT.
+ * After a declaration call failed (or was ignored) the counts are 0 and
+ * the gets return the kept error: the declaration lacks that call. */
+RG_EXPERIMENTAL typedef struct rg_declared_resource {
+    rg_resource_kind kind;            /* HISTORY_PREVIOUS follows its CURRENT */
+    bool is_texture;
+    rg_texture texture_handle;        /* its handle (the other 0) */
+    rg_buffer buffer_handle;
+    /* The one desc of its kind (a previous half: its current's desc under
+     * its own name); imports' objects as last set. */
+    rg_texture_desc texture;
+    rg_texture_import_desc texture_import;
+    rg_buffer_desc buffer;
+    rg_buffer_import_desc buffer_import;
+} rg_declared_resource;
+
+/* A command: a user command's desc (accesses as given), a span's desc
+ * (defaults resolved), or a built-in command's arguments. */
+RG_EXPERIMENTAL typedef struct rg_declared_command {
+    rg_command_type type;
+    const char *name;
+    rg_queue queue;                   /* eligible besides graphics (rg_command_allow_queue) */
+    rg_user_desc user;
+    rg_rendering_desc rendering;
+    rg_texture src_texture, dst_texture;
+    rg_buffer src_buffer, dst_buffer;
+    VkDeviceSize src_offset, dst_offset, size;
+    uint32_t src_mip, dst_mip, layer, layer_count; /* a buffer<->texture copy's mip: both */
+    VkImageAspectFlags aspect;        /* a buffer<->texture copy's, resolved */
+    rg_range range;                   /* a clear's, resolved */
+    VkClearValue clear;
+    VkFilter filter;
+} rg_declared_command;
+
+RG_EXPERIMENTAL uint32_t rg_declared_resource_count(const rg_graph *graph);
+RG_EXPERIMENTAL rg_result rg_declared_resource_get(const rg_graph *graph, uint32_t index, rg_declared_resource *out);
+RG_EXPERIMENTAL uint32_t rg_declared_command_count(const rg_graph *graph);
+RG_EXPERIMENTAL rg_result rg_declared_command_get(const rg_graph *graph, uint32_t index, rg_declared_command *out);
+/* The graph's desc: caps point at its own copy (the device's when none was
+ * given); allocator and pool_memory NULL. Zeroed for NULL. */
+RG_EXPERIMENTAL rg_graph_desc rg_graph_get_desc(const rg_graph *graph);
 
 #ifdef __cplusplus
 }

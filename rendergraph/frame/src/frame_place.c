@@ -1,0 +1,100 @@
+/* rgf_frame_place: a loaded frame placed without a device, from the
+ * memory its saving device reported or from a model of a device
+ * (rendergraph_frame.h, rgf_memory), through rg_place_offline.
+ */
+#include "frame_internal.h"
+
+#include <stdio.h>
+
+/* Rounds v up to a multiple of the power of two a. */
+static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) & ~(a - 1); }
+
+typedef struct placing {
+    const rgf_frame *f;
+    bool saved_types;                 /* the saving device's types, else the model's */
+    bool saved_sizes;                 /* the saved requirements' sizes where there are some */
+    uint32_t model_types;             /* the model's type bits */
+} placing;
+
+/* The texels' bytes of every mip, layer and sample. */
+static VkDeviceSize texture_bytes(const rg_resource_info *info)
+{
+    rg_format_info f = rg_format_get_info(info->format);
+    VkDeviceSize bytes = 0;
+    for (uint32_t m = 0; m < (info->mip_levels ? info->mip_levels : 1); m++) {
+        uint32_t w = info->width >> m ? info->width >> m : 1, h = info->height >> m ? info->height >> m : 1;
+        VkDeviceSize bw = f.block_width ? (w + f.block_width - 1) / f.block_width : w;
+        VkDeviceSize bh = f.block_height ? (h + f.block_height - 1) / f.block_height : h;
+        bytes += bw * bh * (f.block_size ? f.block_size : 4);
+    }
+    return bytes * (info->array_layers ? info->array_layers : 1) * (info->samples ? (VkDeviceSize)info->samples : 1);
+}
+
+static bool requirements(void *user, const char *name, bool is_texture, uint32_t index, VkDeviceSize *size,
+                         VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
+{
+    (void)name;
+    const placing *p = user;
+    const rgf_requirement *saved = index < p->f->resource_count ? &p->f->requirements[index] : NULL;
+    if (saved && saved->saved && p->saved_sizes) {
+        *size = saved->size;
+        *alignment = saved->alignment;
+        *dedicated = saved->dedicated;
+        *type_bits = p->saved_types ? saved->type_bits : p->model_types;
+        return true;
+    }
+    rg_resource_info info;
+    if (rg_resource_get(p->f->graph, index, &info) != RG_SUCCESS)
+        return false;
+    *alignment = is_texture ? 65536 : 256;
+    *size = align_up(is_texture ? texture_bytes(&info) : info.size, *alignment);
+    *dedicated = false;
+    *type_bits = p->model_types;
+    return true;
+}
+
+/* The model device: one device-local type, and a lazily allocated one
+ * where the profile's tile keeps lazy memory on chip. */
+static VkPhysicalDeviceMemoryProperties model_memory(rg_tile_profile profile, uint32_t *type_bits)
+{
+    VkPhysicalDeviceMemoryProperties m = {
+        .memoryTypeCount = 1,
+        .memoryTypes = {{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0},
+                        {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT, 0}},
+        .memoryHeapCount = 1,
+        .memoryHeaps = {{8ull << 30, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT}},
+    };
+    if (rg_tile_profile_info(profile).lazy_memory)
+        m.memoryTypeCount = 2;
+    *type_bits = (1u << m.memoryTypeCount) - 1;
+    return m;
+}
+
+rg_result rgf_frame_place(rgf_frame *frame, rgf_memory memory, rgf_memory *used, rgf_error *error)
+{
+    if (used)
+        *used = RGF_MEMORY_AUTO;
+    if (!frame || (unsigned)memory > RGF_MEMORY_MODEL)
+        return rgf__fail(error, RG_ERROR_INVALID_ARGUMENT, "rgf_frame_place: %s", frame ? "memory out of range"
+                                                                                         : "NULL frame");
+    rg_result res = rg_compile(frame->graph);
+    if (res != RG_SUCCESS)
+        return rgf__fail(error, res, "%s: rg_compile: %s", frame->name, rg_graph_error_message(frame->graph));
+    rg_tile_profile profile = rg_graph_get_desc(frame->graph).caps->tile_profile;
+    bool same_size = frame->width == frame->saved_width && frame->height == frame->saved_height;
+    bool same_profile = profile == frame->saved_caps.tile_profile;
+    if (memory == RGF_MEMORY_SAVED && !frame->memory)
+        return rgf__fail(error, RG_ERROR_UNSUPPORTED, "%s: the file holds no memory requirements (saved without "
+                         "rgf_save_desc.memory, or before placement)", frame->name);
+    if (memory == RGF_MEMORY_AUTO)
+        memory = frame->memory && same_size && same_profile ? RGF_MEMORY_SAVED : RGF_MEMORY_MODEL;
+    placing p = {.f = frame, .saved_types = memory == RGF_MEMORY_SAVED, .saved_sizes = frame->memory && same_size};
+    VkPhysicalDeviceMemoryProperties model = model_memory(profile, &p.model_types);
+    const VkPhysicalDeviceMemoryProperties *props = p.saved_types ? &frame->memory_properties : &model;
+    res = rg_place_offline(frame->graph, props, requirements, &p);
+    if (res != RG_SUCCESS)
+        return rgf__fail(error, res, "%s: rg_place_offline: %s", frame->name, rg_graph_error_message(frame->graph));
+    if (used)
+        *used = memory;
+    return RG_SUCCESS;
+}
