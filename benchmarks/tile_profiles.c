@@ -19,9 +19,12 @@
  * traffic per frame, and the most colour bytes per pixel per sample any
  * rendering instance keeps in the tile.
  *
- *   tile_profiles [--size WxH]
+ *   tile_profiles [--size WxH] [--save-frames DIR]
+ *
+ * --save-frames writes each frame as a frame file, DIR/NAME.json (as
+ * declared for the desktop), for rgtool (docs/frame-files.md).
  */
-#include <rendergraph/rendergraph.h>
+#include <rendergraph_frame/rendergraph_frame.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,7 +188,19 @@ static uint32_t most_color(rg_graph *g)
     return most;
 }
 
-static figures measure(rg_tile_profile profile, void (*declare)(rg_graph *))
+/* NULL: frames are not saved. */
+static const char *save_dir;
+
+static void save_frame(const rg_graph *g, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.json", save_dir, name);
+    rgf_error error;
+    if (rgf_save(g, &(rgf_save_desc){.width = width, .height = height}, path, &error) != RG_SUCCESS)
+        fprintf(stderr, "tile_profiles: %s\n", error.message);
+}
+
+static figures measure(rg_tile_profile profile, void (*declare)(rg_graph *), const char *name)
 {
     figures f = {0};
     rg_device_caps caps = {.local_read = true, .local_read_multisampled = true, .tile_profile = profile};
@@ -193,6 +208,8 @@ static figures measure(rg_tile_profile profile, void (*declare)(rg_graph *))
     if (rg_graph_create(&(rg_graph_desc){.name = "tiles", .caps = &caps, .merge = RG_MERGE_ON}, &g) != RG_SUCCESS)
         return f;
     declare(g);
+    if (save_dir && profile == RG_TILE_DESKTOP)
+        save_frame(g, name);
     if (rg_compile(g) != RG_SUCCESS) {
         snprintf(f.reason, sizeof f.reason, "compile: %s", rg_graph_error_message(g));
         rg_graph_destroy(g);
@@ -231,7 +248,11 @@ int main(int argc, char **argv)
             i++;
             continue;
         }
-        fprintf(stderr, "usage: tile_profiles [--size WxH]\n");
+        if (strcmp(argv[i], "--save-frames") == 0 && i + 1 < argc) {
+            save_dir = argv[++i];
+            continue;
+        }
+        fprintf(stderr, "usage: tile_profiles [--size WxH] [--save-frames DIR]\n");
         return 2;
     }
     static const struct {
@@ -244,7 +265,7 @@ int main(int argc, char **argv)
            "pooled MiB", "traffic MiB", "B/px/s", "first refusal");
     for (int p = RG_TILE_DESKTOP; p < RG_TILE_PROFILE_COUNT; p++)
         for (size_t k = 0; k < sizeof frames / sizeof frames[0]; k++) {
-            figures f = measure((rg_tile_profile)p, frames[k].declare);
+            figures f = measure((rg_tile_profile)p, frames[k].declare, frames[k].name);
             printf("%-20s %-9s %6u %7u %9.2f %10.2f %11.2f %7u  %s\n", rg_tile_profile_info((rg_tile_profile)p).name,
                    frames[k].name, f.merged, f.refused, f.lazy_mib, f.pooled_mib, f.traffic_mib, f.most_color,
                    f.reason[0] ? f.reason : "-");

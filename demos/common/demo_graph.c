@@ -1,6 +1,8 @@
 /* The frame loop of a render-graph demo (demo_graph.h). */
 #include "demo_graph.h"
 
+#include <rendergraph_frame/rendergraph_frame.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +190,16 @@ void demo_graph_placed(demo_app *app, rg_graph *g, VkExtent2D extent)
         DEMO_RG_CHECK(app, g, rg_write_dot(g, o->dot));
     if (o->timeline)
         DEMO_RG_CHECK(app, g, rg_memory_timeline_svg(g, o->timeline));
+    if (o->save_frame) {
+        /* With the device's memory types, so that rgtool plan gives the
+         * figures printed above. */
+        rgf_save_desc save = {.width = extent.width, .height = extent.height,
+                              .device_name = eng_context_properties(app->ctx)->deviceName,
+                              .memory = eng_context_memory_properties(app->ctx)};
+        rgf_error error;
+        if (rgf_save(g, &save, o->save_frame, &error) != RG_SUCCESS)
+            demo_app_fail(app, "--save-frame: %s", error.message);
+    }
     fflush(stdout);
 }
 

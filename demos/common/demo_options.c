@@ -31,6 +31,7 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
             "                      a few frames later, its passes' GPU times, heaviest first\n"
             "  --dot FILE          write the render graph as Graphviz DOT\n"
             "  --timeline FILE     write the render graph's memory timeline as SVG\n"
+            "  --save-frame FILE   write the render graph's frame as a frame file (rgtool plans it)\n"
             "  --merge MODE        render-graph span merging (VK_KHR_dynamic_rendering_local_read):\n"
             "                      auto (the driver's default: on for tile GPUs), on (wherever the\n"
             "                      device has local read) or off (default %s)\n"
@@ -151,9 +152,10 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
             ok = parse_u64(value, 1, DEMO_MAX_CHUNKS, &n);
             opts->chunks = (uint32_t)n;
             want = "a number from 1 to " DEMO_STR(DEMO_MAX_CHUNKS);
-        } else if (strcmp(flag, "--dot") == 0 || strcmp(flag, "--timeline") == 0) {
+        } else if (strcmp(flag, "--dot") == 0 || strcmp(flag, "--timeline") == 0 ||
+                   strcmp(flag, "--save-frame") == 0) {
             ok = value && *value;
-            *(flag[2] == 'd' ? &opts->dot : &opts->timeline) = value;
+            *(flag[2] == 'd' ? &opts->dot : flag[2] == 't' ? &opts->timeline : &opts->save_frame) = value;
             want = "a file name";
         } else {
             demo_flag *match = NULL;

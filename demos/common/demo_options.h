@@ -47,6 +47,9 @@ typedef struct demo_options {
     bool report;
     const char *dot;
     const char *timeline;
+    /* Render-graph demos: the graph's frame file (rendergraph_frame,
+     * docs/frame-files.md), written each time the graph is placed. */
+    const char *save_frame;
     demo_merge merge;         /* render-graph demos: span merging */
     /* Render-graph demos: each frame recorded in chunks through
      * eng_swapchain_present_graph_parallel ("Parallel recording" in

@@ -295,5 +295,5 @@ rgf_frame_info rgf_frame_get_info(const rgf_frame *frame)
     return (rgf_frame_info){.name = frame->name, .saved_by = frame->saved_by, .device_name = frame->device_name,
                             .width = frame->width, .height = frame->height, .saved_width = frame->saved_width,
                             .saved_height = frame->saved_height, .saved_caps = frame->saved_caps,
-                            .memory = frame->memory};
+                            .memory = frame->memory ? &frame->memory_properties : NULL};
 }

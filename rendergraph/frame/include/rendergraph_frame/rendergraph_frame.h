@@ -98,7 +98,9 @@ typedef struct rgf_frame_info {
     uint32_t width, height;           /* the frame's size as loaded */
     uint32_t saved_width, saved_height;
     rg_device_caps saved_caps;        /* what the saving graph compiled for */
-    bool memory;                      /* memory types and requirements were saved */
+    /* The saving device's memory types (with each resource's requirements
+     * in the file); NULL when not saved. */
+    const VkPhysicalDeviceMemoryProperties *memory;
 } rgf_frame_info;
 
 /* Zeroed for NULL. Strings live as long as the frame. */
