@@ -149,6 +149,7 @@ rg_result rg_declared_command_get(const rg_graph *graph, uint32_t index, rg_decl
     const rg__cmd *c = &graph->decl.cmds[index];
     memset(out, 0, sizeof *out);
     out->type = c->type;
+    out->command = (rg_command){rg__make_id(graph, index)};
     out->name = c->name;
     out->queue = c->queue;
     if (c->type == RG_COMMAND_TYPE_USER) {

@@ -1,6 +1,6 @@
 /* Comparing two plans (rgtool diff): memory totals, barriers, merges,
  * culling, the order and queues, and each resource's memory. Commands are
- * matched by name and occurrence (the k-th "blur" with the k-th "blur"),
+ * matched by name, type and occurrence (the k-th "blur" with the k-th "blur"),
  * since two graphs share no handles; the result is data (diff.h) that
  * diff_text.c and diff_json.c print. */
 #include "diff.h"
@@ -8,20 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How many commands before index i in list share its name. */
+/* Same name and type: a span's begin and its draw often share a name. */
+static bool same(const rgt_command *x, const rgt_command *y)
+{
+    return x->type == y->type && strcmp(x->name, y->name) == 0;
+}
+
+/* How many commands before index i in list are the same as it. */
 static uint32_t occurrence(const rgt_command *list, uint32_t i)
 {
     uint32_t k = 0;
     for (uint32_t j = 0; j < i; j++)
-        k += strcmp(list[j].name, list[i].name) == 0;
+        k += same(&list[j], &list[i]);
     return k;
 }
 
-/* The index in list of the k-th command named name; RG_INDEX_NONE if none. */
-static uint32_t find(const rgt_command *list, uint32_t count, const char *name, uint32_t k)
+/* The index in list of the k-th command the same as c; RG_INDEX_NONE if none. */
+static uint32_t find(const rgt_command *list, uint32_t count, const rgt_command *c, uint32_t k)
 {
     for (uint32_t j = 0; j < count; j++)
-        if (strcmp(list[j].name, name) == 0 && k-- == 0)
+        if (same(&list[j], c) && k-- == 0)
             return j;
     return RG_INDEX_NONE;
 }
@@ -32,7 +38,7 @@ static uint32_t *match(const rgt_command *a, uint32_t na, const rgt_command *b, 
     uint32_t *m = malloc((na ? na : 1) * sizeof *m);
     if (m)
         for (uint32_t i = 0; i < na; i++)
-            m[i] = find(b, nb, a[i].name, occurrence(a, i));
+            m[i] = find(b, nb, &a[i], occurrence(a, i));
     return m;
 }
 
@@ -45,7 +51,7 @@ static bool only_in(const rgt_command *x, uint32_t nx, const rgt_command *y, uin
         return false;
     for (uint32_t i = 0; i < nx; i++)
         if (m[i] == RG_INDEX_NONE)
-            out[(*count)++] = (rgt_only){x[i].name, in_a};
+            out[(*count)++] = (rgt_only){x[i].name, x[i].type, in_a};
     free(m);
     return true;
 }
@@ -157,11 +163,14 @@ static bool compare_resources(const rgt_plan *a, const rgt_plan *b, rgt_diff_res
         if (rb && rb->memory == ra->memory && rb->memory_size == ra->memory_size && rb->pool == ra->pool &&
             rb->memory_offset == ra->memory_offset && rb->transient == ra->transient)
             continue;
-        d->resources[d->resource_count++] = (rgt_resource_change){ra->name, ra, rb};
+        bool moved_only =
+            rb && rb->memory == ra->memory && rb->memory_size == ra->memory_size && rb->transient == ra->transient;
+        d->resources[d->resource_count++] = (rgt_resource_change){ra->name, ra, rb, moved_only};
     }
     for (uint32_t i = 0; i < b->resource_count; i++)
         if (!find_resource(a, b->resources[i].name))
-            d->resources[d->resource_count++] = (rgt_resource_change){b->resources[i].name, NULL, &b->resources[i]};
+            d->resources[d->resource_count++] =
+                (rgt_resource_change){b->resources[i].name, NULL, &b->resources[i], false};
     return true;
 }
 

@@ -1,7 +1,7 @@
 /* rgtool diff's result as data: diff.c compares two plans into it,
  * diff_text.c and diff_json.c print it. Commands and resources are matched
- * by name (the k-th command of a name in one plan with the k-th of that
- * name in the other), since handles belong to one graph. */
+ * by name and type (the k-th such command in one plan with the k-th in
+ * the other), since handles belong to one graph. */
 #ifndef RGTOOL_DIFF_H
 #define RGTOOL_DIFF_H
 
@@ -21,7 +21,8 @@ typedef struct rgt_moved {
  * resource). */
 typedef struct rgt_only {
     const char *name;
-    bool in_a; /* false: in b only */
+    rg_command_type type; /* commands */
+    bool in_a;            /* false: in b only */
 } rgt_only;
 
 /* A merge candidate whose outcome differs, or present on one side only. */
@@ -34,6 +35,7 @@ typedef struct rgt_merge_change {
 typedef struct rgt_resource_change {
     const char *name;
     const rg_resource_info *a, *b; /* NULL: not in that plan */
+    bool moved_only;               /* same kind and bytes, another pool or offset */
 } rgt_resource_change;
 
 typedef struct rgt_diff_result {

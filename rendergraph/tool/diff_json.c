@@ -118,6 +118,7 @@ static cJSON *diff_json(const rgt_diff_result *d)
     for (uint32_t i = 0; i < d->resource_count; i++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", d->resources[i].name);
+        cJSON_AddBoolToObject(o, "moved_only", d->resources[i].moved_only);
         add_resource_side(o, "a", d->resources[i].a);
         add_resource_side(o, "b", d->resources[i].b);
         cJSON_AddItemToArray(resources, o);

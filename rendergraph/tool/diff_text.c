@@ -4,6 +4,7 @@
 #include "diff.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 static double mib(int64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
 
@@ -60,7 +61,8 @@ static void print_only(const char *title, const rgt_only *list, uint32_t count, 
         return;
     fprintf(out, "\n%s\n", title);
     for (uint32_t i = 0; i < count; i++)
-        fprintf(out, "  %s %s (%s only)\n", list[i].in_a ? "-" : "+", list[i].name, list[i].in_a ? "A" : "B");
+        fprintf(out, "  %s %-32s %-22s (%s only)\n", list[i].in_a ? "-" : "+", list[i].name,
+                rgt_command_type_name(list[i].type), list[i].in_a ? "A" : "B");
 }
 
 static void print_order(const rgt_diff_result *d, FILE *out)
@@ -96,16 +98,36 @@ static void print_resource_side(const char *label, const rg_resource_info *r, FI
     fprintf(out, "%s\n", r->transient ? "  transient" : "");
 }
 
+/* Kind, bytes or transience changes in full; resources that only moved
+ * within the pools (aliasing chose other offsets) on one line, as most of
+ * a pool moves when one resource changes. */
 static void print_resources(const rgt_diff_result *d, FILE *out)
 {
-    if (!d->resource_count)
-        return;
-    fprintf(out, "\nresources: %u placed differently\n", d->resource_count);
+    uint32_t moved = 0;
+    for (uint32_t i = 0; i < d->resource_count; i++)
+        moved += d->resources[i].moved_only;
+    if (d->resource_count > moved)
+        fprintf(out, "\nresources: %u placed differently\n", d->resource_count - moved);
     for (uint32_t i = 0; i < d->resource_count; i++) {
+        if (d->resources[i].moved_only)
+            continue;
         fprintf(out, "  %s\n", d->resources[i].name);
         print_resource_side("A", d->resources[i].a, out);
         print_resource_side("B", d->resources[i].b, out);
     }
+    if (!moved)
+        return;
+    fprintf(out, "\nresources at another pool or offset only: %u\n ", moved);
+    for (uint32_t i = 0, column = 1; i < d->resource_count; i++) {
+        if (!d->resources[i].moved_only)
+            continue;
+        if (column > 1 && column + strlen(d->resources[i].name) + 3 > 78) {
+            fprintf(out, "\n ");
+            column = 1;
+        }
+        column += (uint32_t)fprintf(out, " '%s'", d->resources[i].name);
+    }
+    fputc('\n', out);
 }
 
 void rgt_diff_print_text(const rgt_diff_result *d, FILE *out)

@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char synopsis[] = "usage: rgtool plan FRAME.json [--profile NAME] [--size WxH] [--json] [--verbose]\n"
+static const char synopsis[] = "usage: rgtool plan FRAME.json [--profile NAME] [--size WxH] [--merge M] [--json] [--verbose]\n"
                                "       rgtool diff A.json B.json [--profile NAME] [--size WxH] [--profile-b NAME]\n"
                                "                   [--size-b WxH] [--json]\n"
                                "       rgtool dot FRAME.json -o OUT.dot [--profile NAME] [--size WxH]\n"
                                "       rgtool timeline FRAME.json -o OUT.svg [--profile NAME] [--size WxH]\n"
+                               "       rgtool check EXPECTED.txt [--update]\n"
                                "       rgtool --help | --version\n";
 
 /* --help: the synopsis and what each option does. */
@@ -30,6 +31,7 @@ static void usage(FILE *out)
                  "                  saved device's when profile and size are the saved ones,\n"
                  "                  else modelled (the output says which).\n"
                  "  --size WxH      the frame at another size (textures of the saved size).\n"
+                 "  --merge M       the graph's span merging instead of the saved: auto, on, off.\n"
                  "  --profile-b NAME, --size-b WxH\n"
                  "                  diff: B's profile and size (default: A's), so that\n"
                  "                  rgtool diff F.json F.json --profile-b apple7 compares\n"
@@ -37,6 +39,12 @@ static void usage(FILE *out)
                  "  --json          one JSON object on stdout (plan, diff).\n"
                  "  --verbose, -v   every barrier: resource, layouts, stages, access.\n"
                  "  -o PATH         output file of dot and timeline.\n"
+                 "\n"
+                 "check reads lines 'FRAME [--profile NAME] [--size WxH] [--merge M]\n"
+                 "figure=value ...' (FRAME relative to the file; figures: pooled, unaliased,\n"
+                 "lower_bound, lazy, dedicated, pools, barriers, merged, culled, batches,\n"
+                 "commands) and fails naming each figure that moved; --update writes the\n"
+                 "new values instead.\n"
                  "\n"
                  "Exit status: 0 success (diff: identical plans), 1 diff: plans differ,\n"
                  "2 trouble (bad usage, a file that does not load or place).\n");
@@ -101,6 +109,14 @@ static bool parse(int argc, char **argv, rgt_options *o, const char **files, int
             o->output = v;
             if (!v[0])
                 return false;
+        } else if ((v = option_value(argc, argv, &i, "--merge"))) {
+            o->merge_given = true;
+            if (!rgt_merge_from_name(v, &o->merge)) {
+                fprintf(stderr, "rgtool: --merge wants auto, on or off, got '%s'\n", v);
+                return false;
+            }
+        } else if (!strcmp(argv[i], "--update")) {
+            o->update = true;
         } else if (!strcmp(argv[i], "--json")) {
             o->json = true;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
@@ -199,8 +215,8 @@ int main(int argc, char **argv)
     const char *files[2] = {NULL, NULL};
     int n = 0;
     bool plan = !strcmp(cmd, "plan"), diff = !strcmp(cmd, "diff"), dot = !strcmp(cmd, "dot"),
-         timeline = !strcmp(cmd, "timeline");
-    bool ok = plan || diff || dot || timeline;
+         timeline = !strcmp(cmd, "timeline"), check = !strcmp(cmd, "check");
+    bool ok = plan || diff || dot || timeline || check;
     if (!ok)
         fprintf(stderr, "rgtool: unknown command '%s'\n", cmd);
     ok = ok && parse(argc, argv, &o, files, &n); /* parse says why not */
@@ -212,6 +228,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "rgtool: %s needs -o PATH\n", cmd);
         ok = false;
     }
+    if (ok && o.update && !check) {
+        fprintf(stderr, "rgtool: --update is check's\n");
+        ok = false;
+    }
+    if (ok && check)
+        return rgt_check(files[0], o.update);
     if (ok && plan)
         return run_plan(files[0], &o);
     if (ok && diff)

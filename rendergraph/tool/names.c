@@ -2,6 +2,8 @@
  * JSON use the same ones, so scripts can match what people read). */
 #include "rgtool.h"
 
+#include <string.h>
+
 const char *rgt_command_type_name(rg_command_type type)
 {
     switch (type) {
@@ -49,6 +51,14 @@ const char *rgt_merge_name(rg_merge merge)
     case RG_MERGE_OFF: return "off";
     }
     return "?";
+}
+
+bool rgt_merge_from_name(const char *name, rg_merge *out)
+{
+    for (int m = RG_MERGE_AUTO; m <= RG_MERGE_OFF; m++)
+        if (strcmp(name, rgt_merge_name((rg_merge)m)) == 0)
+            return (*out = (rg_merge)m), true;
+    return false;
 }
 
 /* rg_memory_totals' figures in the order rgtool prints them; padding is

@@ -165,8 +165,10 @@ static bool gather_culled(const rgt_frame *f, rgt_plan *p)
                                                                         : inside ? span_reason
                                                                                  : NULL};
         }
-        if (dc.type == RG_COMMAND_TYPE_END_RENDERING)
-            span = NULL, span_reason = NULL;
+        if (dc.type == RG_COMMAND_TYPE_END_RENDERING) {
+            span = NULL;
+            span_reason = NULL;
+        }
     }
     free(executed);
     return true;

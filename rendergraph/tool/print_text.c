@@ -32,7 +32,7 @@ static void print_header(const rgt_plan *p, FILE *out)
     fprintf(out, "memory    %s\n",
             p->memory == RGF_MEMORY_SAVED
                 ? "saved: the saving device's memory types and requirements"
-                : "model: a modelled device-local (and lazy) type, requirements from texel sizes");
+                : "model: a device-local (and lazy) type; requirements as saved at this size, else texel bytes");
 }
 
 static void print_order(const rgt_plan *p, FILE *out)
@@ -59,7 +59,7 @@ static void print_order(const rgt_plan *p, FILE *out)
 
 static void print_culled(const rgt_plan *p, FILE *out)
 {
-    fprintf(out, "\nculled: %u commands\n", p->culled_count);
+    fprintf(out, "\nculled commands: %u\n", p->culled_count);
     int width = name_width(p->culled, p->culled_count, 0, 7);
     for (uint32_t i = 0; i < p->culled_count; i++) {
         const rgt_command *c = &p->culled[i];
@@ -81,7 +81,11 @@ static void print_barrier(const rgt_plan *p, const rgt_barrier *b, FILE *out)
     rg_access_names(b->src_access, sa, sizeof sa);
     rg_access_names(b->dst_access, da, sizeof da);
     const char *before = b->position < p->order_count ? p->order[b->position].name : "(end of frame)";
-    fprintf(out, "  before %-24s %-20s", before, b->resource[0] ? b->resource : "(memory)");
+    fprintf(out, "  before %-24s %s %s", before,
+            b->is_texture    ? "texture"
+            : b->resource[0] ? "buffer"
+                             : "memory",
+            b->resource);
     if (b->is_texture)
         fprintf(out, " %s -> %s", rg_layout_name(b->old_layout), rg_layout_name(b->new_layout));
     fprintf(out, "%s%s\n", b->hoisted ? " [hoisted]" : "", b->by_region ? " [by region]" : "");

@@ -5,8 +5,11 @@
  * The flow: rgt_load reads a frame file for a profile and size and places
  * it without a device (load.c); rgt_plan_gather copies what the compile
  * and placement decided into an rgt_plan (plan.c); print_text.c and
- * print_json.c write one plan, diff.c compares two, export.c writes DOT
- * and the memory timeline. */
+ * print_json.c write one plan; diff.c compares two (diff.h) and
+ * diff_text.c / diff_json.c print the comparison; export.c writes DOT and
+ * the memory timeline; check.c compares frames' figures with expected
+ * values; names.c names enums; main.c parses arguments.
+ * tests/frames/check_rgtool.sh is the smoke check on the demo frames. */
 #ifndef RGTOOL_H
 #define RGTOOL_H
 
@@ -26,9 +29,12 @@ enum {
 /* The command line's options; zero is the default. */
 typedef struct rgt_options {
     const char *profile;    /* an rg_tile_info.key; NULL: the saved profile */
+    rg_merge merge;         /* --merge, when merge_given; else as saved */
+    bool merge_given;
     uint32_t width, height; /* --size; 0: as saved */
     bool json;              /* one JSON object on stdout */
     bool verbose;           /* every barrier, every resource */
+    bool update;            /* check: write the new values */
     const char *output;     /* -o for dot and timeline */
     /* diff: B's own profile and size (--profile-b, --size-b); NULL, 0: as A's. */
     const char *profile_b;
@@ -138,6 +144,7 @@ const char *rgt_command_type_name(rg_command_type type);
 const char *rgt_memory_kind_name(rg_memory_kind kind);
 const char *rgt_resource_kind_name(rg_resource_kind kind);
 const char *rgt_merge_name(rg_merge merge);
+bool rgt_merge_from_name(const char *name, rg_merge *out);
 /* The figures of rg_memory_totals, by index, for printing and diffing. */
 enum {
     RGT_TOTAL_COUNT = 7
@@ -153,6 +160,11 @@ bool rgt_print_json(const rgt_plan *plan, bool verbose, FILE *out);
  * returns RGT_EXIT_OK when they plan the same, RGT_EXIT_DIFFERENT when
  * not, RGT_EXIT_TROUBLE on failure. */
 int rgt_diff(const rgt_plan *a, const rgt_plan *b, bool json, FILE *out);
+
+/* check.c: rgtool check EXPECTED.txt [--update]: each line's frame
+ * planned and its figures compared with the values the line expects (or,
+ * updating, written back); an exit status. */
+int rgt_check(const char *expected, bool update);
 
 /* export.c: the DOT graph and the memory timeline; an exit status. */
 int rgt_write_dot(const rgt_frame *frame, const char *path);

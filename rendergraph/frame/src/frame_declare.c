@@ -301,7 +301,7 @@ static bool access(loader *l, const cJSON *o, rg_access *a)
     if (!rgf__usage_value(usage, &a->usage)) {
         size_t at = rgf__push_key(&l->r, "usage");
         rgf__reader_fail(&l->r, RG_ERROR_INVALID_ARGUMENT, "expected an rg_usage name (rg_usage_info.name: "
-                         "\"SAMPLED_FRAGMENT\"), got \"%.80s\"", usage);
+                         "\"sampled_fragment\"), got \"%.80s\"", usage);
         rgf__pop(&l->r, at);
         return false;
     }

@@ -23,7 +23,7 @@ struct rgf_frame {
     char saved_by[64];
     char device_name[256];
     uint32_t width, height, saved_width, saved_height;
-    rg_device_caps saved_caps;
+    rg_device_caps saved_caps, caps;
     bool memory;                      /* memory types and requirements saved */
     VkPhysicalDeviceMemoryProperties memory_properties;
     rgf_requirement *requirements;    /* per resource, when memory */

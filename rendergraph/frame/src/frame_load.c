@@ -17,6 +17,23 @@ rg_tile_profile rgf_tile_profile_from_key(const char *key)
     return RG_TILE_PROFILE_COUNT;
 }
 
+/* A GPU of another family, as rgf_load_desc.profile says. */
+static rg_device_caps profile_caps(const rg_device_caps *saved, rg_tile_profile profile)
+{
+    rg_device_caps caps = *saved;
+    if (profile == RG_TILE_AUTO || profile == saved->tile_profile)
+        return caps;
+    caps.tile_profile = profile;
+    caps.tile_memory = 0;
+    if (profile == RG_TILE_DESKTOP)
+        return caps;
+    caps.local_read = caps.local_read_multisampled = caps.local_read_depth_stencil = true;
+    caps.driver = profile <= RG_TILE_APPLE7      ? VK_DRIVER_ID_MOLTENVK
+                  : profile <= RG_TILE_MALI_VALHALL ? VK_DRIVER_ID_ARM_PROPRIETARY
+                                                    : VK_DRIVER_ID_QUALCOMM_PROPRIETARY;
+    return caps;
+}
+
 static bool caps_json(rgf__reader *r, const cJSON *root, rg_device_caps *c)
 {
     static const char *const keys[] = {"local_read", "local_read_multisampled", "local_read_depth_stencil",
@@ -190,7 +207,16 @@ static bool frame_json(rgf__reader *r, const cJSON *root, const rgf_load_desc *d
     if (!f->requirements)
         return rgf__reader_fail(r, RG_ERROR_OUT_OF_MEMORY, "out of host memory");
     gd.name = name;
-    gd.caps = desc && desc->caps ? desc->caps : &f->saved_caps;
+    if (desc && desc->caps)
+        f->caps = *desc->caps;
+    else if (desc && (unsigned)desc->profile >= RG_TILE_PROFILE_COUNT)
+        return rgf__reader_fail(r, RG_ERROR_INVALID_ARGUMENT, "rgf_load_desc.profile %d is not an rg_tile_profile",
+                                (int)desc->profile);
+    else
+        f->caps = profile_caps(&f->saved_caps, desc ? desc->profile : RG_TILE_AUTO);
+    gd.caps = &f->caps;
+    if (desc && desc->merge)
+        gd.merge = *desc->merge;
     gd.log = desc ? desc->log : NULL;
     gd.log_user = desc ? desc->log_user : NULL;
     rg_result res = rg_graph_create(&gd, &f->graph);
@@ -294,6 +320,6 @@ rgf_frame_info rgf_frame_get_info(const rgf_frame *frame)
         return (rgf_frame_info){0};
     return (rgf_frame_info){.name = frame->name, .saved_by = frame->saved_by, .device_name = frame->device_name,
                             .width = frame->width, .height = frame->height, .saved_width = frame->saved_width,
-                            .saved_height = frame->saved_height, .saved_caps = frame->saved_caps,
+                            .saved_height = frame->saved_height, .saved_caps = frame->saved_caps, .caps = frame->caps,
                             .memory = frame->memory ? &frame->memory_properties : NULL};
 }

@@ -80,9 +80,11 @@ rg_result rgf_frame_place(rgf_frame *frame, rgf_memory memory, rgf_memory *used,
     rg_result res = rg_compile(frame->graph);
     if (res != RG_SUCCESS)
         return rgf__fail(error, res, "%s: rg_compile: %s", frame->name, rg_graph_error_message(frame->graph));
-    rg_tile_profile profile = rg_graph_get_desc(frame->graph).caps->tile_profile;
+    rg_tile_profile profile = frame->caps.tile_profile;
     bool same_size = frame->width == frame->saved_width && frame->height == frame->saved_height;
-    bool same_profile = profile == frame->saved_caps.tile_profile;
+    rg_tile_profile saved = frame->saved_caps.tile_profile;
+    bool same_profile = (profile == RG_TILE_AUTO ? RG_TILE_DESKTOP : profile) ==
+                        (saved == RG_TILE_AUTO ? RG_TILE_DESKTOP : saved);
     if (memory == RGF_MEMORY_SAVED && !frame->memory)
         return rgf__fail(error, RG_ERROR_UNSUPPORTED, "%s: the file holds no memory requirements (saved without "
                          "rgf_save_desc.memory, or before placement)", frame->name);

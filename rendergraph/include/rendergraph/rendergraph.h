@@ -1522,6 +1522,7 @@ RG_EXPERIMENTAL typedef struct rg_declared_resource {
  * (defaults resolved), or a built-in command's arguments. */
 RG_EXPERIMENTAL typedef struct rg_declared_command {
     rg_command_type type;
+    rg_command command;               /* its handle (rg_command_get_info: culled or not) */
     const char *name;
     rg_queue queue;                   /* eligible besides graphics (rg_command_allow_queue) */
     rg_user_desc user;

@@ -63,8 +63,16 @@ void rgf_free(void *text);
 typedef struct rgf_frame rgf_frame;
 
 typedef struct rgf_load_desc {
-    /* What to compile for: NULL, the capabilities the file saved. */
+    /* What to compile for: NULL, the capabilities the file saved, or with
+     * profile those of that family's GPU. */
     const rg_device_caps *caps;
+    /* Another GPU family (AUTO: as saved; ignored with caps): the saved
+     * capabilities with that tile profile and, for a tile GPU, local read
+     * of every attachment kind and the family's driver (Arm's, Qualcomm's,
+     * MoltenVK: what RG_MERGE_AUTO follows), tile_memory the profile's. */
+    rg_tile_profile profile;
+    /* The graph's merge policy instead of the saved one; NULL: as saved. */
+    const rg_merge *merge;
     /* The frame at another size (both or neither): textures of the saved
      * frame size, and spans' areas of it, get this one; relative sizes
      * follow their sources; others stay. 0: as saved. */
@@ -98,6 +106,7 @@ typedef struct rgf_frame_info {
     uint32_t width, height;           /* the frame's size as loaded */
     uint32_t saved_width, saved_height;
     rg_device_caps saved_caps;        /* what the saving graph compiled for */
+    rg_device_caps caps;              /* what the loaded graph compiles for */
     /* The saving device's memory types (with each resource's requirements
      * in the file); NULL when not saved. */
     const VkPhysicalDeviceMemoryProperties *memory;
