@@ -119,22 +119,15 @@ static bool gather_barriers(const rgt_frame *f, rgt_plan *p, const handle_pos *m
     return true;
 }
 
-/* Culled commands: the declared ones the execution order lacks (matched
- * by record-order index). There is no public handle for a declared index,
- * so names and types come from the declaration and reasons from the log;
- * a command of a culled span takes its span's reason. */
+/* Culled commands, in declaration order (rg_command_info.culled of each
+ * declared command's handle); reasons come from the log's notices, and a
+ * command of a culled span takes its span's reason. */
 static bool gather_culled(const rgt_frame *f, rgt_plan *p)
 {
     uint32_t n = rg_declared_command_count(f->graph);
-    bool *executed = calloc(n ? n : 1, sizeof *executed);
     p->culled = calloc(n ? n : 1, sizeof *p->culled);
-    if (!executed || !p->culled) {
-        free(executed);
+    if (!p->culled)
         return false;
-    }
-    for (uint32_t i = 0; i < p->order_count; i++)
-        if (p->order[i].declared < n)
-            executed[p->order[i].declared] = true;
     const char *span = NULL, *span_reason = NULL;
     uint32_t span_index = RG_INDEX_NONE, spans = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -148,7 +141,8 @@ static bool gather_culled(const rgt_frame *f, rgt_plan *p)
             span_index = spans++;
             span_reason = cull_reason(f, name);
         }
-        if (!executed[i]) {
+        rg_command_info info;
+        if (rg_command_get_info(f->graph, dc.command, &info) == RG_SUCCESS && info.culled) {
             const char *reason = cull_reason(f, name);
             bool inside = span && !begins;
             p->culled[p->culled_count++] = (rgt_command){.name = name,
@@ -170,7 +164,6 @@ static bool gather_culled(const rgt_frame *f, rgt_plan *p)
             span_reason = NULL;
         }
     }
-    free(executed);
     return true;
 }
 

@@ -25,8 +25,10 @@ static rg_device_caps profile_caps(const rg_device_caps *saved, rg_tile_profile 
         return caps;
     caps.tile_profile = profile;
     caps.tile_memory = 0;
-    if (profile == RG_TILE_DESKTOP)
+    if (profile == RG_TILE_DESKTOP) {
+        caps.driver = (VkDriverId)0; /* no tile GPU's driver: RG_MERGE_AUTO does not merge */
         return caps;
+    }
     caps.local_read = caps.local_read_multisampled = caps.local_read_depth_stencil = true;
     caps.driver = profile <= RG_TILE_APPLE7      ? VK_DRIVER_ID_MOLTENVK
                   : profile <= RG_TILE_MALI_VALHALL ? VK_DRIVER_ID_ARM_PROPRIETARY

@@ -69,7 +69,8 @@ typedef struct rgf_load_desc {
     /* Another GPU family (AUTO: as saved; ignored with caps): the saved
      * capabilities with that tile profile and, for a tile GPU, local read
      * of every attachment kind and the family's driver (Arm's, Qualcomm's,
-     * MoltenVK: what RG_MERGE_AUTO follows), tile_memory the profile's. */
+     * MoltenVK: what RG_MERGE_AUTO follows), tile_memory the profile's;
+     * DESKTOP from a tile profile: no driver named (AUTO: no merging). */
     rg_tile_profile profile;
     /* The graph's merge policy instead of the saved one; NULL: as saved. */
     const rg_merge *merge;
