@@ -10,7 +10,7 @@
 # a header that either rejects fails the build; the programs run as tests.
 add_executable(headers_c11 headers/headers_c11.c)
 target_compile_options(headers_c11 PRIVATE -pedantic -Wstrict-prototypes -Wmissing-prototypes)
-target_link_libraries(headers_c11 PRIVATE rendergraph engine engine_files)
+target_link_libraries(headers_c11 PRIVATE rendergraph engine engine_files rendergraph_frame)
 add_test(NAME headers_c11 COMMAND headers_c11)
 set_tests_properties(headers_c11 PROPERTIES LABELS unit ENVIRONMENT "${VKG_TEST_ENV}"
                      FAIL_REGULAR_EXPRESSION "ERROR: (Leak|Address)Sanitizer;runtime error:")
@@ -22,7 +22,7 @@ if(CMAKE_CXX_COMPILER)
   add_executable(headers_cxx headers/headers.cpp)
   set_target_properties(headers_cxx PROPERTIES CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
   target_compile_options(headers_cxx PRIVATE -pedantic)
-  target_link_libraries(headers_cxx PRIVATE rendergraph engine engine_files)
+  target_link_libraries(headers_cxx PRIVATE rendergraph engine engine_files rendergraph_frame)
   add_test(NAME headers_cxx COMMAND headers_cxx)
   set_tests_properties(headers_cxx PROPERTIES LABELS unit ENVIRONMENT "${VKG_TEST_ENV}"
                        FAIL_REGULAR_EXPRESSION "ERROR: (Leak|Address)Sanitizer;runtime error:")
@@ -42,6 +42,9 @@ set(symbols_args --graph $<TARGET_FILE:rendergraph> --exports rg $<TARGET_FILE:r
                  --engine $<TARGET_FILE:engine> --exports eng $<TARGET_FILE:engine>)
 if(TARGET engine_files)
   list(APPEND symbols_args --exports eng $<TARGET_FILE:engine_files>)
+endif()
+if(TARGET rendergraph_frame)
+  list(APPEND symbols_args --exports rgf $<TARGET_FILE:rendergraph_frame>)
 endif()
 add_test(NAME symbols_rendergraph COMMAND ${VKG_CHECK_SYMBOLS} ${symbols_args})
 # The same check on a library built to break each rule, static and shared

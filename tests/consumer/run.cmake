@@ -64,6 +64,9 @@ function(configure_build_run build_dir)
   if(EXISTS ${build_dir}/consumer_files)
     run(${build_dir}/consumer_files ${build_dir})
   endif()
+  if(EXISTS ${build_dir}/consumer_frame)
+    run(${build_dir}/consumer_frame)
+  endif()
   if(EXISTS ${build_dir}/consumer_volk)
     run(${build_dir}/consumer_volk)
   endif()
@@ -138,7 +141,8 @@ if(MODE STREQUAL "subdir")
 elseif(MODE STREQUAL "install")
   file(REMOVE_RECURSE ${PREFIX})
   run(${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${PREFIX} --config ${BUILD_TYPE})
-  foreach(f include/engine/engine.h include/engine_files/engine_files.h include/rendergraph/rendergraph.h)
+  foreach(f include/engine/engine.h include/engine_files/engine_files.h include/rendergraph/rendergraph.h
+            include/rendergraph_frame/rendergraph_frame.h bin/rgtool)
     if(NOT EXISTS ${PREFIX}/${f})
       message(FATAL_ERROR "not installed: ${f}")
     endif()
@@ -162,7 +166,7 @@ elseif(MODE STREQUAL "install")
   string(JOIN "\n  " listing ${seen})
   message(STATUS "installed into ${PREFIX}:\n  ${listing}")
   set(libs "")
-  foreach(lib engine engine_files rendergraph)
+  foreach(lib engine engine_files rendergraph rendergraph_frame)
     if(SHARED)
       list(APPEND libs lib${lib}.so lib${lib}.so.${SOVERSION} lib${lib}.so.${VERSION})
     else()
@@ -175,7 +179,10 @@ elseif(MODE STREQUAL "install")
                "cmake/engine_files/engine_filesTargets.cmake" "cmake/engine_files/engine_filesDependencies.cmake"
                "cmake/rendergraph/rendergraphConfig.cmake"
                "cmake/rendergraph/rendergraphConfigVersion.cmake" "cmake/rendergraph/rendergraphTargets.cmake"
-               "pkgconfig/engine.pc" "pkgconfig/engine_files.pc" "pkgconfig/rendergraph.pc")
+               "cmake/rendergraph_frame/rendergraph_frameConfig.cmake"
+               "cmake/rendergraph_frame/rendergraph_frameDependencies.cmake"
+               "pkgconfig/engine.pc" "pkgconfig/engine_files.pc" "pkgconfig/rendergraph.pc"
+               "pkgconfig/rendergraph_frame.pc")
     if(NOT listing MATCHES "/${want}(\n|$)")
       message(FATAL_ERROR "not installed: ${want}")
     endif()
@@ -222,6 +229,10 @@ elseif(MODE STREQUAL "pkgconfig")
   run(${C_COMPILER} -std=c11 -Wall -Wextra -Werror ${sanitize_flags} -o ${WORK}/consumer_files
       ${consumer_src}/consumer_files.c ${flags})
   run(${WORK}/consumer_files ${WORK})
+  pkg_flags(flags rendergraph_frame)
+  run(${C_COMPILER} -std=c11 -Wall -Wextra -Werror ${sanitize_flags} -o ${WORK}/consumer_frame
+      ${consumer_src}/consumer_frame.c ${flags})
+  run(${WORK}/consumer_frame)
 
 elseif(MODE STREQUAL "vulkan_only")
   file(REMOVE_RECURSE ${WORK})

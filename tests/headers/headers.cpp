@@ -4,6 +4,7 @@
 // C++ rejects fails the build; the CTest entry runs it.
 #include <engine/engine.h>
 #include <engine_files/engine_files.h>
+#include <rendergraph_frame/rendergraph_frame.h>
 #include <rendergraph/rendergraph.h>
 
 #include <cstdio>

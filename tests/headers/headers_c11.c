@@ -6,6 +6,7 @@
 #include <rendergraph/rendergraph.h>
 #include <engine/engine.h>
 #include <engine_files/engine_files.h>
+#include <rendergraph_frame/rendergraph_frame.h>
 
 #include <stdio.h>
 #include <string.h>
