@@ -172,6 +172,32 @@ static void position(const char *text, size_t at, uint32_t *line, uint32_t *colu
     }
 }
 
+/* Whether the text ends inside a string or an open object or array: a
+ * file cut short, told apart from a mistake in the middle. */
+static bool ends_open(const char *text, size_t size)
+{
+    bool in_string = false, escaped = false;
+    long depth = 0;
+    for (size_t i = 0; i < size; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            depth--;
+        }
+    }
+    return in_string || depth > 0;
+}
+
 static const char *const top_keys[] = {"rendergraph_frame", "saved_by", "device", "size", "graph", "caps",
                                        "resources", "commands", "memory", NULL};
 
@@ -243,12 +269,13 @@ rg_result rgf_load_text(const char *text, size_t size, const char *name, const r
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, size, &end, false);
     if (!root) {
-        size_t at = end && end >= text ? (size_t)(end - text) : 0;
+        bool cut = size == 0 || ends_open(text, size);
+        size_t at = cut ? size : end && end >= text ? (size_t)(end - text) : 0;
         uint32_t line, column;
         position(text, at < size ? at : size, &line, &column);
         return rgf__fail(error, RG_ERROR_INVALID_ARGUMENT, "%s:%u:%u: %s", name, line, column,
-                         at >= size ? "the JSON ends before it is complete (a file cut short?)"
-                                    : "not valid JSON here");
+                         cut ? "the JSON ends before it is complete (a file cut short?)"
+                             : "not valid JSON here (a frame file is one JSON object)");
     }
     rgf_frame *f = calloc(1, sizeof *f);
     if (!f) {

@@ -36,6 +36,13 @@ static cJSON *add(writer *w, cJSON *obj, const char *key, cJSON *item)
     return item;
 }
 
+/* Two unsigned 32-bit values as a JSON array: past INT_MAX as well (the
+ * reader takes 0 to 4294967295; cJSON_CreateIntArray would wrap them). */
+static cJSON *u32_pair(uint32_t a, uint32_t b)
+{
+    return cJSON_CreateDoubleArray((const double[]){a, b}, 2);
+}
+
 /* Integers up to 2^53 as numbers, larger ones as decimal strings (a JSON
  * number is a double to most readers). */
 static void add_u64(writer *w, cJSON *obj, const char *key, uint64_t v)
@@ -149,8 +156,8 @@ static void add_range(writer *w, cJSON *obj, const char *key, const rg_range *r)
     if (!o)
         return;
     add_flags(w, o, "aspect", RGF_ASPECT, r->aspect);
-    add(w, o, "mips", cJSON_CreateIntArray((const int[]){(int)r->base_mip, (int)r->mip_count}, 2));
-    add(w, o, "layers", cJSON_CreateIntArray((const int[]){(int)r->base_layer, (int)r->layer_count}, 2));
+    add(w, o, "mips", u32_pair(r->base_mip, r->mip_count));
+    add(w, o, "layers", u32_pair(r->base_layer, r->layer_count));
 }
 
 static void add_texture_desc(writer *w, cJSON *o, const rg_texture_desc *d)
@@ -279,7 +286,7 @@ static cJSON *attachment_json(writer *w, const rg_attachment *a)
     add_resource_ref(w, o, "texture", a->texture.id);
     if (a->mip)
         add_u64(w, o, "mip", a->mip);
-    add(w, o, "layers", cJSON_CreateIntArray((const int[]){(int)a->base_layer, (int)a->layer_count}, 2));
+    add(w, o, "layers", u32_pair(a->base_layer, a->layer_count));
     add_string(w, o, "load", a->load == RGF_LOAD_OP_NONE ? "none"
                              : rgf__enum_name(&rgf__load_op, a->load) ? rgf__enum_name(&rgf__load_op, a->load)
                                                                        : "?");
@@ -307,14 +314,14 @@ static void rendering_json(writer *w, cJSON *o, const rg_rendering_desc *d)
         add(w, o, "depth", attachment_json(w, &d->depth));
     add_bool_if(w, o, "depth_read_only", d->depth_read_only);
     if (d->area.extent.width || d->area.extent.height || d->area.offset.x || d->area.offset.y)
-        add(w, o, "area", cJSON_CreateIntArray((const int[]){d->area.offset.x, d->area.offset.y,
-                                                             (int)d->area.extent.width, (int)d->area.extent.height},
-                                               4));
+        add(w, o, "area", cJSON_CreateDoubleArray((const double[]){d->area.offset.x, d->area.offset.y,
+                                                                   d->area.extent.width, d->area.extent.height},
+                                                  4));
 }
 
 static void layers_json(writer *w, cJSON *o, uint32_t layer, uint32_t count)
 {
-    add(w, o, "layers", cJSON_CreateIntArray((const int[]){(int)layer, (int)count}, 2));
+    add(w, o, "layers", u32_pair(layer, count));
 }
 
 static cJSON *command_json(writer *w, const rg_declared_command *c)
@@ -495,7 +502,7 @@ static cJSON *frame_json(writer *w, const rgf_save_desc *desc)
         add_string(w, root, "device", desc->device_name);
     uint32_t size[2];
     frame_size(w, desc, size);
-    add(w, root, "size", cJSON_CreateIntArray((const int[]){(int)size[0], (int)size[1]}, 2));
+    add(w, root, "size", u32_pair(size[0], size[1]));
     graph_json(w, root);
     cJSON *resources = add(w, root, "resources", cJSON_CreateArray());
     for (uint32_t i = 0; resources && i < w->resource_count; i++)
