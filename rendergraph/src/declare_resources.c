@@ -257,7 +257,7 @@ static rg_texture texture_create_history_taken(rg_graph *graph, const rg_texture
     if (!texture_extent(graph, "rg_texture_create_history", desc, &width, &height))
         return (rg_texture){0};
     char previous_name[RG__NAME_MAX];
-    snprintf(previous_name, sizeof previous_name, "%s (previous)", desc->name ? desc->name : "texture");
+    snprintf(previous_name, sizeof previous_name, "%s (previous)", desc->name && desc->name[0] ? desc->name : "texture");
     const char *names[2] = {desc->name, previous_name};
     uint32_t first = graph->decl.resource_count;
     for (uint32_t k = 0; k < 2; k++) {

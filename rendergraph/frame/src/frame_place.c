@@ -9,6 +9,9 @@
 /* Rounds v up to a multiple of the power of two a. */
 static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) & ~(a - 1); }
 
+/* The type bits of every type of a device with count types. */
+static uint32_t all_types(uint32_t count) { return count >= 32 ? UINT32_MAX : (1u << count) - 1; }
+
 typedef struct placing {
     const rgf_frame *f;
     bool saved_types;                 /* the saving device's types, else the model's */
@@ -49,7 +52,7 @@ static bool requirements(void *user, const char *name, bool is_texture, uint32_t
     *alignment = is_texture ? 65536 : 256;
     *size = align_up(is_texture ? texture_bytes(&info) : info.size, *alignment);
     *dedicated = false;
-    *type_bits = p->model_types;
+    *type_bits = p->saved_types ? all_types(p->f->memory_properties.memoryTypeCount) : p->model_types;
     return true;
 }
 
@@ -66,7 +69,7 @@ static VkPhysicalDeviceMemoryProperties model_memory(rg_tile_profile profile, ui
     };
     if (rg_tile_profile_info(profile).lazy_memory)
         m.memoryTypeCount = 2;
-    *type_bits = (1u << m.memoryTypeCount) - 1;
+    *type_bits = all_types(m.memoryTypeCount);
     return m;
 }
 

@@ -420,18 +420,12 @@ static void graph_json(writer *w, cJSON *root)
         add_u64(w, caps, "tile_memory", c->tile_memory);
 }
 
-/* The device's memory types and what each placed resource asked of them:
- * only when the graph is placed (rg_resource_info.memory says so). */
+/* The device's memory types, and what each placed resource asked of them
+ * (none before placement: rg_resource_info.memory says so). */
 static void memory_json(writer *w, cJSON *root, const VkPhysicalDeviceMemoryProperties *props)
 {
-    uint32_t count = rg_resource_count(w->g), placed = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        rg_resource_info info;
-        if (rg_resource_get(w->g, i, &info) == RG_SUCCESS && info.memory != RG_MEMORY_NOT_CREATED &&
-            info.memory != RG_MEMORY_IMPORTED)
-            placed++;
-    }
-    if (!props || placed == 0)
+    uint32_t count = rg_resource_count(w->g);
+    if (!props)
         return;
     cJSON *m = add(w, root, "memory", cJSON_CreateObject());
     cJSON *types = m ? add(w, m, "types", cJSON_CreateArray()) : NULL;
