@@ -8,8 +8,14 @@
  *   1. a corpus of random DAGs (order_corpus.c: compute passes over buffers
  *      of 1 to 64 MiB), --count of them from 8 to 64 commands: the ratios
  *      memory/batches and memory/declaration, mean, best and worst;
- *   2. small random DAGs (4 to 12 commands) against the least peak of any
- *      valid order, found by exhaustive search: mean and worst ratio;
+ *   2. small random DAGs (4 to 12, then 13 to 20 commands) against the
+ *      least peak of any valid order, found by exhaustive search
+ *      (order_optimum: every subset in an array, no code shared with the
+ *      graph's exact search): mean and worst ratio, optimal in how many;
+ *      then DAGs of 21 to 64 commands, past the exact search, against a
+ *      lower bound of every order's peak (at each command, the resources
+ *      one of its ancestors or itself uses and one of its descendants or
+ *      itself uses are live in any order);
  *   3. a realistic wide frame at 1920x1080, written the way an author
  *      declares it: shadow maps for four lights (2048^2 each, rendered
  *      first), a depth prepass, SSAO and its blur, the G-buffer, an ambient
@@ -17,6 +23,10 @@
  *      chain, tonemap into the swapchain and a UI overlay; textures sized
  *      w x h x texel bytes, rounded to 64 KiB, in one device-local type (a
  *      desktop GPU).
+ *
+ *   4. the compile time of random DAGs of 20 commands (declare and
+ *      rg_compile on a fresh graph, the exact search included): median
+ *      and worst over 200, and the same under RG_ORDER_BATCHES (no search).
  *
  *   order_memory [--count N] [--seed S] [--json FILE]
  */
@@ -27,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *order_names[3] = {"memory", "batches", "declaration"};
 
@@ -53,6 +64,82 @@ static uint64_t dag_peak(const order_dag *d, rg_order order)
     uint64_t p = g ? order_peak(g, d) : 0;
     rg_graph_destroy(g);
     return p;
+}
+
+/* A lower bound of every valid order's peak: at command v, a buffer one of
+ * v's ancestors (or v) uses and one of its descendants (or v) uses is live
+ * whatever the order. */
+static uint64_t order_lower_bound(const rg_graph *g, const rg_command *cmds, const order_dag *d)
+{
+    uint64_t best = 0;
+    for (uint32_t v = 0; v < d->commands; v++) {
+        uint64_t live = 0;
+        for (uint32_t b = 0; b < d->buffers; b++) {
+            bool before = false, after = false;
+            for (uint32_t u = 0; u < d->commands && !(before && after); u++)
+                for (uint32_t k = 0; k < d->access_count[u]; k++)
+                    if (d->buffer[u][k] == b) {
+                        before |= u == v || rg_happens_before(g, cmds[u], cmds[v]);
+                        after |= u == v || rg_happens_before(g, cmds[v], cmds[u]);
+                    }
+            live += before && after ? d->size[b] : 0;
+        }
+        best = live > best ? live : best;
+    }
+    return best;
+}
+
+/* Section 2's comparison for DAGs of lo..hi commands. */
+static uint32_t against_optimum(uint64_t seed, uint32_t count, uint32_t lo, uint32_t hi, stats opt[3])
+{
+    uint32_t optimal = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        order_dag d;
+        order_dag_random(&seed, lo + i % (hi - lo + 1), &d);
+        rg_command cmds[ORDER_MAX_COMMANDS];
+        rg_graph *g = order_dag_graph(&d, RG_ORDER_MEMORY, cmds);
+        uint64_t best = g ? order_optimum(g, cmds, &d) : 0;
+        rg_graph_destroy(g);
+        if (!best)
+            continue;
+        for (int o = 0; o < 3; o++)
+            stats_add(&opt[o], (double)dag_peak(&d, (rg_order)o) / (double)best);
+        optimal += dag_peak(&d, RG_ORDER_MEMORY) == best;
+    }
+    return optimal;
+}
+
+static double now_us(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC); /* C11; the runs are short */
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Declare + compile of `count` random DAGs of n commands: median and worst
+ * microseconds. */
+static void compile_times(uint64_t seed, uint32_t count, uint32_t n, rg_order order, double *median, double *worst)
+{
+    double t[256];
+    count = count > 256 ? 256 : count;
+    for (uint32_t i = 0; i < count; i++) {
+        order_dag d;
+        order_dag_random(&seed, n, &d);
+        rg_command cmds[ORDER_MAX_COMMANDS];
+        double start = now_us();
+        rg_graph *g = order_dag_graph(&d, order, cmds);
+        t[i] = now_us() - start;
+        rg_graph_destroy(g);
+    }
+    qsort(t, count, sizeof t[0], by_value);
+    *median = t[count / 2];
+    *worst = t[count - 1];
 }
 
 /* ------------------------------------------------------------ wide frame */
@@ -250,27 +337,37 @@ int main(int argc, char **argv)
     printf("   batches / declaration  %.3f / %.3f / %.3f  lower in %u\n", batch_vs_decl.sum / count,
            batch_vs_decl.best, batch_vs_decl.worst, batch_vs_decl.lower);
     /* 2. Against the optimum. */
-    stats opt[3] = {{0}};
-    uint32_t small = count < 500 ? count : 500, optimal = 0;
-    s = seed + 1;
-    for (uint32_t i = 0; i < small; i++) {
-        order_dag d;
-        order_dag_random(&s, 4 + i % 9, &d);
-        rg_command cmds[ORDER_MAX_COMMANDS];
-        rg_graph *g = order_dag_graph(&d, RG_ORDER_MEMORY, cmds);
-        uint64_t best = g ? order_optimum(g, cmds, &d) : 0;
-        rg_graph_destroy(g);
-        if (!best)
-            continue;
-        for (int o = 0; o < 3; o++)
-            stats_add(&opt[o], (double)dag_peak(&d, (rg_order)o) / (double)best);
-        optimal += dag_peak(&d, RG_ORDER_MEMORY) == best;
-    }
+    stats opt[3] = {{0}}, opt20[3] = {{0}};
+    uint32_t small = count < 500 ? count : 500;
+    uint32_t optimal = against_optimum(seed + 1, small, 4, 12, opt);
     printf("2. %u random DAGs of 4 to 12 commands against the least peak of any order (exhaustive): "
            "mean / worst, optimal in\n", opt[0].n);
     for (int o = 0; o < 3; o++)
         printf("   %-12s %.3f / %.3f\n", order_names[o], opt[o].sum / opt[o].n, opt[o].worst);
     printf("   memory order optimal in %u of %u\n", optimal, opt[0].n);
+    uint32_t optimal20 = against_optimum(seed + 2, small, 13, 20, opt20);
+    printf("   %u random DAGs of 13 to 20 commands, the same:\n", opt20[0].n);
+    for (int o = 0; o < 3; o++)
+        printf("   %-12s %.3f / %.3f\n", order_names[o], opt20[o].sum / opt20[o].n, opt20[o].worst);
+    printf("   memory order optimal in %u of %u\n", optimal20, opt20[0].n);
+    stats vs_bound = {0};
+    uint32_t at_bound = 0;
+    s = seed + 3;
+    for (uint32_t i = 0; i < small; i++) {
+        order_dag d;
+        order_dag_random(&s, 21 + i % 44, &d);
+        rg_command cmds[ORDER_MAX_COMMANDS];
+        rg_graph *g = order_dag_graph(&d, RG_ORDER_MEMORY, cmds);
+        uint64_t bound = g ? order_lower_bound(g, cmds, &d) : 0, mem = g ? order_peak(g, &d) : 0;
+        rg_graph_destroy(g);
+        if (!bound || !mem)
+            continue;
+        stats_add(&vs_bound, (double)mem / (double)bound);
+        at_bound += mem == bound;
+    }
+    printf("   %u random DAGs of 21 to 64 commands (heuristics) against a lower bound of any order's peak: "
+           "mean %.3f, worst %.3f, at the bound (optimal) in %u\n", vs_bound.n, vs_bound.sum / vs_bound.n,
+           vs_bound.worst, at_bound);
     /* 3. The wide frame. */
     rg_memory_totals wt[3];
     printf("3. wide frame at 1920x1080 (4 shadow maps 2048^2, prepass, SSAO + blur, G-buffer, ambient + 4 lights, "
@@ -280,6 +377,13 @@ int main(int argc, char **argv)
             return 1;
         printf("   %-12s %10.2f %12.2f\n", order_names[o], wt[o].pooled / 1048576.0, wt[o].lower_bound / 1048576.0);
     }
+    /* 4. Compile time at the exact search's limit. */
+    double med_mem, worst_mem, med_batch, worst_batch;
+    compile_times(seed + 4, 200, 20, RG_ORDER_MEMORY, &med_mem, &worst_mem);
+    compile_times(seed + 4, 200, 20, RG_ORDER_BATCHES, &med_batch, &worst_batch);
+    printf("4. declare + compile of 200 random DAGs of 20 commands, microseconds (one thread):\n"
+           "   memory (exact search)  median %.1f, worst %.1f\n   batches (no search)    median %.1f, worst %.1f\n",
+           med_mem, worst_mem, med_batch, worst_batch);
     if (json_path) {
         FILE *f = fopen(json_path, "w");
         if (!f) {
@@ -294,7 +398,16 @@ int main(int argc, char **argv)
         fprintf(f, "\"exhaustive\":{\"count\":%u,\"optimal\":%u", opt[0].n, optimal);
         for (int o = 0; o < 3; o++)
             fprintf(f, ",\"%s\":{\"mean\":%.4f,\"worst\":%.4f}", order_names[o], opt[o].sum / opt[o].n, opt[o].worst);
-        fprintf(f, "},\"wide_frame\":{");
+        fprintf(f, "},\"exhaustive_13_20\":{\"count\":%u,\"optimal\":%u", opt20[0].n, optimal20);
+        for (int o = 0; o < 3; o++)
+            fprintf(f, ",\"%s\":{\"mean\":%.4f,\"worst\":%.4f}", order_names[o], opt20[o].sum / opt20[o].n,
+                    opt20[o].worst);
+        fprintf(f, "},\"lower_bound_21_64\":{\"count\":%u,\"mean\":%.4f,\"worst\":%.4f,\"at_bound\":%u}",
+                vs_bound.n, vs_bound.sum / vs_bound.n, vs_bound.worst, at_bound);
+        fprintf(f, ",\"compile_20_us\":{\"memory\":{\"median\":%.1f,\"worst\":%.1f},"
+                   "\"batches\":{\"median\":%.1f,\"worst\":%.1f}}",
+                med_mem, worst_mem, med_batch, worst_batch);
+        fprintf(f, ",\"wide_frame\":{");
         for (int o = 0; o < 3; o++)
             fprintf(f, "%s\"%s\":{\"pooled\":%llu,\"lower_bound\":%llu}", o ? "," : "", order_names[o],
                     (unsigned long long)wt[o].pooled, (unsigned long long)wt[o].lower_bound);

@@ -1,5 +1,10 @@
 /* Compile stage "schedule": the order that lowers the peak of memory.
  *
+ * A frame of at most RG__EXACT_NODES live nodes (spans count once) gets
+ * the order of least peak of any valid order, found exactly
+ * (compile_exact_order.c), unless its sets of nodes are too many to keep;
+ * then, and for larger frames, the heuristics below decide.
+ *
  * The order stage's batch order (longest path, as soon as possible) keeps
  * every resource's first use early and so many resources live at once.
  * This stage makes a few other valid orders and keeps the one whose peak
@@ -26,7 +31,7 @@
  * instead (measurements, tests). Spans are nodes, so they stay contiguous;
  * merge candidates are made adjacent by the merge stage after this one.
  */
-#include "compile_stages.h"
+#include "schedule.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,16 +39,7 @@
 /* Ready nodes looked at per step: bounds the cost per node. */
 #define SCHEDULE_WINDOW 32
 
-typedef struct sched {
-    const rg_graph *g;
-    uint32_t n;                       /* live nodes */
-    uint32_t *node;                   /* live node -> graph node, in batch order */
-    uint32_t *live;                   /* graph node -> live node, RG__NONE when culled */
-    uint32_t *res_start, *res;        /* per live node: the created resources it uses */
-    uint32_t *succ_start, *succ;      /* per live node: its successors (live nodes) */
-    uint32_t *preds;                  /* per live node: its predecessors */
-    uint64_t *bytes;                  /* per resource: estimated size, 0 for imports */
-} sched;
+typedef rg__sched sched;
 
 /* Estimates are capped at 1 TiB, above any device's heaps, so sums over
  * every resource a graph can hold (2^20) stay far below 2^63. */
@@ -475,7 +471,15 @@ rg_result rg__compile_schedule(const rg_graph *g, rg__schedule *out)
                 best = k;
             }
         }
-        if (!order_of(&s, cand[best], &out->order))
+        /* A small frame: the least peak of any order, found exactly below
+         * the best candidate's (into cand[0], which is free after). */
+        if (s.n <= RG__EXACT_NODES) {
+            memcpy(cand[0], cand[best], (size_t)s.n * sizeof *cand[0]);
+            r = rg__exact_order(&s, best_peak, cand[0]);
+            best = 0;
+            r = r == RG_ERROR_UNSUPPORTED ? RG_SUCCESS : r;
+        }
+        if (r == RG_SUCCESS && !order_of(&s, cand[best], &out->order))
             r = RG_ERROR_OUT_OF_MEMORY;
     }
     for (int k = 0; k < 5; k++)

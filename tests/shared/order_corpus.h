@@ -16,7 +16,7 @@
 
 #define ORDER_MAX_COMMANDS 64
 #define ORDER_MAX_ACCESSES 4
-#define ORDER_EXACT_MAX 16            /* commands the exhaustive search takes */
+#define ORDER_EXACT_MAX 20            /* commands the exhaustive search takes */
 
 typedef struct order_dag {
     uint32_t commands, buffers;

@@ -1,7 +1,9 @@
-/* Memory-aware ordering (compile_schedule.c), device-free: the default
- * order's peak of live bytes is never above the batch order's on random
- * DAGs, never below the true optimum (found by exhaustive search on small
- * DAGs), and strictly lower where independent chains can be interleaved. */
+/* Memory-aware ordering (compile_schedule.c, compile_exact_order.c),
+ * device-free: the default order's peak of live bytes is never above the
+ * batch order's on random DAGs, never below the true optimum (found by
+ * exhaustive search on small DAGs) and equal to it up to 20 nodes, strictly
+ * lower where independent chains can be interleaved, and on a tie the
+ * order with fewer batches. */
 #include "order_corpus.h"
 #include "rg_unit.h"
 
@@ -79,4 +81,90 @@ Test(rg_order, bad_order_refused)
     rg_graph *g = NULL;
     cr_expect_eq(rg_graph_create(&(rg_graph_desc){.order = (rg_order)7}, &g), RG_ERROR_INVALID_ARGUMENT);
     cr_expect_null(g);
+}
+
+/* Frames of up to 20 nodes are ordered exactly (compile_exact_order.c):
+ * on random DAGs of 4 to 20 commands the memory order's peak is the
+ * optimum order_optimum finds by its own search (every subset in an
+ * array, live bytes recounted per step: no code shared). */
+Test(rg_order, exact_up_to_twenty_nodes)
+{
+    uint64_t seed = 11;
+    for (int i = 0; i < 64; i++) {
+        order_dag d;
+        order_dag_random(&seed, 4 + (uint32_t)i % 17, &d);
+        rg_command cmds[ORDER_MAX_COMMANDS];
+        rg_graph *g = order_dag_graph(&d, RG_ORDER_MEMORY, cmds);
+        cr_assert_not_null(g);
+        uint64_t mem = order_peak(g, &d), best = order_optimum(g, cmds, &d);
+        rg_graph_destroy(g);
+        cr_assert_neq(best, 0, "DAG %d: the independent search failed", i);
+        cr_assert_eq(mem, best, "DAG %d (%u commands): memory order peak %llu, optimum %llu", i, d.commands,
+                     (unsigned long long)mem, (unsigned long long)best);
+    }
+}
+
+/* Twenty independent producer/consumer pairs would be 3^20 sets: past the
+ * exact search's budget, the heuristics order it, still no worse than the
+ * batch order and finishing each pair before starting the next. */
+Test(rg_order, many_independent_chains_fall_back)
+{
+    order_dag d = {.commands = 20, .buffers = 10};
+    for (uint32_t k = 0; k < 10; k++) {
+        d.size[k] = 16u << 20;
+        d.access_count[2 * k] = d.access_count[2 * k + 1] = 1;
+        d.buffer[2 * k][0] = k, d.write[2 * k][0] = true;
+        d.buffer[2 * k + 1][0] = k;
+    }
+    uint64_t mem = peak_of(&d, RG_ORDER_MEMORY), batch = peak_of(&d, RG_ORDER_BATCHES);
+    cr_expect_leq(mem, batch);
+    cr_expect_eq(mem, 16u << 20, "each pair finished before the next: one buffer live at a time");
+}
+
+static bool noop_record(const rg_record_context *rc, void *user)
+{
+    (void)rc, (void)user;
+    return true;
+}
+
+/* Equal peaks, fewer queue changes (where a batch may have to end):
+ * compute 'c' reads what compute 'a' and graphics 'b' wrote, so 'a' then
+ * 'b' and 'b' then 'a' leave the same bytes live at 'c'; the order runs
+ * 'b' first and the two compute commands side by side. */
+static rg_graph *ties_graph(rg_order order)
+{
+    rg_device_caps caps = {.compute_queue = true};
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "ties", .caps = &caps, .order = order}, &g), RG_SUCCESS);
+    rg_buffer a = rg_buffer_create(g, &(rg_buffer_desc){.name = "a", .size = 1024});
+    rg_buffer b = rg_buffer_create(g, &(rg_buffer_desc){.name = "b", .size = 1024});
+    rg_buffer c = rg_buffer_create(g, &(rg_buffer_desc){.name = "c", .size = 1024});
+    rg_buffer out = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "out", .size = 1024});
+    const rg_usage W = RG_USAGE_STORAGE_WRITE_COMPUTE, R = RG_USAGE_STORAGE_READ_COMPUTE;
+    rg_cmd_user(g, &(rg_user_desc){.name = "compute a", .record = noop_record, .queue = RG_QUEUE_COMPUTE,
+                                   .access_count = 1, .accesses = &(rg_access){.buffer = a, .usage = W}});
+    rg_cmd_user(g, &(rg_user_desc){.name = "graphics b", .record = noop_record, .access_count = 1,
+                                   .accesses = &(rg_access){.buffer = b, .usage = W}});
+    rg_cmd_user(g, &(rg_user_desc){.name = "compute c", .record = noop_record, .queue = RG_QUEUE_COMPUTE,
+                                   .access_count = 3,
+                                   .accesses = (rg_access[]){{.buffer = a, .usage = R}, {.buffer = b, .usage = R},
+                                                             {.buffer = c, .usage = W}}});
+    rg_cmd_user(g, &(rg_user_desc){.name = "gather", .record = noop_record, .access_count = 2,
+                                   .accesses = (rg_access[]){{.buffer = c, .usage = R}, {.buffer = out, .usage = W}}});
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    return g;
+}
+
+Test(rg_order, ties_go_to_fewer_queue_changes)
+{
+    rg_graph *g = ties_graph(RG_ORDER_MEMORY);
+    const rg_command *order;
+    cr_assert_eq(rg_execution_order(g, &order), 4);
+    static const char *const want[] = {"graphics b", "compute a", "compute c", "gather"};
+    for (uint32_t i = 0; i < 4; i++) {
+        rg_command_info info;
+        cr_assert_eq(rg_command_get_info(g, order[i], &info), RG_SUCCESS);
+        cr_expect_str_eq(info.name, want[i], "position %u", i);
+    }
+    rg_graph_destroy(g);
 }

@@ -405,10 +405,9 @@ VkDevice rg_device_handle(const rg_device *device);
 
 /* How compile orders the commands (rg_graph_desc.order; docs/declaring-a-frame.md#order). */
 typedef enum rg_order {
-    /* The default: of five candidate orders (RG_ORDER_BATCHES, the
-     * declaration order, as late as possible, two list schedules), the one
-     * with the lowest peak of estimated live bytes; never worse than
-     * RG_ORDER_BATCHES. See docs/declaring-a-frame.md#order. */
+    /* The default: the least peak of estimated live bytes; exact for up to
+     * 20 nodes (a span counts once), else the lowest of five candidate
+     * orders; never worse than RG_ORDER_BATCHES (docs/declaring-a-frame.md#order). */
     RG_ORDER_MEMORY = 0,
     /* Longest path from a source, as soon as possible, then record order. */
     RG_ORDER_BATCHES,
