@@ -39,12 +39,16 @@
  *                           recording of a generated frame of N commands,
  *                           for valgrind --tool=callgrind (instruction
  *                           counts); --once deferred for the deferred frame
- *   graph_cpu --threads T,... [--frame-draws N] [--frames F] [--validation]
- *                           a frame of N draws recorded on T threads
+ *   graph_cpu --threads T,... [--frame-draws N] [--frames F] [--runs R]
+ *             [--json FILE] [--validation]
+ *                           a frame of N draws recorded on T threads, every
+ *                           configuration measured in R interleaved runs
+ *                           (5; 1 to 100), median and spread over them
  *                           (graph_cpu_threads.c says how); nothing else
  */
 #include "bench_context.h"
 #include "graph_cpu.h"
+#include "graph_cpu_stats.h"
 #include "graph_cpu_threads.h"
 
 #include <stdio.h>
@@ -98,7 +102,8 @@ static int usage(void)
 {
     fprintf(stderr, "usage: graph_cpu [--draws K] [--sizes N,...] [--reps R] [--deferred WxH|none] [--json FILE]\n"
                     "                 [--validation] [--ground PNG] [--no-device] [--once N|deferred]\n"
-                    "       graph_cpu --threads T,... [--frame-draws N] [--frames F] [--validation]\n");
+                    "       graph_cpu --threads T,... [--frame-draws N] [--frames F] [--runs R] [--json FILE]\n"
+                    "                 [--validation]\n");
     return 2;
 }
 
@@ -110,8 +115,8 @@ int main(int argc, char **argv)
     bool device = true, once_deferred = false, deferred = true;
     VkExtent2D deferred_extent = { 1920, 1080 };
     const char *json_path = NULL;
-    uint32_t threads[MAX_SIZES];
-    graph_cpu_threads_desc td = { .threads = threads, .draws = 10000, .frames = 50 };
+    uint32_t threads[GRAPH_CPU_MAX_THREAD_COUNTS];
+    graph_cpu_threads_desc td = { .threads = threads, .draws = 10000, .frames = 50, .runs = 5 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--draws") && i + 1 < argc) {
             o.draws = (uint32_t)atoi(argv[++i]);
@@ -137,7 +142,7 @@ int main(int argc, char **argv)
                      !deferred_extent.width || !deferred_extent.height)
                 return usage();
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            for (char *t = strtok(argv[++i], ","); t && td.thread_count < MAX_SIZES; t = strtok(NULL, ","))
+            for (char *t = strtok(argv[++i], ","); t && td.thread_count < GRAPH_CPU_MAX_THREAD_COUNTS; t = strtok(NULL, ","))
                 if ((threads[td.thread_count++] = (uint32_t)atoi(t)) == 0 || threads[td.thread_count - 1] > 64)
                     return usage();
             if (td.thread_count == 0)
@@ -148,6 +153,11 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
             if ((td.frames = (uint32_t)atoi(argv[++i])) == 0)
                 return usage();
+        } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+            int runs = atoi(argv[++i]);
+            if (runs < 1 || runs > (int)GC_MAX_RUNS)
+                return usage();
+            td.runs = (uint32_t)runs;
         } else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             size_count = 0;
             for (char *t = strtok(argv[++i], ","); t && size_count < MAX_SIZES; t = strtok(NULL, ","))
@@ -188,6 +198,7 @@ int main(int argc, char **argv)
             trc = graph_cpu_threads(ctx, &(graph_cpu_threads_desc){ .threads = threads,
                                                                     .thread_count = td.thread_count,
                                                                     .draws = td.draws, .frames = td.frames,
+                                                                    .runs = td.runs, .json_path = json_path,
                                                                     .validation = o.validation });
         return finish(ctx, &rec, o.validation, trc);
     }

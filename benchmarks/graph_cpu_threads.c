@@ -9,22 +9,57 @@
  * shader reads), pushes constants and draws a rectangle; its cost hint
  * (rg_user_desc.cost) is its draw count.
  *
- * Per thread count T and chunk count M (M = T and M = 2T): rg_workers with
- * T threads; per frame the chunk command buffers' pools are reset
- * (vkResetCommandPool: never freed, never submitted, so nothing to wait
- * for), then timed: rg_execute_begin (max_chunks M), vkBeginCommandBuffer
- * per chunk, rg_workers_execute, vkEndCommandBuffer per chunk,
- * rg_execute_end. Wall time (CLOCK_MONOTONIC) and the process's CPU time
- * over all threads (CLOCK_PROCESS_CPUTIME_ID: the workers wait on a
- * condition variable, so idle threads add nothing) are the medians over
- * the frames after warm-up. The graph's host allocations go through a
- * counting rg_allocator (rg_graph_desc.allocator): allocations per timed
- * frame, which must be 0. The baseline row is T = 1, M = 1 (the whole
- * frame in one command buffer, on the calling thread). With --validation
- * the last frame of each row is also submitted (and waited for) under
- * synchronization validation, which must stay silent.
+ * Configurations: the baseline, T = 1 thread and M = 1 chunk (the whole
+ * frame in one command buffer, on the calling thread), then per thread
+ * count T of --threads M = T and M = 2T chunks (rg_execute_desc
+ * max_chunks). A T above the cores this process may run on is skipped,
+ * with a printed note: on fewer cores than threads the row measures the
+ * scheduler.
+ *
+ * Runs (--runs R, 5 by default): one run measures every configuration
+ * once; the R runs follow one another, interleaved (run 1 all
+ * configurations, then run 2 all of them, ...), and run r starts at
+ * configuration r mod count (the order rotated, so no configuration is
+ * always first), so that a machine
+ * whose speed drifts during the program moves every configuration alike.
+ *
+ * One measurement (one configuration in one run): the calling thread is
+ * confined to the first T cores of those the process may run on
+ * (Linux: sched_setaffinity on the calling thread; the mask the program
+ * started with gives the cores), then rg_workers with T threads is
+ * created: its T - 1 threads inherit that mask, so the configuration's T
+ * recording threads run on T cores of their own, the baseline on exactly
+ * one (pinned). The threads are confined to the set, not each pinned to
+ * one core of it: rg_workers' threads are the library's own and cannot be
+ * pinned from outside; the scheduler places them within the T cores.
+ * Threads the process started earlier (the driver's, the validation
+ * layer's) keep the whole mask. After the measurement the workers are
+ * destroyed and the calling thread gets its whole mask back. Elsewhere
+ * than Linux nothing is pinned (said in the output). Per frame the chunk
+ * command buffers' pools are reset (vkResetCommandPool: never freed,
+ * never submitted, so nothing to wait for), then timed: rg_execute_begin
+ * (max_chunks M), vkBeginCommandBuffer per chunk, rg_workers_execute,
+ * vkEndCommandBuffer per chunk, rg_execute_end. Wall time
+ * (CLOCK_MONOTONIC) and the process's CPU time over all threads
+ * (CLOCK_PROCESS_CPUTIME_ID: the workers wait on a condition variable, so
+ * idle threads add nothing): the medians over the frames after WARMUP
+ * warm-up frames are the measurement.
+ *
+ * Reported per configuration, over the runs: the median, min..max and
+ * relative spread ((max - min) / median) of the wall and CPU times; the
+ * speedup computed per run (that run's baseline wall time / that run's
+ * configuration's), its median and min..max, and the CPU-time ratio
+ * (configuration / baseline, per run) alike. --json FILE writes the same
+ * per configuration (median, min, max, spread and every run's value;
+ * graph_cpu_stats.c has the helpers). The graph's host allocations go
+ * through a counting rg_allocator (rg_graph_desc.allocator): allocations
+ * per timed frame, the most of any run, which must be 0. With
+ * --validation the last frame of each configuration in the last run is
+ * also submitted (and waited for) under synchronization validation, which
+ * must stay silent.
  */
 #define _POSIX_C_SOURCE 199309L
+#include "graph_cpu_stats.h"
 #include "graph_cpu_threads.h"
 
 #include <rendergraph/rendergraph.h>
@@ -297,62 +332,131 @@ static bool record_frame(bench *b, rg_workers *w, uint32_t max_chunks, bool subm
            eng_context_wait_idle(b->ctx) == ENG_SUCCESS;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#define MAX_CONFIGS (1u + 2u * GRAPH_CPU_MAX_THREAD_COUNTS)
 
-static double median(double *v, uint32_t n)
-{
-    qsort(v, n, sizeof *v, compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-typedef struct result {
+/* One configuration (T threads, M = max_chunks) and its runs. */
+typedef struct config {
     uint32_t threads, max_chunks, chunks;
-    double wall, cpu;                 /* medians, ms */
-    double allocs;                    /* per timed frame */
-} result;
+    double wall[GC_MAX_RUNS], cpu[GC_MAX_RUNS];     /* per run: medians over the frames, ms */
+    double speedup[GC_MAX_RUNS], cpu_ratio[GC_MAX_RUNS]; /* per run, against the same run's baseline */
+    double allocs;                    /* per timed frame, the most of any run */
+} config;
 
-static int measure(bench *b, uint32_t threads, uint32_t max_chunks, const graph_cpu_threads_desc *d, result *out)
+/* One run of one configuration: confined to its cores, rg_workers with its
+ * threads, warm-up, the timed frames (their medians into run r), and with
+ * submit (--validation, the last run) one more frame, submitted. */
+static int measure(bench *b, const graph_cpu_threads_desc *d, const gc_cores *cores, config *c, uint32_t r,
+                   bool submit)
 {
+    if (cores->pinning && !gc_cores_confine(c->threads)) {
+        fprintf(stderr, "graph_cpu --threads: cannot confine the recording to %u cores\n", c->threads);
+        return 1;
+    }
     rg_workers *w = NULL;
-    if (rg_workers_create(&(rg_workers_desc){ .thread_count = threads }, &w) != RG_SUCCESS) {
-        fprintf(stderr, "graph_cpu --threads: cannot start %u threads\n", threads);
+    if (rg_workers_create(&(rg_workers_desc){ .thread_count = c->threads }, &w) != RG_SUCCESS) {
+        fprintf(stderr, "graph_cpu --threads: cannot start %u threads\n", c->threads);
+        if (cores->pinning)
+            gc_cores_confine(0);
         return 1;
     }
     double *wall = calloc(d->frames, sizeof *wall), *cpu = calloc(d->frames, sizeof *cpu);
     int rc = wall && cpu ? 0 : 1;
-    *out = (result){ .threads = threads, .max_chunks = max_chunks };
     for (uint32_t f = 0; f < WARMUP && rc == 0; f++)
-        rc = record_frame(b, w, max_chunks, false, &wall[0], &cpu[0], &out->chunks) ? 0 : 1;
+        rc = record_frame(b, w, c->max_chunks, false, &wall[0], &cpu[0], &c->chunks) ? 0 : 1;
     unsigned long before = atomic_load(&b->allocs.calls);
     for (uint32_t f = 0; f < d->frames && rc == 0; f++)
-        rc = record_frame(b, w, max_chunks, false, &wall[f], &cpu[f], &out->chunks) ? 0 : 1;
-    out->allocs = (double)(atomic_load(&b->allocs.calls) - before) / d->frames;
-    if (rc == 0 && d->validation) {
+        rc = record_frame(b, w, c->max_chunks, false, &wall[f], &cpu[f], &c->chunks) ? 0 : 1;
+    double allocs = (double)(atomic_load(&b->allocs.calls) - before) / d->frames;
+    if (allocs > c->allocs)
+        c->allocs = allocs;
+    if (rc == 0 && submit) {
         double ignored_wall, ignored_cpu;
         uint32_t ignored_chunks;
-        rc = record_frame(b, w, max_chunks, true, &ignored_wall, &ignored_cpu, &ignored_chunks) ? 0 : 1;
+        rc = record_frame(b, w, c->max_chunks, true, &ignored_wall, &ignored_cpu, &ignored_chunks) ? 0 : 1;
     }
     if (rc == 0) {
-        out->wall = median(wall, d->frames);
-        out->cpu = median(cpu, d->frames);
+        c->wall[r] = gc_median(wall, d->frames);
+        c->cpu[r] = gc_median(cpu, d->frames);
     } else {
-        fprintf(stderr, "graph_cpu --threads: recording on %u threads failed\n", threads);
+        fprintf(stderr, "graph_cpu --threads: recording on %u threads failed\n", c->threads);
     }
     free(wall);
     free(cpu);
     rg_workers_destroy(w);
+    if (cores->pinning && !gc_cores_confine(0)) {
+        fprintf(stderr, "graph_cpu --threads: cannot restore the process's cores\n");
+        rc = 1;
+    }
     return rc;
 }
 
-static void print_row(const result *r, const result *base)
+static void print_row(const config *c, uint32_t runs)
 {
-    double speedup = base->wall / r->wall;
-    printf("%7u %7u %7u %9.3f %8.2f %10.2f %9.3f %9.2f %13.1f\n", r->threads, r->max_chunks, r->chunks, r->wall,
-           speedup, speedup / r->threads, r->cpu, r->cpu / base->cpu, r->allocs);
+    gc_spread w = gc_spread_of(c->wall, runs), u = gc_spread_of(c->cpu, runs);
+    gc_spread s = gc_spread_of(c->speedup, runs), q = gc_spread_of(c->cpu_ratio, runs);
+    printf("%7u %4u %6u | %8.3f %7.3f..%-7.3f %5.1f%% | %8.3f %7.3f..%-7.3f %5.1f%% | %6.2f %5.2f..%-5.2f %5.2f | "
+           "%5.2f %4.2f..%-4.2f | %6.1f\n",
+           c->threads, c->max_chunks, c->chunks, w.median, w.min, w.max, w.relative, u.median, u.min, u.max,
+           u.relative, s.median, s.min, s.max, s.median / c->threads, q.median, q.min, q.max, c->allocs);
+}
+
+static void json_values(FILE *j, const char *name, const double *v, uint32_t runs)
+{
+    gc_spread s = gc_spread_of(v, runs);
+    fprintf(j, ",\"%s\":{\"median\":%.4f,\"min\":%.4f,\"max\":%.4f,\"spread_percent\":%.2f,\"runs\":[", name,
+            s.median, s.min, s.max, s.relative);
+    for (uint32_t r = 0; r < runs; r++)
+        fprintf(j, "%s%.4f", r ? "," : "", v[r]);
+    fprintf(j, "]}");
+}
+
+static int write_json(const char *path, const char *device, const bench *b, const graph_cpu_threads_desc *d,
+                      const gc_cores *cores, const config *configs, uint32_t count)
+{
+    FILE *j = fopen(path, "w");
+    if (!j) {
+        fprintf(stderr, "graph_cpu --threads: cannot write %s\n", path);
+        return 1;
+    }
+    fprintf(j, "{\"benchmark\":\"graph_cpu --threads\",\"device\":\"%s\",\"draws\":%u,\"frames\":%u,\"warmup\":%u,"
+               "\"runs\":%u,\"online_cores\":%u,\"usable_cores\":%u,\"pinned\":%s,\"validation\":%s,\"results\":[",
+            device, b->draws_per_command * COMMANDS, d->frames, WARMUP, d->runs, cores->online, cores->usable,
+            cores->pinning ? "true" : "false", d->validation ? "true" : "false");
+    for (uint32_t i = 0; i < count; i++) {
+        const config *c = &configs[i];
+        fprintf(j, "%s{\"threads\":%u,\"max_chunks\":%u,\"chunks\":%u,\"allocs_per_frame\":%.2f", i ? "," : "",
+                c->threads, c->max_chunks, c->chunks, c->allocs);
+        json_values(j, "wall_ms", c->wall, d->runs);
+        json_values(j, "cpu_ms", c->cpu, d->runs);
+        json_values(j, "speedup", c->speedup, d->runs);
+        json_values(j, "cpu_ratio", c->cpu_ratio, d->runs);
+        fprintf(j, "}");
+    }
+    fprintf(j, "]}\n");
+    return fclose(j) == 0 ? 0 : 1;
+}
+
+/* The configurations: the baseline (1 thread, 1 chunk) first, then every
+ * T with M = T and M = 2T, T above the usable cores skipped (said so). */
+static uint32_t make_configs(const graph_cpu_threads_desc *d, const gc_cores *cores, config *configs)
+{
+    uint32_t count = 0;
+    configs[count++] = (config){ .threads = 1, .max_chunks = 1 };
+    for (uint32_t i = 0; i < d->thread_count; i++) {
+        uint32_t t = d->threads[i];
+        if (cores->usable && t > cores->usable) {
+            printf("note: %u threads skipped: more than the %u cores this process may run on\n", t, cores->usable);
+            continue;
+        }
+        for (uint32_t per = 1; per <= 2; per++) {
+            bool seen = false;
+            for (uint32_t k = 0; k < count; k++)
+                seen |= configs[k].threads == t && configs[k].max_chunks == per * t;
+            if (!seen && count < MAX_CONFIGS)
+                configs[count++] = (config){ .threads = t, .max_chunks = per * t };
+        }
+    }
+    return count;
 }
 
 int graph_cpu_threads(eng_context *ctx, const graph_cpu_threads_desc *d)
@@ -367,33 +471,47 @@ int graph_cpu_threads(eng_context *ctx, const graph_cpu_threads_desc *d)
         return 1;
     }
     const VkPhysicalDeviceProperties *props = eng_context_properties(ctx);
+    gc_cores cores = gc_cores_init();
     printf("parallel recording on %s: a frame of %u draws in %u spans of %u commands (%u draws each: bind one of %u "
-           "pipelines, bind a descriptor set, push constants, draw); median of %u frames after %u%s\n",
+           "pipelines, bind a descriptor set, push constants, draw); median of %u frames after %u, %u run%s "
+           "interleaved%s\n",
            props->deviceName, b.draws_per_command * COMMANDS, SPANS, COMMANDS_PER_SPAN, b.draws_per_command, PIPELINES,
-           d->frames, WARMUP, d->validation ? "; under validation (times are not meaningful)" : "");
-    printf("%7s %7s %7s %9s %8s %10s %9s %9s %13s\n", "threads", "max", "chunks", "wall ms", "speedup", "efficiency",
-           "cpu ms", "cpu ratio", "allocs/frame");
-    result base;
-    rc = measure(&b, 1, 1, d, &base);
-    if (rc == 0)
-        print_row(&base, &base);
-    bool allocated = rc == 0 && base.allocs > 0;
-    for (uint32_t i = 0; i < d->thread_count && rc == 0; i++)
-        for (uint32_t per = 1; per <= 2 && rc == 0; per++) {
-            uint32_t t = d->threads[i];
-            if (t == 1 && per == 1)
-                continue; /* the baseline */
-            result r;
-            rc = measure(&b, t, per * t, d, &r);
-            if (rc == 0)
-                print_row(&r, &base);
-            allocated |= rc == 0 && r.allocs > 0;
+           d->frames, WARMUP, d->runs, d->runs == 1 ? "" : "s",
+           d->validation ? "; under validation (times are not meaningful)" : "");
+    if (cores.pinning)
+        printf("cores: %u online, %u usable by this process; a configuration of T threads records on the first T "
+               "usable cores (its\nthreads confined to them, not one per core), the baseline on one\n",
+               cores.online, cores.usable);
+    else
+        printf("cores: %u online (0: unknown); nothing pinned on this system\n", cores.online);
+    static config configs[MAX_CONFIGS];
+    uint32_t count = make_configs(d, &cores, configs);
+    for (uint32_t r = 0; r < d->runs && rc == 0; r++) /* run r starts at configuration r mod count */
+        for (uint32_t k = 0; k < count && rc == 0; k++)
+            rc = measure(&b, d, &cores, &configs[(r + k) % count], r, d->validation && r + 1 == d->runs);
+    bool allocated = false;
+    for (uint32_t i = 0; i < count && rc == 0; i++) {
+        for (uint32_t r = 0; r < d->runs; r++) {
+            configs[i].speedup[r] = configs[0].wall[r] / configs[i].wall[r];
+            configs[i].cpu_ratio[r] = configs[i].cpu[r] / configs[0].cpu[r];
         }
-    if (rc == 0)
-        printf("max = rg_execute_desc.max_chunks (T or 2T), chunks = what the frame was cut into; speedup = wall of "
-               "1 thread, 1 chunk / wall;\nefficiency = speedup / threads; cpu = process CPU time over all threads "
-               "during the recording; allocs = the graph's\nhost allocations per frame (rg_allocator), 0 in steady "
-               "state\n");
+        allocated |= configs[i].allocs > 0;
+    }
+    if (rc == 0) {
+        printf("%7s %4s %6s | %8s %-16s %6s | %8s %-16s %6s | %6s %-12s %5s | %5s %-10s | %6s\n", "threads", "max",
+               "chunks", "wall ms", "min..max", "spread", "cpu ms", "min..max", "spread", "speedup", "min..max",
+               "effic", "cpu x", "min..max", "allocs");
+        for (uint32_t i = 0; i < count; i++)
+            print_row(&configs[i], d->runs);
+        printf("medians over %u runs (each a median over %u frames); spread = (max - min) / median over the runs; "
+               "max = rg_execute_desc.max_chunks\n(T or 2T), chunks = what the frame was cut into; speedup = the "
+               "run's wall time of 1 thread, 1 chunk / the row's, per run;\neffic = median speedup / threads; cpu = "
+               "process CPU time over all threads during the recording; cpu x = the row's / the\nbaseline's, per "
+               "run; allocs = the graph's host allocations per frame (rg_allocator), 0 in steady state\n",
+               d->runs, d->frames);
+    }
+    if (rc == 0 && d->json_path)
+        rc = write_json(d->json_path, props->deviceName, &b, d, &cores, configs, count);
     if (rc == 0 && allocated) {
         fprintf(stderr, "graph_cpu --threads: the graph allocated in steady state\n");
         rc = 1;
