@@ -20,11 +20,14 @@
 #include <string.h>
 
 /* Sets kept at most: beyond it (many independent passes, 2^n sets) the
- * heuristics order the frame. */
+ * heuristics order the frame. Up to RG__EXACT_ALWAYS nodes the search is
+ * the rule and gets the larger budget; past it, it is tried where a frame
+ * is narrow enough, so it gives up sooner. */
 #define EXACT_STATES (1u << 14)
+#define EXACT_STATES_WIDE (1u << 12)
 
 typedef struct state {
-    uint32_t key;                     /* set << 2 | queue class of the node run last */
+    uint64_t key;                     /* set << 2 | queue class of the node run last */
     uint32_t prev;                    /* the state it came from (UINT32_MAX: the empty set) */
     uint64_t open;                    /* bytes the set leaves live */
     uint64_t peak;                    /* least peak of an order of the set */
@@ -36,9 +39,9 @@ typedef struct search {
     const rg__sched *s;
     uint32_t n, res_count;
     uint64_t bound;                   /* a known order's peak: partial orders above it are dropped */
-    uint32_t pred[RG__EXACT_NODES];   /* per node: its predecessors, as a set */
+    uint64_t pred[RG__EXACT_NODES];   /* per node: its predecessors, as a set */
     uint8_t class[RG__EXACT_NODES];   /* per node: the queue it is eligible for */
-    uint32_t *users;                  /* per used resource: the nodes using it */
+    uint64_t *users;                  /* per used resource: the nodes using it */
     uint64_t *bytes;                  /* per used resource */
     uint32_t *node_res_start, *node_res; /* per node: its used resources (indices above) */
     state *states;
@@ -48,13 +51,13 @@ typedef struct search {
     bool out_of_memory;
 } search;
 
-static uint32_t hash(uint32_t k)
+static uint32_t hash(uint64_t k)
 {
-    k ^= k >> 16;
-    k *= 0x7feb352du;
-    k ^= k >> 15;
-    k *= 0x846ca68bu;
-    return k ^ (k >> 16);
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    return (uint32_t)(k ^ (k >> 33));
 }
 
 /* Doubles the states and the table (rehashed); false past the budget or
@@ -62,7 +65,7 @@ static uint32_t hash(uint32_t k)
 static bool grow(search *x)
 {
     const rg_graph *g = x->s->g;
-    if (x->cap >= EXACT_STATES)
+    if (x->cap >= (x->n <= RG__EXACT_ALWAYS ? EXACT_STATES : EXACT_STATES_WIDE))
         return false;
     uint32_t cap = x->cap ? 2 * x->cap : 256, slots = 2 * cap;
     state *states = rg__realloc(g, x->states, (size_t)cap * sizeof *states);
@@ -88,7 +91,7 @@ static bool grow(search *x)
 
 /* The state of key, made when new (fields left for the caller); NULL past
  * the budget or out of memory. */
-static state *lookup(search *x, uint32_t key, bool *made)
+static state *lookup(search *x, uint64_t key, bool *made)
 {
     if (x->count == x->cap && !grow(x))
         return NULL;
@@ -151,11 +154,11 @@ static rg_result prepare(search *x)
                 slot[ri] = x->res_count++;
                 x->bytes[slot[ri]] = s->bytes[ri];
             }
-            x->users[slot[ri]] |= 1u << i;
+            x->users[slot[ri]] |= 1ull << i;
             x->node_res[k] = slot[ri];
         }
         for (uint32_t k = s->succ_start[i]; k < s->succ_start[i + 1]; k++)
-            x->pred[s->succ[k]] |= 1u << i;
+            x->pred[s->succ[k]] |= 1ull << i;
     }
     x->node_res_start[x->n] = total;
     rg__free(g, slot);
@@ -169,7 +172,7 @@ static bool step(search *x, uint32_t from, uint32_t v)
     /* A copy: making the next state may move the states. */
     const state f_copy = from == UINT32_MAX ? (state){.prev = UINT32_MAX, .last = 0xff} : x->states[from];
     const state *f = &f_copy;
-    uint32_t set = f->key >> 2, done = set | 1u << v;
+    uint64_t set = f->key >> 2, done = set | 1ull << v;
     uint64_t added = 0, closed = 0;
     for (uint32_t k = x->node_res_start[v]; k < x->node_res_start[v + 1]; k++) {
         uint32_t r = x->node_res[k];
@@ -204,12 +207,13 @@ static bool run(search *x)
     for (uint32_t v = 0; v < x->n; v++)
         if (!x->pred[v] && !step(x, UINT32_MAX, v))
             return false;
-    uint32_t begin = 0, full = (1u << x->n) - 1;
+    uint32_t begin = 0;
+    uint64_t full = x->n == 64 ? UINT64_MAX : (1ull << x->n) - 1;
     for (uint32_t k = 1; k < x->n; k++) {
         uint32_t end = x->count;
         for (uint32_t i = begin; i < end; i++) {
-            uint32_t set = x->states[i].key >> 2;
-            for (uint32_t rest = full & ~set; rest; rest &= rest - 1) {
+            uint64_t set = x->states[i].key >> 2;
+            for (uint64_t rest = full & ~set; rest; rest &= rest - 1) {
                 uint32_t v = rg__ctz64(rest);
                 if (!(x->pred[v] & ~set) && !step(x, i, v))
                     return false;
@@ -231,7 +235,8 @@ rg_result rg__exact_order(const rg__sched *s, uint64_t bound, uint32_t *seq)
         r = x.out_of_memory ? RG_ERROR_OUT_OF_MEMORY : RG_ERROR_UNSUPPORTED;
     if (r == RG_SUCCESS) {
         /* The full set's best state over the classes of its last node. */
-        uint32_t full = (1u << x.n) - 1, best = UINT32_MAX;
+        uint64_t full = (1ull << x.n) - 1;
+        uint32_t best = UINT32_MAX;
         for (uint32_t i = 0; i < x.count; i++) {
             const state *st = &x.states[i];
             if (st->key >> 2 == full &&

@@ -19,9 +19,11 @@ typedef struct rg__sched {
     uint64_t *bytes;                  /* per resource: estimated size, 0 for imports */
 } rg__sched;
 
-/* Frames of at most this many live nodes (a span counts once) are ordered
- * exactly. */
-#define RG__EXACT_NODES 20
+/* Frames of at most RG__EXACT_ALWAYS live nodes (a span counts once) are
+ * ordered exactly; up to RG__EXACT_NODES where their sets of nodes fit a
+ * smaller budget (rg__exact_order). */
+#define RG__EXACT_ALWAYS 20
+#define RG__EXACT_NODES 32
 
 /* The order of s's live nodes whose peak of estimated live bytes is the
  * least of any order the dependencies allow (ties: the fewest changes
