@@ -161,17 +161,17 @@ bool rg__tile_fits(const rg_graph *g, const rg_attachment *colors, uint32_t coun
 {
     rg_tile_info t = rg__tile_of(&g->caps);
     uint32_t per_sample = color_bytes(g, colors, count), n = (uint32_t)samples;
-    uint32_t need = t.per_sample ? per_sample : per_sample * n;
+    uint64_t need = t.per_sample ? per_sample : (uint64_t)per_sample * n;
     if (t.color_bytes == 0 || need <= t.color_bytes)
         return true;
     const char *beyond = t.hard ? "the driver refuses more" : "beyond it the tile shrinks";
     if (t.per_sample)
-        snprintf(why, size, "%u B of colour per pixel per sample (%u attachment%s); %s holds %u B per sample, %s",
-                 need, count, count == 1 ? "" : "s", t.name, t.color_bytes, beyond);
+        snprintf(why, size, "%llu B of colour per pixel per sample (%u attachment%s); %s holds %u B per sample, %s",
+                 (unsigned long long)need, count, count == 1 ? "" : "s", t.name, t.color_bytes, beyond);
     else
-        snprintf(why, size, "%u B of colour per pixel (%u B per sample x %u sample%s, %u attachment%s); %s holds %u B "
-                 "per pixel, %s", need, per_sample, n, n == 1 ? "" : "s", count, count == 1 ? "" : "s", t.name,
-                 t.color_bytes, beyond);
+        snprintf(why, size, "%llu B of colour per pixel (%u B per sample x %u sample%s, %u attachment%s); %s holds "
+                 "%u B per pixel, %s", (unsigned long long)need, per_sample, n, n == 1 ? "" : "s", count,
+                 count == 1 ? "" : "s", t.name, t.color_bytes, beyond);
     return false;
 }
 

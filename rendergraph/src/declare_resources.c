@@ -90,7 +90,8 @@ static rg__resource *texture_append(rg_graph *g, const char *what, const texture
                  s->width, s->height);
         return NULL;
     }
-    if (mips > 32 || ((uint32_t)samples & ((uint32_t)samples - 1)) != 0 || (samples > 1 && mips > 1)) {
+    if (mips > 32 || ((uint32_t)samples & ((uint32_t)samples - 1)) != 0 || samples > VK_SAMPLE_COUNT_64_BIT ||
+        (samples > 1 && mips > 1)) {
         rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': bad mip count %u or sample count %u", what, name, mips,
                  (uint32_t)samples);
         return NULL;

@@ -302,9 +302,11 @@ Test(existing_device, allocations_go_through_the_application_allocators)
     cr_assert_eq(rg_place(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect_gt(vkc.allocations, vk_before, "the graph's image and memory did not go through the callbacks");
     cr_assert_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    /* 0.25, 0.5, 0.75, 1 in UNORM8: 0.5 is 127.5, which a device may round
+     * either way (lavapipe 128, NVIDIA 127). */
     const uint8_t *px = eng_buffer_mapped(readback);
-    cr_expect(px[0] == 64 && px[1] == 128 && px[2] == 191 && px[3] == 255, "texel 0 is %u %u %u %u", px[0], px[1],
-              px[2], px[3]);
+    cr_expect(px[0] == 64 && (px[1] == 127 || px[1] == 128) && px[2] == 191 && px[3] == 255,
+              "texel 0 is %u %u %u %u", px[0], px[1], px[2], px[3]);
     rg_graph_destroy(g);
     eng_buffer_destroy(readback);
     eng_context_destroy(ctx);
@@ -393,7 +395,8 @@ DEVICE_TEST(raw_bindings, a_draw_reads_a_uniform_buffer_the_graph_does_not_own)
     const uint8_t *px = eng_buffer_mapped(readback);
     uint32_t bad = 0;
     for (uint32_t i = 0; i < 8 * 8; i++)
-        bad += px[4 * i] != 64 || px[4 * i + 1] != 128 || px[4 * i + 2] != 191 || px[4 * i + 3] != 255;
+        bad += px[4 * i] != 64 || (px[4 * i + 1] != 127 && px[4 * i + 1] != 128) || px[4 * i + 2] != 191 ||
+               px[4 * i + 3] != 255; /* 127.5 rounds either way, as above */
     cr_expect_eq(bad, 0, "%u of 64 pixels differ; (0,0) = %u %u %u %u", bad, px[0], px[1], px[2], px[3]);
     rg_graph_destroy(g);
     eng_buffer_destroy(readback);

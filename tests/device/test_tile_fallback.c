@@ -114,6 +114,7 @@ Test(tile_fallback, lazy_memory_running_out_places_in_device_local_memory_and_re
 {
     uint32_t lazy = render(false), fallback = render(true);
     cr_expect_eq(fallback, lazy, "the same picture: %08x against %08x", fallback, lazy);
-    /* 0.25, 0.5, 0.75, 1.0 in UNORM bytes, little-endian RGBA. */
-    cr_expect_eq(lazy, 0xffbf8040u, "the last set's clear colour: %08x", lazy);
+    /* 0.25, 0.5, 0.75, 1.0 in UNORM bytes, little-endian RGBA; 0.5 is
+     * 127.5, which a device may round either way (lavapipe 128, NVIDIA 127). */
+    cr_expect(lazy == 0xffbf8040u || lazy == 0xffbf7f40u, "the last set's clear colour: %08x", lazy);
 }

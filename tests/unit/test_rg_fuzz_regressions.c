@@ -175,3 +175,17 @@ Test(rg_fuzz_regressions, absurd_sizes_do_not_overflow_the_order_estimate)
     cr_expect_eq(rg_execution_order(g, &order), 3);
     rg_graph_destroy(g);
 }
+
+/* A sample count past Vulkan's 64 but a power of two (2^30) was taken,
+ * and a merged instance's colour bytes times it wrapped around 32 bits
+ * under the tile budget (found by the fuzzer on a Mali profile): counts
+ * above 64 are refused at declaration, naming the texture. */
+Test(rg_fuzz_regressions, sample_counts_past_64_are_refused)
+{
+    rg_graph *g = test_graph();
+    rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = "wide samples", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                          .width = 8, .height = 8,
+                                                          .samples = (VkSampleCountFlagBits)(1u << 30)});
+    cr_expect_eq(t.id, 0);
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "'wide samples'");
+}
