@@ -119,7 +119,7 @@ static uint8_t node_class(const rg__sched *s, uint32_t i)
 {
     const rg_graph *g = s->g;
     const rg__cmd *c = &g->decl.cmds[g->compiled.nodes.first_cmd[s->node[i]]];
-    if (g->single_queue || c->span != RG__NONE)
+    if (rg__one_queue(g) || c->span != RG__NONE)
         return 0;
     if (c->queue == RG_QUEUE_COMPUTE && g->caps.compute_queue)
         return 1;

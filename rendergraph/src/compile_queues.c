@@ -70,7 +70,7 @@ static rg_queue assign(const rg_graph *g, qbuild *w, uint32_t n)
 {
     uint32_t ci = g->compiled.nodes.first_cmd[n];
     const rg__cmd *c = &g->decl.cmds[ci];
-    if (c->queue == RG_QUEUE_GRAPHICS || c->span != RG__NONE || g->single_queue)
+    if (c->queue == RG_QUEUE_GRAPHICS || c->span != RG__NONE || rg__one_queue(g))
         return RG_QUEUE_GRAPHICS;
     if ((c->queue == RG_QUEUE_COMPUTE && !g->caps.compute_queue) ||
         (c->queue == RG_QUEUE_TRANSFER && !g->caps.transfer_queue))

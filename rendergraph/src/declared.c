@@ -173,7 +173,7 @@ rg_graph_desc rg_graph_get_desc(const rg_graph *graph)
     return (rg_graph_desc){.name = graph->name, .device = graph->dev, .no_aliasing = graph->no_aliasing,
                            .merge = graph->merge, .no_culling = graph->no_culling, .order = graph->order,
                            .alias_proven_only = graph->alias_proven_only, .caps = &graph->caps,
-                           .single_queue = graph->single_queue, .log = graph->log, .log_user = graph->log_user,
+                           .single_queue = graph->single_queue, .queue_policy = graph->queue_policy, .log = graph->log, .log_user = graph->log_user,
                            .concurrent_sharing = graph->concurrent_sharing, .timings = graph->timings,
                            .lenient_record_access = graph->lenient_record_access};
 }

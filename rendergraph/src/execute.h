@@ -33,6 +33,30 @@ void rg__timings_batch_end(rg_graph *g, VkCommandBuffer cmd, uint32_t b);
 void rg__timings_before(rg_graph *g, VkCommandBuffer cmd, uint32_t p);
 void rg__timings_after(rg_graph *g, VkCommandBuffer cmd, uint32_t p);
 
+/* ----------------------------------------------------------------- submit */
+
+/* rg_submit's and rg_graph_set_retire_point's work (submit.c), for their
+ * entry points (graph_execute.c), which switch the measured queue policy's
+ * way after them. */
+rg_result rg__submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit_desc *desc);
+rg_result rg__set_retire_point(rg_graph *g, VkSemaphore timeline, uint64_t value, VkFence fence);
+
+/* -------------------------------------------------------- measured queues */
+
+/* The measured queue policy (measure_queues.c). Before a compile: a new
+ * declaration is measured afresh, with async compute first. After it: the
+ * state for what was compiled. Per completed frame: its time on the GPU
+ * (< 0: a batch was not timed), which may make the other way due. */
+void rg__measure_compile_begin(rg_graph *g);
+void rg__measure_compiled(rg_graph *g);
+void rg__measure_frame(rg_graph *g, double ms);
+/* Frees the plan a switch kept readable (rg__queue_measure). */
+void rg__measure_spent_free(rg_graph *g);
+/* The choice from n frames each way (pure): *out and the log's sentence;
+ * returns whether async compute is kept. */
+bool rg__queues_decide(const double *async_ms, const double *single_ms, uint32_t n, rg_queue_choice *out,
+                       char *reason, size_t size);
+
 /* ----------------------------------------------------------------- labels */
 
 /* Debug labels (record_labels.c), where the device has debug utils: one

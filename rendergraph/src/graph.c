@@ -97,7 +97,8 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->order = desc->order;
     g->alias_proven_only = desc->alias_proven_only;
     g->merge = desc->merge;
-    g->single_queue = desc->single_queue;
+    g->single_queue = desc->single_queue || desc->queue_policy == RG_QUEUE_POLICY_SINGLE;
+    g->queue_policy = g->single_queue ? RG_QUEUE_POLICY_SINGLE : desc->queue_policy;
     g->concurrent_sharing = desc->concurrent_sharing;
     g->timings = desc->timings;
     g->lenient_record_access = desc->lenient_record_access;
@@ -110,6 +111,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     else if (desc->device)
         g->caps = desc->device->caps;
     if ((unsigned)g->merge > RG_MERGE_OFF || (unsigned)g->order > RG_ORDER_DECLARATION ||
+        (unsigned)desc->queue_policy > RG_QUEUE_POLICY_MEASURED ||
         (unsigned)g->caps.tile_profile >= RG_TILE_PROFILE_COUNT ||
         (desc->pool_memory && (!desc->pool_memory->alloc || !desc->pool_memory->free))) {
         rg__free(g, g);
@@ -135,6 +137,7 @@ static void destroy_taken(rg_graph *graph)
     if (!graph)
         return;
     placement_free(graph, "rg_graph_destroy");
+    rg__measure_spent_free(graph);
     rg__compiled_free(graph);
     rg__free(graph, graph->decl.resources);
     rg__free(graph, graph->decl.cmds);
@@ -228,6 +231,9 @@ static const struct {
 static uint64_t stage_key(const rg_graph *g, uint32_t stage)
 {
     uint64_t key = g->decl.hash ^ (compile_stages[stage].handles ? (uint64_t)g->decl.tag << 40 : 0);
+    /* The measured queue policy's two ways are two compiles of one declaration. */
+    if (rg__one_queue(g))
+        key ^= 0x9e3779b97f4a7c15ull;
     return key ? key : 1; /* 0: not made */
 }
 
@@ -275,6 +281,7 @@ static rg_result compile_taken(rg_graph *g)
     if (g->status->state >= RG__COMPILED)
         return RG_SUCCESS;
     discard_from(g, RG__COMPILED, "rg_compile");
+    rg__measure_compile_begin(g);
     rg_result r = compile_run(g);
     if (r == RG_SUCCESS)
         r = rg__imports_check(g); /* usage given before there was a compiled graph to check it against */
@@ -287,6 +294,7 @@ static rg_result compile_taken(rg_graph *g)
     }
     g->status->state = RG__COMPILED;
     rg__compile_notices(g);
+    rg__measure_compiled(g);
     return RG_SUCCESS;
 }
 
@@ -420,6 +428,37 @@ static rg_result set_timings(rg_graph *g, bool on)
         g->timings = false;
     }
     return r;
+}
+
+/* The measured queue policy's other way: the same declaration compiled
+ * again and, when the graph was placed, placed again (the old placement
+ * retires after the frame just submitted). A failure is the graph's as a
+ * compile's or a placement's would be; the next execute reports it. */
+void rg__queues_switch(rg_graph *g, const char *what)
+{
+    if (!g->measure.switch_due)
+        return;
+    g->measure.switch_due = false;
+    bool placed = g->status->state == RG__PLACED && g->placement->on_device;
+    /* The frame's plan stays readable until the next execute. */
+    rg__measure_spent_free(g);
+    g->measure.spent_submissions = g->exec->frames.submissions;
+    g->measure.spent_cmds = g->exec->frames.cmds;
+    g->exec->frames.submissions = NULL;
+    g->exec->frames.cmds = NULL;
+    g->measure.one_queue = !g->measure.one_queue;
+    discard_from(g, RG__COMPILED, what);
+    rg_result r = compile_run(g);
+    if (r != RG_SUCCESS) {
+        rg__compiled_free(g);
+        rg__fail(g, r, "%s: compiling graph '%s' %s for the measured queue policy: %s", what, g->name,
+                 g->measure.one_queue ? "on one queue" : "with async compute",
+                 r == RG_ERROR_OUT_OF_MEMORY ? "out of memory" : g->status->message);
+        return;
+    }
+    rg__measure_compiled(g);
+    if (placed)
+        rg__place_taken(g); /* a failure is reported; the next execute places again */
 }
 
 rg_result rg_graph_set_timings(rg_graph *graph, bool on)

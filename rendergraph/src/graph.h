@@ -77,6 +77,8 @@
  *   place_views.c          attachment views
  *   place_queues.c         the queues' timeline semaphores
  *   place_timings.c        GPU timings: query pools, events, timed units
+ *   measure_queues.c       the measured queue policy: each way's frame
+ *                          times, the choice
  *   record_timings.c       GPU timings: timestamps written, results read
  *   record_labels.c        debug labels around batches, spans, commands
  *   execute_chunks.c       a frame cut into chunks of about equal cost
@@ -109,6 +111,26 @@
 typedef struct rg__placement rg__placement;
 typedef struct rg__execution rg__execution;
 
+/* RG_QUEUE_POLICY_MEASURED (measure_queues.c): the declaration measured,
+ * the way compiled now, each way's frame times, the choice. Kept across
+ * placements and resets: an identical declaration keeps its choice. */
+typedef struct rg__queue_measure {
+    uint64_t hash;                    /* the declaration measured (decl.hash); 0: none */
+    bool one_queue;                   /* the way compiled now: every command on graphics */
+    bool switch_due;                  /* compile the other way after the frame's submission */
+    bool no_timestamps;               /* a queue's frames cannot be timed: unmeasured */
+    uint32_t skip;                    /* completed frames to pass over before timing */
+    uint32_t count[2];                /* frames timed: [0] async, [1] one queue */
+    double ms[2][RG_QUEUE_MEASURE_FRAMES];
+    rg_queue_choice choice;
+    char reason[256];
+    /* The plan of the frame submitted just before a switch (its
+     * submissions and command buffers), readable until the next execute
+     * as any plan is; freed there (rg__measure_spent_free). */
+    rg_submission *spent_submissions;
+    VkCommandBuffer *spent_cmds;
+} rg__queue_measure;
+
 struct rg_graph {
     char name[RG__NAME_MAX];
     rg_device *dev;                   /* NULL: device-free */
@@ -119,7 +141,9 @@ struct rg_graph {
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
     bool no_culling;                  /* rg_graph_desc.no_culling */
     rg_order order;                   /* rg_graph_desc.order */
-    bool single_queue;                /* rg_graph_desc.single_queue */
+    bool single_queue;                /* rg_graph_desc.single_queue, or queue_policy SINGLE */
+    rg_queue_policy queue_policy;     /* rg_graph_desc.queue_policy */
+    rg__queue_measure measure;        /* measure_queues.c */
     bool concurrent_sharing;          /* rg_graph_desc.concurrent_sharing */
     bool alias_proven_only;           /* rg_graph_desc.alias_proven_only */
     bool timings;                     /* rg_graph_desc.timings, rg_graph_set_timings */
@@ -170,6 +194,15 @@ struct rg_graph {
 /* rg_place's work (graph.c), for the execute calls (graph_execute.c),
  * which place a graph not placed yet. */
 rg_result rg__place_taken(rg_graph *graph);
+/* After a frame's submission (graph_execute.c): compiles and places the
+ * other way when the measured queue policy asks for it (graph.c). */
+void rg__queues_switch(rg_graph *graph, const char *what);
+
+/* Whether compile keeps every command on the graphics queue. */
+static inline bool rg__one_queue(const rg_graph *g)
+{
+    return g->single_queue || (g->queue_policy == RG_QUEUE_POLICY_MEASURED && g->measure.one_queue);
+}
 
 /* Public handle id of the index-th record. */
 static inline uint32_t rg__make_id(const rg_graph *g, uint32_t index)

@@ -2,6 +2,9 @@
  * graph, places it on its device when it is not placed yet (graph.c's
  * rg__place_taken) and records a frame through execute.c, whole on the
  * calling thread or in chunks from rg_execute_begin to rg_execute_end.
+ * And the submit entry points (submit.c's work), after which the measured
+ * queue policy may compile and place its other way (graph.c), the frame's
+ * plan being submitted by then.
  */
 #include "execute.h"
 #include "device.h"
@@ -16,6 +19,7 @@ static rg_result execute_ready(rg_graph *g, const char *what)
     if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' was created without a device", what,
                           g->name);
+    rg__measure_spent_free(g); /* the frame before's plan ends here */
     if (g->status->state != RG__PLACED || !g->placement->on_device)
         return rg__place_taken(g);
     rg__device_collect(g->dev);
@@ -143,4 +147,32 @@ rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit
         rg__leave(graph);
     }
     return r;
+}
+
+static rg_result submit_taken(rg_graph *g, const rg_submit_plan *plan, const rg_submit_desc *desc)
+{
+    rg_result r = rg__submit(g, plan, desc);
+    if (r == RG_SUCCESS)
+        rg__queues_switch(g, "rg_submit");
+    return r;
+}
+
+static rg_result retire_point_taken(rg_graph *g, VkSemaphore timeline, uint64_t value, VkFence fence)
+{
+    rg_result r = rg__set_retire_point(g, timeline, value, fence);
+    if (r == RG_SUCCESS)
+        rg__queues_switch(g, "rg_graph_set_retire_point");
+    return r;
+}
+
+/* Both take the graph (rg__enter): rg_submit updates what retirement waits
+ * for, as the retire point does. */
+rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc)
+{
+    RG__TAKEN(graph, "rg_submit", submit_taken(graph, plan, desc));
+}
+
+rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint64_t value, VkFence fence)
+{
+    RG__TAKEN(graph, "rg_graph_set_retire_point", retire_point_taken(graph, timeline, value, fence));
 }

@@ -61,9 +61,42 @@ static uint32_t raw_offset(const rg__timings *t, uint32_t q)
     return off;
 }
 
-/* Reads slot s when its frame is done and every query of it available;
- * false (nothing changed) otherwise. */
-static bool read_slot(rg_graph *g, uint32_t s)
+/* a - b in ticks of a timer of `mask` bits, negative when a is earlier. */
+static double tick_diff(uint64_t a, uint64_t b, uint64_t mask)
+{
+    uint64_t d = (a - b) & mask;
+    return d > mask / 2 ? -(double)((b - a) & mask) : (double)d;
+}
+
+/* The frame's time on the GPU: from the first batch's start to the last
+ * one's end, over every queue (timestamps of one device share its time
+ * domain); -1 when a batch is not timed. */
+static double frame_span(const rg_graph *g, const uint64_t *all_raw)
+{
+    const rg__timings *t = &g->placement->timings;
+    uint64_t mask = UINT64_MAX;
+    for (uint32_t b = 0; b < g->compiled.queues.batch_count; b++) {
+        if (t->batch_unit[b] == RG__NONE)
+            return -1.0;
+        uint64_t m = t->mask[t->units[t->batch_unit[b]].queue];
+        mask = m < mask ? m : mask;
+    }
+    const rg__timing_unit *first = &t->units[t->batch_unit[0]];
+    uint64_t origin = all_raw[2 * ((size_t)raw_offset(t, first->queue) + first->query)];
+    double begin = 0.0, end = 0.0;
+    for (uint32_t b = 0; b < g->compiled.queues.batch_count; b++) {
+        const rg__timing_unit *unit = &t->units[t->batch_unit[b]];
+        const uint64_t *raw = all_raw + 2 * ((size_t)raw_offset(t, unit->queue) + unit->query);
+        double from = tick_diff(raw[0], origin, mask), to = tick_diff(raw[2], origin, mask);
+        begin = from < begin ? from : begin;
+        end = to > end ? to : end;
+    }
+    return (end - begin) * (double)g->dev->properties.limits.timestampPeriod / 1e6;
+}
+
+/* Reads slot s when its frame is done and every query of it available,
+ * with its time on the GPU in *span; false (nothing changed) otherwise. */
+static bool read_slot(rg_graph *g, uint32_t s, double *span)
 {
     const rg__timings *t = &g->placement->timings;
     rg__timing_frames *f = &g->exec->timing;
@@ -91,6 +124,7 @@ static bool read_slot(rg_graph *g, uint32_t s)
         uint64_t ticks = (raw[2] - raw[0]) & t->mask[unit->queue];
         f->ms[u] = (double)ticks * period / 1e6;
     }
+    *span = frame_span(g, f->raw);
     f->completed = f->slot_frame[s];
     return true;
 }
@@ -109,10 +143,12 @@ void rg__timings_frame_begin(rg_graph *g)
         for (uint32_t s = 0; s < RG__TIMING_FRAMES; s++)
             if (f->slot_frame[s] && (oldest == RG__NONE || f->slot_frame[s] < f->slot_frame[oldest]))
                 oldest = s;
-        if (oldest == RG__NONE || !read_slot(g, oldest))
+        double span;
+        if (oldest == RG__NONE || !read_slot(g, oldest, &span))
             break;
         g->dev->vk.ResetEvent(g->dev->device, t->events[oldest]);
         f->slot_frame[oldest] = 0;
+        rg__measure_frame(g, span);
     }
     f->frames++;
     for (uint32_t s = 0; s < RG__TIMING_FRAMES; s++) {

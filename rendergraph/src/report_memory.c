@@ -167,7 +167,8 @@ static void put_raw(FILE *f, const char *s) { fputs(s, f); }
 
 /* A graph on several queues: its batches with their semaphore points (the
  * value each signals and waits for, relative to its queue's count at the
- * frame's start); and eligible commands kept on graphics. */
+ * frame's start); the measured queue policy's state; and eligible commands
+ * kept on graphics. */
 static void queue_lines(const rg_graph *g, FILE *out)
 {
     const rg__compiled *cc = &g->compiled;
@@ -196,6 +197,8 @@ static void queue_lines(const rg_graph *g, FILE *out)
             fprintf(out, ", signals %s +%llu\n", rg_queue_name(x->queue), (unsigned long long)x->signal);
         }
     }
+    if (g->queue_policy == RG_QUEUE_POLICY_MEASURED)
+        fprintf(out, "queue policy measured: %s\n", g->measure.reason);
     for (uint32_t i = 0; i < cc->queues.note_count; i++)
         fprintf(out, "queue: '%s' (eligible for %s) stays on graphics: %s\n",
                 g->decl.cmds[cc->queues.notes[i].cmd].name,

@@ -10,7 +10,7 @@
 /* Command buffers per submission: a batch's chunks. */
 #define RG__SUBMIT_CMDS RG__MAX_CHUNKS
 
-static rg_result submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit_desc *desc)
+rg_result rg__submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit_desc *desc)
 {
     rg__call_begin(g);
     if (!g->dev)
@@ -81,7 +81,7 @@ static rg_result submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit
     return RG_SUCCESS;
 }
 
-static rg_result set_retire_point(rg_graph *g, VkSemaphore timeline, uint64_t value, VkFence fence)
+rg_result rg__set_retire_point(rg_graph *g, VkSemaphore timeline, uint64_t value, VkFence fence)
 {
     rg__call_begin(g);
     if (!g->dev)
@@ -92,18 +92,6 @@ static rg_result set_retire_point(rg_graph *g, VkSemaphore timeline, uint64_t va
     g->retire_fence = fence;
     g->unretired = 0; /* what it names signals after the frames recorded so far */
     return RG_SUCCESS;
-}
-
-/* Both take the graph (rg__enter): rg_submit updates what retirement waits
- * for, as the retire point does. */
-rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc)
-{
-    RG__TAKEN(graph, "rg_submit", submit(graph, plan, desc));
-}
-
-rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore timeline, uint64_t value, VkFence fence)
-{
-    RG__TAKEN(graph, "rg_graph_set_retire_point", set_retire_point(graph, timeline, value, fence));
 }
 
 void rg__submits_forget(rg_graph *g)

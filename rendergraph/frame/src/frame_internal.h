@@ -47,6 +47,7 @@ typedef struct rgf__names {
 } rgf__names;
 
 extern const rgf__names rgf__transient, rgf__rounding, rgf__kind, rgf__queue, rgf__order, rgf__merge,
+    rgf__queue_policy,
     rgf__load_op, rgf__filter, rgf__resource_kind, rgf__command_type;
 
 /* The value of name in e, or -1. */

@@ -73,21 +73,23 @@ static bool caps_json(rgf__reader *r, const cJSON *root, rg_device_caps *c)
 static bool graph_json(rgf__reader *r, const cJSON *root, rg_graph_desc *d, const char **name)
 {
     static const char *const keys[] = {"name", "order", "merge", "no_culling", "no_aliasing", "alias_proven_only",
-                                       "single_queue", "concurrent_sharing", NULL};
+                                       "single_queue", "queue_policy", "concurrent_sharing", NULL};
     const cJSON *o = rgf__field(r, root, "graph", true, "the graph's options");
     if (!o)
         return false;
     size_t at = rgf__push_key(r, "graph");
-    uint32_t order = 0, merge = 0;
+    uint32_t order = 0, merge = 0, queue_policy = 0;
     bool ok = rgf__object(r, o, keys) && rgf__string(r, o, "name", true, name) &&
               rgf__enum(r, o, "order", false, &rgf__order, &order) &&
               rgf__enum(r, o, "merge", false, &rgf__merge, &merge) && rgf__bool(r, o, "no_culling", &d->no_culling) &&
               rgf__bool(r, o, "no_aliasing", &d->no_aliasing) &&
               rgf__bool(r, o, "alias_proven_only", &d->alias_proven_only) &&
               rgf__bool(r, o, "single_queue", &d->single_queue) &&
+              rgf__enum(r, o, "queue_policy", false, &rgf__queue_policy, &queue_policy) &&
               rgf__bool(r, o, "concurrent_sharing", &d->concurrent_sharing);
     d->order = (rg_order)order;
     d->merge = (rg_merge)merge;
+    d->queue_policy = (rg_queue_policy)queue_policy;
     rgf__pop(r, at);
     return ok;
 }

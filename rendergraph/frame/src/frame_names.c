@@ -22,6 +22,7 @@ ENUM(rgf__rounding, "a rounding (down, up, nearest)", "down", "up", "nearest");
 ENUM(rgf__kind, "a command kind (outside, draw)", "outside", "draw");
 ENUM(rgf__queue, "a queue (graphics, compute, transfer)", "graphics", "compute", "transfer");
 ENUM(rgf__order, "an order (memory, batches, declaration)", "memory", "batches", "declaration");
+ENUM(rgf__queue_policy, "a queue policy (eligible, single, measured)", "eligible", "single", "measured");
 ENUM(rgf__merge, "a merge policy (auto, on, off)", "auto", "on", "off");
 ENUM(rgf__load_op, "a load op (load, clear, dont_care)", "load", "clear", "dont_care");
 ENUM(rgf__filter, "a filter (nearest, linear)", "nearest", "linear");

@@ -401,6 +401,8 @@ static void graph_json(writer *w, cJSON *root)
         add_bool_if(w, o, "no_aliasing", d.no_aliasing);
         add_bool_if(w, o, "alias_proven_only", d.alias_proven_only);
         add_bool_if(w, o, "single_queue", d.single_queue);
+        if (d.queue_policy == RG_QUEUE_POLICY_MEASURED)
+            add_string(w, o, "queue_policy", rgf__enum_name(&rgf__queue_policy, d.queue_policy));
         add_bool_if(w, o, "concurrent_sharing", d.concurrent_sharing);
     }
     const rg_device_caps *c = d.caps;

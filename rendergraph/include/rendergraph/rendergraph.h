@@ -416,6 +416,17 @@ typedef enum rg_order {
     RG_ORDER_DECLARATION,
 } rg_order;
 
+/* Where commands eligible for another queue run (rg_graph_desc.queue_policy;
+ * docs/queues.md#measured-queues). */
+typedef enum rg_queue_policy {
+    RG_QUEUE_POLICY_ELIGIBLE = 0,     /* on that queue where the device has it */
+    RG_QUEUE_POLICY_SINGLE,           /* every command on graphics (as single_queue) */
+    /* With timings on: the frame timed both ways, the faster kept, measured
+     * again when the declaration changes; the switch comes after a frame's
+     * rg_submit or rg_graph_set_retire_point (rg_queue_choice_get). */
+    RG_QUEUE_POLICY_MEASURED,
+} rg_queue_policy;
+
 /* Whether compile merges spans (see "Merging"). */
 typedef enum rg_merge {
     RG_MERGE_AUTO = 0,                /* rg_merge_by_default(driver) */
@@ -451,6 +462,7 @@ typedef struct rg_graph_desc {
      * one queue). */
     const rg_device_caps *caps;
     bool single_queue;                /* every command on the graphics queue ("Queues") */
+    rg_queue_policy queue_policy;     /* ELIGIBLE by default; single_queue: SINGLE */
     const rg_allocator *allocator;    /* NULL: the device's (device-free: malloc) */
     const rg_pool_memory *pool_memory; /* NULL: the graph allocates each pool itself */
     /* The graph's messages (see rg_log_fn); NULL: the device's log. */
@@ -1132,6 +1144,31 @@ typedef struct rg_queue_note {
 /* The notes after compile (0 before). */
 uint32_t rg_queue_note_count(const rg_graph *graph);
 rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out);
+
+/* RG_QUEUE_POLICY_MEASURED: what the graph measured and chose. Frame times
+ * run from the first batch's start to the last one's end (GPU timestamps),
+ * the median of RG_QUEUE_MEASURE_FRAMES frames per way; async is kept only
+ * when faster by more than the noise (the spreads, at least 0.5%). */
+#define RG_QUEUE_MEASURE_FRAMES 15u
+
+RG_EXPERIMENTAL typedef enum rg_queue_choice_state {
+    RG_QUEUE_CHOICE_NONE = 0,         /* another policy, or nothing would leave graphics */
+    RG_QUEUE_CHOICE_MEASURING,        /* frames being timed: `async` is the way compiled now */
+    RG_QUEUE_CHOICE_MADE,
+    RG_QUEUE_CHOICE_UNMEASURED,       /* timings off or a queue without timestamps: as ELIGIBLE */
+} rg_queue_choice_state;
+
+RG_EXPERIMENTAL typedef struct rg_queue_choice {
+    rg_queue_choice_state state;
+    bool async;                       /* eligible commands on their queues; false: all on graphics */
+    double async_ms, single_ms;       /* median frame times (0: not measured yet) */
+    double async_spread, single_spread; /* half the interquartile range, ms */
+    uint32_t frames;                  /* frames timed per way */
+    const char *reason;               /* the sentence the log printed; valid until the next compile */
+} rg_queue_choice;
+
+/* RG_ERROR_INVALID_ARGUMENT for NULL. Any state, any policy. */
+RG_EXPERIMENTAL rg_result rg_queue_choice_get(const rg_graph *graph, rg_queue_choice *out);
 /* Records the frame into cmd (recording, of the graphics family), placing
  * the graph first if needed. RG_ERROR_INVALID_ARGUMENT on several queues
  * (rg_execute_batches); RG_ERROR_CALLBACK when a callback fails (no

@@ -1,0 +1,263 @@
+/* The measured queue policy on a device (RG_QUEUE_POLICY_MEASURED): real
+ * frames timed by the graph's own timestamps, async compute first, one
+ * queue after the switch that rg_submit makes, the faster way kept; every
+ * frame's results exact across both switches, the plan of the frame
+ * before a switch still readable after rg_submit, the log's and the
+ * report's sentence, the validation layer silent. Where the device has no
+ * compute queue (lavapipe), the graph's compute queue is the graphics
+ * queue itself: the batches and semaphores are the same, submitted in
+ * order to one queue. Which way wins is the device's; the rule is tested
+ * with given times in tests/unit/test_rg_queue_measure.c. */
+#include "device_fixture.h"
+#include "rg_queues_support.h"
+#include "rg_support.h"
+#include "rg_spy.h"
+
+#include <criterion/criterion.h>
+#include <rendergraph/rendergraph.h>
+#include <stdio.h>
+#include <string.h>
+
+TestSuite(rg_queue_measure, .init = device_setup, .fini = device_teardown);
+
+typedef struct logged {
+    char text[8192];
+    uint32_t problems;                /* errors and warnings */
+} logged;
+
+static void keep(void *user, rg_log_level level, const char *object, const char *message)
+{
+    (void)object;
+    logged *l = user;
+    l->problems += level != RG_LOG_INFO;
+    size_t len = strlen(l->text);
+    snprintf(l->text + len, sizeof l->text - len, "%s\n", message);
+}
+
+/* The context's queues, with the graphics queue standing in for a compute
+ * queue the device lacks. */
+static rg_device *two_queue_device(void)
+{
+    rg_device_desc d = {
+        .instance = eng_context_instance(test_ctx),
+        .physical_device = eng_context_physical_device(test_ctx),
+        .device = eng_context_device(test_ctx),
+        .get_instance_proc_addr = vkGetInstanceProcAddr,
+        .enabled_features = test_enabled_features(test_ctx),
+        .timeline_semaphore = true,
+    };
+    d.queues[RG_QUEUE_GRAPHICS] = (rg_device_queue){ eng_context_queue(test_ctx), eng_context_queue_family(test_ctx) };
+    VkQueue compute = eng_context_queue_of(test_ctx, ENG_QUEUE_COMPUTE);
+    d.queues[RG_QUEUE_COMPUTE] = compute ? (rg_device_queue){ compute, test_family_of(RG_QUEUE_COMPUTE) }
+                                         : d.queues[RG_QUEUE_GRAPHICS];
+    rg_device *dev = NULL;
+    rg_result r = rg_device_create(&d, &dev);
+    cr_assert_eq(r, RG_SUCCESS, "rg_device_create: %s", rg_result_string(r));
+    return dev;
+}
+
+/* pattern -> data (async), scale data -> mid (async), offset mid ->
+ * result (graphics); data and result copied to the readback. */
+typedef struct chain {
+    rg_graph *g;
+    dispatch pattern, scale, offset;
+    eng_buffer *readback;
+} chain;
+
+static void chain_declare(chain *ch, kernels *k, rg_device *dev, logged *log)
+{
+    rg_graph_desc d = { .name = "measured", .device = dev, .queue_policy = RG_QUEUE_POLICY_MEASURED,
+                        .timings = true, .log = keep, .log_user = log };
+    cr_assert_eq(rg_graph_create(&d, &ch->g), RG_SUCCESS);
+    rg_graph *g = ch->g;
+    rg_buffer data = rg_buffer_create(g, &(rg_buffer_desc){ .name = "data", .size = BYTES });
+    rg_buffer mid = rg_buffer_create(g, &(rg_buffer_desc){ .name = "mid", .size = BYTES });
+    rg_buffer result = rg_buffer_create(g, &(rg_buffer_desc){ .name = "result", .size = BYTES });
+    rg_buffer out = test_import_buffer(g, "readback", ch->readback, true);
+    ch->pattern = queues_pattern_of(k, data, 0x1000, 3);
+    ch->scale = queues_transform_of(k, data, mid, 5, 7);
+    ch->offset = queues_transform_of(k, mid, result, 1, 0x100000);
+    queues_declare_dispatch(g, "pattern", &ch->pattern, RG_QUEUE_COMPUTE);
+    queues_declare_dispatch(g, "scale", &ch->scale, RG_QUEUE_COMPUTE);
+    queues_declare_dispatch(g, "offset", &ch->offset, RG_QUEUE_GRAPHICS);
+    rg_cmd_copy_buffer(g, data, 0, out, 0, BYTES);
+    rg_cmd_copy_buffer(g, result, 0, out, BYTES, BYTES);
+    test_compile(g);
+}
+
+static void chain_expect(const chain *ch, const char *what)
+{
+    static uint32_t want[2 * WORDS];
+    for (uint32_t i = 0; i < WORDS; i++) {
+        uint32_t v = queues_pattern_at(&ch->pattern, i);
+        want[i] = v;
+        want[WORDS + i] = queues_transform_at(&ch->offset, queues_transform_at(&ch->scale, v));
+    }
+    const uint32_t *got = eng_buffer_mapped(ch->readback);
+    cr_expect_eq(queues_expect_words(got, want, 2 * WORDS, what), 0, "%s", what);
+}
+
+static rg_queue_choice choice_of(const rg_graph *g)
+{
+    rg_queue_choice c;
+    cr_assert_eq(rg_queue_choice_get(g, &c), RG_SUCCESS);
+    return c;
+}
+
+/* One frame with its own pattern, run and waited for, read back exact. */
+static void frame(chain *ch, runner *r, uint32_t f)
+{
+    ch->pattern.push[0] = 0x10000u * (f + 1);
+    ch->pattern.push[1] = f + 2;
+    char what[64];
+    snprintf(what, sizeof what, "frame %u (%u batches)", f, rg_batch_count(ch->g));
+    queues_run_frames(r, ch->g, 1, NULL, NULL, NULL, NULL);
+    chain_expect(ch, what);
+}
+
+DEVICE_TEST(rg_queue_measure, keeps_the_faster_way_and_every_frame_exact)
+{
+    kernels k;
+    runner r;
+    queues_open(&k, &r);
+    rg_device *dev = two_queue_device();
+    logged log = { 0 };
+    chain ch = { .readback = test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL) };
+    chain_declare(&ch, &k, dev, &log);
+    cr_assert_gt(rg_batch_count(ch.g), 1, "async compute first");
+    cr_expect_eq(choice_of(ch.g).state, RG_QUEUE_CHOICE_MEASURING);
+
+    /* Frame f's times are read at frame f + 1: three passed over, 15 timed
+     * on each way, a switch after each. */
+    uint32_t f = 0, switched_at[2] = { 0, 0 }, switches = 0;
+    bool async = true;
+    while (f < 60 && choice_of(ch.g).state == RG_QUEUE_CHOICE_MEASURING) {
+        frame(&ch, &r, f++);
+        bool now = rg_batch_count(ch.g) > 1;
+        if (now != async && switches < 2)
+            switched_at[switches++] = f;
+        async = now;
+    }
+    rg_queue_choice c = choice_of(ch.g);
+    cr_assert_eq(c.state, RG_QUEUE_CHOICE_MADE, "after %u frames: %s", f, c.reason);
+    cr_log_info("%s", c.reason);
+    cr_expect_eq(switches, 1, "one switch while measuring");
+    cr_expect_eq(switched_at[0], 3 + RG_QUEUE_MEASURE_FRAMES + 1, "async compute timed over 15 frames, then one "
+                 "queue (switched after frame %u)", switched_at[0]);
+    cr_expect_eq(f, switched_at[0] + 3 + RG_QUEUE_MEASURE_FRAMES + 1, "one queue timed over 15 frames (%u)", f);
+    cr_expect_gt(c.async_ms, 0.0);
+    cr_expect_gt(c.single_ms, 0.0);
+    cr_expect_eq(c.frames, RG_QUEUE_MEASURE_FRAMES);
+    cr_expect(strstr(log.text, "queue policy measured: graph 'measured': async compute "), "%s", log.text);
+    cr_expect_eq(log.problems, 0, "%s", log.text);
+
+    /* The choice is compiled after the next submission, and stays. */
+    frame(&ch, &r, f++);
+    cr_expect_eq(rg_batch_count(ch.g) > 1, c.async, "%s", c.reason);
+    for (uint32_t i = 0; i < 4; i++)
+        frame(&ch, &r, f++);
+    cr_expect_eq(rg_batch_count(ch.g) > 1, c.async);
+    cr_expect_eq(choice_of(ch.g).state, RG_QUEUE_CHOICE_MADE);
+
+    /* The report says what was chosen and why. */
+    char path[256];
+    test_temp_path(path, sizeof path, "measure-report.txt");
+    FILE *file = fopen(path, "w");
+    cr_assert_not_null(file);
+    cr_expect_eq(rg_memory_report_print(ch.g, file), RG_SUCCESS);
+    fclose(file);
+    char text[16384] = { 0 };
+    file = fopen(path, "r");
+    cr_assert_not_null(file);
+    size_t n = fread(text, 1, sizeof text - 1, file);
+    fclose(file);
+    remove(path);
+    text[n] = '\0';
+    char line[320];
+    snprintf(line, sizeof line, "queue policy measured: %s\n", c.reason);
+    cr_expect(strstr(text, line), "want %s in:\n%s", line, text);
+
+    rg_graph_destroy(ch.g);
+    rg_device_destroy(dev);
+    eng_buffer_destroy(ch.readback);
+    queues_runner_close(&r);
+    queues_kernels_close(&k);
+}
+
+/* Frames in flight as an application keeps them: the host waits for
+ * frame f - 3 before recording frame f, so the timings arrive frames
+ * later, each switch comes after whichever submission follows the
+ * decision with frames of the old way still running, and each frame is
+ * recorded with the batch count of its own time. Each frame writes its own
+ * pattern; the last one's is read back exact. */
+DEVICE_TEST(rg_queue_measure, switches_with_frames_in_flight)
+{
+    kernels k;
+    runner r;
+    queues_open(&k, &r);
+    rg_device *dev = two_queue_device();
+    logged log = { 0 };
+    chain ch = { .readback = test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL) };
+    chain_declare(&ch, &k, dev, &log);
+    enum { FRAMES_MAX = 80 };
+    static VkCommandBuffer cmds[FRAMES_MAX][MAX_BATCHES];
+    static VkCommandPool pools[FRAMES_MAX][MAX_BATCHES];
+    uint32_t counts[FRAMES_MAX] = { 0 }, f = 0, batch_counts_seen = 0, last_count = 0;
+    VkFence fences[3];
+    for (uint32_t i = 0; i < 3; i++)
+        cr_assert_eq(vkCreateFence(r.dev, &(VkFenceCreateInfo){ .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO }, NULL,
+                                   &fences[i]), VK_SUCCESS);
+    for (; f < FRAMES_MAX && (f == 0 || choice_of(ch.g).state == RG_QUEUE_CHOICE_MEASURING ||
+                              rg_batch_count(ch.g) != last_count); f++) {
+        ch.pattern.push[0] = 0x10000u * (f + 1);
+        VkFence fence = fences[f % 3];
+        if (f >= 3) {
+            cr_assert_eq(vkWaitForFences(r.dev, 1, &fence, VK_TRUE, WAIT_NS), VK_SUCCESS);
+            cr_assert_eq(vkResetFences(r.dev, 1, &fence), VK_SUCCESS);
+        }
+        uint32_t n = counts[f] = rg_batch_count(ch.g);
+        cr_assert(n >= 1 && n <= MAX_BATCHES);
+        batch_counts_seen += n != last_count;
+        last_count = n;
+        for (uint32_t i = 0; i < n; i++) {
+            rg_batch_info b;
+            cr_assert_eq(rg_batch_get(ch.g, i, &b), RG_SUCCESS);
+            pools[f][i] = r.pools[b.queue];
+            VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                               .commandPool = pools[f][i], .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                               .commandBufferCount = 1 };
+            cr_assert_eq(vkAllocateCommandBuffers(r.dev, &ai, &cmds[f][i]), VK_SUCCESS);
+            VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                            .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+            cr_assert_eq(vkBeginCommandBuffer(cmds[f][i], &bi), VK_SUCCESS);
+        }
+        rg_submit_plan plan = { 0 };
+        rg_result res = rg_execute_batches(ch.g, cmds[f], &plan);
+        cr_assert_eq(res, RG_SUCCESS, "frame %u: %s", f, rg_graph_error_message(ch.g));
+        cr_assert_eq(plan.count, n);
+        for (uint32_t i = 0; i < n; i++)
+            cr_assert_eq(vkEndCommandBuffer(cmds[f][i]), VK_SUCCESS);
+        res = rg_submit(ch.g, &plan, &(rg_submit_desc){ .fence = fence });
+        cr_assert_eq(res, RG_SUCCESS, "frame %u: %s", f, rg_graph_error_message(ch.g));
+        /* The plan stays readable after a switch, until the next execute. */
+        cr_expect_eq(plan.submissions[n - 1].queue, RG_QUEUE_GRAPHICS);
+        cr_expect_eq(plan.submissions[n - 1].cmds[0], cmds[f][n - 1]);
+    }
+    cr_assert_eq(vkDeviceWaitIdle(r.dev), VK_SUCCESS);
+    for (uint32_t i = 0; i < 3; i++)
+        vkDestroyFence(r.dev, fences[i], NULL);
+    chain_expect(&ch, "the last frame");
+    rg_queue_choice c = choice_of(ch.g);
+    cr_expect_eq(c.state, RG_QUEUE_CHOICE_MADE, "after %u frames: %s", f, c.reason);
+    cr_expect_geq(batch_counts_seen, 2, "both ways ran");
+    cr_expect_eq(rg_batch_count(ch.g) > 1, c.async, "%s", c.reason);
+    cr_expect_eq(log.problems, 0, "%s", log.text);
+    for (uint32_t i = 0; i < f; i++)
+        for (uint32_t b = 0; b < counts[i]; b++)
+            vkFreeCommandBuffers(r.dev, pools[i][b], 1, &cmds[i][b]);
+    rg_graph_destroy(ch.g);
+    rg_device_destroy(dev);
+    eng_buffer_destroy(ch.readback);
+    queues_runner_close(&r);
+    queues_kernels_close(&k);
+}
