@@ -81,11 +81,18 @@ int gf_run_timings(eng_context *ctx, timer *t, VkExtent2D extent, rg_merge merge
 
 /* --frame overlap: shadow cascades (graphics) beside an AO dispatch that
  * may run on the compute queue, then a composite (overlap_frame.c), in
- * three configurations, each its own graph: */
-#define OV_CONFIGS 3
+ * four configurations, each its own graph: single queue, async compute,
+ * single queue with concurrent sharing, and the measured queue policy
+ * (OV_MEASURED), which runs until its choice is made before it is timed. */
+#define OV_CONFIGS 4
+#define OV_MEASURED 3
+/* Frames the measured configuration may take to choose: its timings are
+ * read a frame late, three frames are passed over after each placement. */
+#define OV_MEASURE_FRAMES_MAX 120u
 #define OV_MAX_BATCHES 16
 /* Each configuration's name, whether its graph has one queue, and whether
- * its resources are shared concurrently (gpu_overlap_setup.c). */
+ * its resources are shared concurrently (gpu_overlap_setup.c); the
+ * measured one has neither. */
 extern const char *ov_config_names[OV_CONFIGS];
 extern const bool ov_single_queue[OV_CONFIGS];
 extern const bool ov_concurrent[OV_CONFIGS];
@@ -159,6 +166,7 @@ typedef struct ov_setup {
     rg_queue ao_queue;                /* where the graph put the AO pass */
     char note[200];                   /* why it stayed on graphics, if the graph says */
     rg_memory_totals totals;
+    uint32_t measure_frames;          /* OV_MEASURED: frames until its choice was compiled */
 } ov_setup;
 
 /* One frame's figures, ms. */
@@ -173,6 +181,9 @@ typedef struct ov_sample {
 int ov_timer_create(eng_context *ctx, ov_timer *t, char *why, size_t why_size);
 void ov_timer_destroy(ov_timer *t);
 int ov_setup_create(ov_timer *t, ov_work *w, uint32_t config, ov_setup *s);
+/* OV_MEASURED: frames until the graph's choice is made and compiled; 1 if
+ * it never is within OV_MEASURE_FRAMES_MAX. */
+int ov_setup_measure(ov_timer *t, ov_work *w, ov_setup *s);
 void ov_setup_destroy(ov_timer *t, ov_setup *s);
 bool ov_frame(ov_timer *t, ov_work *w, ov_setup *s, ov_sample *out);
 

@@ -159,6 +159,15 @@ int ov_run(eng_context *ctx, const ov_options *o)
         memset(s, 0, sizeof s);
         for (uint32_t c = 0; c < OV_CONFIGS && rc == 0; c++)
             rc = ov_setup_create(&t, &w, c, &s[c]);
+        /* The measured graph chooses before it is timed. */
+        rg_queue_choice choice = { 0 };
+        if (rc == 0)
+            rc = ov_setup_measure(&t, &w, &s[OV_MEASURED]);
+        if (rc == 0) {
+            rg_queue_choice_get(s[OV_MEASURED].graph, &choice);
+            printf("%ux%u: measured queue policy, after %u frames: %s\n", extent.width, extent.height,
+                   s[OV_MEASURED].measure_frames, choice.reason);
+        }
         for (uint32_t c = 0; c < OV_CONFIGS && rc == 0; c++)
             for (uint32_t k = 0; k < o->warmup && rc == 0; k++) {
                 ov_sample unused;
@@ -237,17 +246,27 @@ int ov_run(eng_context *ctx, const ov_options *o)
             ov_json_stat(json, "overlap_ms", overlap);
             fputc(',', json);
             ov_json_stat(json, "cpu_ms", cpu);
-            fprintf(json, ",\"pooled_bytes\":%llu,\"unaliased_bytes\":%llu,\"vs_single_queue\":%.4f}",
+            fprintf(json, ",\"pooled_bytes\":%llu,\"unaliased_bytes\":%llu,\"vs_single_queue\":%.4f",
                     (unsigned long long)s[c].totals.pooled, (unsigned long long)s[c].totals.unaliased,
                     total.median / totals[0].median);
+            if (c == OV_MEASURED)
+                fprintf(json, ",\"choice\":{\"async\":%s,\"async_ms\":%.4f,\"single_ms\":%.4f,"
+                              "\"async_spread_ms\":%.4f,\"single_spread_ms\":%.4f,\"frames_each\":%u,"
+                              "\"frames_to_choose\":%u}",
+                        choice.async ? "true" : "false", choice.async_ms, choice.single_ms, choice.async_spread,
+                        choice.single_spread, choice.frames, s[c].measure_frames);
+            fputc('}', json);
             json_first = false;
         }
         if (rc == 0)
             printf("%-10s async compute %+.1f%% end-to-end against single queue%s; concurrent sharing %+.1f%% against "
-                   "exclusive (medians)\n",
+                   "exclusive; measured (%s, timings on) %+.1f%% (medians)\n",
                    "", 100.0 * (totals[1].median / totals[0].median - 1.0),
                    s[1].batch_count == 1 ? " (one batch here too: no compute queue)" : "",
-                   100.0 * (totals[2].median / totals[0].median - 1.0));
+                   100.0 * (totals[2].median / totals[0].median - 1.0),
+                   choice.state == RG_QUEUE_CHOICE_MADE ? (choice.async ? "async compute kept" : "one queue kept")
+                   : choice.state == RG_QUEUE_CHOICE_NONE ? "nothing to measure" : "unmeasured",
+                   100.0 * (totals[OV_MEASURED].median / totals[0].median - 1.0));
         vkDeviceWaitIdle(t.dev);
         for (uint32_t c = 0; c < OV_CONFIGS; c++)
             ov_setup_destroy(&t, &s[c]);

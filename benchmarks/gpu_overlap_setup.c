@@ -5,9 +5,9 @@
 #include "gpu_frame.h"
 
 const char *ov_config_names[OV_CONFIGS] = { "single queue", "async compute",
-                                                   "single queue, concurrent sharing" };
-const bool ov_single_queue[OV_CONFIGS] = { true, false, true };
-const bool ov_concurrent[OV_CONFIGS] = { false, false, true };
+                                            "single queue, concurrent sharing", "measured" };
+const bool ov_single_queue[OV_CONFIGS] = { true, false, true, false };
+const bool ov_concurrent[OV_CONFIGS] = { false, false, true, false };
 
 /* C11's clock (this file is strict C11, without POSIX's monotonic one):
  * good enough for a few milliseconds between two readings. */
@@ -79,6 +79,42 @@ static int64_t ov_ticks(uint64_t from, uint64_t to, uint64_t mask)
     return (int64_t)d;
 }
 
+/* The graph's batches now: their queues, waits and a command buffer each
+ * (again when the measured queue policy changed them). */
+static bool ov_batches(ov_timer *t, ov_setup *s, const char *name)
+{
+    for (uint32_t i = 0; i < s->batch_count; i++)
+        if (s->cmds[i])
+            vkFreeCommandBuffers(t->dev, t->pools[s->queues[i]], 1, &s->cmds[i]);
+    memset(s->cmds, 0, sizeof s->cmds);
+    memset(s->waits, 0, sizeof s->waits);
+    s->batch_count = 0;
+    uint32_t n = rg_batch_count(s->graph);
+    if (n == 0 || n > OV_MAX_BATCHES) {
+        fprintf(stderr, "gpu_frame: %s: %u batches (1..%d here)\n", name, n, OV_MAX_BATCHES);
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        rg_batch_info b;
+        if (rg_batch_get(s->graph, i, &b) != RG_SUCCESS || b.queue >= RG_QUEUE_COUNT || !t->pools[b.queue]) {
+            fprintf(stderr, "gpu_frame: %s: batch %u: no queue for it: %s\n", name, i,
+                    rg_graph_error_message(s->graph));
+            return false;
+        }
+        s->queues[i] = b.queue;
+        for (uint32_t w = 0; w < b.wait_count; w++)
+            if (b.waits[w].batch < i)
+                s->waits[i] |= 1u << b.waits[w].batch;
+        VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                           .commandPool = t->pools[b.queue],
+                                           .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1 };
+        if (vkAllocateCommandBuffers(t->dev, &ai, &s->cmds[i]) != VK_SUCCESS)
+            return false;
+        s->batch_count = i + 1;
+    }
+    return true;
+}
+
 /* One frame: every batch's command buffer begins with a timestamp, the
  * graph records all batches (rg_execute_batches), each ends with one;
  * rg_submit submits the plan with the fence on its last batch, and the
@@ -91,6 +127,8 @@ bool ov_frame(ov_timer *t, ov_work *w, ov_setup *s, ov_sample *out)
     eng_result begun = w->scene ? scene_frame_update(s->renderer, s->graph, 0, OV_SCENE_INDEX)
                                 : overlap_frame_begin(w->overlap);
     if (begun != ENG_SUCCESS)
+        return false;
+    if (rg_batch_count(s->graph) != s->batch_count && !ov_batches(t, s, rg_graph_get_desc(s->graph).name))
         return false;
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
@@ -185,9 +223,12 @@ int ov_setup_create(ov_timer *t, ov_work *w, uint32_t config, ov_setup *s)
 {
     memset(s, 0, sizeof *s);
     s->query_base = 2 * OV_MAX_BATCHES * config;
+    bool measured = config == OV_MEASURED;
     rg_graph_create(&(rg_graph_desc){ .name = ov_config_names[config], .device = eng_context_graph_device(t->ctx),
                                       .single_queue = ov_single_queue[config],
-                                      .concurrent_sharing = ov_concurrent[config] },
+                                      .concurrent_sharing = ov_concurrent[config],
+                                      .queue_policy = measured ? RG_QUEUE_POLICY_MEASURED : RG_QUEUE_POLICY_ELIGIBLE,
+                                      .timings = measured },
                     &s->graph);
     if (!s->graph)
         return 1;
@@ -211,29 +252,8 @@ int ov_setup_create(ov_timer *t, ov_work *w, uint32_t config, ov_setup *s)
         fprintf(stderr, "gpu_frame: %s: pipelines: %s\n", ov_config_names[config], eng_last_error());
         return 1;
     }
-    uint32_t n = rg_batch_count(s->graph);
-    if (n == 0 || n > OV_MAX_BATCHES) {
-        fprintf(stderr, "gpu_frame: %s: %u batches (1..%d here)\n", ov_config_names[config], n, OV_MAX_BATCHES);
+    if (!ov_batches(t, s, ov_config_names[config]))
         return 1;
-    }
-    s->batch_count = n;
-    for (uint32_t i = 0; i < s->batch_count; i++) {
-        rg_batch_info b;
-        if (rg_batch_get(s->graph, i, &b) != RG_SUCCESS || b.queue >= RG_QUEUE_COUNT || !t->pools[b.queue]) {
-            fprintf(stderr, "gpu_frame: %s: batch %u: no queue for it: %s\n", ov_config_names[config], i,
-                    rg_graph_error_message(s->graph));
-            return 1;
-        }
-        s->queues[i] = b.queue;
-        for (uint32_t w = 0; w < b.wait_count; w++)
-            if (b.waits[w].batch < i)
-                s->waits[i] |= 1u << b.waits[w].batch;
-        VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                           .commandPool = t->pools[b.queue],
-                                           .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1 };
-        if (vkAllocateCommandBuffers(t->dev, &ai, &s->cmds[i]) != VK_SUCCESS)
-            return 1;
-    }
     rg_command_info ci;
     s->ao_queue = rg_command_get_info(s->graph, s->async_pass, &ci) == RG_SUCCESS ? ci.queue : RG_QUEUE_GRAPHICS;
     for (uint32_t i = 0; i < rg_queue_note_count(s->graph); i++) {
@@ -248,6 +268,35 @@ int ov_setup_create(ov_timer *t, ov_work *w, uint32_t config, ov_setup *s)
                 rg_graph_error_message(s->graph), eng_last_error());
         return 1;
     }
+    s->totals = rg_memory_get_totals(s->graph);
+    return 0;
+}
+
+int ov_setup_measure(ov_timer *t, ov_work *w, ov_setup *s)
+{
+    rg_queue_choice c = { 0 };
+    uint32_t f = 0;
+    for (; f < OV_MEASURE_FRAMES_MAX; f++) {
+        if (rg_queue_choice_get(s->graph, &c) != RG_SUCCESS)
+            return 1;
+        /* Nothing to measure (one queue here), or made and compiled. */
+        if (c.state == RG_QUEUE_CHOICE_NONE || c.state == RG_QUEUE_CHOICE_UNMEASURED ||
+            (c.state == RG_QUEUE_CHOICE_MADE && (rg_batch_count(s->graph) > 1) == c.async))
+            break;
+        ov_sample unused;
+        if (!ov_frame(t, w, s, &unused)) {
+            fprintf(stderr, "gpu_frame: measured: frame %u: %s (%s)\n", f, rg_graph_error_message(s->graph),
+                    eng_last_error());
+            return 1;
+        }
+    }
+    if (c.state == RG_QUEUE_CHOICE_MEASURING || f == OV_MEASURE_FRAMES_MAX) {
+        fprintf(stderr, "gpu_frame: measured: no choice after %u frames: %s\n", f, c.reason);
+        return 1;
+    }
+    s->measure_frames = f;
+    rg_command_info ci;
+    s->ao_queue = rg_command_get_info(s->graph, s->async_pass, &ci) == RG_SUCCESS ? ci.queue : RG_QUEUE_GRAPHICS;
     s->totals = rg_memory_get_totals(s->graph);
     return 0;
 }

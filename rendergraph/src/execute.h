@@ -100,6 +100,9 @@ rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_pl
  * reset with the placement (a new placement starts a new history). */
 rg_result rg__frames_prepare(rg_graph *g, const char *what);
 void rg__frames_free(rg_graph *g);
+/* Hands over the submission plan's arrays (the plan rg_execute_batches
+ * filled points into them), which the next frames_free would free. */
+void rg__frames_take_plan(rg_graph *g, rg_submission **submissions, VkCommandBuffer **cmds);
 
 /* execute_chunks.c: cuts the frame into chunks for max_chunks (see
  * rg_execute_desc), growing the frames' arrays only when there are more

@@ -57,6 +57,15 @@ rg_result rg__frames_prepare(rg_graph *g, const char *what)
     return r == RG_SUCCESS ? rg__chunks_cut(g, 0, what) : r;
 }
 
+void rg__frames_take_plan(rg_graph *g, rg_submission **submissions, VkCommandBuffer **cmds)
+{
+    rg__frames *f = &g->exec->frames;
+    *submissions = f->submissions;
+    *cmds = f->cmds;
+    f->submissions = NULL;
+    f->cmds = NULL;
+}
+
 void rg__frames_free(rg_graph *g)
 {
     rg__frames *f = &g->exec->frames;

@@ -442,10 +442,7 @@ void rg__queues_switch(rg_graph *g, const char *what)
     bool placed = g->status->state == RG__PLACED && g->placement->on_device;
     /* The frame's plan stays readable until the next execute. */
     rg__measure_spent_free(g);
-    g->measure.spent_submissions = g->exec->frames.submissions;
-    g->measure.spent_cmds = g->exec->frames.cmds;
-    g->exec->frames.submissions = NULL;
-    g->exec->frames.cmds = NULL;
+    rg__frames_take_plan(g, &g->measure.spent_submissions, &g->measure.spent_cmds);
     g->measure.one_queue = !g->measure.one_queue;
     discard_from(g, RG__COMPILED, what);
     rg_result r = compile_run(g);
