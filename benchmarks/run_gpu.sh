@@ -12,7 +12,8 @@
 #   gpu_frame_overlap.{json,txt}   the overlap frame (shadow cascades beside an
 #                                  async-compute pass) at 1920x1080 and
 #                                  3840x2160: single queue, async compute,
-#                                  single queue with concurrent sharing
+#                                  single queue with concurrent sharing, and
+#                                  the measured queue policy with its choice
 #   *_validation.txt               small runs of graph_cpu and gpu_frame (both
 #                                  frames) under synchronization validation
 #                                  (must be silent)

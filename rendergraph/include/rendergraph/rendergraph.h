@@ -1100,7 +1100,8 @@ RG_EXPERIMENTAL rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore
  * Queues (docs/queues.md). Commands outside spans made eligible
  * (rg_user_desc.queue, rg_command_allow_queue) run on the compute or
  * transfer queue where the device has it (with timeline semaphores) and
- * the graph is not single_queue, unless they touch an import
+ * the queue policy allows (rg_queue_policy: not SINGLE; MEASURED only
+ * where that timed faster), unless they touch an import
  * (rg_queue_note_get). Such a graph compiles to batches, each one
  * submission waiting on the others' timeline semaphores, the frame ending
  * on graphics after every queue; shared resources are CONCURRENT. It is
