@@ -106,7 +106,8 @@ cmd_demo() {
   fi
   say "no DISPLAY: running $name under Xvfb on lavapipe"
   scripts/with-display.sh "$exe" "${args[@]}"
-  say "screenshot written to $root/$shot"
+  [[ "$shot" == /* ]] || shot="$root/$shot"
+  say "screenshot written to $shot"
 }
 
 cmd_bench() {

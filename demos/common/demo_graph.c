@@ -17,6 +17,7 @@ struct demo_graph_state {
     VkExtent2D extent;                /* of the declared graph */
     bool stale;                       /* declare again before the next frame */
     bool placed;                      /* the reports of this build are written */
+    bool queues_said;                 /* --queues measured: the choice of this build printed */
     uint32_t frames_built;            /* frames since the build (--report prints the
                                          GPU timings at DEMO_TIMED_FRAMES) */
 };
@@ -170,6 +171,7 @@ static void build(demo_app *app, const eng_frame *frame)
     s->extent = frame->extent;
     s->stale = false;
     s->placed = false;
+    s->queues_said = false;
     s->frames_built = 0;
 }
 
@@ -226,6 +228,13 @@ static void run_graph(demo_app *app, eng_frame *frame, uint64_t index, void *use
     demo_app_present_graph(app, frame, s->graph, s->backbuffer);
     if (!s->placed)
         write_reports(app);
+    rg_queue_choice choice;
+    if (app->opts.queues == DEMO_QUEUES_MEASURED && !s->queues_said &&
+        rg_queue_choice_get(s->graph, &choice) == RG_SUCCESS && choice.state != RG_QUEUE_CHOICE_MEASURING) {
+        printf("%s: queue policy measured: %s\n", app->desc.name, choice.reason);
+        fflush(stdout);
+        s->queues_said = true;
+    }
     if (app->opts.report && ++s->frames_built == DEMO_TIMED_FRAMES) {
         DEMO_RG_CHECK(app, s->graph, rg_timings_print(s->graph, stdout));
         fflush(stdout);
@@ -240,8 +249,13 @@ int demo_app_run_graph(demo_app *app, demo_declare_fn declare, demo_update_fn up
     app->graph_destroy = demo_graph_destroy;
     *app->graph = (demo_graph_state){ .declare = declare, .update = update, .on_placed = app->placed_hook,
                                       .user = user, .stale = true };
-    rg_graph_desc gd = { .name = app->desc.name, .device = eng_context_graph_device(app->ctx), .merge = demo_graph_merge(app->opts.merge),
-                         .timings = app->opts.report };
+    static const rg_queue_policy policies[] = { [DEMO_QUEUES_ELIGIBLE] = RG_QUEUE_POLICY_ELIGIBLE,
+                                                [DEMO_QUEUES_SINGLE] = RG_QUEUE_POLICY_SINGLE,
+                                                [DEMO_QUEUES_MEASURED] = RG_QUEUE_POLICY_MEASURED };
+    bool measured = app->opts.queues == DEMO_QUEUES_MEASURED;
+    rg_graph_desc gd = { .name = app->desc.name, .device = eng_context_graph_device(app->ctx),
+                         .merge = demo_graph_merge(app->opts.merge), .queue_policy = policies[app->opts.queues],
+                         .timings = app->opts.report || measured };
     rg_result r = rg_graph_create(&gd, &app->graph->graph);
     if (r != RG_SUCCESS)
         demo_app_fail(app, "rg_graph_create: %s", rg_result_string(r));

@@ -35,6 +35,10 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
             "  --merge MODE        render-graph span merging (VK_KHR_dynamic_rendering_local_read):\n"
             "                      auto (the driver's default: on for tile GPUs), on (wherever the\n"
             "                      device has local read) or off (default %s)\n"
+            "  --queues POLICY     where passes eligible for async compute run: eligible (on the\n"
+            "                      compute queue where there is one), single (all on graphics) or\n"
+            "                      measured (timed both ways, the faster kept and printed;\n"
+            "                      default %s)\n"
             "  --threads N         record each frame on N threads (1 to %d: rg_workers, two chunks\n"
             "                      per thread unless --chunks says; the same picture)\n"
             "  --chunks N          record each frame in at most N chunks (1 to %d: command buffers\n"
@@ -44,7 +48,7 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
             "                      same size and format, the same frames and screenshot; keys are\n"
             "                      not read, and --resize-test and --resize-storm resize the images\n",
             prog, summary, prog, DEMO_HEADLESS_FRAMES, defaults->width, defaults->height, defaults->samples,
-            demo_merge_name(defaults->merge), DEMO_MAX_THREADS, DEMO_MAX_CHUNKS);
+            demo_merge_name(defaults->merge), demo_queues_name(defaults->queues), DEMO_MAX_THREADS, DEMO_MAX_CHUNKS);
     for (uint32_t i = 0; i < extra_count; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", extra[i].name, extra[i].arg ? " " : "",
@@ -66,17 +70,32 @@ const char *demo_merge_name(demo_merge merge)
     }
 }
 
-/* One of the --merge words; anything else is a bad flag. */
-static bool parse_merge(const char *s, demo_merge *out)
+const char *demo_queues_name(demo_queues queues)
 {
-    static const demo_merge modes[] = { DEMO_MERGE_AUTO, DEMO_MERGE_ON, DEMO_MERGE_OFF };
-    for (size_t i = 0; s && i < sizeof modes / sizeof modes[0]; i++)
-        if (strcmp(s, demo_merge_name(modes[i])) == 0) {
-            *out = modes[i];
+    switch (queues) {
+    case DEMO_QUEUES_SINGLE:
+        return "single";
+    case DEMO_QUEUES_MEASURED:
+        return "measured";
+    default:
+        return "eligible";
+    }
+}
+
+/* One of the --merge or --queues words (values 0 to count - 1, named by
+ * name); anything else is a bad flag. */
+static bool parse_word(const char *s, const char *(*name)(int), int count, int *out)
+{
+    for (int i = 0; s && i < count; i++)
+        if (strcmp(s, name(i)) == 0) {
+            *out = i;
             return true;
         }
     return false;
 }
+
+static const char *merge_word(int i) { return demo_merge_name((demo_merge)i); }
+static const char *queues_word(int i) { return demo_queues_name((demo_queues)i); }
 
 /* A whole decimal number in [min, max]; anything else is a bad flag. */
 static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -141,9 +160,15 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
         } else if ((on = switch_of(opts, flag)) != NULL) {
             *on = true;
             takes_value = false;
-        } else if (strcmp(flag, "--merge") == 0) {
-            ok = parse_merge(value, &opts->merge);
-            want = "auto, on or off";
+        } else if (strcmp(flag, "--merge") == 0 || strcmp(flag, "--queues") == 0) {
+            bool merge = flag[2] == 'm';
+            int word = 0;
+            ok = parse_word(value, merge ? merge_word : queues_word, 3, &word);
+            if (merge)
+                opts->merge = (demo_merge)word;
+            else
+                opts->queues = (demo_queues)word;
+            want = merge ? "auto, on or off" : "eligible, single or measured";
         } else if (strcmp(flag, "--threads") == 0) {
             ok = parse_u64(value, 1, DEMO_MAX_THREADS, &n);
             opts->threads = (uint32_t)n;

@@ -31,6 +31,18 @@ typedef enum demo_merge {
 /* "auto", "on" or "off". */
 const char *demo_merge_name(demo_merge merge);
 
+/* --queues: where a render-graph demo's commands eligible for the compute
+ * queue run (rg_graph_desc.queue_policy): there where the context has it,
+ * all on graphics, or where the graph timed the frame faster (timings on). */
+typedef enum demo_queues {
+    DEMO_QUEUES_ELIGIBLE = 0,
+    DEMO_QUEUES_SINGLE,
+    DEMO_QUEUES_MEASURED,
+} demo_queues;
+
+/* "eligible", "single" or "measured". */
+const char *demo_queues_name(demo_queues queues);
+
 typedef struct demo_options {
     uint64_t frames;          /* 0 = until the window closes */
     /* No window, no surface, no display: frames go into the offscreen
@@ -51,6 +63,7 @@ typedef struct demo_options {
      * docs/frame-files.md), written each time the graph is placed. */
     const char *save_frame;
     demo_merge merge;         /* render-graph demos: span merging */
+    demo_queues queues;       /* render-graph demos: the queue policy */
     /* Render-graph demos: each frame recorded in chunks through
      * eng_swapchain_present_graph_parallel ("Parallel recording" in
      * rendergraph.h). --threads: on that many rg_workers threads;
