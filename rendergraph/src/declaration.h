@@ -140,6 +140,13 @@ typedef struct rg__declaration {
 
 /* Half of a history pair (rg_texture_create_history). */
 static inline bool rg__history(const rg__resource *r) { return r->history_pair != RG__NONE; }
+/* What a resource is, as rg_resource_info and the declared resource say. */
+static inline rg_resource_kind rg__resource_kind(const rg__resource *r)
+{
+    return r->imported ? RG_RESOURCE_IMPORTED
+           : !rg__history(r) ? RG_RESOURCE_CREATED
+           : r->history_previous ? RG_RESOURCE_HISTORY_PREVIOUS : RG_RESOURCE_HISTORY_CURRENT;
+}
 
 /* Subresource slot of (aspect bit, mip, layer) in resource r. */
 uint32_t rg__sub_slot(const rg__resource *r, VkImageAspectFlagBits aspect, uint32_t mip, uint32_t layer);

@@ -72,9 +72,7 @@ rg_result rg_declared_resource_get(const rg_graph *graph, uint32_t index, rg_dec
         out->texture_handle = texture_of(graph, index);
     else
         out->buffer_handle = buffer_of(graph, index);
-    out->kind = r->imported ? RG_RESOURCE_IMPORTED
-                : !rg__history(r) ? RG_RESOURCE_CREATED
-                : r->history_previous ? RG_RESOURCE_HISTORY_PREVIOUS : RG_RESOURCE_HISTORY_CURRENT;
+    out->kind = rg__resource_kind(r);
     if (r->is_texture && r->imported)
         out->texture_import = (rg_texture_import_desc){
             .name = r->name, .image = r->image, .view = r->view, .format = r->format, .width = r->width,

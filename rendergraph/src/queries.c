@@ -256,9 +256,7 @@ static void fill_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
         out->texture = (rg_texture){rg__make_id(g, i)};
     else
         out->buffer = (rg_buffer){rg__make_id(g, i)};
-    out->kind = r->imported ? RG_RESOURCE_IMPORTED
-                : !rg__history(r) ? RG_RESOURCE_CREATED
-                : r->history_previous ? RG_RESOURCE_HISTORY_PREVIOUS : RG_RESOURCE_HISTORY_CURRENT;
+    out->kind = rg__resource_kind(r);
     if (placed(g)) {
         rg__mem_placement placed_at = rg__placed_memory(g, i);
         const rg__mem_placement *m = &placed_at;

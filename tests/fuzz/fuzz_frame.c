@@ -11,6 +11,7 @@
  *                                              (frame_seeds.c)
  */
 #include <rendergraph_frame/rendergraph_frame.h>
+#include "run_files.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -81,22 +82,6 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
         return ff_write_seeds(argv[2]);
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s --write-seeds DIR | FILE...\n", argv[0]);
-        return 2;
-    }
-    for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            fprintf(stderr, "%s: %s\n", argv[i], strerror(errno));
-            return 1;
-        }
-        static uint8_t buf[1 << 20];
-        size_t n = fread(buf, 1, sizeof buf, f);
-        fclose(f);
-        fprintf(stderr, "%s: %zu bytes\n", argv[i], n);
-        LLVMFuzzerTestOneInput(buf, n);
-    }
-    return 0;
+    return fuzz_run_files(argc, argv);
 }
 #endif

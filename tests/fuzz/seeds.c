@@ -1,6 +1,7 @@
 /* The standalone build of the fuzz harness (FUZZ_STANDALONE): the seed
  * corpus of real frames it writes (--write-seeds DIR), encoded with
  * seed_encode.h, and a main that runs input files. */
+#include "run_files.h"
 #include "seed_encode.h"
 
 #include <errno.h>
@@ -502,23 +503,7 @@ int main(int argc, char **argv)
                write_seed(argv[2], "merged_lifetimes", seed_merged_lifetimes) |
                write_seed(argv[2], "parallel_cuts", seed_parallel_cuts);
     }
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s --write-seeds DIR | FILE...\n", argv[0]);
-        return 2;
-    }
     fz_verbose = getenv("FUZZ_VERBOSE") != NULL;
     fz_dump = getenv("FUZZ_DUMP") != NULL;
-    for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            fprintf(stderr, "%s: %s\n", argv[i], strerror(errno));
-            return 1;
-        }
-        static uint8_t buf[1 << 20];
-        size_t n = fread(buf, 1, sizeof buf, f);
-        fclose(f);
-        fprintf(stderr, "%s: %zu bytes\n", argv[i], n);
-        LLVMFuzzerTestOneInput(buf, n);
-    }
-    return 0;
+    return fuzz_run_files(argc, argv);
 }
