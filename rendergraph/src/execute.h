@@ -50,6 +50,9 @@ rg_result rg__set_retire_point(rg_graph *g, VkSemaphore timeline, uint64_t value
 void rg__measure_compile_begin(rg_graph *g);
 void rg__measure_compiled(rg_graph *g);
 void rg__measure_frame(rg_graph *g, double ms);
+/* Timings turned off: a measurement under way stops, back to the eligible
+ * queues at the next submission. */
+void rg__measure_timings_off(rg_graph *g);
 /* Frees the plan a switch kept readable (rg__queue_measure). */
 void rg__measure_spent_free(rg_graph *g);
 /* The choice from n frames each way (pure): *out and the log's sentence;

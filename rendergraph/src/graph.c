@@ -413,6 +413,8 @@ static rg_result set_timings(rg_graph *g, bool on)
     if (g->timings == on)
         return RG_SUCCESS;
     g->timings = on;
+    if (!on)
+        rg__measure_timings_off(g);
     if (g->status->state != RG__PLACED || !g->placement->on_device)
         return RG_SUCCESS;
     rg__timings_frames_free(g);

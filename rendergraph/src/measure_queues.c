@@ -115,6 +115,16 @@ void rg__measure_compiled(rg_graph *g)
              m->one_queue ? "on one queue" : "with async compute");
 }
 
+void rg__measure_timings_off(rg_graph *g)
+{
+    rg__queue_measure *m = &g->measure;
+    if (g->queue_policy != RG_QUEUE_POLICY_MEASURED || m->choice.state != RG_QUEUE_CHOICE_MEASURING)
+        return;
+    say(g, RG_QUEUE_CHOICE_UNMEASURED, "graph '%s' had its timings turned off while measuring: eligible commands "
+        "stay on their queues, unmeasured until they are on again", g->name);
+    m->switch_due = m->one_queue; /* back to the eligible queues */
+}
+
 void rg__measure_frame(rg_graph *g, double ms)
 {
     rg__queue_measure *m = &g->measure;
@@ -135,11 +145,12 @@ void rg__measure_frame(rg_graph *g, double ms)
         return;
     }
     uint32_t way = m->one_queue ? WAY_ONE : WAY_ASYNC;
-    m->ms[way][m->count[way]++] = ms;
+    if (m->count[way] < RG_QUEUE_MEASURE_FRAMES)
+        m->ms[way][m->count[way]++] = ms;
     if (m->count[way] < RG_QUEUE_MEASURE_FRAMES)
         return;
-    if (m->count[WAY_ONE] < RG_QUEUE_MEASURE_FRAMES) {
-        m->switch_due = true; /* async compute timed: one queue next */
+    if (m->count[!way] < RG_QUEUE_MEASURE_FRAMES) {
+        m->switch_due = true; /* this way timed (async compute first): the other next */
         return;
     }
     char why[sizeof m->reason];

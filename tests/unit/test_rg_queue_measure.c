@@ -208,6 +208,34 @@ Test(rg_queue_measure, without_timings_eligible_commands_stay_on_their_queues)
     rg_graph_destroy(g);
 }
 
+/* Timings turned off while measuring on one queue: back to the eligible
+ * queues, unmeasured; on again, the measurement goes on. */
+Test(rg_queue_measure, timings_turned_off_stop_the_measurement)
+{
+    logged log = {0};
+    rg_graph *g = measured_graph(&queues_both_queues, true, &log);
+    declare(g, false);
+    compile(g);
+    frames(g, RG_QUEUE_MEASURE_FRAMES, 3.0, 0.0);
+    rg__queues_switch(g, "test");
+    cr_assert_eq(rg_batch_count(g), 1);
+    cr_assert_eq(rg_graph_set_timings(g, false), RG_SUCCESS);
+    cr_expect_eq(choice_of(g).state, RG_QUEUE_CHOICE_UNMEASURED);
+    cr_expect(strstr(log.text, "had its timings turned off while measuring"), "%s", log.text);
+    rg__queues_switch(g, "test");
+    cr_expect_gt(rg_batch_count(g), 1, "back on the eligible queues");
+    /* On again: async compute was timed already, so one queue next. */
+    cr_assert_eq(rg_graph_set_timings(g, true), RG_SUCCESS);
+    frames(g, 1, 3.0, 0.0);
+    cr_expect_eq(choice_of(g).state, RG_QUEUE_CHOICE_MEASURING);
+    cr_expect(g->measure.switch_due);
+    rg__queues_switch(g, "test");
+    cr_assert_eq(rg_batch_count(g), 1);
+    frames(g, RG_QUEUE_MEASURE_FRAMES, 3.0, 0.0);
+    cr_expect_eq(choice_of(g).state, RG_QUEUE_CHOICE_MADE, "%s", choice_of(g).reason);
+    rg_graph_destroy(g);
+}
+
 /* A queue without timestamps: the frame cannot be timed whole; a graph
  * caught on one queue goes back to its eligible queues. */
 Test(rg_queue_measure, a_queue_without_timestamps_is_unmeasured)
@@ -246,12 +274,14 @@ Test(rg_queue_measure, nothing_to_measure_on_one_queue)
 
 Test(rg_queue_measure, the_other_policies_and_bad_values)
 {
+    logged log = {0};
     rg_graph *g = NULL;
     cr_expect_eq(rg_graph_create(&(rg_graph_desc){.queue_policy = (rg_queue_policy)7}, &g),
                  RG_ERROR_INVALID_ARGUMENT);
     cr_expect_null(g);
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.caps = &queues_both_queues, .no_culling = true,
-                                                  .queue_policy = RG_QUEUE_POLICY_SINGLE}, &g), RG_SUCCESS);
+                                                  .queue_policy = RG_QUEUE_POLICY_SINGLE, .log = keep,
+                                                  .log_user = &log}, &g), RG_SUCCESS);
     declare(g, false);
     compile(g);
     cr_expect_eq(rg_batch_count(g), 1);
@@ -260,6 +290,7 @@ Test(rg_queue_measure, the_other_policies_and_bad_values)
     cr_expect_not(c.async);
     cr_expect(rg_graph_get_desc(g).single_queue, "SINGLE is single_queue");
     cr_expect_eq(rg_queue_choice_get(g, NULL), RG_ERROR_INVALID_ARGUMENT);
+    cr_expect(strstr(log.text, "rg_queue_choice_get: out is NULL"), "%s", log.text);
     cr_expect_eq(rg_queue_choice_get(NULL, &c), RG_ERROR_INVALID_ARGUMENT);
     rg_graph_destroy(g);
     /* single_queue wins over a measured policy. */
