@@ -64,6 +64,36 @@ typedef struct chain {
     eng_buffer *readback;
 } chain;
 
+/* What both tests hold: the kernels, the runner, the graph's device, its
+ * log and the chain. */
+typedef struct fixture {
+    kernels k;
+    runner r;
+    rg_device *dev;
+    logged log;
+    chain ch;
+} fixture;
+
+static void chain_declare(chain *ch, kernels *k, rg_device *dev, logged *log);
+
+static void fixture_open(fixture *x)
+{
+    memset(x, 0, sizeof *x);
+    queues_open(&x->k, &x->r);
+    x->dev = two_queue_device();
+    x->ch.readback = test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    chain_declare(&x->ch, &x->k, x->dev, &x->log);
+}
+
+static void fixture_close(fixture *x)
+{
+    rg_graph_destroy(x->ch.g);
+    rg_device_destroy(x->dev);
+    eng_buffer_destroy(x->ch.readback);
+    queues_runner_close(&x->r);
+    queues_kernels_close(&x->k);
+}
+
 static void chain_declare(chain *ch, kernels *k, rg_device *dev, logged *log)
 {
     rg_graph_desc d = { .name = "measured", .device = dev, .queue_policy = RG_QUEUE_POLICY_MEASURED,
@@ -117,28 +147,23 @@ static void frame(chain *ch, runner *r, uint32_t f)
 
 DEVICE_TEST(rg_queue_measure, keeps_the_faster_way_and_every_frame_exact)
 {
-    kernels k;
-    runner r;
-    queues_open(&k, &r);
-    rg_device *dev = two_queue_device();
-    logged log = { 0 };
-    chain ch = { .readback = test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL) };
-    chain_declare(&ch, &k, dev, &log);
-    cr_assert_gt(rg_batch_count(ch.g), 1, "async compute first");
-    cr_expect_eq(choice_of(ch.g).state, RG_QUEUE_CHOICE_MEASURING);
+    static fixture x;
+    fixture_open(&x);
+    cr_assert_gt(rg_batch_count(x.ch.g), 1, "async compute first");
+    cr_expect_eq(choice_of(x.ch.g).state, RG_QUEUE_CHOICE_MEASURING);
 
     /* Frame f's times are read at frame f + 1: three passed over, 15 timed
      * on each way, a switch after each. */
     uint32_t f = 0, switched_at[2] = { 0, 0 }, switches = 0;
     bool async = true;
-    while (f < 60 && choice_of(ch.g).state == RG_QUEUE_CHOICE_MEASURING) {
-        frame(&ch, &r, f++);
-        bool now = rg_batch_count(ch.g) > 1;
+    while (f < 60 && choice_of(x.ch.g).state == RG_QUEUE_CHOICE_MEASURING) {
+        frame(&x.ch, &x.r, f++);
+        bool now = rg_batch_count(x.ch.g) > 1;
         if (now != async && switches < 2)
             switched_at[switches++] = f;
         async = now;
     }
-    rg_queue_choice c = choice_of(ch.g);
+    rg_queue_choice c = choice_of(x.ch.g);
     cr_assert_eq(c.state, RG_QUEUE_CHOICE_MADE, "after %u frames: %s", f, c.reason);
     cr_log_info("%s", c.reason);
     cr_expect_eq(switches, 1, "one switch while measuring");
@@ -148,23 +173,23 @@ DEVICE_TEST(rg_queue_measure, keeps_the_faster_way_and_every_frame_exact)
     cr_expect_gt(c.async_ms, 0.0);
     cr_expect_gt(c.single_ms, 0.0);
     cr_expect_eq(c.frames, RG_QUEUE_MEASURE_FRAMES);
-    cr_expect(strstr(log.text, "queue policy measured: graph 'measured': async compute "), "%s", log.text);
-    cr_expect_eq(log.problems, 0, "%s", log.text);
+    cr_expect(strstr(x.log.text, "queue policy measured: graph 'measured': async compute "), "%s", x.log.text);
+    cr_expect_eq(x.log.problems, 0, "%s", x.log.text);
 
     /* The choice is compiled after the next submission, and stays. */
-    frame(&ch, &r, f++);
-    cr_expect_eq(rg_batch_count(ch.g) > 1, c.async, "%s", c.reason);
+    frame(&x.ch, &x.r, f++);
+    cr_expect_eq(rg_batch_count(x.ch.g) > 1, c.async, "%s", c.reason);
     for (uint32_t i = 0; i < 4; i++)
-        frame(&ch, &r, f++);
-    cr_expect_eq(rg_batch_count(ch.g) > 1, c.async);
-    cr_expect_eq(choice_of(ch.g).state, RG_QUEUE_CHOICE_MADE);
+        frame(&x.ch, &x.r, f++);
+    cr_expect_eq(rg_batch_count(x.ch.g) > 1, c.async);
+    cr_expect_eq(choice_of(x.ch.g).state, RG_QUEUE_CHOICE_MADE);
 
     /* The report says what was chosen and why. */
     char path[256];
     test_temp_path(path, sizeof path, "measure-report.txt");
     FILE *file = fopen(path, "w");
     cr_assert_not_null(file);
-    cr_expect_eq(rg_memory_report_print(ch.g, file), RG_SUCCESS);
+    cr_expect_eq(rg_memory_report_print(x.ch.g, file), RG_SUCCESS);
     fclose(file);
     char text[16384] = { 0 };
     file = fopen(path, "r");
@@ -177,11 +202,7 @@ DEVICE_TEST(rg_queue_measure, keeps_the_faster_way_and_every_frame_exact)
     snprintf(line, sizeof line, "queue policy measured: %s\n", c.reason);
     cr_expect(strstr(text, line), "want %s in:\n%s", line, text);
 
-    rg_graph_destroy(ch.g);
-    rg_device_destroy(dev);
-    eng_buffer_destroy(ch.readback);
-    queues_runner_close(&r);
-    queues_kernels_close(&k);
+    fixture_close(&x);
 }
 
 /* Frames in flight as an application keeps them: the host waits for
@@ -192,53 +213,48 @@ DEVICE_TEST(rg_queue_measure, keeps_the_faster_way_and_every_frame_exact)
  * pattern; the last one's is read back exact. */
 DEVICE_TEST(rg_queue_measure, switches_with_frames_in_flight)
 {
-    kernels k;
-    runner r;
-    queues_open(&k, &r);
-    rg_device *dev = two_queue_device();
-    logged log = { 0 };
-    chain ch = { .readback = test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL) };
-    chain_declare(&ch, &k, dev, &log);
+    static fixture x;
+    fixture_open(&x);
     enum { FRAMES_MAX = 80 };
     static VkCommandBuffer cmds[FRAMES_MAX][MAX_BATCHES];
     static VkCommandPool pools[FRAMES_MAX][MAX_BATCHES];
     uint32_t counts[FRAMES_MAX] = { 0 }, f = 0, batch_counts_seen = 0, last_count = 0;
     VkFence fences[3];
     for (uint32_t i = 0; i < 3; i++)
-        cr_assert_eq(vkCreateFence(r.dev, &(VkFenceCreateInfo){ .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO }, NULL,
+        cr_assert_eq(vkCreateFence(x.r.dev, &(VkFenceCreateInfo){ .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO }, NULL,
                                    &fences[i]), VK_SUCCESS);
-    for (; f < FRAMES_MAX && (f == 0 || choice_of(ch.g).state == RG_QUEUE_CHOICE_MEASURING ||
-                              rg_batch_count(ch.g) != last_count); f++) {
-        ch.pattern.push[0] = 0x10000u * (f + 1);
+    for (; f < FRAMES_MAX && (f == 0 || choice_of(x.ch.g).state == RG_QUEUE_CHOICE_MEASURING ||
+                              rg_batch_count(x.ch.g) != last_count); f++) {
+        x.ch.pattern.push[0] = 0x10000u * (f + 1);
         VkFence fence = fences[f % 3];
         if (f >= 3) {
-            cr_assert_eq(vkWaitForFences(r.dev, 1, &fence, VK_TRUE, WAIT_NS), VK_SUCCESS);
-            cr_assert_eq(vkResetFences(r.dev, 1, &fence), VK_SUCCESS);
+            cr_assert_eq(vkWaitForFences(x.r.dev, 1, &fence, VK_TRUE, WAIT_NS), VK_SUCCESS);
+            cr_assert_eq(vkResetFences(x.r.dev, 1, &fence), VK_SUCCESS);
         }
-        uint32_t n = counts[f] = rg_batch_count(ch.g);
+        uint32_t n = counts[f] = rg_batch_count(x.ch.g);
         cr_assert(n >= 1 && n <= MAX_BATCHES);
         batch_counts_seen += n != last_count;
         last_count = n;
         for (uint32_t i = 0; i < n; i++) {
             rg_batch_info b;
-            cr_assert_eq(rg_batch_get(ch.g, i, &b), RG_SUCCESS);
-            pools[f][i] = r.pools[b.queue];
+            cr_assert_eq(rg_batch_get(x.ch.g, i, &b), RG_SUCCESS);
+            pools[f][i] = x.r.pools[b.queue];
             VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                                .commandPool = pools[f][i], .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                                .commandBufferCount = 1 };
-            cr_assert_eq(vkAllocateCommandBuffers(r.dev, &ai, &cmds[f][i]), VK_SUCCESS);
+            cr_assert_eq(vkAllocateCommandBuffers(x.r.dev, &ai, &cmds[f][i]), VK_SUCCESS);
             VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                             .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
             cr_assert_eq(vkBeginCommandBuffer(cmds[f][i], &bi), VK_SUCCESS);
         }
         rg_submit_plan plan = { 0 };
-        rg_result res = rg_execute_batches(ch.g, cmds[f], &plan);
-        cr_assert_eq(res, RG_SUCCESS, "frame %u: %s", f, rg_graph_error_message(ch.g));
+        rg_result res = rg_execute_batches(x.ch.g, cmds[f], &plan);
+        cr_assert_eq(res, RG_SUCCESS, "frame %u: %s", f, rg_graph_error_message(x.ch.g));
         cr_assert_eq(plan.count, n);
         for (uint32_t i = 0; i < n; i++)
             cr_assert_eq(vkEndCommandBuffer(cmds[f][i]), VK_SUCCESS);
-        res = rg_submit(ch.g, &plan, &(rg_submit_desc){ .fence = fence });
-        cr_assert_eq(res, RG_SUCCESS, "frame %u: %s", f, rg_graph_error_message(ch.g));
+        res = rg_submit(x.ch.g, &plan, &(rg_submit_desc){ .fence = fence });
+        cr_assert_eq(res, RG_SUCCESS, "frame %u: %s", f, rg_graph_error_message(x.ch.g));
         /* The plan stays readable after a switch, until the next execute. */
         cr_expect_eq(plan.submissions[n - 1].queue, RG_QUEUE_GRAPHICS);
         cr_expect_eq(plan.submissions[n - 1].cmds[0], cmds[f][n - 1]);
@@ -246,24 +262,20 @@ DEVICE_TEST(rg_queue_measure, switches_with_frames_in_flight)
          * dispatches' descriptor sets, which the next frame rewrites for
          * the new buffers, must wait for them (the test's, not the
          * graph's: its old placement retires after them by itself). */
-        if (rg_batch_count(ch.g) != n)
-            cr_assert_eq(vkDeviceWaitIdle(r.dev), VK_SUCCESS);
+        if (rg_batch_count(x.ch.g) != n)
+            cr_assert_eq(vkDeviceWaitIdle(x.r.dev), VK_SUCCESS);
     }
-    cr_assert_eq(vkDeviceWaitIdle(r.dev), VK_SUCCESS);
+    cr_assert_eq(vkDeviceWaitIdle(x.r.dev), VK_SUCCESS);
     for (uint32_t i = 0; i < 3; i++)
-        vkDestroyFence(r.dev, fences[i], NULL);
-    chain_expect(&ch, "the last frame");
-    rg_queue_choice c = choice_of(ch.g);
+        vkDestroyFence(x.r.dev, fences[i], NULL);
+    chain_expect(&x.ch, "the last frame");
+    rg_queue_choice c = choice_of(x.ch.g);
     cr_expect_eq(c.state, RG_QUEUE_CHOICE_MADE, "after %u frames: %s", f, c.reason);
     cr_expect_geq(batch_counts_seen, 2, "both ways ran");
-    cr_expect_eq(rg_batch_count(ch.g) > 1, c.async, "%s", c.reason);
-    cr_expect_eq(log.problems, 0, "%s", log.text);
+    cr_expect_eq(rg_batch_count(x.ch.g) > 1, c.async, "%s", c.reason);
+    cr_expect_eq(x.log.problems, 0, "%s", x.log.text);
     for (uint32_t i = 0; i < f; i++)
         for (uint32_t b = 0; b < counts[i]; b++)
-            vkFreeCommandBuffers(r.dev, pools[i][b], 1, &cmds[i][b]);
-    rg_graph_destroy(ch.g);
-    rg_device_destroy(dev);
-    eng_buffer_destroy(ch.readback);
-    queues_runner_close(&r);
-    queues_kernels_close(&k);
+            vkFreeCommandBuffers(x.r.dev, pools[i][b], 1, &cmds[i][b]);
+    fixture_close(&x);
 }

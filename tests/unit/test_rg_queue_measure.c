@@ -79,6 +79,19 @@ static void frames(rg_graph *g, uint32_t n, double ms, double step)
         rg__measure_frame(g, ms + step * i);
 }
 
+/* A measured graph whose async compute was timed (3 ms a frame), switched
+ * to one queue. */
+static rg_graph *timed_async_then_one_queue(logged *log)
+{
+    rg_graph *g = measured_graph(&queues_both_queues, true, log);
+    declare(g, false);
+    compile(g);
+    frames(g, RG_QUEUE_MEASURE_FRAMES, 3.0, 0.0);
+    rg__queues_switch(g, "test");
+    cr_assert_eq(rg_batch_count(g), 1);
+    return g;
+}
+
 /* Async first; after its frames the switch compiles one queue; after
  * those, the choice. Returns the choice. */
 static rg_queue_choice measure(rg_graph *g, double async_ms, double single_ms, double step)
@@ -213,12 +226,7 @@ Test(rg_queue_measure, without_timings_eligible_commands_stay_on_their_queues)
 Test(rg_queue_measure, timings_turned_off_stop_the_measurement)
 {
     logged log = {0};
-    rg_graph *g = measured_graph(&queues_both_queues, true, &log);
-    declare(g, false);
-    compile(g);
-    frames(g, RG_QUEUE_MEASURE_FRAMES, 3.0, 0.0);
-    rg__queues_switch(g, "test");
-    cr_assert_eq(rg_batch_count(g), 1);
+    rg_graph *g = timed_async_then_one_queue(&log);
     cr_assert_eq(rg_graph_set_timings(g, false), RG_SUCCESS);
     cr_expect_eq(choice_of(g).state, RG_QUEUE_CHOICE_UNMEASURED);
     cr_expect(strstr(log.text, "had its timings turned off while measuring"), "%s", log.text);
@@ -241,12 +249,7 @@ Test(rg_queue_measure, timings_turned_off_stop_the_measurement)
 Test(rg_queue_measure, a_queue_without_timestamps_is_unmeasured)
 {
     logged log = {0};
-    rg_graph *g = measured_graph(&queues_both_queues, true, &log);
-    declare(g, false);
-    compile(g);
-    frames(g, RG_QUEUE_MEASURE_FRAMES, 3.0, 0.0);
-    rg__queues_switch(g, "test");
-    cr_assert_eq(rg_batch_count(g), 1);
+    rg_graph *g = timed_async_then_one_queue(&log);
     rg__measure_frame(g, -1.0);
     cr_expect_eq(choice_of(g).state, RG_QUEUE_CHOICE_UNMEASURED);
     cr_expect(strstr(log.text, "has no timestamps"), "%s", log.text);
