@@ -112,22 +112,6 @@ static state *lookup(search *x, uint64_t key, bool *made)
     return st;
 }
 
-/* The class of a live node: the queue it may run on besides graphics,
- * where the graph uses that queue (compile_queues.c decides later; a tie
- * only needs the likely one). */
-static uint8_t node_class(const rg__sched *s, uint32_t i)
-{
-    const rg_graph *g = s->g;
-    const rg__cmd *c = &g->decl.cmds[g->compiled.nodes.first_cmd[s->node[i]]];
-    if (rg__one_queue(g) || c->span != RG__NONE)
-        return 0;
-    if (c->queue == RG_QUEUE_COMPUTE && g->caps.compute_queue)
-        return 1;
-    if (c->queue == RG_QUEUE_TRANSFER && g->caps.transfer_queue)
-        return 2;
-    return 0;
-}
-
 /* Sets, resources and classes from the schedule's lists. */
 static rg_result prepare(search *x)
 {
@@ -146,7 +130,7 @@ static rg_result prepare(search *x)
     for (uint32_t ri = 0; ri < rc; ri++)
         slot[ri] = RG__NONE;
     for (uint32_t i = 0; i < x->n; i++) {
-        x->class[i] = node_class(s, i);
+        x->class[i] = rg__sched_class(s, i);
         x->node_res_start[i] = s->res_start[i];
         for (uint32_t k = s->res_start[i]; k < s->res_start[i + 1]; k++) {
             uint32_t ri = s->res[k];

@@ -3,7 +3,9 @@
  * A frame of at most RG__EXACT_NODES live nodes (spans count once) gets
  * the order of least peak of any valid order, found exactly
  * (compile_exact_order.c), unless its sets of nodes are too many to keep;
- * then, and for larger frames, the heuristics below decide.
+ * then, and for larger frames, the heuristics below decide, their best
+ * order improved by a local search (compile_order_search.c), which also
+ * gives the exact search a lower bound to prune with.
  *
  * The order stage's batch order (longest path, as soon as possible) keeps
  * every resource's first use early and so many resources live at once.
@@ -200,28 +202,9 @@ static rg_result live_edges(sched *s)
 /* The most estimated bytes live at one node of seq (live node indices). */
 static uint64_t peak(const sched *s, const uint32_t *seq, uint32_t *first, uint32_t *last, int64_t *diff)
 {
-    uint32_t rc = s->g->decl.resource_count;
-    for (uint32_t ri = 0; ri < rc; ri++)
-        first[ri] = last[ri] = RG__NONE;
-    for (uint32_t p = 0; p < s->n; p++)
-        for (uint32_t k = s->res_start[seq[p]]; k < s->res_start[seq[p] + 1]; k++) {
-            uint32_t ri = s->res[k];
-            if (first[ri] == RG__NONE)
-                first[ri] = p;
-            last[ri] = p;
-        }
-    memset(diff, 0, ((size_t)s->n + 1) * sizeof *diff);
-    for (uint32_t ri = 0; ri < rc; ri++)
-        if (first[ri] != RG__NONE) {
-            diff[first[ri]] += (int64_t)s->bytes[ri];
-            diff[last[ri] + 1] -= (int64_t)s->bytes[ri];
-        }
-    int64_t live = 0, most = 0;
-    for (uint32_t p = 0; p < s->n; p++) {
-        live += diff[p];
-        most = live > most ? live : most;
-    }
-    return (uint64_t)most;
+    uint64_t most;
+    rg__sched_live(s, seq, first, last, diff, &most, NULL);
+    return most;
 }
 
 /* Ready nodes by batch rank: a binary min-heap of live node indices (a
@@ -471,11 +454,14 @@ rg_result rg__compile_schedule(const rg_graph *g, rg__schedule *out)
                 best = k;
             }
         }
-        /* A small frame: the least peak of any order, found exactly below
-         * the best candidate's (into cand[0], which is free after). */
-        if (s.n <= RG__EXACT_NODES) {
+        /* The best candidate improved by local search; then, for a small
+         * frame, the least peak of any order, found exactly below the
+         * improved one's (into cand[0], which is free after: the search's
+         * order stands where the exact one is out of reach). */
+        r = rg__order_search(&s, cand[best], RG__ORDER_SEARCH_WORK);
+        if (r == RG_SUCCESS && s.n <= RG__EXACT_NODES) {
             memcpy(cand[0], cand[best], (size_t)s.n * sizeof *cand[0]);
-            r = rg__exact_order(&s, best_peak, cand[0]);
+            r = rg__exact_order(&s, peak(&s, cand[best], first, last, diff), cand[0]);
             best = 0;
             r = r == RG_ERROR_UNSUPPORTED ? RG_SUCCESS : r;
         }

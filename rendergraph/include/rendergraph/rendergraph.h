@@ -407,8 +407,9 @@ VkDevice rg_device_handle(const rg_device *device);
 typedef enum rg_order {
     /* The default: the least peak of estimated live bytes; exact for up to
      * 20 nodes (a span counts once) and up to 32 where the search fits,
-     * else the lowest of five candidate orders; never worse than
-     * RG_ORDER_BATCHES (docs/declaring-a-frame.md#order). */
+     * else the lowest of five candidate orders improved by moving one node
+     * at a time; never worse than RG_ORDER_BATCHES
+     * (docs/declaring-a-frame.md#order). */
     RG_ORDER_MEMORY = 0,
     /* Longest path from a source, as soon as possible, then record order. */
     RG_ORDER_BATCHES,
