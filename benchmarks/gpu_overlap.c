@@ -252,9 +252,10 @@ int ov_run(eng_context *ctx, const ov_options *o)
             if (c == OV_MEASURED)
                 fprintf(json, ",\"choice\":{\"async\":%s,\"async_ms\":%.4f,\"single_ms\":%.4f,"
                               "\"async_spread_ms\":%.4f,\"single_spread_ms\":%.4f,\"frames_each\":%u,"
-                              "\"frames_to_choose\":%u}",
+                              "\"frames_to_choose\":%u,\"async_submit_cpu_ms\":%.4f,\"single_submit_cpu_ms\":%.4f}",
                         choice.async ? "true" : "false", choice.async_ms, choice.single_ms, choice.async_spread,
-                        choice.single_spread, choice.frames, s[c].measure_frames);
+                        choice.single_spread, choice.frames, s[c].measure_frames, choice.async_submit_ms,
+                        choice.single_submit_ms);
             fputc('}', json);
             json_first = false;
         }

@@ -53,6 +53,8 @@ void rg__measure_frame(rg_graph *g, double ms);
 /* Timings turned off: a measurement under way stops, back to the eligible
  * queues at the next submission. */
 void rg__measure_timings_off(rg_graph *g);
+/* rg_submit's time on the CPU for a frame of the way compiled now. */
+void rg__measure_submit(rg_graph *g, double ms);
 /* Frees the plan a switch kept readable (rg__queue_measure). */
 void rg__measure_spent_free(rg_graph *g);
 /* The choice from n frames each way (pure): *out and the log's sentence;

@@ -39,6 +39,7 @@
  *   base.c                 leaf helpers: errors, growth, names, handles
  *   thread.c               mutex, condition variable, thread (thread.h):
  *                          POSIX threads, or Win32 threads on Windows
+ *   clock.c                a monotonic clock (CPU times the library measures)
  *   usage.c                the usage table
  *   format.c               the format table
  *   memory_type.c          the memory-type choice
@@ -122,8 +123,13 @@ typedef struct rg__queue_measure {
     uint32_t skip;                    /* completed frames to pass over before timing */
     uint32_t count[2];                /* frames timed: [0] async, [1] one queue */
     double ms[2][RG_QUEUE_MEASURE_FRAMES];
+    /* rg_submit's time on the CPU per frame, each way (the first after a
+     * compile passed over). */
+    bool submit_skip;
+    uint32_t submits[2];
+    double submit_ms[2][RG_QUEUE_MEASURE_FRAMES];
     rg_queue_choice choice;
-    char reason[256];
+    char reason[400];
     /* The plan of the frame submitted just before a switch (its
      * submissions and command buffers), readable until the next execute
      * as any plan is; freed there (rg__measure_spent_free). */

@@ -151,9 +151,12 @@ rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit
 
 static rg_result submit_taken(rg_graph *g, const rg_submit_plan *plan, const rg_submit_desc *desc)
 {
+    double start = rg__clock_ms();
     rg_result r = rg__submit(g, plan, desc);
-    if (r == RG_SUCCESS)
+    if (r == RG_SUCCESS) {
+        rg__measure_submit(g, rg__clock_ms() - start);
         rg__queues_switch(g, "rg_submit");
+    }
     return r;
 }
 

@@ -96,6 +96,7 @@ void rg__measure_compiled(rg_graph *g)
     if (g->queue_policy != RG_QUEUE_POLICY_MEASURED)
         return;
     m->skip = SKIP_FRAMES; /* a new compile is placed anew */
+    m->submit_skip = true;
     if (m->choice.state == RG_QUEUE_CHOICE_MADE || m->no_timestamps)
         return;
     if (!m->one_queue && g->compiled.queues.batch_count <= 1) {
@@ -153,11 +154,33 @@ void rg__measure_frame(rg_graph *g, double ms)
         m->switch_due = true; /* this way timed (async compute first): the other next */
         return;
     }
-    char why[sizeof m->reason];
+    char why[sizeof m->reason - RG__NAME_MAX - 16];
     bool async = rg__queues_decide(m->ms[WAY_ASYNC], m->ms[WAY_ONE], RG_QUEUE_MEASURE_FRAMES, &m->choice, why,
                                    sizeof why);
+    if (m->submits[WAY_ASYNC] && m->submits[WAY_ONE]) {
+        double spread;
+        stats(m->submit_ms[WAY_ASYNC], m->submits[WAY_ASYNC], &m->choice.async_submit_ms, &spread);
+        stats(m->submit_ms[WAY_ONE], m->submits[WAY_ONE], &m->choice.single_submit_ms, &spread);
+        size_t len = strlen(why);
+        snprintf(why + len, sizeof why - len, "; rg_submit took %.3f and %.3f ms on the CPU",
+                 m->choice.async_submit_ms, m->choice.single_submit_ms);
+    }
     say(g, RG_QUEUE_CHOICE_MADE, "graph '%s': %s", g->name, why);
     m->switch_due = async == m->one_queue;
+}
+
+void rg__measure_submit(rg_graph *g, double ms)
+{
+    rg__queue_measure *m = &g->measure;
+    if (g->queue_policy != RG_QUEUE_POLICY_MEASURED || m->choice.state != RG_QUEUE_CHOICE_MEASURING)
+        return;
+    if (m->submit_skip) {
+        m->submit_skip = false;
+        return;
+    }
+    uint32_t way = m->one_queue ? WAY_ONE : WAY_ASYNC;
+    if (m->submits[way] < RG_QUEUE_MEASURE_FRAMES)
+        m->submit_ms[way][m->submits[way]++] = ms;
 }
 
 void rg__measure_spent_free(rg_graph *g)

@@ -172,6 +172,10 @@ DEVICE_TEST(rg_queue_measure, keeps_the_faster_way_and_every_frame_exact)
     cr_expect_eq(f, switched_at[0] + 3 + RG_QUEUE_MEASURE_FRAMES + 1, "one queue timed over 15 frames (%u)", f);
     cr_expect_gt(c.async_ms, 0.0);
     cr_expect_gt(c.single_ms, 0.0);
+    /* rg_submit timed on the CPU each way, said beside the choice. */
+    cr_expect_gt(c.async_submit_ms, 0.0);
+    cr_expect_gt(c.single_submit_ms, 0.0);
+    cr_expect(strstr(c.reason, "; rg_submit took "), "%s", c.reason);
     cr_expect_eq(c.frames, RG_QUEUE_MEASURE_FRAMES);
     cr_expect(strstr(x.log.text, "queue policy measured: graph 'measured': async compute "), "%s", x.log.text);
     cr_expect_eq(x.log.problems, 0, "%s", x.log.text);

@@ -1165,6 +1165,9 @@ RG_EXPERIMENTAL typedef struct rg_queue_choice {
     bool async;                       /* eligible commands on their queues; false: all on graphics */
     double async_ms, single_ms;       /* median frame times (0: not measured yet) */
     double async_spread, single_spread; /* half the interquartile range, ms */
+    /* rg_submit's median time on the CPU each way (0: not measured: the
+     * application submits the plan itself); not part of the choice. */
+    double async_submit_ms, single_submit_ms;
     uint32_t frames;                  /* frames timed per way */
     const char *reason;               /* the sentence the log printed; valid until the next compile */
 } rg_queue_choice;
