@@ -14,6 +14,7 @@
 #                                  3840x2160: single queue, async compute,
 #                                  single queue with concurrent sharing, and
 #                                  the measured queue policy with its choice
+#   gpu_frame_scene.{json,txt}     the same four on the scene demo's frame
 #   *_validation.txt               small runs of graph_cpu and gpu_frame (both
 #                                  frames) under synchronization validation
 #                                  (must be silent)
@@ -24,7 +25,8 @@
 #
 # BIN: the folder holding memory_budget, graph_cpu and gpu_frame (default
 # build/benchmarks); LAYERS: the folder holding the tile-memory layer's JSON
-# manifest (default build/tests/layers). GPU_ENV: a file sourced first when
+# manifest (default build/tests/layers); ONLY: the runs to make, by name
+# (e.g. ONLY="gpu_frame_overlap gpu_frame_scene"; default: all). GPU_ENV: a file sourced first when
 # it exists (default .gpu/env.sh, the GPU machine's environment). A device
 # is required (ENG_REQUIRE_DEVICE=1): no device is a failure, not a skip.
 # Each run's exit status is recorded; the script exits 1 if any failed.
@@ -58,6 +60,7 @@ env_txt="$OUT/environment.txt"
 run() {
   local name=$1
   shift
+  [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $name "* ]] || return 0
   echo "== $name: $*" | tee -a "$env_txt"
   "$@" 2>&1 | tee "$OUT/$name.txt"
   local rc=${PIPESTATUS[0]}
@@ -76,9 +79,12 @@ for m in off on; do
   run gpu_frame_merge_$m "$BIN/gpu_frame" --merge $m --sizes 1920x1080,3840x2160 --frames 100 --warmup 10 \
     --json "$OUT/gpu_frame_merge_$m.json"
 done
-# Async compute: the overlap frame on one queue and on two.
+# Async compute: the overlap frame and the scene frame on one queue, on
+# two, and as the measured queue policy chooses.
 run gpu_frame_overlap "$BIN/gpu_frame" --frame overlap --sizes 1920x1080,3840x2160 --frames 100 --warmup 10 \
   --json "$OUT/gpu_frame_overlap.json"
+run gpu_frame_scene "$BIN/gpu_frame" --frame scene --sizes 1920x1080,3840x2160 --frames 100 --warmup 10 \
+  --json "$OUT/gpu_frame_scene.json"
 # Under validation (times not meaningful): the hand-written frames and the
 # graph's must both pass synchronization validation.
 run graph_cpu_validation "$BIN/graph_cpu" --sizes 10,100,1000 --reps 1 --deferred 1920x1080 --validation
