@@ -87,7 +87,9 @@ void rg__measure_compile_begin(rg_graph *g)
     rg__queue_measure *m = &g->measure;
     if (g->queue_policy != RG_QUEUE_POLICY_MEASURED || m->hash == g->decl.hash)
         return; /* the same declaration keeps its choice, or goes on being measured */
-    *m = (rg__queue_measure){ .hash = g->decl.hash };
+    /* Measured afresh; a plan a switch kept stays until the next execute. */
+    *m = (rg__queue_measure){ .hash = g->decl.hash, .spent_submissions = m->spent_submissions,
+                              .spent_cmds = m->spent_cmds };
 }
 
 void rg__measure_compiled(rg_graph *g)

@@ -94,11 +94,10 @@ static void fixture_close(fixture *x)
     queues_kernels_close(&x->k);
 }
 
-static void chain_declare(chain *ch, kernels *k, rg_device *dev, logged *log)
+/* The chain declared into ch->g and compiled; spare adds a buffer nothing
+ * uses (another declaration, the same frame). */
+static void chain_fill(chain *ch, kernels *k, bool spare)
 {
-    rg_graph_desc d = { .name = "measured", .device = dev, .queue_policy = RG_QUEUE_POLICY_MEASURED,
-                        .timings = true, .log = keep, .log_user = log };
-    cr_assert_eq(rg_graph_create(&d, &ch->g), RG_SUCCESS);
     rg_graph *g = ch->g;
     rg_buffer data = rg_buffer_create(g, &(rg_buffer_desc){ .name = "data", .size = BYTES });
     rg_buffer mid = rg_buffer_create(g, &(rg_buffer_desc){ .name = "mid", .size = BYTES });
@@ -112,7 +111,17 @@ static void chain_declare(chain *ch, kernels *k, rg_device *dev, logged *log)
     queues_declare_dispatch(g, "offset", &ch->offset, RG_QUEUE_GRAPHICS);
     rg_cmd_copy_buffer(g, data, 0, out, 0, BYTES);
     rg_cmd_copy_buffer(g, result, 0, out, BYTES, BYTES);
+    if (spare)
+        rg_buffer_create(g, &(rg_buffer_desc){ .name = "spare", .size = 256 });
     test_compile(g);
+}
+
+static void chain_declare(chain *ch, kernels *k, rg_device *dev, logged *log)
+{
+    rg_graph_desc d = { .name = "measured", .device = dev, .queue_policy = RG_QUEUE_POLICY_MEASURED,
+                        .timings = true, .log = keep, .log_user = log };
+    cr_assert_eq(rg_graph_create(&d, &ch->g), RG_SUCCESS);
+    chain_fill(ch, k, false);
 }
 
 static void chain_expect(const chain *ch, const char *what)
@@ -281,5 +290,28 @@ DEVICE_TEST(rg_queue_measure, switches_with_frames_in_flight)
     for (uint32_t i = 0; i < f; i++)
         for (uint32_t b = 0; b < counts[i]; b++)
             vkFreeCommandBuffers(x.r.dev, pools[i][b], 1, &cmds[i][b]);
+    fixture_close(&x);
+}
+
+/* Another declaration right after a switch, before any frame of it: it is
+ * measured afresh, with async compute first, and the plan the switch kept
+ * readable is freed at its first frame (the sanitizers' build checks no
+ * leak). */
+DEVICE_TEST(rg_queue_measure, a_new_declaration_right_after_a_switch)
+{
+    static fixture x;
+    fixture_open(&x);
+    uint32_t f = 0;
+    while (f < 40 && rg_batch_count(x.ch.g) > 1)
+        frame(&x.ch, &x.r, f++);
+    cr_assert_eq(rg_batch_count(x.ch.g), 1, "on one queue after %u frames", f);
+    cr_assert_eq(rg_graph_reset(x.ch.g), RG_SUCCESS);
+    chain_fill(&x.ch, &x.k, true);
+    rg_queue_choice c = choice_of(x.ch.g);
+    cr_expect_eq(c.state, RG_QUEUE_CHOICE_MEASURING, "%s", c.reason);
+    cr_expect_eq(c.frames, 0);
+    cr_expect_gt(rg_batch_count(x.ch.g), 1, "async compute first again");
+    frame(&x.ch, &x.r, f++);
+    cr_expect_eq(x.log.problems, 0, "%s", x.log.text);
     fixture_close(&x);
 }
