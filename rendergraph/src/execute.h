@@ -53,6 +53,9 @@ void rg__measure_frame(rg_graph *g, double ms);
 /* Timings turned off: a measurement under way stops, back to the eligible
  * queues at the next submission. */
 void rg__measure_timings_off(rg_graph *g);
+/* A frame begins: a switch due for a few frames without a
+ * submission the graph saw is warned of once (a forgotten retire point). */
+void rg__measure_executing(rg_graph *g);
 /* rg_submit's time on the CPU for a frame of the way compiled now. */
 void rg__measure_submit(rg_graph *g, double ms);
 /* Frees the plan a switch kept readable (rg__queue_measure). */

@@ -441,6 +441,7 @@ void rg__queues_switch(rg_graph *g, const char *what)
     if (!g->measure.switch_due)
         return;
     g->measure.switch_due = false;
+    g->measure.due_frames = 0;
     bool placed = g->status->state == RG__PLACED && g->placement->on_device;
     /* The frame's plan stays readable until the next execute. */
     rg__measure_spent_free(g);

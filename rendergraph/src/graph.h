@@ -119,6 +119,7 @@ typedef struct rg__queue_measure {
     uint64_t hash;                    /* the declaration measured (decl.hash); 0: none */
     bool one_queue;                   /* the way compiled now: every command on graphics */
     bool switch_due;                  /* compile the other way after the frame's submission */
+    uint32_t due_frames;              /* frames begun while switch_due (none submitted through the graph) */
     bool no_timestamps;               /* a queue's frames cannot be timed: unmeasured */
     uint32_t skip;                    /* completed frames to pass over before timing */
     uint32_t count[2];                /* frames timed: [0] async, [1] one queue */

@@ -20,6 +20,7 @@ static rg_result execute_ready(rg_graph *g, const char *what)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' was created without a device", what,
                           g->name);
     rg__measure_spent_free(g); /* the frame before's plan ends here */
+    rg__measure_executing(g);
     if (g->status->state != RG__PLACED || !g->placement->on_device)
         return rg__place_taken(g);
     rg__device_collect(g->dev);

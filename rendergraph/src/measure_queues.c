@@ -19,6 +19,9 @@
 /* Completed frames passed over after each placement: the first records
  * the history clears, the next warm caches. */
 #define SKIP_FRAMES 3u
+/* Frames begun while a switch waits for a submission the graph sees,
+ * before the log says a retire point is missing. */
+#define DUE_FRAMES 3u
 /* Async compute must beat one queue by at least this share of its time. */
 #define MIN_GAIN 0.005
 
@@ -169,6 +172,17 @@ void rg__measure_frame(rg_graph *g, double ms)
     }
     say(g, RG_QUEUE_CHOICE_MADE, "graph '%s': %s", g->name, why);
     m->switch_due = async == m->one_queue;
+}
+
+void rg__measure_executing(rg_graph *g)
+{
+    rg__queue_measure *m = &g->measure;
+    if (!m->switch_due || ++m->due_frames != DUE_FRAMES)
+        return;
+    rg__log(g, RG_LOG_WARNING, "graph '%s': the measured queue policy would compile %s after a frame's submission, "
+            "but %u frames were recorded since with neither rg_submit nor rg_graph_set_retire_point: a graph whose "
+            "frames are submitted by hand calls rg_graph_set_retire_point after each", g->name,
+            m->one_queue ? "with async compute" : "on one queue", m->due_frames);
 }
 
 void rg__measure_submit(rg_graph *g, double ms)

@@ -124,7 +124,7 @@ static bool read_slot(rg_graph *g, uint32_t s, double *span)
         uint64_t ticks = (raw[2] - raw[0]) & t->mask[unit->queue];
         f->ms[u] = (double)ticks * period / 1e6;
     }
-    *span = frame_span(g, f->raw);
+    *span = g->queue_policy == RG_QUEUE_POLICY_MEASURED ? frame_span(g, f->raw) : 0.0; /* only it reads it */
     f->completed = f->slot_frame[s];
     return true;
 }

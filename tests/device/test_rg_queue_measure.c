@@ -321,3 +321,75 @@ DEVICE_TEST(rg_queue_measure, a_new_declaration_right_after_a_switch)
     cr_expect_eq(x.log.problems, 0, "%s", x.log.text);
     fixture_close(&x);
 }
+
+/* One frame submitted by hand from its plan (vkQueueSubmit2 per batch, as
+ * rg_submit would), the fence on the last, waited for; nothing tells the
+ * graph about it. */
+static void frame_by_hand(fixture *x, uint32_t f)
+{
+    x->ch.pattern.push[0] = 0x10000u * (f + 1);
+    uint32_t n = rg_batch_count(x->ch.g);
+    cr_assert(n >= 1 && n <= MAX_BATCHES);
+    VkCommandBuffer cmds[MAX_BATCHES];
+    VkCommandPool pools[MAX_BATCHES];
+    for (uint32_t i = 0; i < n; i++) {
+        rg_batch_info b;
+        cr_assert_eq(rg_batch_get(x->ch.g, i, &b), RG_SUCCESS);
+        pools[i] = x->r.pools[b.queue];
+        VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                           .commandPool = pools[i], .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                           .commandBufferCount = 1 };
+        cr_assert_eq(vkAllocateCommandBuffers(x->r.dev, &ai, &cmds[i]), VK_SUCCESS);
+        VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+        cr_assert_eq(vkBeginCommandBuffer(cmds[i], &bi), VK_SUCCESS);
+    }
+    rg_submit_plan plan = { 0 };
+    cr_assert_eq(rg_execute_batches(x->ch.g, cmds, &plan), RG_SUCCESS, "%s", rg_graph_error_message(x->ch.g));
+    for (uint32_t i = 0; i < n; i++)
+        cr_assert_eq(vkEndCommandBuffer(cmds[i]), VK_SUCCESS);
+    for (uint32_t i = 0; i < plan.count; i++) {
+        const rg_submission *sub = &plan.submissions[i];
+        VkCommandBufferSubmitInfo cb = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                         .commandBuffer = sub->cmd };
+        VkSubmitInfo2 info = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = sub->wait_count,
+                               .pWaitSemaphoreInfos = sub->waits, .commandBufferInfoCount = 1,
+                               .pCommandBufferInfos = &cb, .signalSemaphoreInfoCount = 1,
+                               .pSignalSemaphoreInfos = &sub->signal };
+        bool last = i + 1 == plan.count;
+        cr_assert_eq(vkQueueSubmit2(sub->vk_queue, 1, &info, last ? x->r.fence : VK_NULL_HANDLE), VK_SUCCESS);
+    }
+    cr_assert_eq(vkWaitForFences(x->r.dev, 1, &x->r.fence, VK_TRUE, WAIT_NS), VK_SUCCESS);
+    cr_assert_eq(vkResetFences(x->r.dev, 1, &x->r.fence), VK_SUCCESS);
+    cr_assert_eq(vkDeviceWaitIdle(x->r.dev), VK_SUCCESS); /* every batch's signal done, for the layer */
+    char what[64];
+    snprintf(what, sizeof what, "frame %u by hand (%u batches)", f, n);
+    chain_expect(&x->ch, what);
+    for (uint32_t i = 0; i < n; i++)
+        vkFreeCommandBuffers(x->r.dev, pools[i], 1, &cmds[i]);
+}
+
+/* Frames submitted by hand without a retire point: the switch the
+ * measurement needs never comes, and the log says why, naming the graph
+ * and the call it misses; the retire point then makes it. */
+DEVICE_TEST(rg_queue_measure, a_forgotten_retire_point_is_named)
+{
+    static fixture x;
+    fixture_open(&x);
+    uint32_t f = 0;
+    for (; f < 3 + RG_QUEUE_MEASURE_FRAMES + 1; f++)
+        frame_by_hand(&x, f);
+    cr_expect_eq(x.log.problems, 0, "%s", x.log.text);
+    for (uint32_t i = 0; i < 3; i++)
+        frame_by_hand(&x, f++);
+    cr_expect_gt(rg_batch_count(x.ch.g), 1, "no switch: the graph saw no submission");
+    cr_expect_eq(x.log.problems, 1, "%s", x.log.text);
+    cr_expect(strstr(x.log.text, "graph 'measured': the measured queue policy would compile on one queue after a "
+                                 "frame's submission, but 3 frames were recorded since with neither rg_submit nor "
+                                 "rg_graph_set_retire_point"), "%s", x.log.text);
+    cr_assert_eq(rg_graph_set_retire_point(x.ch.g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE), RG_SUCCESS);
+    cr_expect_eq(rg_batch_count(x.ch.g), 1, "switched at the retire point");
+    frame_by_hand(&x, f++);
+    cr_assert_eq(rg_graph_set_retire_point(x.ch.g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE), RG_SUCCESS);
+    fixture_close(&x);
+}
