@@ -59,13 +59,10 @@
  *   vkQueueSubmit2(queue, 1, &submit, frame_fence);  // the application's own
  *   rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, frame_fence);
  *
- * A name in quotes ("Queues") is the header's paragraph of that title, as
- * other files cite it: a summary; its docs/ page has the whole.
- *
- * RG_EXPERIMENTAL before a declaration marks a feature that may still
- * change in a minor release (its names, fields or rules): GPU timings,
- * descriptor helpers, relative sizes, resource enumeration, retirement,
- * tile traffic, merging and local-read queries. It expands to nothing.
+ * A name in quotes ("Queues") is the header's paragraph of that title: a
+ * summary of its docs/ page. RG_EXPERIMENTAL marks a declaration that may
+ * still change in a minor release (names, fields or rules); it expands to
+ * nothing.
  */
 #ifndef RENDERGRAPH_RENDERGRAPH_H
 #define RENDERGRAPH_RENDERGRAPH_H
@@ -93,29 +90,21 @@ extern "C" {
  * last argument (rg_x_get(graph, index, &out), rg_x_get_info(graph,
  * handle, &out); lists are rg_x_count plus rg_x_get) and on failure sets
  * rg_graph_error_message (never kept): a compile result before compile is
- * RG_ERROR_NOT_COMPILED, an index past rg_x_count INVALID_ARGUMENT. Queries that cannot fail return a
- * neutral value (0, false, VK_NULL_HANDLE, NULL, zeroed) and no message.
+ * RG_ERROR_NOT_COMPILED, an index past rg_x_count INVALID_ARGUMENT. Those
+ * that cannot fail return a neutral value (0, false, NULL, zeroed), no message.
  *
  * Threads (docs/parallel-recording.md#threads). A graph belongs to one
- * thread at a time: every call that changes or executes it (declaration,
- * setters, rg_compile, rg_place, rg_place_offline, rg_graph_reset,
- * rg_graph_destroy, execute calls, rg_submit, rg_graph_set_retire_point,
- * rg_graph_set_timings) takes it for its duration, and a second thread
- * meanwhile gets RG_ERROR_BUSY (the log
- * names both calls; rg_graph_destroy frees nothing; a refused declaration
- * call fails the next rg_compile with RG_ERROR_BUSY). The same thread
- * calling in again from a callback is RG_ERROR_INVALID_ARGUMENT. Queries
- * are not checked. Different graphs, also on one rg_device, may be used on
- * different threads at once; only rg_submit uses the queues; rg_execute's
- * command buffer and pool are the calling thread's. Between
- * rg_execute_begin and rg_execute_end, chunks (with their callbacks and the
- * log) run on many threads ("Parallel recording"). rg_result_string,
- * rg_usage_get_info, rg_version, rg_version_string and the name functions
- * ("Names") may be called from any thread.
- */
+ * thread at a time: a call that changes or executes it (declaration,
+ * setters, rg_compile, rg_place, rg_place_offline, execute calls,
+ * rg_submit, rg_graph_reset, rg_graph_destroy) takes it, and a second
+ * thread meanwhile gets RG_ERROR_BUSY, logged naming both calls (a refused
+ * declaration call fails the next rg_compile so; rg_graph_destroy frees
+ * nothing). Calling in again from a callback is RG_ERROR_INVALID_ARGUMENT;
+ * queries are not checked. Other graphs, also on one rg_device, may run on
+ * other threads; only rg_submit uses the queues. Chunks record on many
+ * threads ("Parallel recording"). Calls marked "any thread" are exempt. */
 
-/* Marks a declaration whose feature may still change (see the top). */
-#define RG_EXPERIMENTAL /* may change in a minor release */
+#define RG_EXPERIMENTAL /* may change in a minor release (see the top) */
 
 /* This header's version; the build checks it against the CMake project's
  * (engine and rendergraph are versioned together). */
@@ -145,14 +134,11 @@ typedef struct rg_buffer { uint32_t id; } rg_buffer;
  * (stale after rg_graph_reset, foreign in another graph). */
 typedef struct rg_command { uint32_t id; } rg_command;
 
-/* VK_KHR_dynamic_rendering_local_read for Vulkan headers that predate it
- * (1.3.276; Debian 12 ships 1.3.239): the names, values and layouts the
- * 1.4.309 header gives them, so code that uses the extension compiles
- * against either. Newer headers define VK_KHR_dynamic_rendering_local_read
- * and all of these; this block then adds nothing. It defines that guard
- * too, so other code keyed on it sees the names, but declares no
- * prototypes: the loader exports no extension commands either way, so get
- * the two with vkGetDeviceProcAddr (rg_device_create does). */
+/* VK_KHR_dynamic_rendering_local_read for Vulkan headers before 1.3.276
+ * (Debian 12 ships 1.3.239), as the 1.4.309 header has it, so code using
+ * the extension compiles against either; newer headers make this block
+ * empty. It defines the guard too but no prototypes: get the two commands
+ * with vkGetDeviceProcAddr (rg_device_create does). */
 #ifndef VK_KHR_dynamic_rendering_local_read
 #define VK_KHR_dynamic_rendering_local_read 1
 #define VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_SPEC_VERSION 1
@@ -163,25 +149,22 @@ typedef struct rg_command { uint32_t id; } rg_command;
 #define VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR ((VkImageLayout)1000232000)
 
 typedef struct VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR {
-    VkStructureType    sType;
-    void*              pNext;
-    VkBool32           dynamicRenderingLocalRead;
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 dynamicRenderingLocalRead;
 } VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR;
-
 typedef struct VkRenderingAttachmentLocationInfoKHR {
-    VkStructureType    sType;
-    const void*        pNext;
-    uint32_t           colorAttachmentCount;
-    const uint32_t*    pColorAttachmentLocations;
+    VkStructureType sType;
+    const void *pNext;
+    uint32_t colorAttachmentCount;
+    const uint32_t *pColorAttachmentLocations;
 } VkRenderingAttachmentLocationInfoKHR;
-
 typedef struct VkRenderingInputAttachmentIndexInfoKHR {
-    VkStructureType    sType;
-    const void*        pNext;
-    uint32_t           colorAttachmentCount;
-    const uint32_t*    pColorAttachmentInputIndices;
-    const uint32_t*    pDepthInputAttachmentIndex;
-    const uint32_t*    pStencilInputAttachmentIndex;
+    VkStructureType sType;
+    const void *pNext;
+    uint32_t colorAttachmentCount;
+    const uint32_t *pColorAttachmentInputIndices;
+    const uint32_t *pDepthInputAttachmentIndex, *pStencilInputAttachmentIndex;
 } VkRenderingInputAttachmentIndexInfoKHR;
 
 typedef void (VKAPI_PTR *PFN_vkCmdSetRenderingAttachmentLocationsKHR)(VkCommandBuffer commandBuffer,
@@ -323,29 +306,21 @@ typedef struct rg_allocator {
     void *user;
 } rg_allocator;
 
-typedef enum rg_log_level {
-    RG_LOG_ERROR = 0,
-    RG_LOG_WARNING,
-    RG_LOG_INFO,
-} rg_log_level;
+typedef enum rg_log_level { RG_LOG_ERROR = 0, RG_LOG_WARNING, RG_LOG_INFO } rg_log_level;
 
 /* Receives the library's messages (object: "graph 'frame'", "device"):
- * errors (every failing call's message), warnings (what the graph did to
- * stay safe from a mistake) and INFO notices (what compile decided: culled
- * commands, resources not created, commands kept off a queue, attachments
- * not transient only because of a load or store op). NULL in both descs:
- * errors and warnings on stderr, each distinct line once per placement;
- * notices not printed. May be called from threads recording chunks. See
- * docs/diagnostics.md#the-log. */
+ * errors (every failing call's), warnings (what the graph did to stay safe
+ * from a mistake) and INFO notices (what compile and measurement decided).
+ * NULL in both descs: errors and warnings on stderr, each distinct line
+ * once per placement. May be called from threads recording chunks
+ * (docs/diagnostics.md#the-log). */
 typedef void (*rg_log_fn)(void *user, rg_log_level level, const char *object, const char *message);
 
 typedef struct rg_device_desc {
     VkInstance instance;              /* required */
     VkPhysicalDevice physical_device; /* required */
     VkDevice device;                  /* required */
-    /* Required: every Vulkan function the library calls is loaded through
-     * it (the device's through the vkGetDeviceProcAddr it returns). */
-    PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr; /* required: every function through it */
     /* The instance's VkApplicationInfo::apiVersion; 0: 1.3. 1.4
      * properties are read only where this and the device reach 1.4. */
     uint32_t api_version;
@@ -361,34 +336,26 @@ typedef struct rg_device_desc {
      * VK_KHR_dynamic_rendering_local_read's feature (span merging). */
     bool timeline_semaphore;
     bool local_read;
-    /* The instance has VK_EXT_debug_utils: graphs name their objects and
-     * label what they record ("Names"); a missing function of it fails
-     * rg_device_create. */
+    /* The instance has VK_EXT_debug_utils (its functions required): graphs
+     * name their objects and label what they record ("Names"). */
     bool debug_utils;
-    /* Messages; NULL: errors and warnings on stderr (rg_log_fn). */
-    rg_log_fn log;
+    rg_log_fn log;                    /* NULL: errors and warnings on stderr (rg_log_fn) */
     void *log_user;
-    /* Host memory of the device and its graphs (rg_allocator). */
-    const rg_allocator *allocator;
-    /* Given to every Vulkan object the library creates; NULL: none. */
-    const VkAllocationCallbacks *vk_allocator;
-    /* AUTO: rg_tile_profile_detect on the device's IDs. */
-    rg_tile_profile tile_profile;
+    const rg_allocator *allocator;    /* host memory of the device and its graphs */
+    const VkAllocationCallbacks *vk_allocator; /* for every Vulkan object it creates; NULL: none */
+    rg_tile_profile tile_profile;     /* AUTO: rg_tile_profile_detect on the device's IDs */
 } rg_device_desc;
 
-/* Loads the functions and reads the device's properties. A missing
- * required field, a physical device not of the instance, a queue family it
- * lacks or a graphics family without graphics: RG_ERROR_INVALID_ARGUMENT.
- * A missing feature or function, or a device below 1.3:
- * RG_ERROR_UNSUPPORTED. Each is logged with its name. That the device and
- * queues belong to that physical device is the application's to get right. */
+/* Loads the functions and reads the device's properties. A missing field,
+ * a physical device not of the instance, a queue family it lacks or one
+ * without graphics: RG_ERROR_INVALID_ARGUMENT; a missing feature or
+ * function, a device below 1.3: RG_ERROR_UNSUPPORTED; each logged by name.
+ * That device and queues are the physical device's is not checked. */
 rg_result rg_device_create(const rg_device_desc *desc, rg_device **out);
 /* Destroys the device object and what freed placements left waiting
- * ("Placement and the GPU"): after every graph on it is destroyed (one left
- * is logged as an ERROR) and the application waited for the device. NULL:
- * no-op. Keeping the Vulkan objects a graph hands out past the placement
- * that made them, or using a destroyed graph or device, is the
- * application's mistake, not checked. */
+ * ("Placement and the GPU"), after its graphs (one left is an ERROR) and a
+ * wait for the device. NULL: no-op. Not checked: objects a graph handed
+ * out kept past their placement, a destroyed graph or device used. */
 void rg_device_destroy(rg_device *device);
 /* What graphs on the device compile for (rg_graph_desc.caps overrides it);
  * zeroed for NULL. */
@@ -492,20 +459,15 @@ rg_result rg_graph_reset(rg_graph *graph);
 
 /* ===== 5. Resources ===== */
 
-/* Resources (docs/declaring-a-frame.md#resources): created (made by the
- * graph with the usage its accesses need; not made if only culled commands
- * use it; no multi-planar formats), imported, or history.
+/* Resources (docs/declaring-a-frame.md#resources): created (with the usage
+ * their accesses need; not made if only culled commands use them; no
+ * multi-planar formats), imported, or history (docs/history.md: two
+ * dedicated images swapped at every execute, previous read-only).
  *
  * Frames (docs/declaring-a-frame.md#frames). Created resources keep nothing
  * between frames; imports keep their contents and may change object every
- * frame through a per-frame setter, which checks it against the
- * declaration. That the description is true, the view is of the image and
- * the object outlives its frames is the application's duty.
- *
- * Relative sizes: rg_texture_desc.size_of.
- * History (docs/history.md): two dedicated images swapped at every
- * rg_execute; previous is read-only and holds history_clear in the first
- * frame after placement. */
+ * frame through a per-frame setter, checked against the declaration (that
+ * it outlives its frames is the application's duty). */
 
 /* Whether a created texture gets TRANSIENT_ATTACHMENT usage (lazy memory
  * where offered; docs/memory.md#transient-attachments). AUTO: when every
@@ -513,11 +475,7 @@ rg_result rg_graph_reset(rg_graph *graph);
  * it on load and discards it on store (an INFO notice names a texture only
  * its load or store op keeps from it). FORCE: always; a use needing the
  * contents is RG_ERROR_TRANSIENT_CONTENTS. FORBID: never. */
-typedef enum rg_transient {
-    RG_TRANSIENT_AUTO = 0,
-    RG_TRANSIENT_FORCE,
-    RG_TRANSIENT_FORBID,
-} rg_transient;
+typedef enum rg_transient { RG_TRANSIENT_AUTO = 0, RG_TRANSIENT_FORCE, RG_TRANSIENT_FORBID } rg_transient;
 
 /* How a relative size rounds (see "Relative sizes"). */
 RG_EXPERIMENTAL typedef enum rg_rounding {
@@ -531,20 +489,17 @@ typedef struct rg_texture_desc {
     rg_transient transient;
     VkFormat format;
     uint32_t width, height;
-    /* A size relative to another texture of the graph, declared earlier
-     * (RG_EXPERIMENTAL): width and height 0, the extent size_of's times
-     * scale (0 = 1), each axis rounded as `rounding` says, at least 1;
-     * resolved at declaration. A bad size_of is RG_ERROR_INVALID_HANDLE;
-     * width or height with it, a negative or non-finite scale, a bad
-     * rounding or an axis over UINT32_MAX RG_ERROR_INVALID_ARGUMENT. */
+    /* Relative sizes (experimental): with width and height 0, size_of's
+     * extent (declared earlier) times scale (0 = 1), each axis by `rounding`,
+     * at least 1. A bad size_of: RG_ERROR_INVALID_HANDLE; it with a width,
+     * a bad scale or rounding, an axis past UINT32_MAX: INVALID_ARGUMENT. */
     rg_texture size_of;
     float scale;
     rg_rounding rounding;
     uint32_t mip_levels;              /* 0 = 1 */
     uint32_t array_layers;            /* 0 = 1 */
     VkSampleCountFlagBits samples;    /* 0 = 1 */
-    /* Usage is derived from the declared accesses; add more here. */
-    VkImageUsageFlags extra_usage;
+    VkImageUsageFlags extra_usage;    /* beyond what the declared accesses need */
     /* rg_texture_create_history only: what previous holds in the first
      * frame after placement (zero: black, 0, depth 0). */
     VkClearValue history_clear;
@@ -563,14 +518,13 @@ typedef struct rg_texture_import_desc {
     uint32_t width, height;
     uint32_t mip_levels, array_layers;/* 0 = 1 */
     VkSampleCountFlagBits samples;    /* 0 = 1 */
-    /* image's VkImageCreateInfo::usage, checked at rg_compile against what
-     * the graph's accesses need; 0: not checked until rg_texture_set_image
-     * gives one. */
+    /* Its VkImageCreateInfo::usage, checked against the accesses' needs at
+     * rg_compile; 0: checked when rg_texture_set_image gives one. */
     VkImageUsageFlags usage;
     VkImageLayout initial_layout;     /* UNDEFINED: contents not needed */
-    VkPipelineStageFlags2 initial_stage;  /* last stage that touched it, e.g.
-                                             COLOR_ATTACHMENT_OUTPUT for an image
-                                             whose acquire semaphore waits there */
+    /* The last stage that touched it (an acquired image: where the acquire
+     * semaphore is waited, COLOR_ATTACHMENT_OUTPUT). */
+    VkPipelineStageFlags2 initial_stage;
     VkAccessFlags2 initial_access;
     VkImageLayout final_layout;       /* UNDEFINED: left as the last use leaves it */
     VkPipelineStageFlags2 final_stage;/* destination scope of the final transition */
@@ -590,9 +544,8 @@ typedef struct rg_buffer_import_desc {
     const char *name;
     VkBuffer buffer;
     VkDeviceSize size;
-    /* buffer's VkBufferCreateInfo::usage, checked at rg_compile against
-     * what the graph's accesses need; 0: not checked until
-     * rg_buffer_set_buffer gives one. */
+    /* Its VkBufferCreateInfo::usage, checked as the image's is (0: when
+     * rg_buffer_set_buffer gives one). */
     VkBufferUsageFlags usage;
     VkPipelineStageFlags2 initial_stage;
     VkAccessFlags2 initial_access;
@@ -617,8 +570,7 @@ bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous);
 /* The image an import is given for the next execute, and what it was
  * created with (checked against the import's declaration: see "Frames"). */
 typedef struct rg_import_image {
-    VkImage image;                    /* VK_NULL_HANDLE: none (an execute that
-                                         needs one refuses) */
+    VkImage image;                    /* VK_NULL_HANDLE: none (an execute needing it fails) */
     VkImageView view;                 /* whole-image view, for attachments */
     VkFormat format;                  /* required */
     uint32_t width, height;           /* required */
@@ -660,29 +612,16 @@ RG_EXPERIMENTAL VkExtent2D rg_texture_extent(const rg_graph *graph, rg_texture t
  * the row. RG_USAGE_RAW takes them from the access itself. */
 typedef enum rg_usage {
     RG_USAGE_NONE = 0,
-    RG_USAGE_VERTEX_BUFFER,
-    RG_USAGE_INDEX_BUFFER,
-    RG_USAGE_INDIRECT_BUFFER,
-    RG_USAGE_UNIFORM_VERTEX,
-    RG_USAGE_UNIFORM_FRAGMENT,
-    RG_USAGE_UNIFORM_COMPUTE,
-    RG_USAGE_SAMPLED_VERTEX,
-    RG_USAGE_SAMPLED_FRAGMENT,
-    RG_USAGE_SAMPLED_COMPUTE,
-    RG_USAGE_STORAGE_READ_VERTEX,
-    RG_USAGE_STORAGE_READ_FRAGMENT,
-    RG_USAGE_STORAGE_READ_COMPUTE,
-    RG_USAGE_STORAGE_WRITE_FRAGMENT,
-    RG_USAGE_STORAGE_WRITE_COMPUTE,
-    RG_USAGE_STORAGE_READ_WRITE_FRAGMENT,
-    RG_USAGE_STORAGE_READ_WRITE_COMPUTE,
+    RG_USAGE_VERTEX_BUFFER, RG_USAGE_INDEX_BUFFER, RG_USAGE_INDIRECT_BUFFER,
+    RG_USAGE_UNIFORM_VERTEX, RG_USAGE_UNIFORM_FRAGMENT, RG_USAGE_UNIFORM_COMPUTE,
+    RG_USAGE_SAMPLED_VERTEX, RG_USAGE_SAMPLED_FRAGMENT, RG_USAGE_SAMPLED_COMPUTE,
+    RG_USAGE_STORAGE_READ_VERTEX, RG_USAGE_STORAGE_READ_FRAGMENT, RG_USAGE_STORAGE_READ_COMPUTE,
+    RG_USAGE_STORAGE_WRITE_FRAGMENT, RG_USAGE_STORAGE_WRITE_COMPUTE,
+    RG_USAGE_STORAGE_READ_WRITE_FRAGMENT, RG_USAGE_STORAGE_READ_WRITE_COMPUTE,
     RG_USAGE_COLOR_ATTACHMENT,        /* write (and read when loaded or blended) */
     RG_USAGE_DEPTH_ATTACHMENT,        /* depth/stencil test and write */
     RG_USAGE_DEPTH_READ_ONLY,         /* depth test without write */
-    RG_USAGE_RESOLVE,
-    RG_USAGE_TRANSFER_SRC,
-    RG_USAGE_TRANSFER_DST,
-    RG_USAGE_PRESENT,
+    RG_USAGE_RESOLVE, RG_USAGE_TRANSFER_SRC, RG_USAGE_TRANSFER_DST, RG_USAGE_PRESENT,
     RG_USAGE_RAW,
     /* A draw's fragment shader reads the texture only at its own pixel
      * (a G-buffer): an input attachment where its span merges, else a
@@ -811,9 +750,8 @@ typedef struct rg_rendering_desc {
     uint32_t color_count;
     rg_attachment depth;              /* texture.id == 0: none; stencil follows the format */
     bool depth_read_only;
-    /* Zero extent: the attachments' extent, which must then be the same
-     * for all (else RG_ERROR_EXTENT_MISMATCH naming the span and two
-     * attachments); given, it must fit every attachment (RG_ERROR_BAD_RANGE). */
+    /* Zero extent: the attachments' common extent (else EXTENT_MISMATCH naming
+     * two); given, it must fit every attachment (RG_ERROR_BAD_RANGE). */
     VkRect2D area;
 } rg_rendering_desc;
 
@@ -925,12 +863,11 @@ void rg_command_allow_queue(rg_graph *graph, rg_command command, rg_queue queue)
  *
  * Culling. A command whose results reach nothing observable (a write to an
  * import or history current, side_effects, a command declaring nothing) is
- * not recorded, and a created resource only such commands use is not
- * made; an INFO notice in the log says why.
+ * not recorded, nor a created resource only such commands use made (an
+ * INFO notice says why).
  *
  * Reads. A read or LOAD of a created resource's subresource nothing earlier
- * writes is RG_ERROR_READ_BEFORE_WRITE (imports, previous halves and
- * undefined_ok exempt).
+ * writes: RG_ERROR_READ_BEFORE_WRITE (not imports, previous, undefined_ok).
  *
  * Barriers. rg_barrier_get: after compile as if nothing aliased; after
  * placement exactly what rg_execute records. */
@@ -949,13 +886,9 @@ uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order);
 /* What a command is, after compile. */
 typedef enum rg_command_type {
     RG_COMMAND_TYPE_USER = 0,         /* rg_cmd_user */
-    RG_COMMAND_TYPE_COPY_BUFFER,
-    RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE,
-    RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER,
-    RG_COMMAND_TYPE_CLEAR,
-    RG_COMMAND_TYPE_BLIT,
-    RG_COMMAND_TYPE_BEGIN_RENDERING,
-    RG_COMMAND_TYPE_END_RENDERING,
+    RG_COMMAND_TYPE_COPY_BUFFER, RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE, RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER,
+    RG_COMMAND_TYPE_CLEAR, RG_COMMAND_TYPE_BLIT,
+    RG_COMMAND_TYPE_BEGIN_RENDERING, RG_COMMAND_TYPE_END_RENDERING,
 } rg_command_type;
 
 typedef struct rg_command_info {
@@ -966,8 +899,7 @@ typedef struct rg_command_info {
     uint32_t span;                    /* its span (rg_span_get_rendering), or RG_INDEX_NONE */
     rg_record_fn record;              /* user commands: as declared */
     void *user;
-    bool culled;                      /* not recorded: nothing observable reads its
-                                         results (see "Culling") */
+    bool culled;                      /* not recorded (see "Culling") */
     rg_queue queue;                   /* the queue it runs on (see "Queues") */
     uint32_t batch;                   /* its batch (rg_batch_get); RG_INDEX_NONE when culled */
 } rg_command_info;
@@ -977,13 +909,9 @@ typedef struct rg_command_info {
 rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_command_info *out);
 
 typedef struct rg_barrier_info {
-    rg_command before;                /* recorded right before this command; 0: after
-                                         the last one (the imports' final state) */
-    bool hoisted;                     /* moved before the span's (or its merged
-                                         instance's) begin_rendering */
-    bool by_region;                   /* between two merged spans, inside their
-                                         rendering instance: recorded with
-                                         VK_DEPENDENCY_BY_REGION_BIT */
+    rg_command before;                /* recorded right before it; 0: at the end (imports) */
+    bool hoisted;                     /* before its span's (instance's) begin_rendering */
+    bool by_region;                   /* inside a merged instance: BY_REGION dependency */
     rg_texture texture;               /* one of texture / buffer, or neither (memory) */
     rg_buffer buffer;
     rg_range range;
@@ -1005,14 +933,12 @@ const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index);
  * again with aliasing. See docs/memory.md. Memory kinds: rg_memory_kind.
  *
  * Placement and the GPU (docs/memory.md#placement-and-the-gpu). A freed
- * placement (changed compile, reset, destroy) is retired to the device,
- * never waited for, and destroyed once the graph's timelines and the
- * application's retire point (rg_graph_set_retire_point) have signalled,
- * checked at the pipeline calls and rg_device_collect. Without a retire
- * point after its own submissions, the application's frames keep freed
- * placements until rg_device_destroy (a WARNING says so once). Do not reset
- * a fence named as a retire point while objects wait for it.
- */
+ * placement (changed compile, reset, destroy) is retired, never waited
+ * for: destroyed once the graph's timelines and the application's retire
+ * point (rg_graph_set_retire_point) have signalled, as the pipeline calls
+ * and rg_device_collect check. Frames submitted without a retire point
+ * hold it until rg_device_destroy (a WARNING says so). Do not reset a
+ * fence named as a retire point while objects wait for it. */
 
 /* Where a resource's memory comes from, once placed. */
 typedef enum rg_memory_kind {
@@ -1026,15 +952,12 @@ typedef enum rg_memory_kind {
 
 typedef struct rg_memory_totals {
     VkDeviceSize pooled;              /* sum of pool sizes, alignment padding included */
-    VkDeviceSize unaliased;           /* the pools' sizes were every pooled resource
-                                         given a range of its own: their sizes plus
-                                         the padding their alignments need; equal to
-                                         pooled under rg_graph_desc.no_aliasing */
-    VkDeviceSize padding;             /* the padding unaliased includes */
-    VkDeviceSize lower_bound;         /* most pooled bytes live at one point of the
-                                         execution order, summed over pool classes;
-                                         sizes only, no padding: no placement can
-                                         pool less */
+    /* Every pooled resource in bytes of its own, alignment padding
+     * included (= pooled under no_aliasing), and that padding. */
+    VkDeviceSize unaliased, padding;
+    /* The most pooled bytes live at one point of the order, per pool class
+     * summed, without padding: no placement can pool less. */
+    VkDeviceSize lower_bound;
     VkDeviceSize lazy, lazy_fallback; /* from lazily allocated types; where they ran out */
     VkDeviceSize dedicated;
     uint32_t pools;
@@ -1098,15 +1021,13 @@ RG_EXPERIMENTAL rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore
 
 /* rg_execute records the placed frame into one command buffer.
  *
- * Queues (docs/queues.md). Commands outside spans made eligible
+ * Queues (docs/queues.md). Eligible commands outside spans
  * (rg_user_desc.queue, rg_command_allow_queue) run on the compute or
- * transfer queue where the device has it (with timeline semaphores) and
- * the queue policy allows (rg_queue_policy: not SINGLE; MEASURED only
- * where that timed faster), unless they touch an import
- * (rg_queue_note_get). Such a graph compiles to batches, each one
- * submission waiting on the others' timeline semaphores, the frame ending
- * on graphics after every queue; shared resources are CONCURRENT. It is
- * recorded with rg_execute_batches and submitted with rg_submit. */
+ * transfer queue where the device has it (with timeline semaphores), the
+ * queue policy allows and they touch no import (rg_queue_note_get). Such a
+ * graph compiles to batches, one submission each, waiting on each other's
+ * timeline semaphores and ending on graphics; shared resources are
+ * CONCURRENT. Record with rg_execute_batches, submit with rg_submit. */
 
 /* A semaphore wait of a batch: the queue's timeline semaphore at the value
  * its batch `batch` (an index for rg_batch_get) signals in this frame, or,
@@ -1123,9 +1044,9 @@ typedef struct rg_batch_wait {
  * signal counts its queue's batches up to it (added to the frame's base). */
 typedef struct rg_batch_info {
     rg_queue queue;
-    uint32_t first, last;             /* execution-order positions, inclusive; first is
-                                         RG_INDEX_NONE (> last) when the batch has no
-                                         commands (the frame's final transitions only) */
+    /* Execution-order positions, inclusive; first RG_INDEX_NONE (> last):
+     * no commands (the frame's final transitions only). */
+    uint32_t first, last;
     uint32_t wait_count;
     rg_batch_wait waits[RG_QUEUE_COUNT];
     uint64_t signal;
@@ -1147,10 +1068,10 @@ typedef struct rg_queue_note {
 uint32_t rg_queue_note_count(const rg_graph *graph);
 rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out);
 
-/* RG_QUEUE_POLICY_MEASURED: what the graph measured and chose. Frame times
- * run from the first batch's start to the last one's end (GPU timestamps),
- * the median of RG_QUEUE_MEASURE_FRAMES frames per way; async is kept only
- * when faster by more than the noise (the spreads, at least 0.5%). */
+/* RG_QUEUE_POLICY_MEASURED: a frame's time runs from its first batch's
+ * start to its last one's end (GPU timestamps); the median of this many
+ * frames each way; async is kept only when faster by more than the noise
+ * (the spreads added, at least 0.5%). */
 #define RG_QUEUE_MEASURE_FRAMES 15u
 
 RG_EXPERIMENTAL typedef enum rg_queue_choice_state {
@@ -1165,8 +1086,7 @@ RG_EXPERIMENTAL typedef struct rg_queue_choice {
     bool async;                       /* eligible commands on their queues; false: all on graphics */
     double async_ms, single_ms;       /* median frame times (0: not measured yet) */
     double async_spread, single_spread; /* half the interquartile range, ms */
-    /* rg_submit's median time on the CPU each way (0: not measured: the
-     * application submits the plan itself); not part of the choice. */
+    /* rg_submit's median CPU time (0: plans submitted by hand); not in the choice */
     double async_submit_ms, single_submit_ms;
     uint32_t frames;                  /* frames timed per way */
     const char *reason;               /* the sentence the log printed; valid until the next compile */
@@ -1186,8 +1106,7 @@ typedef struct rg_submission {
     rg_queue queue;
     VkQueue vk_queue;                 /* the device's queue of that kind */
     VkCommandBuffer cmd;              /* the first of cmds */
-    /* The batch's command buffers, submitted in this order in one
-     * VkSubmitInfo2: one, or its chunks' ("Parallel recording"). */
+    /* Submitted in this order in one VkSubmitInfo2: one, or its chunks'. */
     const VkCommandBuffer *cmds;
     uint32_t cmd_count;
     uint32_t wait_count;
@@ -1208,12 +1127,10 @@ rg_result rg_execute_batches(rg_graph *graph, const VkCommandBuffer *cmds, rg_su
 
 /* What the application adds to a plan's submissions. */
 typedef struct rg_submit_desc {
-    /* Added to the first batch on the graphics queue (a swapchain image's
-     * acquire semaphore, at COLOR_ATTACHMENT_OUTPUT). */
+    /* To the first graphics batch (an acquire semaphore at COLOR_ATTACHMENT_OUTPUT). */
     const VkSemaphoreSubmitInfo *waits;
     uint32_t wait_count;
-    /* Added to the last batch (on the graphics queue): a present's
-     * semaphore. */
+    /* To the last batch, on graphics (a present's semaphore). */
     const VkSemaphoreSubmitInfo *signals;
     uint32_t signal_count;
     VkFence fence;                    /* signalled by the last batch, or VK_NULL_HANDLE */
@@ -1227,14 +1144,12 @@ rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit
 
 /* Parallel recording (docs/parallel-recording.md). Each batch is cut into
  * chunks of about equal cost (rg_user_desc.cost), each recorded into its
- * own primary command buffer (instances cut are suspended and resumed);
- * together they hold what rg_execute_batches records. The contract: between
+ * own primary command buffer (cut instances suspend and resume). Between
  * rg_execute_begin and rg_execute_end, rg_execute_chunk may run on several
- * threads for different chunks, each into a buffer of its own pool; their
- * callbacks must set every state they use; nothing else may change the
- * graph; chunks of a batch are submitted in order (rg_submission.cmds).
- * A frame allocates nothing once the graph ran with as many chunks.
- */
+ * threads, each chunk into a buffer of its own pool; callbacks set every
+ * state they use; nothing else changes the graph; a batch's chunks are
+ * submitted in order (rg_submission.cmds). Allocates nothing once the
+ * graph ran with as many chunks. */
 RG_EXPERIMENTAL typedef struct rg_execute_desc {
     /* Chunks to aim for (at most 256 per batch, at least one per batch and
      * one command per chunk); 0: one per batch. */
@@ -1272,13 +1187,10 @@ RG_EXPERIMENTAL rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer 
 typedef struct rg_workers rg_workers;
 
 RG_EXPERIMENTAL typedef struct rg_workers_desc {
-    /* Threads recording, the calling thread included: thread_count - 1
-     * are started. 0: 1 (everything on the calling thread). */
-    uint32_t thread_count;
+    uint32_t thread_count;            /* recording, the caller's included; 0: 1 */
 } rg_workers_desc;
 
-/* Starts the threads (POSIX threads, Win32 threads on Windows; the only
- * threads the library starts).
+/* Starts the threads (the only ones the library starts);
  * RG_ERROR_OUT_OF_MEMORY when memory or a thread cannot be had. */
 RG_EXPERIMENTAL rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out);
 /* Stops and joins the threads; NULL is accepted. Not during a
@@ -1291,18 +1203,16 @@ RG_EXPERIMENTAL rg_result rg_workers_execute(rg_workers *workers, rg_graph *grap
 
 /* ===== 12. Recording ===== */
 
-/* A record callback's context: its command buffer and the objects and
- * descriptors of what its command declared, this frame (ask every frame).
- * See docs/recording.md.
+/* A record callback's context (docs/recording.md): its command buffer and
+ * this frame's objects and descriptors of what its command declared.
  *
- * Declared only: rg_record_image, rg_record_view and rg_record_buffer hand
- * out only what the command declared (a draw also its span's attachments),
- * else VK_NULL_HANDLE and RG_ERROR_UNDECLARED in the message.
+ * Declared only: rg_record_image, _view and _buffer hand out only what the
+ * command declared (a draw also its span's attachments), else
+ * VK_NULL_HANDLE and RG_ERROR_UNDECLARED in the message.
  *
- * Descriptors: rg_record_image_info gives the view of exactly the declared
- * subresources and the layout chosen for the access; only shader accesses
- * have them. Views are made on first request and kept with the placement.
- */
+ * Descriptors: rg_record_image_info's view is of exactly the declared
+ * subresources, in the access's layout; shader accesses only. Views are
+ * made on first request and kept with the placement. */
 
 /* The command buffer to record into; VK_NULL_HANDLE for NULL. */
 VkCommandBuffer rg_record_cmd(const rg_record_context *rc);
@@ -1377,15 +1287,14 @@ RG_EXPERIMENTAL typedef enum rg_timing_kind {
 /* One timed unit of the latest completed frame. */
 RG_EXPERIMENTAL typedef struct rg_timing {
     rg_timing_kind kind;
-    rg_command command;               /* the command, the instance's first begin_rendering;
-                                         0 for a batch */
-    const char *name;                 /* the command's, the instance's spans' joined by '+',
-                                         "batch 0 (graphics)"; valid while placed */
+    rg_command command;               /* or the instance's first begin_rendering; 0: batch */
+    /* The command's, the instance's spans' joined by '+', "batch 0
+     * (graphics)"; valid while placed. */
+    const char *name;
     rg_queue queue;
     uint32_t batch;                   /* rg_batch_get */
     double ms;
-    uint64_t frame;                   /* the frame measured: rg_execute calls since
-                                         placement, from 1 */
+    uint64_t frame;                   /* executes since placement, from 1 */
 } rg_timing;
 
 /* Timed units, after placement with timings on (0 otherwise): per batch,
@@ -1405,10 +1314,8 @@ RG_EXPERIMENTAL rg_result rg_timings_print(const rg_graph *graph, FILE *out);
 /* ===== 14. Names and debug utils ===== */
 
 /* Names (docs/diagnostics.md#names): Vulkan values as text, pure, any
- * thread. Known formats and layouts are static strings ("R8G8B8A8_UNORM");
- * an unknown one uses one of four per-thread buffers in turn. Flag sets
- * are written as snprintf writes, returning the whole length.
- *
+ * thread: static strings ("R8G8B8A8_UNORM"), an unknown value in one of
+ * four per-thread buffers in turn; flag sets as snprintf writes.
  * Debug utils: with rg_device_desc.debug_utils, objects are named after
  * their resources and each batch, span and command is labelled. */
 
@@ -1426,8 +1333,7 @@ typedef enum rg_format_numeric {
 /* What the library knows of a format; block_size 0 for one it does not
  * know (the multi-planar ones among them). Pure: any thread. */
 typedef struct rg_format_info {
-    uint32_t block_size;              /* bytes of one texel block (a depth/stencil
-                                         format: the whole texel) */
+    uint32_t block_size;              /* bytes per texel block (depth/stencil: texel) */
     uint32_t block_width, block_height; /* texels per block: 1x1 unless compressed */
     VkImageAspectFlags aspects;       /* COLOR, or DEPTH and/or STENCIL */
     rg_format_numeric numeric;
@@ -1491,8 +1397,7 @@ typedef struct rg_resource_info {
      * declared accesses, the extra usage and transience). */
     VkImageUsageFlags image_usage;
     VkBufferUsageFlags buffer_usage;
-    uint32_t first_use, last_use;     /* positions in rg_execution_order, or
-                                         RG_INDEX_NONE when unused */
+    uint32_t first_use, last_use;     /* in rg_execution_order; RG_INDEX_NONE: unused */
     /* The shape as declared, relative sizes resolved: textures' format,
      * extent, mips, layers and samples; buffers' size. */
     VkFormat format;
@@ -1539,14 +1444,13 @@ RG_EXPERIMENTAL rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t in
 
 /* ===== 16. The declaration as data ===== */
 
-/* What was declared, as the calls were given it, compiled or not: for
- * tools that write a frame down and declare it again (frame files,
- * docs/frame-files.md). Declaring the resources in their order (a history
- * pair at its CURRENT), then the commands in theirs, into a new graph
- * gives the same handles and the same compile. Pointers are valid while
- * the declaration is; an index past the count is RG_ERROR_INVALID_ARGUMENT.
- * After a declaration call failed (or was ignored) the counts are 0 and
- * the gets return the kept error: the declaration lacks that call. */
+/* What was declared, as given, compiled or not: for tools that write a
+ * frame down and declare it again (docs/frame-files.md). Declaring the
+ * resources in order (a history pair at its CURRENT), then the commands,
+ * into a new graph gives the same handles and compile. Pointers live as
+ * the declaration does; an index past the count: INVALID_ARGUMENT. After
+ * a failed declaration call the counts are 0 and the gets return the kept
+ * error. */
 RG_EXPERIMENTAL typedef struct rg_declared_resource {
     rg_resource_kind kind;            /* HISTORY_PREVIOUS follows its CURRENT */
     bool is_texture;
