@@ -393,3 +393,72 @@ DEVICE_TEST(rg_queue_measure, a_forgotten_retire_point_is_named)
     cr_assert_eq(rg_graph_set_retire_point(x.ch.g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE), RG_SUCCESS);
     fixture_close(&x);
 }
+
+/* A history texture under the measured policy: each frame the eligible
+ * commands copy previous out, transform it and copy the result into
+ * current, and graphics reads both back. A switch places the graph anew,
+ * so history restarts there (docs/queues.md#measured-queues): previous
+ * holds the history clear in the first frame and the first after each
+ * switch (rg_texture_history_valid false), what the frame before wrote in
+ * every other. */
+#define HISTORY_CLEAR 0x00000101u
+
+DEVICE_TEST(rg_queue_measure, history_restarts_at_each_switch)
+{
+    static fixture x;
+    fixture_open(&x);
+    eng_buffer *readback = test_host_buffer(2 * BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = NULL;
+    rg_graph_desc d = { .name = "measured history", .device = x.dev, .queue_policy = RG_QUEUE_POLICY_MEASURED,
+                        .timings = true, .log = keep, .log_user = &x.log };
+    cr_assert_eq(rg_graph_create(&d, &g), RG_SUCCESS);
+    rg_texture previous;
+    rg_texture current = rg_texture_create_history(
+        g, &(rg_texture_desc){ .name = "accum", .format = TEX_FMT, .width = TEX_W, .height = TEX_H,
+                               .history_clear.color.uint32 = { HISTORY_CLEAR } },
+        &previous);
+    rg_buffer before = rg_buffer_create(g, &(rg_buffer_desc){ .name = "before", .size = BYTES });
+    rg_buffer after = rg_buffer_create(g, &(rg_buffer_desc){ .name = "after", .size = BYTES });
+    rg_buffer out = test_import_buffer(g, "readback", readback, true);
+    dispatch step = queues_transform_of(&x.k, before, after, 3, 7);
+    rg_command_allow_queue(g, rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, before, 0), RG_QUEUE_COMPUTE);
+    queues_declare_dispatch(g, "step", &step, RG_QUEUE_COMPUTE);
+    rg_command_allow_queue(g, rg_cmd_copy_buffer_to_texture(g, after, 0, current, 0, 0, 1), RG_QUEUE_COMPUTE);
+    rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, out, 0);
+    rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, out, BYTES);
+    test_compile(g);
+    cr_assert_gt(rg_batch_count(g), 1, "async compute first");
+
+    static uint32_t want[2 * WORDS];
+    uint32_t prev = HISTORY_CLEAR, batches = 0, restarts = 0, f = 0, after_choice = 0;
+    for (; f < 80 && after_choice < 3; f++) {
+        uint32_t n = rg_batch_count(g);
+        bool valid = rg_texture_history_valid(g, previous);
+        cr_expect_eq(valid, f > 0 && n == batches, "frame %u (%u batches, %u before): history %s", f, n, batches,
+                     valid ? "kept" : "restarted");
+        if (!valid) {
+            prev = HISTORY_CLEAR;
+            restarts++;
+        }
+        batches = n;
+        queues_run_frames(&x.r, g, 1, NULL, NULL, NULL, NULL);
+        uint32_t cur = queues_transform_at(&step, prev);
+        for (uint32_t i = 0; i < WORDS; i++) {
+            want[i] = cur;
+            want[WORDS + i] = prev;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "frame %u (%u batches)", f, n);
+        cr_expect_eq(queues_expect_words(eng_buffer_mapped(readback), want, 2 * WORDS, what), 0, "%s", what);
+        prev = cur;
+        after_choice += choice_of(g).state == RG_QUEUE_CHOICE_MADE;
+    }
+    rg_queue_choice c = choice_of(g);
+    cr_expect_eq(c.state, RG_QUEUE_CHOICE_MADE, "after %u frames: %s", f, c.reason);
+    cr_expect_eq(restarts, c.async ? 3u : 2u, "history restarted %u times: the first frame, then at each switch (%s)",
+                 restarts, c.reason);
+    cr_expect_eq(x.log.problems, 0, "%s", x.log.text);
+    rg_graph_destroy(g);
+    eng_buffer_destroy(readback);
+    fixture_close(&x);
+}
