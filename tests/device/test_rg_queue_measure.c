@@ -412,20 +412,10 @@ DEVICE_TEST(rg_queue_measure, history_restarts_at_each_switch)
     rg_graph_desc d = { .name = "measured history", .device = x.dev, .queue_policy = RG_QUEUE_POLICY_MEASURED,
                         .timings = true, .log = keep, .log_user = &x.log };
     cr_assert_eq(rg_graph_create(&d, &g), RG_SUCCESS);
-    rg_texture previous;
-    rg_texture current = rg_texture_create_history(
-        g, &(rg_texture_desc){ .name = "accum", .format = TEX_FMT, .width = TEX_W, .height = TEX_H,
-                               .history_clear.color.uint32 = { HISTORY_CLEAR } },
-        &previous);
-    rg_buffer before = rg_buffer_create(g, &(rg_buffer_desc){ .name = "before", .size = BYTES });
-    rg_buffer after = rg_buffer_create(g, &(rg_buffer_desc){ .name = "after", .size = BYTES });
+    history_step h = queues_history_step(g, &x.k, "accum", HISTORY_CLEAR);
     rg_buffer out = test_import_buffer(g, "readback", readback, true);
-    dispatch step = queues_transform_of(&x.k, before, after, 3, 7);
-    rg_command_allow_queue(g, rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, before, 0), RG_QUEUE_COMPUTE);
-    queues_declare_dispatch(g, "step", &step, RG_QUEUE_COMPUTE);
-    rg_command_allow_queue(g, rg_cmd_copy_buffer_to_texture(g, after, 0, current, 0, 0, 1), RG_QUEUE_COMPUTE);
-    rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, out, 0);
-    rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, out, BYTES);
+    rg_cmd_copy_texture_to_buffer(g, h.current, 0, 0, 1, out, 0);
+    rg_cmd_copy_texture_to_buffer(g, h.previous, 0, 0, 1, out, BYTES);
     test_compile(g);
     cr_assert_gt(rg_batch_count(g), 1, "async compute first");
 
@@ -433,7 +423,7 @@ DEVICE_TEST(rg_queue_measure, history_restarts_at_each_switch)
     uint32_t prev = HISTORY_CLEAR, batches = 0, restarts = 0, f = 0, after_choice = 0;
     for (; f < 80 && after_choice < 3; f++) {
         uint32_t n = rg_batch_count(g);
-        bool valid = rg_texture_history_valid(g, previous);
+        bool valid = rg_texture_history_valid(g, h.previous);
         cr_expect_eq(valid, f > 0 && n == batches, "frame %u (%u batches, %u before): history %s", f, n, batches,
                      valid ? "kept" : "restarted");
         if (!valid) {
@@ -442,7 +432,7 @@ DEVICE_TEST(rg_queue_measure, history_restarts_at_each_switch)
         }
         batches = n;
         queues_run_frames(&x.r, g, 1, NULL, NULL, NULL, NULL);
-        uint32_t cur = queues_transform_at(&step, prev);
+        uint32_t cur = queues_transform_at(&h.step, prev);
         for (uint32_t i = 0; i < WORDS; i++) {
             want[i] = cur;
             want[WORDS + i] = prev;

@@ -25,26 +25,14 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
     enum { N = 4 };
     queues_fixture q;
     rg_graph *g = queues_fixture_open(&q, N, 2 * BYTES, "history on async");
-    rg_texture previous;
-    rg_texture current = rg_texture_create_history(
-        g, &(rg_texture_desc){ .name = "accum", .format = TEX_FMT, .width = TEX_W, .height = TEX_H,
-                               .history_clear.color.uint32 = { HISTORY_CLEAR } },
-        &previous);
-    rg_buffer before = rg_buffer_create(g, &(rg_buffer_desc){ .name = "before", .size = BYTES });
-    rg_buffer after = rg_buffer_create(g, &(rg_buffer_desc){ .name = "after", .size = BYTES });
+    history_step h = queues_history_step(g, &q.k, "accum", HISTORY_CLEAR);
     q.j.out = test_import_buffer(g, "readback", q.j.readbacks[0], true);
-    dispatch step = queues_transform_of(&q.k, before, after, 3, 7);
-    rg_command on_async[3] = { rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, before, 0),
-                               queues_declare_dispatch(g, "step", &step, RG_QUEUE_COMPUTE),
-                               rg_cmd_copy_buffer_to_texture(g, after, 0, current, 0, 0, 1) };
-    rg_command_allow_queue(g, on_async[0], RG_QUEUE_COMPUTE);
-    rg_command_allow_queue(g, on_async[2], RG_QUEUE_COMPUTE);
-    rg_command reads[2] = { rg_cmd_copy_texture_to_buffer(g, current, 0, 0, 1, q.j.out, 0),
-                            rg_cmd_copy_texture_to_buffer(g, previous, 0, 0, 1, q.j.out, BYTES) };
+    rg_command reads[2] = { rg_cmd_copy_texture_to_buffer(g, h.current, 0, 0, 1, q.j.out, 0),
+                            rg_cmd_copy_texture_to_buffer(g, h.previous, 0, 0, 1, q.j.out, BYTES) };
     test_compile(g);
     queues_check_batches(g, true);
     for (int i = 0; i < 3; i++)
-        queues_expect_queue(g, on_async[i], queues_async_queue());
+        queues_expect_queue(g, h.on_async[i], queues_async_queue());
     for (int i = 0; i < 2; i++)
         queues_expect_queue(g, reads[i], RG_QUEUE_GRAPHICS);
     cr_expect_eq(rg_queue_note_count(g), 0);
@@ -59,7 +47,7 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
     static uint32_t want[2 * WORDS];
     uint32_t prev = HISTORY_CLEAR;
     for (uint32_t f = 0; f < N; f++) {
-        uint32_t cur = queues_transform_at(&step, prev);
+        uint32_t cur = queues_transform_at(&h.step, prev);
         for (uint32_t i = 0; i < WORDS; i++) {
             want[i] = cur;
             want[WORDS + i] = prev;
