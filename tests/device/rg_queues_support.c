@@ -296,21 +296,19 @@ dispatch queues_transform_of(kernels *k, rg_buffer src, rg_buffer dst, uint32_t 
                        .push = { mul, add, WORDS } };
 }
 
-history_step queues_history_step(rg_graph *g, kernels *k, const char *name, uint32_t clear)
+void queues_history_step(history_step *h, rg_graph *g, kernels *k, const char *name, uint32_t clear)
 {
-    history_step h = { 0 };
-    h.current = rg_texture_create_history(g, &(rg_texture_desc){ .name = name, .format = TEX_FMT, .width = TEX_W,
-                                                                 .height = TEX_H, .history_clear.color.uint32 = { clear } },
-                                          &h.previous);
+    h->current = rg_texture_create_history(g, &(rg_texture_desc){ .name = name, .format = TEX_FMT, .width = TEX_W,
+                                                                  .height = TEX_H, .history_clear.color.uint32 = { clear } },
+                                           &h->previous);
     rg_buffer before = rg_buffer_create(g, &(rg_buffer_desc){ .name = "before", .size = BYTES });
     rg_buffer after = rg_buffer_create(g, &(rg_buffer_desc){ .name = "after", .size = BYTES });
-    h.step = queues_transform_of(k, before, after, 3, 7);
-    h.on_async[0] = rg_cmd_copy_texture_to_buffer(g, h.previous, 0, 0, 1, before, 0);
-    h.on_async[1] = queues_declare_dispatch(g, "step", &h.step, RG_QUEUE_COMPUTE);
-    h.on_async[2] = rg_cmd_copy_buffer_to_texture(g, after, 0, h.current, 0, 0, 1);
-    rg_command_allow_queue(g, h.on_async[0], RG_QUEUE_COMPUTE);
-    rg_command_allow_queue(g, h.on_async[2], RG_QUEUE_COMPUTE);
-    return h;
+    h->step = queues_transform_of(k, before, after, 3, 7);
+    h->on_async[0] = rg_cmd_copy_texture_to_buffer(g, h->previous, 0, 0, 1, before, 0);
+    h->on_async[1] = queues_declare_dispatch(g, "step", &h->step, RG_QUEUE_COMPUTE);
+    h->on_async[2] = rg_cmd_copy_buffer_to_texture(g, after, 0, h->current, 0, 0, 1);
+    rg_command_allow_queue(g, h->on_async[0], RG_QUEUE_COMPUTE);
+    rg_command_allow_queue(g, h->on_async[2], RG_QUEUE_COMPUTE);
 }
 
 static bool record_dispatch(const rg_record_context *rc, void *user)

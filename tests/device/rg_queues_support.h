@@ -122,14 +122,15 @@ uint32_t queues_transform_at(const dispatch *d, uint32_t v);
 /* A history texture of TEX_FMT cleared to `clear` and the step that makes
  * current from previous each frame, every command eligible for the compute
  * queue: previous copied into a buffer, transformed (* 3 + 7), copied into
- * current (on_async, in that order). */
+ * current (on_async, in that order). The dispatch's record callback keeps
+ * &h->step: h must outlive the graph's frames. */
 typedef struct history_step {
     rg_texture current, previous;
     dispatch step;
     rg_command on_async[3];
 } history_step;
 
-history_step queues_history_step(rg_graph *g, kernels *k, const char *name, uint32_t clear);
+void queues_history_step(history_step *h, rg_graph *g, kernels *k, const char *name, uint32_t clear);
 
 /* Counts the words of got that differ from want, reporting the first few. */
 uint32_t queues_expect_words(const uint32_t *got, const uint32_t *want, uint32_t count, const char *what);

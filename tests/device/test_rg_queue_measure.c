@@ -412,7 +412,8 @@ DEVICE_TEST(rg_queue_measure, history_restarts_at_each_switch)
     rg_graph_desc d = { .name = "measured history", .device = x.dev, .queue_policy = RG_QUEUE_POLICY_MEASURED,
                         .timings = true, .log = keep, .log_user = &x.log };
     cr_assert_eq(rg_graph_create(&d, &g), RG_SUCCESS);
-    history_step h = queues_history_step(g, &x.k, "accum", HISTORY_CLEAR);
+    static history_step h;
+    queues_history_step(&h, g, &x.k, "accum", HISTORY_CLEAR);
     rg_buffer out = test_import_buffer(g, "readback", readback, true);
     rg_cmd_copy_texture_to_buffer(g, h.current, 0, 0, 1, out, 0);
     rg_cmd_copy_texture_to_buffer(g, h.previous, 0, 0, 1, out, BYTES);

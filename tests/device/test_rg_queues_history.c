@@ -25,7 +25,8 @@ DEVICE_TEST(rg_queues, history_on_the_async_queue)
     enum { N = 4 };
     queues_fixture q;
     rg_graph *g = queues_fixture_open(&q, N, 2 * BYTES, "history on async");
-    history_step h = queues_history_step(g, &q.k, "accum", HISTORY_CLEAR);
+    static history_step h;
+    queues_history_step(&h, g, &q.k, "accum", HISTORY_CLEAR);
     q.j.out = test_import_buffer(g, "readback", q.j.readbacks[0], true);
     rg_command reads[2] = { rg_cmd_copy_texture_to_buffer(g, h.current, 0, 0, 1, q.j.out, 0),
                             rg_cmd_copy_texture_to_buffer(g, h.previous, 0, 0, 1, q.j.out, BYTES) };
