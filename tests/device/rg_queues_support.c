@@ -298,9 +298,9 @@ dispatch queues_transform_of(kernels *k, rg_buffer src, rg_buffer dst, uint32_t 
 
 void queues_history_step(history_step *h, rg_graph *g, kernels *k, const char *name, uint32_t clear)
 {
-    h->current = rg_texture_create_history(g, &(rg_texture_desc){ .name = name, .format = TEX_FMT, .width = TEX_W,
-                                                                  .height = TEX_H, .history_clear.color.uint32 = { clear } },
-                                           &h->previous);
+    rg_texture_desc desc = { .name = name, .format = TEX_FMT, .width = TEX_W, .height = TEX_H,
+                             .history_clear.color.uint32 = { clear } };
+    h->current = rg_texture_create_history(g, &desc, &h->previous);
     rg_buffer before = rg_buffer_create(g, &(rg_buffer_desc){ .name = "before", .size = BYTES });
     rg_buffer after = rg_buffer_create(g, &(rg_buffer_desc){ .name = "after", .size = BYTES });
     h->step = queues_transform_of(k, before, after, 3, 7);
