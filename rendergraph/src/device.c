@@ -476,7 +476,12 @@ void rg__retire_end(rg_graph *g, const char *what)
     if (grp && grp->count) {
         bool held = grp->held;
         uint32_t count = grp->count;
-        push(g->dev, grp, grp);
+        if (g->keep_retired) {
+            grp->next = g->kept;
+            g->kept = grp;
+        } else {
+            push(g->dev, grp, grp);
+        }
         if (held)
             warn_held(g, count, what);
     } else if (grp) {
@@ -484,6 +489,17 @@ void rg__retire_end(rg_graph *g, const char *what)
     }
     g->unretired = 0; /* the frames' objects are in the group */
     rg__device_collect(g->dev);
+}
+
+void rg__retire_release(rg_graph *g)
+{
+    rg__retired_group *first = g->kept, *last = first;
+    if (!first)
+        return;
+    while (last->next)
+        last = last->next;
+    g->kept = NULL;
+    push(g->dev, first, last);
 }
 
 /* The application waited for the device: whatever is held goes. */

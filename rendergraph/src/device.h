@@ -140,9 +140,13 @@ typedef struct rg__retired {
 void rg__retire_begin(rg_graph *g);
 /* Hands one object to the open group, or destroys it at once. */
 void rg__retire(const rg_graph *g, rg__retired object);
-/* Closes the group (onto the device's list; a held one is logged, once
- * per graph, naming `what` freed it) and collects. */
+/* Closes the group (onto the device's list, or g->kept while
+ * g->keep_retired; a held one is logged, once per graph, naming `what`
+ * freed it) and collects. */
 void rg__retire_end(rg_graph *g, const char *what);
+/* Hands the groups a measured-policy switch kept (g->kept) to the
+ * device's list, where they retire as any group. */
+void rg__retire_release(rg_graph *g);
 /* Releases every group whose point has signalled (checked, never
  * waited); the count of objects still held. */
 uint32_t rg__device_collect(rg_device *d);

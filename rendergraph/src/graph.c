@@ -447,7 +447,11 @@ void rg__queues_switch(rg_graph *g, const char *what)
     rg__measure_spent_free(g);
     rg__frames_take_plan(g, &g->measure.spent_submissions, &g->measure.spent_cmds);
     g->measure.one_queue = !g->measure.one_queue;
+    /* That plan's semaphores are the placement's: its group waits for
+     * the next execute, or a fast GPU could see them destroyed at once. */
+    g->keep_retired = true;
     discard_from(g, RG__COMPILED, what);
+    g->keep_retired = false;
     rg_result r = compile_run(g);
     if (r != RG_SUCCESS) {
         rg__compiled_free(g);

@@ -196,6 +196,11 @@ struct rg_graph {
     /* The group placement_free fills (device.c); NULL: objects are
      * destroyed at once. */
     struct rg__retired_group *retiring;
+    /* A measured-policy switch's groups, kept off the device's list until
+     * the next execute or destroy (rg__retire_release): the plan it spent
+     * stays valid until then, its semaphores included. */
+    struct rg__retired_group *kept;
+    bool keep_retired;                /* placement_free keeps its group so (graph.c) */
 };
 
 /* rg_place's work (graph.c), for the execute calls (graph_execute.c),

@@ -9,6 +9,7 @@
  * and places the other way after a frame's submission (rg__queues_switch),
  * so that a plan already handed out stays whole.
  */
+#include "device.h"
 #include "execute.h"
 
 #include <stdarg.h>
@@ -205,6 +206,7 @@ void rg__measure_spent_free(rg_graph *g)
     rg__free(g, g->measure.spent_cmds);
     g->measure.spent_submissions = NULL;
     g->measure.spent_cmds = NULL;
+    rg__retire_release(g);
 }
 
 rg_result rg_queue_choice_get(const rg_graph *graph, rg_queue_choice *out)

@@ -281,8 +281,18 @@ DEVICE_TEST(rg_queue_measure, switches_with_frames_in_flight)
          * dispatches' descriptor sets, which the next frame rewrites for
          * the new buffers, must wait for them (the test's, not the
          * graph's: its old placement retires after them by itself). */
-        if (rg_batch_count(x.ch.g) != n)
+        if (rg_batch_count(x.ch.g) != n) {
             cr_assert_eq(vkDeviceWaitIdle(x.r.dev), VK_SUCCESS);
+            /* The plan's semaphores are the old placement's: done with on
+             * the GPU, yet valid until the next execute, collected or not. */
+            rg_device_collect(x.dev);
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t value = 0;
+                cr_expect_eq(vkGetSemaphoreCounterValue(x.r.dev, plan.submissions[i].signal.semaphore, &value),
+                             VK_SUCCESS);
+                cr_expect_geq(value, plan.submissions[i].signal.value, "frame %u, batch %u", f, i);
+            }
+        }
     }
     cr_assert_eq(vkDeviceWaitIdle(x.r.dev), VK_SUCCESS);
     for (uint32_t i = 0; i < 3; i++)
