@@ -58,7 +58,8 @@ void rg__measure_timings_off(rg_graph *g);
 void rg__measure_executing(rg_graph *g);
 /* rg_submit's time on the CPU for a frame of the way compiled now. */
 void rg__measure_submit(rg_graph *g, double ms);
-/* Frees the plan a switch kept readable (rg__queue_measure). */
+/* Frees the plan a switch kept readable (rg__queue_measure) and hands the
+ * placement it spent to the device's retirement (rg__retire_release). */
 void rg__measure_spent_free(rg_graph *g);
 /* The choice from n frames each way (pure): *out and the log's sentence;
  * returns whether async compute is kept. */
