@@ -183,8 +183,15 @@ eng_result eng_context_create(const eng_context_desc *desc, eng_context **out)
     ctx->quiet = desc->quiet;
     ctx->log = desc->log;
     ctx->log_user = desc->log_user;
-    /* The loader's entry point is the only Vulkan symbol the engine names. */
-    const char *missing = eng__vk_load_global(&ctx->vk, gipa ? gipa : vkGetInstanceProcAddr);
+    /* The engine names no Vulkan symbol: without the application's entry
+     * point it opens the loader itself. */
+    if (!gipa && !(gipa = eng__vk_loader_open(&ctx->loader))) {
+        eng_result r = eng__fail(ENG_ERROR_NO_DEVICE, "eng_context_create: no Vulkan loader could be opened (tried "
+                                 "%s): install one, or pass get_instance_proc_addr", eng__vk_loader_names());
+        eng_context_destroy(ctx);
+        return r;
+    }
+    const char *missing = eng__vk_load_global(&ctx->vk, gipa);
     eng_result res = ENG_SUCCESS;
     if (missing)
         res = eng__fail(ENG_ERROR_VULKAN, "eng_context_create: get_instance_proc_addr does not give %s", missing);
@@ -229,6 +236,7 @@ void eng_context_destroy(eng_context *ctx)
         if (ctx->instance && vk->DestroyInstance)
             vk->DestroyInstance(ctx->instance, vk->allocator);
     }
+    eng__vk_loader_close(ctx->loader);
     rg_allocator host = ctx->host;
     eng__host_free(&host, ctx);
 }

@@ -14,6 +14,7 @@
 
 struct eng_context {
     eng__vk vk;                       /* every Vulkan call goes through it */
+    void *loader;                     /* the loader the engine opened (vk_loader.c), or NULL */
     /* The application's allocators (copies): host memory (zeroed: malloc)
      * and Vulkan's (vk.allocator points at vk_allocator when given). */
     rg_allocator host;

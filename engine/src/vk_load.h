@@ -16,4 +16,12 @@ const char *eng__vk_load_instance(eng__vk *vk, VkInstance instance, bool surface
  * where swapchain, VK_KHR_push_descriptor's where push_descriptor. */
 const char *eng__vk_load_device(eng__vk *vk, VkDevice device, bool swapchain, bool push_descriptor);
 
+/* The Vulkan loader opened at run time (vk_loader.c), for a context given
+ * no vkGetInstanceProcAddr: its vkGetInstanceProcAddr, NULL when no
+ * loader opens; *library is what eng__vk_loader_close closes (NULL
+ * allowed). eng__vk_loader_names lists the names tried, for a message. */
+PFN_vkGetInstanceProcAddr eng__vk_loader_open(void **library);
+const char *eng__vk_loader_names(void);
+void eng__vk_loader_close(void *library);
+
 #endif

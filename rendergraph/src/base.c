@@ -174,9 +174,17 @@ static rg__status *status_of(const rg_graph *g)
     return redirect.graph == g && redirect.status ? redirect.status : g->status;
 }
 
+/* This thread's last refusal for another thread holding a graph: its
+ * own message, which the graph's (the holder's) must not replace. Cleared
+ * when this thread next takes that graph. */
+static RG__THREAD_LOCAL struct {
+    const rg_graph *graph;
+    char text[RG__NAME_MAX + 512];
+} busy_note;
+
 const char *rg__status_message(const rg_graph *g)
 {
-    return status_of(g)->message;
+    return busy_note.graph == g ? busy_note.text : status_of(g)->message;
 }
 
 rg_result rg__report(const rg_graph *g, rg_result r, const char *fmt, ...)
@@ -211,31 +219,59 @@ const char rg__frame_call[] = "rg_execute_begin (a frame recorded in chunks, unt
 /* Its address names the thread. */
 static RG__THREAD_LOCAL char thread_tag;
 
+/* A refusal of a call back into g from the thread in it: reported, and
+ * logged even where the report is not (a chunk's status, a kept error). */
+static rg_result reentered(rg_graph *g, const char *text)
+{
+    bool logged = g->status->state != RG__FAILED && status_of(g) == g->status;
+    rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s", text);
+    if (!logged)
+        log_text(g, RG_LOG_ERROR, text);
+    return RG_ERROR_INVALID_ARGUMENT;
+}
+
 rg_result rg__enter(rg_graph *g, const char *what, bool declaration)
 {
+    if (atomic_load_explicit(&g->magic, memory_order_acquire) != RG__GRAPH_LIVE) {
+        rg__destroyed(what, "graph", g);
+        return RG_ERROR_INVALID_HANDLE;
+    }
     const char *holder = NULL;
     uintptr_t me = (uintptr_t)&thread_tag;
     if (atomic_compare_exchange_strong_explicit(&g->busy, &holder, what, memory_order_acquire,
                                                 memory_order_relaxed)) {
         atomic_store_explicit(&g->busy_thread, me, memory_order_relaxed);
+        if (busy_note.graph == g)
+            busy_note.graph = NULL;
+        if (g->orphaned && strcmp(what, "rg_graph_destroy") != 0) {
+            rg__report(g, RG_ERROR_INVALID_HANDLE, "%s: graph '%s' lost its device (rg_device_destroy came first): "
+                       "only rg_graph_destroy remains for it", what, g->name);
+            rg__leave(g);
+            return RG_ERROR_INVALID_HANDLE;
+        }
         return RG_SUCCESS;
     }
+    char text[sizeof busy_note.text];
     if (atomic_load_explicit(&g->busy_thread, memory_order_relaxed) == me) {
         if (holder == rg__frame_call)
-            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' is recording a frame in chunks "
-                              "(rg_execute_end ends it)", what, g->name);
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' is in %s on this thread (a record callback "
-                          "may not change the graph it records)", what, g->name, holder);
+            snprintf(text, sizeof text, "%s: graph '%s' is recording a frame in chunks (rg_execute_end ends it)",
+                     what, g->name);
+        else
+            snprintf(text, sizeof text, "%s: graph '%s' is in %s on this thread (a record callback may not change "
+                     "the graph it records)", what, g->name, holder);
+        return reentered(g, text);
     }
     if (declaration) {
         const char *none = NULL;
         atomic_compare_exchange_strong(&g->refused, &none, what);
     }
-    /* Only the log: the graph's message belongs to the thread in it. */
-    char text[RG__NAME_MAX + 512];
+    /* The log and this thread's note: the graph's message belongs to the
+     * thread in it. */
     snprintf(text, sizeof text, "%s: graph '%s' is busy: another thread is in %s (a graph belongs to one thread at "
              "a time: rendergraph.h, \"Threads\")", what, g->name, holder);
     log_text(g, RG_LOG_ERROR, text);
+    memcpy(busy_note.text, text, sizeof text);
+    busy_note.graph = g;
     return RG_ERROR_BUSY;
 }
 
@@ -271,9 +307,10 @@ static void default_free(void *user, void *p)
     free(p);
 }
 
+static const rg_allocator libc = {default_alloc, default_realloc, default_free, NULL};
+
 bool rg__allocator_resolve(const rg_allocator *given, const rg_allocator *fallback, rg_allocator *out)
 {
-    static const rg_allocator libc = {default_alloc, default_realloc, default_free, NULL};
     const rg_allocator *a = given ? given : fallback ? fallback : &libc;
     if (!a->alloc || !a->realloc || !a->free)
         return false;
@@ -374,4 +411,42 @@ uint32_t rg__sub_slot(const rg__resource *r, VkImageAspectFlagBits aspect, uint3
         return r->sub_base;
     uint32_t a = rg__popcount32(r->aspects & ((uint32_t)aspect - 1u));
     return r->sub_base + (a * r->mip_levels + mip) * r->array_layers + layer;
+}
+
+/* ------------------------------------------------------ destroyed objects */
+
+static RG__THREAD_LOCAL char destroyed_message[192];
+
+void rg__destroyed(const char *what, const char *kind, const void *p)
+{
+    snprintf(destroyed_message, sizeof destroyed_message, "%s: the %s at %p was destroyed (a call on it after "
+             "its destroy call is the application's bug)", what, kind, p);
+    rg__log_default(NULL, RG_LOG_ERROR, kind, destroyed_message);
+}
+
+const char *rg__destroyed_message(void) { return destroyed_message; }
+
+bool rg__graph_live(const rg_graph *g, const char *what)
+{
+    if (!g)
+        return false;
+    if (atomic_load_explicit(&g->magic, memory_order_acquire) == RG__GRAPH_LIVE)
+        return true;
+    rg__destroyed(what, "graph", g);
+    return false;
+}
+
+/* The quarantined blocks, a ring: the slot a block takes held the block
+ * RG__QUARANTINE destroys before it, which is freed now. */
+static _Atomic(void *) quarantined[RG__QUARANTINE];
+static atomic_uint quarantine_next;
+
+void rg__quarantine(void *block, const rg_allocator *alloc)
+{
+    if (alloc->free != libc.free) {
+        alloc->free(alloc->user, block);
+        return;
+    }
+    unsigned slot = atomic_fetch_add(&quarantine_next, 1u) % RG__QUARANTINE;
+    free(atomic_exchange(&quarantined[slot], block));
 }

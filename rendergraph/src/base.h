@@ -117,6 +117,36 @@ uint32_t rg__texture_index(const rg_graph *g, rg_texture t);
 uint32_t rg__buffer_index(const rg_graph *g, rg_buffer b);
 uint32_t rg__command_index(const rg_graph *g, rg_command c);
 
+/* ------------------------------------------------------ destroyed objects */
+
+/* A graph's and a device's first word: its RG__*_LIVE value while it
+ * lives, RG__DEAD from its destroy on. Every public call that takes one
+ * reads that word before anything else, so a destroyed object is refused
+ * (RG_ERROR_INVALID_HANDLE), never read. */
+#define RG__GRAPH_LIVE 0x47677200u    /* "\0rgG" */
+#define RG__DEVICE_LIVE 0x44677200u   /* "\0rgD" */
+#define RG__DEAD 0xdeadd00du
+
+/* Whether g is a graph that lives. A destroyed one's call `what` is
+ * logged on stderr (its own log went with it) naming the call and the
+ * pointer, and this thread's rg_graph_error_message for it says so.
+ * False for NULL, without a message. */
+bool rg__graph_live(const rg_graph *g, const char *what);
+bool rg__device_live(const rg_device *d, const char *what);
+/* Says that `what` was called on the destroyed object `kind` at p. */
+void rg__destroyed(const char *what, const char *kind, const void *p);
+/* This thread's message about its last call on a destroyed object. */
+const char *rg__destroyed_message(void);
+
+/* Hands back the block of a destroyed graph or device. From the default
+ * allocator it is held in a quarantine of the last RG__QUARANTINE such
+ * blocks (freed as later ones come), so the poisoned word stays there to
+ * read; from the application's allocator it goes back at once (a free
+ * after the destroy call could reach an allocator the application
+ * already dropped). */
+#define RG__QUARANTINE 16u
+void rg__quarantine(void *block, const rg_allocator *alloc);
+
 /* ------------------------------------------------------ one-thread rule */
 
 /* Whether a frame is being recorded in chunks (then the graph must not

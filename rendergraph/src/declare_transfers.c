@@ -7,6 +7,8 @@
 #include "declare_internal.h"
 #include "bits.h"
 
+#include <string.h>
+
 /* A built-in command's access through the usage table. */
 static bool table_access(rg__pending *p, uint32_t ri, rg_usage usage, const rg_range *range)
 {
@@ -79,8 +81,9 @@ static rg_command cmd_copy_buffer_taken(rg_graph *graph, rg_buffer src, VkDevice
  * copied one named aspect at a time; aspect 0 is the format's every
  * aspect); the buffer must hold the tightly packed texel blocks of that
  * aspect, sized from the format table. */
-static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSize offset, VkImageAspectFlags aspect,
-                            uint32_t mip, uint32_t layer, uint32_t *layer_count, rg_range *range)
+static bool copy_image_args(rg__pending *p, const char *call, uint32_t ti, uint32_t bi, VkDeviceSize offset,
+                            VkImageAspectFlags aspect, uint32_t mip, uint32_t layer, uint32_t *layer_count,
+                            rg_range *range)
 {
     const rg__resource *t = &p->g->decl.resources[ti];
     uint32_t n = *layer_count ? *layer_count : 1;
@@ -88,25 +91,27 @@ static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSi
         aspect = t->aspects;
     bool single = (aspect & (aspect - 1)) == 0;
     if ((aspect & ~t->aspects) || (!single && aspect != t->aspects)) {
-        rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "command '%s': aspect 0x%x is not one aspect of texture '%s' "
-                 "(format %s, aspects 0x%x)", p->name, (unsigned)aspect, t->name, rg_format_name(t->format),
-                 (unsigned)t->aspects);
+        rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s': aspect 0x%x is not one aspect of texture "
+                 "'%s' (format %s, aspects 0x%x)", call, p->name, (unsigned)aspect, t->name,
+                 rg_format_name(t->format), (unsigned)t->aspects);
         return false;
     }
     if (mip >= t->mip_levels || layer >= t->array_layers || n > t->array_layers - layer) {
-        rg__fail(p->g, RG_ERROR_BAD_RANGE, "command '%s': mip %u layers %u+%u outside texture '%s'", p->name, mip,
-                 layer, n, t->name);
+        rg__fail(p->g, RG_ERROR_BAD_RANGE, "%s: command '%s': mip %u layers %u+%u outside texture '%s'", call,
+                 p->name, mip, layer, n, t->name);
         return false;
     }
     if (t->samples != VK_SAMPLE_COUNT_1_BIT) {
-        rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "command '%s': texture '%s' is multisampled", p->name, t->name);
+        rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s': texture '%s' is multisampled", call, p->name,
+                 t->name);
         return false;
     }
     if (aspect == (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) {
-        rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "command '%s': texture '%s' has depth and stencil aspects (format "
-                 "%s); a buffer copy moves one aspect (VUID-VkBufferImageCopy-aspectMask-00212): name it "
-                 "(rg_cmd_copy_texture_aspect_to_buffer, rg_cmd_copy_buffer_to_texture_aspect)", p->name, t->name,
-                 rg_format_name(t->format));
+        rg__fail(p->g, RG_ERROR_INVALID_ARGUMENT, "%s: command '%s': texture '%s' has depth and stencil aspects "
+                 "(format %s); a buffer copy moves one aspect (VUID-VkBufferImageCopy-aspectMask-00212): name it "
+                 "with %s", call, p->name, t->name, rg_format_name(t->format),
+                 strstr(call, "to_texture") ? "rg_cmd_copy_buffer_to_texture_aspect"
+                                            : "rg_cmd_copy_texture_aspect_to_buffer");
         return false;
     }
     rg_format_info f = rg_format_get_info(t->format);
@@ -146,9 +151,9 @@ static bool copy_image_args(rg__pending *p, uint32_t ti, uint32_t bi, VkDeviceSi
 /* A copy between a buffer and a texture's subresources, to_texture saying
  * which way; the handles are checked in the public call's argument order,
  * its source's access first. */
-static rg_command copy_image_taken(rg_graph *graph, bool to_texture, rg_buffer buffer, VkDeviceSize offset,
-                                   rg_texture texture, VkImageAspectFlags aspect, uint32_t mip, uint32_t layer,
-                                   uint32_t layer_count)
+static rg_command copy_image_taken(rg_graph *graph, const char *call, bool to_texture, rg_buffer buffer,
+                                   VkDeviceSize offset, rg_texture texture, VkImageAspectFlags aspect, uint32_t mip,
+                                   uint32_t layer, uint32_t layer_count)
 {
     rg__pending p;
     if (!transfer_begin(graph, to_texture ? "copy_buffer_to_texture" : "copy_texture_to_buffer", &p))
@@ -159,7 +164,7 @@ static rg_command copy_image_taken(rg_graph *graph, bool to_texture, rg_buffer b
     if (!to_texture && (t = rg__texture_arg(&p, texture)) != RG__NONE)
         b = rg__buffer_arg(&p, buffer);
     rg_range range;
-    if (t == RG__NONE || b == RG__NONE || !copy_image_args(&p, t, b, offset, aspect, mip, layer, &layer_count, &range))
+    if (t == RG__NONE || b == RG__NONE || !copy_image_args(&p, call, t, b, offset, aspect, mip, layer, &layer_count, &range))
         return (rg_command){0};
     uint32_t src = to_texture ? b : t, dst = to_texture ? t : b;
     if (!table_access(&p, src, RG_USAGE_TRANSFER_SRC, to_texture ? NULL : &range) ||
@@ -298,7 +303,8 @@ rg_command rg_cmd_copy_buffer_to_texture(rg_graph *graph, rg_buffer src, VkDevic
                                          uint32_t mip, uint32_t layer, uint32_t layer_count)
 {
     RG__DECLARING(graph, "rg_cmd_copy_buffer_to_texture", rg_command,
-                  copy_image_taken(graph, true, src, offset, dst, 0, mip, layer, layer_count));
+                  copy_image_taken(graph, "rg_cmd_copy_buffer_to_texture", true, src, offset, dst, 0, mip, layer,
+                                   layer_count));
 }
 
 rg_command rg_cmd_copy_buffer_to_texture_aspect(rg_graph *graph, rg_buffer src, VkDeviceSize offset, rg_texture dst,
@@ -306,14 +312,16 @@ rg_command rg_cmd_copy_buffer_to_texture_aspect(rg_graph *graph, rg_buffer src, 
                                                 uint32_t layer_count)
 {
     RG__DECLARING(graph, "rg_cmd_copy_buffer_to_texture_aspect", rg_command,
-                  copy_image_taken(graph, true, src, offset, dst, aspect, mip, layer, layer_count));
+                  copy_image_taken(graph, "rg_cmd_copy_buffer_to_texture_aspect", true, src, offset, dst, aspect,
+                                   mip, layer, layer_count));
 }
 
 rg_command rg_cmd_copy_texture_to_buffer(rg_graph *graph, rg_texture src, uint32_t mip, uint32_t layer,
                                          uint32_t layer_count, rg_buffer dst, VkDeviceSize offset)
 {
     RG__DECLARING(graph, "rg_cmd_copy_texture_to_buffer", rg_command,
-                  copy_image_taken(graph, false, dst, offset, src, 0, mip, layer, layer_count));
+                  copy_image_taken(graph, "rg_cmd_copy_texture_to_buffer", false, dst, offset, src, 0, mip, layer,
+                                   layer_count));
 }
 
 rg_command rg_cmd_copy_texture_aspect_to_buffer(rg_graph *graph, rg_texture src, VkImageAspectFlags aspect,
@@ -321,7 +329,8 @@ rg_command rg_cmd_copy_texture_aspect_to_buffer(rg_graph *graph, rg_texture src,
                                                 VkDeviceSize offset)
 {
     RG__DECLARING(graph, "rg_cmd_copy_texture_aspect_to_buffer", rg_command,
-                  copy_image_taken(graph, false, dst, offset, src, aspect, mip, layer, layer_count));
+                  copy_image_taken(graph, "rg_cmd_copy_texture_aspect_to_buffer", false, dst, offset, src, aspect,
+                                   mip, layer, layer_count));
 }
 
 rg_command rg_cmd_clear_texture(rg_graph *graph, rg_texture texture, const rg_range *range, const VkClearValue *value)

@@ -16,11 +16,15 @@ static rg_buffer buffer_of(const rg_graph *g, uint32_t i) { return (rg_buffer){r
 /* A declaration a failed call left incomplete has no data: counts 0. */
 uint32_t rg_declared_resource_count(const rg_graph *graph)
 {
+    if (graph && !rg__graph_live(graph, "rg_declared_resource_count"))
+        return 0;
     return graph && !graph->status->incomplete ? graph->decl.resource_count : 0;
 }
 
 uint32_t rg_declared_command_count(const rg_graph *graph)
 {
+    if (graph && !rg__graph_live(graph, "rg_declared_command_count"))
+        return 0;
     return graph && !graph->status->incomplete ? graph->decl.cmd_count : 0;
 }
 
@@ -60,6 +64,8 @@ static rg_texture_desc texture_desc(const rg_graph *g, const rg__resource *r)
 
 rg_result rg_declared_resource_get(const rg_graph *graph, uint32_t index, rg_declared_resource *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_declared_resource_get"))
+        return RG_ERROR_INVALID_HANDLE;
     if (!graph || !out || index >= graph->decl.resource_count || graph->status->incomplete) {
         if (out)
             memset(out, 0, sizeof *out);
@@ -139,6 +145,8 @@ static void transfer_args(const rg_graph *g, const rg__cmd *c, rg_declared_comma
 
 rg_result rg_declared_command_get(const rg_graph *graph, uint32_t index, rg_declared_command *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_declared_command_get"))
+        return RG_ERROR_INVALID_HANDLE;
     if (!graph || !out || index >= graph->decl.cmd_count || graph->status->incomplete) {
         if (out)
             memset(out, 0, sizeof *out);
@@ -166,6 +174,8 @@ rg_result rg_declared_command_get(const rg_graph *graph, uint32_t index, rg_decl
 
 rg_graph_desc rg_graph_get_desc(const rg_graph *graph)
 {
+    if (graph && !rg__graph_live(graph, "rg_graph_get_desc"))
+        return (rg_graph_desc){0};
     if (!graph)
         return (rg_graph_desc){0};
     return (rg_graph_desc){.name = graph->name, .device = graph->dev, .no_aliasing = graph->no_aliasing,

@@ -23,6 +23,11 @@ static void device_log(rg_log_fn log, void *user, rg_log_level level, const char
         rg__log_default(NULL, level, "device", message);
 }
 
+void rg__device_log(const rg_device *d, rg_log_level level, const char *message)
+{
+    device_log(d->log, d->log_user, level, message);
+}
+
 static rg_result device_fail(const rg_device_desc *desc, rg_result r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -234,7 +239,7 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: out is NULL");
     *out = NULL;
     if (!desc)
-        return RG_ERROR_INVALID_ARGUMENT;
+        return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: desc is NULL");
     const char *missing = !desc->instance                                    ? "instance"
                           : !desc->physical_device                           ? "physical_device"
                           : !desc->device                                    ? "device"
@@ -266,7 +271,11 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
         return device_fail(desc, RG_ERROR_OUT_OF_MEMORY, "rg_device_create: out of host memory");
     memset(d, 0, sizeof *d);
     atomic_init(&d->retired, NULL);
-    atomic_init(&d->graphs, 0);
+    if (!rg__mutex_init(&d->graphs_lock)) {
+        alloc.free(alloc.user, d);
+        return device_fail(desc, RG_ERROR_OUT_OF_MEMORY, "rg_device_create: out of system resources (a mutex)");
+    }
+    atomic_init(&d->magic, RG__DEVICE_LIVE);
     d->alloc = alloc;
     d->vk_alloc = desc->vk_allocator;
     d->instance = desc->instance;
@@ -281,19 +290,19 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
             d->queues[q] = desc->queues[q];
     missing = load(d, desc->get_instance_proc_addr, desc->local_read, desc->debug_utils);
     if (missing) {
-        rg_device_destroy(d);
+        rg__device_free(d);
         return device_fail(desc, RG_ERROR_UNSUPPORTED, "rg_device_create: %s not found through "
                            "get_instance_proc_addr", missing);
     }
     char why[256];
     if (mismatch(d, why, sizeof why)) {
-        rg_device_destroy(d);
+        rg__device_free(d);
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: %s", why);
     }
     read_caps(d, api_version, desc->local_read, desc->tile_profile);
     uint32_t offered = d->properties.apiVersion;
     if (offered < VK_API_VERSION_1_3) {
-        rg_device_destroy(d);
+        rg__device_free(d);
         return device_fail(desc, RG_ERROR_UNSUPPORTED, "rg_device_create: the device offers Vulkan %u.%u, "
                            "below 1.3", VK_API_VERSION_MAJOR(offered), VK_API_VERSION_MINOR(offered));
     }
@@ -399,7 +408,10 @@ uint32_t rg__device_collect(rg_device *d)
     return held;
 }
 
-uint32_t rg_device_collect(rg_device *device) { return device ? rg__device_collect(device) : 0; }
+uint32_t rg_device_collect(rg_device *device)
+{
+    return rg__device_live(device, "rg_device_collect") ? rg__device_collect(device) : 0;
+}
 
 void rg__retire_begin(rg_graph *g)
 {
@@ -503,30 +515,35 @@ void rg__retire_release(rg_graph *g)
 }
 
 /* The application waited for the device: whatever is held goes. */
-void rg_device_destroy(rg_device *device)
+void rg__device_free(rg_device *d)
 {
-    if (!device)
-        return;
-    unsigned graphs = atomic_load(&device->graphs);
-    if (graphs) {
-        char message[256];
-        snprintf(message, sizeof message, "rg_device_destroy: %u graph%s made on the device %s not destroyed: "
-                 "destroy them first (a call on one now would use the destroyed device)", graphs,
-                 graphs == 1 ? "" : "s", graphs == 1 ? "is" : "are");
-        device_log(device->log, device->log_user, RG_LOG_ERROR, message);
-    }
-    rg__retired_group *list = atomic_exchange(&device->retired, NULL);
+    rg__retired_group *list = atomic_exchange(&d->retired, NULL);
     while (list) {
         rg__retired_group *next = list->next;
-        release_group(device, list);
+        release_group(d, list);
         list = next;
     }
-    device->alloc.free(device->alloc.user, device);
+    rg__mutex_destroy(&d->graphs_lock);
+    atomic_store_explicit(&d->magic, RG__DEAD, memory_order_release);
+    rg__quarantine(d, &d->alloc);
+}
+
+bool rg__device_live(const rg_device *d, const char *what)
+{
+    if (!d)
+        return false;
+    if (atomic_load_explicit(&d->magic, memory_order_acquire) == RG__DEVICE_LIVE)
+        return true;
+    rg__destroyed(what, "device", d);
+    return false;
 }
 
 rg_device_caps rg_device_get_caps(const rg_device *device)
 {
-    return device ? device->caps : (rg_device_caps){0};
+    return rg__device_live(device, "rg_device_get_caps") ? device->caps : (rg_device_caps){0};
 }
 
-VkDevice rg_device_handle(const rg_device *device) { return device ? device->device : VK_NULL_HANDLE; }
+VkDevice rg_device_handle(const rg_device *device)
+{
+    return rg__device_live(device, "rg_device_handle") ? device->device : VK_NULL_HANDLE;
+}

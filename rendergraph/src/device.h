@@ -6,6 +6,7 @@
 #define RG_DEVICE_H
 
 #include "base.h"
+#include "thread.h"
 
 /* The Vulkan functions the library calls, every one loaded by
  * rg_device_create through the application's vkGetInstanceProcAddr (the
@@ -76,6 +77,8 @@ typedef struct rg__vk {
 } rg__vk;
 
 struct rg_device {
+    /* RG__DEVICE_LIVE until rg_device_destroy poisons it (base.h). */
+    _Atomic uint32_t magic;
     VkInstance instance;
     VkPhysicalDevice physical;
     VkDevice device;
@@ -95,9 +98,11 @@ struct rg_device {
      * (device.c): a list pushed and taken whole with atomics, so graphs on
      * other threads may retire and collect at once. */
     _Atomic(struct rg__retired_group *) retired;
-    /* Graphs made on it and not destroyed: rg_device_destroy says when
-     * some remain (their next call would use a destroyed device). */
-    atomic_uint graphs;
+    /* Graphs made on it and not destroyed, linked through their
+     * device_prev/device_next: rg_device_destroy leaves any that remain
+     * without their Vulkan objects (graph.c). */
+    rg__mutex graphs_lock;
+    struct rg_graph *graph_list;
 };
 
 /* ------------------------------------------------------------- retirement */
@@ -150,5 +155,10 @@ void rg__retire_release(rg_graph *g);
 /* Releases every group whose point has signalled (checked, never
  * waited); the count of objects still held. */
 uint32_t rg__device_collect(rg_device *d);
+/* A message about the device to its log (or stderr). */
+void rg__device_log(const rg_device *d, rg_log_level level, const char *message);
+/* rg_device_destroy's own part, once its graphs are left (graph.c):
+ * every retired group released, the device poisoned and handed back. */
+void rg__device_free(rg_device *d);
 
 #endif

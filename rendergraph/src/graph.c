@@ -77,6 +77,8 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     *out = NULL;
     if (!desc)
         return RG_ERROR_INVALID_ARGUMENT;
+    if (desc->device && !rg__device_live(desc->device, "rg_graph_create"))
+        return RG_ERROR_INVALID_HANDLE;
     rg_allocator alloc;
     if (!rg__allocator_resolve(desc->allocator, desc->device ? &desc->device->alloc : NULL, &alloc))
         return RG_ERROR_INVALID_ARGUMENT;
@@ -125,11 +127,29 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     atomic_flag_clear(&g->printed->lock);
     declaration_clear(g);
     if (g->dev) {
-        atomic_fetch_add(&g->dev->graphs, 1);
+        rg__mutex_lock(&g->dev->graphs_lock);
+        g->device_next = g->dev->graph_list;
+        if (g->device_next)
+            g->device_next->device_prev = g;
+        g->dev->graph_list = g;
+        rg__mutex_unlock(&g->dev->graphs_lock);
         rg__device_collect(g->dev);
     }
+    atomic_init(&g->magic, RG__GRAPH_LIVE);
     *out = g;
     return RG_SUCCESS;
+}
+
+/* Takes g off its device's list (under the device's graphs_lock). */
+static void unlink_from_device(rg_graph *g)
+{
+    if (g->device_prev)
+        g->device_prev->device_next = g->device_next;
+    else
+        g->dev->graph_list = g->device_next;
+    if (g->device_next)
+        g->device_next->device_prev = g->device_prev;
+    g->device_prev = g->device_next = NULL;
 }
 
 static void destroy_taken(rg_graph *graph)
@@ -145,10 +165,54 @@ static void destroy_taken(rg_graph *graph)
     rg__free(graph, graph->decl.spans);
     rg__free(graph, graph->decl.declared);
     rg__mutex_destroy(&graph->views_lock);
-    if (graph->dev)
-        atomic_fetch_sub(&graph->dev->graphs, 1);
+    if (graph->dev) {
+        rg_device *d = graph->dev;
+        rg__mutex_lock(&d->graphs_lock);
+        unlink_from_device(graph);
+        rg__mutex_unlock(&d->graphs_lock);
+    }
+    /* Held by "rg_graph_destroy" for good: a racing call is BUSY until the
+     * poisoned word refuses it. */
+    atomic_store_explicit(&graph->magic, RG__DEAD, memory_order_release);
     rg_allocator alloc = graph->alloc;
-    alloc.free(alloc.user, graph);
+    rg__quarantine(graph, &alloc);
+}
+
+/* The device goes first (rg_device_destroy, after the application waited
+ * for it): the graph's Vulkan objects are destroyed with it and the graph
+ * keeps host memory alone, every call but rg_graph_destroy refused. */
+static void orphan(rg_graph *g)
+{
+    placement_free(g, "rg_device_destroy");
+    rg__measure_spent_free(g);
+    rg__retire_release(g);
+    unlink_from_device(g);
+    g->dev = NULL;
+    g->orphaned = true;
+}
+
+void rg_device_destroy(rg_device *device)
+{
+    if (!rg__device_live(device, "rg_device_destroy"))
+        return;
+    rg__mutex_lock(&device->graphs_lock);
+    uint32_t left = 0;
+    char names[160] = "";
+    for (rg_graph *g = device->graph_list; g; g = g->device_next, left++)
+        if (strlen(names) + strlen(g->name) + 4 < sizeof names)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s'%s'", left ? ", " : "", g->name);
+    if (left) {
+        char message[512];
+        snprintf(message, sizeof message, "rg_device_destroy: %u graph%s made on the device %s not destroyed (%s): "
+                 "%s Vulkan objects are destroyed now and only rg_graph_destroy remains for %s (destroy graphs "
+                 "before their device)", left, left == 1 ? "" : "s", left == 1 ? "is" : "are", names,
+                 left == 1 ? "its" : "their", left == 1 ? "it" : "them");
+        rg__device_log(device, RG_LOG_ERROR, message);
+    }
+    while (device->graph_list)
+        orphan(device->graph_list);
+    rg__mutex_unlock(&device->graphs_lock);
+    rg__device_free(device);
 }
 
 static void reset_taken(rg_graph *graph)
@@ -165,12 +229,19 @@ rg_result rg_graph_error(const rg_graph *graph)
 {
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
+    if (!rg__graph_live(graph, "rg_graph_error"))
+        return RG_ERROR_INVALID_HANDLE;
     return graph->status->state == RG__FAILED ? graph->status->error : RG_SUCCESS;
 }
 
 const char *rg_graph_error_message(const rg_graph *graph)
 {
-    return graph ? rg__status_message(graph) : "no graph";
+    if (!graph)
+        return "no graph";
+    /* A destroyed graph is not read: this thread's word about it. */
+    if (atomic_load_explicit(&graph->magic, memory_order_acquire) != RG__GRAPH_LIVE)
+        return rg__destroyed_message();
+    return rg__status_message(graph);
 }
 
 /* --------------------------------------------------------------- compile */
@@ -478,7 +549,7 @@ rg_result rg_graph_set_timings(rg_graph *graph, bool on)
 
 void rg_graph_destroy(rg_graph *graph)
 {
-    if (graph && rg__enter(graph, "rg_graph_destroy", false) == RG_SUCCESS)
+    if (rg__graph_live(graph, "rg_graph_destroy") && rg__enter(graph, "rg_graph_destroy", false) == RG_SUCCESS)
         destroy_taken(graph); /* refused: kept, since another thread uses it */
 }
 

@@ -139,8 +139,16 @@ typedef struct rg__queue_measure {
 } rg__queue_measure;
 
 struct rg_graph {
+    /* RG__GRAPH_LIVE until rg_graph_destroy poisons it (base.h). */
+    _Atomic uint32_t magic;
     char name[RG__NAME_MAX];
     rg_device *dev;                   /* NULL: device-free */
+    /* The device's graphs, a list under its graphs_lock (graph.c). */
+    struct rg_graph *device_prev, *device_next;
+    /* Its device was destroyed first (rg_device_destroy): the Vulkan
+     * objects went with it, and every call but rg_graph_destroy is
+     * refused (base.c's rg__enter). */
+    bool orphaned;
     rg_allocator alloc;               /* host memory, resolved (rg_allocator) */
     rg_pool_memory pool_memory;       /* rg_graph_desc.pool_memory, or zero */
     rg_log_fn log;                    /* the graph's or its device's; NULL: stderr (base.c) */

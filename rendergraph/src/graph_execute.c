@@ -126,6 +126,8 @@ rg_result rg_execute_chunk(rg_graph *graph, uint32_t chunk, VkCommandBuffer cmd)
 {
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
+    if (!rg__graph_live(graph, "rg_execute_chunk"))
+        return RG_ERROR_INVALID_HANDLE;
     if (atomic_load_explicit(&graph->busy, memory_order_acquire) == rg__frame_call)
         return rg__execute_chunk(graph, chunk, cmd, "rg_execute_chunk");
     rg_result r = rg__enter(graph, "rg_execute_chunk", false);
@@ -140,6 +142,8 @@ rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit
 {
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
+    if (!rg__graph_live(graph, "rg_execute_end"))
+        return RG_ERROR_INVALID_HANDLE;
     rg_result r = RG_SUCCESS;
     if (atomic_load_explicit(&graph->busy, memory_order_acquire) != rg__frame_call)
         r = rg__enter(graph, "rg_execute_end", false); /* no frame begun: says so */

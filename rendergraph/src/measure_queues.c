@@ -211,6 +211,8 @@ void rg__measure_spent_free(rg_graph *g)
 
 rg_result rg_queue_choice_get(const rg_graph *graph, rg_queue_choice *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_queue_choice_get"))
+        return RG_ERROR_INVALID_HANDLE;
     if (!graph || !out)
         return graph ? rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_queue_choice_get: out is NULL")
                      : RG_ERROR_INVALID_ARGUMENT;

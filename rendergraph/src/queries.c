@@ -73,6 +73,8 @@ static rg_result start_command(const rg_graph *g, void *out, size_t size, const 
 
 bool rg_happens_before(const rg_graph *graph, rg_command a, rg_command b)
 {
+    if (graph && !rg__graph_live(graph, "rg_happens_before"))
+        return false;
     if (!compiled(graph))
         return false;
     uint32_t ia = rg__command_index(graph, a), ib = rg__command_index(graph, b);
@@ -86,6 +88,8 @@ bool rg_happens_before(const rg_graph *graph, rg_command a, rg_command b)
 
 uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order)
 {
+    if (graph && !rg__graph_live(graph, "rg_execution_order"))
+        return 0;
     bool ok = compiled(graph);
     if (order)
         *order = ok ? rg__sync_of(graph)->order_handles : NULL;
@@ -94,6 +98,8 @@ uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order)
 
 rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_command_info *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_command_get_info"))
+        return RG_ERROR_INVALID_HANDLE;
     uint32_t i = RG__NONE;
     rg_result r = start_command(graph, out, sizeof *out, "rg_command_get_info", command, &i);
     if (r != RG_SUCCESS)
@@ -118,6 +124,8 @@ static VkFormat att_format(const rg_graph *g, const rg__inst_att *att)
 
 rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg_command_rendering *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_command_get_rendering"))
+        return RG_ERROR_INVALID_HANDLE;
     uint32_t i = RG__NONE;
     rg_result r = start_command(graph, out, sizeof *out, "rg_command_get_rendering", command, &i);
     if (r != RG_SUCCESS)
@@ -169,6 +177,8 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
 rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, rg_texture texture,
                                     rg_local_read_info *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_command_get_local_read"))
+        return RG_ERROR_INVALID_HANDLE;
     uint32_t i = RG__NONE;
     rg_result r = start_command(graph, out, sizeof *out, "rg_command_get_local_read", command, &i);
     if (r != RG_SUCCESS)
@@ -201,10 +211,17 @@ rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, r
                       "not read texture '%s' pixel-locally", c->name, graph->decl.resources[t].name);
 }
 
-uint32_t rg_merge_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.merge.merge_count : 0; }
+uint32_t rg_merge_count(const rg_graph *graph)
+{
+    if (graph && !rg__graph_live(graph, "rg_merge_count"))
+        return 0;
+    return compiled(graph) ? graph->compiled.merge.merge_count : 0;
+}
 
 rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_merge_get"))
+        return RG_ERROR_INVALID_HANDLE;
     rg_result r = start_item(graph, out, sizeof *out, "rg_merge_get", index, rg_merge_count, "merge notes");
     if (r != RG_SUCCESS)
         return r;
@@ -216,10 +233,17 @@ rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out
     return RG_SUCCESS;
 }
 
-uint32_t rg_barrier_count(const rg_graph *graph) { return compiled(graph) ? rg__sync_of(graph)->barrier_count : 0; }
+uint32_t rg_barrier_count(const rg_graph *graph)
+{
+    if (graph && !rg__graph_live(graph, "rg_barrier_count"))
+        return 0;
+    return compiled(graph) ? rg__sync_of(graph)->barrier_count : 0;
+}
 
 const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index)
 {
+    if (graph && !rg__graph_live(graph, "rg_barrier_get"))
+        return NULL;
     if (!compiled(graph) || index >= rg__sync_of(graph)->barrier_count)
         return NULL;
     return &rg__sync_of(graph)->infos[index];
@@ -230,6 +254,8 @@ const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index)
  * the first. */
 bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous)
 {
+    if (graph && !rg__graph_live(graph, "rg_texture_history_valid"))
+        return false;
     uint32_t i = graph ? rg__texture_index(graph, previous) : RG__NONE;
     return i != RG__NONE && rg__history(&graph->decl.resources[i]) && placed(graph) &&
            graph->placement->on_device && graph->exec->frames.recorded > 0;
@@ -237,6 +263,8 @@ bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous)
 
 bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
 {
+    if (graph && !rg__graph_live(graph, "rg_texture_is_transient"))
+        return false;
     if (!compiled(graph))
         return false;
     uint32_t i = rg__texture_index(graph, texture);
@@ -302,10 +330,17 @@ static rg_result resource_info(const rg_graph *g, uint32_t id, bool texture, rg_
     return RG_SUCCESS;
 }
 
-uint32_t rg_resource_count(const rg_graph *graph) { return compiled(graph) ? graph->decl.resource_count : 0; }
+uint32_t rg_resource_count(const rg_graph *graph)
+{
+    if (graph && !rg__graph_live(graph, "rg_resource_count"))
+        return 0;
+    return compiled(graph) ? graph->decl.resource_count : 0;
+}
 
 rg_result rg_resource_get(const rg_graph *graph, uint32_t index, rg_resource_info *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_resource_get"))
+        return RG_ERROR_INVALID_HANDLE;
     rg_result r = start_item(graph, out, sizeof *out, "rg_resource_get", index, rg_resource_count, "resources");
     if (r != RG_SUCCESS)
         return r;
@@ -315,6 +350,8 @@ rg_result rg_resource_get(const rg_graph *graph, uint32_t index, rg_resource_inf
 
 VkExtent2D rg_texture_extent(const rg_graph *graph, rg_texture texture)
 {
+    if (graph && !rg__graph_live(graph, "rg_texture_extent"))
+        return (VkExtent2D){0};
     uint32_t i = rg__texture_index(graph, texture);
     if (i == RG__NONE)
         return (VkExtent2D){ 0, 0 };
@@ -323,20 +360,31 @@ VkExtent2D rg_texture_extent(const rg_graph *graph, rg_texture texture)
 
 rg_result rg_texture_get_info(const rg_graph *graph, rg_texture texture, rg_resource_info *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_texture_get_info"))
+        return RG_ERROR_INVALID_HANDLE;
     return resource_info(graph, texture.id, true, out);
 }
 
 rg_result rg_buffer_get_info(const rg_graph *graph, rg_buffer buffer, rg_resource_info *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_buffer_get_info"))
+        return RG_ERROR_INVALID_HANDLE;
     return resource_info(graph, buffer.id, false, out);
 }
 
 /* ---------------------------------------------------------------- spans */
 
-uint32_t rg_span_count(const rg_graph *graph) { return compiled(graph) ? graph->decl.span_count : 0; }
+uint32_t rg_span_count(const rg_graph *graph)
+{
+    if (graph && !rg__graph_live(graph, "rg_span_count"))
+        return 0;
+    return compiled(graph) ? graph->decl.span_count : 0;
+}
 
 rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_rendering *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_span_get_rendering"))
+        return RG_ERROR_INVALID_HANDLE;
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
     rg_result r = start(graph, out, sizeof *out, "rg_span_get_rendering");
@@ -358,6 +406,8 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
 
 rg_memory_totals rg_memory_get_totals(const rg_graph *graph)
 {
+    if (graph && !rg__graph_live(graph, "rg_memory_get_totals"))
+        return (rg_memory_totals){0};
     rg_memory_totals t;
     memset(&t, 0, sizeof t); /* padding too: callers may compare totals whole */
     if (!placed(graph))
@@ -383,11 +433,15 @@ static rg_memory_kind memory_of(const rg_graph *g, uint32_t i, VkDeviceSize *off
 
 rg_memory_kind rg_texture_memory(const rg_graph *graph, rg_texture texture, VkDeviceSize *offset, uint32_t *pool)
 {
+    if (graph && !rg__graph_live(graph, "rg_texture_memory"))
+        return RG_MEMORY_NOT_CREATED;
     return memory_of(graph, graph ? rg__texture_index(graph, texture) : RG__NONE, offset, pool);
 }
 
 rg_memory_kind rg_buffer_memory(const rg_graph *graph, rg_buffer buffer, VkDeviceSize *offset, uint32_t *pool)
 {
+    if (graph && !rg__graph_live(graph, "rg_buffer_memory"))
+        return RG_MEMORY_NOT_CREATED;
     return memory_of(graph, graph ? rg__buffer_index(graph, buffer) : RG__NONE, offset, pool);
 }
 
@@ -400,26 +454,39 @@ static bool with_objects(const rg_graph *g, uint32_t i)
 
 VkImage rg_texture_image(const rg_graph *graph, rg_texture texture)
 {
+    if (graph && !rg__graph_live(graph, "rg_texture_image"))
+        return VK_NULL_HANDLE;
     uint32_t i = graph ? rg__texture_index(graph, texture) : RG__NONE;
     return with_objects(graph, i) ? rg__image(graph, i) : VK_NULL_HANDLE;
 }
 
 VkImageView rg_texture_view(const rg_graph *graph, rg_texture texture)
 {
+    if (graph && !rg__graph_live(graph, "rg_texture_view"))
+        return VK_NULL_HANDLE;
     uint32_t i = graph ? rg__texture_index(graph, texture) : RG__NONE;
     return with_objects(graph, i) ? rg__view(graph, i) : VK_NULL_HANDLE;
 }
 
 VkBuffer rg_buffer_handle(const rg_graph *graph, rg_buffer buffer)
 {
+    if (graph && !rg__graph_live(graph, "rg_buffer_handle"))
+        return VK_NULL_HANDLE;
     uint32_t i = graph ? rg__buffer_index(graph, buffer) : RG__NONE;
     return with_objects(graph, i) ? rg__buffer(graph, i) : VK_NULL_HANDLE;
 }
 
-uint32_t rg_batch_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.queues.batch_count : 0; }
+uint32_t rg_batch_count(const rg_graph *graph)
+{
+    if (graph && !rg__graph_live(graph, "rg_batch_count"))
+        return 0;
+    return compiled(graph) ? graph->compiled.queues.batch_count : 0;
+}
 
 rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_batch_get"))
+        return RG_ERROR_INVALID_HANDLE;
     rg_result res = start_item(graph, out, sizeof *out, "rg_batch_get", batch, rg_batch_count, "batches");
     if (res != RG_SUCCESS)
         return res;
@@ -431,10 +498,17 @@ rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out
     return RG_SUCCESS;
 }
 
-uint32_t rg_queue_note_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.queues.note_count : 0; }
+uint32_t rg_queue_note_count(const rg_graph *graph)
+{
+    if (graph && !rg__graph_live(graph, "rg_queue_note_count"))
+        return 0;
+    return compiled(graph) ? graph->compiled.queues.note_count : 0;
+}
 
 rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_queue_note_get"))
+        return RG_ERROR_INVALID_HANDLE;
     rg_result r = start_item(graph, out, sizeof *out, "rg_queue_note_get", index, rg_queue_note_count, "queue notes");
     if (r != RG_SUCCESS)
         return r;
@@ -447,6 +521,8 @@ rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note
 
 rg_result rg_chunk_get(const rg_graph *graph, uint32_t chunk, rg_chunk_info *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_chunk_get"))
+        return RG_ERROR_INVALID_HANDLE;
     if (!graph || !out)
         return RG_ERROR_INVALID_ARGUMENT;
     const rg__frames *f = &graph->exec->frames;

@@ -57,6 +57,8 @@ VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer b)
 
 const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer cmd)
 {
+    if (graph && !rg__graph_live(graph, "rg_record_context_get"))
+        return NULL;
     if (!graph || graph->status->state != RG__PLACED || !graph->placement->on_device)
         return NULL;
     graph->exec->by_hand = (rg_record_context){ graph, cmd, RG__NONE };
@@ -65,6 +67,8 @@ const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer 
 
 const rg_record_context *rg_record_context_for(rg_graph *graph, VkCommandBuffer cmd, rg_command command)
 {
+    if (graph && !rg__graph_live(graph, "rg_record_context_for"))
+        return NULL;
     uint32_t c = rg__command_index(graph, command);
     if (c == RG__NONE || graph->decl.cmds[c].type != RG_COMMAND_TYPE_USER || !rg_record_context_get(graph, cmd))
         return NULL;

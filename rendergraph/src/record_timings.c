@@ -243,6 +243,8 @@ static rg_result not_ready(const rg_graph *g, const char *what)
 
 rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double *ms)
 {
+    if (graph && !rg__graph_live(graph, "rg_command_get_time"))
+        return RG_ERROR_INVALID_HANDLE;
     const rg_graph *g = graph;
     uint32_t c = g ? rg__command_index(g, command) : RG__NONE;
     if (g && ms && c == RG__NONE)
@@ -269,6 +271,8 @@ rg_result rg_command_get_time(const rg_graph *graph, rg_command command, double 
 
 uint32_t rg_timing_count(const rg_graph *graph)
 {
+    if (graph && !rg__graph_live(graph, "rg_timing_count"))
+        return 0;
     if (!graph || graph->status->state != RG__PLACED || !graph->placement->on_device)
         return 0;
     return graph->placement->timings.unit_count;
@@ -276,6 +280,8 @@ uint32_t rg_timing_count(const rg_graph *graph)
 
 rg_result rg_timing_get(const rg_graph *graph, uint32_t index, rg_timing *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_timing_get"))
+        return RG_ERROR_INVALID_HANDLE;
     const rg_graph *g = graph;
     rg_result r = timings_ready(g, out, "rg_timing_get", "out");
     if (r != RG_SUCCESS)
@@ -318,6 +324,8 @@ static int heaviest_first(const void *a, const void *b)
 
 rg_result rg_timings_print(const rg_graph *graph, FILE *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_timings_print"))
+        return RG_ERROR_INVALID_HANDLE;
     const rg_graph *g = graph;
     rg_result r = timings_ready(g, out, "rg_timings_print", "out");
     if (r != RG_SUCCESS)

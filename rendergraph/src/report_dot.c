@@ -206,6 +206,8 @@ static void write_graph(FILE *f, const rg_graph *g)
 
 rg_result rg_write_dot(const rg_graph *graph, const char *path)
 {
+    if (graph && !rg__graph_live(graph, "rg_write_dot"))
+        return RG_ERROR_INVALID_HANDLE;
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
     const rg_graph *g = graph;

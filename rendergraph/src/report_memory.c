@@ -273,6 +273,8 @@ static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
 
 rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_memory_report_print"))
+        return RG_ERROR_INVALID_HANDLE;
     const rg__mem_plan *p;
     traffic tr;
     rg_result r = report_begin(graph, "rg_memory_report_print", out, "out", &p, &tr);
@@ -394,6 +396,8 @@ static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
 
 rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 {
+    if (graph && !rg__graph_live(graph, "rg_memory_report_json"))
+        return RG_ERROR_INVALID_HANDLE;
     const rg__mem_plan *p;
     traffic tr;
     rg_result r = report_begin(graph, "rg_memory_report_json", path, "path", &p, &tr);
@@ -470,6 +474,8 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 
 rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
 {
+    if (graph && !rg__graph_live(graph, "rg_memory_timeline_svg"))
+        return RG_ERROR_INVALID_HANDLE;
     const rg__mem_plan *p;
     FILE *f = NULL;
     rg_result r = report_begin(graph, "rg_memory_timeline_svg", path, "path", &p, NULL);

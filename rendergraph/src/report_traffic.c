@@ -160,10 +160,17 @@ rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traf
     return RG_SUCCESS;
 }
 
-uint32_t rg_instance_count(const rg_graph *graph) { return compiled(graph) ? graph->compiled.merge.instance_count : 0; }
+uint32_t rg_instance_count(const rg_graph *graph)
+{
+    if (graph && !rg__graph_live(graph, "rg_instance_count"))
+        return 0;
+    return compiled(graph) ? graph->compiled.merge.instance_count : 0;
+}
 
 rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_traffic *out)
 {
+    if (graph && !rg__graph_live(graph, "rg_tile_traffic_get"))
+        return RG_ERROR_INVALID_HANDLE;
     if (!graph)
         return RG_ERROR_INVALID_ARGUMENT;
     const rg_graph *g = graph;

@@ -7,6 +7,10 @@
  * (eng_existing_device, with volk's vkGetInstanceProcAddr), renders one
  * frame with a render graph (a cleared pass with a draw in it, copied to a
  * readback buffer) and checks its pixels and that validation said nothing.
+ * With --loader the context is given no vkGetInstanceProcAddr (NULL, the
+ * documented default): the engine opens the Vulkan loader itself, and a
+ * static engine that named the loader's vkGetInstanceProcAddr would jump
+ * into volk's variable of that name.
  * Exit 0 when all is well, or when there is no Vulkan device or validation
  * layer and ENG_REQUIRE_DEVICE is not set (skipped). */
 #include <volk.h> /* first: it defines VK_NO_PROTOTYPES before vulkan.h */
@@ -154,8 +158,9 @@ done:
     return bad;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    bool own_loader = argc > 1 && strcmp(argv[1], "--loader") == 0;
     if (volkInitialize() != VK_SUCCESS)
         return missing("no Vulkan loader (volkInitialize)");
     if (!has_layer("VK_LAYER_KHRONOS_validation"))
@@ -242,7 +247,7 @@ int main(void)
         .instance = instance,
         .physical_device = physical,
         .device = device,
-        .get_instance_proc_addr = vkGetInstanceProcAddr, /* volk's */
+        .get_instance_proc_addr = own_loader ? NULL : vkGetInstanceProcAddr, /* volk's, or the engine's own */
         .enabled_features = &f2,
         .timeline_semaphore = true,
         .debug_utils = true,
@@ -270,6 +275,7 @@ done:
         status = 1;
     }
     if (status == 0 && rendered)
-        printf("consumer_volk: ok (a frame of the static engine on volk's device, validation silent)\n");
+        printf("consumer_volk: ok (a frame of the static engine on volk's device, %s, validation silent)\n",
+               own_loader ? "the engine's own loader" : "volk's vkGetInstanceProcAddr");
     return status;
 }

@@ -3,7 +3,8 @@
 #                    build it (the libraries too, static or shared as SHARED
 #                    says), run it (consumer, consumer_files and
 #                    consumer_volk: the engine linked with volk, a frame
-#                    on volk's device)
+#                    on volk's device, given volk's vkGetInstanceProcAddr
+#                    and given none)
 #   MODE=install     cmake --install BINARY_DIR --prefix WORK/prefix, then check
 #                    the installed files name no path of the build machine's
 #                    source or build tree; shared: the versioned libraries
@@ -69,6 +70,7 @@ function(configure_build_run build_dir)
   endif()
   if(EXISTS ${build_dir}/consumer_volk)
     run(${build_dir}/consumer_volk)
+    run(${build_dir}/consumer_volk --loader)
   endif()
 endfunction()
 

@@ -21,7 +21,8 @@ Test(context_allocators, an_engine_made_context_allocates_through_the_applicatio
     eng_context *ctx = NULL;
     eng_result r = eng_context_create(&(eng_context_desc){ .app_name = "allocators", .validation = true,
                                                            .allocator = &host_allocator,
-                                                           .vk_allocator = &vk_allocator },
+                                                           .vk_allocator = &vk_allocator,
+                                                           .get_instance_proc_addr = vkGetInstanceProcAddr },
                                       &ctx);
     if (r == ENG_ERROR_NO_DEVICE || r == ENG_ERROR_LAYER_MISSING)
         require_or_skip(eng_last_error());

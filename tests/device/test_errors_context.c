@@ -109,6 +109,7 @@ DEVICE_TEST(errors, context_extensions_and_features)
         has_push = has_push || strcmp(props[i].extensionName, push) == 0;
     free(props);
     eng_context_desc desc = { .app_name = "tests-features", .validation = true, .features = &features,
+                              .get_instance_proc_addr = vkGetInstanceProcAddr,
                               .device_extensions = &push, .device_extension_count = has_push };
     eng_context *ctx = test_context_create(&desc);
     cr_expect_eq(f12.timelineSemaphore, VK_TRUE, "the engine's member is set in the application's struct");

@@ -114,6 +114,37 @@ DEVICE_TEST(rg_mistakes, a_failed_callback_is_logged_once)
     recorder_close(&r);
 }
 
+/* A callback that calls back into the graph it records: refused. */
+static bool resets_its_graph(const rg_record_context *rc, void *user)
+{
+    (void)rc;
+    frame *f = user;
+    f->got = rg_graph_reset(f->g);
+    return true;
+}
+
+/* The refusal of a call back into the graph from its own callback is
+ * logged, naming both calls, even while the graph's status is the frame's
+ * (a callback's report is otherwise said once, by the call that returns
+ * it). */
+DEVICE_TEST(rg_mistakes, a_call_back_into_the_graph_from_its_callback_is_logged)
+{
+    recorder r = recorder_open();
+    frame f = { .log = TEST_HEARD_INIT };
+    declare(&f, resets_its_graph);
+    VkCommandBuffer cmd = begin(&r);
+    cr_expect_eq(rg_execute(f.g, cmd), RG_SUCCESS, "%s", rg_graph_error_message(f.g));
+    drop(&r, cmd);
+    cr_expect_eq(f.got, RG_ERROR_INVALID_ARGUMENT);
+    cr_expect_eq(atomic_load(&f.log.errors), 1, "one line, got %d: %s", atomic_load(&f.log.errors),
+                 f.log.first_error);
+    cr_expect(strstr(f.log.first_error, "rg_graph_reset: graph 'mistakes' is in rg_execute on this thread"), "%s",
+              f.log.first_error);
+    rg_graph_set_retire_point(f.g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
+    rg_graph_destroy(f.g);
+    recorder_close(&r);
+}
+
 /* ------------------------------------------------------ two threads, one graph */
 
 static void *intruder(void *arg)

@@ -435,7 +435,8 @@ DEVICE_TEST(rg_names, validation_messages_name_resources)
     captured cap = { 0 };
     eng_context *ctx = NULL;
     eng_result er = eng_context_create(&(eng_context_desc){ .app_name = "names", .validation = true, .quiet = true,
-                                                            .single_queue = true, .log = capture, .log_user = &cap },
+                                                            .single_queue = true, .log = capture, .log_user = &cap,
+                                                            .get_instance_proc_addr = vkGetInstanceProcAddr },
                                        &ctx);
     cr_assert_eq(er, ENG_SUCCESS, "%s", eng_last_error());
     rg_graph *g = NULL;

@@ -310,6 +310,7 @@ DEVICE_TEST(sampler, anisotropy_with_the_feature)
                                      .features.samplerAnisotropy = VK_TRUE };
     eng_context *ctx = NULL;
     eng_result r = eng_context_create(&(eng_context_desc){ .app_name = "anisotropy", .validation = true,
+                                                           .get_instance_proc_addr = vkGetInstanceProcAddr,
                                                            .features = &f2 },
                                       &ctx);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());

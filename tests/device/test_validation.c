@@ -93,7 +93,8 @@ static void keep(void *user, rg_log_level level, const char *object, const char 
 DEVICE_TEST(validation, messages_reach_the_log)
 {
     logged l = { 0 };
-    eng_context_desc desc = { .app_name = "tests-log", .validation = true, .log = keep, .log_user = &l };
+    eng_context_desc desc = { .app_name = "tests-log", .validation = true, .log = keep, .log_user = &l,
+                              .get_instance_proc_addr = vkGetInstanceProcAddr };
     eng_context *ctx = NULL;
     eng_result er = eng_context_create(&desc, &ctx);
     cr_assert_eq(er, ENG_SUCCESS, "%s: %s", eng_result_string(er), eng_last_error());

@@ -13,6 +13,7 @@ eng_context *tile_context(bool quiet)
 {
     const char *layers[] = { TILE_LAYER };
     eng_context_desc desc = { .app_name = "tests-tile", .validation = true, .quiet = quiet,
+                              .get_instance_proc_addr = vkGetInstanceProcAddr,
                               .extra_layers = layers, .extra_layer_count = 1 };
     eng_context *ctx = NULL;
     eng_result r = eng_context_create(&desc, &ctx);

@@ -26,7 +26,8 @@ void require_or_skip(const char *what)
 
 void device_setup(void)
 {
-    eng_context_desc desc = { .app_name = "tests", .validation = true };
+    eng_context_desc desc = { .app_name = "tests", .validation = true,
+                              .get_instance_proc_addr = vkGetInstanceProcAddr /* below: counts leaks */ };
     /* A test program registered to run under an extra layer (the
      * tile-memory emulation) names it here, below validation. */
     const char *layer = getenv("VKG_TEST_LAYER");
@@ -53,10 +54,11 @@ void expect_no_validation_messages(const eng_context *ctx)
 /* The layer reports objects still alive when the device is destroyed, and
  * the engine's messenger counts them, but the counts die with the context in
  * the same eng_context_destroy call. The engine loads every Vulkan function
- * through vkGetInstanceProcAddr, by default the loader's, named by the
- * static engine: so the test programs define vkGetInstanceProcAddr
- * themselves, and the engine links against this definition. It forwards to
- * the loader's, except that the device's vkDestroyDevice (reached through
+ * through the vkGetInstanceProcAddr its context is given (without one it
+ * opens the loader itself): so the test programs define
+ * vkGetInstanceProcAddr themselves and give it to every context whose
+ * teardown destroy_context_counted watches. It forwards to the loader's,
+ * except that the device's vkDestroyDevice (reached through
  * vkGetDeviceProcAddr) is counted_destroy_device, which calls the loader's
  * and then reads the counts of the context being destroyed, while it is
  * still alive. */
@@ -204,7 +206,10 @@ const char *test_temp_path(char *buf, size_t size, const char *name)
 eng_context *test_context_create(const eng_context_desc *desc)
 {
     eng_context *ctx = NULL;
-    eng_result r = eng_context_create(desc, &ctx);
+    eng_context_desc d = *desc;
+    if (!d.existing && !d.get_instance_proc_addr)
+        d.get_instance_proc_addr = vkGetInstanceProcAddr; /* destroy_context_counted's */
+    eng_result r = eng_context_create(&d, &ctx);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
     return ctx;
 }

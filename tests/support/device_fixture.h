@@ -59,8 +59,9 @@ const void *test_enabled_features(const eng_context *ctx);
  * Valid until the next test_enabled_features call. */
 eng_existing_device test_existing_of(const eng_context *ctx);
 
-/* A context of the test's own made from desc, asserted to succeed; the
- * test destroys it. */
+/* A context of the test's own made from desc, asserted to succeed, given
+ * the test program's vkGetInstanceProcAddr where desc names none (so that
+ * destroy_context_counted sees its vkDestroyDevice); the test destroys it. */
 eng_context *test_context_create(const eng_context_desc *desc);
 
 /* True when ENG_REQUIRE_DEVICE says a missing device is a failure. */

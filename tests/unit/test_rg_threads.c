@@ -21,6 +21,7 @@ typedef struct scene {
     rg_result got;
     rg_texture declared;
     int called;
+    char message[512];                /* the intruder's rg_graph_error_message after its call */
 } scene;
 
 static void *intrude(void *arg)
@@ -28,7 +29,10 @@ static void *intrude(void *arg)
     scene *s = arg;
     switch (s->what) {
     case TRY_RESET: s->got = rg_graph_reset(s->g); break;
-    case TRY_COMPILE: s->got = rg_compile(s->g); break;
+    case TRY_COMPILE:
+        s->got = rg_compile(s->g);
+        snprintf(s->message, sizeof s->message, "%s", rg_graph_error_message(s->g));
+        break;
     case TRY_DECLARE:
         s->declared = test_tex(s->g, "late", VK_FORMAT_R8G8B8A8_UNORM);
         s->got = s->declared.id ? RG_SUCCESS : RG_ERROR_BUSY;
@@ -143,5 +147,19 @@ Test(rg_threads, the_same_thread_inside_a_call_is_an_invalid_argument)
     cr_expect(strstr(h.first_error, "rg_graph_reset: graph 'shared' is in rg_place_offline on this thread") != NULL, "%s",
               h.first_error);
     cr_expect_gt(rg_memory_get_totals(s.g).pooled, 0, "nothing was reset");
+    rg_graph_destroy(s.g);
+}
+
+/* A refused call's message is its own thread's: the graph's belongs to the
+ * thread in it, which the refusal leaves alone. */
+Test(rg_threads, a_refused_call_reads_its_own_message)
+{
+    test_heard h = TEST_HEARD_INIT;
+    scene s = {.g = frame(&h), .what = TRY_COMPILE};
+    cr_assert_eq(rg_place_offline(s.g, &memory, requirements, &s), RG_SUCCESS, "%s", rg_graph_error_message(s.g));
+    cr_expect_eq(s.got, RG_ERROR_BUSY);
+    cr_expect(strstr(s.message, "rg_compile: graph 'shared' is busy: another thread is in rg_place_offline") != NULL,
+              "the refused thread reads: %s", s.message);
+    cr_expect_eq(rg_graph_error_message(s.g)[0], '\0', "the owner's message: %s", rg_graph_error_message(s.g));
     rg_graph_destroy(s.g);
 }

@@ -26,7 +26,8 @@ static GLFWwindow *window;
 static void window_setup(void)
 {
     window = test_window_open(320, 240, "vkgraph window test");
-    eng_context_desc cd = { .app_name = "window-tests", .validation = true };
+    eng_context_desc cd = { .app_name = "window-tests", .validation = true,
+                            .get_instance_proc_addr = vkGetInstanceProcAddr };
     cr_assert(demo_glfw_context_desc(window, &cd), "GLFW finds no Vulkan surface support");
     eng_result r = eng_context_create(&cd, &test_ctx);
     if (r != ENG_SUCCESS) {

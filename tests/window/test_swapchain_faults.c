@@ -44,7 +44,8 @@ static eng_context *faulty_context(const char *variable, unsigned n)
     snprintf(v, sizeof v, "%u", n);
     setenv(variable, v, 1); /* read by the layer at vkCreateDevice */
     const char *layers[] = { TILE_LAYER };
-    eng_context_desc cd = { .app_name = "swapchain-faults", .validation = true, .extra_layers = layers,
+    eng_context_desc cd = { .app_name = "swapchain-faults", .validation = true,
+                            .get_instance_proc_addr = vkGetInstanceProcAddr, .extra_layers = layers,
                             .extra_layer_count = 1 };
     cr_assert(demo_glfw_context_desc(window, &cd), "GLFW finds no Vulkan surface support");
     eng_context *ctx = NULL;

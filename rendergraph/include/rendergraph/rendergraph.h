@@ -186,7 +186,7 @@ typedef void (VKAPI_PTR *PFN_vkCmdSetRenderingInputAttachmentIndicesKHR)(VkComma
 typedef enum rg_result {
     RG_SUCCESS = 0,
     RG_ERROR_INVALID_ARGUMENT,        /* the caller's input (what the device lacks: UNSUPPORTED) */
-    RG_ERROR_INVALID_HANDLE,          /* stale (before a reset), foreign or 0 */
+    RG_ERROR_INVALID_HANDLE,          /* stale (before a reset), foreign or 0; a destroyed graph or device */
     RG_ERROR_BAD_RANGE,               /* subresource range outside the resource or REMAINING in a view */
     RG_ERROR_UNBALANCED_SPAN,         /* begin without end at compile time */
     RG_ERROR_NESTED_SPAN,             /* begin inside a span */
@@ -353,9 +353,9 @@ typedef struct rg_device_desc {
  * That device and queues are the physical device's is not checked. */
 rg_result rg_device_create(const rg_device_desc *desc, rg_device **out);
 /* Destroys the device object and what freed placements left waiting
- * ("Placement and the GPU"), after its graphs (one left is an ERROR) and a
- * wait for the device. NULL: no-op. Not checked: objects a graph handed
- * out kept past their placement, a destroyed graph or device used. */
+ * ("Placement and the GPU"), after a wait for the device. A graph left on
+ * it (an ERROR naming it) loses its Vulkan objects now and refuses every
+ * call but rg_graph_destroy (docs/lifetimes.md). NULL: no-op. */
 void rg_device_destroy(rg_device *device);
 /* What graphs on the device compile for (rg_graph_desc.caps overrides it);
  * zeroed for NULL. */
@@ -450,7 +450,8 @@ typedef struct rg_graph_desc {
  * RG_ERROR_OUT_OF_MEMORY; *out NULL on failure. */
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out);
 /* Frees the graph; its placement is retired ("Placement and the GPU").
- * NULL: no-op. While another thread is in it nothing is freed ("Threads"). */
+ * NULL: no-op. While another thread is in it nothing is freed ("Threads").
+ * A later call on it is RG_ERROR_INVALID_HANDLE, never read (docs/lifetimes.md). */
 void rg_graph_destroy(rg_graph *graph);
 /* Starts a new declaration: every handle is stale, the placement freed as by
  * rg_graph_destroy, the kept error cleared. RG_ERROR_BUSY ("Threads"),

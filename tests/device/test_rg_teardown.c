@@ -1,0 +1,180 @@
+/* Teardown in any order and calls on destroyed objects (rendergraph.h,
+ * "Lifetimes"): a device destroyed while a graph made on it lives takes
+ * the graph's Vulkan objects with it and leaves the graph inert (every
+ * call refused until rg_graph_destroy frees its host memory); a call on a
+ * destroyed graph or device, on the same thread or racing from another,
+ * is refused with RG_ERROR_INVALID_HANDLE and a message naming the call,
+ * never read. Under the sanitizers' build ASan must stay silent; the
+ * fixture fails on any validation message. */
+#include "device_fixture.h"
+#include "test_chunks.h"
+#include "rg_support.h"
+#include "rg_spy.h"
+#include "test_log.h"
+
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <rendergraph/rendergraph.h>
+#include <stdatomic.h>
+#include <string.h>
+
+TestSuite(rg_teardown, .init = device_setup, .fini = device_teardown);
+
+#define W 32
+#define H 32
+
+/* Objects the graphs of the counting device made and have not destroyed. */
+static atomic_int live;
+
+static void count(int delta, const VkAllocationCallbacks *a)
+{
+    (void)a;
+    atomic_fetch_add(&live, delta);
+}
+
+/* A cleared texture copied into a pooled buffer and from there into the
+ * readback, compiled. */
+static rg_graph *frame(rg_device *dev, const char *name, eng_buffer *readback, test_heard *heard)
+{
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = name, .device = dev, .log = test_hear, .log_user = heard },
+                                 &g),
+                 RG_SUCCESS);
+    rg_texture color = rg_texture_create(g, &(rg_texture_desc){ .name = "color", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                                .width = W, .height = H });
+    rg_buffer staging = rg_buffer_create(g, &(rg_buffer_desc){ .name = "staging", .size = (VkDeviceSize)W * H * 4 });
+    rg_buffer out = test_import_buffer(g, "readback", readback, true);
+    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "clear", .color_count = 1,
+                                                .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                              .clear.color.float32 = { 1, 0, 0, 1 } } } });
+    rg_end_rendering(g);
+    rg_cmd_copy_texture_to_buffer(g, color, 0, 0, 1, staging, 0);
+    rg_cmd_copy_buffer(g, staging, 0, out, 0, (VkDeviceSize)W * H * 4);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    return g;
+}
+
+DEVICE_TEST(rg_teardown, device_destroyed_before_its_graph)
+{
+    test_heard heard = TEST_HEARD_INIT, graph_heard = TEST_HEARD_INIT;
+    rg_device_desc d = test_spy_desc(test_object_spies(count), false);
+    d.log = test_hear;
+    d.log_user = &heard;
+    atomic_store(&live, 0);
+    rg_device *dev = test_spy_device(&d);
+    eng_buffer *readback = test_host_buffer((VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = frame(dev, "orphan", readback, &graph_heard);
+    cr_assert_eq(test_execute_once_on(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_gt(atomic_load(&live), 0, "the placement made no object");
+
+    /* The GPU is idle (the frame was waited for): the device goes first. */
+    rg_device_destroy(dev);
+    cr_assert_eq(atomic_load(&heard.errors), 1);
+    cr_assert(strstr(heard.first_error, "rg_device_destroy") && strstr(heard.first_error, "'orphan'"), "%s",
+              heard.first_error);
+    cr_assert_eq(atomic_load(&live), 0, "%d Vulkan objects of the graph outlive its device", atomic_load(&live));
+
+    /* The graph is inert: refused, naming the call, until destroyed. */
+    cr_assert_eq(rg_compile(g), RG_ERROR_INVALID_HANDLE);
+    cr_assert(strstr(rg_graph_error_message(g), "rg_compile") && strstr(rg_graph_error_message(g), "rg_device_destroy"),
+              "%s", rg_graph_error_message(g));
+    cr_assert_eq(rg_place(g), RG_ERROR_INVALID_HANDLE);
+    cr_assert_eq(rg_texture_image(g, (rg_texture){ 1 }), VK_NULL_HANDLE);
+    rg_graph_destroy(g);
+
+    /* The destroyed device is refused too, never read. */
+    cr_assert_eq(rg_device_collect(dev), 0);
+    cr_assert_eq(rg_device_handle(dev), VK_NULL_HANDLE);
+    rg_graph *late = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "late", .device = dev }, &late), RG_ERROR_INVALID_HANDLE);
+    cr_assert_null(late);
+    rg_device_destroy(dev); /* twice: refused, nothing freed twice */
+    eng_buffer_destroy(readback);
+}
+
+DEVICE_TEST(rg_teardown, a_call_on_a_destroyed_graph_is_refused)
+{
+    test_heard heard = TEST_HEARD_INIT;
+    eng_buffer *readback = test_host_buffer((VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    rg_graph *g = frame(eng_context_graph_device(test_ctx), "gone", readback, &heard);
+    cr_assert_eq(test_execute_once_on(test_ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
+    rg_graph_destroy(g);
+    /* Other graphs come and go meanwhile, fewer than the quarantine holds. */
+    for (int i = 0; i < 4; i++) {
+        rg_graph *other = NULL;
+        cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "other" }, &other), RG_SUCCESS);
+        rg_graph_destroy(other);
+    }
+    cr_assert_eq(rg_compile(g), RG_ERROR_INVALID_HANDLE);
+    cr_assert(strstr(rg_graph_error_message(g), "rg_compile") && strstr(rg_graph_error_message(g), "destroyed"), "%s",
+              rg_graph_error_message(g));
+    cr_assert_eq(rg_graph_error(g), RG_ERROR_INVALID_HANDLE);
+    cr_assert_eq(rg_texture_create(g, &(rg_texture_desc){ .name = "t", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                          .width = W, .height = H }).id, 0);
+    cr_assert(strstr(rg_graph_error_message(g), "rg_texture_create"), "%s", rg_graph_error_message(g));
+    cr_assert_eq(rg_barrier_count(g), 0);
+    cr_assert_eq(rg_execute(g, VK_NULL_HANDLE), RG_ERROR_INVALID_HANDLE);
+    cr_assert_eq(rg_graph_reset(g), RG_ERROR_INVALID_HANDLE);
+    rg_graph_destroy(g); /* twice: refused, nothing freed twice */
+    cr_assert_eq(atomic_load(&heard.errors), 0, "the destroyed graph's log was used: %s", heard.first_error);
+    eng_buffer_destroy(readback);
+}
+
+/* ------------------------------------------------ a call from another thread */
+
+typedef struct racer {
+    rg_graph *graph;
+    atomic_bool destroyed;            /* the destroying thread says so */
+    bool wait_for_destroy;            /* call only after it (else race it) */
+    rg_result last;
+    uint32_t calls, unexpected;
+} racer;
+
+/* Calls rg_compile on the graph until it is refused as destroyed; every
+ * answer before that is success or BUSY (the other thread is in it). */
+static void *race(void *user)
+{
+    racer *r = user;
+    while (r->wait_for_destroy && !atomic_load(&r->destroyed))
+        ;
+    do {
+        r->last = rg_compile(r->graph);
+        r->calls++;
+        if (r->last != RG_SUCCESS && r->last != RG_ERROR_BUSY && r->last != RG_ERROR_INVALID_HANDLE)
+            r->unexpected++;
+    } while (r->last != RG_ERROR_INVALID_HANDLE && r->calls < 1000000);
+    cr_assert(strstr(rg_graph_error_message(r->graph), "rg_compile") &&
+              strstr(rg_graph_error_message(r->graph), "destroyed"), "%s", rg_graph_error_message(r->graph));
+    return NULL;
+}
+
+static void destroy_while_another_thread_calls(bool wait_for_destroy)
+{
+    test_heard heard = TEST_HEARD_INIT;
+    eng_buffer *readback = test_host_buffer((VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    racer r = { .graph = frame(eng_context_graph_device(test_ctx), "raced", readback, &heard),
+                .wait_for_destroy = wait_for_destroy };
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, race, &r), 0);
+    /* While the other thread is in the graph, rg_graph_destroy frees
+     * nothing ("Threads"): it is called until the graph is gone. */
+    do
+        rg_graph_destroy(r.graph);
+    while (rg_graph_error(r.graph) != RG_ERROR_INVALID_HANDLE);
+    atomic_store(&r.destroyed, true);
+    pthread_join(t, NULL);
+    cr_assert_eq(r.last, RG_ERROR_INVALID_HANDLE);
+    cr_assert_eq(r.unexpected, 0);
+    eng_buffer_destroy(readback);
+}
+
+DEVICE_TEST(rg_teardown, a_call_from_another_thread_after_the_destroy_is_refused)
+{
+    destroy_while_another_thread_calls(true);
+}
+
+DEVICE_TEST(rg_teardown, a_call_from_another_thread_racing_the_destroy_is_refused_or_busy)
+{
+    destroy_while_another_thread_calls(false);
+}
