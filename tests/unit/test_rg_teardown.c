@@ -42,6 +42,10 @@ Test(rg_teardown, a_call_on_a_destroyed_graph_is_refused_naming_the_call)
     rg_cmd_clear_texture(g, t, NULL, &(VkClearValue){0});
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     rg_graph_destroy(g);
+    /* The quarantine keeps the block: a graph made now never takes the
+     * destroyed one's place, so a stale pointer cannot reach it. */
+    rg_graph *next = test_graph();
+    cr_expect_neq((void *)next, (void *)g, "a new graph took the destroyed one's block");
     char err[512];
     stderr_of(compile_destroyed, g, err, sizeof err);
     cr_expect(strstr(err, "rg_compile: the graph at") && strstr(err, "was destroyed"), "stderr: %s", err);
@@ -52,6 +56,8 @@ Test(rg_teardown, a_call_on_a_destroyed_graph_is_refused_naming_the_call)
     cr_expect_eq(rg_cmd_clear_texture(g, t, NULL, &(VkClearValue){0}).id, 0);
     cr_expect_eq(rg_place_offline(g, NULL, NULL, NULL), RG_ERROR_INVALID_HANDLE);
     rg_graph_destroy(g); /* twice: refused, nothing freed twice */
+    cr_expect_eq(rg_graph_error(next), RG_SUCCESS, "the live graph was touched");
+    rg_graph_destroy(next);
 }
 
 Test(rg_teardown, a_graph_of_your_allocator_is_handed_back_during_its_destroy)
