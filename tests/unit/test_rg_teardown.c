@@ -11,7 +11,15 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#if defined(_WIN32)
+#include <io.h>
+#define dup _dup
+#define dup2 _dup2
+#define close _close
+#define fileno _fileno
+#else
 #include <unistd.h>
+#endif
 
 /* What fn wrote on stderr, into out. */
 static void stderr_of(void (*fn)(void *), void *arg, char *out, size_t size)
