@@ -213,11 +213,11 @@ typedef struct eng_existing_device {
     VkDevice device;
     /* Where the engine (and the render graph) load every Vulkan function
      * they call: the instance's through it, the device's through the
-     * vkGetDeviceProcAddr it gives. NULL: the Vulkan loader's
-     * vkGetInstanceProcAddr. An application that calls Vulkan through
-     * volk passes volk's (vkGetInstanceProcAddr after volkInitialize):
-     * volk's vk* names are function pointers, and the loader's function of
-     * that name is not what the program links. */
+     * vkGetDeviceProcAddr it gives. NULL: the engine opens the Vulkan
+     * loader at run time and takes its vkGetInstanceProcAddr (no loader:
+     * ENG_ERROR_NO_DEVICE); the engine names no vk* symbol, so this works
+     * beside volk too. An application that calls Vulkan through volk may
+     * pass volk's (vkGetInstanceProcAddr after volkInitialize). */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr;
     /* Required: the pNext chain the application gave vkCreateDevice (a
      * VkPhysicalDeviceFeatures2 and the feature structs linked to it),
@@ -335,7 +335,8 @@ typedef struct eng_context_desc {
      * (VK_ERROR_FEATURE_NOT_PRESENT, also ENG_ERROR_MISSING_FEATURE). */
     VkPhysicalDeviceFeatures2 *features;
     /* Where every Vulkan function the engine calls is loaded from (see
-     * eng_existing_device.get_instance_proc_addr); NULL: the loader's. */
+     * eng_existing_device.get_instance_proc_addr); NULL: the loader,
+     * opened at run time. */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr;
     /* Host memory and Vulkan's allocation callbacks of the context, as
      * eng_existing_device's (the instance and device the context creates
