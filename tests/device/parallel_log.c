@@ -124,9 +124,13 @@ static void VKAPI_CALL log_barrier(VkCommandBuffer cmd, const VkDependencyInfo *
     real.barrier(cmd, d);
 }
 
+/* The attachment, then its whole clear value (call_text.h writes its
+ * first four bytes): tests/raw's replay clears 16-byte texels with it. */
 static void log_attachment(VkCommandBuffer cmd, const char *what, const VkRenderingAttachmentInfo *a)
 {
     test_text_attachment(log_out, cmd, what, a);
+    const uint32_t *v = a->clearValue.color.uint32;
+    parallel_log_printf(cmd, "  clear value %08x %08x %08x %08x\n", v[0], v[1], v[2], v[3]);
 }
 
 /* "begin flags F" on a line of its own, then the rest of the info, each
@@ -289,6 +293,75 @@ static void VKAPI_CALL log_clear_depth(VkCommandBuffer cmd, VkImage image, VkIma
     real.clear_depth(cmd, image, layout, v, n, r);
 }
 
+/* The images and views the graph creates on the logging device: each
+ * image's usage and flags, each view's image (latest first where the
+ * driver hands a freed handle out again), for the frames
+ * test_execute_parallel_random.c writes for tests/raw's replay. Written
+ * by rg_place on the test's thread. */
+#define MADE_MAX 4096
+
+static struct {
+    uint64_t handle, image;           /* image: 0 for an image, its image for a view */
+    VkImageUsageFlags usage;
+    VkImageCreateFlags flags;
+} made[MADE_MAX];
+static uint32_t made_count, made_next;
+
+static void made_add(uint64_t handle, uint64_t image, VkImageUsageFlags usage, VkImageCreateFlags flags)
+{
+    uint32_t at = made_next;
+    for (uint32_t i = 0; i < made_count; i++)
+        if (made[i].handle == handle)
+            at = i;
+    if (at == made_next) {
+        made_next = (made_next + 1) % MADE_MAX;
+        if (made_count < MADE_MAX)
+            made_count++;
+    }
+    made[at].handle = handle;
+    made[at].image = image;
+    made[at].usage = usage;
+    made[at].flags = flags;
+}
+
+static VkResult VKAPI_CALL log_create_image(VkDevice dev, const VkImageCreateInfo *ci, const VkAllocationCallbacks *a,
+                                            VkImage *out)
+{
+    VkResult r = ((PFN_vkCreateImage)test_real_device_proc("vkCreateImage"))(dev, ci, a, out);
+    if (r == VK_SUCCESS)
+        made_add((uint64_t)(uintptr_t)*out, 0, ci->usage, ci->flags);
+    return r;
+}
+
+static VkResult VKAPI_CALL log_create_view(VkDevice dev, const VkImageViewCreateInfo *ci,
+                                           const VkAllocationCallbacks *a, VkImageView *out)
+{
+    VkResult r = ((PFN_vkCreateImageView)test_real_device_proc("vkCreateImageView"))(dev, ci, a, out);
+    if (r == VK_SUCCESS)
+        made_add((uint64_t)(uintptr_t)*out, (uint64_t)(uintptr_t)ci->image, 0, 0);
+    return r;
+}
+
+bool parallel_image_made(VkImage image, VkImageUsageFlags *usage, VkImageCreateFlags *flags)
+{
+    for (uint32_t i = 0; i < made_count; i++)
+        if (made[i].handle == (uint64_t)(uintptr_t)image && !made[i].image) {
+            *usage = made[i].usage;
+            *flags = made[i].flags;
+            return true;
+        }
+    return false;
+}
+
+uint32_t parallel_views_of(VkImage image, VkImageView *views, uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < made_count && n < max; i++)
+        if (made[i].image == (uint64_t)(uintptr_t)image)
+            views[n++] = (VkImageView)(uintptr_t)made[i].handle;
+    return n;
+}
+
 rg_device *parallel_logging_device(void)
 {
     VkDevice dev = eng_context_device(test_ctx);
@@ -330,6 +403,8 @@ rg_device *parallel_logging_device(void)
         { "vkCmdBlitImage", (PFN_vkVoidFunction)log_blit },
         { "vkCmdClearColorImage", (PFN_vkVoidFunction)log_clear_color },
         { "vkCmdClearDepthStencilImage", (PFN_vkVoidFunction)log_clear_depth },
+        { "vkCreateImage", (PFN_vkVoidFunction)log_create_image },
+        { "vkCreateImageView", (PFN_vkVoidFunction)log_create_view },
     };
     static const test_spy instance[] = {
         { "vkCmdBeginDebugUtilsLabelEXT", (PFN_vkVoidFunction)log_label_begin },

@@ -42,6 +42,11 @@ void parallel_logs_close(void);
 
 void parallel_log_printf(VkCommandBuffer cmd, const char *fmt, ...);
 
+/* What the logging device saw created: an image's usage and flags (false:
+ * none seen), and the views of an image (up to max). */
+bool parallel_image_made(VkImage image, VkImageUsageFlags *usage, VkImageCreateFlags *flags);
+uint32_t parallel_views_of(VkImage image, VkImageView *views, uint32_t max);
+
 /* The fixture's device with the loggers: every queue the context has,
  * local read where it has it, labels (validation enabled debug utils). */
 rg_device *parallel_logging_device(void);

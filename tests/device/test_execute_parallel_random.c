@@ -2,7 +2,15 @@
  * recorded whole and cut into chunks anywhere: the same calls once the
  * cuts are taken out, the same bytes read back (RF_FIRST/RF_SEEDS search
  * more seeds). Suite execute_parallel (test_execute_parallel.c declares
- * it). */
+ * it).
+ *
+ * A longer search by hand: RF_FIRST, RF_SEEDS (the seeds), RF_STEPS
+ * (steps per frame; under about 55, for MAX_USERS), RF_FORMATS=7 (the
+ * acceptance suite's R32_UINT and RGBA32_UINT textures beside the four
+ * formats of the default frames), RF_THREADS=1 (the threaded modes on
+ * Debian 12's layer too, which may crash it), LP_NUM_THREADS=0 (Mesa's
+ * llvmpipe rasterizing on the submitting thread), RF_DUMP (frames for
+ * tests/raw's replay, below). */
 #include "device_fixture.h"
 #include "parallel_support.h"
 #include "call_text.h"
@@ -36,9 +44,9 @@
 
 #define RF_MAX_TEXTURES 32
 
-#define RF_SCRATCH_BYTES 2048u
+#define RF_SCRATCH_BYTES 8192u
 
-#define RF_READBACK_BYTES (RF_MAX_TEXTURES * 24 * 20 * 4 + 2 * RF_SCRATCH_BYTES)
+#define RF_READBACK_BYTES (RF_MAX_TEXTURES * 24 * 20 * 16 + 2 * RF_SCRATCH_BYTES)
 
 typedef struct rf_format {
     VkFormat format;
@@ -51,7 +59,12 @@ static const rf_format rf_formats[] = {
     { VK_FORMAT_R8G8B8A8_UNORM, 24, 20, 4, false },
     { VK_FORMAT_R16_UINT, 16, 16, 2, true },
     { VK_FORMAT_R8G8B8A8_UINT, 24, 20, 4, true },
+    { VK_FORMAT_R32_UINT, 16, 16, 4, true },
+    { VK_FORMAT_R32G32B32A32_UINT, 16, 16, 16, true },
+    { VK_FORMAT_R32G32B32A32_UINT, 24, 20, 16, true },
 };
+
+static uint32_t rf_format_count = 4;        /* the default frames' formats: the first four */
 
 typedef struct rf_texture {
     rg_texture texture;
@@ -98,7 +111,7 @@ static int rf_new_texture(rf_frame *f)
     if (f->texture_count == RF_MAX_TEXTURES)
         return rf_pick(f, false, -1);
     rf_texture *t = &f->textures[f->texture_count];
-    t->format = &rf_formats[rf_rand(f, sizeof rf_formats / sizeof rf_formats[0])];
+    t->format = &rf_formats[rf_rand(f, rf_format_count)];
     char name[16];
     snprintf(name, sizeof name, "t%u", f->texture_count);
     t->texture = rg_texture_create(f->graph, &(rg_texture_desc){ .name = name, .format = t->format->format,
@@ -255,7 +268,8 @@ static void rf_step(rf_frame *f)
 
 /* Declares and compiles random frame `seed` on dev, reading back into
  * s's readback. */
-static rg_graph *declare_random(rg_device *dev, scene *s, uint64_t seed, rg_order order, uint32_t steps)
+static rg_graph *declare_random(rg_device *dev, scene *s, uint64_t seed, rg_order order, uint32_t steps,
+                                rf_frame *keep)
 {
     rf_frame *f = calloc(1, sizeof *f);
     cr_assert(f);
@@ -278,9 +292,143 @@ static rg_graph *declare_random(rg_device *dev, scene *s, uint64_t seed, rg_orde
                                                    f->scratch_written[b]));
     cr_assert_leq(f->next_slot, RF_READBACK_BYTES - 2 * RF_SCRATCH_BYTES);
     rg_graph *g = f->graph;
+    if (keep)
+        *keep = *f;
     free(f);
     test_compile(g);
     return g;
+}
+
+/* ------------------------------------------------ frames for the replay */
+
+/* FNV-1a, 64 bits: the read-back bytes in the file, compared by the replay. */
+static uint64_t rf_fnv(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* RF_DUMP=DIR: instead of the sweep, each frame is recorded whole and by
+ * the loop in chunks for each max_chunks, and each chunked frame whose
+ * read-back differs from the whole frame's is written to
+ * DIR/random-SEED-chunks-N.txt (RF_DUMP_ALL=1: the right ones too) for
+ * tests/raw's replay (replay_frame.h reads it): the device, both
+ * read-backs' checksums, its images with their usage, pool offsets and
+ * views, its buffers, its draws, and the logged calls of the whole
+ * command buffer and of each chunk. The textures that read back wrong
+ * are named in the log. */
+static void rf_write_dump(const char *path, const rf_frame *rf, const scene *s, const frame *whole, const frame *f,
+                          uint64_t seed, const unsigned char *want, const unsigned char *got)
+{
+    FILE *out = fopen(path, "w");
+    cr_assert_not_null(out, "cannot write %s", path);
+    rg_graph *g = rf->graph;
+    fprintf(out, "# random frame %llu (test_execute_parallel_random.c), max_chunks %u, recorded by the loop\n",
+            (unsigned long long)seed, f->max_chunks);
+    VkPhysicalDeviceVulkan12Properties p12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES };
+    VkPhysicalDeviceProperties2 p = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p12 };
+    vkGetPhysicalDeviceProperties2(eng_context_physical_device(test_ctx), &p);
+    fprintf(out, "device %s | %s\n", p.properties.deviceName, p12.driverInfo);
+    fprintf(out, "read back whole %016llx chunks %016llx\n", (unsigned long long)rf_fnv(want, RF_READBACK_BYTES),
+            (unsigned long long)rf_fnv(got, RF_READBACK_BYTES));
+    for (uint32_t i = 0; i < rf->texture_count; i++) {
+        const rf_texture *t = &rf->textures[i];
+        VkDeviceSize at = 0;
+        uint32_t pool = 0;
+        if (rg_texture_memory(g, t->texture, &at, &pool) != RG_MEMORY_POOLED)
+            continue;                 /* unused: never created */
+        VkImage image = rg_texture_image(g, t->texture);
+        VkImageUsageFlags usage = 0;
+        VkImageCreateFlags flags = 0;
+        cr_assert(parallel_image_made(image, &usage, &flags), "t%u: its image was not seen created", i);
+        fprintf(out, "image %llx format %d size %ux%u usage %x flags %x pool %u offset %llu name t%u slot %llu+%u\n",
+                (unsigned long long)(uintptr_t)image, (int)t->format->format, t->format->width, t->format->height,
+                (unsigned)usage, (unsigned)flags, pool, (unsigned long long)at, i, (unsigned long long)t->slot,
+                t->retired ? rf_bytes(t) : 0);
+        VkImageView views[8];
+        for (uint32_t v = 0, n = parallel_views_of(image, views, 8); v < n; v++)
+            fprintf(out, "view %llx of %llx\n", (unsigned long long)(uintptr_t)views[v],
+                    (unsigned long long)(uintptr_t)image);
+    }
+    for (int b = 0; b < 2; b++) {
+        VkDeviceSize at = 0;
+        uint32_t pool = 0;
+        if (rg_buffer_memory(g, rf->scratch[b], &at, &pool) == RG_MEMORY_POOLED)
+            fprintf(out, "buffer %llx size %u pool %u offset %llu\n",
+                    (unsigned long long)(uintptr_t)rg_buffer_handle(g, rf->scratch[b]), RF_SCRATCH_BYTES, pool,
+                    (unsigned long long)at);
+    }
+    fprintf(out, "readback %llx size %u\n", (unsigned long long)(uintptr_t)rg_buffer_handle(g, rf->readback),
+            RF_READBACK_BYTES);
+    for (uint32_t i = 0; i < s->user_count; i++) {
+        const user_cmd *u = &s->users[i];
+        if (u->pipeline)
+            fprintf(out, "draw %s rect %a %a %a %a color %a %a %a %a depth %a\n", u->name, (double)u->rect[0],
+                    (double)u->rect[1], (double)u->rect[2], (double)u->rect[3], (double)u->color[0],
+                    (double)u->color[1], (double)u->color[2], (double)u->color[3], (double)u->depth);
+    }
+    fprintf(out, "whole\n%s", whole->texts[0]);
+    for (uint32_t i = 0; i < f->count; i++)
+        fprintf(out, "chunk %u\n%s", i, f->texts[i]);
+    fprintf(out, "done\n");
+    cr_assert_eq(fclose(out), 0);
+}
+
+/* The textures whose slots differ between want and got, as text. */
+static void rf_wrong_textures(const rf_frame *rf, const unsigned char *want, const unsigned char *got, char *out,
+                              size_t size)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (uint32_t i = 0; i < rf->texture_count && at + 32 < size; i++) {
+        const rf_texture *t = &rf->textures[i];
+        if (t->retired && memcmp(want + t->slot, got + t->slot, rf_bytes(t)) != 0)
+            at += (size_t)snprintf(out + at, size - at, " t%u", i);
+    }
+    if (memcmp(want + RF_READBACK_BYTES - 2 * RF_SCRATCH_BYTES, got + RF_READBACK_BYTES - 2 * RF_SCRATCH_BYTES,
+               2 * RF_SCRATCH_BYTES) != 0 && at + 16 < size)
+        snprintf(out + at, size - at, " scratch");
+}
+
+/* Frame rf (one batch) whole and in chunks for max_chunks 1 to 16; the
+ * number of chunked frames that read back wrong. */
+static uint32_t rf_search(const rf_frame *rf, scene *s, uint64_t seed, const char *dir)
+{
+    rg_graph *g = rf->graph;
+    cr_assert_eq(rg_batch_count(g), 1, "the replay takes frames of one batch");
+    unsigned char *want = calloc(1, s->readback_size), *got = calloc(1, s->readback_size);
+    frame *whole = calloc(1, sizeof *whole), *f = calloc(1, sizeof *f);
+    cr_assert(want && got && whole && f);
+    parallel_clear_readback(s);
+    cr_assert_eq(parallel_record_frame(whole, g, MODE_WHOLE, 0, NULL, true), RG_SUCCESS);
+    parallel_submit_frame(whole);
+    parallel_read_pixels(s, want);
+    uint32_t wrong = 0;
+    for (uint32_t n = 1; n <= 16; n++) {
+        parallel_clear_readback(s);
+        cr_assert_eq(parallel_record_frame(f, g, MODE_HAND, n, NULL, true), RG_SUCCESS);
+        parallel_submit_frame(f);
+        parallel_read_pixels(s, got);
+        bool differs = memcmp(want, got, s->readback_size) != 0;
+        if (differs || getenv("RF_DUMP_ALL")) {
+            char which[256], path[512];
+            rf_wrong_textures(rf, want, got, which, sizeof which);
+            snprintf(path, sizeof path, "%s/random-%llu-chunks-%u.txt", dir, (unsigned long long)seed, n);
+            rf_write_dump(path, rf, s, whole, f, seed, want, got);
+            cr_log_warn("random frame %llu, max_chunks %u (%u chunks): reads back %s:%s; written to %s",
+                        (unsigned long long)seed, n, f->count, differs ? "wrong" : "right", which, path);
+            wrong += differs;
+        }
+        parallel_frame_free(f);
+    }
+    parallel_frame_free(whole);
+    free(whole);
+    free(f);
+    free(want);
+    free(got);
+    return wrong;
 }
 
 /* Random frames with aliasing on, under each order, recorded whole and
@@ -313,7 +461,7 @@ static bool layer_records_labels_on_threads(void)
 
 static void random_frames(uint64_t first_seed, uint32_t count, uint32_t steps)
 {
-    parallel_sweep_first = layer_records_labels_on_threads() ? MODE_WORKERS : MODE_HAND;
+    parallel_sweep_first = layer_records_labels_on_threads() || getenv("RF_THREADS") ? MODE_WORKERS : MODE_HAND;
     cr_log_info("random frames recorded from mode '%s' on", parallel_mode_names[parallel_sweep_first]);
     rg_device *dev = parallel_logging_device();
     scene *s = calloc(1, sizeof *s);
@@ -323,24 +471,38 @@ static void random_frames(uint64_t first_seed, uint32_t count, uint32_t steps)
     s->readback = test_host_buffer(s->readback_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     static const uint32_t maxes[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
     cut_stats st = { 0 };
-    uint32_t aliased = 0;
-    const char *env = getenv("RF_SEEDS");
+    uint32_t aliased = 0, wrong = 0;
+    const char *dump = getenv("RF_DUMP");
+    const char *env = getenv("RF_FORMATS");
+    if (env && atoi(env) >= 1 && (size_t)atoi(env) <= sizeof rf_formats / sizeof rf_formats[0])
+        rf_format_count = (uint32_t)atoi(env);
+    env = getenv("RF_SEEDS");
     if (env)
         count = (uint32_t)atoi(env);
+    if ((env = getenv("RF_STEPS")))
+        steps = (uint32_t)atoi(env);
     if ((env = getenv("RF_FIRST")))
         first_seed = (uint64_t)atoll(env);
     for (uint64_t seed = first_seed; seed < first_seed + count; seed++) {
         s->cost = 0;
         s->user_count = 0;
         rg_order order = (rg_order)(seed % 3);
-        rg_graph *g = declare_random(dev, s, seed, order, steps);
+        rf_frame kept;
+        rg_graph *g = declare_random(dev, s, seed, order, steps, &kept);
         cr_log_info("random frame %llu: %u commands, order %d", (unsigned long long)seed, s->user_count, (int)order);
-        parallel_sweep(g, s, maxes, sizeof maxes / sizeof maxes[0], s->readback_size, &st);
+        if (dump)
+            wrong += rf_search(&kept, s, seed, dump);
+        else
+            parallel_sweep(g, s, maxes, sizeof maxes / sizeof maxes[0], s->readback_size, &st);
         rg_memory_totals t = rg_memory_get_totals(g);
         aliased += t.pooled < t.unaliased;
         rg_graph_destroy(g);
     }
-    cr_expect_gt(st.resumed, 0, "no chunk resumed an instance");
+    if (dump) {
+        cr_log_info("%u chunked frames read back wrong (written to %s)", wrong, dump);
+    } else {
+        cr_expect_gt(st.resumed, 0, "no chunk resumed an instance");
+    }
     cr_expect_gt(aliased, 0, "none of %u frames aliased", count);
     cr_log_info("%u of %u frames aliased, %u chunks resumed", aliased, count, st.resumed);
     parallel_sweep_first = MODE_WORKERS;
