@@ -43,7 +43,7 @@ static void frame_path(const char *expected, const char *frame, char *out, size_
     if (frame[0] == '/' || !slash)
         snprintf(out, size, "%s", frame);
     else
-        snprintf(out, size, "%.*s/%s", (int)(slash - expected + 1), expected, frame);
+        snprintf(out, size, "%.*s/%s", (int)(slash - expected), expected, frame);
 }
 
 /* One line: plan its frame with its options, compare (or update) its
@@ -69,8 +69,10 @@ static int check_line(const char *expected, uint32_t number, char *line, bool up
             return RGT_EXIT_TROUBLE;
         }
     }
-    char path[1024];
+    char path[1024], where[1024 + 16];
     frame_path(expected, words[0], path, sizeof path);
+    snprintf(where, sizeof where, "%s:%u", expected, number);
+    o.where = where;
     rgt_frame frame;
     if (!rgt_load(path, &o, &frame))
         return RGT_EXIT_TROUBLE;

@@ -12,6 +12,7 @@ static void add_side(cJSON *root, const char *key, const rgt_plan *p)
     cJSON_AddNumberToObject(o, "height", p->info.height);
     cJSON_AddStringToObject(o, "profile", p->profile_key);
     cJSON_AddStringToObject(o, "memory_source", rgt_memory_source_name(p->memory));
+    cJSON_AddItemToObject(o, "memory_notes", rgt_memory_notes_json(p));
     cJSON_AddNumberToObject(o, "commands", p->order_count);
     cJSON_AddNumberToObject(o, "culled", p->culled_count);
     cJSON_AddNumberToObject(o, "batches", p->batch_count);

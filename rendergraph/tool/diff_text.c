@@ -12,6 +12,7 @@ static void print_side(const char *label, const rgt_plan *p, FILE *out)
 {
     fprintf(out, "%s  %s  (%ux%u, profile %s, %s memory, %u commands)\n", label, p->file, p->info.width, p->info.height,
             p->profile_key, rgt_memory_source_name(p->memory), p->order_count);
+    rgt_print_memory_notes(p, "   ", out);
 }
 
 static void print_totals(const rgt_diff_result *d, FILE *out)

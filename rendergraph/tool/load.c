@@ -37,6 +37,8 @@ const char *rgt_memory_source_name(rgf_memory memory)
     return memory == RGF_MEMORY_SAVED ? "saved" : memory == RGF_MEMORY_MODEL ? "model" : "auto";
 }
 
+static const char *where(const rgt_options *options) { return options->where ? options->where : "rgtool"; }
+
 static bool load_once(const char *path, rg_tile_profile profile, const rgt_options *options, rgt_frame *out)
 {
     rgf_error error = {{0}};
@@ -44,7 +46,7 @@ static bool load_once(const char *path, rg_tile_profile profile, const rgt_optio
                           .width = options->width, .height = options->height, .log = collect_log, .log_user = out};
     rg_result r = rgf_load(path, &desc, &out->frame, &error);
     if (r != RG_SUCCESS) {
-        fprintf(stderr, "rgtool: %s\n", error.message[0] ? error.message : rg_result_string(r));
+        fprintf(stderr, "%s: %s\n", where(options), error.message[0] ? error.message : rg_result_string(r));
         return false;
     }
     return true;
@@ -66,7 +68,10 @@ bool rgt_load(const char *path, const rgt_options *options, rgt_frame *out)
     if (options->profile) {
         wanted = rgf_tile_profile_from_key(options->profile);
         if (wanted == RG_TILE_PROFILE_COUNT || wanted == RG_TILE_AUTO) {
-            fprintf(stderr, "rgtool: unknown profile '%s' (rgtool --help lists them)\n", options->profile);
+            fprintf(stderr, "%s: unknown profile '%s'; the profiles:", where(options), options->profile);
+            for (int p = RG_TILE_DESKTOP; p < RG_TILE_PROFILE_COUNT; p++)
+                fprintf(stderr, " %s", rg_tile_profile_info((rg_tile_profile)p).key);
+            fputc('\n', stderr);
             return false;
         }
     }
@@ -83,11 +88,11 @@ bool rgt_load(const char *path, const rgt_options *options, rgt_frame *out)
     rgf_error error = {{0}};
     rg_result r = rgf_frame_place(out->frame, RGF_MEMORY_AUTO, &out->memory, &error);
     if (r != RG_SUCCESS) {
-        fprintf(stderr, "rgtool: %s\n", error.message[0] ? error.message : rg_result_string(r));
+        fprintf(stderr, "%s: %s\n", where(options), error.message[0] ? error.message : rg_result_string(r));
         goto fail;
     }
     if (out->out_of_memory) {
-        fprintf(stderr, "rgtool: out of memory keeping the graph's log\n");
+        fprintf(stderr, "%s: out of memory keeping the graph's log\n", where(options));
         goto fail;
     }
     return true;

@@ -219,6 +219,26 @@ static bool gather_resources(const rgt_frame *f, rgt_plan *p)
     return true;
 }
 
+/* rgf_frame_info.memory_notes ("line\nline\n") as a list of lines. */
+static bool gather_memory_notes(rgt_plan *p)
+{
+    const char *notes = p->info.memory_notes ? p->info.memory_notes : "";
+    size_t len = strlen(notes);
+    uint32_t lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += notes[i] == '\n';
+    p->memory_text = malloc(len + 1);
+    p->memory_notes = calloc(lines + 1, sizeof *p->memory_notes);
+    if (!p->memory_text || !p->memory_notes)
+        return false;
+    memcpy(p->memory_text, notes, len + 1);
+    for (char *line = p->memory_text, *end; (end = strchr(line, '\n')); line = end + 1) {
+        *end = '\0';
+        p->memory_notes[p->memory_note_count++] = line;
+    }
+    return true;
+}
+
 bool rgt_plan_gather(const char *file, const rgt_frame *frame, rgt_plan *out)
 {
     memset(out, 0, sizeof *out);
@@ -234,7 +254,7 @@ bool rgt_plan_gather(const char *file, const rgt_frame *frame, rgt_plan *out)
     out->note_count = frame->note_count;
     handle_pos *map = NULL;
     bool ok = gather_order(frame, out, &map) && gather_barriers(frame, out, map) && gather_culled(frame, out) &&
-              gather_queues(frame, out) && gather_resources(frame, out);
+              gather_queues(frame, out) && gather_resources(frame, out) && gather_memory_notes(out);
     free(map);
     if (!ok) {
         fprintf(stderr, "rgtool: %s: could not gather the plan (out of memory or a failed query)\n", file);
@@ -254,5 +274,7 @@ void rgt_plan_free(rgt_plan *plan)
     free(plan->batches);
     free(plan->queue_notes);
     free(plan->resources);
+    free(plan->memory_notes);
+    free(plan->memory_text);
     memset(plan, 0, sizeof *plan);
 }

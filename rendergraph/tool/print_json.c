@@ -137,7 +137,16 @@ static void add_header(const rgt_plan *p, cJSON *root)
     cJSON_AddStringToObject(profile, "key", p->profile_key);
     cJSON_AddStringToObject(profile, "name", p->profile_name);
     cJSON_AddStringToObject(root, "memory_source", rgt_memory_source_name(p->memory));
+    cJSON_AddItemToObject(root, "memory_notes", rgt_memory_notes_json(p));
     cJSON_AddStringToObject(root, "merge", rgt_merge_name(p->merge));
+}
+
+cJSON *rgt_memory_notes_json(const rgt_plan *plan)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (uint32_t i = 0; list && i < plan->memory_note_count; i++)
+        cJSON_AddItemToArray(list, cJSON_CreateString(plan->memory_notes[i]));
+    return list;
 }
 
 static void add_memory(const rgt_plan *p, cJSON *root)

@@ -33,6 +33,13 @@ static void print_header(const rgt_plan *p, FILE *out)
             p->memory == RGF_MEMORY_SAVED
                 ? "saved: the saving device's memory types and requirements"
                 : "model: a device-local (and lazy) type; requirements as saved at this size, else texel bytes");
+    rgt_print_memory_notes(p, "          ", out);
+}
+
+void rgt_print_memory_notes(const rgt_plan *plan, const char *indent, FILE *out)
+{
+    for (uint32_t i = 0; i < plan->memory_note_count; i++)
+        fprintf(out, "%s%s\n", indent, plan->memory_notes[i]);
 }
 
 static void print_order(const rgt_plan *p, FILE *out)

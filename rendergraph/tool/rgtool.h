@@ -39,6 +39,9 @@ typedef struct rgt_options {
     /* diff: B's own profile and size (--profile-b, --size-b); NULL, 0: as A's. */
     const char *profile_b;
     uint32_t width_b, height_b;
+    /* What loading's messages open with; NULL: "rgtool" (check gives its
+     * file and line: "expected.txt:5"). */
+    const char *where;
 } rgt_options;
 
 /* One message of the graph's log, copied (notices come at compile). */
@@ -125,6 +128,11 @@ typedef struct rgt_plan {
     uint32_t instance_count;
     const rgt_note *notes; /* the frame's */
     uint32_t note_count;
+    /* The saved requirements placement modelled instead, a line each
+     * (rgf_frame_info.memory_notes); they live in memory_text. */
+    const char **memory_notes;
+    uint32_t memory_note_count;
+    char *memory_text;
 } rgt_plan;
 
 /* load.c: reads path at the options' profile and size and places it
@@ -155,6 +163,10 @@ uint64_t rgt_total_value(const rg_memory_totals *totals, uint32_t index);
 /* print_text.c / print_json.c: one plan to out. */
 void rgt_print_text(const rgt_plan *plan, bool verbose, FILE *out);
 bool rgt_print_json(const rgt_plan *plan, bool verbose, FILE *out);
+/* The plan's memory notes, each line indented, or as a JSON array of
+ * strings (NULL when out of memory): plan and diff print them. */
+void rgt_print_memory_notes(const rgt_plan *plan, const char *indent, FILE *out);
+struct cJSON *rgt_memory_notes_json(const rgt_plan *plan);
 
 /* diff.c: compares two plans, prints the result (text or JSON) and
  * returns RGT_EXIT_OK when they plan the same, RGT_EXIT_DIFFERENT when

@@ -4,7 +4,8 @@
 # Each frame plans (text and JSON, saved and tile profiles, another size),
 # diffs against itself as identical (exit 0) and against another profile
 # with exit 0 or 1, and writes DOT and the timeline; usage and load errors
-# exit 2. JSON is checked with python3 where there is one.
+# exit 2. Then an edited frame's modelled memory, and check's errors.
+# JSON is checked with python3 where there is one.
 set -u
 rgtool=$1
 frames=$2
@@ -48,5 +49,28 @@ for f in "$frames"/*.json; do
     expect 2 dot "$f"
 done
 [ "$count" -gt 0 ] || fail "no frame files in $frames"
+# A what-if edit that keeps the memory section (hdr RGBA16F -> RGBA32F):
+# hdr's saved requirement was measured for RGBA16F, so it is modelled,
+# plan and diff say so, and the diff reports the memory it adds.
+f=$frames/deferred.json
+sed '/"name":[[:space:]]*"hdr"/,/}/s/R16G16B16A16_SFLOAT/R32G32B32A32_SFLOAT/' "$f" >"$tmp/hdr32.json"
+note="saved requirement for 'hdr' does not match its declaration (format): modelled"
+expect 0 plan "$tmp/hdr32.json"
+grep -qF "$note" "$tmp/out" || fail "rgtool plan of the RGBA32F edit does not say: $note"
+expect 1 diff "$f" "$tmp/hdr32.json"
+grep -qF "$note" "$tmp/out" || fail "rgtool diff of the RGBA32F edit does not say: $note"
+grep -q "pooled .* +7372800$" "$tmp/out" || { fail "rgtool diff of the RGBA32F edit: pooled did not grow by hdr's 7372800 bytes"; cat "$tmp/out"; }
+# check's errors name the expected file and line; an unknown profile
+# names the known ones.
+cp "$f" "$tmp/deferred.json"
+printf '# a comment\ndeferred.json --profile Apple7 pooled=1\n' >"$tmp/expected.txt"
+expect 2 check "$tmp/expected.txt"
+grep -q "expected.txt:2: unknown profile 'Apple7'; the profiles: desktop apple2 .* adreno7" "$tmp/err" ||
+    { fail "rgtool check: an unknown profile's error lacks the file:line or the profiles"; cat "$tmp/err"; }
+printf 'deferred.json pooled=1\n' >"$tmp/expected.txt"
+head -c 300 "$f" >"$tmp/deferred.json"
+expect 2 check "$tmp/expected.txt"
+grep -q "expected.txt:1: .*deferred.json:[0-9]*:[0-9]*: the JSON ends" "$tmp/err" ||
+    { fail "rgtool check: a load error lacks the expected file:line"; cat "$tmp/err"; }
 [ "$failed" -eq 0 ] && echo "rgtool: $count frames checked"
 exit "$failed"

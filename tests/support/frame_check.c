@@ -241,6 +241,32 @@ static bool fc_same_text(const rg_graph *graph, const rgf_frame *frame, const Vk
     return same;
 }
 
+/* Every created resource got at least what it holds: its texels (every
+ * mip, layer and sample) or its buffer's size. A test's or the fuzzer's
+ * made-up requirement below that is no device's, and rgf_load refuses a
+ * file holding one (docs/frame-files.md, "What a file is trusted with"). */
+static bool fc_device_sizes(const rg_graph *graph)
+{
+    uint32_t count = rg_resource_count(graph);
+    for (uint32_t i = 0; i < count; i++) {
+        rg_resource_info r;
+        if (rg_resource_get(graph, i, &r) != RG_SUCCESS || r.memory == RG_MEMORY_NOT_CREATED ||
+            r.memory == RG_MEMORY_IMPORTED)
+            continue;
+        rg_format_info f = rg_format_get_info(r.format);
+        VkDeviceSize least = r.texture.id ? 0 : r.size;
+        for (uint32_t m = 0; r.texture.id && f.block_size && m < (r.mip_levels ? r.mip_levels : 1); m++) {
+            uint32_t w = r.width >> m ? r.width >> m : 1, h = r.height >> m ? r.height >> m : 1;
+            VkDeviceSize blocks = (VkDeviceSize)((w + f.block_width - 1) / f.block_width) *
+                                  ((h + f.block_height - 1) / f.block_height);
+            least += blocks * f.block_size * (r.array_layers ? r.array_layers : 1) * (r.samples ? r.samples : 1);
+        }
+        if (r.memory_size < least)
+            return false;
+    }
+    return true;
+}
+
 bool frame_check_graph(rg_graph *graph, rg_result compiled, char *why, size_t n)
 {
     /* Results of the moment, not of the declaration: host memory ran out
@@ -252,6 +278,9 @@ bool frame_check_graph(rg_graph *graph, rg_result compiled, char *why, size_t n)
     if (compiled != RG_SUCCESS && rg_graph_error(graph) != compiled)
         return true;
     if (rg_declared_resource_count(graph) == 0 && rg_declared_command_count(graph) == 0)
+        return true;
+    /* A placement from made-up requirements would be saved with it. */
+    if (fc_placed(graph) && !fc_device_sizes(graph))
         return true;
     bool outer = fc_active;
     fc_active = true;
@@ -329,7 +358,7 @@ bool frame_check_placement(rg_graph *graph, const VkPhysicalDeviceMemoryProperti
     /* Nothing made (imports alone, or all culled): the file holds no
      * memory section (frame_write.c saves it for created resources only),
      * so RGF_MEMORY_SAVED has nothing to place from. */
-    if (!fc_created(graph))
+    if (!fc_created(graph) || !fc_device_sizes(graph))
         return true;
     bool outer = fc_active;
     fc_active = true;

@@ -3,7 +3,11 @@
  * declares and saves, broken by one string edit (or a text of its own),
  * with the result expected and what the message must name: the file, the
  * JSON path and what was expected. Then every prefix of the valid text
- * (a file cut short), a missing file, and the saving side's refusals. */
+ * (a file cut short), a missing file, and the saving side's refusals.
+ * Suite rgf_trust: a file is checked, never trusted (docs/frame-files.md,
+ * "What a file is trusted with"): the small frame placed, its memory
+ * requirements edited, and what no device or writer could have written,
+ * each refused by a test of its own. */
 #include <criterion/criterion.h>
 #include <rendergraph_frame/rendergraph_frame.h>
 
@@ -306,6 +310,290 @@ Test(rgf_errors, a_failed_compile_is_saved_and_fails_again)
     cr_expect_eq(rg_compile(rgf_frame_graph(frame)), RG_ERROR_READ_BEFORE_WRITE);
     cr_expect(strstr(rg_graph_error_message(rgf_frame_graph(frame)), "never written") != NULL, "%s",
               rg_graph_error_message(rgf_frame_graph(frame)));
+    rgf_frame_destroy(frame);
+    rgf_free(text);
+    rg_graph_destroy(g);
+}
+
+/* ---- rgf_trust ---- */
+
+/* One device-local type; each texture asks for its texels' bytes (the
+ * least a device can), each buffer for its size. */
+static const VkPhysicalDeviceMemoryProperties trust_memory = {
+    .memoryTypeCount = 1,
+    .memoryTypes = {{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0}},
+    .memoryHeapCount = 1,
+    .memoryHeaps = {{1ull << 30, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT}},
+};
+
+static bool texel_requirements(void *user, const char *name, bool is_texture, uint32_t index, VkDeviceSize *size,
+                               VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
+{
+    (void)name;
+    rg_resource_info info;
+    cr_assert_eq(rg_resource_get(user, index, &info), RG_SUCCESS);
+    *size = is_texture ? (VkDeviceSize)info.width * info.height * rg_format_get_info(info.format).block_size
+                       : info.size;
+    *alignment = 256;
+    *type_bits = 1;
+    *dedicated = false;
+    return true;
+}
+
+/* small_graph placed, saved with its memory: requirement k is resource k's
+ * for the first five (color, half, data, accum and its previous half);
+ * the import (5) has none. */
+static char *placed_text(void)
+{
+    rg_graph *g = small_graph();
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(rg_place_offline(g, &trust_memory, texel_requirements, g), RG_SUCCESS, "%s",
+                 rg_graph_error_message(g));
+    char *text = NULL;
+    rgf_error error;
+    cr_assert_eq(rgf_save_text(g, &(rgf_save_desc){.memory = &trust_memory}, &text, &error), RG_SUCCESS, "%s",
+                 error.message);
+    rg_graph_destroy(g);
+    return text;
+}
+
+/* text with the first `from` after `anchor` replaced by `to` (free it). */
+static char *edited_after(const char *text, const char *anchor, const char *from, const char *to)
+{
+    const char *at = strstr(text, anchor);
+    cr_assert_not_null(at, "the saved frame has no \"%s\"", anchor);
+    char *tail = edited(at, from, to);
+    size_t head = (size_t)(at - text);
+    char *out = malloc(head + strlen(tail) + 1);
+    cr_assert_not_null(out);
+    memcpy(out, text, head);
+    strcpy(out + head, tail);
+    free(tail);
+    return out;
+}
+
+/* The text (placed or not) edited after anchor, refused with needles. */
+static void refused_edit(bool placed, const char *anchor, const char *from, const char *to,
+                         const char *const needles[3])
+{
+    char *text = placed ? placed_text() : small_text();
+    char *bad = edited_after(text, anchor, from, to);
+    expect_refused(bad, strlen(bad), INVALID, needles, to);
+    free(bad);
+    rgf_free(text);
+}
+
+/* Loaded and placed as rgtool does (AUTO); the frame for its info. */
+static rgf_frame *placed_frame(const char *text)
+{
+    rgf_frame *frame = NULL;
+    rgf_error error;
+    cr_assert_eq(rgf_load_text(text, strlen(text), "edited", &(rgf_load_desc){.log = rgf_quiet}, &frame, &error),
+                 RG_SUCCESS, "%s", error.message);
+    rgf_memory used;
+    cr_assert_eq(rgf_frame_place(frame, RGF_MEMORY_AUTO, &used, &error), RG_SUCCESS, "%s", error.message);
+    cr_expect_eq(used, RGF_MEMORY_SAVED);
+    return frame;
+}
+
+static VkDeviceSize memory_of(const rgf_frame *frame, uint32_t index)
+{
+    rg_resource_info info;
+    cr_assert_eq(rg_resource_get(rgf_frame_graph(frame), index, &info), RG_SUCCESS);
+    return info.memory_size;
+}
+
+/* The saved requirements are the placement's when nothing was edited. */
+Test(rgf_trust, an_unedited_file_places_from_its_saved_requirements)
+{
+    char *text = placed_text();
+    rgf_frame *frame = placed_frame(text);
+    cr_expect_eq(memory_of(frame, 3), 64 * 64 * 8, "accum: %llu", (unsigned long long)memory_of(frame, 3));
+    cr_expect_str_eq(rgf_frame_get_info(frame).memory_notes, "");
+    rgf_frame_destroy(frame);
+    rgf_free(text);
+}
+
+/* The what-if edit of the issue: a format changed (RGBA16F to RGBA32F), the
+ * memory section kept. The saved requirement was measured for RGBA16F:
+ * accum is modelled (its texels rounded up to 64 KiB), and noted. */
+Test(rgf_trust, a_format_edit_keeping_the_memory_section_is_modelled_and_noted)
+{
+    char *text = placed_text();
+    char *what_if = edited_after(text, "\"name\":\t\"accum\"", "R16G16B16A16_SFLOAT", "R32G32B32A32_SFLOAT");
+    rgf_frame *frame = placed_frame(what_if);
+    cr_expect_eq(memory_of(frame, 3), 65536, "accum: %llu", (unsigned long long)memory_of(frame, 3));
+    cr_expect_eq(memory_of(frame, 0), 64 * 64 * 4, "color keeps its saved requirement");
+    const char *notes = rgf_frame_get_info(frame).memory_notes;
+    cr_expect(strstr(notes, "saved requirement for 'accum' does not match its declaration (format): modelled\n"),
+              "%s", notes);
+    cr_expect(!strstr(notes, "'color'"), "%s", notes);
+    rgf_frame_destroy(frame);
+    free(what_if);
+    rgf_free(text);
+}
+
+/* A requirement whose "for" is gone (as in files saved before the field)
+ * cannot be compared: modelled, and noted. */
+Test(rgf_trust, a_requirement_that_does_not_say_what_for_is_modelled)
+{
+    char *text = placed_text();
+    char *from = strstr(strstr(text, "\"requirements\""), ",\n\t\t\t\t\"for\"");
+    cr_assert_not_null(from);
+    memmove(from, strchr(from, '}') + 1, strlen(strchr(from, '}') + 1) + 1);
+    rgf_frame *frame = placed_frame(text);
+    cr_expect_eq(memory_of(frame, 0), 65536, "color: %llu", (unsigned long long)memory_of(frame, 0));
+    cr_expect(strstr(rgf_frame_get_info(frame).memory_notes,
+                     "saved requirement for 'color' does not say what it was measured for: modelled"),
+              "%s", rgf_frame_get_info(frame).memory_notes);
+    rgf_frame_destroy(frame);
+    rgf_free(text);
+}
+
+/* 1 byte for a 64x64 texture: no device asks for less than the texels,
+ * or than a buffer's size. */
+Test(rgf_trust, a_requirement_smaller_than_what_it_holds_is_refused)
+{
+    refused_edit(true, "\"requirements\"", "\"size\":\t16384", "\"size\":\t1",
+                 (const char *const[3]){"$.memory.requirements[0].size", "expected at least the 16384 bytes", "got 1"});
+    refused_edit(true, "\"resource\":\t2", "\"size\":\t256", "\"size\":\t255",
+                 (const char *const[3]){"$.memory.requirements[2].size", "expected at least the 256 bytes"});
+}
+
+/* An import's memory is not the graph's. */
+Test(rgf_trust, a_requirement_for_an_import_is_refused)
+{
+    refused_edit(true, "\"requirements\"", "\"resource\":\t0", "\"resource\":\t5",
+                 (const char *const[3]){"$.memory.requirements[0].resource", "resource 5 is imported"});
+}
+
+Test(rgf_trust, a_requirement_of_zero_bytes_is_refused)
+{
+    refused_edit(true, "\"requirements\"", "\"size\":\t16384", "\"size\":\t0",
+                 (const char *const[3]){"$.memory.requirements[0].size", "expected at least 1, got 0"});
+}
+
+/* cJSON keeps both copies and the reader would read the first. */
+Test(rgf_trust, a_key_given_twice_is_refused)
+{
+    refused_edit(false, "\"resources\"", "\"name\":\t\"color\",", "\"name\":\t\"color\",\n\"name\":\t\"colour\",",
+                 (const char *const[3]){"$.resources[0].name", "a key given twice"});
+}
+
+Test(rgf_trust, a_frame_size_of_zero_is_refused)
+{
+    refused_edit(false, "{", "\"size\":\t[32, 32]", "\"size\":\t[32, 0]",
+                 (const char *const[3]){"$.size", "expected at least 1, got 0"});
+}
+
+Test(rgf_trust, a_texture_of_zero_width_or_height_is_refused)
+{
+    refused_edit(false, "\"resources\"", "\"width\":\t64", "\"width\":\t0",
+                 (const char *const[3]){"$.resources[0].width", "expected at least 1, got 0"});
+    refused_edit(false, "\"resources\"", "\"height\":\t64", "\"height\":\t0",
+                 (const char *const[3]){"$.resources[0].height", "expected at least 1, got 0"});
+    refused_edit(false, "\"texture_import\"", "\"width\":\t32", "\"width\":\t0",
+                 (const char *const[3]){"$.resources[5].width", "expected at least 1, got 0"});
+}
+
+Test(rgf_trust, a_buffer_of_zero_bytes_is_refused)
+{
+    refused_edit(false, "\"resources\"", "\"size\":\t256", "\"size\":\t0",
+                 (const char *const[3]){"$.resources[2].size", "expected at least 1, got 0"});
+}
+
+/* "frame-name:LINE:COLUMN:" of the byte `offset` past the first `needle`. */
+static void position_of(const char *text, const char *needle, size_t offset, char *out, size_t size)
+{
+    const char *at = strstr(text, needle);
+    cr_assert_not_null(at);
+    unsigned line = 1, column = 1;
+    for (const char *c = text; c < at + offset; c++) {
+        line += *c == '\n';
+        column = *c == '\n' ? 1 : column + 1;
+    }
+    snprintf(out, size, "frame-name:%u:%u:", line, column);
+}
+
+/* The text's own faults, with its line and column. */
+Test(rgf_trust, anything_after_the_object_is_refused)
+{
+    char *text = small_text(), *bad = edited(text, "\n}", "\n}\n{}"), where[48];
+    position_of(bad, "\n}\n{}", 3, where, sizeof where);
+    expect_refused(bad, strlen(bad), INVALID, (const char *const[3]){where, "more after"}, "a second object");
+    free(bad);
+    rgf_free(text);
+}
+
+/* Between tokens, where cJSON would skip it as whitespace. */
+Test(rgf_trust, a_nul_byte_is_refused)
+{
+    char *text = small_text();
+    char where[48];
+    position_of(text, "\"name\":\t\"color\"", 7, where, sizeof where);
+    char *nul = strstr(text, "\"name\":\t\"color\"") + 7;
+    *nul = '\0';
+    expect_refused(text, strlen(nul + 1) + (size_t)(nul + 1 - text), INVALID,
+                   (const char *const[3]){where, ": a NUL byte"}, "a NUL byte");
+    rgf_free(text);
+}
+
+/* Raw, as JSON never writes them (cJSON would take them as they come). */
+Test(rgf_trust, a_control_character_in_a_string_is_refused)
+{
+    static const char *const names[] = {"\"co\tlor\"", "\"co\x01lor\"", "\"co\x1flor\""};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char *text = small_text(), *bad = edited(text, "\"color\"", names[i]), where[48];
+        position_of(text, "\"color\"", 3, where, sizeof where);
+        expect_refused(bad, strlen(bad), INVALID, (const char *const[3]){where, ": a control character in a string"},
+                       names[i]);
+        free(bad);
+        rgf_free(text);
+    }
+}
+
+/* cJSON would end the name at it: "co\u0000lor" would load as "co". */
+Test(rgf_trust, an_escaped_nul_in_a_string_is_refused)
+{
+    char *text = small_text(), *bad = edited(text, "\"color\"", "\"co\\u0000lor\""), where[48];
+    position_of(text, "\"color\"", 3, where, sizeof where);
+    expect_refused(bad, strlen(bad), INVALID, (const char *const[3]){where, ": a NUL in a string"}, "\\u0000");
+    free(bad);
+    rgf_free(text);
+}
+
+/* Escaped, as rgf_save writes them, control characters stay: a name
+ * with a line break and a tab loads as it was declared. */
+Test(rgf_trust, an_escaped_control_character_round_trips)
+{
+    rg_graph *g = test_graph();
+    test_outside(g, "fill", TEX(test_color(g, "line\nbreak\tand \x01"), RG_USAGE_STORAGE_WRITE_COMPUTE));
+    char *text = NULL;
+    rgf_error error;
+    cr_assert_eq(rgf_save_text(g, NULL, &text, &error), RG_SUCCESS, "%s", error.message);
+    cr_expect(strstr(text, "\"line\\nbreak\\tand \\u0001\""), "%s", text);
+    rgf_frame *frame = NULL;
+    cr_assert_eq(rgf_load_text(text, strlen(text), "escapes", NULL, &frame, &error), RG_SUCCESS, "%s",
+                 error.message);
+    rg_declared_resource d;
+    cr_assert_eq(rg_declared_resource_get(rgf_frame_graph(frame), 0, &d), RG_SUCCESS);
+    cr_expect_str_eq(d.texture.name, "line\nbreak\tand \x01");
+    rgf_frame_destroy(frame);
+    rgf_free(text);
+    rg_graph_destroy(g);
+}
+
+/* A frame of buffers alone has no size: none is written, and it loads. */
+Test(rgf_trust, a_frame_without_textures_saves_no_size_and_loads)
+{
+    rg_graph *g = test_graph();
+    test_outside(g, "fill", BUF(test_buf(g, "data"), RG_USAGE_STORAGE_WRITE_COMPUTE));
+    char *text = NULL;
+    rgf_error error;
+    cr_assert_eq(rgf_save_text(g, NULL, &text, &error), RG_SUCCESS, "%s", error.message);
+    cr_expect(!strstr(text, "\"size\":\t["), "%s", text);
+    rgf_frame *frame = NULL;
+    cr_expect_eq(rgf_load_text(text, strlen(text), "buffers", NULL, &frame, &error), RG_SUCCESS, "%s", error.message);
     rgf_frame_destroy(frame);
     rgf_free(text);
     rg_graph_destroy(g);

@@ -158,7 +158,8 @@ static bool texture_shape(loader *l, const cJSON *o, uint32_t index, rg_texture_
         ok = ok && rgf__enum(&l->r, o, "rounding", false, &rgf__rounding, &rounding);
         d->rounding = (rg_rounding)rounding;
     } else if (ok) {
-        ok = rgf__u32(&l->r, o, "width", true, &d->width) && rgf__u32(&l->r, o, "height", true, &d->height);
+        ok = rgf__u32(&l->r, o, "width", true, &d->width) && rgf__u32(&l->r, o, "height", true, &d->height) &&
+             rgf__nonzero(&l->r, "width", d->width) && rgf__nonzero(&l->r, "height", d->height);
         resize(l, &d->width, &d->height);
     }
     uint32_t transient = 0;
@@ -234,7 +235,8 @@ static bool resource(loader *l, const cJSON *o, uint32_t index)
         uint32_t samples = 1;
         uint64_t usage = 0;
         bool ok = rgf__format(&l->r, o, "format", &d.format) && rgf__u32(&l->r, o, "width", true, &d.width) &&
-                  rgf__u32(&l->r, o, "height", true, &d.height) &&
+                  rgf__u32(&l->r, o, "height", true, &d.height) && rgf__nonzero(&l->r, "width", d.width) &&
+                  rgf__nonzero(&l->r, "height", d.height) &&
                   rgf__u32(&l->r, o, "mips", false, &d.mip_levels) &&
                   rgf__u32(&l->r, o, "layers", false, &d.array_layers) &&
                   rgf__u32(&l->r, o, "samples", false, &samples) &&
@@ -253,7 +255,7 @@ static bool resource(loader *l, const cJSON *o, uint32_t index)
     uint64_t usage = 0, size = 0;
     if (strcmp(kind_name, "buffer") == 0) {
         if (!rgf__u64(&l->r, o, "size", true, &size) ||
-            !rgf__flags(&l->r, o, "extra_usage", false, RGF_BUFFER_USAGE, &usage))
+            !rgf__nonzero(&l->r, "size", size) || !rgf__flags(&l->r, o, "extra_usage", false, RGF_BUFFER_USAGE, &usage))
             return false;
         out->id = rg_buffer_create(l->g, &(rg_buffer_desc){name, size, (VkBufferUsageFlags)usage}).id;
         return declared(l, out->id, "rg_buffer_create");

@@ -9,12 +9,18 @@
 
 #include <stdarg.h>
 
-/* One created resource's memory requirements as its device placed it. */
+/* One created resource's memory requirements as its device placed it,
+ * and the resource they were measured for ("for" in the file): its
+ * format, extent, mips, layers, samples and image usage, or a buffer's
+ * size and usage. rgf_frame_place uses them only for a resource that is
+ * still that (frame_place.c). */
 typedef struct rgf_requirement {
     bool saved;
     VkDeviceSize size, alignment;
     uint32_t type_bits;
     bool dedicated;
+    bool measured;                    /* the file says what for */
+    rg_resource_info shape;
 } rgf_requirement;
 
 struct rgf_frame {
@@ -28,6 +34,9 @@ struct rgf_frame {
     VkPhysicalDeviceMemoryProperties memory_properties;
     rgf_requirement *requirements;    /* per resource, when memory */
     uint32_t resource_count;
+    /* The last rgf_frame_place's saved requirements it modelled instead,
+     * a line each (rgf_frame_info.memory_notes); NULL: none. */
+    char *memory_notes;
 };
 
 /* Formats the message into *error (may be NULL); returns result. */
@@ -36,6 +45,12 @@ rg_result rgf__fail(rgf_error *error, rg_result result, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* ---- what a requirement holds (frame_place.c) ---- */
+
+/* A texture's texels: the bytes of every mip, layer and sample (4 a texel
+ * for a format the render graph's table does not know). */
+VkDeviceSize rgf__texture_bytes(const rg_resource_info *info);
 
 /* ---- names (frame_names.c) ---- */
 

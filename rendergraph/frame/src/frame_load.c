@@ -1,7 +1,8 @@
-/* rgf_load: a frame file's header (version, size, graph options,
+/* rgf_load_text: a frame file's header (version, size, graph options,
  * capabilities) and memory section, the graph made from them, and the
- * declaration (frame_declare.c) into it. A file that is not JSON is
- * refused with the line and column where parsing stopped.
+ * declaration (frame_declare.c) into it. A text that is not one JSON
+ * object, or holds bytes a frame file may not, is refused with the line
+ * and column.
  */
 #include "frame_reader.h"
 
@@ -94,19 +95,71 @@ static bool graph_json(rgf__reader *r, const cJSON *root, rg_graph_desc *d, cons
     return ok;
 }
 
+/* A requirement's resource, made by the graph (an import's memory is
+ * not), and what the requirement was measured for ("for", as
+ * frame_write.c writes it) when the file says: bytes that cannot hold
+ * those texels (or that buffer) are no device's answer. */
+static bool measured_for(rgf__reader *r, const cJSON *q, const rg_graph *g, uint32_t index, rgf_requirement *req)
+{
+    static const char *const texture_keys[] = {"format", "width", "height", "mips", "layers", "samples", "usage",
+                                               NULL};
+    static const char *const buffer_keys[] = {"size", "usage", NULL};
+    rg_declared_resource d;
+    if (rg_declared_resource_get(g, index, &d) != RG_SUCCESS || d.kind == RG_RESOURCE_IMPORTED) {
+        size_t at = rgf__push_key(r, "resource");
+        rgf__reader_fail(r, RG_ERROR_INVALID_ARGUMENT, "resource %u is imported: the graph makes no memory for it",
+                         index);
+        rgf__pop(r, at);
+        return false;
+    }
+    const cJSON *o = rgf__field(r, q, "for", false, "");
+    if (!o)
+        return true;
+    size_t at = rgf__push_key(r, "for");
+    rg_resource_info *m = &req->shape;
+    uint32_t samples = 0;
+    uint64_t usage = 0;
+    bool ok = d.is_texture
+                  ? rgf__object(r, o, texture_keys) && rgf__format(r, o, "format", &m->format) &&
+                        rgf__u32(r, o, "width", true, &m->width) && rgf__u32(r, o, "height", true, &m->height) &&
+                        rgf__u32(r, o, "mips", true, &m->mip_levels) &&
+                        rgf__u32(r, o, "layers", true, &m->array_layers) &&
+                        rgf__u32(r, o, "samples", true, &samples) &&
+                        rgf__flags(r, o, "usage", false, RGF_IMAGE_USAGE, &usage)
+                  : rgf__object(r, o, buffer_keys) && rgf__u64(r, o, "size", true, &m->size) &&
+                        rgf__flags(r, o, "usage", false, RGF_BUFFER_USAGE, &usage);
+    m->samples = (VkSampleCountFlagBits)samples;
+    m->image_usage = d.is_texture ? (VkImageUsageFlags)usage : 0;
+    m->buffer_usage = d.is_texture ? 0 : (VkBufferUsageFlags)usage;
+    rgf__pop(r, at);
+    /* The table's texel size is a lower bound of any layout; a format it
+     * does not know has none. */
+    bool known = !d.is_texture || rg_format_get_info(m->format).block_size != 0;
+    VkDeviceSize least = d.is_texture ? rgf__texture_bytes(m) : m->size;
+    if (ok && known && req->size < least) {
+        at = rgf__push_key(r, "size");
+        ok = rgf__reader_fail(r, RG_ERROR_INVALID_ARGUMENT, "expected at least the %llu bytes of the %s it was "
+                              "measured for, got %llu", (unsigned long long)least,
+                              d.is_texture ? "texels" : "buffer", (unsigned long long)req->size);
+        rgf__pop(r, at);
+    }
+    req->measured = ok;
+    return ok;
+}
+
 /* The saving device's memory types and each resource's requirement. */
 static bool memory_json(rgf__reader *r, const cJSON *root, rgf_frame *f)
 {
     static const char *const keys[] = {"types", "heaps", "requirements", NULL};
     static const char *const type_keys[] = {"flags", "heap", NULL};
     static const char *const heap_keys[] = {"size", "flags", NULL};
-    static const char *const req_keys[] = {"resource", "size", "alignment", "type_bits", "dedicated", NULL};
+    static const char *const req_keys[] = {"resource", "size", "alignment", "type_bits", "dedicated", "for", NULL};
     const cJSON *o = rgf__field(r, root, "memory", false, "");
     if (!o)
         return !rgf__failed(r);
     size_t at = rgf__push_key(r, "memory");
     uint32_t types = 0, heaps = 0, reqs = 0;
-    const cJSON *tl, *hl, *rl;
+    const cJSON *tl = NULL, *hl = NULL, *rl = NULL;
     bool ok = rgf__object(r, o, keys) && (tl = rgf__array(r, o, "types", true, &types)) &&
               (hl = rgf__array(r, o, "heaps", true, &heaps)) && (rl = rgf__array(r, o, "requirements", true, &reqs));
     if (ok && (types > VK_MAX_MEMORY_TYPES || heaps > VK_MAX_MEMORY_HEAPS || heaps == 0 || types == 0))
@@ -141,7 +194,8 @@ static bool memory_json(rgf__reader *r, const cJSON *root, rgf_frame *f)
         uint32_t index = 0;
         rgf_requirement req = {.saved = true};
         ok = rgf__object(r, q, req_keys) && rgf__u32(r, q, "resource", true, &index) &&
-             rgf__u64(r, q, "size", true, &req.size) && rgf__u64(r, q, "alignment", true, &req.alignment) &&
+             rgf__u64(r, q, "size", true, &req.size) && rgf__nonzero(r, "size", req.size) &&
+             rgf__u64(r, q, "alignment", true, &req.alignment) &&
              rgf__u32(r, q, "type_bits", true, &req.type_bits) && rgf__bool(r, q, "dedicated", &req.dedicated);
         if (ok && index >= f->resource_count)
             ok = rgf__reader_fail(r, RG_ERROR_INVALID_ARGUMENT, "resource %u does not exist (%u resources)", index,
@@ -150,6 +204,7 @@ static bool memory_json(rgf__reader *r, const cJSON *root, rgf_frame *f)
                    (types < 32 && (req.type_bits >> types))))
             ok = rgf__reader_fail(r, RG_ERROR_INVALID_ARGUMENT, "expected a power-of-two alignment and type bits "
                                   "among the %u types", types);
+        ok = ok && measured_for(r, q, f->graph, index, &req);
         if (ok)
             f->requirements[index] = req;
         rgf__pop(r, e);
@@ -174,21 +229,34 @@ static void position(const char *text, size_t at, uint32_t *line, uint32_t *colu
     }
 }
 
-/* Whether the text ends inside a string or an open object or array: a
- * file cut short, told apart from a mistake in the middle. */
-static bool ends_open(const char *text, size_t size)
+/* One pass over the text, before cJSON sees it: whether it ends inside a
+ * string or an open object or array (a file cut short, told apart from a
+ * mistake in the middle), and the first byte a frame file may not hold: a
+ * NUL anywhere (cJSON skips it as whitespace), a raw control character
+ * (below 0x20) in a string, which JSON escapes and cJSON takes as it
+ * comes, or an escaped NUL ("\u0000"), where cJSON ends the string: a
+ * name would silently lose its tail. Other escapes ("\n", "\u0001") are
+ * how a writer spells control characters, and stay. */
+typedef struct text_scan {
+    bool open;
+    size_t forbidden;                 /* the offset, or the text's size */
+} text_scan;
+
+static text_scan scan(const char *text, size_t size)
 {
+    text_scan t = {.forbidden = size};
     bool in_string = false, escaped = false;
     long depth = 0;
     for (size_t i = 0; i < size; i++) {
-        char c = text[i];
-        if (in_string) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                in_string = false;
+        unsigned char c = (unsigned char)text[i];
+        bool control = in_string && c < 0x20;
+        if (in_string && escaped) {
+            escaped = false;
+            if (c == 'u' && size - i > 4 && memcmp(text + i + 1, "0000", 4) == 0 && t.forbidden == size)
+                t.forbidden = i - 1;
+        } else if (in_string) {
+            escaped = c == '\\';
+            in_string = c != '"';
         } else if (c == '"') {
             in_string = true;
         } else if (c == '{' || c == '[') {
@@ -196,8 +264,11 @@ static bool ends_open(const char *text, size_t size)
         } else if (c == '}' || c == ']') {
             depth--;
         }
+        if ((c == 0 || control) && t.forbidden == size)
+            t.forbidden = i;
     }
-    return in_string || depth > 0;
+    t.open = in_string || depth > 0;
+    return t;
 }
 
 static const char *const top_keys[] = {"rendergraph_frame", "saved_by", "device", "size", "graph", "caps",
@@ -222,8 +293,10 @@ static bool frame_json(rgf__reader *r, const cJSON *root, const rgf_load_desc *d
     rg_graph_desc gd = {0};
     if (!rgf__object(r, root, top_keys) || !rgf__string(r, root, "saved_by", false, &saved_by) ||
         !rgf__string(r, root, "device", false, &device) ||
-        !rgf__pair(r, root, "size", true, &f->saved_width, &f->saved_height) || !graph_json(r, root, &gd, &name) ||
-        !caps_json(r, root, &f->saved_caps))
+        !rgf__pair(r, root, "size", false, &f->saved_width, &f->saved_height) ||
+        (rgf__field(r, root, "size", false, "") &&
+         (!rgf__nonzero(r, "size", f->saved_width) || !rgf__nonzero(r, "size", f->saved_height))) ||
+        !graph_json(r, root, &gd, &name) || !caps_json(r, root, &f->saved_caps))
         return false;
     snprintf(f->saved_by, sizeof f->saved_by, "%s", saved_by);
     snprintf(f->device_name, sizeof f->device_name, "%s", device);
@@ -268,16 +341,31 @@ rg_result rgf_load_text(const char *text, size_t size, const char *name, const r
     if (desc && (!desc->width != !desc->height))
         return rgf__fail(error, RG_ERROR_INVALID_ARGUMENT, "rgf_load: %s: resize to %ux%u: give both width and "
                          "height, or neither", name, desc->width, desc->height);
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, size, &end, false);
-    if (!root) {
-        bool cut = size == 0 || ends_open(text, size);
-        size_t at = cut ? size : end && end >= text ? (size_t)(end - text) : 0;
+    const char *end = NULL, *why = NULL;
+    text_scan t = scan(text, size);
+    size_t at = t.forbidden;
+    cJSON *root = NULL;
+    if (at < size) {
+        why = text[at] == '\0'   ? "a NUL byte (a frame file is text)"
+              : text[at] == '\\' ? "a NUL in a string (\\u0000: the string would end there)"
+                                  : "a control character in a string (JSON escapes them: \\n, \\u0001)";
+    } else if (!(root = cJSON_ParseWithLengthOpts(text, size, &end, false))) {
+        bool cut = size == 0 || t.open;
+        at = cut ? size : end && end >= text ? (size_t)(end - text) : 0;
+        why = cut ? "the JSON ends before it is complete (a file cut short?)"
+                  : "not valid JSON here (a frame file is one JSON object)";
+    } else {
+        for (at = (size_t)(end - text); at < size && memchr(" \t\r\n", text[at], 4);)
+            at++;
+        if (at < size) {
+            why = "more after the frame's object (a frame file is one JSON object)";
+            cJSON_Delete(root);
+        }
+    }
+    if (why) {
         uint32_t line, column;
         position(text, at < size ? at : size, &line, &column);
-        return rgf__fail(error, RG_ERROR_INVALID_ARGUMENT, "%s:%u:%u: %s", name, line, column,
-                         cut ? "the JSON ends before it is complete (a file cut short?)"
-                             : "not valid JSON here (a frame file is one JSON object)");
+        return rgf__fail(error, RG_ERROR_INVALID_ARGUMENT, "%s:%u:%u: %s", name, line, column, why);
     }
     rgf_frame *f = calloc(1, sizeof *f);
     if (!f) {
@@ -296,50 +384,13 @@ rg_result rgf_load_text(const char *text, size_t size, const char *name, const r
     return RG_SUCCESS;
 }
 
-rg_result rgf_load(const char *path, const rgf_load_desc *desc, rgf_frame **out, rgf_error *error)
-{
-    if (out)
-        *out = NULL;
-    if (!path)
-        return rgf__fail(error, RG_ERROR_INVALID_ARGUMENT, "rgf_load: NULL path");
-    FILE *file = fopen(path, "rb");
-    if (!file)
-        return rgf__fail(error, RG_ERROR_IO, "%s: cannot open the file", path);
-    size_t cap = 1 << 16, size = 0;
-    char *text = malloc(cap);
-    for (size_t n = 1; text && n > 0;) {
-        if (size == cap) {
-            char *bigger = realloc(text, cap * 2);
-            if (!bigger) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-        n = fread(text + size, 1, cap - size, file);
-        size += n;
-    }
-    bool read_error = ferror(file) != 0;
-    fclose(file);
-    if (!text)
-        return rgf__fail(error, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory reading the file", path);
-    if (read_error) {
-        free(text);
-        return rgf__fail(error, RG_ERROR_IO, "%s: cannot read the file", path);
-    }
-    rg_result res = rgf_load_text(text, size, path, desc, out, error);
-    free(text);
-    return res;
-}
-
 void rgf_frame_destroy(rgf_frame *frame)
 {
     if (!frame)
         return;
     rg_graph_destroy(frame->graph);
     free(frame->requirements);
+    free(frame->memory_notes);
     free(frame);
 }
 
@@ -352,5 +403,6 @@ rgf_frame_info rgf_frame_get_info(const rgf_frame *frame)
     return (rgf_frame_info){.name = frame->name, .saved_by = frame->saved_by, .device_name = frame->device_name,
                             .width = frame->width, .height = frame->height, .saved_width = frame->saved_width,
                             .saved_height = frame->saved_height, .saved_caps = frame->saved_caps, .caps = frame->caps,
-                            .memory = frame->memory ? &frame->memory_properties : NULL};
+                            .memory = frame->memory ? &frame->memory_properties : NULL,
+                            .memory_notes = frame->memory_notes ? frame->memory_notes : ""};
 }

@@ -94,16 +94,21 @@ bool rgf__object(rgf__reader *r, const cJSON *item, const char *const *allowed)
         return false;
     if (!cJSON_IsObject(item))
         return rgf__reader_fail(r, RG_ERROR_INVALID_ARGUMENT, "expected an object, got %s", type_name(item));
+    /* cJSON keeps every copy of a key and the getters read the first: a
+     * second copy would be a value nobody reads, so it is refused. */
+    uint64_t seen = 0;
     for (const cJSON *c = item->child; c; c = c->next) {
-        bool known = false;
-        for (const char *const *a = allowed; *a && !known; a++)
-            known = strcmp(*a, c->string) == 0;
-        if (!known) {
+        uint32_t known = 0;
+        while (allowed[known] && strcmp(allowed[known], c->string) != 0)
+            known++;
+        bool twice = allowed[known] && (seen >> known & 1);
+        if (!allowed[known] || twice) {
             size_t at = rgf__push_key(r, c->string);
-            rgf__reader_fail(r, RG_ERROR_INVALID_ARGUMENT, "unknown field");
+            rgf__reader_fail(r, RG_ERROR_INVALID_ARGUMENT, twice ? "a key given twice in one object" : "unknown field");
             rgf__pop(r, at);
             return false;
         }
+        seen |= 1ull << known;
     }
     return true;
 }
@@ -291,6 +296,14 @@ bool rgf__layout(rgf__reader *r, const cJSON *obj, const char *key, bool require
         return wrong(r, key, "a layout name as rg_layout_name writes it (\"SHADER_READ_ONLY_OPTIMAL\")",
                      rgf__field(r, obj, key, true, ""));
     return true;
+}
+
+bool rgf__nonzero(rgf__reader *r, const char *key, uint64_t value)
+{
+    if (rgf__failed(r) || value != 0)
+        return !rgf__failed(r);
+    AT_KEY(r, key, rgf__reader_fail(r, RG_ERROR_INVALID_ARGUMENT, "expected at least 1, got 0"));
+    return false;
 }
 
 bool rgf__pair(rgf__reader *r, const cJSON *obj, const char *key, bool required, uint32_t *a, uint32_t *b)

@@ -31,7 +31,8 @@ size_t rgf__push_key(rgf__reader *r, const char *key);
 size_t rgf__push_index(rgf__reader *r, uint32_t index);
 void rgf__pop(rgf__reader *r, size_t len);
 
-/* An object whose keys must all be among allowed (NULL-terminated). */
+/* An object whose keys must all be among allowed (NULL-terminated, at
+ * most 64), each once. */
 bool rgf__object(rgf__reader *r, const cJSON *item, const char *const *allowed);
 /* The field key of obj; NULL when absent (a failure when required). */
 const cJSON *rgf__field(rgf__reader *r, const cJSON *obj, const char *key, bool required, const char *expected);
@@ -50,13 +51,11 @@ bool rgf__enum(rgf__reader *r, const cJSON *obj, const char *key, bool required,
 bool rgf__flags(rgf__reader *r, const cJSON *obj, const char *key, bool required, rgf__flag_kind kind, uint64_t *out);
 bool rgf__format(rgf__reader *r, const cJSON *obj, const char *key, VkFormat *out);
 bool rgf__layout(rgf__reader *r, const cJSON *obj, const char *key, bool required, VkImageLayout *out);
+/* A size read at key (an extent, a buffer's bytes) that must not be 0:
+ * false, failed at key's path, when it is. */
+bool rgf__nonzero(rgf__reader *r, const char *key, uint64_t value);
 /* [a, b] of two uint32 (layers: base and count). */
 bool rgf__pair(rgf__reader *r, const cJSON *obj, const char *key, bool required, uint32_t *a, uint32_t *b);
-
-/* The file's resources and commands declared into g (frame_declare.c):
- * textures and areas of extent resize_from get resize_to. */
-bool rgf__declare(rgf__reader *r, rg_graph *g, const cJSON *root, const uint32_t resize_from[2],
-                  const uint32_t resize_to[2]);
 
 /* The file's resources and commands declared into g (frame_declare.c):
  * textures and areas of extent resize_from get resize_to. */

@@ -193,6 +193,20 @@ static void add_state(writer *w, cJSON *o, const char *key, VkImageLayout *layou
     add_flags(w, s, "access", RGF_ACCESS, access);
 }
 
+/* A texture's shape as an import's or a requirement's "for" spells it:
+ * format, extent, mips, layers, samples, and usage unless none. */
+static void add_shape(writer *w, cJSON *o, const rg_resource_info *s)
+{
+    add_string(w, o, "format", rg_format_name(s->format));
+    add_u64(w, o, "width", s->width);
+    add_u64(w, o, "height", s->height);
+    add_u64(w, o, "mips", s->mip_levels);
+    add_u64(w, o, "layers", s->array_layers);
+    add_u64(w, o, "samples", (uint64_t)s->samples);
+    if (s->image_usage)
+        add_flags(w, o, "usage", RGF_IMAGE_USAGE, s->image_usage);
+}
+
 static cJSON *resource_json(writer *w, const rg_declared_resource *r)
 {
     static const uint32_t kind_index[][2] = {
@@ -225,14 +239,9 @@ static cJSON *resource_json(writer *w, const rg_declared_resource *r)
         if (r->is_texture) {
             const rg_texture_import_desc *d = &r->texture_import;
             add_string(w, o, "name", d->name);
-            add_string(w, o, "format", rg_format_name(d->format));
-            add_u64(w, o, "width", d->width);
-            add_u64(w, o, "height", d->height);
-            add_u64(w, o, "mips", d->mip_levels);
-            add_u64(w, o, "layers", d->array_layers);
-            add_u64(w, o, "samples", (uint64_t)d->samples);
-            if (d->usage)
-                add_flags(w, o, "usage", RGF_IMAGE_USAGE, d->usage);
+            add_shape(w, o, &(rg_resource_info){.format = d->format, .width = d->width, .height = d->height,
+                                                .mip_levels = d->mip_levels, .array_layers = d->array_layers,
+                                                .samples = d->samples, .image_usage = d->usage});
             VkImageLayout in = d->initial_layout, out = d->final_layout;
             add_state(w, o, "initial", &in, d->initial_stage, d->initial_access);
             add_state(w, o, "final", &out, d->final_stage, d->final_access);
@@ -422,6 +431,23 @@ static void graph_json(writer *w, cJSON *root)
         add_u64(w, caps, "tile_memory", c->tile_memory);
 }
 
+/* What a requirement was measured for: the resource as the graph made
+ * it, which a reader compares with the resource it declares. */
+static cJSON *measured_json(writer *w, const rg_resource_info *info)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    if (info->texture.id) {
+        add_shape(w, o, info);
+    } else {
+        add_u64(w, o, "size", info->size);
+        if (info->buffer_usage)
+            add_flags(w, o, "usage", RGF_BUFFER_USAGE, info->buffer_usage);
+    }
+    return o;
+}
+
 /* The device's memory types, and what each placed resource asked of them
  * (none before placement: rg_resource_info.memory says so). */
 static void memory_json(writer *w, cJSON *root, const VkPhysicalDeviceMemoryProperties *props)
@@ -460,6 +486,7 @@ static void memory_json(writer *w, cJSON *root, const VkPhysicalDeviceMemoryProp
         add_u64(w, o, "alignment", info.memory_alignment);
         add_u64(w, o, "type_bits", 1ull << info.memory_type);
         add_bool_if(w, o, "dedicated", info.memory == RG_MEMORY_DEDICATED);
+        add(w, o, "for", measured_json(w, &info));
     }
 }
 
@@ -470,11 +497,12 @@ static int by_id(const void *a, const void *b)
 }
 
 /* The frame's size: desc's, else the first imported texture's, else the
- * first texture's. */
+ * first texture's; 0x0 (not written) for a frame of buffers alone. */
 static void frame_size(const writer *w, const rgf_save_desc *desc, uint32_t size[2])
 {
-    size[0] = desc ? desc->width : 0;
-    size[1] = desc ? desc->height : 0;
+    bool given = desc && desc->width && desc->height;
+    size[0] = given ? desc->width : 0;
+    size[1] = given ? desc->height : 0;
     for (int pass = 0; pass < 2 && !size[0]; pass++)
         for (uint32_t i = 0; i < w->resource_count && !size[0]; i++) {
             const rg_declared_resource *r = &w->resources[i];
@@ -498,7 +526,8 @@ static cJSON *frame_json(writer *w, const rgf_save_desc *desc)
         add_string(w, root, "device", desc->device_name);
     uint32_t size[2];
     frame_size(w, desc, size);
-    add(w, root, "size", u32_pair(size[0], size[1]));
+    if (size[0])
+        add(w, root, "size", u32_pair(size[0], size[1]));
     graph_json(w, root);
     cJSON *resources = add(w, root, "resources", cJSON_CreateArray());
     for (uint32_t i = 0; resources && i < w->resource_count; i++)
@@ -556,25 +585,6 @@ done:
     free(w.resources);
     free(w.handles);
     return res;
-}
-
-rg_result rgf_save(const rg_graph *graph, const rgf_save_desc *desc, const char *path, rgf_error *error)
-{
-    if (!path)
-        return rgf__fail(error, RG_ERROR_INVALID_ARGUMENT, "rgf_save: NULL path");
-    char *text;
-    rg_result res = rgf_save_text(graph, desc, &text, error);
-    if (res != RG_SUCCESS)
-        return res;
-    FILE *f = fopen(path, "wb");
-    size_t n = strlen(text);
-    bool ok = f && fwrite(text, 1, n, f) == n && fputc('\n', f) != EOF;
-    if (f && fclose(f) != 0)
-        ok = false;
-    rgf_free(text);
-    if (!ok)
-        return rgf__fail(error, RG_ERROR_IO, "rgf_save: %s: cannot write the file", path);
-    return RG_SUCCESS;
 }
 
 void rgf_free(void *text) { cJSON_free(text); }

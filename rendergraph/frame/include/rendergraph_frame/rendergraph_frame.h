@@ -89,8 +89,11 @@ typedef struct rgf_load_desc {
  * not compiled. RG_ERROR_IO: the file cannot be read.
  * RG_ERROR_INVALID_ARGUMENT: not a frame file of this version, a missing
  * or mistyped field, an unknown name, a handle to nothing or to the wrong
- * kind of resource, a file cut short: *error names the file, the JSON
- * path and what was expected. A declaration the graph refuses: its result
+ * kind of resource, a key given twice, a size of 0, a memory requirement
+ * for an import or smaller than what it was measured for holds: *error
+ * names the file, the JSON path and what was expected; a file cut short,
+ * a NUL byte (or "\u0000"), a raw control character in a string, more
+ * after the object: the file's line and column. A declaration the graph refuses: its result
  * and message, with the path of the call. *out is NULL on failure. */
 rg_result rgf_load(const char *path, const rgf_load_desc *desc, rgf_frame **out, rgf_error *error);
 rg_result rgf_load_text(const char *text, size_t size, const char *name, const rgf_load_desc *desc,
@@ -111,6 +114,11 @@ typedef struct rgf_frame_info {
     /* The saving device's memory types (with each resource's requirements
      * in the file); NULL when not saved. */
     const VkPhysicalDeviceMemoryProperties *memory;
+    /* After rgf_frame_place: each saved requirement it modelled instead
+     * (its resource is not what it was measured for: the file was
+     * edited), a line each: "saved requirement for 'hdr' does not match
+     * its declaration (format): modelled"; "" when none. */
+    const char *memory_notes;
 } rgf_frame_info;
 
 /* Zeroed for NULL. Strings live as long as the frame. */
@@ -132,8 +140,12 @@ typedef enum rgf_memory {
 
 /* Compiles the frame's graph if needed and places it without a device
  * (rg_place_offline) from the memory `memory` says; *used (may be NULL)
- * gets the one used. Fails as rg_compile and rg_place_offline do, with
- * *error saying why. */
+ * gets the one used. Either way a saved requirement counts only for the
+ * resource it was measured for (the file says what: a texture's format,
+ * extent, mips, layers, samples and usage, a buffer's size and usage); a
+ * resource the file declares otherwise, or a requirement that does not
+ * say, gets the model's, as rgf_frame_info.memory_notes tells. Fails as
+ * rg_compile and rg_place_offline do, with *error saying why. */
 rg_result rgf_frame_place(rgf_frame *frame, rgf_memory memory, rgf_memory *used, rgf_error *error);
 
 /* A tile profile by its rg_tile_info.key ("apple7", "mali-bifrost",
