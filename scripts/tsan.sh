@@ -4,7 +4,8 @@
 # device_execute_parallel program (tests/device/test_execute_parallel.c,
 # whose chunks record on rg_workers' threads and on a thread of the test's
 # own per chunk at once), and the suites where a second thread calls into a
-# graph another thread is in (unit.rg_threads, device.rg_mistakes), built with
+# graph another thread is in or destroys (unit.rg_threads, device.rg_mistakes,
+# device.rg_teardown), built with
 # -fsanitize=thread, with the libraries and the engine under it, into a
 # build folder of its own (build-tsan; BUILD_DIR overrides it), and its
 # suites run on the host's Vulkan device (lavapipe in CI) under validation
@@ -48,10 +49,10 @@ run=()
 if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then
   run=(setarch "$(uname -m)" -R)
 fi
-printf '\033[1m==> device.execute_parallel, unit.rg_threads, device.rg_mistakes under ThreadSanitizer\033[0m\n' >&2
+printf '\033[1m==> device.execute_parallel, unit.rg_threads, device.rg_mistakes, device.rg_teardown under ThreadSanitizer\033[0m\n' >&2
 log=$dir/tsan.log
 status=0
-"${run[@]}" ctest --test-dir "$dir" -R '^(device\.execute_parallel|unit\.rg_threads|device\.rg_mistakes)$' \
+"${run[@]}" ctest --test-dir "$dir" -R '^(device\.execute_parallel|unit\.rg_threads|device\.rg_mistakes|device\.rg_teardown)$' \
   --output-on-failure -V >"$log" 2>&1 || status=$?
 grep -E "Tested:|Passed|Failed|ThreadSanitizer|SUMMARY" "$log" >&2 || true
 if [ "$status" -ne 0 ] || grep -q "ThreadSanitizer" "$log"; then
