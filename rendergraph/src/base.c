@@ -232,10 +232,8 @@ static rg_result reentered(rg_graph *g, const char *text)
 
 rg_result rg__enter(rg_graph *g, const char *what, bool declaration)
 {
-    if (atomic_load_explicit(&g->magic, memory_order_acquire) != RG__GRAPH_LIVE) {
-        rg__destroyed(what, "graph", g);
+    if (!rg__word_live(&g->magic, RG__GRAPH_LIVE, what, "graph"))
         return RG_ERROR_INVALID_HANDLE;
-    }
     const char *holder = NULL;
     uintptr_t me = (uintptr_t)&thread_tag;
     if (atomic_compare_exchange_strong_explicit(&g->busy, &holder, what, memory_order_acquire,
@@ -426,14 +424,17 @@ void rg__destroyed(const char *what, const char *kind, const void *p)
 
 const char *rg__destroyed_message(void) { return destroyed_message; }
 
+bool rg__word_live(const _Atomic uint32_t *magic, uint32_t live, const char *what, const char *kind)
+{
+    if (atomic_load_explicit(magic, memory_order_acquire) == live)
+        return true;
+    rg__destroyed(what, kind, magic);
+    return false;
+}
+
 bool rg__graph_live(const rg_graph *g, const char *what)
 {
-    if (!g)
-        return false;
-    if (atomic_load_explicit(&g->magic, memory_order_acquire) == RG__GRAPH_LIVE)
-        return true;
-    rg__destroyed(what, "graph", g);
-    return false;
+    return g && rg__word_live(&g->magic, RG__GRAPH_LIVE, what, "graph");
 }
 
 /* The quarantined blocks, a ring: the slot a block takes held the block

@@ -133,6 +133,10 @@ uint32_t rg__command_index(const rg_graph *g, rg_command c);
  * False for NULL, without a message. */
 bool rg__graph_live(const rg_graph *g, const char *what);
 bool rg__device_live(const rg_device *d, const char *what);
+/* Their common part: whether the first word at magic is `live`, else
+ * rg__destroyed (the word is the object's first, so its address is the
+ * object's). */
+bool rg__word_live(const _Atomic uint32_t *magic, uint32_t live, const char *what, const char *kind);
 /* Says that `what` was called on the destroyed object `kind` at p. */
 void rg__destroyed(const char *what, const char *kind, const void *p);
 /* This thread's message about its last call on a destroyed object. */

@@ -530,12 +530,7 @@ void rg__device_free(rg_device *d)
 
 bool rg__device_live(const rg_device *d, const char *what)
 {
-    if (!d)
-        return false;
-    if (atomic_load_explicit(&d->magic, memory_order_acquire) == RG__DEVICE_LIVE)
-        return true;
-    rg__destroyed(what, "device", d);
-    return false;
+    return d && rg__word_live(&d->magic, RG__DEVICE_LIVE, what, "device");
 }
 
 rg_device_caps rg_device_get_caps(const rg_device *device)
