@@ -86,7 +86,8 @@ static void replay_file(test_raw_device *d, const char *path)
             cr_log_info("%s: %s reads back what the whole frame does", path, replay_mode_names[m]);
         } else if (known && m == REPLAY_CHUNKS && memcmp(bytes[REPLAY_WHOLE], bytes[REPLAY_CHUNKS_IN_ONE],
                                                          (size_t)f->readback_size) == 0) {
-            cr_log_warn("%s: %s reads back otherwise than the whole frame (images%s; first at byte %zu: %u, whole "
+            /* Information, not a warning: Criterion fails a run with warnings. */
+            cr_log_info("%s: %s reads back otherwise than the whole frame (images%s; first at byte %zu: %u, whole "
                         "%u): the driver's known fault, %s",
                         path, replay_mode_names[m], which, first, bytes[m][first], bytes[REPLAY_WHOLE][first], driver);
         } else {
@@ -106,6 +107,10 @@ static void replay_file(test_raw_device *d, const char *path)
 static const char *const committed[] = {
     "random-35-chunks-3.txt",  /* three chunks, cut between commands */
     "random-35-chunks-15.txt", /* fifteen, cut inside spans too (suspended and resumed) */
+    /* RF_ACCEPT=1 frames that Mesa 22.3's lavapipe read back wrong in 11
+     * chunks (tests/README.md): the fault comes in some runs only. */
+    "random-20136-chunks-11.txt",
+    "random-30849-chunks-11.txt",
 };
 
 Test(replay, frames_in_chunks_equal_frames_whole)
