@@ -216,10 +216,13 @@ void eng_context_destroy(eng_context *ctx)
     if (!ctx)
         return;
     const eng__vk *vk = &ctx->vk;
+    /* First the wait: rg_device_destroy destroys what frames may use (a
+     * graph's placement held for them, or one still made on it). NULL:
+     * creation failed before the device's functions. */
+    if (ctx->device && vk->DeviceWaitIdle)
+        vk->DeviceWaitIdle(ctx->device);
     rg_device_destroy(ctx->graph_device);
     if (ctx->device) {
-        if (vk->DeviceWaitIdle) /* NULL: creation failed before the device's functions */
-            vk->DeviceWaitIdle(ctx->device);
         eng__sampler_cache_destroy(&ctx->samplers, vk, ctx->device, &ctx->host);
         if (ctx->once_pool)
             vk->DestroyCommandPool(ctx->device, ctx->once_pool, vk->allocator);

@@ -108,6 +108,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
         g->pool_memory = *desc->pool_memory;
     g->log = desc->log ? desc->log : desc->device ? desc->device->log : NULL;
     g->log_user = desc->log ? desc->log_user : desc->device ? desc->device->log_user : NULL;
+    g->log_of_device = !desc->log && desc->device;
     if (desc->caps)
         g->caps = *desc->caps;
     else if (desc->device)
@@ -189,6 +190,10 @@ static void orphan(rg_graph *g)
     unlink_from_device(g);
     g->dev = NULL;
     g->orphaned = true;
+    /* The device's log may hold what dies with the device (an engine's
+     * context): later lines go to stderr. */
+    if (g->log_of_device)
+        g->log = NULL, g->log_user = NULL;
 }
 
 void rg_device_destroy(rg_device *device)

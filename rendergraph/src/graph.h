@@ -153,6 +153,7 @@ struct rg_graph {
     rg_pool_memory pool_memory;       /* rg_graph_desc.pool_memory, or zero */
     rg_log_fn log;                    /* the graph's or its device's; NULL: stderr (base.c) */
     void *log_user;
+    bool log_of_device;               /* log is the device's: it goes with the device (graph.c's orphan) */
     bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
     bool no_culling;                  /* rg_graph_desc.no_culling */
     rg_order order;                   /* rg_graph_desc.order */

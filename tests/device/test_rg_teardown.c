@@ -191,3 +191,83 @@ DEVICE_TEST(rg_teardown, a_call_from_another_thread_racing_the_destroy_is_refuse
 {
     destroy_while_another_thread_calls(false);
 }
+
+/* ------------------------------------------- an engine context torn down first */
+
+/* Spies on the context's vkDeviceWaitIdle and vkDestroyImage: the step of
+ * the first call of each since the counters were cleared. */
+static int step, waited_at, destroyed_at;
+static PFN_vkGetDeviceProcAddr real_gdpa;
+static PFN_vkDeviceWaitIdle real_wait;
+static PFN_vkDestroyImage real_destroy_image;
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_wait(VkDevice d)
+{
+    if (!waited_at)
+        waited_at = ++step;
+    return real_wait(d);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_destroy_image(VkDevice d, VkImage image, const VkAllocationCallbacks *a)
+{
+    if (!destroyed_at)
+        destroyed_at = ++step;
+    real_destroy_image(d, image, a);
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL spy_gdpa(VkDevice d, const char *name)
+{
+    if (strcmp(name, "vkDeviceWaitIdle") == 0) {
+        real_wait = (PFN_vkDeviceWaitIdle)real_gdpa(d, name);
+        return (PFN_vkVoidFunction)spy_wait;
+    }
+    if (strcmp(name, "vkDestroyImage") == 0) {
+        real_destroy_image = (PFN_vkDestroyImage)real_gdpa(d, name);
+        return (PFN_vkVoidFunction)spy_destroy_image;
+    }
+    return real_gdpa(d, name);
+}
+
+/* The test program's vkGetInstanceProcAddr (the fixture's, which counts
+ * leaks at vkDestroyDevice) with the spies above in the device's table. */
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL spy_gipa(VkInstance instance, const char *name)
+{
+    if (instance && strcmp(name, "vkGetDeviceProcAddr") == 0) {
+        real_gdpa = (PFN_vkGetDeviceProcAddr)vkGetInstanceProcAddr(instance, name);
+        return (PFN_vkVoidFunction)spy_gdpa;
+    }
+    return vkGetInstanceProcAddr(instance, name);
+}
+
+/* eng_context_destroy with a graph still made on its device: the wait for
+ * the device comes before the graph's objects go, the ERROR names the
+ * graph in the context's log, and the graph's later lines no longer go
+ * to that log (it went with the context), but to stderr. */
+DEVICE_TEST(rg_teardown, a_context_destroyed_before_its_graph)
+{
+    test_heard heard = TEST_HEARD_INIT;
+    eng_context *ctx = test_context_create(&(eng_context_desc){ .app_name = "teardown", .validation = true,
+                                                                .get_instance_proc_addr = spy_gipa,
+                                                                .log = test_hear, .log_user = &heard });
+    eng_buffer *readback = NULL;
+    cr_assert_eq(eng_buffer_create(ctx, &(eng_buffer_desc){ .name = "readback", .size = (VkDeviceSize)W * H * 4,
+                                                             .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                             .memory = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT },
+                                   &readback),
+                 ENG_SUCCESS, "%s", eng_last_error());
+    rg_graph *g = frame(eng_context_graph_device(ctx), "outlived", readback, NULL, NULL);
+    cr_assert_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    eng_buffer_destroy(readback);
+    step = waited_at = destroyed_at = 0;
+    char first[1024];
+    eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
+    cr_expect_eq(m.warning + m.error, 0, "%u validation warnings, %u errors; first: %s", m.warning, m.error, first);
+    cr_assert(waited_at && destroyed_at, "wait %d, destroy %d", waited_at, destroyed_at);
+    cr_expect_lt(waited_at, destroyed_at, "the graph's images went before the wait for the device");
+    cr_expect_eq(atomic_load(&heard.errors), 1, "%s", heard.first_error);
+    cr_expect(strstr(heard.first_error, "'outlived'"), "%s", heard.first_error);
+    cr_expect_eq(rg_compile(g), RG_ERROR_INVALID_HANDLE);
+    cr_expect_eq(atomic_load(&heard.errors), 1, "the destroyed context's log heard the graph: %s", heard.first_error);
+    rg_graph_destroy(g);
+}
