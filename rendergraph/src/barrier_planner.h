@@ -8,7 +8,7 @@
 
 #include "compile_stages.h"
 
-typedef struct slot_state {
+typedef struct rg__slot_state {
     VkImageLayout layout;
     VkPipelineStageFlags2 ws, rs, vs; /* pending write, readers since, visible to */
     VkAccessFlags2 wa, va;
@@ -24,54 +24,54 @@ typedef struct slot_state {
      * (then the frame's first waits, at every stage, cover it). */
     uint8_t foreign, foreign_writers;
     bool foreign_prev, foreign_write_prev;
-} slot_state;
+} rg__slot_state;
 
 /* One access as the planner sees it. */
-typedef struct step {
+typedef struct rg__step {
     VkPipelineStageFlags2 stage;
     VkAccessFlags2 access;
     VkImageLayout layout;             /* UNDEFINED for buffers; for a final
-                                         step: keep the current layout */
+                                         rg__step: keep the current layout */
     bool write, final;
-} step;
+} rg__step;
 
 /* What an access waits for on one slot (barrier false: nothing): the
  * source scope and the layout change. */
-typedef struct need {
+typedef struct rg__need {
     bool barrier;
     VkImageLayout old_layout, new_layout;
     VkPipelineStageFlags2 src_stage;
     VkAccessFlags2 src_access;
-} need;
+} rg__need;
 
 /* Where a barrier is recorded: before the command at point; hoisted there
  * from inside a span; or by region, between two spans of a merged
  * instance. */
-typedef struct site {
+typedef struct rg__site {
     uint32_t point;
     bool hoisted, by_region;
-} site;
+} rg__site;
 
 /* A barrier as planned: what it waits for and where it is recorded. */
-typedef struct planned {
-    need n;
-    site at;
-} planned;
+typedef struct rg__planned {
+    rg__need n;
+    rg__site at;
+} rg__planned;
 
 /* The result under construction, published as rg__sync. */
-typedef struct sbuild {
+typedef struct rg__sbuild {
     rg__barrier *barriers;
     uint32_t barrier_count, barrier_cap;
     uint32_t *point_start;
     uint32_t point_max;
     rg__history_clear *history_clears;
     uint32_t history_clear_count, history_clear_cap;
-} sbuild;
+} rg__sbuild;
 
-typedef struct planner {
+typedef struct rg__planner {
     const rg_graph *g;
-    sbuild *out;
-    slot_state *slots;                /* nq blocks of n: one per queue */
+    rg__sbuild *out;
+    rg__slot_state *slots;                /* nq blocks of n: one per queue */
     uint32_t nq, n;
     rg_queue queue;                   /* the current access's queue */
     /* The planner's other output: per position and queue r, the stages at
@@ -84,13 +84,13 @@ typedef struct planner {
      * position and its own begin point (else RG__NONE). */
     uint32_t instance_begin, local_point;
     uint32_t first_new;               /* first barrier made by the current access */
-} planner;
+} rg__planner;
 
 /* Plans access step s of the current command to texture ri's subresources
  * in range (compile_barrier_slots.c), or to buffer ri: the barriers it
  * needs, merged with those already at the same point; false when out of
  * host memory. */
-bool rg__plan_texture(planner *p, uint32_t ri, const rg_range *range, const step *s);
-bool rg__plan_buffer(planner *p, uint32_t ri, const step *s);
+bool rg__plan_texture(rg__planner *p, uint32_t ri, const rg_range *range, const rg__step *s);
+bool rg__plan_buffer(rg__planner *p, uint32_t ri, const rg__step *s);
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* The layout a step leaves the slot in. */
-static VkImageLayout step_layout(const slot_state *st, const step *s)
+static VkImageLayout step_layout(const rg__slot_state *st, const rg__step *s)
 {
     return s->final && s->layout == VK_IMAGE_LAYOUT_UNDEFINED ? st->layout : s->layout;
 }
@@ -21,7 +21,7 @@ static VkImageLayout step_layout(const slot_state *st, const step *s)
  * (noted in pos_wait). A write or layout change
  * there left nothing of this queue's pending; reads there leave this
  * queue's own state as it was. */
-static void foreign_step(planner *p, slot_state *st, const step *s, bool transition)
+static void foreign_step(rg__planner *p, rg__slot_state *st, const rg__step *s, bool transition)
 {
     VkPipelineStageFlags2 token = s->stage ? s->stage : VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     /* The queues whose work of this frame this access depends on: their
@@ -51,9 +51,9 @@ static void foreign_step(planner *p, slot_state *st, const step *s, bool transit
  * write or a final step waits for the pending write and the reads since;
  * a read for the pending write, unless it was already made visible to
  * the read's stage and access. */
-static need slot_need(const slot_state *st, const step *s)
+static rg__need slot_need(const rg__slot_state *st, const rg__step *s)
 {
-    need n = {.old_layout = st->layout, .new_layout = step_layout(st, s)};
+    rg__need n = {.old_layout = st->layout, .new_layout = step_layout(st, s)};
     bool transition = n.new_layout != st->layout;
     if (transition || s->write || (s->final && (s->stage | s->access))) {
         n.barrier = transition || (st->ws | st->rs) != 0;
@@ -71,9 +71,9 @@ static need slot_need(const slot_state *st, const step *s)
  * Waiting for a write of an earlier span of the instance: between the
  * spans, by region. Anything else (the frame before, work before the
  * instance) waits at the access's point (plan_position). */
-static site slot_site(const planner *p, const slot_state *st)
+static rg__site slot_site(const rg__planner *p, const rg__slot_state *st)
 {
-    site at = {.point = p->point};
+    rg__site at = {.point = p->point};
     if (p->local_point != RG__NONE && st->written != RG__NONE && st->written >= p->instance_begin)
         at.point = p->local_point;
     at.by_region = at.point == p->local_point;
@@ -83,9 +83,9 @@ static site slot_site(const planner *p, const slot_state *st)
 
 /* The slot's state after the step (synced: it got a barrier from the
  * pending write), and the other queues' view of the slot. */
-static void slot_advance(planner *p, uint32_t slot, const step *s, VkImageLayout layout, bool synced)
+static void slot_advance(rg__planner *p, uint32_t slot, const rg__step *s, VkImageLayout layout, bool synced)
 {
-    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
+    rg__slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
     bool transition = layout != st->layout;
     if (s->write) {
         st->ws = s->stage;
@@ -111,7 +111,7 @@ static void slot_advance(planner *p, uint32_t slot, const step *s, VkImageLayout
     for (uint32_t q = 0; q < p->nq; q++) {
         if (q == (uint32_t)p->queue)
             continue;
-        slot_state *o = &p->slots[(size_t)q * p->n + slot];
+        rg__slot_state *o = &p->slots[(size_t)q * p->n + slot];
         o->layout = layout;
         o->foreign |= (uint8_t)(1u << p->queue);
         if (s->write || transition)
@@ -121,12 +121,12 @@ static void slot_advance(planner *p, uint32_t slot, const step *s, VkImageLayout
 
 /* What the slot needs before the step and where, then its state after. A
  * barrier met at the same point is widened instead of a second one. */
-static planned slot_step(planner *p, uint32_t slot, const step *s)
+static rg__planned slot_step(rg__planner *p, uint32_t slot, const rg__step *s)
 {
-    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
+    rg__slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
     if (st->foreign || st->foreign_prev)
         foreign_step(p, st, s, step_layout(st, s) != st->layout);
-    planned b = {slot_need(st, s), slot_site(p, st)};
+    rg__planned b = {slot_need(st, s), slot_site(p, st)};
     bool transition = b.n.new_layout != st->layout;
     bool synced = b.n.barrier;
     if (b.n.barrier && !transition && st->bar != RG__NONE && st->bar_point == b.at.point) {
@@ -136,7 +136,7 @@ static planned slot_step(planner *p, uint32_t slot, const step *s)
         w->src_access |= st->bar_src_access;
         w->dst_stage |= s->stage;
         w->dst_access |= s->access;
-        b.n = (need){.old_layout = st->layout, .new_layout = st->layout};
+        b.n = (rg__need){.old_layout = st->layout, .new_layout = st->layout};
     } else if (b.n.barrier) {
         st->bar_src_stage = b.n.src_stage;
         st->bar_src_access = b.n.src_access;
@@ -145,7 +145,7 @@ static planned slot_step(planner *p, uint32_t slot, const step *s)
     return b;
 }
 
-static bool planned_eq(const planned *a, const planned *b)
+static bool planned_eq(const rg__planned *a, const rg__planned *b)
 {
     return a->n.barrier == b->n.barrier && a->at.point == b->at.point && a->at.hoisted == b->at.hoisted &&
            a->at.by_region == b->at.by_region && a->n.old_layout == b->n.old_layout &&
@@ -153,9 +153,9 @@ static bool planned_eq(const planned *a, const planned *b)
 }
 
 /* A new barrier of resource ri (RG__NONE: memory) at `at`. */
-static rg__barrier *barrier_append(planner *p, const site *at, uint32_t ri)
+static rg__barrier *barrier_append(rg__planner *p, const rg__site *at, uint32_t ri)
 {
-    sbuild *c = p->out;
+    rg__sbuild *c = p->out;
     if (!rg__grow(p->g, (void **)&c->barriers, &c->barrier_cap, c->barrier_count + 1, sizeof *c->barriers))
         return NULL;
     rg__barrier *b = &c->barriers[c->barrier_count++];
@@ -167,16 +167,16 @@ static rg__barrier *barrier_append(planner *p, const site *at, uint32_t ri)
  * aspect mask, one mip, consecutive layers. It extends a barrier the same
  * access made for the previous mip when the layers match, else it is a new
  * barrier. */
-typedef struct run {
+typedef struct rg__run {
     VkImageAspectFlags aspect;
     uint32_t mip, layer, count;
-    planned b;
-} run;
+    rg__planned b;
+} rg__run;
 
-static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
+static bool run_flush(rg__planner *p, uint32_t ri, const rg__step *s, const rg__run *r)
 {
     const rg_graph *g = p->g;
-    const need *n = &r->b.n;
+    const rg__need *n = &r->b.n;
     if (r->count == 0 || !n->barrier)
         return true;
     uint32_t index = RG__NONE;
@@ -207,7 +207,7 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
     const rg__resource *res = &g->decl.resources[ri];
     for (uint32_t bits = r->aspect; bits; bits &= bits - 1)
         for (uint32_t l = 0; l < r->count; l++) {
-            slot_state *st = &p->slots[(size_t)p->queue * p->n +
+            rg__slot_state *st = &p->slots[(size_t)p->queue * p->n +
                                        rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits), r->mip, r->layer + l)];
             st->bar = index;
             st->bar_point = r->b.at.point;
@@ -215,17 +215,17 @@ static bool run_flush(planner *p, uint32_t ri, const step *s, const run *r)
     return true;
 }
 
-bool rg__plan_texture(planner *p, uint32_t ri, const rg_range *range, const step *s)
+bool rg__plan_texture(rg__planner *p, uint32_t ri, const rg_range *range, const rg__step *s)
 {
     const rg__resource *res = &p->g->decl.resources[ri];
     p->first_new = p->out->barrier_count;
-    run cur = {0};
+    rg__run cur = {0};
     for (uint32_t m = range->base_mip; m < range->base_mip + range->mip_count; m++) {
         for (uint32_t l = range->base_layer; l < range->base_layer + range->layer_count; l++) {
             /* Aspects of one (mip, layer) share a barrier when their needs
              * agree (a depth/stencil image without separate layouts must
              * transition both together). */
-            planned na[3];
+            rg__planned na[3];
             VkImageAspectFlagBits bit[3];
             uint32_t k = 0;
             bool same = true;
@@ -243,19 +243,19 @@ bool rg__plan_texture(planner *p, uint32_t ri, const rg_range *range, const step
                 }
                 if (!run_flush(p, ri, s, &cur))
                     return false;
-                cur = (run){aspect, m, l, 1, na[i]};
+                cur = (rg__run){aspect, m, l, 1, na[i]};
             }
         }
     }
     return run_flush(p, ri, s, &cur);
 }
 
-bool rg__plan_buffer(planner *p, uint32_t ri, const step *s)
+bool rg__plan_buffer(rg__planner *p, uint32_t ri, const rg__step *s)
 {
     const rg_graph *g = p->g;
     uint32_t slot = g->decl.resources[ri].sub_base;
-    slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
-    planned pl = slot_step(p, slot, s);
+    rg__slot_state *st = &p->slots[(size_t)p->queue * p->n + slot];
+    rg__planned pl = slot_step(p, slot, s);
     if (!pl.n.barrier)
         return true;
     rg__barrier *b = barrier_append(p, &pl.at, ri);

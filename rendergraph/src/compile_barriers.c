@@ -60,8 +60,8 @@ static bool target_eq(const rg__history_target *a, const rg__history_target *b)
 /* Calls fn for every run of consecutive layers of one mip of previous half
  * r whose slots have one read target (every aspect together: accesses to
  * one aspect of a depth/stencil texture touch both). */
-static bool target_runs(planner *p, const rg__resource *r,
-                        bool (*fn)(planner *p, const rg__resource *r, const rg_range *range,
+static bool target_runs(rg__planner *p, const rg__resource *r,
+                        bool (*fn)(rg__planner *p, const rg__resource *r, const rg_range *range,
                                    const rg__history_target *x))
 {
     const rg__history_target *t = p->g->compiled.history.of;
@@ -82,16 +82,18 @@ static bool target_runs(planner *p, const rg__resource *r,
 
 /* The current half's final step on one run: its previous half's target,
  * planned as a read (so a write already visible to it needs nothing). */
-static bool history_final(planner *p, const rg__resource *previous, const rg_range *range, const rg__history_target *x)
+static bool history_final(rg__planner *p, const rg__resource *previous, const rg_range *range,
+                          const rg__history_target *x)
 {
-    step s = {x->stage, x->access, x->layout, false, false};
+    rg__step s = {x->stage, x->access, x->layout, false, false};
     return rg__plan_texture(p, previous->history_pair, range, &s);
 }
 
 /* One run for the first execute's clear. */
-static bool history_clear(planner *p, const rg__resource *previous, const rg_range *range, const rg__history_target *x)
+static bool history_clear(rg__planner *p, const rg__resource *previous, const rg_range *range,
+                          const rg__history_target *x)
 {
-    sbuild *c = p->out;
+    rg__sbuild *c = p->out;
     if (!rg__grow(p->g, (void **)&c->history_clears, &c->history_clear_cap, c->history_clear_count + 1,
                   sizeof *c->history_clears))
         return false;
@@ -125,13 +127,13 @@ static uint32_t frame_before_slot(const rg_graph *g, const rg__resource *r, uint
  * (compile_queues.c). Several queues: each starts from its own state of
  * the frame before; where another queue touched a slot after it then, the
  * frame's first waits cover that (foreign_prev). */
-static void init_slot(const rg_graph *g, const planner *p, uint32_t q, uint32_t ri, uint32_t i, const slot_state *carry,
-                      const rg__alias_scope *alias)
+static void init_slot(const rg_graph *g, const rg__planner *p, uint32_t q, uint32_t ri, uint32_t i,
+                      const rg__slot_state *carry, const rg__alias_scope *alias)
 {
     const rg__resource *r = &g->decl.resources[ri];
     const rg__history_target *t = g->compiled.history.of;
     size_t base = (size_t)q * p->n;
-    slot_state *st = &p->slots[base + i];
+    rg__slot_state *st = &p->slots[base + i];
     memset(st, 0, sizeof *st);
     st->bar = st->written = RG__NONE;
     uint32_t src = frame_before_slot(g, r, i);
@@ -183,7 +185,8 @@ static void init_slot(const rg_graph *g, const planner *p, uint32_t q, uint32_t 
     }
 }
 
-static void init_slots(const rg_graph *g, const planner *p, const slot_state *carry, const rg__alias_scope *alias)
+static void init_slots(const rg_graph *g, const rg__planner *p, const rg__slot_state *carry,
+                       const rg__alias_scope *alias)
 {
     for (uint32_t q = 0; q < p->nq; q++)
         for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
@@ -198,7 +201,7 @@ static void init_slots(const rg_graph *g, const planner *p, const slot_state *ca
  * begin, which the order puts right before the span's other commands; in
  * a merged instance, what waits for an earlier span of it at the span's
  * own begin (begin_pos: the last span begin met). */
-static void plan_position(planner *p, uint32_t pos, uint32_t *begin_pos)
+static void plan_position(rg__planner *p, uint32_t pos, uint32_t *begin_pos)
 {
     const rg_graph *g = p->g;
     const rg__cmd *cmd = &g->decl.cmds[rg__order_cmds(g)[pos]];
@@ -225,7 +228,7 @@ static void plan_position(planner *p, uint32_t pos, uint32_t *begin_pos)
 /* After the last command, on the graphics queue: imports end in their
  * final state; history pairs' current halves end in their previous
  * halves' targets; the clears of the first execute after placement. */
-static bool plan_frame_end(planner *p)
+static bool plan_frame_end(rg__planner *p)
 {
     const rg_graph *g = p->g;
     p->point = p->pos = rg__order_count(g);
@@ -237,7 +240,7 @@ static bool plan_frame_end(planner *p)
         const rg__resource *r = &g->decl.resources[ri];
         if (!r->imported)
             continue;
-        step s = {r->final_stage, r->final_access, r->final_layout, false, true};
+        rg__step s = {r->final_stage, r->final_access, r->final_layout, false, true};
         rg_range whole = {r->aspects, 0, r->mip_levels, 0, r->array_layers};
         ok = r->is_texture ? rg__plan_texture(p, ri, &whole, &s) : rg__plan_buffer(p, ri, &s);
     }
@@ -252,10 +255,10 @@ static bool plan_frame_end(planner *p)
 /* One pass over the frame: the barriers and clears into out, the
  * positions' needs of other queues into pos_wait, each slot's state at
  * the end of the frame in slots. */
-static rg_result plan(const rg_graph *g, sbuild *out, slot_state *slots, uint32_t nq, const slot_state *carry,
-                      const rg__alias_scope *alias, VkPipelineStageFlags2 *pos_wait)
+static rg_result plan(const rg_graph *g, rg__sbuild *out, rg__slot_state *slots, uint32_t nq,
+                      const rg__slot_state *carry, const rg__alias_scope *alias, VkPipelineStageFlags2 *pos_wait)
 {
-    planner p = {.g = g, .out = out, .slots = slots, .nq = nq, .n = g->decl.sub_total + 1, .pos_wait = pos_wait,
+    rg__planner p = {.g = g, .out = out, .slots = slots, .nq = nq, .n = g->decl.sub_total + 1, .pos_wait = pos_wait,
                  .instance_begin = RG__NONE, .local_point = RG__NONE};
     out->barrier_count = 0;
     out->history_clear_count = 0;
@@ -270,7 +273,7 @@ static rg_result plan(const rg_graph *g, sbuild *out, slot_state *slots, uint32_
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
             if (a->role == RG__ROLE_LIFETIME)
                 continue;
-            step s = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED, a->write, false};
+            rg__step s = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED, a->write, false};
             rg__access_effective(g, cmd->first_access + k, &s.stage, &s.access, &s.layout);
             ok = g->decl.resources[a->resource].is_texture ? rg__plan_texture(&p, a->resource, &a->range, &s)
                                                       : rg__plan_buffer(&p, a->resource, &s);
@@ -282,7 +285,7 @@ static rg_result plan(const rg_graph *g, sbuild *out, slot_state *slots, uint32_
 
 /* A merged instance's hoisted barriers are made after barriers of later
  * points: a stable sort by point puts them in place. */
-static rg_result sort_by_point(const rg_graph *g, sbuild *c)
+static rg_result sort_by_point(const rg_graph *g, rg__sbuild *c)
 {
     bool sorted = true;
     for (uint32_t i = 1; i < c->barrier_count && sorted; i++)
@@ -310,7 +313,7 @@ static rg_result sort_by_point(const rg_graph *g, sbuild *c)
 
 /* Where each point's barriers start, and the most at one point (execute
  * sizes its arrays by it). */
-static rg_result point_index(const rg_graph *g, sbuild *c)
+static rg_result point_index(const rg_graph *g, rg__sbuild *c)
 {
     c->point_start = rg__malloc(g, ((size_t)rg__order_count(g) + 2) * sizeof *c->point_start);
     if (!c->point_start)
@@ -343,7 +346,7 @@ static rg_command *order_handles(const rg_graph *g)
 }
 
 /* The barriers' public forms, for rg_barrier_get. */
-static rg_barrier_info *barrier_infos(const rg_graph *g, const sbuild *c)
+static rg_barrier_info *barrier_infos(const rg_graph *g, const rg__sbuild *c)
 {
     rg_barrier_info *infos = rg__malloc(g, ((size_t)c->barrier_count + 1) * sizeof *infos);
     for (uint32_t i = 0; infos && i < c->barrier_count; i++) {
@@ -367,11 +370,11 @@ static rg_barrier_info *barrier_infos(const rg_graph *g, const sbuild *c)
 
 rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, rg__sync *out)
 {
-    sbuild sb = {0};
+    rg__sbuild sb = {0};
     VkPipelineStageFlags2 *wait_stage = NULL;
     uint32_t nq = g->compiled.queues.queues_used & ~(1u << RG_QUEUE_GRAPHICS) ? RG_QUEUE_COUNT : 1;
     size_t n = ((size_t)g->decl.sub_total + 1) * nq;
-    slot_state *slots = rg__malloc(g, n * sizeof *slots), *carry = rg__malloc(g, n * sizeof *carry);
+    rg__slot_state *slots = rg__malloc(g, n * sizeof *slots), *carry = rg__malloc(g, n * sizeof *carry);
     VkPipelineStageFlags2 *pos_wait = rg__malloc(g, ((size_t)rg__order_count(g) + 1) * RG_QUEUE_COUNT *
                                              sizeof *pos_wait);
     rg_command *handles = order_handles(g);

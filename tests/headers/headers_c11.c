@@ -2,7 +2,9 @@
  * -Wstrict-prototypes and -Wmissing-prototypes; -Werror in CI builds):
  * rendergraph.h on its own first (it must not rely on engine.h having been
  * included), then engine.h after it, then engine_files.h. Built with the
- * project; the CTest entry runs it. */
+ * project; the CTest entry runs it. RG_EXPERIMENTAL is the application's
+ * to define first (a redefinition would warn, an error with -Werror). */
+#define RG_EXPERIMENTAL __attribute__(())
 #include <rendergraph/rendergraph.h>
 #include <engine/engine.h>
 #include <engine_files/engine_files.h>

@@ -104,7 +104,9 @@ extern "C" {
  * other threads; only rg_submit uses the queues. Chunks record on many
  * threads ("Parallel recording"). Calls marked "any thread" are exempt. */
 
+#ifndef RG_EXPERIMENTAL /* defined first: marks the experimental calls your way, e.g. as deprecated */
 #define RG_EXPERIMENTAL /* may change in a minor release (see the top) */
+#endif
 
 /* This header's version; the build checks it against the CMake project's
  * (engine and rendergraph are versioned together). */
