@@ -14,19 +14,25 @@ static const rg_tile_info profiles[RG_TILE_PROFILE_COUNT] = {
     /* Metal feature set tables: colour render-target storage per pixel per
      * sample; Metal refuses a pass beyond it. Memoryless render targets
      * from Apple2 on. */
-    [RG_TILE_APPLE2] = {"Apple2-3", "apple2", 32, true, true, 0, 0, 0, true},
-    [RG_TILE_APPLE4] = {"Apple4-6", "apple4", 64, true, true, 0, 0, 0, true},
-    [RG_TILE_APPLE7] = {"Apple7+", "apple7", 128, true, true, 0, 0, 0, true},
+    [RG_TILE_APPLE2] = {.name = "Apple2-3", .key = "apple2",
+                        .color_bytes = 32, .per_sample = true, .hard = true, .lazy_memory = true},
+    [RG_TILE_APPLE4] = {.name = "Apple4-6", .key = "apple4",
+                        .color_bytes = 64, .per_sample = true, .hard = true, .lazy_memory = true},
+    [RG_TILE_APPLE7] = {.name = "Apple7+", .key = "apple7",
+                        .color_bytes = 128, .per_sample = true, .hard = true, .lazy_memory = true},
     /* Arm's Mali best practices: 16x16 tiles; colour up to 128 bits per
      * pixel (256 from Mali-G72) keeps the full tile, beyond it the driver
      * shrinks the tile. Lazily allocated memory is backed on demand. */
-    [RG_TILE_MALI_G71] = {"Mali-G71", "mali-g71", 16, false, false, 16, 16, 0, true},
-    [RG_TILE_MALI_BIFROST] = {"Mali-G72+ (Bifrost)", "mali-bifrost", 32, false, false, 16, 16, 0, true},
-    [RG_TILE_MALI_VALHALL] = {"Mali Valhall+", "mali-valhall", 32, false, false, 16, 16, 0, true},
+    [RG_TILE_MALI_G71] = {.name = "Mali-G71", .key = "mali-g71",
+                          .color_bytes = 16, .tile_width = 16, .tile_height = 16, .lazy_memory = true},
+    [RG_TILE_MALI_BIFROST] = {.name = "Mali-G72+ (Bifrost)", .key = "mali-bifrost",
+                              .color_bytes = 32, .tile_width = 16, .tile_height = 16, .lazy_memory = true},
+    [RG_TILE_MALI_VALHALL] = {.name = "Mali Valhall+", .key = "mali-valhall",
+                              .color_bytes = 32, .tile_width = 16, .tile_height = 16, .lazy_memory = true},
     /* Adreno: the frame is binned to fit GMEM, so no per-pixel limit;
      * typical GMEM from the Linux msm driver's catalog (A630/A640, A730). */
-    [RG_TILE_ADRENO6] = {"Adreno 6xx", "adreno6", 0, false, false, 0, 0, 1 * MIB, true},
-    [RG_TILE_ADRENO7] = {"Adreno 7xx", "adreno7", 0, false, false, 0, 0, 2 * MIB, true},
+    [RG_TILE_ADRENO6] = {.name = "Adreno 6xx", .key = "adreno6", .tile_memory = 1 * MIB, .lazy_memory = true},
+    [RG_TILE_ADRENO7] = {.name = "Adreno 7xx", .key = "adreno7", .tile_memory = 2 * MIB, .lazy_memory = true},
 };
 
 rg_tile_info rg_tile_profile_info(rg_tile_profile profile)
