@@ -3,14 +3,6 @@
 #include "thread.h"
 
 #include <stdint.h>
-#include <stdlib.h>
-
-/* A thread's function and argument, handed to the system's start routine
- * (freed by the new thread). */
-typedef struct rg__thread_start {
-    void (*fn)(void *arg);
-    void *arg;
-} rg__thread_start;
 
 #if defined(_WIN32)
 
@@ -75,23 +67,18 @@ void rg__cond_broadcast(rg__cond *c)
 
 static unsigned __stdcall thread_main(void *p)
 {
-    rg__thread_start s = *(rg__thread_start *)p;
-    free(p);
-    s.fn(s.arg);
+    const rg__thread *t = p;
+    t->fn(t->arg);
     return 0;
 }
 
 bool rg__thread_create(rg__thread *t, void (*fn)(void *arg), void *arg)
 {
-    rg__thread_start *s = malloc(sizeof *s);
-    if (!s)
+    t->fn = fn;
+    t->arg = arg;
+    uintptr_t h = _beginthreadex(NULL, 0, thread_main, t, 0, NULL);
+    if (!h)
         return false;
-    *s = (rg__thread_start){ fn, arg };
-    uintptr_t h = _beginthreadex(NULL, 0, thread_main, s, 0, NULL);
-    if (!h) {
-        free(s);
-        return false;
-    }
     t->handle = (void *)h;
     return true;
 }
@@ -151,23 +138,16 @@ void rg__cond_broadcast(rg__cond *c)
 
 static void *thread_main(void *p)
 {
-    rg__thread_start s = *(rg__thread_start *)p;
-    free(p);
-    s.fn(s.arg);
+    const rg__thread *t = p;
+    t->fn(t->arg);
     return NULL;
 }
 
 bool rg__thread_create(rg__thread *t, void (*fn)(void *arg), void *arg)
 {
-    rg__thread_start *s = malloc(sizeof *s);
-    if (!s)
-        return false;
-    *s = (rg__thread_start){ fn, arg };
-    if (pthread_create(&t->t, NULL, thread_main, s) != 0) {
-        free(s);
-        return false;
-    }
-    return true;
+    t->fn = fn;
+    t->arg = arg;
+    return pthread_create(&t->t, NULL, thread_main, t) == 0;
 }
 
 void rg__thread_join(rg__thread t)

@@ -38,6 +38,8 @@ typedef struct rg__cond {
 } rg__cond;
 typedef struct rg__thread {
     void *handle;
+    void (*fn)(void *arg);            /* what the thread runs (rg__thread_create) */
+    void *arg;
 } rg__thread;
 #else
 #include <pthread.h>
@@ -49,6 +51,8 @@ typedef struct rg__cond {
 } rg__cond;
 typedef struct rg__thread {
     pthread_t t;
+    void (*fn)(void *arg);            /* what the thread runs (rg__thread_create) */
+    void *arg;
 } rg__thread;
 #endif
 
@@ -65,7 +69,9 @@ void rg__cond_wait(rg__cond *c, rg__mutex *m);
 void rg__cond_signal(rg__cond *c);
 void rg__cond_broadcast(rg__cond *c);
 
-/* Starts fn(arg) on a new thread; false if none could be started. */
+/* Starts fn(arg) on a new thread, which reads them from *t: t stays where
+ * it is until rg__thread_join (nothing is allocated); false if none could
+ * be started. */
 bool rg__thread_create(rg__thread *t, void (*fn)(void *arg), void *arg);
 /* Waits for the thread to return and releases it. */
 void rg__thread_join(rg__thread t);

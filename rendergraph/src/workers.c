@@ -8,9 +8,9 @@
 #include "execute.h"
 
 #include <stdatomic.h>
-#include <stdlib.h>
 
 struct rg_workers {
+    rg_allocator alloc;               /* rg_workers_desc.allocator, resolved */
     uint32_t count;                   /* threads started */
     rg__thread *threads;
     rg__mutex lock;
@@ -64,15 +64,30 @@ static void worker(void *arg)
     }
 }
 
+/* Hands the workers' memory back to their allocator. */
+static void release(rg_workers *w)
+{
+    rg_allocator a = w->alloc;
+    if (w->threads)
+        a.free(a.user, w->threads);
+    a.free(a.user, w);
+}
+
 rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out)
 {
     if (!out)
         return RG_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     uint32_t threads = desc && desc->thread_count > 1 ? desc->thread_count - 1 : 0;
-    rg_workers *w = calloc(1, sizeof *w);
-    if (!w || (threads && !(w->threads = calloc(threads, sizeof *w->threads)))) {
-        free(w);
+    rg_allocator a;
+    if (!rg__allocator_resolve(desc ? desc->allocator : NULL, NULL, &a))
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg_workers *w = a.alloc(a.user, sizeof *w);
+    if (w)
+        *w = (rg_workers){.alloc = a};
+    if (!w || (threads && !(w->threads = a.alloc(a.user, threads * sizeof *w->threads)))) {
+        if (w)
+            a.free(a.user, w);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     /* Each step undoes the ones before it when it fails. */
@@ -84,8 +99,7 @@ rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out)
             rg__cond_destroy(&w->wake);
         if (lock)
             rg__mutex_destroy(&w->lock);
-        free(w->threads);
-        free(w);
+        release(w);
         return RG_ERROR_OUT_OF_MEMORY;
     }
     atomic_init(&w->next, 0);
@@ -113,8 +127,7 @@ void rg_workers_destroy(rg_workers *workers)
     rg__cond_destroy(&w->wake);
     rg__cond_destroy(&w->done);
     rg__mutex_destroy(&w->lock);
-    free(w->threads);
-    free(w);
+    release(w);
 }
 
 rg_result rg_workers_execute(rg_workers *workers, rg_graph *graph, const VkCommandBuffer *cmds)

@@ -121,3 +121,29 @@ Test(rg_allocator, incomplete_allocator_is_refused)
     cr_expect_null(g);
     cr_expect_eq(c.calls, 0);
 }
+
+/* rg_workers' host memory goes through rg_workers_desc.allocator too:
+ * every block back at rg_workers_destroy, each failing allocation a clean
+ * RG_ERROR_OUT_OF_MEMORY, an incomplete allocator refused. Starting its
+ * threads allocates nothing more. */
+Test(rg_allocator, workers_allocate_through_the_callbacks)
+{
+    counting c = {0};
+    rg_allocator a = counting_allocator(&c);
+    rg_workers *w = NULL;
+    cr_assert_eq(rg_workers_create(&(rg_workers_desc){.thread_count = 4, .allocator = &a}, &w), RG_SUCCESS);
+    cr_expect_eq(c.live, 2, "the workers and their threads' array, got %u blocks", c.live);
+    rg_workers_destroy(w);
+    cr_expect_eq(c.live, 0, "%u blocks left after rg_workers_destroy", c.live);
+    for (uint32_t n = 1; n <= 2; n++) {
+        counting f = {.fail_at = n};
+        rg_allocator fa = counting_allocator(&f);
+        cr_expect_eq(rg_workers_create(&(rg_workers_desc){.thread_count = 4, .allocator = &fa}, &w),
+                     RG_ERROR_OUT_OF_MEMORY);
+        cr_expect_null(w);
+        cr_expect_eq(f.live, 0, "allocation %u failed: %u blocks leaked", n, f.live);
+    }
+    rg_allocator half = {count_alloc, NULL, count_free, &c};
+    cr_expect_eq(rg_workers_create(&(rg_workers_desc){.thread_count = 2, .allocator = &half}, &w),
+                 RG_ERROR_INVALID_ARGUMENT);
+}

@@ -1185,16 +1185,16 @@ RG_EXPERIMENTAL rg_result rg_execute_chunk(rg_graph *graph, uint32_t chunk, VkCo
  * frame must not be submitted. The frame is over either way. */
 RG_EXPERIMENTAL rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit_plan *plan);
 
-/* A few threads kept for rg_workers_execute, for applications without a
- * job system. */
+/* A few threads kept for rg_workers_execute, for applications without a job system. */
 typedef struct rg_workers rg_workers;
 
 RG_EXPERIMENTAL typedef struct rg_workers_desc {
     uint32_t thread_count;            /* recording, the caller's included; 0: 1 */
+    const rg_allocator *allocator;    /* its host memory; NULL: malloc */
 } rg_workers_desc;
 
-/* Starts the threads (the only ones the library starts);
- * RG_ERROR_OUT_OF_MEMORY when memory or a thread cannot be had. */
+/* Starts the threads (the only ones the library starts); RG_ERROR_INVALID_ARGUMENT
+ * for an incomplete allocator, RG_ERROR_OUT_OF_MEMORY when memory or a thread cannot be had. */
 RG_EXPERIMENTAL rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out);
 /* Stops and joins the threads; NULL is accepted. Not during a
  * rg_workers_execute. */
