@@ -186,6 +186,10 @@ bool rgt_diff_compute(const rgt_plan *a, const rgt_plan *b, rgt_diff_result *out
               compare_resources(a, b, out);
     out->barriers_differ =
         a->barrier_count != b->barrier_count || a->final_barriers != b->final_barriers || out->rebarriered_count != 0;
+    /* Same plan: nothing above differs, and the batches are as many. */
+    out->same = !out->totals_differ && !out->barriers_differ && !out->reordered_count && !out->requeued_count &&
+                !out->run_only_count && !out->culled_only_count && !out->merge_count && !out->resource_count &&
+                a->batch_count == b->batch_count;
     if (!ok)
         rgt_diff_result_free(out);
     return ok;
@@ -203,14 +207,6 @@ void rgt_diff_result_free(rgt_diff_result *d)
     memset(d, 0, sizeof *d);
 }
 
-/* Same plan: nothing above differs, and the batches are as many. */
-bool rgt_diff_same(const rgt_diff_result *d)
-{
-    return !d->totals_differ && !d->barriers_differ && !d->reordered_count && !d->requeued_count &&
-           !d->run_only_count && !d->culled_only_count && !d->merge_count && !d->resource_count &&
-           d->a->batch_count == d->b->batch_count;
-}
-
 int rgt_diff(const rgt_plan *a, const rgt_plan *b, bool json, FILE *out)
 {
     rgt_diff_result d;
@@ -218,7 +214,7 @@ int rgt_diff(const rgt_plan *a, const rgt_plan *b, bool json, FILE *out)
         fprintf(stderr, "rgtool: out of memory comparing the plans\n");
         return RGT_EXIT_TROUBLE;
     }
-    bool same = rgt_diff_same(&d);
+    bool same = d.same;
     bool printed = true;
     if (json)
         printed = rgt_diff_print_json(&d, out);

@@ -1,5 +1,5 @@
 /* rgtool diff's result as data: diff.c compares two plans into it,
- * diff_text.c and diff_json.c print it. Commands and resources are matched
+ * diff_text.c and diff_json.c print it (and call nothing of diff.c). Commands and resources are matched
  * by name and type (the k-th such command in one plan with the k-th in
  * the other), since handles belong to one graph. */
 #ifndef RGTOOL_DIFF_H
@@ -56,11 +56,11 @@ typedef struct rgt_diff_result {
     rgt_resource_change *resources; /* kind of memory, bytes, pool changed; or one side only */
     uint32_t resource_count;
     bool barriers_differ; /* totals or per command */
+    bool same;            /* none of the above: identical plans */
 } rgt_diff_result;
 
 bool rgt_diff_compute(const rgt_plan *a, const rgt_plan *b, rgt_diff_result *out);
 void rgt_diff_result_free(rgt_diff_result *d);
-bool rgt_diff_same(const rgt_diff_result *d);
 
 void rgt_diff_print_text(const rgt_diff_result *d, FILE *out);
 bool rgt_diff_print_json(const rgt_diff_result *d, FILE *out);

@@ -86,7 +86,7 @@ static cJSON *diff_json(const rgt_diff_result *d)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "rgtool", rg_version_string());
-    cJSON_AddBoolToObject(root, "identical", rgt_diff_same(d));
+    cJSON_AddBoolToObject(root, "identical", d->same);
     add_side(root, "a", d->a);
     add_side(root, "b", d->b);
     cJSON *memory = cJSON_AddObjectToObject(root, "memory");

@@ -144,5 +144,5 @@ void rgt_diff_print_text(const rgt_diff_result *d, FILE *out)
     print_only("run by one only:", d->run_only, d->run_only_count, out);
     print_order(d, out);
     print_resources(d, out);
-    fprintf(out, "\n%s\n", rgt_diff_same(d) ? "identical plans" : "plans differ");
+    fprintf(out, "\n%s\n", d->same ? "identical plans" : "plans differ");
 }
