@@ -218,6 +218,10 @@ void rg__redirect_restore(rg__redirect saved);
 uint64_t rg__tile_memory_of(uint32_t vendor_id, uint32_t device_id);
 rg_tile_info rg__tile_of(const rg_device_caps *caps);
 
+/* The stages a queue of that kind supports (usage.c; for eligibility and
+ * barriers). */
+VkPipelineStageFlags2 rg__queue_stages(rg_queue q);
+
 /* Milliseconds on a monotonic clock (clock.c): differences only. */
 double rg__clock_ms(void);
 

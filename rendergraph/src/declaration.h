@@ -151,8 +151,4 @@ static inline rg_resource_kind rg__resource_kind(const rg__resource *r)
 /* Subresource slot of (aspect bit, mip, layer) in resource r. */
 uint32_t rg__sub_slot(const rg__resource *r, VkImageAspectFlagBits aspect, uint32_t mip, uint32_t layer);
 
-/* The stages a queue of that kind supports (usage.c; for eligibility and
- * barriers). */
-VkPipelineStageFlags2 rg__queue_stages(rg_queue q);
-
 #endif

@@ -6,7 +6,6 @@
  * use (retirement, rendergraph.h "Placement and the GPU"). Calls no other
  * file of the library. */
 #include "device.h"
-#include "execution.h" /* retirement reads the semaphores and what was submitted */
 #include "graph.h"
 
 #include <stdarg.h>
@@ -413,20 +412,20 @@ uint32_t rg_device_collect(rg_device *device)
     return rg__device_live(device, "rg_device_collect") ? rg__device_collect(device) : 0;
 }
 
-void rg__retire_begin(rg_graph *g)
+void rg__retire_begin(rg_graph *g, const rg__retire_point *timelines)
 {
     g->retiring = NULL;
     rg_device *d = g->dev;
     /* A placement that never reached the device (offline, or undone by a
      * failure) has nothing the GPU could be using. */
-    if (!d || !g->placement->on_device)
+    if (!d || !timelines->on_device)
         return;
     rg__retired_group point = {.fence = g->retire_fence, .pool_memory = g->pool_memory};
     bool any = g->retire_fence != VK_NULL_HANDLE;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-        if (g->placement->semaphores[q] && g->exec->submitted[q]) {
-            point.semaphores[q] = g->placement->semaphores[q];
-            point.values[q] = g->exec->submitted[q];
+        if (timelines->semaphores[q] && timelines->values[q]) {
+            point.semaphores[q] = timelines->semaphores[q];
+            point.values[q] = timelines->values[q];
             any = true;
         }
     if (g->retire_timeline) {

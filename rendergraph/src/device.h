@@ -135,14 +135,23 @@ typedef struct rg__retired {
     VkDeviceSize offset;              /* RG__RETIRED_APP_POOL */
 } rg__retired;
 
+/* The placement's side of a retire point, which its freer (graph.c) reads
+ * from the placement and the execute state: whether it reached the
+ * device, and its timelines with the values rg_submit last signalled on
+ * them (0: none). */
+typedef struct rg__retire_point {
+    bool on_device;
+    VkSemaphore semaphores[RG_QUEUE_COUNT];
+    uint64_t values[RG_QUEUE_COUNT];
+} rg__retire_point;
+
 /* Opens g's group for what placement_free hands over: its point is the
- * graph's timelines at the values rg_submit last signalled and the
- * application's retire point; it is held until rg_device_destroy when
- * frames were recorded after both (g->unretired). None is opened, and
- * objects are destroyed at once, with neither and no such frame (the
- * application said the GPU is idle) or for a placement that never
- * reached the device. */
-void rg__retire_begin(rg_graph *g);
+ * graph's timelines (timelines) and the application's retire point; it
+ * is held until rg_device_destroy when frames were recorded after both
+ * (g->unretired). None is opened, and objects are destroyed at once, with
+ * neither and no such frame (the application said the GPU is idle) or
+ * for a placement that never reached the device. */
+void rg__retire_begin(rg_graph *g, const rg__retire_point *timelines);
 /* Hands one object to the open group, or destroys it at once. */
 void rg__retire(const rg_graph *g, rg__retired object);
 /* Closes the group (onto the device's list, or g->kept while

@@ -19,7 +19,12 @@
  * (device.c), destroyed once the frames that may use them have finished. */
 static void placement_free(rg_graph *g, const char *what)
 {
-    rg__retire_begin(g);
+    rg__retire_point timelines = {.on_device = g->placement->on_device};
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
+        timelines.semaphores[q] = g->placement->semaphores[q];
+        timelines.values[q] = g->exec->submitted[q];
+    }
+    rg__retire_begin(g, &timelines);
     rg__frames_free(g);
     rg__access_views_free(g);
     rg__bound_views_free(g);

@@ -1,6 +1,6 @@
 /* The usage table: one row per rg_usage, (stage, access, layout) plus what a
  * created resource needs to be usable that way. */
-#include "declaration.h"
+#include "base.h"
 
 #define SH_V VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT
 #define SH_F VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT
