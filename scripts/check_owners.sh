@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Checks the render graph's ownership rule for what placement and execute
-# write (rendergraph/src/placement.h, execution.h): every part has one
+# write (rendergraph/src/place/results.h, execute/results.h): every part has one
 # writer. Placement's arrays are pointers to const and its stages fill
 # their own part from a const graph, so the compiler refuses most wrong
 # writes; this check covers the rest by reading the sources:
 #   - only graph.c names a part of g->placement in a write or takes a
 #     non-const pointer to it (it passes each stage its own part);
 #   - a part of g->exec is written, or a non-const pointer to it taken,
-#     only in the files its comment in execution.h names.
+#     only in the files its comment in execute/results.h names.
 # Usage: check_owners.sh [SRC_DIR] (default rendergraph/src). Exit 1 on a
 # violation, naming the file, the line and the part.
 set -euo pipefail
@@ -28,14 +28,14 @@ bad=0
 # after the part's name, or a non-const pointer to it (&...exec->part
 # outside a const declaration or a call that only reads).
 write_re='(=[^=]|\+\+|--|\+=|-=|\|=|&=)'
-for f in "$src"/*.c; do
+while read -r f; do
   name=$(basename "$f")
   while IFS=: read -r line text; do
     part=$(printf '%s\n' "$text" | grep -oE 'exec->[a-z_]+' | head -1 | sed 's/exec->//')
     [ -n "$part" ] || continue
     allowed=${owners[$part]:-}
     if [ -z "$allowed" ]; then
-      echo "check_owners: $name:$line: exec->$part is not a part execution.h names"
+      echo "check_owners: $name:$line: exec->$part is not a part execute/results.h names"
       bad=1
       continue
     fi
@@ -56,6 +56,6 @@ for f in "$src"/*.c; do
       bad=1
     fi
   done < <(grep -nE -- '->placement(->|;)' "$f" || true)
-done
+done < <(find "$src" -name '*.c' | sort)
 [ $bad -eq 0 ] && echo "check_owners: placement written only through graph.c's stage calls; each part of exec by its owner"
 exit $bad

@@ -1,15 +1,15 @@
-/* The graph's life and its pipeline (graph.h lists the stages):
+/* The graph's life and its pipeline (model.h lists the stages):
  * create, destroy and reset; rg_compile, rg_place and rg_place_offline,
  * each a list of stage calls in order (graph_execute.c: the execute calls,
  * which place first when needed). This is the only file
  * that frees a later stage's results when an earlier stage runs again, so
  * no stage ever calls a later one.
  */
-#include "declare_internal.h"
-#include "compile_stages.h"
-#include "device.h"
-#include "execute.h"
-#include "place_stages.h"
+#include "declare/stages.h"
+#include "compile/stages.h"
+#include "base/device.h"
+#include "execute/stages.h"
+#include "place/stages.h"
 
 #include <stdlib.h>
 
@@ -256,7 +256,7 @@ const char *rg_graph_error_message(const rg_graph *graph)
 
 /* --------------------------------------------------------------- compile */
 
-/* The compile stages in order, each writing its own result (compile_results.h).
+/* The compile stages in order, each writing its own result (compile/results.h).
  * A stage's result holds as long as what it was made from does: the
  * declaration (its hash), and for the barriers' stage, whose results carry
  * public handles, the handle tag too (a reset changes it). rg_compile runs

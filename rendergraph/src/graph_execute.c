@@ -6,9 +6,9 @@
  * queue policy may compile and place its other way (graph.c), the frame's
  * plan being submitted by then.
  */
-#include "execute.h"
-#include "device.h"
-#include "names.h"
+#include "execute/stages.h"
+#include "base/device.h"
+#include "base/names.h"
 
 /* What both execute entry points check (in rg_place's order), then
  * placement when needed. */

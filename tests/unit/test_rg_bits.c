@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 
-#include "bits.h"
+#include "base/bits.h"
 
 static uint64_t next(uint64_t *s)
 {

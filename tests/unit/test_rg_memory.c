@@ -3,7 +3,7 @@
  * tables: who may share bytes (only proven order), pools by type and class,
  * lazy / dedicated / unused, alias scopes, the lower bound, determinism.
  * No device. The done-when frames are in test_rg_memory_frames.c. */
-#include "placement.h"
+#include "place/results.h"
 #include "rg_mem_unit.h"
 
 #include <stdio.h>

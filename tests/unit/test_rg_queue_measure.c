@@ -9,8 +9,8 @@
  * and reads the report. */
 #include "rg_queues_unit.h"
 
-#include "execute.h"
-#include "graph.h"
+#include "execute/stages.h"
+#include "model.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * 1x1, scale 0 = 1, a relative history pair, the declaration errors (code,
  * and a message naming the texture), render areas that follow the derived
  * extent, and a re-declaration with the import at a new size. */
-#include "graph.h"
+#include "model.h"
 #include "rg_unit.h"
 
 #include <math.h>

@@ -1,0 +1,529 @@
+/* Resource declaration: created and imported textures and buffers, history
+ * pairs, their subresource slots, and re-pointing an import's Vulkan
+ * objects. Shapes are
+ * validated at once (format, extent, mips, samples, subresource count) so
+ * the message names the resource; a relative extent (size_of) is resolved
+ * then too. A resource is hashed by what identifies
+ * it, never by the Vulkan objects, so an import re-pointed every frame does
+ * not count as a changed declaration. The object an import is re-pointed
+ * to is checked against the declaration (shape, size) at once, and its
+ * usage against what the compiled graph needs once there is a compiled
+ * graph (rg__imports_check at compile for what was given before): a
+ * driver given an image smaller than the one the graph was compiled for
+ * reads and writes past it.
+ */
+#include "declare/stages.h"
+#include "compile/stages.h"
+#include "base/names.h"
+#include "base/bits.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static rg__resource *resource_append(rg_graph *g, bool texture, uint32_t sub_count)
+{
+    if (g->decl.resource_count >= RG__INDEX_MASK) {
+        rg__fail(g, RG_ERROR_OUT_OF_MEMORY, "too many resources (%u)", g->decl.resource_count);
+        return NULL;
+    }
+    if (!rg__grow_declaration(g, (void **)&g->decl.resources, &g->decl.resource_cap, g->decl.resource_count + 1,
+                              sizeof *g->decl.resources))
+        return NULL;
+    rg__resource *r = &rg__decl_resources(g)[g->decl.resource_count];
+    memset(r, 0, sizeof *r);
+    r->is_texture = texture;
+    r->sub_base = g->decl.sub_total;
+    r->sub_count = sub_count;
+    r->history_pair = RG__NONE;
+    r->size_of = RG__NONE;
+    return r;
+}
+
+/* Hashes what identifies the resource: not the Vulkan objects, which an
+ * import may re-point every frame. */
+/* Appends r (the record past the count) to the declaration; returns its
+ * handle id. */
+static uint32_t resource_commit(rg_graph *g, rg__resource *r)
+{
+    rg__resource h = *r;
+    h.image = VK_NULL_HANDLE;
+    h.view = VK_NULL_HANDLE;
+    h.buffer = VK_NULL_HANDLE;
+    h.given_usage = 0;
+    h.given_by_setter = false;
+    rg__hash_bytes(g, &h, sizeof h);
+    g->decl.sub_total += r->sub_count;
+    return rg__make_id(g, g->decl.resource_count++);
+}
+
+/* What an import takes from its desc besides its objects: the usage its
+ * objects were made with and the state it enters and leaves the frame in
+ * (a texture's layouts are set by the caller). */
+static uint32_t import_commit(rg_graph *g, rg__resource *r, VkFlags usage, VkPipelineStageFlags2 initial_stage,
+                              VkAccessFlags2 initial_access, VkPipelineStageFlags2 final_stage,
+                              VkAccessFlags2 final_access)
+{
+    r->imported = true;
+    r->given_usage = usage;
+    r->initial_stage = initial_stage;
+    r->initial_access = initial_access;
+    r->final_stage = final_stage;
+    r->final_access = final_access;
+    return resource_commit(g, r);
+}
+
+typedef struct texture_shape {
+    const char *name;
+    VkFormat format;
+    uint32_t width, height, mips, layers;
+    VkSampleCountFlagBits samples;
+} texture_shape;
+
+static rg__resource *texture_append(rg_graph *g, const char *what, const texture_shape *s)
+{
+    const char *name = s->name ? s->name : "";
+    uint32_t mips = s->mips ? s->mips : 1, layers = s->layers ? s->layers : 1;
+    VkSampleCountFlagBits samples = s->samples ? s->samples : VK_SAMPLE_COUNT_1_BIT;
+    if (s->format == VK_FORMAT_UNDEFINED || s->width == 0 || s->height == 0) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': format undefined or zero extent %ux%u", what, name,
+                 s->width, s->height);
+        return NULL;
+    }
+    if (mips > 32 || ((uint32_t)samples & ((uint32_t)samples - 1)) != 0 || samples > VK_SAMPLE_COUNT_64_BIT ||
+        (samples > 1 && mips > 1)) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': bad mip count %u or sample count %u", what, name, mips,
+                 (uint32_t)samples);
+        return NULL;
+    }
+    /* Copy sizes, resolve modes, filters and barrier aspects all follow
+     * from the format: one the engine's table does not know is refused
+     * here rather than guessed at later. */
+    rg_format_info info = rg_format_get_info(s->format);
+    if (info.block_size == 0) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': format %s is not supported by the graph (multi-planar or "
+                 "unknown)", what, name, rg_format_name(s->format));
+        return NULL;
+    }
+    VkImageAspectFlags aspects = info.aspects;
+    uint64_t subs = (uint64_t)rg__popcount32(aspects) * mips * layers;
+    if (subs > (1u << 24) || g->decl.sub_total + subs > UINT32_MAX / 2) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': too many subresources", what, name);
+        return NULL;
+    }
+    rg__resource *r = resource_append(g, true, (uint32_t)subs);
+    if (!r)
+        return NULL;
+    rg__copy_name(r->name, s->name, "texture");
+    r->format = s->format;
+    r->width = s->width;
+    r->height = s->height;
+    r->mip_levels = mips;
+    r->array_layers = layers;
+    r->samples = samples;
+    r->aspects = aspects;
+    return r;
+}
+
+/* One axis of a relative size: extent times scale, rounded, at least 1.
+ * UINT64_MAX for a product no uint32 can hold (2^33 leaves room for the
+ * rounding and keeps the conversion to uint64_t defined). */
+static uint64_t scaled_axis(uint32_t extent, double scale, rg_rounding rounding)
+{
+    double v = (double)extent * scale;
+    if (v >= 8589934592.0)
+        return UINT64_MAX;
+    uint64_t whole = (uint64_t)v;
+    double frac = v - (double)whole;
+    if ((rounding == RG_ROUND_UP && frac > 0.0) || (rounding == RG_ROUND_NEAREST && frac >= 0.5))
+        whole++;
+    return whole ? whole : 1;
+}
+
+/* The extent desc declares, absolute or relative (rg_texture_desc.size_of).
+ * A relative one is resolved here rather than at compile: its source is
+ * declared earlier and keeps its extent (rg_texture_set_image refuses
+ * another), so the result is the same and every later check sees it. False
+ * after recording the error, naming the texture. */
+static bool texture_extent(rg_graph *g, const char *fn, const rg_texture_desc *desc, uint32_t *width,
+                           uint32_t *height)
+{
+    const char *name = desc->name ? desc->name : "";
+    *width = desc->width;
+    *height = desc->height;
+    if (desc->size_of.id == 0)
+        return true;
+    uint32_t i = rg__texture_index(g, desc->size_of);
+    if (i == RG__NONE) {
+        rg__fail(g, RG_ERROR_INVALID_HANDLE, "%s '%s': size_of handle 0x%x is stale, foreign or not a texture",
+                 fn, name, desc->size_of.id);
+        return false;
+    }
+    const rg__resource *src = &g->decl.resources[i];
+    if (desc->width || desc->height) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': width and height must be 0 with size_of ('%s'), not %ux%u",
+                 fn, name, src->name, desc->width, desc->height);
+        return false;
+    }
+    if (!(desc->scale >= 0.0f) || isinf(desc->scale)) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': scale %g is negative, NaN or infinite", fn, name,
+                 (double)desc->scale);
+        return false;
+    }
+    if ((unsigned)desc->rounding > (unsigned)RG_ROUND_NEAREST) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': rounding %d is not an rg_rounding", fn, name,
+                 (int)desc->rounding);
+        return false;
+    }
+    double scale = desc->scale == 0.0f ? 1.0 : (double)desc->scale;
+    uint64_t w = scaled_axis(src->width, scale, desc->rounding);
+    uint64_t h = scaled_axis(src->height, scale, desc->rounding);
+    if (w > UINT32_MAX || h > UINT32_MAX) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "%s '%s': size_of '%s' (%ux%u) times scale %g is over what a "
+                 "uint32 holds", fn, name, src->name, src->width, src->height, (double)desc->scale);
+        return false;
+    }
+    *width = (uint32_t)w;
+    *height = (uint32_t)h;
+    return true;
+}
+
+/* What a created texture's desc said beyond its resolved shape: the
+ * relative size and the extra usage, for rg_declared_resource_get. */
+static void relative_size(const rg_graph *g, rg__resource *r, const rg_texture_desc *desc)
+{
+    r->extra_usage = desc->extra_usage;
+    if (desc->size_of.id == 0)
+        return;
+    r->size_of = rg__texture_index(g, desc->size_of);
+    r->scale = desc->scale;
+    r->rounding = desc->rounding;
+}
+
+static rg_texture texture_create_taken(rg_graph *graph, const rg_texture_desc *desc)
+{
+    if (!rg__declare_begin(graph, desc, "rg_texture_create"))
+        return (rg_texture){0};
+    /* The library's own enums are checked, like rg_command_kind: a value
+     * outside rg_transient must not pass as AUTO. */
+    if ((unsigned)desc->transient > (unsigned)RG_TRANSIENT_FORBID) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create '%s': transient mode %d is not an rg_transient",
+                 desc->name ? desc->name : "", (int)desc->transient);
+        return (rg_texture){0};
+    }
+    uint32_t width, height;
+    if (!texture_extent(graph, "rg_texture_create", desc, &width, &height))
+        return (rg_texture){0};
+    texture_shape s = {desc->name, desc->format, width, height, desc->mip_levels, desc->array_layers, desc->samples};
+    rg__resource *r = texture_append(graph, "rg_texture_create", &s);
+    if (!r)
+        return (rg_texture){0};
+    r->declared_usage = desc->extra_usage;
+    r->transient_mode = desc->transient;
+    relative_size(graph, r, desc);
+    return (rg_texture){resource_commit(graph, r)};
+}
+
+/* Two created textures, adjacent in the declaration: current, then
+ * previous; each names the other. Their usages are united at compile
+ * (compile_transient.c), placement gives each its own allocation, and
+ * execute swaps their images. */
+static rg_texture texture_create_history_taken(rg_graph *graph, const rg_texture_desc *desc, rg_texture *previous)
+{
+    if (previous)
+        *previous = (rg_texture){0};
+    if (!rg__usable(graph))
+        return (rg_texture){0};
+    const char *name = desc && desc->name ? desc->name : "";
+    if (!desc || !previous) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history '%s': NULL %s", name,
+                 desc ? "previous" : "desc");
+        return (rg_texture){0};
+    }
+    if (desc->transient != RG_TRANSIENT_AUTO && desc->transient != RG_TRANSIENT_FORBID) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history '%s': transient mode %d refused: a "
+                 "history texture's contents outlive the frame, so it is never transient", name,
+                 (int)desc->transient);
+        return (rg_texture){0};
+    }
+    /* The first frame clears previous (vkCmdClear*Image takes no
+     * compressed format). */
+    rg_format_info info = rg_format_get_info(desc->format);
+    if (info.block_width > 1 || info.block_height > 1) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "rg_texture_create_history '%s': compressed format %s refused: "
+                 "the first frame clears the previous contents", name, rg_format_name(desc->format));
+        return (rg_texture){0};
+    }
+    uint32_t width, height;
+    if (!texture_extent(graph, "rg_texture_create_history", desc, &width, &height))
+        return (rg_texture){0};
+    char previous_name[RG__NAME_MAX];
+    snprintf(previous_name, sizeof previous_name, "%s (previous)", desc->name && desc->name[0] ? desc->name : "texture");
+    const char *names[2] = {desc->name, previous_name};
+    uint32_t first = graph->decl.resource_count;
+    for (uint32_t k = 0; k < 2; k++) {
+        texture_shape s = {names[k], desc->format, width, height, desc->mip_levels, desc->array_layers,
+                           desc->samples};
+        rg__resource *r = texture_append(graph, "rg_texture_create_history", &s);
+        if (!r)
+            return (rg_texture){0};
+        r->declared_usage = desc->extra_usage;
+        r->transient_mode = RG_TRANSIENT_FORBID;
+        relative_size(graph, r, desc);
+        r->history_pair = first + 1 - k;
+        r->history_previous = k == 1;
+        r->history_clear = desc->history_clear;
+        resource_commit(graph, r);
+    }
+    *previous = (rg_texture){rg__make_id(graph, first + 1)};
+    return (rg_texture){rg__make_id(graph, first)};
+}
+
+static rg_texture texture_import_taken(rg_graph *graph, const rg_texture_import_desc *desc)
+{
+    if (!rg__declare_begin(graph, desc, "rg_texture_import"))
+        return (rg_texture){0};
+    texture_shape s = {desc->name, desc->format, desc->width, desc->height,
+                       desc->mip_levels, desc->array_layers, desc->samples};
+    rg__resource *r = texture_append(graph, "rg_texture_import", &s);
+    if (!r)
+        return (rg_texture){0};
+    r->image = desc->image;
+    r->view = desc->view;
+    r->initial_layout = desc->initial_layout;
+    r->final_layout = desc->final_layout;
+    return (rg_texture){import_commit(graph, r, desc->usage, desc->initial_stage, desc->initial_access,
+                                      desc->final_stage, desc->final_access)};
+}
+
+/* The part of creating and importing a buffer that is the same. */
+static rg__resource *buffer_append(rg_graph *graph, const char *fn, const char *name, VkDeviceSize size)
+{
+    if (!rg__usable(graph))
+        return NULL;
+    if (size == 0) {
+        rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "%s '%s': NULL desc or zero size", fn, name ? name : "");
+        return NULL;
+    }
+    rg__resource *r = resource_append(graph, false, 1);
+    if (!r)
+        return NULL;
+    rg__copy_name(r->name, name, "buffer");
+    r->size = size;
+    return r;
+}
+
+static rg_buffer buffer_create_taken(rg_graph *graph, const rg_buffer_desc *desc)
+{
+    rg__resource *r = buffer_append(graph, "rg_buffer_create", desc ? desc->name : NULL, desc ? desc->size : 0);
+    if (!r)
+        return (rg_buffer){0};
+    r->buffer_usage = desc->extra_usage;
+    r->extra_usage = desc->extra_usage;
+    return (rg_buffer){resource_commit(graph, r)};
+}
+
+static rg_buffer buffer_import_taken(rg_graph *graph, const rg_buffer_import_desc *desc)
+{
+    rg__resource *r = buffer_append(graph, "rg_buffer_import", desc ? desc->name : NULL, desc ? desc->size : 0);
+    if (!r)
+        return (rg_buffer){0};
+    r->buffer = desc->buffer;
+    return (rg_buffer){import_commit(graph, r, desc->usage, desc->initial_stage, desc->initial_access,
+                                     desc->final_stage, desc->final_access)};
+}
+
+/* The usage bits import ri's object lacks of what the compiled graph
+ * needs: 0 when it has them all, or when its usage was not given. */
+static VkFlags usage_missing(const rg_graph *g, uint32_t ri, VkFlags given)
+{
+    return given ? rg__import_needs(g, ri) & ~given : 0;
+}
+
+static const char *usage_text(const rg__resource *r, VkFlags usage, char *buf)
+{
+    if (r->is_texture)
+        rg_image_usage_names(usage, buf, RG__FLAGS_TEXT);
+    else
+        rg_buffer_usage_names(usage, buf, RG__FLAGS_TEXT);
+    return buf;
+}
+#define USAGE_TEXT(r, u) usage_text((r), (u), (char[RG__FLAGS_TEXT]){0})
+
+/* Reads the compile's results (the usage it derived): only once the graph
+ * is compiled, which is also when an execute may follow. */
+static bool compiled(const rg_graph *g)
+{
+    return g->status->state == RG__COMPILED || g->status->state == RG__PLACED;
+}
+
+rg_result rg__imports_check(rg_graph *g)
+{
+    for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
+        VkFlags missing = r->imported ? usage_missing(g, ri, r->given_usage) : 0;
+        if (!missing)
+            continue;
+        const char *from = r->given_by_setter ? (r->is_texture ? "rg_texture_set_image" : "rg_buffer_set_buffer")
+                                              : (r->is_texture ? "rg_texture_import_desc.usage"
+                                                               : "rg_buffer_import_desc.usage");
+        return rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_compile: graph '%s': import '%s' was given usage %s (%s), "
+                        "which lacks %s that the graph's accesses of it need (%s)", g->name, r->name,
+                        USAGE_TEXT(r, r->given_usage), from, USAGE_TEXT(r, missing),
+                        USAGE_TEXT(r, rg__import_needs(g, ri)));
+    }
+    return RG_SUCCESS;
+}
+
+/* What both setters check first: the graph, the handle, an import
+ * (*index its index), the desc (named desc_name) given. */
+static rg_result setter_import(rg_graph *graph, const char *fn, bool texture, uint32_t id, const void *desc,
+                               const char *desc_name, uint32_t *index)
+{
+    if (!graph)
+        return RG_ERROR_INVALID_ARGUMENT;
+    rg__call_begin(graph);
+    if (rg__frame_open(graph, fn)) /* reported */
+        return RG_ERROR_INVALID_ARGUMENT;
+    const char *kind = texture ? "texture" : "buffer";
+    uint32_t i = texture ? rg__texture_index(graph, (rg_texture){id}) : rg__buffer_index(graph, (rg_buffer){id});
+    if (i == RG__NONE)
+        return rg__report(graph, RG_ERROR_INVALID_HANDLE, "%s: %s handle 0x%x is 0, stale, foreign or not a %s", fn,
+                          kind, id, kind);
+    if (!graph->decl.resources[i].imported)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: %s '%s' is not an import", fn, kind,
+                          graph->decl.resources[i].name);
+    if (!desc)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s': %s is NULL", fn,
+                          graph->name, graph->decl.resources[i].name, desc_name);
+    *index = i;
+    return RG_SUCCESS;
+}
+
+/* What both setters check last: the usage given has what the compiled
+ * graph needs of import i (checked at rg_compile when not compiled yet). */
+static rg_result setter_usage(const rg_graph *graph, const char *fn, uint32_t i, VkFlags given)
+{
+    const rg__resource *r = &graph->decl.resources[i];
+    VkFlags missing = compiled(graph) ? usage_missing(graph, i, given) : 0;
+    if (missing)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' given usage %s, which "
+                          "lacks %s that the graph's accesses of it need (%s)", fn, graph->name, r->name,
+                          USAGE_TEXT(r, given), USAGE_TEXT(r, missing), USAGE_TEXT(r, rg__import_needs(graph, i)));
+    return RG_SUCCESS;
+}
+
+static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
+
+/* Re-pointing is not a declaration change: no hash, no sticky error; a
+ * per-frame call, so it starts with the message cleared like rg_execute.
+ * Nothing is stored unless every check passes, so a refused object never
+ * reaches an execute. */
+static rg_result texture_set_image_taken(rg_graph *graph, rg_texture texture, const rg_import_image *image)
+{
+    static const char fn[] = "rg_texture_set_image";
+    uint32_t i = RG__NONE;
+    rg_result res = setter_import(graph, fn, true, texture.id, image, "image", &i);
+    if (res != RG_SUCCESS)
+        return res;
+    const rg__resource *r = &graph->decl.resources[i];
+    const char *g = graph->name;
+    const char *field = image->format == VK_FORMAT_UNDEFINED ? "format is VK_FORMAT_UNDEFINED"
+                        : image->width == 0                  ? "width is 0"
+                        : image->height == 0                 ? "height is 0"
+                        : image->usage == 0                  ? "usage is 0"
+                                                             : NULL;
+    if (field)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s': rg_import_image.%s "
+                          "(required: what the image was created with)", fn, g, r->name, field);
+    uint32_t mips = image->mip_levels ? image->mip_levels : 1, layers = image->array_layers ? image->array_layers : 1;
+    uint32_t samples = image->samples ? (uint32_t)image->samples : 1;
+    if (image->width != r->width || image->height != r->height)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' declared %ux%u, given "
+                          "%ux%u: re-declare or use a relative size", fn, g, r->name, r->width, r->height,
+                          image->width, image->height);
+    if (image->format != r->format)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' declared format %s, given "
+                          "%s", fn, g, r->name, rg_format_name(r->format), rg_format_name(image->format));
+    if (samples != (uint32_t)r->samples)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' declared %u sample%s, given "
+                          "%u sample%s", fn, g, r->name, (uint32_t)r->samples, plural((uint32_t)r->samples),
+                          samples, plural(samples));
+    if (mips != r->mip_levels)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' declared %u mip level%s, "
+                          "given %u", fn, g, r->name, r->mip_levels, plural(r->mip_levels), mips);
+    if (layers != r->array_layers)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' declared %u array "
+                          "layer%s, given %u", fn, g, r->name, r->array_layers, plural(r->array_layers), layers);
+    if ((res = setter_usage(graph, fn, i, image->usage)) != RG_SUCCESS)
+        return res;
+    rg__resource *w = &rg__decl_resources(graph)[i];
+    w->image = image->image;
+    w->view = image->view;
+    w->given_usage = image->usage;
+    w->given_by_setter = true;
+    return RG_SUCCESS;
+}
+
+static rg_result buffer_set_buffer_taken(rg_graph *graph, rg_buffer buffer, const rg_import_buffer *buffer_desc)
+{
+    static const char fn[] = "rg_buffer_set_buffer";
+    uint32_t i = RG__NONE;
+    rg_result res = setter_import(graph, fn, false, buffer.id, buffer_desc, "buffer_desc", &i);
+    if (res != RG_SUCCESS)
+        return res;
+    const rg__resource *r = &graph->decl.resources[i];
+    const char *g = graph->name;
+    const char *field = buffer_desc->size == 0 ? "size is 0" : buffer_desc->usage == 0 ? "usage is 0" : NULL;
+    if (field)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s': rg_import_buffer.%s "
+                          "(required: what the buffer was created with)", fn, g, r->name, field);
+    if (buffer_desc->size < r->size)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' declared %llu bytes, given "
+                          "a buffer of %llu bytes", fn, g, r->name, (unsigned long long)r->size,
+                          (unsigned long long)buffer_desc->size);
+    if ((res = setter_usage(graph, fn, i, buffer_desc->usage)) != RG_SUCCESS)
+        return res;
+    rg__resource *w = &rg__decl_resources(graph)[i];
+    w->buffer = buffer_desc->buffer;
+    w->given_usage = buffer_desc->usage;
+    w->given_by_setter = true;
+    return RG_SUCCESS;
+}
+
+/* The public calls: each takes the graph (rg__enter). */
+
+rg_texture rg_texture_create(rg_graph *graph, const rg_texture_desc *desc)
+{
+    RG__DECLARING(graph, "rg_texture_create", rg_texture, texture_create_taken(graph, desc));
+}
+
+rg_texture rg_texture_create_history(rg_graph *graph, const rg_texture_desc *desc, rg_texture *previous)
+{
+    RG__DECLARING(graph, "rg_texture_create_history", rg_texture, texture_create_history_taken(graph, desc, previous));
+}
+
+rg_texture rg_texture_import(rg_graph *graph, const rg_texture_import_desc *desc)
+{
+    RG__DECLARING(graph, "rg_texture_import", rg_texture, texture_import_taken(graph, desc));
+}
+
+rg_buffer rg_buffer_create(rg_graph *graph, const rg_buffer_desc *desc)
+{
+    RG__DECLARING(graph, "rg_buffer_create", rg_buffer, buffer_create_taken(graph, desc));
+}
+
+rg_buffer rg_buffer_import(rg_graph *graph, const rg_buffer_import_desc *desc)
+{
+    RG__DECLARING(graph, "rg_buffer_import", rg_buffer, buffer_import_taken(graph, desc));
+}
+
+rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, const rg_import_image *image)
+{
+    RG__TAKEN(graph, "rg_texture_set_image", texture_set_image_taken(graph, texture, image));
+}
+
+rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, const rg_import_buffer *buffer_desc)
+{
+    RG__TAKEN(graph, "rg_buffer_set_buffer", buffer_set_buffer_taken(graph, buffer, buffer_desc));
+}

@@ -1,0 +1,77 @@
+/* The record context (rendergraph.h, section 12): what a record callback
+ * asks of the graph, and the contexts tools that record by hand make
+ * (rg_record_context_get, rg_record_context_for). A callback gets only
+ * what its command declared ("Declared only"); the descriptors are
+ * record_descriptors.c's. */
+#include "compile/stages.h"
+#include "place/stages.h"
+
+VkCommandBuffer rg_record_cmd(const rg_record_context *rc) { return rc ? rc->cmd : VK_NULL_HANDLE; }
+rg_graph *rg_record_graph(const rg_record_context *rc) { return rc ? rc->graph : NULL; }
+
+/* Whether the command being recorded declared resource ri: one of its
+ * own accesses, or for a command inside a span one of the span's
+ * attachments (the begin command's accesses). An undeclared resource would
+ * be used without a barrier, so it is refused with RG_ERROR_UNDECLARED
+ * naming the call, the command and the resource; a context without a
+ * command (rg_record_context_get) and a lenient graph hand out anything. */
+static bool declared(const rg_record_context *rc, uint32_t ri, const char *what)
+{
+    const rg_graph *g = rc->graph;
+    if (rc->command == RG__NONE || g->lenient_record_access)
+        return true;
+    const rg__cmd *c = &g->decl.cmds[rc->command];
+    for (uint32_t k = 0; k < c->access_count; k++)
+        if (g->decl.accesses[c->first_access + k].resource == ri)
+            return true;
+    if (c->span != RG__NONE) {
+        const rg__cmd *begin = &g->decl.cmds[g->decl.spans[c->span].begin_cmd];
+        for (uint32_t k = 0; k < begin->access_count; k++)
+            if (g->decl.accesses[begin->first_access + k].resource == ri)
+                return true;
+    }
+    const rg__resource *r = &g->decl.resources[ri];
+    rg__report(rc->graph, RG_ERROR_UNDECLARED, "%s: command '%s' did not declare %s '%s' (declare an access, or "
+               "rg_graph_desc.lenient_record_access)", what, c->name, r->is_texture ? "texture" : "buffer", r->name);
+    return false;
+}
+
+VkImage rg_record_image(const rg_record_context *rc, rg_texture t)
+{
+    uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG__NONE;
+    return i == RG__NONE || !declared(rc, i, "rg_record_image") ? VK_NULL_HANDLE : rg__image(rc->graph, i);
+}
+
+VkImageView rg_record_view(const rg_record_context *rc, rg_texture t)
+{
+    uint32_t i = rc ? rg__texture_index(rc->graph, t) : RG__NONE;
+    return i == RG__NONE || !declared(rc, i, "rg_record_view") ? VK_NULL_HANDLE : rg__view(rc->graph, i);
+}
+
+VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer b)
+{
+    uint32_t i = rc ? rg__buffer_index(rc->graph, b) : RG__NONE;
+    return i == RG__NONE || !declared(rc, i, "rg_record_buffer") ? VK_NULL_HANDLE
+                                                                  : rg__buffer(rc->graph, i);
+}
+
+const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer cmd)
+{
+    if (graph && !rg__graph_live(graph, "rg_record_context_get"))
+        return NULL;
+    if (!graph || graph->status->state != RG__PLACED || !graph->placement->on_device)
+        return NULL;
+    graph->exec->by_hand = (rg_record_context){ graph, cmd, RG__NONE };
+    return &graph->exec->by_hand;
+}
+
+const rg_record_context *rg_record_context_for(rg_graph *graph, VkCommandBuffer cmd, rg_command command)
+{
+    if (graph && !rg__graph_live(graph, "rg_record_context_for"))
+        return NULL;
+    uint32_t c = rg__command_index(graph, command);
+    if (c == RG__NONE || graph->decl.cmds[c].type != RG_COMMAND_TYPE_USER || !rg_record_context_get(graph, cmd))
+        return NULL;
+    graph->exec->by_hand.command = c;
+    return &graph->exec->by_hand;
+}

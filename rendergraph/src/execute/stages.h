@@ -1,0 +1,132 @@
+/* Recording a placed graph: the frame in chunks (execute.c,
+ * execute_chunks.c, execute_frames.c), the attachment views it binds
+ * (execute_imports.c), GPU timestamps (record_timings.c), debug labels
+ * (record_labels.c) and descriptor views (record_descriptors.c). Each
+ * part of rg__execution (execute/results.h) has a prepare, run when the graph
+ * is placed on its device, and a free, run with the placement's. Not
+ * installed.
+ */
+#ifndef RG_EXECUTE_H
+#define RG_EXECUTE_H
+
+#include "base/device.h"
+#include "execute/results.h"
+
+/* ---------------------------------------------------------------- timings */
+
+/* The timing frames' scratch (nothing when timings are off). */
+rg_result rg__timings_frames_prepare(rg_graph *g, const char *what);
+void rg__timings_frames_free(rg_graph *g);
+/* Before a frame is recorded: reads what completed frames wrote (never
+ * waiting) and picks the frame's slot (none when all are in flight: the
+ * frame is not timed). After: ok false gives the slot back. */
+void rg__timings_frame_begin(rg_graph *g);
+void rg__timings_frame_end(rg_graph *g, bool ok);
+/* Whether the frame being recorded is timed. */
+static inline bool rg__timed(const rg_graph *g) { return g->exec->timing.recording != 0; }
+/* Batch b's first and last timestamps (with its queries' reset before);
+ * the last batch also sets the slot's event. */
+void rg__timings_batch_begin(rg_graph *g, VkCommandBuffer cmd, uint32_t b);
+void rg__timings_batch_end(rg_graph *g, VkCommandBuffer cmd, uint32_t b);
+/* The timestamp before execution-order position p (its barriers
+ * included) and after it, where a unit starts or ends there. */
+void rg__timings_before(rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+void rg__timings_after(rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+
+/* ----------------------------------------------------------------- submit */
+
+/* rg_submit's and rg_graph_set_retire_point's work (submit.c), for their
+ * entry points (graph_execute.c), which switch the measured queue policy's
+ * way after them. */
+rg_result rg__submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit_desc *desc);
+rg_result rg__set_retire_point(rg_graph *g, VkSemaphore timeline, uint64_t value, VkFence fence);
+
+/* -------------------------------------------------------- measured queues */
+
+/* The measured queue policy (measure_queues.c). Before a compile: a new
+ * declaration is measured afresh, with async compute first. After it: the
+ * state for what was compiled. Per completed frame: its time on the GPU
+ * (< 0: a batch was not timed), which may make the other way due. */
+void rg__measure_compile_begin(rg_graph *g);
+void rg__measure_compiled(rg_graph *g);
+void rg__measure_frame(rg_graph *g, double ms);
+/* Timings turned off: a measurement under way stops, back to the eligible
+ * queues at the next submission. */
+void rg__measure_timings_off(rg_graph *g);
+/* A frame begins: a switch due for a few frames without a
+ * submission the graph saw is warned of once (a forgotten retire point). */
+void rg__measure_executing(rg_graph *g);
+/* rg_submit's time on the CPU for a frame of the way compiled now. */
+void rg__measure_submit(rg_graph *g, double ms);
+/* Frees the plan a switch kept readable (rg__queue_measure) and hands the
+ * placement it spent to the device's retirement (rg__retire_release). */
+void rg__measure_spent_free(rg_graph *g);
+/* The choice from n frames each way (pure): *out and the log's sentence;
+ * returns whether async compute is kept. */
+bool rg__queues_decide(const double *async_ms, const double *single_ms, uint32_t n, rg_queue_choice *out,
+                       char *reason, size_t size);
+
+/* ----------------------------------------------------------------- labels */
+
+/* Debug labels (record_labels.c), where the device has debug utils: one
+ * around each batch, each span (its begin's barriers to its end) and each
+ * other command (its barriers included). Each returns how many labels it
+ * opened or closed, so the recorder can count the open ones and close
+ * them all (rg__labels_end) when a callback fails mid-batch. */
+static inline bool rg__labelled(const rg_graph *g) { return g->dev && g->dev->vk.CmdBeginDebugUtilsLabelEXT; }
+uint32_t rg__label_batch_begin(const rg_graph *g, VkCommandBuffer cmd, uint32_t b);
+uint32_t rg__label_before(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+uint32_t rg__label_after(const rg_graph *g, VkCommandBuffer cmd, uint32_t p);
+/* A resumed chunk reopens the label of the span it starts in. */
+uint32_t rg__label_span(const rg_graph *g, VkCommandBuffer cmd, uint32_t span);
+void rg__labels_end(const rg_graph *g, VkCommandBuffer cmd, uint32_t open);
+
+/* ---------------------------------------------------------- bound views */
+
+/* The frame's copy of placement's span views (rg__bound_views). */
+rg_result rg__bound_views_prepare(rg_graph *g, const char *what);
+void rg__bound_views_free(rg_graph *g);
+/* Imports' and history halves' attachment views for this execute (their
+ * own, or made once per image); called before anything is recorded.
+ * what: the execute call, for the message. */
+rg_result rg__bind_imports(rg_graph *g, const char *what);
+
+/* ---------------------------------------------------------------- execute */
+
+/* A frame in chunks (execute.c): begin binds the frame's imports, swaps
+ * history and cuts the chunks (max_chunks 0: one per batch); chunk
+ * records one (thread-safe for different chunks); end checks that each
+ * was recorded, keeps the first failure's message and undoes the frame's
+ * history swap on failure, and on success counts the frame and, with
+ * plan, fills it (chunk i's command buffer cmds[i]). what: the public
+ * call, for the message. */
+rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what);
+rg_result rg__execute_chunk(rg_graph *g, uint32_t chunk, VkCommandBuffer cmd, const char *what);
+rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what);
+/* Execute's frame state (rg__frames): the one-chunk-per-batch cut and
+ * scratch arrays for one point's barriers and the history clears, made at
+ * placement on the device so that a frame allocates nothing; freed and
+ * reset with the placement (a new placement starts a new history). */
+rg_result rg__frames_prepare(rg_graph *g, const char *what);
+void rg__frames_free(rg_graph *g);
+/* Hands over the submission plan's arrays (the plan rg_execute_batches
+ * filled points into them), which the next frames_free would free. */
+void rg__frames_take_plan(rg_graph *g, rg_submission **submissions, VkCommandBuffer **cmds);
+
+/* execute_chunks.c: cuts the frame into chunks for max_chunks (see
+ * rg_execute_desc), growing the frames' arrays only when there are more
+ * chunks than ever before; nothing to do when cut for the same ask. */
+rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what);
+
+/* Records built-in transfer command c (a copy, clear or blit) into cmd
+ * (record_transfers.c). */
+void rg__record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c);
+
+/* The views rg_record_image_info made (record_descriptors.c). */
+void rg__access_views_free(rg_graph *g);
+
+/* What rg_submit signalled forgotten (submit.c), once the placement whose
+ * semaphores it names is freed. */
+void rg__submits_forget(rg_graph *g);
+
+#endif

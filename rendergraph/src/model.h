@@ -1,0 +1,234 @@
+/* The render graph's internal model, struct rg_graph, and its pipeline.
+ * Not installed.
+ *
+ * Data flows one way. The declaration records hold only what the
+ * application declared; each compile stage writes one result struct of its
+ * own (rg__nodes, rg__edges, ... rg__sync) from the declaration and earlier
+ * results, which it gets as const: the stage functions take a const graph
+ * and every array of the declaration and of the results is a pointer to
+ * const, so a write into another stage's data does not compile. Placement
+ * follows the same rule: each placement stage fills its own part of
+ * rg__placement from a const graph, and every array there is a pointer to
+ * const, so nothing writes a placement after it was made; the barriers
+ * placement plans with its alias scopes are its own rg__sync, beside
+ * compile's. What changes from frame to frame (chunks, bound views, views
+ * made on demand, timelines, timing frames) is rg__execution's, each part
+ * with one writer file.
+ * graph.c runs the compile stages from a table and re-runs a stage only
+ * when the key its result was made from changed (the declaration's hash;
+ * for results that carry public handles, the handle tag too).
+ *
+ * The model is split by layer, a header each, and a file includes the
+ * layers it reads or owns: base.h (names and limits, status, errors, the
+ * log, memory, handles, the one-thread rule), names.h (values as text,
+ * object names), device.h (the device, its function table, retirement),
+ * declare/results.h (the declaration records), compile/results.h (the compile
+ * stages' results), place/results.h (what placement makes), execute/results.h
+ * (what changes from frame to frame), and this header, whose struct rg_graph holds the
+ * declaration, the compile results and the placement by value and so
+ * includes their headers. The functions of the later layers, which read
+ * the graph, are in compile/stages.h, place/stages.h, execute/stages.h and
+ * report/stages.h.
+ *
+ * A graph goes through stages, each in a file named for it, each reading
+ * only what earlier stages made (rendergraph/CMakeLists.txt lists the files
+ * in this order, and scripts/check_stages.sh fails the build's tests when a
+ * file calls into a later one):
+ *
+ *   names.c                Vulkan values as text; debug-utils object names
+ *   base.c                 leaf helpers: errors, growth, names, handles
+ *   thread.c               mutex, condition variable, thread (thread.h):
+ *                          POSIX threads, or Win32 threads on Windows
+ *   clock.c                a monotonic clock (CPU times the library measures)
+ *   usage.c                the usage table
+ *   format.c               the format table
+ *   memory_type.c          the memory-type choice
+ *   device.c               the application's device: its function table,
+ *                          properties and queues
+ *   declare_*.c            the declaration (resources, accesses, commands,
+ *                          transfers, spans); first error kept (sticky)
+ *   compile_nodes.c        spans contracted into nodes
+ *   compile_edges.c        per-subresource frontier -> hazard edges
+ *   compile_closure.c      happens-before rows; the edges they did not imply
+ *   compile_cull.c         nodes whose results reach nothing observable
+ *   compile_reads.c        reads of created subresources that nothing
+ *                          earlier in the frame writes (an error)
+ *   compile_order.c        levels (longest path) and an execution order; the
+ *                          helper every stage that makes an order uses
+ *   compile_schedule.c     the order with the lower peak of live bytes
+ *   compile_merge.c        rendering instances: spans merged by local read,
+ *                          made adjacent where the DAG allows; each
+ *                          access's effective stage, access and layout
+ *   compile_transient.c    created textures whose contents never leave a
+ *                          rendering instance
+ *   compile_lifetimes.c    first and last use of each resource
+ *   compile_queues.c       each node's queue, per-queue batches and their
+ *                          semaphore waits (values; stages come from the
+ *                          barrier planner)
+ *   compile_history.c      history pairs' targets: the state each previous
+ *                          half's reads begin the frame in
+ *   compile_barriers.c     synchronization2 barriers over the order, per
+ *                          queue, given the alias scopes placement found
+ *                          (none at compile) and the history targets; the
+ *                          waits' stages
+ *   memory_plan.c          pure placement: lazy / dedicated / pools, first fit
+ *                          under proven order, alias scopes
+ *   place_support.c        what the device must offer (formats, blits, resolves)
+ *   place_memory.c         requirements, allocation, binding (device)
+ *   place_views.c          attachment views
+ *   place_queues.c         the queues' timeline semaphores
+ *   place_timings.c        GPU timings: query pools, events, timed units
+ *   measure_queues.c       the measured queue policy: each way's frame
+ *                          times, the choice
+ *   record_timings.c       GPU timings: timestamps written, results read
+ *   record_labels.c        debug labels around batches, spans, commands
+ *   execute_chunks.c       a frame cut into chunks of about equal cost
+ *   execute.c              recording a placed graph, chunk by chunk
+ *   workers.c              threads that record a frame's chunks
+ *   submit.c               submitting a frame's batches
+ *   queries.c              what the public API reads back from the stages
+ *   report_traffic.c       tile traffic estimate (loads, stores, resolves,
+ *                          sampled reads of the frame's own results)
+ *   report_memory.c        the memory report (with the tile traffic), JSON
+ *                          and SVG timeline
+ *   report_dot.c           the Graphviz dump
+ *   graph.c                the graph's life: create, destroy, reset, and the
+ *                          pipeline entry points rg_compile, rg_place and
+ *                          rg_place_offline, which call the stages in order
+ *                          and free what a later stage made when an earlier
+ *                          one runs again
+ *   graph_execute.c        the execute entry points (rg_execute, the
+ *                          chunked frame), placing first when needed
+ */
+#ifndef RG_GRAPH_H
+#define RG_GRAPH_H
+
+#include "compile/results.h"
+#include "declare/results.h"
+#include "base/thread.h"
+
+/* Placement's and execute's layers, which only the files that read or
+ * write them include (place/results.h, execute/results.h). */
+typedef struct rg__placement rg__placement;
+typedef struct rg__execution rg__execution;
+
+/* RG_QUEUE_POLICY_MEASURED (measure_queues.c): the declaration measured,
+ * the way compiled now, each way's frame times, the choice. Kept across
+ * placements and resets: an identical declaration keeps its choice. */
+typedef struct rg__queue_measure {
+    uint64_t hash;                    /* the declaration measured (decl.hash); 0: none */
+    bool one_queue;                   /* the way compiled now: every command on graphics */
+    bool switch_due;                  /* compile the other way after the frame's submission */
+    uint32_t due_frames;              /* frames begun while switch_due (none submitted through the graph) */
+    bool no_timestamps;               /* a queue's frames cannot be timed: unmeasured */
+    uint32_t skip;                    /* completed frames to pass over before timing */
+    uint32_t count[2];                /* frames timed: [0] async, [1] one queue */
+    double ms[2][RG_QUEUE_MEASURE_FRAMES];
+    /* rg_submit's time on the CPU per frame, each way (the first after a
+     * compile passed over). */
+    bool submit_skip;
+    uint32_t submits[2];
+    double submit_ms[2][RG_QUEUE_MEASURE_FRAMES];
+    rg_queue_choice choice;
+    char reason[400];
+    /* The plan of the frame submitted just before a switch (its
+     * submissions and command buffers), readable until the next execute
+     * as any plan is; freed there (rg__measure_spent_free). */
+    rg_submission *spent_submissions;
+    VkCommandBuffer *spent_cmds;
+} rg__queue_measure;
+
+struct rg_graph {
+    /* RG__GRAPH_LIVE until rg_graph_destroy poisons it (base.h). */
+    _Atomic uint32_t magic;
+    char name[RG__NAME_MAX];
+    rg_device *dev;                   /* NULL: device-free */
+    /* The device's graphs, a list under its graphs_lock (graph.c). */
+    struct rg_graph *device_prev, *device_next;
+    /* Its device was destroyed first (rg_device_destroy): the Vulkan
+     * objects went with it, and every call but rg_graph_destroy is
+     * refused (base.c's rg__enter). */
+    bool orphaned;
+    rg_allocator alloc;               /* host memory, resolved (rg_allocator) */
+    rg_pool_memory pool_memory;       /* rg_graph_desc.pool_memory, or zero */
+    rg_log_fn log;                    /* the graph's or its device's; NULL: stderr (base.c) */
+    void *log_user;
+    bool log_of_device;               /* log is the device's: it goes with the device (graph.c's orphan) */
+    bool no_aliasing;                 /* rg_graph_desc.no_aliasing */
+    bool no_culling;                  /* rg_graph_desc.no_culling */
+    rg_order order;                   /* rg_graph_desc.order */
+    bool single_queue;                /* rg_graph_desc.single_queue, or queue_policy SINGLE */
+    rg_queue_policy queue_policy;     /* rg_graph_desc.queue_policy */
+    rg__queue_measure measure;        /* measure_queues.c */
+    bool concurrent_sharing;          /* rg_graph_desc.concurrent_sharing */
+    bool alias_proven_only;           /* rg_graph_desc.alias_proven_only */
+    bool timings;                     /* rg_graph_desc.timings, rg_graph_set_timings */
+    bool lenient_record_access;       /* rg_graph_desc.lenient_record_access */
+    rg_merge merge;                   /* rg_graph_desc.merge */
+    rg_device_caps caps;              /* the device compile merges for */
+    /* The one part of a graph every stage and query may write (through a
+     * const graph: it points at status_store): the lifecycle state and the
+     * last error. */
+    rg__status *status;
+    rg__status status_store;
+    /* What the default log (no rg_log_fn) printed since the placement was
+     * last freed: each distinct line once (base.c). Written through a
+     * const graph, as the status is, under its own lock (chunks on other
+     * threads may log). */
+    /* The one-thread rule ("Threads"), checked (base.c's rg__enter): the
+     * name of the call in the graph now (NULL: none; rg__frame_call from
+     * rg_execute_begin to rg_execute_end), the thread that made it, and a
+     * declaration call another thread was refused meanwhile, which fails
+     * the next rg_compile (the declaration may lack it). */
+    _Atomic(const char *) busy;
+    _Atomic(uintptr_t) busy_thread;
+    _Atomic(const char *) refused;
+    rg__printed *printed;             /* -> printed_store */
+    rg__printed printed_store;
+    /* Held around the views rg_record_image_info makes on first use
+     * (record_descriptors.c), which chunks on other threads may ask for. */
+    rg__mutex views_lock;
+    rg__declaration decl;
+    rg__compiled compiled;
+    rg__placement *placement;         /* const once placed (place/results.h) */
+    rg__execution *exec;              /* from frame to frame (execute/results.h) */
+    /* rg_graph_set_retire_point: what the application signals after the
+     * graph's latest frame (VK_NULL_HANDLE: nothing named). */
+    VkSemaphore retire_timeline;
+    uint64_t retire_value;
+    VkFence retire_fence;
+    /* Frames recorded (rg__execute_end) since the last rg_submit or
+     * rg_graph_set_retire_point: nothing the graph knows of signals after
+     * them, so a placement freed meanwhile is held (device.c). */
+    uint32_t unretired;
+    bool retire_warned;               /* the log said so once */
+    /* The group placement_free fills (device.c); NULL: objects are
+     * destroyed at once. */
+    struct rg__retired_group *retiring;
+    /* A measured-policy switch's groups, kept off the device's list until
+     * the next execute or destroy (rg__retire_release): the plan it spent
+     * stays valid until then, its semaphores included. */
+    struct rg__retired_group *kept;
+    bool keep_retired;                /* placement_free keeps its group so (graph.c) */
+};
+
+/* rg_place's work (graph.c), for the execute calls (graph_execute.c),
+ * which place a graph not placed yet. */
+rg_result rg__place_taken(rg_graph *graph);
+/* After a frame's submission (graph_execute.c): compiles and places the
+ * other way when the measured queue policy asks for it (graph.c). */
+void rg__queues_switch(rg_graph *graph, const char *what);
+
+/* Whether compile keeps every command on the graphics queue. */
+static inline bool rg__one_queue(const rg_graph *g)
+{
+    return g->single_queue || (g->queue_policy == RG_QUEUE_POLICY_MEASURED && g->measure.one_queue);
+}
+
+/* Public handle id of the index-th record. */
+static inline uint32_t rg__make_id(const rg_graph *g, uint32_t index)
+{
+    return (g->decl.tag << RG__INDEX_BITS) | (index + 1);
+}
+
+#endif

@@ -1,0 +1,96 @@
+/* The placement stages' functions (memory_plan.c, place_*.c), and what
+ * placement decides per resource: whether it is created and its Vulkan
+ * objects this frame. Not installed.
+ */
+#ifndef RG_PLACE_STAGES_H
+#define RG_PLACE_STAGES_H
+
+#include "execute/results.h"
+
+/* Whether placement creates resource r: a created one that a recorded
+ * command uses, or a half of a history pair either half of which is used
+ * (the halves trade images every frame, so both exist or neither). */
+static inline bool rg__creates(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    if (r->imported)
+        return false;
+    const rg__lifetime *l = g->compiled.lifetimes.of;
+    return l[ri].first != RG__NONE || (rg__history(r) && l[r->history_pair].first != RG__NONE);
+}
+
+/* The resource whose placed objects resource ri uses this frame: its own,
+ * or for a history half its pair's while execute has them swapped. */
+static inline uint32_t rg__holder(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    return rg__history(r) && g->exec->frames.history_swapped ? r->history_pair : ri;
+}
+/* Resource ri's Vulkan objects this frame: an import's, as the
+ * application set them; a created one's, as placement made them (none
+ * before placement). */
+static inline VkImage rg__image(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    const rg__object *of = g->placement->objects.of;
+    return r->imported ? r->image : of ? of[rg__holder(g, ri)].image : VK_NULL_HANDLE;
+}
+static inline VkImageView rg__view(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    const rg__object *of = g->placement->objects.of;
+    return r->imported ? r->view : of ? of[rg__holder(g, ri)].view : VK_NULL_HANDLE;
+}
+static inline VkBuffer rg__buffer(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    const rg__object *of = g->placement->objects.of;
+    return r->imported ? r->buffer : of ? of[ri].buffer : VK_NULL_HANDLE;
+}
+/* Whether resource ri shares a pool's memory (after placement). */
+static inline bool rg__pooled(const rg_graph *g, uint32_t ri)
+{
+    return g->placement->objects.of && g->placement->objects.of[ri].pooled;
+}
+
+/* Each stage fills its own part of the placement (place/results.h) from a
+ * const graph; graph.c runs them in order and frees their parts in
+ * reverse order (device objects go to the device's retirement list). */
+
+/* Plans placement from requirements (resource_count entries; imports' and
+ * unused resources' are ignored). Device-free. */
+rg_result rg__memory_plan(const rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
+                          const rg__mem_requirements *reqs, rg__mem_plan *out);
+void rg__memory_plan_free(const rg_graph *g, rg__mem_plan *plan);
+rg_result rg__place_support(const rg_graph *g);
+/* Fills reqs (resource_count entries) from the device. */
+void rg__place_requirements(const rg_graph *g, rg__mem_requirements *reqs);
+/* Creates the images and buffers, allocates and binds them as planned. */
+rg_result rg__place_memory(const rg_graph *g, rg__placed_objects *out);
+void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects);
+rg_result rg__place_views(const rg_graph *g, rg__placed_views *out);
+void rg__place_views_free(const rg_graph *g, rg__placed_views *views);
+/* A view of mip `mip`, layers base_layer..+layers of texture r's image.
+ * what: the call making it, for the message. */
+rg_result rg__attachment_view(const rg_graph *g, const char *what, const rg__resource *r, VkImage image,
+                              uint32_t mip, uint32_t base_layer, uint32_t layers, VkImageView *out);
+/* The view made for (key, key2, image) among count views: false when
+ * none. */
+bool rg__made_view_find(const rg__made_view *of, uint32_t count, uint32_t key, uint32_t key2, VkImage image,
+                        VkImageView *out);
+/* The views retired to the device, the list freed. */
+void rg__made_views_free(const rg_graph *g, rg__made_views *views);
+/* Span s's vkCmdBeginRendering from its slots' views (views: per span,
+ * as execute bound them). */
+void rg__span_rendering(const rg_graph *g, const rg__span_views *views, uint32_t s, rg_span_rendering *out);
+/* The queues' timeline semaphores (a graph on several queues). */
+rg_result rg__place_queues(const rg_graph *g, VkSemaphore *semaphores);
+void rg__place_queues_free(const rg_graph *g, VkSemaphore *semaphores);
+/* The queue families created resources are shared across (VK_SHARING_MODE
+ * CONCURRENT when count > 1): the families of the queues in mask. */
+uint32_t rg__queue_families(const rg_graph *g, uint32_t mask, uint32_t *families);
+/* GPU timings: pools, events and units; nothing when off. */
+rg_result rg__place_timings(const rg_graph *g, rg__timings *out);
+void rg__place_timings_free(const rg_graph *g, rg__timings *t);
+
+#endif
