@@ -71,9 +71,14 @@ static void declaration_clear(rg_graph *g)
 
 typedef struct graph_block {
     rg_graph graph;                   /* first: freeing the graph frees the block */
+    rg__compiled compiled;
     rg__placement placement;
     rg__execution exec;
 } graph_block;
+
+/* The compile results as their one writer sees them: the stages get const
+ * graphs, and this file hands each its own result to fill. */
+static rg__compiled *results(rg_graph *g) { return &((graph_block *)(void *)g)->compiled; }
 
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
 {
@@ -93,6 +98,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
         return RG_ERROR_OUT_OF_MEMORY;
     memset(block, 0, sizeof *block);
     rg_graph *g = &block->graph;
+    g->compiled = &block->compiled;
     g->placement = &block->placement;
     g->exec = &block->exec;
     g->status = &g->status_store;
@@ -261,33 +267,33 @@ const char *rg_graph_error_message(const rg_graph *graph)
  * declaration (its hash), and for the barriers' stage, whose results carry
  * public handles, the handle tag too (a reset changes it). rg_compile runs
  * from the first stage whose key changed; the later ones are made anew. */
-static rg_result run_nodes(rg_graph *g) { return rg__compile_nodes(g, &g->compiled.nodes); }
-static void free_nodes(rg_graph *g) { rg__nodes_free(g, &g->compiled.nodes); }
-static rg_result run_edges(rg_graph *g) { return rg__compile_edges(g, &g->compiled.edges); }
-static void free_edges(rg_graph *g) { rg__edges_free(g, &g->compiled.edges); }
-static rg_result run_closure(rg_graph *g) { return rg__compile_closure(g, &g->compiled.closure); }
-static void free_closure(rg_graph *g) { rg__closure_free(g, &g->compiled.closure); }
-static rg_result run_cull(rg_graph *g) { return rg__compile_cull(g, &g->compiled.cull); }
-static void free_cull(rg_graph *g) { rg__cull_free(g, &g->compiled.cull); }
-static rg_result run_order(rg_graph *g) { return rg__compile_order(g, &g->compiled.levels); }
-static void free_order(rg_graph *g) { rg__levels_free(g, &g->compiled.levels); }
-static rg_result run_schedule(rg_graph *g) { return rg__compile_schedule(g, &g->compiled.schedule); }
-static void free_schedule(rg_graph *g) { rg__schedule_free(g, &g->compiled.schedule); }
-static rg_result run_merge(rg_graph *g) { return rg__compile_merge(g, &g->compiled.merge); }
-static void free_merge(rg_graph *g) { rg__merged_free(g, &g->compiled.merge); }
-static rg_result run_transient(rg_graph *g) { return rg__compile_transient(g, &g->compiled.transient); }
-static void free_transient(rg_graph *g) { rg__transients_free(g, &g->compiled.transient); }
-static rg_result run_lifetimes(rg_graph *g) { return rg__compile_lifetimes(g, &g->compiled.lifetimes); }
-static void free_lifetimes(rg_graph *g) { rg__lifetimes_free(g, &g->compiled.lifetimes); }
-static rg_result run_queues(rg_graph *g) { return rg__compile_queues(g, &g->compiled.queues); }
-static void free_queues(rg_graph *g) { rg__queues_free(g, &g->compiled.queues); }
-static rg_result run_history(rg_graph *g) { return rg__compile_history(g, &g->compiled.history); }
-static void free_history(rg_graph *g) { rg__history_free(g, &g->compiled.history); }
+static rg_result run_nodes(rg_graph *g) { return rg__compile_nodes(g, &results(g)->nodes); }
+static void free_nodes(rg_graph *g) { rg__nodes_free(g, &results(g)->nodes); }
+static rg_result run_edges(rg_graph *g) { return rg__compile_edges(g, &results(g)->edges); }
+static void free_edges(rg_graph *g) { rg__edges_free(g, &results(g)->edges); }
+static rg_result run_closure(rg_graph *g) { return rg__compile_closure(g, &results(g)->closure); }
+static void free_closure(rg_graph *g) { rg__closure_free(g, &results(g)->closure); }
+static rg_result run_cull(rg_graph *g) { return rg__compile_cull(g, &results(g)->cull); }
+static void free_cull(rg_graph *g) { rg__cull_free(g, &results(g)->cull); }
+static rg_result run_order(rg_graph *g) { return rg__compile_order(g, &results(g)->levels); }
+static void free_order(rg_graph *g) { rg__levels_free(g, &results(g)->levels); }
+static rg_result run_schedule(rg_graph *g) { return rg__compile_schedule(g, &results(g)->schedule); }
+static void free_schedule(rg_graph *g) { rg__schedule_free(g, &results(g)->schedule); }
+static rg_result run_merge(rg_graph *g) { return rg__compile_merge(g, &results(g)->merge); }
+static void free_merge(rg_graph *g) { rg__merged_free(g, &results(g)->merge); }
+static rg_result run_transient(rg_graph *g) { return rg__compile_transient(g, &results(g)->transient); }
+static void free_transient(rg_graph *g) { rg__transients_free(g, &results(g)->transient); }
+static rg_result run_lifetimes(rg_graph *g) { return rg__compile_lifetimes(g, &results(g)->lifetimes); }
+static void free_lifetimes(rg_graph *g) { rg__lifetimes_free(g, &results(g)->lifetimes); }
+static rg_result run_queues(rg_graph *g) { return rg__compile_queues(g, &results(g)->queues); }
+static void free_queues(rg_graph *g) { rg__queues_free(g, &results(g)->queues); }
+static rg_result run_history(rg_graph *g) { return rg__compile_history(g, &results(g)->history); }
+static void free_history(rg_graph *g) { rg__history_free(g, &results(g)->history); }
 static rg_result run_reads(rg_graph *g) { return rg__compile_reads(g); }
 static void free_reads(rg_graph *g) { (void)g; }
 /* Nothing shares memory yet: placement plans its own with the alias scopes. */
-static rg_result run_barriers(rg_graph *g) { return rg__compile_barriers(g, NULL, &g->compiled.sync); }
-static void free_barriers(rg_graph *g) { rg__sync_free(g, &g->compiled.sync); }
+static rg_result run_barriers(rg_graph *g) { return rg__compile_barriers(g, NULL, &results(g)->sync); }
+static void free_barriers(rg_graph *g) { rg__sync_free(g, &results(g)->sync); }
 
 static const struct {
     rg_result (*run)(rg_graph *g);
@@ -323,7 +329,7 @@ static void compiled_free_from(rg_graph *g, uint32_t from)
 {
     for (uint32_t i = RG__COMPILE_STAGES; i-- > from;) {
         compile_stages[i].free(g);
-        g->compiled.made_from[i] = 0;
+        results(g)->made_from[i] = 0;
     }
 }
 
@@ -332,14 +338,14 @@ void rg__compiled_free(rg_graph *g) { compiled_free_from(g, 0); }
 static rg_result compile_run(rg_graph *g)
 {
     uint32_t i = 0;
-    while (i < RG__COMPILE_STAGES && g->compiled.made_from[i] == stage_key(g, i))
+    while (i < RG__COMPILE_STAGES && results(g)->made_from[i] == stage_key(g, i))
         i++;
     compiled_free_from(g, i);
     for (; i < RG__COMPILE_STAGES; i++) {
         rg_result r = compile_stages[i].run(g);
         if (r != RG_SUCCESS)
             return r;
-        g->compiled.made_from[i] = stage_key(g, i);
+        results(g)->made_from[i] = stage_key(g, i);
     }
     return RG_SUCCESS;
 }

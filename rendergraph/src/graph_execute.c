@@ -46,9 +46,9 @@ static rg_result execute_taken(rg_graph *g, VkCommandBuffer cmd)
     rg_result r = execute_ready(g, "rg_execute");
     if (r != RG_SUCCESS)
         return r;
-    if (g->compiled.queues.batch_count > 1)
+    if (g->compiled->queues.batch_count > 1)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute: graph '%s' runs on several queues in %u "
-                          "batches: use rg_execute_batches", g->name, g->compiled.queues.batch_count);
+                          "batches: use rg_execute_batches", g->name, g->compiled->queues.batch_count);
     return execute_whole(g, &cmd, NULL, "rg_execute");
 }
 
@@ -60,10 +60,10 @@ static rg_result execute_batches_taken(rg_graph *g, const VkCommandBuffer *cmds,
     rg_result r = execute_ready(g, "rg_execute_batches");
     if (r != RG_SUCCESS)
         return r;
-    for (uint32_t b = 0; b < g->compiled.queues.batch_count; b++)
+    for (uint32_t b = 0; b < g->compiled->queues.batch_count; b++)
         if (cmds[b] == VK_NULL_HANDLE)
             return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_batches: no command buffer for batch %u "
-                              "(the %s queue)", b, rg_queue_name(g->compiled.queues.batches[b].queue));
+                              "(the %s queue)", b, rg_queue_name(g->compiled->queues.batches[b].queue));
     return execute_whole(g, cmds, plan, "rg_execute_batches");
 }
 
@@ -86,10 +86,10 @@ static rg_result execute_begin_taken(rg_graph *g, const rg_execute_desc *desc, u
 static rg_result execute_end_taken(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan)
 {
     rg__call_begin(g);
-    if (!plan && g->exec->frames.open && g->compiled.queues.batch_count > 1) {
+    if (!plan && g->exec->frames.open && g->compiled->queues.batch_count > 1) {
         rg__execute_end(g, NULL, NULL, "rg_execute_end"); /* the frame is over either way */
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_execute_end: graph '%s' runs on several queues in "
-                          "%u batches: it needs a plan", g->name, g->compiled.queues.batch_count);
+                          "%u batches: it needs a plan", g->name, g->compiled->queues.batch_count);
     }
     return rg__execute_end(g, cmds, plan, "rg_execute_end");
 }

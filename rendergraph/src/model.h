@@ -103,12 +103,13 @@
 #ifndef RG_GRAPH_H
 #define RG_GRAPH_H
 
-#include "compile/results.h"
 #include "declare/results.h"
 #include "base/thread.h"
 
-/* Placement's and execute's layers, which only the files that read or
- * write them include (place/results.h, execute/results.h). */
+/* Compile's, placement's and execute's layers, which only the files that
+ * read or write them include (compile/results.h, place/results.h,
+ * execute/results.h). */
+typedef struct rg__compiled rg__compiled;
 typedef struct rg__placement rg__placement;
 typedef struct rg__execution rg__execution;
 
@@ -189,7 +190,9 @@ struct rg_graph {
      * (record_descriptors.c), which chunks on other threads may ask for. */
     rg__mutex views_lock;
     rg__declaration decl;
-    rg__compiled compiled;
+    /* Each compile stage's result (compile/results.h), const to all but
+     * graph.c, which runs the stages (one allocation with the graph). */
+    const rg__compiled *compiled;
     rg__placement *placement;         /* const once placed (place/results.h) */
     rg__execution *exec;              /* from frame to frame (execute/results.h) */
     /* rg_graph_set_retire_point: what the application signals after the

@@ -2,7 +2,6 @@
  * sticky, rg__report not, rg__call_begin clearing), array growth, names,
  * handle tags and handle -> index lookup, subresource slots. Calls no other
  * file of the library. */
-#include "execute/results.h" /* rg__frame_open reads whether a frame is open */
 #include "model.h"
 #include "base/bits.h"
 
@@ -201,15 +200,6 @@ rg_result rg__report(const rg_graph *g, rg_result r, const char *fmt, ...)
     if (st == g->status && r != RG_ERROR_CULLED)
         log_text(g, RG_LOG_ERROR, st->message);
     return r;
-}
-
-bool rg__frame_open(const rg_graph *g, const char *what)
-{
-    if (!g->exec->frames.open)
-        return false;
-    rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' is recording a frame in chunks (rg_execute_end "
-               "ends it)", what, g->name);
-    return true;
 }
 
 /* ---------------------------------------------------------- one thread */

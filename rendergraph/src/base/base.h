@@ -153,10 +153,6 @@ void rg__quarantine(void *block, const rg_allocator *alloc);
 
 /* ------------------------------------------------------ one-thread rule */
 
-/* Whether a frame is being recorded in chunks (then the graph must not
- * change): reports it, naming the call. */
-bool rg__frame_open(const rg_graph *g, const char *what);
-
 /* Takes g for the call `what` (a string literal: its address names it):
  * RG_SUCCESS; RG_ERROR_BUSY when another thread is in a call on g
  * (logged, naming both calls; a declaration call is remembered for

@@ -64,7 +64,7 @@ static bool target_runs(rg__planner *p, const rg__resource *r,
                         bool (*fn)(rg__planner *p, const rg__resource *r, const rg_range *range,
                                    const rg__history_target *x))
 {
-    const rg__history_target *t = p->g->compiled.history.of;
+    const rg__history_target *t = p->g->compiled->history.of;
     VkImageAspectFlagBits first = (VkImageAspectFlagBits)(r->aspects & -r->aspects);
     for (uint32_t m = 0; m < r->mip_levels; m++)
         for (uint32_t l = 0; l < r->array_layers;) {
@@ -114,7 +114,7 @@ static uint32_t frame_before_slot(const rg_graph *g, const rg__resource *r, uint
     if (!rg__history(r))
         return i;
     uint32_t other = g->decl.resources[r->history_pair].sub_base + (i - r->sub_base);
-    return r->history_previous || g->compiled.history.of[other].read ? other : i;
+    return r->history_previous || g->compiled->history.of[other].read ? other : i;
 }
 
 /* Starting states: imports as declared, plus what the frame before left
@@ -131,7 +131,7 @@ static void init_slot(const rg_graph *g, const rg__planner *p, uint32_t q, uint3
                       const rg__slot_state *carry, const rg__alias_scope *alias)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    const rg__history_target *t = g->compiled.history.of;
+    const rg__history_target *t = g->compiled->history.of;
     size_t base = (size_t)q * p->n;
     rg__slot_state *st = &p->slots[base + i];
     memset(st, 0, sizeof *st);
@@ -209,14 +209,14 @@ static void plan_position(rg__planner *p, uint32_t pos, uint32_t *begin_pos)
     p->queue = p->nq > 1 ? rg__queue_of(g, rg__order_cmds(g)[pos]) : RG_QUEUE_GRAPHICS;
     p->hoisted = cmd->span != RG__NONE &&
                  (cmd->type != RG_COMMAND_TYPE_BEGIN_RENDERING ||
-                  g->compiled.merge.instances[g->compiled.merge.span_map[cmd->span].instance].begin_pos != pos);
+                  g->compiled->merge.instances[g->compiled->merge.span_map[cmd->span].instance].begin_pos != pos);
     p->local_point = p->instance_begin = RG__NONE;
     if (cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING)
         *begin_pos = pos;
     if (cmd->span == RG__NONE) {
         p->point = pos;
     } else {
-        const rg__instance *in = &g->compiled.merge.instances[g->compiled.merge.span_map[cmd->span].instance];
+        const rg__instance *in = &g->compiled->merge.instances[g->compiled->merge.span_map[cmd->span].instance];
         p->point = in->begin_pos;
         if (in->begin_pos != *begin_pos) {
             p->instance_begin = in->begin_pos;
@@ -372,7 +372,7 @@ rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, 
 {
     rg__sbuild sb = {0};
     VkPipelineStageFlags2 *wait_stage = NULL;
-    uint32_t nq = g->compiled.queues.queues_used & ~(1u << RG_QUEUE_GRAPHICS) ? RG_QUEUE_COUNT : 1;
+    uint32_t nq = g->compiled->queues.queues_used & ~(1u << RG_QUEUE_GRAPHICS) ? RG_QUEUE_COUNT : 1;
     size_t n = ((size_t)g->decl.sub_total + 1) * nq;
     rg__slot_state *slots = rg__malloc(g, n * sizeof *slots), *carry = rg__malloc(g, n * sizeof *carry);
     VkPipelineStageFlags2 *pos_wait = rg__malloc(g, ((size_t)rg__order_count(g) + 1) * RG_QUEUE_COUNT *

@@ -13,9 +13,9 @@
 
 rg_result rg__compile_closure(const rg_graph *g, rg__closure *out)
 {
-    const rg__edges *e = &g->compiled.edges;
-    uint32_t words = (g->compiled.nodes.count + 63) / 64;
-    uint64_t *rows = rg__calloc(g, (size_t)g->compiled.nodes.count * words + 1, sizeof *rows);
+    const rg__edges *e = &g->compiled->edges;
+    uint32_t words = (g->compiled->nodes.count + 63) / 64;
+    uint64_t *rows = rg__calloc(g, (size_t)g->compiled->nodes.count * words + 1, sizeof *rows);
     uint32_t *reduced = rg__malloc(g, 2 * ((size_t)e->count + 1) * sizeof *reduced);
     out->rows = rows;
     out->row_words = words;

@@ -50,7 +50,7 @@ static bool reads(const rg__access *a) { return !a->write || (a->access & ~(VkAc
 /* Whether node n must be kept whatever reads it. */
 static bool observable(const rg_graph *g, uint32_t n)
 {
-    const rg__nodes *nodes = &g->compiled.nodes;
+    const rg__nodes *nodes = &g->compiled->nodes;
     for (uint32_t ci = nodes->first_cmd[n]; ci < nodes->first_cmd[n + 1]; ci++) {
         const rg__cmd *cmd = &g->decl.cmds[ci];
         if (cmd->side_effects || (cmd->access_count == 0 && cmd->type == RG_COMMAND_TYPE_USER &&
@@ -68,7 +68,7 @@ static bool observable(const rg_graph *g, uint32_t n)
 
 rg_result rg__compile_cull(const rg_graph *g, rg__cull *out)
 {
-    const rg__nodes *nodes = &g->compiled.nodes;
+    const rg__nodes *nodes = &g->compiled->nodes;
     uint8_t *culled = rg__calloc(g, (size_t)nodes->count + 1, 1);
     out->node_culled = culled;
     uint8_t *needed = rg__calloc(g, (size_t)g->decl.sub_total + 1, 1);

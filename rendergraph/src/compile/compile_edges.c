@@ -135,13 +135,13 @@ static rg_result touch(frontier *f, uint32_t slot, uint32_t c, const rg__access 
 rg_result rg__compile_edges(const rg_graph *g, rg__edges *out)
 {
     frontier f = {.g = g, .slots = rg__malloc(g, ((size_t)g->decl.sub_total + 1) * sizeof(slot_front)),
-                  .seen = rg__malloc(g, ((size_t)g->compiled.nodes.count + 1) * sizeof(uint32_t))};
+                  .seen = rg__malloc(g, ((size_t)g->compiled->nodes.count + 1) * sizeof(uint32_t))};
     if (!f.slots || !f.seen) {
         rg__free(g, f.slots);
         rg__free(g, f.seen);
         return RG_ERROR_OUT_OF_MEMORY;
     }
-    for (uint32_t i = 0; i < g->compiled.nodes.count; i++)
+    for (uint32_t i = 0; i < g->compiled->nodes.count; i++)
         f.seen[i] = RG__NONE;
     for (uint32_t i = 0; i < g->decl.sub_total; i++)
         f.slots[i] = (slot_front){RG__NONE, RG__NONE, VK_IMAGE_LAYOUT_UNDEFINED, RG__NONE,
@@ -155,7 +155,7 @@ rg_result rg__compile_edges(const rg_graph *g, rg__edges *out)
     for (uint32_t c = 0; c < g->decl.cmd_count && r == RG_SUCCESS; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
         uint32_t n = rg__node_of(g, c);
-        if (c == g->compiled.nodes.first_cmd[n]) {
+        if (c == g->compiled->nodes.first_cmd[n]) {
             accessed = false;
             if (pinned != RG__NONE && !edge(&f, pinned, n))
                 r = RG_ERROR_OUT_OF_MEMORY;
@@ -177,7 +177,7 @@ rg_result rg__compile_edges(const rg_graph *g, rg__edges *out)
                         r = touch(&f, rg__sub_slot(res, (VkImageAspectFlagBits)(bits & -bits),
                                                    a->range.base_mip + m, a->range.base_layer + l), c, a);
         }
-        if (c + 1 == g->compiled.nodes.first_cmd[n + 1] && !accessed && r == RG_SUCCESS) {
+        if (c + 1 == g->compiled->nodes.first_cmd[n + 1] && !accessed && r == RG_SUCCESS) {
             if (n > 0 && !edge(&f, n - 1, n))
                 r = RG_ERROR_OUT_OF_MEMORY;
             pinned = n;

@@ -22,7 +22,7 @@ static void live_across(const rg__instance *in, rg__lifetime *l)
 static void resolves_live(const rg_graph *g, const rg__instance *in, rg__lifetime *of)
 {
     for (uint32_t k = 0; k < in->count; k++) {
-        const rg__span *sp = &g->decl.spans[g->compiled.merge.instance_spans[in->first + k]];
+        const rg__span *sp = &g->decl.spans[g->compiled->merge.instance_spans[in->first + k]];
         /* A span's attachments and resolves are its begin's and end's accesses. */
         const uint32_t ends[2] = {sp->begin_cmd, sp->end_cmd};
         for (uint32_t e = 0; e < 2; e++) {
@@ -44,7 +44,7 @@ rg_result rg__compile_lifetimes(const rg_graph *g, rg__lifetimes *out)
         return RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t ri = 0; ri < g->decl.resource_count; ri++)
         of[ri] = (rg__lifetime){RG__NONE, RG__NONE};
-    const rg__merged *m = &g->compiled.merge;
+    const rg__merged *m = &g->compiled->merge;
     for (uint32_t pos = 0; pos < m->order.count; pos++) {
         const rg__cmd *cmd = &g->decl.cmds[m->order.cmds[pos]];
         for (uint32_t k = 0; k < cmd->access_count; k++) {

@@ -66,7 +66,7 @@ static uint32_t span_node(const rg_graph *g, uint32_t s) { return rg__node_of(g,
 
 static bool closure_has(const rg_graph *g, uint32_t row, uint32_t node)
 {
-    return (g->compiled.closure.rows[(size_t)row * g->compiled.closure.row_words + node / 64] >> (node % 64)) & 1u;
+    return (g->compiled->closure.rows[(size_t)row * g->compiled->closure.row_words + node / 64] >> (node % 64)) & 1u;
 }
 
 /* ------------------------------------------------------------ candidates */
@@ -81,7 +81,7 @@ static rg_result find_candidates(merger *m)
         return RG_ERROR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < g->decl.sub_total; i++)
         last[i] = RG__NONE;
-    const rg__order *in = &g->compiled.schedule.order;
+    const rg__order *in = &g->compiled->schedule.order;
     for (uint32_t pos = 0; pos < in->count; pos++) {
         const rg__cmd *cmd = &g->decl.cmds[in->cmds[pos]];
         for (uint32_t k = 0; k < cmd->access_count; k++) {
@@ -137,7 +137,7 @@ static bool make_adjacent(merger *m, uint32_t p_node, uint32_t s_node, uint32_t 
         uint32_t x = m->nodes[i];
         if (closure_has(g, s_node, x) && closure_has(g, x, p_node))
             return rg__merge_why(reason, "'%s' must run between them",
-                                 g->decl.cmds[g->compiled.nodes.first_cmd[x]].name);
+                                 g->decl.cmds[g->compiled->nodes.first_cmd[x]].name);
     }
     /* [S needs, not after P] P [S] [S does not need], relative order kept. */
     uint32_t n = 0;
@@ -370,7 +370,7 @@ static const char *merging_off(const rg_graph *g)
 static void node_sequence(merger *m)
 {
     const rg_graph *g = m->g;
-    const rg__order *from = &g->compiled.schedule.order;
+    const rg__order *from = &g->compiled->schedule.order;
     for (uint32_t p = 0; p < from->count; p++) {
         uint32_t n = rg__node_of(g, from->cmds[p]);
         if (m->node_len == 0 || m->nodes[m->node_len - 1] != n)
@@ -385,7 +385,7 @@ static void adjacency(merger *m, uint32_t *scratch, char *reasons)
     const rg_graph *g = m->g;
     const size_t rs = sizeof ((rg__merge_note *)0)->reason;
     for (uint32_t i = 0; i < m->node_len; i++) {
-        uint32_t first = g->compiled.nodes.first_cmd[m->nodes[i]];
+        uint32_t first = g->compiled->nodes.first_cmd[m->nodes[i]];
         uint32_t s = g->decl.cmds[first].span;
         if (s == RG__NONE || m->cand[s] == RG__NONE)
             continue;
@@ -436,7 +436,7 @@ static rg_result form_instances(merger *m, char *reasons)
     uint32_t spans = 0, prev_node_pos = RG__NONE;
     rg_result res = RG_SUCCESS;
     for (uint32_t i = 0; i < m->node_len && res == RG_SUCCESS; i++) {
-        uint32_t s = g->decl.cmds[g->compiled.nodes.first_cmd[m->nodes[i]]].span;
+        uint32_t s = g->decl.cmds[g->compiled->nodes.first_cmd[m->nodes[i]]].span;
         if (s == RG__NONE)
             continue;
         m->instance_spans[spans] = s;
@@ -535,7 +535,7 @@ static bool local_usage(merger *m)
 
 rg_result rg__compile_merge(const rg_graph *g, rg__merged *out)
 {
-    const rg__nodes *nodes = &g->compiled.nodes;
+    const rg__nodes *nodes = &g->compiled->nodes;
     merger m = {.g = g, .off = merging_off(g)};
     m.nodes = rg__malloc(g, ((size_t)nodes->count + 1) * sizeof *m.nodes);
     m.node_pos = rg__malloc(g, ((size_t)nodes->count + 1) * sizeof *m.node_pos);
@@ -570,7 +570,7 @@ void rg__access_effective(const rg_graph *g, uint32_t ai, VkPipelineStageFlags2 
     *stage = a->stage;
     *mask = a->access;
     *layout = a->layout;
-    switch (g->compiled.merge.access_mode ? g->compiled.merge.access_mode[ai] : RG__MODE_DECLARED) {
+    switch (g->compiled->merge.access_mode ? g->compiled->merge.access_mode[ai] : RG__MODE_DECLARED) {
     case RG__MODE_INPUT:
         *stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
         *mask = VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT;

@@ -12,7 +12,7 @@
  * 'c'"), or that it declares no write at all. */
 static void culled_reason(const rg_graph *g, uint32_t c, char *out, size_t size)
 {
-    const rg__compiled *cc = &g->compiled;
+    const rg__compiled *cc = g->compiled;
     uint32_t n = rg__node_of(g, c);
     uint32_t names[4], count = 0, more = 0;
     for (uint32_t ci = cc->nodes.first_cmd[n]; ci < cc->nodes.first_cmd[n + 1]; ci++) {
@@ -77,7 +77,7 @@ void rg__compile_notices(const rg_graph *g)
         if (rg__first_use(g, ri) != RG__NONE && rg__transient_notice(g, ri, note, sizeof note))
             rg__log(g, RG_LOG_INFO, "%s", note);
     }
-    for (uint32_t i = 0; i < g->compiled.queues.note_count; i++)
+    for (uint32_t i = 0; i < g->compiled->queues.note_count; i++)
         rg__log(g, RG_LOG_INFO, "command '%s' stays on the graphics queue: %s",
-                g->decl.cmds[g->compiled.queues.notes[i].cmd].name, g->compiled.queues.notes[i].reason);
+                g->decl.cmds[g->compiled->queues.notes[i].cmd].name, g->compiled->queues.notes[i].reason);
 }

@@ -12,7 +12,7 @@
 
 bool rg__order_of_nodes(const rg_graph *g, const uint32_t *nodes, uint32_t count, rg__order *out)
 {
-    const rg__nodes *nd = &g->compiled.nodes;
+    const rg__nodes *nd = &g->compiled->nodes;
     uint32_t *cmds = rg__malloc(g, ((size_t)g->decl.cmd_count + 1) * sizeof *cmds);
     *out = (rg__order){cmds, 0};
     if (!cmds)
@@ -34,8 +34,8 @@ void rg__order_free(const rg_graph *g, rg__order *o)
 /* Each node's level: the longest path to it from a source. */
 static uint32_t *levels(const rg_graph *g)
 {
-    const rg__closure *e = &g->compiled.closure;
-    uint32_t *level = rg__calloc(g, (size_t)g->compiled.nodes.count + 1, sizeof *level);
+    const rg__closure *e = &g->compiled->closure;
+    uint32_t *level = rg__calloc(g, (size_t)g->compiled->nodes.count + 1, sizeof *level);
     for (uint32_t i = 0; level && i < e->reduced_count; i++) {
         uint32_t from = e->reduced[2 * i], to = e->reduced[2 * i + 1];
         if (level[from] + 1 > level[to])
@@ -46,7 +46,7 @@ static uint32_t *levels(const rg_graph *g)
 
 rg_result rg__compile_order(const rg_graph *g, rg__levels *out)
 {
-    const rg__nodes *nd = &g->compiled.nodes;
+    const rg__nodes *nd = &g->compiled->nodes;
     uint32_t *level = levels(g);
     out->node_level = level;
     if (!level)
@@ -69,7 +69,7 @@ rg_result rg__compile_order(const rg_graph *g, rg__levels *out)
             sorted[start[level[n]]++] = n;
         uint32_t kept = 0;
         for (uint32_t i = 0; i < nd->count; i++)
-            if (!g->compiled.cull.node_culled[sorted[i]])
+            if (!g->compiled->cull.node_culled[sorted[i]])
                 sorted[kept++] = sorted[i];
         ok = rg__order_of_nodes(g, sorted, kept, &out->order);
     }

@@ -68,7 +68,7 @@ typedef struct walker {
  * graphics. */
 static rg_queue assign(const rg_graph *g, qbuild *w, uint32_t n)
 {
-    uint32_t ci = g->compiled.nodes.first_cmd[n];
+    uint32_t ci = g->compiled->nodes.first_cmd[n];
     const rg__cmd *c = &g->decl.cmds[ci];
     if (c->queue == RG_QUEUE_GRAPHICS || c->span != RG__NONE || rg__one_queue(g))
         return RG_QUEUE_GRAPHICS;
@@ -127,7 +127,7 @@ static void wait_for(walker *w, uint32_t b, rg_queue r, uint64_t s)
  * the latest signal. */
 static void node_needs(const walker *w, uint32_t n, rg_queue q, uint64_t *need)
 {
-    const rg__compiled *cc = &w->g->compiled;
+    const rg__compiled *cc = w->g->compiled;
     const uint8_t *node_queue = w->b->node_queue;
     const uint64_t *row = &cc->closure.rows[(size_t)n * cc->closure.row_words];
     for (uint32_t wd = 0; wd < cc->closure.row_words; wd++)
@@ -144,7 +144,7 @@ static void node_needs(const walker *w, uint32_t n, rg_queue q, uint64_t *need)
 static void needs(const walker *w, uint32_t pos, rg_queue q, uint64_t *need)
 {
     const rg_graph *g = w->g;
-    const rg__merged *cc = &g->compiled.merge;
+    const rg__merged *cc = &g->compiled->merge;
     uint32_t ci = cc->order.cmds[pos];
     const rg__cmd *c = &g->decl.cmds[ci];
     memset(need, 0, RG_QUEUE_COUNT * sizeof *need);
@@ -162,7 +162,7 @@ static void needs(const walker *w, uint32_t pos, rg_queue q, uint64_t *need)
 static bool unit_end(const walker *w, uint32_t pos)
 {
     const rg_graph *g = w->g;
-    const rg__merged *cc = &g->compiled.merge;
+    const rg__merged *cc = &g->compiled->merge;
     uint32_t ci = cc->order.cmds[pos], n = rg__node_of(g, ci);
     const rg__cmd *c = &g->decl.cmds[ci];
     if (c->span == RG__NONE)
@@ -196,7 +196,7 @@ static bool history_read_elsewhere(const rg_graph *g, const qbuild *b)
  * order: closing the batch after it signals that node earlier. */
 static rg_result find_producers(const rg_graph *g, const qbuild *b, uint8_t *producer)
 {
-    const rg__compiled *cc = &g->compiled;
+    const rg__compiled *cc = g->compiled;
     const uint8_t *node_queue = b->node_queue;
     uint32_t *next = rg__malloc(g, ((size_t)cc->nodes.count + 1) * sizeof *next);
     if (!next)
@@ -233,7 +233,7 @@ static rg_result find_producers(const rg_graph *g, const qbuild *b, uint8_t *pro
 static rg_result walk(walker *w)
 {
     const rg_graph *g = w->g;
-    const rg__merged *mg = &g->compiled.merge;
+    const rg__merged *mg = &g->compiled->merge;
     qbuild *cc = w->b;
     uint32_t prev_node = RG__NONE;
     if (history_read_elsewhere(g, cc)) {
@@ -305,7 +305,7 @@ void rg__queues_free(const rg_graph *g, rg__queues *q)
 
 rg_result rg__compile_queues(const rg_graph *g, rg__queues *out)
 {
-    const rg__compiled *in = &g->compiled;
+    const rg__compiled *in = g->compiled;
     uint32_t nodes = in->nodes.count, positions = in->merge.order.count;
     qbuild b = {
         .node_queue = rg__calloc(g, (size_t)nodes + 1, 1),

@@ -43,7 +43,7 @@ typedef struct verdict {
  * the instance loads and stores them. */
 static const char *attachment_ops(const rg_graph *g, uint32_t ii, uint32_t ri)
 {
-    const rg__instance *in = &g->compiled.merge.instances[ii];
+    const rg__instance *in = &g->compiled->merge.instances[ii];
     for (uint32_t u = 0; u <= in->color_count; u++) {
         const rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
         if (!att || att->resource != ri)
@@ -68,9 +68,9 @@ static void judge(const rg_graph *g, uint32_t c, uint32_t ai, verdict *v, bool o
     const char *why = NULL;
     if (a->role == RG__ROLE_LIFETIME)
         return; /* the end of a span whose begin was judged */
-    bool input = g->compiled.merge.access_mode[ai] == RG__MODE_INPUT;
+    bool input = g->compiled->merge.access_mode[ai] == RG__MODE_INPUT;
     if (a->role == RG__ROLE_ATTACHMENT || input) {
-        uint32_t ii = g->compiled.merge.span_map[cmd->span].instance;
+        uint32_t ii = g->compiled->merge.span_map[cmd->span].instance;
         if (v->instance == RG__NONE) {
             v->instance = ii;
             v->span = cmd->span;
@@ -144,7 +144,7 @@ rg_result rg__compile_transient(const rg_graph *g, rg__transients *out)
      * extra_usage means nothing (FORCE says it): the bit is decided here. */
     for (uint32_t ri = 0; ri < n; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
-        usage[ri] = r->declared_usage | g->compiled.merge.usage[ri];
+        usage[ri] = r->declared_usage | g->compiled->merge.usage[ri];
         if (!r->imported)
             usage[ri] &= ~(VkImageUsageFlags)VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
         v[ri] = (verdict){RG__NONE, NULL, RG__NONE, RG__NONE, false, false, false};
@@ -214,7 +214,7 @@ bool rg__transient_notice(const rg_graph *g, uint32_t ri, char *out, size_t size
     }
     if (!v.used || v.cmd != RG__NONE || v.instances || v.instance == RG__NONE)
         return false;
-    const rg__instance *in = &g->compiled.merge.instances[v.instance];
+    const rg__instance *in = &g->compiled->merge.instances[v.instance];
     for (uint32_t u = 0; u <= in->color_count; u++) {
         const rg__inst_att *att = u < in->color_count ? &in->colors[u] : in->has_depth ? &in->depth : NULL;
         if (!att || att->resource != ri)

@@ -13,7 +13,7 @@
 rg_result rg__compile_wait_stages(const rg_graph *g, const VkPipelineStageFlags2 *pos_wait,
                                   VkPipelineStageFlags2 **out)
 {
-    const rg__queues *c = &g->compiled.queues;
+    const rg__queues *c = &g->compiled->queues;
     VkPipelineStageFlags2 *ws = rg__calloc(g, ((size_t)c->batch_count + 1) * RG_QUEUE_COUNT, sizeof *ws);
     *out = ws;
     if (!ws)

@@ -4,6 +4,7 @@
 #ifndef RG_COMPILE_STAGES_H
 #define RG_COMPILE_STAGES_H
 
+#include "compile/results.h"
 #include "model.h"
 
 /* Each stage reads the declaration and earlier stages' results (const) and
@@ -12,7 +13,7 @@
 rg_result rg__compile_nodes(const rg_graph *g, rg__nodes *out);
 void rg__nodes_free(const rg_graph *g, rg__nodes *n);
 /* The node of command c (after compile_nodes). */
-static inline uint32_t rg__node_of(const rg_graph *g, uint32_t c) { return g->compiled.nodes.of_cmd[c]; }
+static inline uint32_t rg__node_of(const rg_graph *g, uint32_t c) { return g->compiled->nodes.of_cmd[c]; }
 rg_result rg__compile_edges(const rg_graph *g, rg__edges *out);
 void rg__edges_free(const rg_graph *g, rg__edges *e);
 rg_result rg__compile_closure(const rg_graph *g, rg__closure *out);
@@ -22,7 +23,7 @@ void rg__cull_free(const rg_graph *g, rg__cull *c);
 /* Whether command c was culled (after compile_cull). */
 static inline bool rg__culled(const rg_graph *g, uint32_t c)
 {
-    return g->compiled.cull.node_culled && g->compiled.cull.node_culled[rg__node_of(g, c)];
+    return g->compiled->cull.node_culled && g->compiled->cull.node_culled[rg__node_of(g, c)];
 }
 /* RG_ERROR_READ_BEFORE_WRITE at the first read of a created subresource
  * that no earlier command writes (imports, history previous, undefined_ok
@@ -43,8 +44,8 @@ void rg__schedule_free(const rg_graph *g, rg__schedule *s);
 rg_result rg__compile_merge(const rg_graph *g, rg__merged *out);
 void rg__merged_free(const rg_graph *g, rg__merged *m);
 /* The execution order (after compile_merge). */
-static inline uint32_t rg__order_count(const rg_graph *g) { return g->compiled.merge.order.count; }
-static inline const uint32_t *rg__order_cmds(const rg_graph *g) { return g->compiled.merge.order.cmds; }
+static inline uint32_t rg__order_count(const rg_graph *g) { return g->compiled->merge.order.count; }
+static inline const uint32_t *rg__order_cmds(const rg_graph *g) { return g->compiled->merge.order.cmds; }
 /* An access as compile decided it: stage, access and layout. */
 void rg__access_effective(const rg_graph *g, uint32_t access, VkPipelineStageFlags2 *stage, VkAccessFlags2 *mask,
                           VkImageLayout *layout);
@@ -53,7 +54,7 @@ void rg__transients_free(const rg_graph *g, rg__transients *t);
 /* A created image's usage and whether it is transient (after compile_transient). */
 static inline VkImageUsageFlags rg__image_usage(const rg_graph *g, uint32_t ri)
 {
-    return g->compiled.transient.usage ? g->compiled.transient.usage[ri] : g->decl.resources[ri].declared_usage;
+    return g->compiled->transient.usage ? g->compiled->transient.usage[ri] : g->decl.resources[ri].declared_usage;
 }
 /* The usage the compiled graph's accesses need of import ri's object
  * (VkImageUsageFlags or VkBufferUsageFlags; after compile_transient for a
@@ -65,7 +66,7 @@ static inline VkFlags rg__import_needs(const rg_graph *g, uint32_t ri)
 }
 static inline bool rg__transient(const rg_graph *g, uint32_t ri)
 {
-    return g->compiled.transient.transient && g->compiled.transient.transient[ri];
+    return g->compiled->transient.transient && g->compiled->transient.transient[ri];
 }
 /* After compile: whether created texture ri would have been transient
  * (AUTO) but for a load or store op of its instance; if so, out gets the
@@ -74,14 +75,14 @@ bool rg__transient_notice(const rg_graph *g, uint32_t ri, char *out, size_t size
 rg_result rg__compile_lifetimes(const rg_graph *g, rg__lifetimes *out);
 void rg__lifetimes_free(const rg_graph *g, rg__lifetimes *l);
 /* Resource ri's first use (RG__NONE: unused) and last (after compile_lifetimes). */
-static inline uint32_t rg__first_use(const rg_graph *g, uint32_t ri) { return g->compiled.lifetimes.of[ri].first; }
-static inline uint32_t rg__last_use(const rg_graph *g, uint32_t ri) { return g->compiled.lifetimes.of[ri].last; }
+static inline uint32_t rg__first_use(const rg_graph *g, uint32_t ri) { return g->compiled->lifetimes.of[ri].first; }
+static inline uint32_t rg__last_use(const rg_graph *g, uint32_t ri) { return g->compiled->lifetimes.of[ri].last; }
 rg_result rg__compile_queues(const rg_graph *g, rg__queues *out);
 void rg__queues_free(const rg_graph *g, rg__queues *q);
 /* The queue command c runs on (after compile_queues). */
 static inline rg_queue rg__queue_of(const rg_graph *g, uint32_t c)
 {
-    return g->compiled.queues.node_queue ? (rg_queue)g->compiled.queues.node_queue[rg__node_of(g, c)]
+    return g->compiled->queues.node_queue ? (rg_queue)g->compiled->queues.node_queue[rg__node_of(g, c)]
                                          : RG_QUEUE_GRAPHICS;
 }
 /* The history pairs' targets from the previous halves' reads in the order. */

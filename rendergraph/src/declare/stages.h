@@ -116,11 +116,4 @@ bool rg__queue_eligible(rg_graph *g, const char *name, const rg__cmd *c, uint32_
  * when an error is kept). */
 rg_command rg__cmd_finish(rg__pending *p, const rg__cmd *tmpl);
 
-/* rg_compile, after its stages: every import whose object's usage was
- * given (at declaration or by a setter before this compile) has the usage
- * the compiled graph needs; otherwise the kept error names the import and
- * the missing bits (declare_resources.c, beside the setters, which check
- * the same once the graph is compiled). */
-rg_result rg__imports_check(rg_graph *g);
-
 #endif

@@ -118,8 +118,8 @@ static void record_barriers(const recorder *rec, uint32_t point)
 /* A merged span's attachment locations and input-attachment indices. */
 static void set_local_read_state(const rg_graph *g, VkCommandBuffer cmd, uint32_t s)
 {
-    const rg__span_map *map = &g->compiled.merge.span_map[s];
-    const rg__instance *in = &g->compiled.merge.instances[map->instance];
+    const rg__span_map *map = &g->compiled->merge.span_map[s];
+    const rg__instance *in = &g->compiled->merge.instances[map->instance];
     VkRenderingAttachmentLocationInfoKHR loc = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR,
         .colorAttachmentCount = in->color_count,
@@ -149,7 +149,7 @@ static void set_area(const rg_graph *g, VkCommandBuffer cmd, const VkRect2D *are
 
 static const rg__instance *instance_of(const rg_graph *g, uint32_t s)
 {
-    return &g->compiled.merge.instances[g->compiled.merge.span_map[s].instance];
+    return &g->compiled->merge.instances[g->compiled->merge.span_map[s].instance];
 }
 
 /* Suspended where the chunk ends before the instance does. */
@@ -180,9 +180,9 @@ static void resume_rendering(const recorder *rec)
 {
     const rg_graph *g = rec->g;
     const rg__chunk *ch = rec->chunk;
-    const rg__instance *in = &g->compiled.merge.instances[ch->resume];
+    const rg__instance *in = &g->compiled->merge.instances[ch->resume];
     const rg_span_rendering *spans = g->exec->frames.spans;
-    VkRenderingInfo info = spans[g->compiled.merge.instance_spans[in->first]].info;
+    VkRenderingInfo info = spans[g->compiled->merge.instance_spans[in->first]].info;
     info.flags |= VK_RENDERING_RESUMING_BIT | suspending(rec, in);
     g->dev->vk.CmdBeginRendering(rec->cmd, &info);
     if (ch->resume_span == RG__NONE)
@@ -303,10 +303,10 @@ static void record_own(const recorder *rec, const rg__cmd *c, uint32_t *open)
     rg_graph *g = rec->g;
     if (c->type == RG_COMMAND_TYPE_BEGIN_RENDERING) {
         begin_rendering(rec, c->span);
-        *open = g->compiled.merge.span_map[c->span].instance;
+        *open = g->compiled->merge.span_map[c->span].instance;
     } else if (c->type == RG_COMMAND_TYPE_END_RENDERING) {
         const rg__instance *in = instance_of(g, c->span);
-        if (g->compiled.merge.instance_spans[in->first + in->count - 1] == c->span) {
+        if (g->compiled->merge.instance_spans[in->first + in->count - 1] == c->span) {
             g->dev->vk.CmdEndRendering(rec->cmd);
             *open = RG__NONE;
         }
@@ -332,8 +332,8 @@ RG__SPECIALIZED rg_result positions_loop(const recorder *rec, uint32_t *open, ui
     rg_graph *g = rec->g;
     VkCommandBuffer cmd = rec->cmd;
     const rg__chunk *ch = rec->chunk;
-    const uint32_t *pos_batch = g->compiled.queues.pos_batch;
-    const uint32_t *order = g->compiled.merge.order.cmds;
+    const uint32_t *pos_batch = g->compiled->queues.pos_batch;
+    const uint32_t *order = g->compiled->merge.order.cmds;
     const uint32_t *point_start = rg__sync_of(g)->point_start;
     const rg__cmd *cmds = g->decl.cmds;
     rg_record_context rc = { g, cmd, RG__NONE };
@@ -408,8 +408,8 @@ static rg_result record_chunk(const recorder *rec, const char *what)
     }
     /* After the last batch, the frame's final barriers. */
     const uint32_t *point_start = rg__sync_of(g)->point_start;
-    uint32_t end = g->compiled.merge.order.count;
-    if (ch->batch_ends && b == g->compiled.queues.batch_count - 1 && point_start[end] != point_start[end + 1])
+    uint32_t end = g->compiled->merge.order.count;
+    if (ch->batch_ends && b == g->compiled->queues.batch_count - 1 && point_start[end] != point_start[end + 1])
         record_barriers(rec, end);
     if (timed && ch->batch_ends)
         rg__timings_batch_end(g, cmd, b);
@@ -441,8 +441,8 @@ rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what)
     /* The first graphics batch's first chunk clears history, in the
      * first frame of a placement. */
     f->clears_chunk = RG__NONE;
-    for (uint32_t b = 0; b < g->compiled.queues.batch_count && f->recorded == 0; b++)
-        if (g->compiled.queues.batches[b].queue == RG_QUEUE_GRAPHICS) {
+    for (uint32_t b = 0; b < g->compiled->queues.batch_count && f->recorded == 0; b++)
+        if (g->compiled->queues.batches[b].queue == RG_QUEUE_GRAPHICS) {
             f->clears_chunk = f->batch_chunk[b];
             break;
         }
@@ -525,7 +525,7 @@ rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_pl
  * by the frame's batches. */
 static void execute_plan(rg_graph *g, rg_submit_plan *plan)
 {
-    const rg__compiled *c = &g->compiled;
+    const rg__compiled *c = g->compiled;
     const VkSemaphore *semaphores = g->placement->semaphores;
     rg__frames *f = &g->exec->frames;
     uint64_t count[RG_QUEUE_COUNT] = {0};

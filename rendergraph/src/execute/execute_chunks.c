@@ -14,7 +14,7 @@
  * transfer 1, a span's begin and end nothing. */
 static uint64_t position_cost(const rg_graph *g, uint32_t p)
 {
-    const rg__cmd *c = &g->decl.cmds[g->compiled.merge.order.cmds[p]];
+    const rg__cmd *c = &g->decl.cmds[g->compiled->merge.order.cmds[p]];
     switch (c->type) {
     case RG_COMMAND_TYPE_USER:
         return c->u.user.cost;
@@ -34,15 +34,15 @@ typedef struct batch_load {
 
 static bool may_start(const rg_graph *g, uint32_t p)
 {
-    return g->decl.cmds[g->compiled.merge.order.cmds[p]].type != RG_COMMAND_TYPE_END_RENDERING;
+    return g->decl.cmds[g->compiled->merge.order.cmds[p]].type != RG_COMMAND_TYPE_END_RENDERING;
 }
 
 static batch_load load_of(const rg_graph *g, uint32_t b)
 {
-    const rg__batch *batch = &g->compiled.queues.batches[b];
+    const rg__batch *batch = &g->compiled->queues.batches[b];
     batch_load l = {0, 0};
-    for (uint32_t p = batch->first; p <= batch->last && p < g->compiled.merge.order.count; p++) {
-        if (g->compiled.queues.pos_batch[p] != b)
+    for (uint32_t p = batch->first; p <= batch->last && p < g->compiled->merge.order.count; p++) {
+        if (g->compiled->queues.pos_batch[p] != b)
             continue;
         l.cost += position_cost(g, p);
         l.starts += may_start(g, p);
@@ -68,7 +68,7 @@ static uint32_t chunks_of(uint64_t frame_cost, uint32_t max_chunks, batch_load l
 static rg_result make_room(rg_graph *g, uint32_t count, const char *what)
 {
     rg__frames *f = &g->exec->frames;
-    uint32_t batches = g->compiled.queues.batch_count;
+    uint32_t batches = g->compiled->queues.batch_count;
     if (!f->batch_chunk && !(f->batch_chunk = rg__calloc(g, (size_t)batches + 1, sizeof *f->batch_chunk)))
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
     if (count <= f->chunk_cap)
@@ -104,8 +104,8 @@ static rg_result make_room(rg_graph *g, uint32_t count, const char *what)
  * is the instance open (RG__NONE) and *span the span. */
 static void follow(const rg_graph *g, uint32_t p, uint32_t *open, uint32_t *span)
 {
-    const rg__cmd *c = &g->decl.cmds[g->compiled.merge.order.cmds[p]];
-    const rg__merged *m = &g->compiled.merge;
+    const rg__cmd *c = &g->decl.cmds[g->compiled->merge.order.cmds[p]];
+    const rg__merged *m = &g->compiled->merge;
     if (c->type == RG_COMMAND_TYPE_BEGIN_RENDERING) {
         *open = m->span_map[c->span].instance;
         *span = c->span;
@@ -123,15 +123,15 @@ static void follow(const rg_graph *g, uint32_t p, uint32_t *open, uint32_t *span
  * has cost something (never a chunk of a span's begin alone). */
 static void cut_batch(rg_graph *g, uint32_t b, uint32_t n, uint64_t cost, uint32_t at)
 {
-    const rg__batch *batch = &g->compiled.queues.batches[b];
+    const rg__batch *batch = &g->compiled->queues.batches[b];
     rg__frames *f = &g->exec->frames;
-    uint32_t order_count = g->compiled.merge.order.count;
+    uint32_t order_count = g->compiled->merge.order.count;
     uint32_t open = RG__NONE, span = RG__NONE, made = 0, next = 1;
     uint64_t done = 0;
     rg__chunk *ch = &f->chunks[at];
     *ch = (rg__chunk){b, batch->first, batch->first, 0, RG__NONE, RG__NONE, false, true, false, 0};
     for (uint32_t p = batch->first; p <= batch->last && p < order_count; p++) {
-        if (g->compiled.queues.pos_batch[p] != b)
+        if (g->compiled->queues.pos_batch[p] != b)
             continue;
         if (made + 1 < n && ch->cost > 0 && may_start(g, p) && done * n >= (uint64_t)next * cost) {
             ch->end = p;
@@ -159,7 +159,7 @@ rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what)
     rg__frames *f = &g->exec->frames;
     if (f->chunks_for == max_chunks && f->chunks)
         return RG_SUCCESS;
-    uint32_t batches = g->compiled.queues.batch_count;
+    uint32_t batches = g->compiled->queues.batch_count;
     uint64_t frame_cost = 0;
     for (uint32_t b = 0; b < batches; b++)
         frame_cost += load_of(g, b).cost;

@@ -12,7 +12,7 @@
 static rg_result spans_prepare(rg_graph *g, const char *what)
 {
     rg__frames *f = &g->exec->frames;
-    const rg__merged *m = &g->compiled.merge;
+    const rg__merged *m = &g->compiled->merge;
     uint32_t count = g->decl.span_count;
     f->spans = rg__calloc(g, (size_t)count + 1, sizeof *f->spans);
     f->dynamic_spans = rg__calloc(g, (size_t)count + 1, sizeof *f->dynamic_spans);
@@ -50,7 +50,7 @@ rg_result rg__frames_prepare(rg_graph *g, const char *what)
     if (f->chunks)
         rg__frames_free(g);
     f->barrier_cap = need;
-    f->submissions = rg__calloc(g, (size_t)g->compiled.queues.batch_count + 1, sizeof *f->submissions);
+    f->submissions = rg__calloc(g, (size_t)g->compiled->queues.batch_count + 1, sizeof *f->submissions);
     if (!f->submissions)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
     rg_result r = spans_prepare(g, what);
@@ -72,4 +72,13 @@ void rg__frames_free(rg_graph *g)
     RG__FREE_ALL(g, f->chunks, f->batch_chunk, f->runs, f->cmds, f->image_barriers, f->buffer_barriers, f->spans,
                  f->dynamic_spans, f->submissions);
     *f = (rg__frames){0};
+}
+
+bool rg__frame_open(const rg_graph *g, const char *what)
+{
+    if (!g->exec->frames.open)
+        return false;
+    rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' is recording a frame in chunks (rg_execute_end "
+               "ends it)", what, g->name);
+    return true;
 }

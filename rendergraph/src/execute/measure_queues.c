@@ -105,7 +105,7 @@ void rg__measure_compiled(rg_graph *g)
     m->submit_skip = true;
     if (m->choice.state == RG_QUEUE_CHOICE_MADE || m->no_timestamps)
         return;
-    if (!m->one_queue && g->compiled.queues.batch_count <= 1) {
+    if (!m->one_queue && g->compiled->queues.batch_count <= 1) {
         if (m->choice.state != RG_QUEUE_CHOICE_NONE || !m->reason[0])
             say(g, RG_QUEUE_CHOICE_NONE, "every command of graph '%s' runs on the graphics queue (nothing "
                 "eligible for another queue it has), nothing to measure", g->name);

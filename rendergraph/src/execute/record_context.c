@@ -4,7 +4,7 @@
  * what its command declared ("Declared only"); the descriptors are
  * record_descriptors.c's. */
 #include "compile/stages.h"
-#include "place/stages.h"
+#include "execute/stages.h"
 
 VkCommandBuffer rg_record_cmd(const rg_record_context *rc) { return rc ? rc->cmd : VK_NULL_HANDLE; }
 rg_graph *rg_record_graph(const rg_record_context *rc) { return rc ? rc->graph : NULL; }

@@ -29,7 +29,7 @@ uint32_t rg__label_batch_begin(const rg_graph *g, VkCommandBuffer cmd, uint32_t 
         return 0;
     char name[RG__NAME_MAX + 64];
     snprintf(name, sizeof name, "graph \"%s\" batch %u on %s", g->name, b,
-             rg_queue_name(g->compiled.queues.batches[b].queue));
+             rg_queue_name(g->compiled->queues.batches[b].queue));
     label_begin(g, cmd, name);
     return 1;
 }
@@ -38,7 +38,7 @@ uint32_t rg__label_batch_begin(const rg_graph *g, VkCommandBuffer cmd, uint32_t 
  * any other for itself. */
 uint32_t rg__label_before(const rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 {
-    const rg__cmd *c = &g->decl.cmds[g->compiled.merge.order.cmds[p]];
+    const rg__cmd *c = &g->decl.cmds[g->compiled->merge.order.cmds[p]];
     if (!rg__labelled(g) || c->type == RG_COMMAND_TYPE_END_RENDERING)
         return 0;
     label_begin(g, cmd, c->name);
@@ -49,7 +49,7 @@ uint32_t rg__label_before(const rg_graph *g, VkCommandBuffer cmd, uint32_t p)
  * closes its own. */
 uint32_t rg__label_after(const rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 {
-    const rg__cmd *c = &g->decl.cmds[g->compiled.merge.order.cmds[p]];
+    const rg__cmd *c = &g->decl.cmds[g->compiled->merge.order.cmds[p]];
     if (!rg__labelled(g) || c->type == RG_COMMAND_TYPE_BEGIN_RENDERING)
         return 0;
     g->dev->vk.CmdEndDebugUtilsLabelEXT(cmd);

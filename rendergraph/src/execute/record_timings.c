@@ -75,7 +75,7 @@ static double frame_span(const rg_graph *g, const uint64_t *all_raw)
 {
     const rg__timings *t = &g->placement->timings;
     uint64_t mask = UINT64_MAX;
-    for (uint32_t b = 0; b < g->compiled.queues.batch_count; b++) {
+    for (uint32_t b = 0; b < g->compiled->queues.batch_count; b++) {
         if (t->batch_unit[b] == RG__NONE)
             return -1.0;
         uint64_t m = t->mask[t->units[t->batch_unit[b]].queue];
@@ -84,7 +84,7 @@ static double frame_span(const rg_graph *g, const uint64_t *all_raw)
     const rg__timing_unit *first = &t->units[t->batch_unit[0]];
     uint64_t origin = all_raw[2 * ((size_t)raw_offset(t, first->queue) + first->query)];
     double begin = 0.0, end = 0.0;
-    for (uint32_t b = 0; b < g->compiled.queues.batch_count; b++) {
+    for (uint32_t b = 0; b < g->compiled->queues.batch_count; b++) {
         const rg__timing_unit *unit = &t->units[t->batch_unit[b]];
         const uint64_t *raw = all_raw + 2 * ((size_t)raw_offset(t, unit->queue) + unit->query);
         double from = tick_diff(raw[0], origin, mask), to = tick_diff(raw[2], origin, mask);
@@ -196,7 +196,7 @@ void rg__timings_batch_end(rg_graph *g, VkCommandBuffer cmd, uint32_t b)
     const rg__timings *t = &g->placement->timings;
     if (t->batch_unit[b] != RG__NONE)
         stamp(g, cmd, t->batch_unit[b], 1);
-    if (b + 1 < g->compiled.queues.batch_count)
+    if (b + 1 < g->compiled->queues.batch_count)
         return;
     /* The last batch runs after every other queue's work of the frame. */
     VkMemoryBarrier2 done = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,

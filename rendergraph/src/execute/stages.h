@@ -11,6 +11,45 @@
 
 #include "base/device.h"
 #include "execute/results.h"
+#include "place/stages.h"
+
+/* The resource whose placed objects resource ri uses this frame: its own,
+ * or for a history half its pair's while execute has them swapped. */
+static inline uint32_t rg__holder(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    return rg__history(r) && g->exec->frames.history_swapped ? r->history_pair : ri;
+}
+/* Resource ri's Vulkan objects this frame: an import's, as the
+ * application set them; a created one's, as placement made them (none
+ * before placement). */
+static inline VkImage rg__image(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    const rg__object *of = g->placement->objects.of;
+    return r->imported ? r->image : of ? of[rg__holder(g, ri)].image : VK_NULL_HANDLE;
+}
+static inline VkImageView rg__view(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    const rg__object *of = g->placement->objects.of;
+    return r->imported ? r->view : of ? of[rg__holder(g, ri)].view : VK_NULL_HANDLE;
+}
+static inline VkBuffer rg__buffer(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    const rg__object *of = g->placement->objects.of;
+    return r->imported ? r->buffer : of ? of[ri].buffer : VK_NULL_HANDLE;
+}
+
+/* --------------------------------------------------------- import objects */
+
+/* rg_compile, after its stages: every import whose object's usage was
+ * given (at declaration or by a setter before this compile) has the usage
+ * the compiled graph needs; otherwise the kept error names the import and
+ * the missing bits (import_objects.c, beside the setters, which check the
+ * same once the graph is compiled). */
+rg_result rg__imports_check(rg_graph *g);
 
 /* ---------------------------------------------------------------- timings */
 
@@ -109,6 +148,9 @@ rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_pl
  * reset with the placement (a new placement starts a new history). */
 rg_result rg__frames_prepare(rg_graph *g, const char *what);
 void rg__frames_free(rg_graph *g);
+/* Whether a frame is being recorded in chunks (then the graph must not
+ * change): reports it, naming the call. */
+bool rg__frame_open(const rg_graph *g, const char *what);
 /* Hands over the submission plan's arrays (the plan rg_execute_batches
  * filled points into them), which the next frames_free would free. */
 void rg__frames_take_plan(rg_graph *g, rg_submission **submissions, VkCommandBuffer **cmds);

@@ -148,7 +148,7 @@ static rg_result classify(planner *p, uint32_t ri)
         return res;
     p->slot[ri] = p->count;
     p->items[p->count++] = (pooled){ri, m->pool, q->size, alignment, 0, rg__first_use(g, ri), rg__last_use(g, ri), 0, 0,
-                                    p->g->compiled.queues.resource_queues ? p->g->compiled.queues.resource_queues[ri] : 1u};
+                                    p->g->compiled->queues.resource_queues ? p->g->compiled->queues.resource_queues[ri] : 1u};
     return RG_SUCCESS;
 }
 
@@ -159,7 +159,7 @@ static rg_result classify(planner *p, uint32_t ri)
 static rg_result collect_uses(planner *p)
 {
     const rg_graph *g = p->g;
-    size_t words = g->compiled.closure.row_words ? g->compiled.closure.row_words : 1;
+    size_t words = g->compiled->closure.row_words ? g->compiled->closure.row_words : 1;
     p->uses = rg__calloc(g, (size_t)p->count * words + 1, sizeof *p->uses);
     p->preds = rg__malloc(g, ((size_t)p->count * words + 1) * sizeof *p->preds);
     uint32_t *last_node = rg__malloc(g, ((size_t)p->count + 1) * sizeof *last_node);
@@ -170,7 +170,7 @@ static rg_result collect_uses(planner *p)
     memset(p->preds, 0xff, (size_t)p->count * words * sizeof *p->preds);
     for (uint32_t i = 0; i < p->count; i++)
         last_node[i] = RG__NONE;
-    const rg__compiled *cc = &g->compiled;
+    const rg__compiled *cc = g->compiled;
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
         if (rg__culled(g, c))
@@ -212,7 +212,7 @@ static rg_result collect_uses(planner *p)
 /* Every use of a happens-before every use of b. */
 static bool before(const planner *p, uint32_t a, uint32_t b)
 {
-    size_t words = p->g->compiled.closure.row_words;
+    size_t words = p->g->compiled->closure.row_words;
     const uint64_t *u = &p->uses[(size_t)a * words], *pr = &p->preds[(size_t)b * words];
     for (size_t w = 0; w < words; w++)
         if (u[w] & ~pr[w])
@@ -372,7 +372,7 @@ static void alias_scopes(planner *p)
 static rg_result lower_bound(planner *p)
 {
     const rg_graph *g = p->g;
-    uint32_t n = p->g->compiled.merge.order.count;
+    uint32_t n = p->g->compiled->merge.order.count;
     VkDeviceSize *delta = rg__malloc(g, ((size_t)n + 1) * 2 * sizeof *delta);
     if (!delta)
         return RG_ERROR_OUT_OF_MEMORY;

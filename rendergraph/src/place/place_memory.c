@@ -27,7 +27,7 @@
  * CONCURRENT across them (rendergraph.h, "Queues"); families holds them. */
 static uint32_t sharing(const rg_graph *g, const rg__resource *r, uint32_t *families)
 {
-    uint32_t mask = g->compiled.queues.resource_queues ? g->compiled.queues.resource_queues[r - g->decl.resources] : 0;
+    uint32_t mask = g->compiled->queues.resource_queues ? g->compiled->queues.resource_queues[r - g->decl.resources] : 0;
     if (g->concurrent_sharing)
         mask = (1u << RG_QUEUE_GRAPHICS) | (g->caps.compute_queue ? 1u << RG_QUEUE_COMPUTE : 0) |
                (g->caps.transfer_queue ? 1u << RG_QUEUE_TRANSFER : 0);

@@ -23,7 +23,7 @@ rg_result rg__place_queues(const rg_graph *g, VkSemaphore *semaphores)
 {
     VkDevice dev = g->dev->device;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        if (!(g->compiled.queues.queues_used & (1u << q)))
+        if (!(g->compiled->queues.queues_used & (1u << q)))
             continue;
         if (!g->dev->queues[q].queue)
             return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: the graph runs commands on the %s queue, "

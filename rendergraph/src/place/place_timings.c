@@ -62,7 +62,7 @@ static void instance_name(const rg_graph *g, const rg__instance *in, char *out)
     size_t len = 0;
     out[0] = '\0';
     for (uint32_t i = 0; i < in->count; i++) {
-        const rg__cmd *c = &g->decl.cmds[g->decl.spans[g->compiled.merge.instance_spans[in->first + i]].begin_cmd];
+        const rg__cmd *c = &g->decl.cmds[g->decl.spans[g->compiled->merge.instance_spans[in->first + i]].begin_cmd];
         int n = snprintf(out + len, RG__NAME_MAX - len, "%s%s", i ? "+" : "", c->name);
         if (n < 0 || (size_t)n >= RG__NAME_MAX - len)
             return;
@@ -74,7 +74,7 @@ static void instance_name(const rg_graph *g, const rg__instance *in, char *out)
  * and commands outside spans in execution order. */
 static void plan_units(const rg_graph *g, units_draft *t)
 {
-    const rg__compiled *c = &g->compiled;
+    const rg__compiled *c = g->compiled;
     for (uint32_t b = 0; b < c->queues.batch_count; b++) {
         const rg__batch *batch = &c->queues.batches[b];
         if (!t->mask[batch->queue])
@@ -123,7 +123,7 @@ rg_result rg__place_timings(const rg_graph *g, rg__timings *t)
 {
     if (!g->timings)
         return RG_SUCCESS;
-    const rg__compiled *c = &g->compiled;
+    const rg__compiled *c = g->compiled;
     VkDevice dev = g->dev->device;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         uint32_t bits = g->dev->timestamp_bits[q];

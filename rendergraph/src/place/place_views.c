@@ -27,7 +27,7 @@
 static bool slot_subresource(const rg_graph *g, uint32_t s, uint32_t slot, uint32_t *resource, uint32_t *mip,
                              uint32_t *base_layer, uint32_t *layers)
 {
-    if (g->compiled.merge.span_map[s].instance == RG__NONE)
+    if (g->compiled->merge.span_map[s].instance == RG__NONE)
         return false;
     const rg__span *span = &g->decl.spans[s];
     const rg_rendering_desc *d = &span->desc;
@@ -100,7 +100,7 @@ static rg_result span_views(const rg_graph *g, views_draft *d, uint32_t *imports
                 (*imports)++;
                 continue;
             }
-            rg_result res = rg__attachment_view(g, "placement", r, rg__image(g, ri), mip, base, layers,
+            rg_result res = rg__attachment_view(g, "placement", r, rg__placed_image(g, ri), mip, base, layers,
                                                 &d->spans[s].views[slot]);
             if (res != RG_SUCCESS)
                 return res;
@@ -163,8 +163,8 @@ static rg_result place_all(const rg_graph *g, views_draft *d, rg__placed_views *
     if (res != RG_SUCCESS)
         return res;
     bool merged = false;
-    for (uint32_t i = 0; i < g->compiled.merge.instance_count; i++)
-        merged = merged || g->compiled.merge.instances[i].count > 1;
+    for (uint32_t i = 0; i < g->compiled->merge.instance_count; i++)
+        merged = merged || g->compiled->merge.instances[i].count > 1;
     if (merged) {
         out->set_locations = g->dev->vk.CmdSetRenderingAttachmentLocationsKHR;
         out->set_input_indices = g->dev->vk.CmdSetRenderingInputAttachmentIndicesKHR;
@@ -278,7 +278,7 @@ static VkRenderingAttachmentInfo instance_attachment(const rg_graph *g, const rg
 static void instance_rendering(const rg_graph *g, const rg__span_views *views, const rg__instance *in,
                                rg_span_rendering *out)
 {
-    const rg__span *first = &g->decl.spans[g->compiled.merge.instance_spans[in->first]];
+    const rg__span *first = &g->decl.spans[g->compiled->merge.instance_spans[in->first]];
     for (uint32_t u = 0; u < in->color_count; u++)
         out->colors[u] = instance_attachment(g, views, &in->colors[u], false);
     bool has_depth = false, has_stencil = false;
@@ -302,9 +302,9 @@ static void instance_rendering(const rg_graph *g, const rg__span_views *views, c
 void rg__span_rendering(const rg_graph *g, const rg__span_views *views, uint32_t s, rg_span_rendering *out)
 {
     const rg__span *span = &g->decl.spans[s];
-    const rg__instance *in = &g->compiled.merge.instances[g->compiled.merge.span_map[s].instance];
-    out->continues = g->compiled.merge.instance_spans[in->first] != s;
-    out->ends = g->compiled.merge.instance_spans[in->first + in->count - 1] == s;
+    const rg__instance *in = &g->compiled->merge.instances[g->compiled->merge.span_map[s].instance];
+    out->continues = g->compiled->merge.instance_spans[in->first] != s;
+    out->ends = g->compiled->merge.instance_spans[in->first + in->count - 1] == s;
     out->begin = (rg_command){rg__make_id(g, span->begin_cmd)};
     out->end = (rg_command){rg__make_id(g, span->end_cmd)};
     if (in->count > 1) {

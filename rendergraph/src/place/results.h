@@ -11,6 +11,7 @@
 #ifndef RG_PLACEMENT_H
 #define RG_PLACEMENT_H
 
+#include "compile/results.h"
 #include "model.h"
 
 /* Requirements of one resource, indexed like resources[]. */
@@ -184,7 +185,7 @@ static inline rg__mem_placement rg__placed_memory(const rg_graph *g, uint32_t ri
  * made them, else compile's. */
 static inline const rg__sync *rg__sync_of(const rg_graph *g)
 {
-    return g->placement->synced ? &g->placement->sync : &g->compiled.sync;
+    return g->placement->synced ? &g->placement->sync : &g->compiled->sync;
 }
 /* The stages batch b's wait on queue q blocks (0: none). */
 static inline VkPipelineStageFlags2 rg__wait_stage(const rg_graph *g, uint32_t b, uint32_t q)

@@ -5,7 +5,8 @@
 #ifndef RG_PLACE_STAGES_H
 #define RG_PLACE_STAGES_H
 
-#include "execute/results.h"
+#include "compile/stages.h"
+#include "place/results.h"
 
 /* Whether placement creates resource r: a created one that a recorded
  * command uses, or a half of a history pair either half of which is used
@@ -15,37 +16,18 @@ static inline bool rg__creates(const rg_graph *g, uint32_t ri)
     const rg__resource *r = &g->decl.resources[ri];
     if (r->imported)
         return false;
-    const rg__lifetime *l = g->compiled.lifetimes.of;
+    const rg__lifetime *l = g->compiled->lifetimes.of;
     return l[ri].first != RG__NONE || (rg__history(r) && l[r->history_pair].first != RG__NONE);
 }
 
-/* The resource whose placed objects resource ri uses this frame: its own,
- * or for a history half its pair's while execute has them swapped. */
-static inline uint32_t rg__holder(const rg_graph *g, uint32_t ri)
-{
-    const rg__resource *r = &g->decl.resources[ri];
-    return rg__history(r) && g->exec->frames.history_swapped ? r->history_pair : ri;
-}
-/* Resource ri's Vulkan objects this frame: an import's, as the
- * application set them; a created one's, as placement made them (none
- * before placement). */
-static inline VkImage rg__image(const rg_graph *g, uint32_t ri)
+/* Resource ri's image as placement made it (or the application's, for
+ * an import): what placement itself uses. A history half's image for a
+ * frame is execute's to say (rg__image). */
+static inline VkImage rg__placed_image(const rg_graph *g, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
     const rg__object *of = g->placement->objects.of;
-    return r->imported ? r->image : of ? of[rg__holder(g, ri)].image : VK_NULL_HANDLE;
-}
-static inline VkImageView rg__view(const rg_graph *g, uint32_t ri)
-{
-    const rg__resource *r = &g->decl.resources[ri];
-    const rg__object *of = g->placement->objects.of;
-    return r->imported ? r->view : of ? of[rg__holder(g, ri)].view : VK_NULL_HANDLE;
-}
-static inline VkBuffer rg__buffer(const rg_graph *g, uint32_t ri)
-{
-    const rg__resource *r = &g->decl.resources[ri];
-    const rg__object *of = g->placement->objects.of;
-    return r->imported ? r->buffer : of ? of[ri].buffer : VK_NULL_HANDLE;
+    return r->imported ? r->image : of ? of[ri].image : VK_NULL_HANDLE;
 }
 /* Whether resource ri shares a pool's memory (after placement). */
 static inline bool rg__pooled(const rg_graph *g, uint32_t ri)

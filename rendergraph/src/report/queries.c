@@ -8,7 +8,7 @@
  */
 #include "compile/stages.h"
 #include "base/device.h"
-#include "place/stages.h"
+#include "execute/stages.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -83,7 +83,7 @@ bool rg_happens_before(const rg_graph *graph, rg_command a, rg_command b)
     uint32_t na = rg__node_of(graph, ia), nb = rg__node_of(graph, ib);
     if (na >= nb) /* same node (one span) or later: never */
         return false;
-    return (graph->compiled.closure.rows[(size_t)nb * graph->compiled.closure.row_words + na / 64] >> (na % 64)) & 1u;
+    return (graph->compiled->closure.rows[(size_t)nb * graph->compiled->closure.row_words + na / 64] >> (na % 64)) & 1u;
 }
 
 uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order)
@@ -93,7 +93,7 @@ uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order)
     bool ok = compiled(graph);
     if (order)
         *order = ok ? rg__sync_of(graph)->order_handles : NULL;
-    return ok ? graph->compiled.merge.order.count : 0;
+    return ok ? graph->compiled->merge.order.count : 0;
 }
 
 rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_command_info *out)
@@ -108,7 +108,7 @@ rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_comm
     *out = (rg_command_info){ .name = c->name, .type = c->type, .kind = c->kind, .index = i, .span = c->span,
                               .culled = rg__culled(graph, i), .queue = rg__queue_of(graph, i),
                               .batch = rg__culled(graph, i) ? RG_INDEX_NONE
-                                                            : graph->compiled.queues.node_batch[rg__node_of(graph, i)] };
+                                                            : graph->compiled->queues.node_batch[rg__node_of(graph, i)] };
     if (c->type == RG_COMMAND_TYPE_USER) {
         out->record = c->u.user.record;
         out->user = c->u.user.user;
@@ -134,11 +134,11 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
     if (s == RG__NONE)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_command_get_rendering: command '%s' is "
                           "outside spans", graph->decl.cmds[i].name);
-    const rg__span_map *map = &graph->compiled.merge.span_map[s];
+    const rg__span_map *map = &graph->compiled->merge.span_map[s];
     if (map->instance == RG__NONE)
         return rg__report(graph, RG_ERROR_CULLED, "rg_command_get_rendering: command '%s' was culled",
                           graph->decl.cmds[i].name);
-    const rg__instance *in = &graph->compiled.merge.instances[map->instance];
+    const rg__instance *in = &graph->compiled->merge.instances[map->instance];
     out->instance = map->instance;
     out->merged = in->count > 1;
     out->color_count = in->color_count;
@@ -192,12 +192,12 @@ rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, r
         const rg__access *a = &graph->decl.accesses[ai];
         if (!a->local || a->resource != t)
             continue;
-        out->input_attachment = graph->compiled.merge.access_mode[ai] == RG__MODE_INPUT;
+        out->input_attachment = graph->compiled->merge.access_mode[ai] == RG__MODE_INPUT;
         out->input_index = VK_ATTACHMENT_UNUSED;
         out->layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         if (out->input_attachment) {
-            const rg__span_map *map = &graph->compiled.merge.span_map[c->span];
-            const rg__instance *in = &graph->compiled.merge.instances[map->instance];
+            const rg__span_map *map = &graph->compiled->merge.span_map[c->span];
+            const rg__instance *in = &graph->compiled->merge.instances[map->instance];
             out->layout = VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR;
             for (uint32_t u = 0; u < in->color_count; u++)
                 if (in->colors[u].resource == t && map->inputs[u] != VK_ATTACHMENT_UNUSED)
@@ -215,7 +215,7 @@ uint32_t rg_merge_count(const rg_graph *graph)
 {
     if (graph && !rg__graph_live(graph, "rg_merge_count"))
         return 0;
-    return compiled(graph) ? graph->compiled.merge.merge_count : 0;
+    return compiled(graph) ? graph->compiled->merge.merge_count : 0;
 }
 
 rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out)
@@ -225,7 +225,7 @@ rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out
     rg_result r = start_item(graph, out, sizeof *out, "rg_merge_get", index, rg_merge_count, "merge notes");
     if (r != RG_SUCCESS)
         return r;
-    const rg__merge_note *n = &graph->compiled.merge.merges[index];
+    const rg__merge_note *n = &graph->compiled->merge.merges[index];
     out->first = (rg_command){rg__make_id(graph, graph->decl.spans[n->first].begin_cmd)};
     out->second = (rg_command){rg__make_id(graph, graph->decl.spans[n->second].begin_cmd)};
     out->merged = n->reason[0] == '\0';
@@ -395,7 +395,7 @@ rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_re
                           "on the device", graph->name);
     if (span >= graph->decl.span_count)
         return bad_index(graph, "rg_span_get_rendering", span, graph->decl.span_count, "spans");
-    if (graph->compiled.merge.span_map[span].instance == RG__NONE)
+    if (graph->compiled->merge.span_map[span].instance == RG__NONE)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_span_get_rendering: span %u was culled",
                           span);
     rg__span_rendering(graph, graph->exec->bound.spans, span, out);
@@ -480,7 +480,7 @@ uint32_t rg_batch_count(const rg_graph *graph)
 {
     if (graph && !rg__graph_live(graph, "rg_batch_count"))
         return 0;
-    return compiled(graph) ? graph->compiled.queues.batch_count : 0;
+    return compiled(graph) ? graph->compiled->queues.batch_count : 0;
 }
 
 rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out)
@@ -490,7 +490,7 @@ rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out
     rg_result res = start_item(graph, out, sizeof *out, "rg_batch_get", batch, rg_batch_count, "batches");
     if (res != RG_SUCCESS)
         return res;
-    const rg__batch *b = &graph->compiled.queues.batches[batch];
+    const rg__batch *b = &graph->compiled->queues.batches[batch];
     *out = (rg_batch_info){.queue = b->queue, .first = b->first, .last = b->last, .signal = b->signal};
     for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
         if (b->waits_on[r])
@@ -502,7 +502,7 @@ uint32_t rg_queue_note_count(const rg_graph *graph)
 {
     if (graph && !rg__graph_live(graph, "rg_queue_note_count"))
         return 0;
-    return compiled(graph) ? graph->compiled.queues.note_count : 0;
+    return compiled(graph) ? graph->compiled->queues.note_count : 0;
 }
 
 rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out)
@@ -512,7 +512,7 @@ rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note
     rg_result r = start_item(graph, out, sizeof *out, "rg_queue_note_get", index, rg_queue_note_count, "queue notes");
     if (r != RG_SUCCESS)
         return r;
-    const rg__queue_note *n = &graph->compiled.queues.notes[index];
+    const rg__queue_note *n = &graph->compiled->queues.notes[index];
     *out = (rg_queue_note){{rg__make_id(graph, n->cmd)}, graph->decl.cmds[n->cmd].queue, n->reason};
     return RG_SUCCESS;
 }
@@ -532,7 +532,7 @@ rg_result rg_chunk_get(const rg_graph *graph, uint32_t chunk, rg_chunk_info *out
     const rg__chunk *c = &f->chunks[chunk];
     *out = (rg_chunk_info){
         .batch = c->batch,
-        .queue = graph->compiled.queues.batches[c->batch].queue,
+        .queue = graph->compiled->queues.batches[c->batch].queue,
         .first = c->first,
         .count = c->count,
         .cost = c->cost,

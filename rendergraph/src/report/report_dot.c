@@ -50,8 +50,8 @@ static void put_barrier(FILE *f, const rg_graph *g, const rg__barrier *b)
 /* The merged instance of span s, or NULL when its instance is s alone. */
 static const rg__instance *merged_instance(const rg_graph *g, uint32_t s)
 {
-    uint32_t ii = g->compiled.merge.span_map[s].instance;
-    return ii != RG__NONE && g->compiled.merge.instances[ii].count > 1 ? &g->compiled.merge.instances[ii] : NULL;
+    uint32_t ii = g->compiled->merge.span_map[s].instance;
+    return ii != RG__NONE && g->compiled->merge.instances[ii].count > 1 ? &g->compiled->merge.instances[ii] : NULL;
 }
 
 static uint32_t span_node(const rg_graph *g, uint32_t s) { return rg__node_of(g, g->decl.spans[s].begin_cmd); }
@@ -60,8 +60,8 @@ static uint32_t span_node(const rg_graph *g, uint32_t s) { return rg__node_of(g,
  * clusters inside it. */
 static void put_instance(FILE *f, const rg_graph *g, const rg__instance *in)
 {
-    const uint32_t *spans = &g->compiled.merge.instance_spans[in->first];
-    fprintf(f, "  subgraph cluster_i%u {\n    label=\"instance: ", g->compiled.merge.span_map[spans[0]].instance);
+    const uint32_t *spans = &g->compiled->merge.instance_spans[in->first];
+    fprintf(f, "  subgraph cluster_i%u {\n    label=\"instance: ", g->compiled->merge.span_map[spans[0]].instance);
     for (uint32_t k = 0; k < in->count; k++) {
         fputs(k ? " + " : "", f);
         put_label(f, g->decl.cmds[g->decl.spans[spans[k]].begin_cmd].name);
@@ -69,10 +69,10 @@ static void put_instance(FILE *f, const rg_graph *g, const rg__instance *in)
     fprintf(f, " (merged)\";\n");
     for (uint32_t k = 0; k < in->count; k++) {
         uint32_t n = span_node(g, spans[k]);
-        uint32_t first = g->compiled.nodes.first_cmd[n], end = g->compiled.nodes.first_cmd[n + 1];
+        uint32_t first = g->compiled->nodes.first_cmd[n], end = g->compiled->nodes.first_cmd[n + 1];
         fprintf(f, "    subgraph cluster_%u {\n      label=\"span ", n);
         put_label(f, g->decl.cmds[first].name);
-        fprintf(f, " (level %u)\";\n", g->compiled.levels.node_level[n]);
+        fprintf(f, " (level %u)\";\n", g->compiled->levels.node_level[n]);
         for (uint32_t c = first; c < end; c++)
             put_cmd(f, g, c, "      ");
         for (uint32_t c = first; c + 1 < end; c++)
@@ -86,22 +86,22 @@ static void put_instance(FILE *f, const rg_graph *g, const rg__instance *in)
  * instance's. */
 static void put_node(FILE *f, const rg_graph *g, uint32_t n)
 {
-    uint32_t first = g->compiled.nodes.first_cmd[n], end = g->compiled.nodes.first_cmd[n + 1];
+    uint32_t first = g->compiled->nodes.first_cmd[n], end = g->compiled->nodes.first_cmd[n + 1];
     bool span = g->decl.cmds[first].span != RG__NONE;
     const rg__instance *in = span ? merged_instance(g, g->decl.cmds[first].span) : NULL;
     if (in) {
         /* Drawn whole where its first span's node comes. */
-        if (n == span_node(g, g->compiled.merge.instance_spans[in->first]))
+        if (n == span_node(g, g->compiled->merge.instance_spans[in->first]))
             put_instance(f, g, in);
         return;
     }
     if (span) {
         fprintf(f, "  subgraph cluster_%u {\n    label=\"span ", n);
         put_label(f, g->decl.cmds[first].name);
-        if (g->compiled.cull.node_culled[n])
+        if (g->compiled->cull.node_culled[n])
             fprintf(f, " (culled)\";\n    color=gray;\n    fontcolor=gray;\n");
         else
-            fprintf(f, " (level %u)\";\n", g->compiled.levels.node_level[n]);
+            fprintf(f, " (level %u)\";\n", g->compiled->levels.node_level[n]);
     }
     for (uint32_t c = first; c < end; c++)
         put_cmd(f, g, c, span ? "    " : "  ");
@@ -116,11 +116,11 @@ static void put_node(FILE *f, const rg_graph *g, uint32_t n)
  * when it has none. */
 static void put_batch_end(FILE *f, const rg_graph *g, uint32_t b)
 {
-    const rg__batch *x = &g->compiled.queues.batches[b];
+    const rg__batch *x = &g->compiled->queues.batches[b];
     if (x->first == RG__NONE)
         fprintf(f, "q%u", b);
     else
-        fprintf(f, "c%u", g->compiled.merge.order.cmds[x->last]);
+        fprintf(f, "c%u", g->compiled->merge.order.cmds[x->last]);
 }
 
 /* A graph on several queues: each queue a lane (cluster) of its nodes;
@@ -131,7 +131,7 @@ static void put_batch_end(FILE *f, const rg_graph *g, uint32_t b)
 static void put_lanes(FILE *f, const rg_graph *g)
 {
     static const char *colors[RG_QUEUE_COUNT] = {"black", "blue", "darkgreen"};
-    const rg__compiled *cc = &g->compiled;
+    const rg__compiled *cc = g->compiled;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         if (!(cc->queues.queues_used & (1u << q)))
             continue;
@@ -170,18 +170,18 @@ static void write_graph(FILE *f, const rg_graph *g)
     fprintf(f, "digraph \"");
     put_label(f, g->name);
     fprintf(f, "\" {\n  node [fontname=monospace];\n");
-    if (g->compiled.queues.queues_used != 1u << RG_QUEUE_GRAPHICS)
+    if (g->compiled->queues.queues_used != 1u << RG_QUEUE_GRAPHICS)
         put_lanes(f, g);
     else
-        for (uint32_t n = 0; n < g->compiled.nodes.count; n++)
+        for (uint32_t n = 0; n < g->compiled->nodes.count; n++)
             put_node(f, g, n);
     /* Hazard edges from the last command of the earlier node to the first
      * of the later one. */
-    for (uint32_t e = 0; e < g->compiled.closure.reduced_count; e++)
-        fprintf(f, "  c%u -> c%u;\n", g->compiled.nodes.first_cmd[g->compiled.closure.reduced[2 * e] + 1] - 1,
-                g->compiled.nodes.first_cmd[g->compiled.closure.reduced[2 * e + 1]]);
-    for (uint32_t i = 0; i < g->compiled.merge.merge_count; i++) {
-        const rg__merge_note *m = &g->compiled.merge.merges[i];
+    for (uint32_t e = 0; e < g->compiled->closure.reduced_count; e++)
+        fprintf(f, "  c%u -> c%u;\n", g->compiled->nodes.first_cmd[g->compiled->closure.reduced[2 * e] + 1] - 1,
+                g->compiled->nodes.first_cmd[g->compiled->closure.reduced[2 * e + 1]]);
+    for (uint32_t i = 0; i < g->compiled->merge.merge_count; i++) {
+        const rg__merge_note *m = &g->compiled->merge.merges[i];
         if (!m->reason[0])
             continue;
         fprintf(f, "  c%u -> c%u [style=dashed, constraint=false, label=\"not merged: ",
@@ -189,15 +189,15 @@ static void write_graph(FILE *f, const rg_graph *g)
         put_label(f, m->reason);
         fprintf(f, "\"];\n");
     }
-    for (uint32_t p = 0; p <= g->compiled.merge.order.count; p++) {
+    for (uint32_t p = 0; p <= g->compiled->merge.order.count; p++) {
         uint32_t b0 = rg__sync_of(g)->point_start[p], b1 = rg__sync_of(g)->point_start[p + 1];
         if (b0 == b1)
             continue;
         fprintf(f, "  b%u [shape=note, label=\"", p);
         for (uint32_t b = b0; b < b1; b++)
             put_barrier(f, g, &rg__sync_of(g)->barriers[b]);
-        if (p < g->compiled.merge.order.count)
-            fprintf(f, "\"];\n  b%u -> c%u [style=dashed, arrowhead=none];\n", p, g->compiled.merge.order.cmds[p]);
+        if (p < g->compiled->merge.order.count)
+            fprintf(f, "\"];\n  b%u -> c%u [style=dashed, arrowhead=none];\n", p, g->compiled->merge.order.cmds[p]);
         else
             fprintf(f, "\"];\n");
     }

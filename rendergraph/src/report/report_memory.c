@@ -96,7 +96,7 @@ typedef struct traffic {
 
 static rg_result traffic_of(const rg_graph *graph, const char *what, traffic *t)
 {
-    t->per = rg__malloc(graph, ((size_t)graph->compiled.merge.instance_count + 1) * sizeof *t->per);
+    t->per = rg__malloc(graph, ((size_t)graph->compiled->merge.instance_count + 1) * sizeof *t->per);
     rg_result r = t->per ? rg__tile_traffic(graph, t->per, &t->outside, &t->total) : RG_ERROR_OUT_OF_MEMORY;
     if (r != RG_SUCCESS) {
         rg__free(graph, t->per);
@@ -129,7 +129,7 @@ static const char *span_name(const rg_graph *g, uint32_t s) { return g->decl.cmd
  * that therefore were not created. */
 static void culled_lines(const rg_graph *g, FILE *out)
 {
-    if (g->compiled.cull.culled_count == 0)
+    if (g->compiled->cull.culled_count == 0)
         return;
     fprintf(out, "culled (nothing observable reads their results):");
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
@@ -155,11 +155,11 @@ static void culled_lines(const rg_graph *g, FILE *out)
  * escaped). */
 static void put_instance(FILE *f, const rg_graph *g, uint32_t ii, void (*put)(FILE *, const char *))
 {
-    const rg__instance *in = &g->compiled.merge.instances[ii];
+    const rg__instance *in = &g->compiled->merge.instances[ii];
     for (uint32_t k = 0; k < in->count; k++) {
         if (k)
             fputs(" + ", f);
-        put(f, span_name(g, g->compiled.merge.instance_spans[in->first + k]));
+        put(f, span_name(g, g->compiled->merge.instance_spans[in->first + k]));
     }
 }
 
@@ -171,7 +171,7 @@ static void put_raw(FILE *f, const char *s) { fputs(s, f); }
  * kept on graphics. */
 static void queue_lines(const rg_graph *g, FILE *out)
 {
-    const rg__compiled *cc = &g->compiled;
+    const rg__compiled *cc = g->compiled;
     if (cc->queues.queues_used != 1u << RG_QUEUE_GRAPHICS) {
         fprintf(out, "queues: %u batches per frame (semaphore values relative to the frame's start)\n",
                 cc->queues.batch_count);
@@ -210,7 +210,7 @@ static void queue_lines(const rg_graph *g, FILE *out)
  * the bins its area takes with colour and depth at its sample count. */
 static void put_tile_use(FILE *out, const rg_graph *g, const rg_tile_info *t, uint32_t ii)
 {
-    const rg__instance *in = &g->compiled.merge.instances[ii];
+    const rg__instance *in = &g->compiled->merge.instances[ii];
     uint32_t color = 0, depth = 0, samples = 1;
     for (uint32_t c = 0; c <= in->color_count; c++) {
         const rg__inst_att *att = c < in->color_count ? &in->colors[c] : in->has_depth ? &in->depth : NULL;
@@ -221,7 +221,7 @@ static void put_tile_use(FILE *out, const rg_graph *g, const rg_tile_info *t, ui
         samples = (uint32_t)r->samples;
     }
     fprintf(out, "; colour %u B per pixel per sample", color);
-    const VkRect2D *area = &g->decl.spans[g->compiled.merge.instance_spans[in->first]].area;
+    const VkRect2D *area = &g->decl.spans[g->compiled->merge.instance_spans[in->first]].area;
     uint64_t bytes = (uint64_t)area->extent.width * area->extent.height * (color + depth) * samples;
     if (t->tile_memory)
         fprintf(out, ", %llu bin%s of %llu KiB", (unsigned long long)((bytes + t->tile_memory - 1) / t->tile_memory),
@@ -245,12 +245,12 @@ static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
         fprintf(out, "no tile memory\n");
     fprintf(out, "tile traffic per frame (estimate: attachment loads, stores, resolves, and reads of what the frame "
                  "wrote)\n");
-    for (uint32_t ii = 0; ii < g->compiled.merge.instance_count; ii++) {
+    for (uint32_t ii = 0; ii < g->compiled->merge.instance_count; ii++) {
         const rg_tile_traffic *x = &t->per[ii];
         fprintf(out, "  instance %u '", ii);
         put_instance(out, g, ii, put_raw);
         fprintf(out, "'%s: loads %.2f MiB, stores %.2f MiB, resolves %.2f MiB, sampled %.2f MiB, total %.2f MiB",
-                g->compiled.merge.instances[ii].count > 1 ? " (merged)" : "", mib(x->loads), mib(x->stores),
+                g->compiled->merge.instances[ii].count > 1 ? " (merged)" : "", mib(x->loads), mib(x->stores),
                 mib(x->resolves), mib(x->sampled), mib(x->total));
         put_tile_use(out, g, &tile, ii);
         fprintf(out, "\n");
@@ -262,8 +262,8 @@ static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
             "(%.2f MiB)\n",
             mib(x->loads), mib(x->stores), mib(x->resolves), mib(x->sampled), (unsigned long long)x->total,
             mib(x->total));
-    for (uint32_t i = 0; i < g->compiled.merge.merge_count; i++) {
-        const rg__merge_note *n = &g->compiled.merge.merges[i];
+    for (uint32_t i = 0; i < g->compiled->merge.merge_count; i++) {
+        const rg__merge_note *n = &g->compiled->merge.merges[i];
         fprintf(out, "merge '%s' -> '%s': %s%s\n", span_name(g, n->first), span_name(g, n->second),
                 n->reason[0] ? "not merged: " : "merged", n->reason);
     }
@@ -371,10 +371,10 @@ static void json_counts(FILE *f, const rg_tile_traffic *x)
 static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
 {
     fprintf(f, "\n  ],\n  \"tile_traffic\": {\n    \"instances\": [");
-    for (uint32_t ii = 0; ii < g->compiled.merge.instance_count; ii++) {
+    for (uint32_t ii = 0; ii < g->compiled->merge.instance_count; ii++) {
         fprintf(f, "%s\n      {\"spans\": \"", ii ? "," : "");
         put_instance(f, g, ii, put_name);
-        fprintf(f, "\", \"merged\": %s, ", g->compiled.merge.instances[ii].count > 1 ? "true" : "false");
+        fprintf(f, "\", \"merged\": %s, ", g->compiled->merge.instances[ii].count > 1 ? "true" : "false");
         json_counts(f, &t->per[ii]);
         fputc('}', f);
     }
@@ -382,8 +382,8 @@ static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
             (unsigned long long)t->outside.sampled);
     json_counts(f, &t->total);
     fprintf(f, "}\n  },\n  \"merges\": [");
-    for (uint32_t i = 0; i < g->compiled.merge.merge_count; i++) {
-        const rg__merge_note *n = &g->compiled.merge.merges[i];
+    for (uint32_t i = 0; i < g->compiled->merge.merge_count; i++) {
+        const rg__merge_note *n = &g->compiled->merge.merges[i];
         fprintf(f, "%s\n    {\"first\": \"", i ? "," : "");
         put_name(f, span_name(g, n->first));
         fprintf(f, "\", \"second\": \"");
@@ -483,7 +483,7 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
         r = open_for(graph, "rg_memory_timeline_svg", path, &f);
     if (r != RG_SUCCESS)
         return r;
-    double width = 2 * SVG_MARGIN + SVG_COL * (graph->compiled.merge.order.count ? graph->compiled.merge.order.count : 1);
+    double width = 2 * SVG_MARGIN + SVG_COL * (graph->compiled->merge.order.count ? graph->compiled->merge.order.count : 1);
     double height = SVG_MARGIN + (SVG_POOL_H + 2 * SVG_MARGIN) * (p->pool_count ? p->pool_count : 1);
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "

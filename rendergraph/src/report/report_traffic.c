@@ -90,7 +90,7 @@ static uint64_t sampled_bytes(const rg_graph *g, uint32_t ai, const uint8_t *wri
 {
     const rg__access *a = &g->decl.accesses[ai];
     const rg__resource *r = &g->decl.resources[a->resource];
-    if (!r->is_texture || a->role != RG__ROLE_NORMAL || g->compiled.merge.access_mode[ai] == RG__MODE_INPUT)
+    if (!r->is_texture || a->role != RG__ROLE_NORMAL || g->compiled->merge.access_mode[ai] == RG__MODE_INPUT)
         return 0;
     VkPipelineStageFlags2 stage;
     VkAccessFlags2 mask;
@@ -123,7 +123,7 @@ static void mark_written(const rg_graph *g, uint32_t ai, uint8_t *written)
 
 rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traffic *outside, rg_tile_traffic *total)
 {
-    const rg__compiled *c = &g->compiled;
+    const rg__compiled *c = g->compiled;
     uint8_t *written = rg__calloc(g, (size_t)g->decl.sub_total + 1, 1);
     if (!written)
         return RG_ERROR_OUT_OF_MEMORY;
@@ -164,7 +164,7 @@ uint32_t rg_instance_count(const rg_graph *graph)
 {
     if (graph && !rg__graph_live(graph, "rg_instance_count"))
         return 0;
-    return compiled(graph) ? graph->compiled.merge.instance_count : 0;
+    return compiled(graph) ? graph->compiled->merge.instance_count : 0;
 }
 
 rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_traffic *out)
@@ -179,7 +179,7 @@ rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_
     memset(out, 0, sizeof *out);
     if (!compiled(graph))
         return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_tile_traffic_get: graph '%s' is not compiled", graph->name);
-    uint32_t count = graph->compiled.merge.instance_count;
+    uint32_t count = graph->compiled->merge.instance_count;
     if (instance != RG_INDEX_NONE && instance >= count)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT,
                           "rg_tile_traffic_get: instance %u of graph '%s', which has %u rendering instances", instance,

@@ -67,7 +67,7 @@ static rg_result live_edges(sched *s);
 static rg_result build(sched *s)
 {
     const rg_graph *g = s->g;
-    const rg__compiled *c = &g->compiled;
+    const rg__compiled *c = g->compiled;
     uint32_t rc = g->decl.resource_count;
     s->bytes = rg__calloc(g, (size_t)rc + 1, sizeof *s->bytes);
     uint32_t *seen = rg__malloc(g, ((size_t)rc + 1) * sizeof *seen);
@@ -145,7 +145,7 @@ static bool pair_push(const rg_graph *g, uint32_t **pairs, size_t *count, size_t
 static rg_result live_edges(sched *s)
 {
     const rg_graph *g = s->g;
-    const rg__compiled *c = &s->g->compiled;
+    const rg__compiled *c = s->g->compiled;
     uint32_t *in_start = rg__calloc(g, (size_t)c->nodes.count + 2, sizeof *in_start);
     uint32_t *stamp = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *stamp);
     uint32_t *stack = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *stack);
@@ -387,7 +387,7 @@ static rg_result as_is(sched *s, rg__order *out)
 
 rg_result rg__compile_schedule(const rg_graph *g, rg__schedule *out)
 {
-    const rg__compiled *c = &g->compiled;
+    const rg__compiled *c = g->compiled;
     sched s = {.g = g};
     s.node = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *s.node);
     s.live = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *s.live);

@@ -25,7 +25,7 @@ typedef struct rg__sched {
 static inline uint8_t rg__sched_class(const rg__sched *s, uint32_t i)
 {
     const rg_graph *g = s->g;
-    const rg__cmd *c = &g->decl.cmds[g->compiled.nodes.first_cmd[s->node[i]]];
+    const rg__cmd *c = &g->decl.cmds[g->compiled->nodes.first_cmd[s->node[i]]];
     if (rg__one_queue(g) || c->span != RG__NONE)
         return 0;
     if (c->queue == RG_QUEUE_COMPUTE && g->caps.compute_queue)
