@@ -18,21 +18,24 @@
  * when the key its result was made from changed (the declaration's hash;
  * for results that carry public handles, the handle tag too).
  *
- * The model is split by layer, a header each, and a file includes the
- * layers it reads or owns: base.h (names and limits, status, errors, the
- * log, memory, handles, the one-thread rule), names.h (values as text,
- * object names), device.h (the device, its function table, retirement),
- * declare/results.h (the declaration records), compile/results.h (the compile
- * stages' results), place/results.h (what placement makes), execute/results.h
- * (what changes from frame to frame), and this header, whose struct rg_graph holds the
- * declaration, the compile results and the placement by value and so
- * includes their headers. The functions of the later layers, which read
- * the graph, are in compile/stages.h, place/stages.h, execute/stages.h and
- * report/stages.h.
+ * The model is split by layer, a folder each (docs/internals.md), and a
+ * file includes the layers it reads or owns: base/base.h (names and
+ * limits, status, errors, the log, memory, handles, the one-thread rule),
+ * base/names.h (values as text, object names), base/device.h (the device,
+ * its function table, retirement), declare/results.h (the declaration
+ * records), compile/results.h (the compile stages' results),
+ * place/results.h (what placement makes), execute/results.h (what changes
+ * from frame to frame), and this header, whose struct rg_graph holds the
+ * declaration by value and the rest behind pointers, so that it includes
+ * nothing above declare/ (scripts/check_layers.sh). The functions of the
+ * later layers, which read the graph, are in compile/stages.h,
+ * place/stages.h, execute/stages.h and report/stages.h.
  *
- * A graph goes through stages, each in a file named for it, each reading
- * only what earlier stages made (rendergraph/CMakeLists.txt lists the files
- * in this order, and scripts/check_stages.sh fails the build's tests when a
+ * A graph goes through stages, each in a file named for it, in the folder
+ * of its layer (base/, declare/, compile/ with compile/schedule/, place/,
+ * execute/, report/; graph.c and graph_execute.c here), each reading only
+ * what earlier stages made (rendergraph/CMakeLists.txt lists the files in
+ * this order, and scripts/check_stages.sh fails the build's tests when a
  * file calls into a later one):
  *
  *   names.c                Vulkan values as text; debug-utils object names
@@ -55,7 +58,8 @@
  *                          earlier in the frame writes (an error)
  *   compile_order.c        levels (longest path) and an execution order; the
  *                          helper every stage that makes an order uses
- *   compile_schedule.c     the order with the lower peak of live bytes
+ *   compile_schedule.c     the order with the lower peak of live bytes (with
+ *                          compile_order_search.c, compile_exact_order.c)
  *   compile_merge.c        rendering instances: spans merged by local read,
  *                          made adjacent where the DAG allows; each
  *                          access's effective stage, access and layout
@@ -83,6 +87,8 @@
  *   record_timings.c       GPU timings: timestamps written, results read
  *   record_labels.c        debug labels around batches, spans, commands
  *   execute_chunks.c       a frame cut into chunks of about equal cost
+ *   import_objects.c       an import's objects given per frame, their usage
+ *                          checked against what the compile derived
  *   execute.c              recording a placed graph, chunk by chunk
  *   workers.c              threads that record a frame's chunks
  *   submit.c               submitting a frame's batches
@@ -100,8 +106,8 @@
  *   graph_execute.c        the execute entry points (rg_execute, the
  *                          chunked frame), placing first when needed
  */
-#ifndef RG_GRAPH_H
-#define RG_GRAPH_H
+#ifndef RG_MODEL_H
+#define RG_MODEL_H
 
 #include "declare/results.h"
 #include "base/thread.h"
