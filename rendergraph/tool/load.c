@@ -1,6 +1,6 @@
 /* Loading a frame file for a tile profile and a size, and placing it
- * without a device. The graph's log is collected: its INFO notices are
- * the only place compile says why a command was culled. */
+ * without a device. The graph's log is collected: the plan prints its
+ * notes. */
 #include "rgtool.h"
 
 #include <stdlib.h>

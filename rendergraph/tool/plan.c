@@ -28,22 +28,6 @@ static uint32_t position_of(const handle_pos *map, uint32_t count, rg_command co
 
 static const char *or_empty(const char *s) { return s ? s : ""; }
 
-/* The reason of the culled notice naming `name` ("command 'x' is culled:
- * why", "span 'x' is culled: why"), pointing into the note; NULL if none. */
-static const char *cull_reason(const rgt_frame *f, const char *name)
-{
-    char needle[300];
-    snprintf(needle, sizeof needle, "'%s' is culled: ", name);
-    for (uint32_t i = 0; i < f->note_count; i++) {
-        if (f->notes[i].level != RG_LOG_INFO)
-            continue;
-        const char *hit = strstr(f->notes[i].text, needle);
-        if (hit)
-            return hit + strlen(needle);
-    }
-    return NULL;
-}
-
 static bool gather_order(const rgt_frame *f, rgt_plan *p, handle_pos **map_out)
 {
     const rg_command *order = NULL;
@@ -120,15 +104,15 @@ static bool gather_barriers(const rgt_frame *f, rgt_plan *p, const handle_pos *m
 }
 
 /* Culled commands, in declaration order (rg_command_info.culled of each
- * declared command's handle); reasons come from the log's notices, and a
- * command of a culled span takes its span's reason. */
+ * declared command's handle, with its cull_reason: a command of a culled
+ * span has its span's). */
 static bool gather_culled(const rgt_frame *f, rgt_plan *p)
 {
     uint32_t n = rg_declared_command_count(f->graph);
     p->culled = calloc(n ? n : 1, sizeof *p->culled);
     if (!p->culled)
         return false;
-    const char *span = NULL, *span_reason = NULL;
+    const char *span = NULL;
     uint32_t span_index = RG_INDEX_NONE, spans = 0;
     for (uint32_t i = 0; i < n; i++) {
         rg_declared_command dc;
@@ -139,11 +123,9 @@ static bool gather_culled(const rgt_frame *f, rgt_plan *p)
         if (begins) {
             span = name;
             span_index = spans++;
-            span_reason = cull_reason(f, name);
         }
         rg_command_info info;
         if (rg_command_get_info(f->graph, dc.command, &info) == RG_SUCCESS && info.culled) {
-            const char *reason = cull_reason(f, name);
             bool inside = span && !begins;
             p->culled[p->culled_count++] = (rgt_command){.name = name,
                                                          .type = dc.type,
@@ -155,14 +137,10 @@ static bool gather_culled(const rgt_frame *f, rgt_plan *p)
                                                          .span = span ? span_index : RG_INDEX_NONE,
                                                          .instance = RG_INDEX_NONE,
                                                          .span_name = inside ? span : NULL,
-                                                         .cull_reason = reason   ? reason
-                                                                        : inside ? span_reason
-                                                                                 : NULL};
+                                                         .cull_reason = info.cull_reason};
         }
-        if (dc.type == RG_COMMAND_TYPE_END_RENDERING) {
+        if (dc.type == RG_COMMAND_TYPE_END_RENDERING)
             span = NULL;
-            span_reason = NULL;
-        }
     }
     return true;
 }

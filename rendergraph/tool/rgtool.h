@@ -102,7 +102,7 @@ typedef struct rgt_queue_note {
 } rgt_queue_note;
 
 /* What compile and placement decided, as data. Pointers borrow from the
- * frame (names) and its notes (cull reasons): free the plan first. */
+ * frame (names, cull reasons) and its notes: free the plan first. */
 typedef struct rgt_plan {
     const char *file;
     rgf_frame_info info;

@@ -59,6 +59,15 @@ Test(rg_cull, dead_branch_is_culled)
     cr_expect_not(culled(g, l));
     cr_expect(culled(g, d));
     cr_expect(culled(g, dd), "a span is culled whole");
+    /* Why, as data: the span's reason for each of its commands, none for
+     * what runs (rgtool reads it; the log's notice says the same). */
+    rg_command_info ci;
+    cr_assert_eq(rg_command_get_info(g, dd, &ci), RG_SUCCESS);
+    cr_expect_str_eq(ci.cull_reason ? ci.cull_reason : "", "nothing observable reads 'debug view'");
+    cr_assert_eq(rg_command_get_info(g, d, &ci), RG_SUCCESS);
+    cr_expect_str_eq(ci.cull_reason ? ci.cull_reason : "", "nothing observable reads 'debug view'");
+    cr_assert_eq(rg_command_get_info(g, draw, &ci), RG_SUCCESS);
+    cr_expect_null(ci.cull_reason);
     /* Pipeline-building code asks every draw's rendering state: a culled
      * one answers with its own code, so the caller skips it. */
     rg_command_rendering rendering;
@@ -172,6 +181,15 @@ Test(rg_cull, reading_an_import_is_not_observable)
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     cr_expect(culled(g, reader));
     cr_expect_not(culled(g, writer));
+    rg_command_info ci;
+    cr_assert_eq(rg_command_get_info(g, reader, &ci), RG_SUCCESS);
+    cr_expect_str_eq(ci.cull_reason ? ci.cull_reason : "", "nothing observable reads 't'");
+    /* A command that declares no write at all says so. */
+    rg_command silent = test_outside(g, "reads only", TEX(out, RG_USAGE_SAMPLED_COMPUTE));
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(rg_command_get_info(g, silent, &ci), RG_SUCCESS);
+    cr_expect(ci.culled && ci.cull_reason && strstr(ci.cull_reason, "it declares no write"), "%s",
+              ci.cull_reason ? ci.cull_reason : "(none)");
     rg_graph_destroy(g);
 }
 

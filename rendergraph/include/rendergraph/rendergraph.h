@@ -359,8 +359,7 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out);
  * it (an ERROR naming it) loses its Vulkan objects now and refuses every
  * call but rg_graph_destroy (docs/lifetimes.md). NULL: no-op. */
 void rg_device_destroy(rg_device *device);
-/* What graphs on the device compile for (rg_graph_desc.caps overrides it);
- * zeroed for NULL. */
+/* What graphs on the device compile for (rg_graph_desc.caps overrides it); zeroed for NULL. */
 rg_device_caps rg_device_get_caps(const rg_device *device);
 /* The VkDevice given at creation; VK_NULL_HANDLE for NULL. */
 VkDevice rg_device_handle(const rg_device *device);
@@ -903,6 +902,7 @@ typedef struct rg_command_info {
     rg_record_fn record;              /* user commands: as declared */
     void *user;
     bool culled;                      /* not recorded (see "Culling") */
+    const char *cull_reason;          /* why culled, as the log's notice says; NULL when it runs */
     rg_queue queue;                   /* the queue it runs on (see "Queues") */
     uint32_t batch;                   /* its batch (rg_batch_get); RG_INDEX_NONE when culled */
 } rg_command_info;

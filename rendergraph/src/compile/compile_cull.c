@@ -17,6 +17,7 @@
  */
 #include "compile/stages.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,75 @@ static bool observable(const rg_graph *g, uint32_t n)
     return false;
 }
 
+/* Why culled node n does not run: what it writes, which nothing
+ * observable reads ("'a', 'b' or 'c'"), or that it declares no write at
+ * all. */
+static void culled_reason(const rg_graph *g, uint32_t n, char *out, size_t size)
+{
+    const rg__compiled *cc = g->compiled;
+    uint32_t names[4], count = 0, more = 0;
+    for (uint32_t ci = cc->nodes.first_cmd[n]; ci < cc->nodes.first_cmd[n + 1]; ci++) {
+        const rg__cmd *cmd = &g->decl.cmds[ci];
+        for (uint32_t k = 0; k < cmd->access_count; k++) {
+            const rg__access *a = &g->decl.accesses[cmd->first_access + k];
+            if (!a->write || a->role == RG__ROLE_LIFETIME)
+                continue;
+            bool seen = false;
+            for (uint32_t i = 0; i < count && !seen; i++)
+                seen = names[i] == a->resource;
+            if (!seen && count < 4)
+                names[count++] = a->resource;
+            else if (!seen)
+                more++;
+        }
+    }
+    if (count == 0) {
+        snprintf(out, size, "it declares no write (declare side_effects for effects the graph cannot see)");
+        return;
+    }
+    int len = snprintf(out, size, "nothing observable reads");
+    for (uint32_t i = 0; i < count && len >= 0 && (size_t)len < size; i++)
+        len += snprintf(out + len, size - (size_t)len, "%s'%s'",
+                        i == 0                    ? " "
+                        : i + 1 == count && !more ? " or "
+                                                  : ", ",
+                        g->decl.resources[names[i]].name);
+    if (more && len >= 0 && (size_t)len < size)
+        snprintf(out + len, size - (size_t)len, " or %u more", more);
+}
+
+/* Each culled node's reason as text, one string after another: the
+ * reason rg_command_info and the log's notice give. */
+static rg_result reasons(const rg_graph *g, rg__cull *out)
+{
+    const rg__nodes *nodes = &g->compiled->nodes;
+    if (out->culled_count == 0)
+        return RG_SUCCESS;
+    uint32_t *at = rg__malloc(g, ((size_t)nodes->count + 1) * sizeof *at);
+    out->reason_at = at;
+    if (!at)
+        return RG_ERROR_OUT_OF_MEMORY;
+    char *text = NULL;
+    uint32_t len = 0, cap = 0;
+    for (uint32_t n = 0; n < nodes->count; n++) {
+        at[n] = RG__NONE;
+        if (!out->node_culled[n])
+            continue;
+        char why[320];
+        culled_reason(g, n, why, sizeof why);
+        uint32_t need = (uint32_t)strlen(why) + 1;
+        if (!rg__grow(g, (void **)&text, &cap, len + need, 1)) {
+            rg__free(g, text);
+            return RG_ERROR_OUT_OF_MEMORY;
+        }
+        memcpy(text + len, why, need);
+        at[n] = len;
+        len += need;
+    }
+    out->reasons = text;
+    return RG_SUCCESS;
+}
+
 rg_result rg__compile_cull(const rg_graph *g, rg__cull *out)
 {
     const rg__nodes *nodes = &g->compiled->nodes;
@@ -100,11 +170,11 @@ rg_result rg__compile_cull(const rg_graph *g, rg__cull *out)
         }
     }
     rg__free(g, needed);
-    return RG_SUCCESS;
+    return reasons(g, out);
 }
 
 void rg__cull_free(const rg_graph *g, rg__cull *c)
 {
-    rg__free(g, c->node_culled);
+    RG__FREE_ALL(g, c->node_culled, c->reason_at, c->reasons);
     *c = (rg__cull){0};
 }

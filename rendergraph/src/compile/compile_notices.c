@@ -7,44 +7,6 @@
 
 #include <stdio.h>
 
-/* Why culled command c (outside spans, or a span's begin) does not run:
- * what its node writes, which nothing observable reads ("'a', 'b' or
- * 'c'"), or that it declares no write at all. */
-static void culled_reason(const rg_graph *g, uint32_t c, char *out, size_t size)
-{
-    const rg__compiled *cc = g->compiled;
-    uint32_t n = rg__node_of(g, c);
-    uint32_t names[4], count = 0, more = 0;
-    for (uint32_t ci = cc->nodes.first_cmd[n]; ci < cc->nodes.first_cmd[n + 1]; ci++) {
-        const rg__cmd *cmd = &g->decl.cmds[ci];
-        for (uint32_t k = 0; k < cmd->access_count; k++) {
-            const rg__access *a = &g->decl.accesses[cmd->first_access + k];
-            if (!a->write || a->role == RG__ROLE_LIFETIME)
-                continue;
-            bool seen = false;
-            for (uint32_t i = 0; i < count && !seen; i++)
-                seen = names[i] == a->resource;
-            if (!seen && count < 4)
-                names[count++] = a->resource;
-            else if (!seen)
-                more++;
-        }
-    }
-    if (count == 0) {
-        snprintf(out, size, "it declares no write (declare side_effects for effects the graph cannot see)");
-        return;
-    }
-    int len = snprintf(out, size, "nothing observable reads");
-    for (uint32_t i = 0; i < count && len >= 0 && (size_t)len < size; i++)
-        len += snprintf(out + len, size - (size_t)len, "%s'%s'",
-                        i == 0                    ? " "
-                        : i + 1 == count && !more ? " or "
-                                                  : ", ",
-                        g->decl.resources[names[i]].name);
-    if (more && len >= 0 && (size_t)len < size)
-        snprintf(out + len, size - (size_t)len, " or %u more", more);
-}
-
 /* The log's notices of a compile (rg_log_fn): what will not run and why,
  * what is not created, what is not transient only for a load or store
  * op, what stays off the queue it is eligible for. */
@@ -54,12 +16,9 @@ void rg__compile_notices(const rg_graph *g)
         return;
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
-        if (rg__culled(g, c) && (cmd->span == RG__NONE || cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING)) {
-            char why[320];
-            culled_reason(g, c, why, sizeof why);
+        if (rg__culled(g, c) && (cmd->span == RG__NONE || cmd->type == RG_COMMAND_TYPE_BEGIN_RENDERING))
             rg__log(g, RG_LOG_INFO, "%s '%s' is culled: %s", cmd->span == RG__NONE ? "command" : "span", cmd->name,
-                    why);
-        }
+                    rg__cull_reason(g, c));
     }
     for (uint32_t ri = 0; ri < g->decl.resource_count; ri++) {
         const rg__resource *r = &g->decl.resources[ri];

@@ -123,6 +123,10 @@ typedef struct rg__closure {
 typedef struct rg__cull {
     const uint8_t *node_culled;       /* per node: not recorded */
     uint32_t culled_count;            /* commands culled */
+    /* Per node: where in reasons its reason starts (RG__NONE: kept); NULL
+     * when nothing is culled. */
+    const uint32_t *reason_at;
+    const char *reasons;
 } rg__cull;
 
 /* An order of the commands that run (culled ones left out): compile_order

@@ -25,6 +25,14 @@ static inline bool rg__culled(const rg_graph *g, uint32_t c)
 {
     return g->compiled->cull.node_culled && g->compiled->cull.node_culled[rg__node_of(g, c)];
 }
+/* Why command c is culled, as rg_command_info.cull_reason gives it; NULL
+ * when it runs. */
+static inline const char *rg__cull_reason(const rg_graph *g, uint32_t c)
+{
+    const rg__cull *cu = &g->compiled->cull;
+    uint32_t at = cu->reason_at ? cu->reason_at[rg__node_of(g, c)] : RG__NONE;
+    return at == RG__NONE ? NULL : cu->reasons + at;
+}
 /* RG_ERROR_READ_BEFORE_WRITE at the first read of a created subresource
  * that no earlier command writes (imports, history previous, undefined_ok
  * and CLEAR/DONT_CARE loads excepted). Writes nothing else. */

@@ -106,7 +106,8 @@ rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_comm
         return r;
     const rg__cmd *c = &graph->decl.cmds[i];
     *out = (rg_command_info){ .name = c->name, .type = c->type, .kind = c->kind, .index = i, .span = c->span,
-                              .culled = rg__culled(graph, i), .queue = rg__queue_of(graph, i),
+                              .culled = rg__culled(graph, i), .cull_reason = rg__cull_reason(graph, i),
+                              .queue = rg__queue_of(graph, i),
                               .batch = rg__culled(graph, i) ? RG_INDEX_NONE
                                                             : graph->compiled->queues.node_batch[rg__node_of(graph, i)] };
     if (c->type == RG_COMMAND_TYPE_USER) {
