@@ -59,10 +59,15 @@
  *   vkQueueSubmit2(queue, 1, &submit, frame_fence);  // the application's own
  *   rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, frame_fence);
  *
+ * What it does not do: make the device, the swapchain, pipelines or
+ * descriptor sets (engine.h or the application does); wait for the GPU
+ * (retirement checks, never waits); keep a created resource's contents from
+ * one frame to the next (history textures excepted: "History").
+ *
  * A name in quotes ("Queues") is the header's paragraph of that title: a
  * summary of its docs/ page. RG_EXPERIMENTAL marks a declaration that may
  * still change in a minor release (names, fields or rules); it expands to
- * nothing.
+ * nothing unless the application defines it first.
  */
 #ifndef RENDERGRAPH_RENDERGRAPH_H
 #define RENDERGRAPH_RENDERGRAPH_H
@@ -118,8 +123,7 @@ extern "C" {
 #define RG_MAKE_VERSION(major, minor, patch) ((major) * 1000000u + (minor) * 1000u + (patch))
 #define RG_VERSION_NUMBER RG_MAKE_VERSION(RG_VERSION_MAJOR, RG_VERSION_MINOR, RG_VERSION_PATCH)
 
-/* The linked library's version: RG_VERSION and RG_VERSION_NUMBER as it was
- * built. Any thread. */
+/* The linked library's version: RG_VERSION and RG_VERSION_NUMBER as it was built. Any thread. */
 const char *rg_version_string(void);
 uint32_t rg_version(void);
 
@@ -581,8 +585,7 @@ typedef struct rg_import_image {
     VkImageUsageFlags usage;          /* required: its VkImageCreateInfo::usage */
 } rg_import_image;
 
-/* The buffer an import is given for the next execute, and what it was
- * created with. */
+/* The buffer an import is given for the next execute, and what it was created with. */
 typedef struct rg_import_buffer {
     VkBuffer buffer;                  /* VK_NULL_HANDLE: none */
     VkDeviceSize size;                /* required: at least the declared size */
@@ -642,8 +645,7 @@ typedef struct rg_usage_info {
     bool write;
 } rg_usage_info;
 
-/* The usage's row of the table, a static constant; NULL for a value
- * outside rg_usage. Any thread. */
+/* The usage's row of the table, a static constant; NULL for a value outside rg_usage. Any thread. */
 const rg_usage_info *rg_usage_get_info(rg_usage usage);
 
 /* A subresource range; zero counts mean "1 level / 1 layer from base";
@@ -1196,8 +1198,7 @@ RG_EXPERIMENTAL typedef struct rg_workers_desc {
 /* Starts the threads (the only ones the library starts); RG_ERROR_INVALID_ARGUMENT
  * for an incomplete allocator, RG_ERROR_OUT_OF_MEMORY when memory or a thread cannot be had. */
 RG_EXPERIMENTAL rg_result rg_workers_create(const rg_workers_desc *desc, rg_workers **out);
-/* Stops and joins the threads; NULL is accepted. Not during a
- * rg_workers_execute. */
+/* Stops and joins the threads; NULL is accepted. Not during a rg_workers_execute. */
 RG_EXPERIMENTAL void rg_workers_destroy(rg_workers *workers);
 /* Records every chunk of the begun frame on the workers' threads and the
  * calling one, returning when all are done (the first failed chunk's
@@ -1239,8 +1240,7 @@ RG_EXPERIMENTAL rg_result rg_record_access_image_info(const rg_record_context *r
                                                       VkDescriptorImageInfo *out);
 RG_EXPERIMENTAL rg_result rg_record_access_buffer_info(const rg_record_context *rc, uint32_t access,
                                                        VkDescriptorBufferInfo *out);
-/* The command whose callback is running (0 in a context from
- * rg_record_context_get). */
+/* The command whose callback is running (0 in a context from rg_record_context_get). */
 RG_EXPERIMENTAL rg_command rg_record_command(const rg_record_context *rc);
 /* The spans of the declaration (0 before compile), for recording by hand. */
 uint32_t rg_span_count(const rg_graph *graph);
@@ -1359,8 +1359,7 @@ bool rg_format_has_stencil(VkFormat format);
 /* A format or layout as text (see "Names"). */
 const char *rg_format_name(VkFormat format);
 const char *rg_layout_name(VkImageLayout layout);
-/* A flag set as text into buf; returns the whole text's length (see
- * "Names"). */
+/* A flag set as text into buf; returns the whole text's length (see "Names"). */
 size_t rg_stage_names(VkPipelineStageFlags2 stages, char *buf, size_t size);
 size_t rg_access_names(VkAccessFlags2 access, char *buf, size_t size);
 size_t rg_image_usage_names(VkImageUsageFlags usage, char *buf, size_t size);
