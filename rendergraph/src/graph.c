@@ -15,6 +15,18 @@
 
 /* ------------------------------------------------------------------ life */
 
+typedef struct graph_block {
+    rg_graph graph;                   /* first: freeing the graph frees the block */
+    rg__compiled compiled;
+    rg__placement placement;
+    rg__execution exec;
+} graph_block;
+
+/* The compile results and the placement as their one writer sees them: the
+ * stages get const graphs, and this file hands each its own part. */
+static rg__compiled *results(rg_graph *g) { return &((graph_block *)(void *)g)->compiled; }
+static rg__placement *placement_of(rg_graph *g) { return &((graph_block *)(void *)g)->placement; }
+
 /* The placement's Vulkan objects go to the device's retirement list
  * (device.c), destroyed once the frames that may use them have finished. */
 static void placement_free(rg_graph *g, const char *what)
@@ -31,15 +43,15 @@ static void placement_free(rg_graph *g, const char *what)
     rg__timings_frames_free(g);
     rg__submits_forget(g);
     g->exec->by_hand = (rg_record_context){0};
-    rg__placement *pl = g->placement;
+    rg__placement *pl = placement_of(g);
     rg__place_timings_free(g, &pl->timings);
     rg__place_queues_free(g, pl->semaphores);
     rg__place_views_free(g, &pl->views);
     rg__place_memory_free(g, &pl->objects);
     rg__memory_plan_free(g, &pl->plan);
-    rg__sync_free(g, &g->placement->sync);
-    g->placement->synced = false;
-    g->placement->on_device = false;
+    rg__sync_free(g, &placement_of(g)->sync);
+    placement_of(g)->synced = false;
+    placement_of(g)->on_device = false;
     rg__retire_end(g, what);
     rg__printed_forget(g->printed); /* a new placement's failures print again */
 }
@@ -69,16 +81,6 @@ static void declaration_clear(rg_graph *g)
     g->status->incomplete = false;
 }
 
-typedef struct graph_block {
-    rg_graph graph;                   /* first: freeing the graph frees the block */
-    rg__compiled compiled;
-    rg__placement placement;
-    rg__execution exec;
-} graph_block;
-
-/* The compile results as their one writer sees them: the stages get const
- * graphs, and this file hands each its own result to fill. */
-static rg__compiled *results(rg_graph *g) { return &((graph_block *)(void *)g)->compiled; }
 
 rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
 {
@@ -394,18 +396,18 @@ static void unplace(rg_graph *g) { discard_from(g, RG__COMPILED, "placement"); }
 /* After a memory plan: the barriers with its alias scopes, and the state. */
 static rg_result placed(rg_graph *g, bool on_device)
 {
-    rg_result r = rg__compile_barriers(g, g->placement->plan.alias, &g->placement->sync);
+    rg_result r = rg__compile_barriers(g, g->placement->plan.alias, &placement_of(g)->sync);
     if (r == RG_ERROR_OUT_OF_MEMORY)
         return rg__report(g, r, "placement: out of host memory planning the barriers");
     if (r != RG_SUCCESS)
         return r;
-    g->placement->synced = true;
+    placement_of(g)->synced = true;
     if (on_device && (r = rg__bound_views_prepare(g, "placement")) == RG_SUCCESS &&
         (r = rg__timings_frames_prepare(g, "placement")) == RG_SUCCESS)
         r = rg__frames_prepare(g, "placement");
     if (r != RG_SUCCESS)
         return r;
-    g->placement->on_device = on_device;
+    placement_of(g)->on_device = on_device;
     g->status->state = RG__PLACED;
     return RG_SUCCESS;
 }
@@ -418,7 +420,7 @@ static rg_result place_stages(rg_graph *g)
     rg__mem_requirements *reqs = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *reqs);
     if (!reqs)
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
-    rg__placement *pl = g->placement;
+    rg__placement *pl = placement_of(g);
     rg__place_requirements(g, reqs);        /* vkGetDevice*MemoryRequirements */
     r = rg__memory_plan(g, &g->dev->memory, reqs, &pl->plan); /* lazy, dedicated, pools */
     rg__free(g, reqs);
@@ -484,7 +486,7 @@ static rg_result place_offline_taken(rg_graph *g, const VkPhysicalDeviceMemoryPr
     }
     discard_from(g, RG__COMPILED, "rg_place_offline");
     if (r == RG_SUCCESS)
-        r = rg__memory_plan(g, props, reqs, &g->placement->plan);
+        r = rg__memory_plan(g, props, reqs, &placement_of(g)->plan);
     rg__free(g, reqs);
     if (r == RG_SUCCESS)
         r = placed(g, false);
@@ -505,15 +507,15 @@ static rg_result set_timings(rg_graph *g, bool on)
     if (g->status->state != RG__PLACED || !g->placement->on_device)
         return RG_SUCCESS;
     rg__timings_frames_free(g);
-    rg__place_timings_free(g, &g->placement->timings);
+    rg__place_timings_free(g, &placement_of(g)->timings);
     if (!on)
         return RG_SUCCESS;
-    rg_result r = rg__place_timings(g, &g->placement->timings);
+    rg_result r = rg__place_timings(g, &placement_of(g)->timings);
     if (r == RG_SUCCESS)
         r = rg__timings_frames_prepare(g, "rg_graph_set_timings");
     if (r != RG_SUCCESS) {
         rg__timings_frames_free(g);
-        rg__place_timings_free(g, &g->placement->timings);
+        rg__place_timings_free(g, &placement_of(g)->timings);
         g->timings = false;
     }
     return r;

@@ -199,7 +199,9 @@ struct rg_graph {
     /* Each compile stage's result (compile/results.h), const to all but
      * graph.c, which runs the stages (one allocation with the graph). */
     const rg__compiled *compiled;
-    rg__placement *placement;         /* const once placed (place/results.h) */
+    /* What placement made (place/results.h), const to all but graph.c,
+     * which hands each placement stage its own part to fill. */
+    const rg__placement *placement;
     rg__execution *exec;              /* from frame to frame (execute/results.h) */
     /* rg_graph_set_retire_point: what the application signals after the
      * graph's latest frame (VK_NULL_HANDLE: nothing named). */
