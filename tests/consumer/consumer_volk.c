@@ -25,7 +25,9 @@
 #define W 32
 #define H 32
 static const VkRect2D mark = { { 8, 4 }, { 16, 8 } };
-static const uint8_t clear_rgba[4] = { 64, 128, 191, 255 }; /* 0.25, 0.5, 0.75, 1 */
+/* Cleared as each byte / 255: 0.5 itself lies halfway between 127 and
+ * 128, which drivers round either way (an NVIDIA H100 gives 127). */
+static const uint8_t clear_rgba[4] = { 64, 128, 191, 255 };
 static const uint8_t mark_rgba[4] = { 255, 0, 0, 255 };
 
 typedef struct messages {
@@ -125,7 +127,7 @@ static long render(eng_context *ctx)
                                   .name = "clear", .color_count = 1,
                                   .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                                 .store = VK_ATTACHMENT_STORE_OP_STORE,
-                                                .clear.color.float32 = { 0.25f, 0.5f, 0.75f, 1.0f } } } });
+                                                .clear.color.float32 = { 64 / 255.0f, 128 / 255.0f, 191 / 255.0f, 1.0f } } } });
     rg_cmd_user(graph, &(rg_user_desc){ .name = "mark", .kind = RG_COMMAND_DRAW, .record = record_mark });
     rg_end_rendering(graph);
     rg_cmd_copy_texture_to_buffer(graph, color, 0, 0, 1, out, 0);

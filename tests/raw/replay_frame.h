@@ -90,6 +90,10 @@ typedef struct replay_frame {
     replay_span chunks[REPLAY_MAX_CHUNKS];
     uint32_t chunk_count;
     char error[512];
+    /* The failure was that the file's placement does not fit this device
+     * (an offset off its alignment, no memory type for a pool): a replay
+     * belongs to a device with the writer's memory requirements. */
+    bool unfit;
 } replay_frame;
 
 typedef enum replay_mode {

@@ -67,7 +67,18 @@ static void replay_file(test_raw_device *d, const char *path)
     for (int m = REPLAY_WHOLE; m <= REPLAY_CHUNKS_IN_ONE; m++) {
         bytes[m] = calloc(1, (size_t)f->readback_size);
         cr_assert_not_null(bytes[m]);
-        cr_assert(replay_run(f, d, (replay_mode)m, bytes[m]), "%s, %s: %s", path, replay_mode_names[m], f->error);
+        bool ran = replay_run(f, d, (replay_mode)m, bytes[m]);
+        if (!ran && f->unfit && strcmp(f->device, driver) != 0) {
+            /* Another device's placement: its offsets and pools are not
+             * this device's to replay. */
+            cr_log_info("%s (written on %s) skipped on %s: %s", path, f->device, driver, f->error);
+            for (int k = REPLAY_WHOLE; k <= m; k++)
+                free(bytes[k]);
+            replay_free(f);
+            free(f);
+            return;
+        }
+        cr_assert(ran, "%s, %s: %s", path, replay_mode_names[m], f->error);
         fnv[m] = replay_fnv(bytes[m], (size_t)f->readback_size);
         cr_expect_eq(d->warnings + d->errors, 0, "%s, %s: %u validation warnings, %u errors; first: %s", path,
                      replay_mode_names[m], d->warnings, d->errors, d->first_message);
