@@ -26,17 +26,26 @@ typedef struct placing {
     uint32_t model_types;             /* the model's type bits */
 } placing;
 
+/* a * b, or UINT64_MAX where it would wrap. */
+static VkDeviceSize saturated(VkDeviceSize a, VkDeviceSize b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+
 VkDeviceSize rgf__texture_bytes(const rg_resource_info *info)
 {
     rg_format_info f = rg_format_get_info(info->format);
     VkDeviceSize bytes = 0;
-    for (uint32_t m = 0; m < (info->mip_levels ? info->mip_levels : 1); m++) {
+    /* A 32-bit extent has at most 32 mips; a file may claim more (fuzzed,
+     * edited): those count as 1x1 without shifting past the width. */
+    uint32_t mips = info->mip_levels ? info->mip_levels : 1, shifted = mips < 32 ? mips : 32;
+    for (uint32_t m = 0; m < shifted; m++) {
         uint32_t w = info->width >> m ? info->width >> m : 1, h = info->height >> m ? info->height >> m : 1;
         VkDeviceSize bw = f.block_width ? (w + f.block_width - 1) / f.block_width : w;
         VkDeviceSize bh = f.block_height ? (h + f.block_height - 1) / f.block_height : h;
-        bytes += bw * bh * (f.block_size ? f.block_size : 4);
+        VkDeviceSize mip = saturated(saturated(bw, bh), f.block_size ? f.block_size : 4);
+        bytes = bytes > UINT64_MAX - mip ? UINT64_MAX : bytes + mip;
     }
-    return bytes * (info->array_layers ? info->array_layers : 1) * (info->samples ? (VkDeviceSize)info->samples : 1);
+    bytes += (VkDeviceSize)(mips - shifted) * (f.block_size ? f.block_size : 4);
+    bytes = saturated(bytes, info->array_layers ? info->array_layers : 1);
+    return saturated(bytes, info->samples ? (VkDeviceSize)info->samples : 1);
 }
 
 /* What a requirement was measured for that the resource no longer is,
