@@ -26,6 +26,7 @@ typedef struct graph_block {
  * stages get const graphs, and this file hands each its own part. */
 static rg__compiled *results(rg_graph *g) { return &((graph_block *)(void *)g)->compiled; }
 static rg__placement *placement_of(rg_graph *g) { return &((graph_block *)(void *)g)->placement; }
+rg__execution *rg__execution_of(rg_graph *g) { return &((graph_block *)(void *)g)->exec; }
 
 /* The placement's Vulkan objects go to the device's retirement list
  * (device.c), destroyed once the frames that may use them have finished. */
@@ -37,12 +38,7 @@ static void placement_free(rg_graph *g, const char *what)
         timelines.values[q] = g->exec->submitted[q];
     }
     rg__retire_begin(g, &timelines);
-    rg__frames_free(g);
-    rg__access_views_free(g);
-    rg__bound_views_free(g);
-    rg__timings_frames_free(g);
-    rg__submits_forget(g);
-    g->exec->by_hand = (rg_record_context){0};
+    rg__execution_free(g, rg__execution_of(g));
     rg__placement *pl = placement_of(g);
     rg__place_timings_free(g, &pl->timings);
     rg__place_queues_free(g, pl->semaphores);
@@ -269,28 +265,21 @@ const char *rg_graph_error_message(const rg_graph *graph)
  * declaration (its hash), and for the barriers' stage, whose results carry
  * public handles, the handle tag too (a reset changes it). rg_compile runs
  * from the first stage whose key changed; the later ones are made anew. */
-static rg_result run_nodes(rg_graph *g) { return rg__compile_nodes(g, &results(g)->nodes); }
-static void free_nodes(rg_graph *g) { rg__nodes_free(g, &results(g)->nodes); }
-static rg_result run_edges(rg_graph *g) { return rg__compile_edges(g, &results(g)->edges); }
-static void free_edges(rg_graph *g) { rg__edges_free(g, &results(g)->edges); }
-static rg_result run_closure(rg_graph *g) { return rg__compile_closure(g, &results(g)->closure); }
-static void free_closure(rg_graph *g) { rg__closure_free(g, &results(g)->closure); }
-static rg_result run_cull(rg_graph *g) { return rg__compile_cull(g, &results(g)->cull); }
-static void free_cull(rg_graph *g) { rg__cull_free(g, &results(g)->cull); }
-static rg_result run_order(rg_graph *g) { return rg__compile_order(g, &results(g)->levels); }
-static void free_order(rg_graph *g) { rg__levels_free(g, &results(g)->levels); }
-static rg_result run_schedule(rg_graph *g) { return rg__compile_schedule(g, &results(g)->schedule); }
-static void free_schedule(rg_graph *g) { rg__schedule_free(g, &results(g)->schedule); }
-static rg_result run_merge(rg_graph *g) { return rg__compile_merge(g, &results(g)->merge); }
-static void free_merge(rg_graph *g) { rg__merged_free(g, &results(g)->merge); }
-static rg_result run_transient(rg_graph *g) { return rg__compile_transient(g, &results(g)->transient); }
-static void free_transient(rg_graph *g) { rg__transients_free(g, &results(g)->transient); }
-static rg_result run_lifetimes(rg_graph *g) { return rg__compile_lifetimes(g, &results(g)->lifetimes); }
-static void free_lifetimes(rg_graph *g) { rg__lifetimes_free(g, &results(g)->lifetimes); }
-static rg_result run_queues(rg_graph *g) { return rg__compile_queues(g, &results(g)->queues); }
-static void free_queues(rg_graph *g) { rg__queues_free(g, &results(g)->queues); }
-static rg_result run_history(rg_graph *g) { return rg__compile_history(g, &results(g)->history); }
-static void free_history(rg_graph *g) { rg__history_free(g, &results(g)->history); }
+#define RG__STAGE_PAIR(name, result, freer)                                                                   \
+    static rg_result run_##name(rg_graph *g) { return rg__compile_##name(g, &results(g)->result); }         \
+    static void free_##name(rg_graph *g) { freer(g, &results(g)->result); }
+RG__STAGE_PAIR(nodes, nodes, rg__nodes_free)
+RG__STAGE_PAIR(edges, edges, rg__edges_free)
+RG__STAGE_PAIR(closure, closure, rg__closure_free)
+RG__STAGE_PAIR(cull, cull, rg__cull_free)
+RG__STAGE_PAIR(order, levels, rg__levels_free)
+RG__STAGE_PAIR(schedule, schedule, rg__schedule_free)
+RG__STAGE_PAIR(merge, merge, rg__merged_free)
+RG__STAGE_PAIR(transient, transient, rg__transients_free)
+RG__STAGE_PAIR(lifetimes, lifetimes, rg__lifetimes_free)
+RG__STAGE_PAIR(queues, queues, rg__queues_free)
+RG__STAGE_PAIR(history, history, rg__history_free)
+#undef RG__STAGE_PAIR
 static rg_result run_reads(rg_graph *g) { return rg__compile_reads(g); }
 static void free_reads(rg_graph *g) { (void)g; }
 /* Nothing shares memory yet: placement plans its own with the alias scopes. */
@@ -402,9 +391,8 @@ static rg_result placed(rg_graph *g, bool on_device)
     if (r != RG_SUCCESS)
         return r;
     placement_of(g)->synced = true;
-    if (on_device && (r = rg__bound_views_prepare(g, "placement")) == RG_SUCCESS &&
-        (r = rg__timings_frames_prepare(g, "placement")) == RG_SUCCESS)
-        r = rg__frames_prepare(g, "placement");
+    if (on_device)
+        r = rg__execution_prepare(g, rg__execution_of(g), "placement");
     if (r != RG_SUCCESS)
         return r;
     placement_of(g)->on_device = on_device;
@@ -506,15 +494,16 @@ static rg_result set_timings(rg_graph *g, bool on)
         rg__measure_timings_off(g);
     if (g->status->state != RG__PLACED || !g->placement->on_device)
         return RG_SUCCESS;
-    rg__timings_frames_free(g);
+    rg__timing_frames *frames = &rg__execution_of(g)->timing;
+    rg__timings_frames_free(g, frames);
     rg__place_timings_free(g, &placement_of(g)->timings);
     if (!on)
         return RG_SUCCESS;
     rg_result r = rg__place_timings(g, &placement_of(g)->timings);
     if (r == RG_SUCCESS)
-        r = rg__timings_frames_prepare(g, "rg_graph_set_timings");
+        r = rg__timings_frames_prepare(g, frames, "rg_graph_set_timings");
     if (r != RG_SUCCESS) {
-        rg__timings_frames_free(g);
+        rg__timings_frames_free(g, frames);
         rg__place_timings_free(g, &placement_of(g)->timings);
         g->timings = false;
     }
@@ -534,7 +523,7 @@ void rg__queues_switch(rg_graph *g, const char *what)
     bool placed = g->status->state == RG__PLACED && g->placement->on_device;
     /* The frame's plan stays readable until the next execute. */
     rg__measure_spent_free(g);
-    rg__frames_take_plan(g, &g->measure.spent_submissions, &g->measure.spent_cmds);
+    rg__frame_take_plan(&rg__execution_of(g)->frame, &g->measure.spent_submissions, &g->measure.spent_cmds);
     g->measure.one_queue = !g->measure.one_queue;
     /* That plan's semaphores are the placement's: its group waits for
      * the next execute, or a fast GPU could see them destroyed at once. */

@@ -12,8 +12,9 @@
  * const, so nothing writes a placement after it was made; the barriers
  * placement plans with its alias scopes are its own rg__sync, beside
  * compile's. What changes from frame to frame (chunks, bound views, views
- * made on demand, timelines, timing frames) is rg__execution's, each part
- * with one writer file.
+ * made on demand, timelines, timing frames) is rg__execution's, behind a
+ * pointer to const as well: each part has one writer file, which the
+ * conductor hands that part.
  * graph.c runs the compile stages from a table and re-runs a stage only
  * when the key its result was made from changed (the declaration's hash;
  * for results that carry public handles, the handle tag too).
@@ -202,7 +203,9 @@ struct rg_graph {
     /* What placement made (place/results.h), const to all but graph.c,
      * which hands each placement stage its own part to fill. */
     const rg__placement *placement;
-    rg__execution *exec;              /* from frame to frame (execute/results.h) */
+    /* What changes from frame to frame (execute/results.h), const to all
+     * but the conductor, which hands each part to its writer. */
+    const rg__execution *exec;
     /* rg_graph_set_retire_point: what the application signals after the
      * graph's latest frame (VK_NULL_HANDLE: nothing named). */
     VkSemaphore retire_timeline;
@@ -229,6 +232,10 @@ rg_result rg__place_taken(rg_graph *graph);
 /* After a frame's submission (graph_execute.c): compiles and places the
  * other way when the measured queue policy asks for it (graph.c). */
 void rg__queues_switch(rg_graph *graph, const char *what);
+/* The per-frame state as the conductor (graph.c, graph_execute.c) sees it,
+ * to hand each part to its writer (a layer calling it fails the layer
+ * rule). */
+rg__execution *rg__execution_of(rg_graph *graph);
 
 /* Whether compile keeps every command on the graphics queue. */
 static inline bool rg__one_queue(const rg_graph *g)

@@ -4,11 +4,12 @@
  * placement or at the first frame with as many chunks; a frame allocates
  * nothing (but an import's view the first time one of its images is seen:
  * place_views.c). A chunk writes only its own run (result, messages,
- * scratch arrays) and its command buffer, so chunks record on any threads
- * at once; begin and end do the rest of the frame. History pairs
- * (rendergraph.h, "History"): every execute after the first of a
- * placement swaps the halves' images before anything is bound; the first
- * clears the previous halves before the frame's commands. */
+ * scratch arrays: rg__runs, this file's part of the frame) and its command
+ * buffer, so chunks record on any threads at once; the conductor
+ * (graph_execute.c) begins and ends the frame. History pairs
+ * (rendergraph.h, "History"): the first frame of a placement clears the
+ * previous halves before the frame's commands (execute_frames.c swaps the
+ * halves in every later one). */
 #include "compile/stages.h"
 #include "base/device.h"
 #include "execute/stages.h"
@@ -17,13 +18,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One chunk being recorded: into cmd, with the chunk's scratch arrays. */
+/* One chunk being recorded: into cmd, with the chunk's run (its scratch
+ * arrays) and the access views its callbacks' queries add to. */
 typedef struct recorder {
     rg_graph *g;
     VkCommandBuffer cmd;
     uint32_t index;
     const rg__chunk *chunk;
     rg__chunk_run *run;
+    rg__made_views *access_views;
 } recorder;
 
 /* Inside a merged instance: one by-region memory barrier (image barriers
@@ -162,7 +165,7 @@ static VkRenderingFlags suspending(const recorder *rec, const rg__instance *in)
 static void begin_rendering(const recorder *rec, uint32_t s)
 {
     const rg_graph *g = rec->g;
-    const rg_span_rendering *r = &g->exec->frames.spans[s];
+    const rg_span_rendering *r = &g->exec->frame.spans[s];
     const rg__instance *in = instance_of(g, s);
     if (!r->continues) {
         VkRenderingInfo info = r->info;
@@ -181,7 +184,7 @@ static void resume_rendering(const recorder *rec)
     const rg_graph *g = rec->g;
     const rg__chunk *ch = rec->chunk;
     const rg__instance *in = &g->compiled->merge.instances[ch->resume];
-    const rg_span_rendering *spans = g->exec->frames.spans;
+    const rg_span_rendering *spans = g->exec->frame.spans;
     VkRenderingInfo info = spans[g->compiled->merge.instance_spans[in->first]].info;
     info.flags |= VK_RENDERING_RESUMING_BIT | suspending(rec, in);
     g->dev->vk.CmdBeginRendering(rec->cmd, &info);
@@ -198,7 +201,7 @@ static void resume_rendering(const recorder *rec)
  * from its initial one (the transition names the image). An unused import
  * without an object gets its barriers as global memory barriers
  * (record_barriers). Checked before anything is recorded. */
-static rg_result imports_ready(rg_graph *g, const char *what)
+rg_result rg__imports_ready(rg_graph *g, const char *what)
 {
     for (uint32_t i = 0; i < g->decl.resource_count; i++) {
         const rg__resource *r = &g->decl.resources[i];
@@ -213,13 +216,6 @@ static rg_result imports_ready(rg_graph *g, const char *what)
                               rg_layout_name(r->initial_layout), rg_layout_name(r->final_layout));
     }
     return RG_SUCCESS;
-}
-
-/* The halves of every history pair trade images (and whole views): what
- * current wrote becomes previous (rg__holder). Swapping again undoes it. */
-static void history_swap(rg_graph *g)
-{
-    g->exec->frames.history_swapped = !g->exec->frames.history_swapped;
 }
 
 /* The first frame of a placement: previous halves' subresources the frame
@@ -336,7 +332,7 @@ RG__SPECIALIZED rg_result positions_loop(const recorder *rec, uint32_t *open, ui
     const uint32_t *order = g->compiled->merge.order.cmds;
     const uint32_t *point_start = rg__sync_of(g)->point_start;
     const rg__cmd *cmds = g->decl.cmds;
-    rg_record_context rc = { g, cmd, RG__NONE };
+    rg_record_context rc = { g, cmd, RG__NONE, rec->access_views };
     for (uint32_t p = ch->first; p < ch->end; p++) {
         if (mixed && pos_batch[p] != ch->batch)
             continue;
@@ -392,7 +388,7 @@ static rg_result record_chunk(const recorder *rec, const char *what)
     bool timed = rg__timed(g);
     if (timed && ch->batch_begins)
         rg__timings_batch_begin(g, cmd, b);
-    if (rec->index == g->exec->frames.clears_chunk)
+    if (rec->index == g->exec->frame.clears_chunk)
         record_history_clears(rec);
     uint32_t open = ch->resume;
     if (open != RG__NONE) {
@@ -417,146 +413,94 @@ static rg_result record_chunk(const recorder *rec, const char *what)
     return RG_SUCCESS;
 }
 
-rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what)
+/* The scratch arrays hold the most barriers at one point, or the history
+ * clears. */
+static uint32_t barrier_cap_of(const rg_graph *g)
 {
-    rg__frames *f = &g->exec->frames;
-    if (rg__frame_open(g, what))
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result res = imports_ready(g, what);
-    if (res == RG_SUCCESS && (f->chunks_for != max_chunks || !f->chunks))
-        res = rg__chunks_cut(g, max_chunks, what); /* else cut for the same ask before */
-    if (res != RG_SUCCESS)
-        return res;
-    f->swapped_now = f->recorded > 0;
-    if (f->swapped_now)
-        history_swap(g);
-    res = rg__bind_imports(g, what);
-    if (res != RG_SUCCESS) {
-        if (f->swapped_now)
-            history_swap(g);
-        return res;
-    }
-    for (uint32_t i = 0; i < f->dynamic_count; i++)
-        rg__span_rendering(g, g->exec->bound.spans, f->dynamic_spans[i], &f->spans[f->dynamic_spans[i]]);
-    /* The first graphics batch's first chunk clears history, in the
-     * first frame of a placement. */
-    f->clears_chunk = RG__NONE;
-    for (uint32_t b = 0; b < g->compiled->queues.batch_count && f->recorded == 0; b++)
-        if (g->compiled->queues.batches[b].queue == RG_QUEUE_GRAPHICS) {
-            f->clears_chunk = f->batch_chunk[b];
-            break;
-        }
-    for (uint32_t i = 0; i < f->chunk_count; i++) {
-        rg__chunk_run *run = &f->runs[i];
+    const rg__sync *s = rg__sync_of(g);
+    return s->point_max > s->history_clear_count ? s->point_max : s->history_clear_count;
+}
+
+rg_result rg__runs_prepare(rg_graph *g, rg__runs *runs, const char *what)
+{
+    uint32_t count = g->exec->chunks.count, cap = barrier_cap_of(g);
+    if (runs->of && runs->barrier_cap != cap)
+        rg__runs_free(g, runs); /* placed again */
+    if (count <= runs->cap)
+        return RG_SUCCESS;
+    size_t per = (size_t)cap + 1;
+    rg__chunk_run *of = rg__realloc(g, runs->of, count * sizeof *of);
+    if (of)
+        runs->of = of;
+    VkImageMemoryBarrier2 *images = rg__realloc(g, runs->image_barriers, count * per * sizeof *images);
+    if (images)
+        runs->image_barriers = images;
+    VkBufferMemoryBarrier2 *buffers = rg__realloc(g, runs->buffer_barriers, count * per * sizeof *buffers);
+    if (buffers)
+        runs->buffer_barriers = buffers;
+    if (!of || !images || !buffers)
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    for (uint32_t i = 0; i < count; i++)
+        runs->of[i] = (rg__chunk_run){.image_barriers = images + i * per, .buffer_barriers = buffers + i * per};
+    runs->cap = count;
+    runs->barrier_cap = cap;
+    return RG_SUCCESS;
+}
+
+void rg__runs_reset(rg_graph *g, rg__runs *runs)
+{
+    for (uint32_t i = 0; i < g->exec->chunks.count; i++) {
+        rg__chunk_run *run = &runs->of[i];
         run->frame = 0;
         run->result = RG_SUCCESS;
         run->status.state = g->status->state;
         run->status.error = RG_SUCCESS;
         run->status.message[0] = '\0';
     }
-    if (g->timings)
-        rg__timings_frame_begin(g); /* reads finished frames, never waits */
-    f->open = true;
-    return RG_SUCCESS;
 }
 
-rg_result rg__execute_chunk(rg_graph *g, uint32_t chunk, VkCommandBuffer cmd, const char *what)
+rg_result rg__execute_chunk(rg_graph *g, rg__runs *runs, rg__made_views *access_views, uint32_t chunk,
+                            VkCommandBuffer cmd, const char *what)
 {
-    rg__frames *f = &g->exec->frames;
-    if (!f->open)
+    const rg__execution *x = g->exec;
+    if (!x->frame.open)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has no frame begun (rg_execute_begin)",
                           what, g->name);
-    if (chunk >= f->chunk_count)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: chunk %u of %u", what, chunk, f->chunk_count);
-    rg__chunk_run *run = &f->runs[chunk];
+    if (chunk >= x->chunks.count)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: chunk %u of %u", what, chunk, x->chunks.count);
+    rg__chunk_run *run = &runs->of[chunk];
     rg__redirect saved = rg__redirect_status(g, &run->status);
     if (run->frame != 0 || cmd == VK_NULL_HANDLE) {
         run->result = rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: chunk %u %s", what, chunk,
                                  run->frame ? "recorded twice in one frame" : "without a command buffer");
-        run->frame = f->recorded + 1;
+        run->frame = x->frame.recorded + 1;
     } else {
-        run->frame = f->recorded + 1;
-        recorder rec = { g, cmd, chunk, &f->chunks[chunk], run };
+        run->frame = x->frame.recorded + 1;
+        recorder rec = { g, cmd, chunk, &x->chunks.of[chunk], run, access_views };
         run->result = record_chunk(&rec, what);
     }
     rg__redirect_restore(saved);
     return run->result;
 }
 
-static void execute_plan(rg_graph *g, rg_submit_plan *plan);
-
-rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what)
+rg_result rg__runs_check(rg_graph *g, const rg__runs *runs, const VkCommandBuffer *cmds, const char *what)
 {
-    rg__frames *f = &g->exec->frames;
-    if (!f->open)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' has no frame begun (rg_execute_begin)",
-                          what, g->name);
-    f->open = false;
-    rg_result res = RG_SUCCESS;
-    for (uint32_t i = 0; i < f->chunk_count && res == RG_SUCCESS; i++) {
-        const rg__chunk_run *run = &f->runs[i];
+    const rg__chunks *ch = &g->exec->chunks;
+    for (uint32_t i = 0; i < ch->count; i++) {
+        const rg__chunk_run *run = &runs->of[i];
         if (run->frame == 0)
-            res = rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: chunk %u (batch %u) was not recorded", what, i,
-                             f->chunks[i].batch);
-        else if (run->result != RG_SUCCESS)
-            res = rg__report(g, run->result, "%s", run->status.message);
-        else if (!cmds || cmds[i] == VK_NULL_HANDLE)
-            res = rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: no command buffer for chunk %u", what, i);
+            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: chunk %u (batch %u) was not recorded", what, i,
+                              ch->of[i].batch);
+        if (run->result != RG_SUCCESS)
+            return rg__report(g, run->result, "%s", run->status.message);
+        if (!cmds || cmds[i] == VK_NULL_HANDLE)
+            return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: no command buffer for chunk %u", what, i);
     }
-    if (g->timings)
-        rg__timings_frame_end(g, res == RG_SUCCESS);
-    if (res != RG_SUCCESS) {
-        /* The frame was not recorded: the history stays as it was. */
-        if (f->swapped_now)
-            history_swap(g);
-        return res;
-    }
-    f->recorded++;
-    if (g->unretired < UINT32_MAX)
-        g->unretired++; /* until rg_submit or a retire point covers it (device.c) */
-    for (uint32_t i = 0; i < f->chunk_count; i++)
-        f->cmds[i] = cmds[i];
-    if (plan)
-        execute_plan(g, plan);
     return RG_SUCCESS;
 }
 
-/* The submission plan of the frame just recorded; the timelines move on
- * by the frame's batches. */
-static void execute_plan(rg_graph *g, rg_submit_plan *plan)
+void rg__runs_free(rg_graph *g, rg__runs *runs)
 {
-    const rg__compiled *c = g->compiled;
-    const VkSemaphore *semaphores = g->placement->semaphores;
-    rg__frames *f = &g->exec->frames;
-    uint64_t count[RG_QUEUE_COUNT] = {0};
-    for (uint32_t b = 0; b < c->queues.batch_count; b++) {
-        const rg__batch *batch = &c->queues.batches[b];
-        rg_submission *s = &f->submissions[b];
-        uint32_t first = f->batch_chunk[b];
-        *s = (rg_submission){
-            .queue = batch->queue,
-            .vk_queue = g->dev->queues[batch->queue].queue,
-            .cmd = f->cmds[first],
-            .cmds = &f->cmds[first],
-            .cmd_count = f->batch_chunk[b + 1] - first,
-            .signal = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = semaphores[batch->queue],
-                       .value = f->timeline[batch->queue] + batch->signal,
-                       .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT},
-        };
-        for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++) {
-            if (!batch->waits_on[r])
-                continue;
-            const rg__wait *w = &batch->wait[r];
-            s->waits[s->wait_count++] = (VkSemaphoreSubmitInfo){
-                .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
-                .semaphore = semaphores[r],
-                .value = f->timeline[r] + (w->batch == RG__NONE ? 0 : c->queues.batches[w->batch].signal),
-                .stageMask = rg__wait_stage(g, b, r),
-            };
-        }
-        count[batch->queue] = batch->signal;
-    }
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-        f->timeline[q] += count[q];
-    *plan = (rg_submit_plan){c->queues.batch_count, f->submissions};
+    RG__FREE_ALL(g, runs->of, runs->image_barriers, runs->buffer_barriers);
+    *runs = (rg__runs){0};
 }

@@ -63,40 +63,14 @@ static uint32_t chunks_of(uint64_t frame_cost, uint32_t max_chunks, batch_load l
     return n < l.starts ? (uint32_t)n : l.starts;
 }
 
-/* Room for `count` chunks (and their runs, command buffers and scratch
- * arrays); grows only. */
-static rg_result make_room(rg_graph *g, uint32_t count, const char *what)
+/* Room for `count` chunks; grows only. */
+static rg_result make_room(rg_graph *g, rg__chunks *ch, uint32_t count, const char *what)
 {
-    rg__frames *f = &g->exec->frames;
     uint32_t batches = g->compiled->queues.batch_count;
-    if (!f->batch_chunk && !(f->batch_chunk = rg__calloc(g, (size_t)batches + 1, sizeof *f->batch_chunk)))
+    if (!ch->batch_chunk && !(ch->batch_chunk = rg__calloc(g, (size_t)batches + 1, sizeof *ch->batch_chunk)))
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
-    if (count <= f->chunk_cap)
-        return RG_SUCCESS;
-    size_t per = (size_t)f->barrier_cap + 1;
-    rg__chunk *chunks = rg__realloc(g, f->chunks, count * sizeof *chunks);
-    if (chunks)
-        f->chunks = chunks;
-    rg__chunk_run *runs = rg__realloc(g, f->runs, count * sizeof *runs);
-    if (runs)
-        f->runs = runs;
-    VkCommandBuffer *cmds = rg__realloc(g, f->cmds, count * sizeof *cmds);
-    if (cmds)
-        f->cmds = cmds;
-    VkImageMemoryBarrier2 *images = rg__realloc(g, f->image_barriers, count * per * sizeof *images);
-    if (images)
-        f->image_barriers = images;
-    VkBufferMemoryBarrier2 *buffers = rg__realloc(g, f->buffer_barriers, count * per * sizeof *buffers);
-    if (buffers)
-        f->buffer_barriers = buffers;
-    if (!chunks || !runs || !cmds || !images || !buffers)
+    if (count > ch->cap && !rg__grow(g, (void **)&ch->of, &ch->cap, count, sizeof *ch->of))
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
-    for (uint32_t i = 0; i < count; i++)
-        f->runs[i] = (rg__chunk_run){
-            .image_barriers = images + i * per,
-            .buffer_barriers = buffers + i * per,
-        };
-    f->chunk_cap = count;
     return RG_SUCCESS;
 }
 
@@ -121,14 +95,13 @@ static void follow(const rg_graph *g, uint32_t p, uint32_t *open, uint32_t *span
  * starts at the first position that may start one once the cost done
  * passes the next n-th of the batch's, and only after the chunk before
  * has cost something (never a chunk of a span's begin alone). */
-static void cut_batch(rg_graph *g, uint32_t b, uint32_t n, uint64_t cost, uint32_t at)
+static void cut_batch(const rg_graph *g, rg__chunks *chunks, uint32_t b, uint32_t n, uint64_t cost, uint32_t at)
 {
     const rg__batch *batch = &g->compiled->queues.batches[b];
-    rg__frames *f = &g->exec->frames;
     uint32_t order_count = g->compiled->merge.order.count;
     uint32_t open = RG__NONE, span = RG__NONE, made = 0, next = 1;
     uint64_t done = 0;
-    rg__chunk *ch = &f->chunks[at];
+    rg__chunk *ch = &chunks->of[at];
     *ch = (rg__chunk){b, batch->first, batch->first, 0, RG__NONE, RG__NONE, false, true, false, 0};
     for (uint32_t p = batch->first; p <= batch->last && p < order_count; p++) {
         if (g->compiled->queues.pos_batch[p] != b)
@@ -136,7 +109,7 @@ static void cut_batch(rg_graph *g, uint32_t b, uint32_t n, uint64_t cost, uint32
         if (made + 1 < n && ch->cost > 0 && may_start(g, p) && done * n >= (uint64_t)next * cost) {
             ch->end = p;
             ch->suspends = open != RG__NONE;
-            ch = &f->chunks[at + ++made];
+            ch = &chunks->of[at + ++made];
             *ch = (rg__chunk){b, p, p, 0, open, span, false, false, false, 0};
             while (next < n && done * n >= (uint64_t)next * cost)
                 next++; /* shares a heavy command already passed */
@@ -151,13 +124,12 @@ static void cut_batch(rg_graph *g, uint32_t b, uint32_t n, uint64_t cost, uint32
     if (ch->end < ch->first)
         ch->end = ch->first;
     ch->batch_ends = true;
-    f->batch_chunk[b + 1] = at + made + 1;
+    chunks->batch_chunk[b + 1] = at + made + 1;
 }
 
-rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what)
+rg_result rg__chunks_cut(rg_graph *g, rg__chunks *ch, uint32_t max_chunks, const char *what)
 {
-    rg__frames *f = &g->exec->frames;
-    if (f->chunks_for == max_chunks && f->chunks)
+    if (ch->chunks_for == max_chunks && ch->of)
         return RG_SUCCESS;
     uint32_t batches = g->compiled->queues.batch_count;
     uint64_t frame_cost = 0;
@@ -166,17 +138,23 @@ rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what)
     uint32_t total = 0;
     for (uint32_t b = 0; b < batches; b++)
         total += chunks_of(frame_cost, max_chunks, load_of(g, b));
-    rg_result r = make_room(g, total, what);
+    rg_result r = make_room(g, ch, total, what);
     if (r != RG_SUCCESS)
         return r;
     uint32_t at = 0;
     for (uint32_t b = 0; b < batches; b++) {
         batch_load l = load_of(g, b);
-        f->batch_chunk[b] = at;
-        cut_batch(g, b, chunks_of(frame_cost, max_chunks, l), l.cost, at);
-        at = f->batch_chunk[b + 1];
+        ch->batch_chunk[b] = at;
+        cut_batch(g, ch, b, chunks_of(frame_cost, max_chunks, l), l.cost, at);
+        at = ch->batch_chunk[b + 1];
     }
-    f->chunk_count = at;
-    f->chunks_for = max_chunks;
+    ch->count = at;
+    ch->chunks_for = max_chunks;
     return RG_SUCCESS;
+}
+
+void rg__chunks_free(rg_graph *g, rg__chunks *ch)
+{
+    RG__FREE_ALL(g, ch->of, ch->batch_chunk);
+    *ch = (rg__chunks){0};
 }

@@ -15,9 +15,8 @@
 
 #include <string.h>
 
-rg_result rg__bound_views_prepare(rg_graph *g, const char *what)
+rg_result rg__bound_views_prepare(rg_graph *g, rg__bound_views *b, const char *what)
 {
-    rg__bound_views *b = &g->exec->bound;
     const rg__placed_views *pv = &g->placement->views;
     b->spans = rg__calloc(g, (size_t)pv->span_count + 1, sizeof *b->spans);
     if (!b->spans)
@@ -27,9 +26,8 @@ rg_result rg__bound_views_prepare(rg_graph *g, const char *what)
     return RG_SUCCESS;
 }
 
-void rg__bound_views_free(rg_graph *g)
+void rg__bound_views_free(rg_graph *g, rg__bound_views *b)
 {
-    rg__bound_views *b = &g->exec->bound;
     rg__made_views_free(g, &b->made);
     rg__free(g, b->spans);
     *b = (rg__bound_views){0};
@@ -37,10 +35,9 @@ void rg__bound_views_free(rg_graph *g)
 
 /* The graph's view of (slot, image): placement's for a history half, else
  * made on first sight. */
-static rg_result import_view(rg_graph *g, const char *what, const rg__import_slot *is, VkImage image,
-                             VkImageView *out)
+static rg_result import_view(rg_graph *g, rg__made_views *made, const char *what, const rg__import_slot *is,
+                             VkImage image, VkImageView *out)
 {
-    rg__made_views *made = &g->exec->bound.made;
     const rg__placed_views *pv = &g->placement->views;
     if (rg__made_view_find(pv->history, pv->history_count, is->span, is->slot, image, out) ||
         rg__made_view_find(made->of, made->count, is->span, is->slot, image, out))
@@ -54,13 +51,13 @@ static rg_result import_view(rg_graph *g, const char *what, const rg__import_slo
     return res;
 }
 
-rg_result rg__bind_imports(rg_graph *g, const char *what)
+rg_result rg__bind_imports(rg_graph *g, rg__bound_views *b, const char *what)
 {
     const rg__placed_views *pv = &g->placement->views;
     for (uint32_t i = 0; i < pv->import_slot_count; i++) {
         const rg__import_slot *is = &pv->import_slots[i];
         const rg__resource *r = &g->decl.resources[is->resource];
-        VkImageView *slot = &g->exec->bound.spans[is->span].views[is->slot];
+        VkImageView *slot = &b->spans[is->span].views[is->slot];
         if (!is->sub) {
             if (!rg__view(g, is->resource))
                 return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: imported texture '%s' is an attachment "
@@ -69,7 +66,7 @@ rg_result rg__bind_imports(rg_graph *g, const char *what)
             *slot = rg__view(g, is->resource);
             continue;
         }
-        rg_result res = import_view(g, what, is, rg__image(g, is->resource), slot);
+        rg_result res = import_view(g, &b->made, what, is, rg__image(g, is->resource), slot);
         if (res != RG_SUCCESS)
             return res;
     }

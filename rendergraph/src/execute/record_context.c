@@ -1,8 +1,8 @@
 /* The record context (rendergraph.h, section 12): what a record callback
- * asks of the graph, and the contexts tools that record by hand make
- * (rg_record_context_get, rg_record_context_for). A callback gets only
- * what its command declared ("Declared only"); the descriptors are
- * record_descriptors.c's. */
+ * asks of the graph. A callback gets only what its command declared
+ * ("Declared only"); the descriptors are record_descriptors.c's, the
+ * contexts tools that record by hand make (rg_record_context_get, _for)
+ * the conductor's (graph_execute.c). */
 #include "compile/stages.h"
 #include "execute/stages.h"
 
@@ -53,25 +53,4 @@ VkBuffer rg_record_buffer(const rg_record_context *rc, rg_buffer b)
     uint32_t i = rc ? rg__buffer_index(rc->graph, b) : RG__NONE;
     return i == RG__NONE || !declared(rc, i, "rg_record_buffer") ? VK_NULL_HANDLE
                                                                   : rg__buffer(rc->graph, i);
-}
-
-const rg_record_context *rg_record_context_get(rg_graph *graph, VkCommandBuffer cmd)
-{
-    if (graph && !rg__graph_live(graph, "rg_record_context_get"))
-        return NULL;
-    if (!graph || graph->status->state != RG__PLACED || !graph->placement->on_device)
-        return NULL;
-    graph->exec->by_hand = (rg_record_context){ graph, cmd, RG__NONE };
-    return &graph->exec->by_hand;
-}
-
-const rg_record_context *rg_record_context_for(rg_graph *graph, VkCommandBuffer cmd, rg_command command)
-{
-    if (graph && !rg__graph_live(graph, "rg_record_context_for"))
-        return NULL;
-    uint32_t c = rg__command_index(graph, command);
-    if (c == RG__NONE || graph->decl.cmds[c].type != RG_COMMAND_TYPE_USER || !rg_record_context_get(graph, cmd))
-        return NULL;
-    graph->exec->by_hand.command = c;
-    return &graph->exec->by_hand;
 }

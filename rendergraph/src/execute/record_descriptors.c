@@ -115,7 +115,7 @@ static rg_result find_or_make_view(const rg_record_context *rc, uint32_t ai, VkI
     rg_graph *g = rc->graph;
     const rg__access *a = &g->decl.accesses[ai];
     const rg__resource *r = &g->decl.resources[a->resource];
-    rg__made_views *made = &g->exec->access_views;
+    rg__made_views *made = rc->access_views;
     if (rg__made_view_find(made->of, made->count, ai, 0, image, out))
         return RG_SUCCESS;
     if (!rg__grow(g, (void **)&made->of, &made->cap, made->count + 1, sizeof *made->of))
@@ -142,7 +142,7 @@ static rg_result find_or_make_view(const rg_record_context *rc, uint32_t ai, VkI
     return RG_SUCCESS;
 }
 
-void rg__access_views_free(rg_graph *g) { rg__made_views_free(g, &g->exec->access_views); }
+void rg__access_views_free(rg_graph *g, rg__made_views *access_views) { rg__made_views_free(g, access_views); }
 
 /* The view of access ai's subresources of the texture's current image. */
 static rg_result access_view(const rg_record_context *rc, uint32_t ai, const char *what, VkImageView *out)

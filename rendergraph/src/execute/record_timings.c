@@ -28,10 +28,9 @@ static uint32_t queries_per_frame(const rg__timings *t)
     return total;
 }
 
-rg_result rg__timings_frames_prepare(rg_graph *g, const char *what)
+rg_result rg__timings_frames_prepare(rg_graph *g, rg__timing_frames *f, const char *what)
 {
     const rg__timings *t = &g->placement->timings;
-    rg__timing_frames *f = &g->exec->timing;
     if (!t->units)
         return RG_SUCCESS;
     /* Each query's value and availability; each unit's time. */
@@ -42,9 +41,8 @@ rg_result rg__timings_frames_prepare(rg_graph *g, const char *what)
     return RG_SUCCESS;
 }
 
-void rg__timings_frames_free(rg_graph *g)
+void rg__timings_frames_free(rg_graph *g, rg__timing_frames *f)
 {
-    rg__timing_frames *f = &g->exec->timing;
     rg__free(g, f->raw);
     rg__free(g, f->ms);
     *f = (rg__timing_frames){0};
@@ -96,10 +94,9 @@ static double frame_span(const rg_graph *g, const uint64_t *all_raw)
 
 /* Reads slot s when its frame is done and every query of it available,
  * with its time on the GPU in *span; false (nothing changed) otherwise. */
-static bool read_slot(rg_graph *g, uint32_t s, double *span)
+static bool read_slot(rg_graph *g, rg__timing_frames *f, uint32_t s, double *span)
 {
     const rg__timings *t = &g->placement->timings;
-    rg__timing_frames *f = &g->exec->timing;
     VkDevice dev = g->dev->device;
     if (g->dev->vk.GetEventStatus(dev, t->events[s]) != VK_EVENT_SET)
         return false;
@@ -129,10 +126,9 @@ static bool read_slot(rg_graph *g, uint32_t s, double *span)
     return true;
 }
 
-void rg__timings_frame_begin(rg_graph *g)
+void rg__timings_frame_begin(rg_graph *g, rg__timing_frames *f)
 {
     const rg__timings *t = &g->placement->timings;
-    rg__timing_frames *f = &g->exec->timing;
     f->recording = 0;
     if (!t->events[0])
         return;
@@ -144,7 +140,7 @@ void rg__timings_frame_begin(rg_graph *g)
             if (f->slot_frame[s] && (oldest == RG__NONE || f->slot_frame[s] < f->slot_frame[oldest]))
                 oldest = s;
         double span;
-        if (oldest == RG__NONE || !read_slot(g, oldest, &span))
+        if (oldest == RG__NONE || !read_slot(g, f, oldest, &span))
             break;
         g->dev->vk.ResetEvent(g->dev->device, t->events[oldest]);
         f->slot_frame[oldest] = 0;
@@ -160,9 +156,8 @@ void rg__timings_frame_begin(rg_graph *g)
     }
 }
 
-void rg__timings_frame_end(rg_graph *g, bool ok)
+void rg__timings_frame_end(rg__timing_frames *f, bool ok)
 {
-    rg__timing_frames *f = &g->exec->timing;
     if (f->recording && !ok)
         f->slot_frame[f->recording - 1] = 0;
     f->recording = 0;
@@ -222,9 +217,12 @@ void rg__timings_after(rg_graph *g, VkCommandBuffer cmd, uint32_t p)
 
 /* --------------------------------------------------------------- queries */
 
-/* The checks every query makes; what: the call, arg: its output's name. */
+/* The checks every query makes (a live, placed graph with timings on, and
+ * somewhere to write); what: the call, arg: its output's name. */
 static rg_result timings_ready(const rg_graph *g, const void *out, const char *what, const char *arg)
 {
+    if (g && !rg__graph_live(g, what))
+        return RG_ERROR_INVALID_HANDLE;
     if (!g || !out)
         return g ? rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg) : RG_ERROR_INVALID_ARGUMENT;
     if (g->status->state != RG__PLACED || !g->placement->on_device)
@@ -280,8 +278,6 @@ uint32_t rg_timing_count(const rg_graph *graph)
 
 rg_result rg_timing_get(const rg_graph *graph, uint32_t index, rg_timing *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_timing_get"))
-        return RG_ERROR_INVALID_HANDLE;
     const rg_graph *g = graph;
     rg_result r = timings_ready(g, out, "rg_timing_get", "out");
     if (r != RG_SUCCESS)
@@ -324,8 +320,6 @@ static int heaviest_first(const void *a, const void *b)
 
 rg_result rg_timings_print(const rg_graph *graph, FILE *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_timings_print"))
-        return RG_ERROR_INVALID_HANDLE;
     const rg_graph *g = graph;
     rg_result r = timings_ready(g, out, "rg_timings_print", "out");
     if (r != RG_SUCCESS)

@@ -18,7 +18,7 @@
 static inline uint32_t rg__holder(const rg_graph *g, uint32_t ri)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    return rg__history(r) && g->exec->frames.history_swapped ? r->history_pair : ri;
+    return rg__history(r) && g->exec->frame.history_swapped ? r->history_pair : ri;
 }
 /* Resource ri's Vulkan objects this frame: an import's, as the
  * application set them; a created one's, as placement made them (none
@@ -54,13 +54,13 @@ rg_result rg__imports_check(rg_graph *g);
 /* ---------------------------------------------------------------- timings */
 
 /* The timing frames' scratch (nothing when timings are off). */
-rg_result rg__timings_frames_prepare(rg_graph *g, const char *what);
-void rg__timings_frames_free(rg_graph *g);
+rg_result rg__timings_frames_prepare(rg_graph *g, rg__timing_frames *f, const char *what);
+void rg__timings_frames_free(rg_graph *g, rg__timing_frames *f);
 /* Before a frame is recorded: reads what completed frames wrote (never
  * waiting) and picks the frame's slot (none when all are in flight: the
  * frame is not timed). After: ok false gives the slot back. */
-void rg__timings_frame_begin(rg_graph *g);
-void rg__timings_frame_end(rg_graph *g, bool ok);
+void rg__timings_frame_begin(rg_graph *g, rg__timing_frames *f);
+void rg__timings_frame_end(rg__timing_frames *f, bool ok);
 /* Whether the frame being recorded is timed. */
 static inline bool rg__timed(const rg_graph *g) { return g->exec->timing.recording != 0; }
 /* Batch b's first and last timestamps (with its queries' reset before);
@@ -76,8 +76,10 @@ void rg__timings_after(rg_graph *g, VkCommandBuffer cmd, uint32_t p);
 
 /* rg_submit's and rg_graph_set_retire_point's work (submit.c), for their
  * entry points (graph_execute.c), which switch the measured queue policy's
- * way after them. */
-rg_result rg__submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit_desc *desc);
+ * way after them. rg__submit raises submitted[q] to what it signalled on
+ * queue q's timeline. */
+rg_result rg__submit(rg_graph *g, uint64_t submitted[RG_QUEUE_COUNT], const rg_submit_plan *plan,
+                     const rg_submit_desc *desc);
 rg_result rg__set_retire_point(rg_graph *g, VkSemaphore timeline, uint64_t value, VkFence fence);
 
 /* -------------------------------------------------------- measured queues */
@@ -123,52 +125,84 @@ void rg__labels_end(const rg_graph *g, VkCommandBuffer cmd, uint32_t open);
 /* ---------------------------------------------------------- bound views */
 
 /* The frame's copy of placement's span views (rg__bound_views). */
-rg_result rg__bound_views_prepare(rg_graph *g, const char *what);
-void rg__bound_views_free(rg_graph *g);
+rg_result rg__bound_views_prepare(rg_graph *g, rg__bound_views *b, const char *what);
+void rg__bound_views_free(rg_graph *g, rg__bound_views *b);
 /* Imports' and history halves' attachment views for this execute (their
  * own, or made once per image); called before anything is recorded.
  * what: the execute call, for the message. */
-rg_result rg__bind_imports(rg_graph *g, const char *what);
+rg_result rg__bind_imports(rg_graph *g, rg__bound_views *b, const char *what);
 
 /* ---------------------------------------------------------------- execute */
 
-/* A frame in chunks (execute.c): begin binds the frame's imports, swaps
- * history and cuts the chunks (max_chunks 0: one per batch); chunk
- * records one (thread-safe for different chunks); end checks that each
- * was recorded, keeps the first failure's message and undoes the frame's
- * history swap on failure, and on success counts the frame and, with
- * plan, fills it (chunk i's command buffer cmds[i]). what: the public
- * call, for the message. */
-rg_result rg__execute_begin(rg_graph *g, uint32_t max_chunks, const char *what);
-rg_result rg__execute_chunk(rg_graph *g, uint32_t chunk, VkCommandBuffer cmd, const char *what);
-rg_result rg__execute_end(rg_graph *g, const VkCommandBuffer *cmds, rg_submit_plan *plan, const char *what);
-/* Execute's frame state (rg__frames): the one-chunk-per-batch cut and
- * scratch arrays for one point's barriers and the history clears, made at
- * placement on the device so that a frame allocates nothing; freed and
- * reset with the placement (a new placement starts a new history). */
-rg_result rg__frames_prepare(rg_graph *g, const char *what);
-void rg__frames_free(rg_graph *g);
+/* The frame's parts, each written by its own file and handed its part by
+ * the conductor (graph_execute.c), which runs a frame as: begin (checks,
+ * chunks cut, history swapped, imports bound, runs reset, timing slot
+ * picked, opened), chunks (any threads), end (runs checked, timing slot
+ * kept or given back, frame counted or its swap undone, plan). what: the
+ * public call, for the message. */
+
+/* The frame state's life (execution.c): made when the graph is placed on
+ * its device, each part by its writer (chunks cut one per batch, so a
+ * frame allocates nothing); freed with the placement, then all zero (a
+ * new placement starts a new history, with nothing submitted). */
+rg_result rg__execution_prepare(rg_graph *g, rg__execution *x, const char *what);
+void rg__execution_free(rg_graph *g, rg__execution *x);
+
+/* Imports' Vulkan objects as the frame needs them (execute.c): a used
+ * import has its object; an unused texture import without an image has no
+ * final transition. */
+rg_result rg__imports_ready(rg_graph *g, const char *what);
+
+/* execute_chunks.c: cuts the frame into chunks for max_chunks (see
+ * rg_execute_desc), growing the arrays only when there are more chunks
+ * than ever before; nothing to do when cut for the same ask. */
+rg_result rg__chunks_cut(rg_graph *g, rg__chunks *ch, uint32_t max_chunks, const char *what);
+void rg__chunks_free(rg_graph *g, rg__chunks *ch);
+
+/* execute.c: the chunks' runs, with room for the chunks cut (the scratch
+ * arrays hold one point's barriers or the history clears), reset as a
+ * frame begins; a chunk recorded (thread-safe for different chunks, each
+ * writing only its run; a callback's rg_record_image_info grows
+ * access_views under the graph's views lock); the first failure among the
+ * runs as the frame ends (cmds: the chunks' command buffers). */
+rg_result rg__runs_prepare(rg_graph *g, rg__runs *runs, const char *what);
+void rg__runs_reset(rg_graph *g, rg__runs *runs);
+rg_result rg__execute_chunk(rg_graph *g, rg__runs *runs, rg__made_views *access_views, uint32_t chunk,
+                            VkCommandBuffer cmd, const char *what);
+rg_result rg__runs_check(rg_graph *g, const rg__runs *runs, const VkCommandBuffer *cmds, const char *what);
+void rg__runs_free(rg_graph *g, rg__runs *runs);
+/* rg_workers_execute's work (workers.c): the begun frame's chunks on the
+ * workers and the calling thread, each into its cmds[i]. */
+rg_result rg__workers_run(rg_workers *w, rg_graph *graph, rg__runs *runs, rg__made_views *access_views,
+                          const VkCommandBuffer *cmds);
+
+/* execute_frames.c: the frame's life (rg__frame). prepare, at placement
+ * on the device and after the first cut: the spans' renderings, the plan's
+ * arrays. begin: room for the chunks' command buffers, and history swapped
+ * when a frame was recorded before (abandon undoes it, for a frame that
+ * fails before it opens). opened: the dynamic spans' renderings from the
+ * bound views, the chunk that clears history, the frame open. end: closed;
+ * recorded, the frame counted and, with plan, the plan filled (chunk i's
+ * command buffer cmds[i]); not recorded, the swap undone. Freed with the
+ * placement (a new placement starts a new history). */
+rg_result rg__frame_prepare(rg_graph *g, rg__frame *f, const char *what);
+rg_result rg__frame_begin(rg_graph *g, rg__frame *f, const char *what);
+void rg__frame_abandon(rg__frame *f);
+void rg__frame_opened(rg_graph *g, rg__frame *f);
+void rg__frame_end(rg_graph *g, rg__frame *f, bool recorded, const VkCommandBuffer *cmds, rg_submit_plan *plan);
+void rg__frame_free(rg_graph *g, rg__frame *f);
 /* Whether a frame is being recorded in chunks (then the graph must not
  * change): reports it, naming the call. */
 bool rg__frame_open(const rg_graph *g, const char *what);
 /* Hands over the submission plan's arrays (the plan rg_execute_batches
- * filled points into them), which the next frames_free would free. */
-void rg__frames_take_plan(rg_graph *g, rg_submission **submissions, VkCommandBuffer **cmds);
-
-/* execute_chunks.c: cuts the frame into chunks for max_chunks (see
- * rg_execute_desc), growing the frames' arrays only when there are more
- * chunks than ever before; nothing to do when cut for the same ask. */
-rg_result rg__chunks_cut(rg_graph *g, uint32_t max_chunks, const char *what);
+ * filled points into them), which frame_free would free. */
+void rg__frame_take_plan(rg__frame *f, rg_submission **submissions, VkCommandBuffer **cmds);
 
 /* Records built-in transfer command c (a copy, clear or blit) into cmd
  * (record_transfers.c). */
 void rg__record_transfer(rg_graph *g, VkCommandBuffer cmd, const rg__cmd *c);
 
 /* The views rg_record_image_info made (record_descriptors.c). */
-void rg__access_views_free(rg_graph *g);
-
-/* What rg_submit signalled forgotten (submit.c), once the placement whose
- * semaphores it names is freed. */
-void rg__submits_forget(rg_graph *g);
+void rg__access_views_free(rg_graph *g, rg__made_views *access_views);
 
 #endif

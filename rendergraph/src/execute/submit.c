@@ -10,7 +10,8 @@
 /* Command buffers per submission: a batch's chunks. */
 #define RG__SUBMIT_CMDS RG__MAX_CHUNKS
 
-rg_result rg__submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit_desc *desc)
+rg_result rg__submit(rg_graph *g, uint64_t submitted[RG_QUEUE_COUNT], const rg_submit_plan *plan,
+                     const rg_submit_desc *desc)
 {
     rg__call_begin(g);
     if (!g->dev)
@@ -74,8 +75,8 @@ rg_result rg__submit(rg_graph *g, const rg_submit_plan *plan, const rg_submit_de
                               rg_vk_result_string(vr));
         /* What retiring the placement waits for (device.c). */
         for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-            if (s->signal.semaphore == g->placement->semaphores[q] && s->signal.value > g->exec->submitted[q])
-                g->exec->submitted[q] = s->signal.value;
+            if (s->signal.semaphore == g->placement->semaphores[q] && s->signal.value > submitted[q])
+                submitted[q] = s->signal.value;
     }
     g->unretired = 0; /* the graph's timelines signal after the frame */
     return RG_SUCCESS;
@@ -92,10 +93,4 @@ rg_result rg__set_retire_point(rg_graph *g, VkSemaphore timeline, uint64_t value
     g->retire_fence = fence;
     g->unretired = 0; /* what it names signals after the frames recorded so far */
     return RG_SUCCESS;
-}
-
-void rg__submits_forget(rg_graph *g)
-{
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-        g->exec->submitted[q] = 0;
 }

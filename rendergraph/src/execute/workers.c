@@ -22,6 +22,8 @@ struct rg_workers {
     bool quit;
     /* The job: read by the workers after they see its number. */
     rg_graph *graph;
+    rg__runs *runs;
+    rg__made_views *access_views;
     const VkCommandBuffer *cmds;
     uint32_t chunk_count;
     atomic_uint next;
@@ -35,7 +37,7 @@ static void run_chunks(rg_workers *w)
         unsigned i = atomic_fetch_add(&w->next, 1);
         if (i >= w->chunk_count)
             return;
-        rg_result r = rg__execute_chunk(w->graph, i, w->cmds[i], "rg_workers_execute");
+        rg_result r = rg__execute_chunk(w->graph, w->runs, w->access_views, i, w->cmds[i], "rg_workers_execute");
         int none = RG_SUCCESS;
         if (r != RG_SUCCESS)
             atomic_compare_exchange_strong(&w->failed, &none, (int)r);
@@ -130,26 +132,17 @@ void rg_workers_destroy(rg_workers *workers)
     release(w);
 }
 
-rg_result rg_workers_execute(rg_workers *workers, rg_graph *graph, const VkCommandBuffer *cmds)
+rg_result rg__workers_run(rg_workers *w, rg_graph *graph, rg__runs *runs, rg__made_views *access_views,
+                          const VkCommandBuffer *cmds)
 {
-    rg_workers *w = workers;
-    if (!w || !graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    if (atomic_load_explicit(&graph->busy, memory_order_acquire) != rg__frame_call) {
-        /* No frame begun: take the graph to say so (or hear who has it). */
-        rg_result r = rg__enter(graph, "rg_workers_execute", false);
-        if (r != RG_SUCCESS)
-            return r;
-        r = rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_workers_execute: no frame begun (rg_execute_begin)");
-        rg__leave(graph);
-        return r;
-    }
     if (!cmds)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_workers_execute: cmds is NULL");
     rg__mutex_lock(&w->lock);
     w->graph = graph;
+    w->runs = runs;
+    w->access_views = access_views;
     w->cmds = cmds;
-    w->chunk_count = graph->exec->frames.chunk_count;
+    w->chunk_count = graph->exec->chunks.count;
     atomic_store(&w->next, 0);
     atomic_store(&w->failed, RG_SUCCESS);
     w->busy = w->count;

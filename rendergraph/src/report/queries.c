@@ -259,7 +259,7 @@ bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous)
         return false;
     uint32_t i = graph ? rg__texture_index(graph, previous) : RG__NONE;
     return i != RG__NONE && rg__history(&graph->decl.resources[i]) && placed(graph) &&
-           graph->placement->on_device && graph->exec->frames.recorded > 0;
+           graph->placement->on_device && graph->exec->frame.recorded > 0;
 }
 
 bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
@@ -526,11 +526,12 @@ rg_result rg_chunk_get(const rg_graph *graph, uint32_t chunk, rg_chunk_info *out
         return RG_ERROR_INVALID_HANDLE;
     if (!graph || !out)
         return RG_ERROR_INVALID_ARGUMENT;
-    const rg__frames *f = &graph->exec->frames;
-    if (!f->open || chunk >= f->chunk_count)
-        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_chunk_get: %s", !f->open
+    bool open = graph->exec->frame.open;
+    const rg__chunks *chunks = &graph->exec->chunks;
+    if (!open || chunk >= chunks->count)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_chunk_get: %s", !open
                           ? "no frame begun (rg_execute_begin)" : "an index past the chunk count");
-    const rg__chunk *c = &f->chunks[chunk];
+    const rg__chunk *c = &chunks->of[chunk];
     *out = (rg_chunk_info){
         .batch = c->batch,
         .queue = graph->compiled->queues.batches[c->batch].queue,
