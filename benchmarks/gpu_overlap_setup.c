@@ -128,7 +128,9 @@ bool ov_frame(ov_timer *t, ov_work *w, ov_setup *s, ov_sample *out)
                                 : overlap_frame_begin(w->overlap);
     if (begun != ENG_SUCCESS)
         return false;
-    if (rg_batch_count(s->graph) != s->batch_count && !ov_batches(t, s, rg_graph_get_desc(s->graph).name))
+    rg_declaration decl;
+    rg_declaration_get(s->graph, &decl);
+    if (rg_batch_count(s->graph) != s->batch_count && !ov_batches(t, s, decl.desc.name))
         return false;
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };

@@ -17,6 +17,7 @@
  *   memory_budget [--rounds N] [--sizes WxH,...] [--json FILE] [--validation]
  */
 #include "bench_context.h"
+#include "msaa_sets.h"
 
 #include <engine/engine.h>
 #include <rendergraph/rendergraph.h>
@@ -98,13 +99,6 @@ static int measure(eng_context *ctx, int transient, uint32_t w, uint32_t h, samp
     return rc;
 }
 
-static bool record_nothing(const rg_record_context *rc, void *user)
-{
-    (void)rc;
-    (void)user;
-    return true;
-}
-
 typedef struct exec_job {
     rg_graph *graph;
     rg_result result;
@@ -133,22 +127,9 @@ static int measure_graph(eng_context *ctx, uint32_t w, uint32_t h, sample *out, 
         .name = "resolved", .image = ti->image, .view = ti->view, .format = td.format, .width = w, .height = h });
     rg_texture first_color = { 0 };
     for (int s = 0; s < SETS; s++) {
-        rg_texture color = rg_texture_create(g, &(rg_texture_desc){ .name = "color", .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                                                    .width = w, .height = h,
-                                                                    .samples = VK_SAMPLE_COUNT_4_BIT });
-        rg_texture depth = rg_texture_create(g, &(rg_texture_desc){ .name = "depth", .format = VK_FORMAT_D32_SFLOAT,
-                                                                    .width = w, .height = h,
-                                                                    .samples = VK_SAMPLE_COUNT_4_BIT });
+        rg_texture color = msaa_set(g, w, h, resolved, (VkClearColorValue){ { 0 } });
         if (s == 0)
             first_color = color;
-        rg_begin_rendering(g, &(rg_rendering_desc){
-            .name = "set", .color_count = 1,
-            .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                          .store = VK_ATTACHMENT_STORE_OP_DONT_CARE, .resolve = resolved } },
-            .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                       .store = VK_ATTACHMENT_STORE_OP_DONT_CARE } });
-        rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = record_nothing });
-        rg_end_rendering(g);
     }
     int rc = 0;
     long long before = device_local_usage(ctx);

@@ -248,19 +248,6 @@ static void declare_wide(wide *w, uint32_t width, uint32_t height)
     rg_end_rendering(g);
 }
 
-static bool wide_sizes(void *user, const char *name, bool is_texture, uint32_t index, VkDeviceSize *size,
-                       VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
-{
-    (void)name;
-    (void)is_texture;
-    const wide *w = user;
-    *size = index < w->n ? w->size[index] : 65536;
-    *alignment = 65536;
-    *type_bits = 1;
-    *dedicated = false;
-    return true;
-}
-
 /* Pooled and lower bound of the wide frame under one order. */
 static int wide_frame(rg_order order, uint32_t width, uint32_t height, rg_memory_totals *out)
 {
@@ -268,15 +255,9 @@ static int wide_frame(rg_order order, uint32_t width, uint32_t height, rg_memory
     if (rg_graph_create(&(rg_graph_desc){.name = "wide frame", .order = order}, &w.g) != RG_SUCCESS)
         return 1;
     declare_wide(&w, width, height);
-    VkPhysicalDeviceMemoryProperties props = {
-        .memoryTypeCount = 1,
-        .memoryTypes = {{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0}},
-        .memoryHeapCount = 1,
-        .memoryHeaps = {{1ull << 40, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT}},
-    };
     rg_result r = rg_compile(w.g);
     if (r == RG_SUCCESS)
-        r = rg_place_offline(w.g, &props, wide_sizes, &w);
+        r = order_place(w.g, w.size, w.n, 65536);
     if (r != RG_SUCCESS) {
         fprintf(stderr, "order_memory: wide frame: %s: %s\n", rg_result_string(r), rg_graph_error_message(w.g));
         rg_graph_destroy(w.g);

@@ -1,5 +1,7 @@
 #include "demo_mesh.h"
 
+#include <engine_files/engine_files.h>
+
 static const uint32_t cube_vert[] =
 #include "cube.vert.inc"
     ;
@@ -21,6 +23,21 @@ void demo_mesh_destroy(demo_mesh *mesh)
     eng_buffer_destroy(mesh->indices);
     eng_buffer_destroy(mesh->vertices);
     *mesh = (demo_mesh){ 0 };
+}
+
+void demo_textured_cube_create(demo_app *app, const char *texture_path, demo_textured_cube *cube)
+{
+    DEMO_CHECK(app, eng_texture_load(app->ctx, texture_path, &cube->texture));
+    demo_texture_binding_create(app, cube->texture, &cube->binding);
+    demo_cube_create(app, &cube->mesh);
+}
+
+void demo_textured_cube_destroy(demo_textured_cube *cube)
+{
+    demo_mesh_destroy(&cube->mesh);
+    demo_texture_binding_destroy(&cube->binding);
+    eng_image_destroy(cube->texture);
+    cube->texture = NULL;
 }
 
 void demo_mesh_draw(VkCommandBuffer cmd, const demo_mesh *mesh)

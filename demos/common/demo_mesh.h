@@ -22,6 +22,19 @@ void demo_cube_create(demo_app *app, demo_mesh *mesh);
 void demo_mesh_destroy(demo_mesh *mesh);
 void demo_mesh_draw(VkCommandBuffer cmd, const demo_mesh *mesh);
 
+/* The textured cube msaa and postfx draw: the texture (an image file), its
+ * binding at set 0 and the cube's mesh. */
+typedef struct demo_textured_cube {
+    eng_image *texture;
+    demo_texture_binding binding;
+    demo_mesh mesh;
+} demo_textured_cube;
+
+/* Loads the texture at texture_path, binds it and makes the cube; exits
+ * through demo_app_fail on failure. */
+void demo_textured_cube_create(demo_app *app, const char *texture_path, demo_textured_cube *cube);
+void demo_textured_cube_destroy(demo_textured_cube *cube);
+
 /* A pipeline that draws the cube with shaders/cube.vert and the given
  * fragment shader into one color attachment of color_format, at the app's
  * --samples, back faces culled, demo_push as its push constants. The

@@ -58,44 +58,34 @@ static void usage(FILE *f, const char *prog, const char *summary, const demo_opt
     fprintf(f, "  --help              show this text\n");
 }
 
+/* The --merge and --queues words, indexed by demo_merge and demo_queues
+ * (3 values each). */
+static const char *const merge_words[3] = { [DEMO_MERGE_AUTO] = "auto", [DEMO_MERGE_ON] = "on",
+                                            [DEMO_MERGE_OFF] = "off" };
+static const char *const queues_words[3] = { [DEMO_QUEUES_ELIGIBLE] = "eligible", [DEMO_QUEUES_SINGLE] = "single",
+                                             [DEMO_QUEUES_MEASURED] = "measured" };
+
 const char *demo_merge_name(demo_merge merge)
 {
-    switch (merge) {
-    case DEMO_MERGE_ON:
-        return "on";
-    case DEMO_MERGE_OFF:
-        return "off";
-    default:
-        return "auto";
-    }
+    return merge_words[(unsigned)merge < 3 ? merge : DEMO_MERGE_AUTO];
 }
 
 const char *demo_queues_name(demo_queues queues)
 {
-    switch (queues) {
-    case DEMO_QUEUES_SINGLE:
-        return "single";
-    case DEMO_QUEUES_MEASURED:
-        return "measured";
-    default:
-        return "eligible";
-    }
+    return queues_words[(unsigned)queues < 3 ? queues : DEMO_QUEUES_ELIGIBLE];
 }
 
-/* One of the --merge or --queues words (values 0 to count - 1, named by
- * name); anything else is a bad flag. */
-static bool parse_word(const char *s, const char *(*name)(int), int count, int *out)
+/* One of the 3 words (the --merge or --queues ones): its index; anything
+ * else is a bad flag. */
+static bool parse_word(const char *s, const char *const words[3], int *out)
 {
-    for (int i = 0; s && i < count; i++)
-        if (strcmp(s, name(i)) == 0) {
+    for (int i = 0; s && i < 3; i++)
+        if (strcmp(s, words[i]) == 0) {
             *out = i;
             return true;
         }
     return false;
 }
-
-static const char *merge_word(int i) { return demo_merge_name((demo_merge)i); }
-static const char *queues_word(int i) { return demo_queues_name((demo_queues)i); }
 
 /* A whole decimal number in [min, max]; anything else is a bad flag. */
 static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -163,7 +153,7 @@ demo_parse_result demo_parse_options(int argc, char **argv, const char *summary,
         } else if (strcmp(flag, "--merge") == 0 || strcmp(flag, "--queues") == 0) {
             bool merge = flag[2] == 'm';
             int word = 0;
-            ok = parse_word(value, merge ? merge_word : queues_word, 3, &word);
+            ok = parse_word(value, merge ? merge_words : queues_words, &word);
             if (merge)
                 opts->merge = (demo_merge)word;
             else

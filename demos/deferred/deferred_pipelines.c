@@ -4,8 +4,6 @@
  * when the frame is prepared. */
 #include "deferred_renderer.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 static const uint32_t fullscreen_vert[] =
@@ -139,19 +137,6 @@ eng_result deferred_standalone_pipeline(deferred_renderer *r, program prog, cons
     }
     const eng_pipeline *p;
     return pipeline_for(r, prog, &st, &p);
-}
-
-/* Says why a pass cannot record (on stderr: a record callback can only
- * return false, and rg_execute then reports RG_ERROR_CALLBACK). */
-bool deferred_pass_fail(const pass *p, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "deferred frame: %s: ", p->name);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return false;
 }
 
 /* The pipeline for the rendering state the graph reports for this draw, and

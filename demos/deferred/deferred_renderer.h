@@ -9,6 +9,7 @@
 
 #include "deferred_frame.h"
 #include "demo_lock.h"
+#include "demo_record_fail.h"
 
 static const VkFormat ALBEDO_FORMAT = VK_FORMAT_R8G8B8A8_SRGB;
 static const VkFormat NORMAL_FORMAT = VK_FORMAT_R16G16B16A16_SFLOAT;
@@ -134,7 +135,7 @@ VkResult deferred_alloc_set(VkDevice dev, VkDescriptorPool pool, VkDescriptorSet
  * state (false, with the error set by deferred_pass_fail, where not). */
 eng_result deferred_standalone_pipeline(deferred_renderer *r, program prog, const VkFormat *formats, uint32_t count,
                                         VkFormat depth, VkSampleCountFlagBits samples);
-bool deferred_pass_fail(const pass *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define deferred_pass_fail(p, ...) demo_record_fail("deferred frame", (p)->name, __VA_ARGS__)
 bool deferred_pass_prepare(pass *p);
 
 /* deferred_record.c: the record callbacks (user: the scene, or the pass). */

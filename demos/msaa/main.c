@@ -20,9 +20,7 @@
 #include "demo_texture_binding.h"
 #include "demo_transform.h"
 
-#include <engine_files/engine_files.h>
 #include <stdio.h>
-#include <string.h>
 
 static const uint32_t cube_frag[] =
 #include "cube.frag.inc"
@@ -30,9 +28,7 @@ static const uint32_t cube_frag[] =
 
 typedef struct scene {
     demo_app *app;
-    eng_image *texture;
-    demo_texture_binding binding;
-    demo_mesh cube;
+    demo_textured_cube cube;
     eng_pipeline *pipeline;
     rg_graph *graph;
     rg_texture backbuffer;            /* the swapchain image, imported */
@@ -50,9 +46,7 @@ static void scene_destroy(void *user)
         rg_graph_set_retire_point(s->graph, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
     rg_graph_destroy(s->graph);
     eng_pipeline_destroy(s->pipeline);
-    demo_mesh_destroy(&s->cube);
-    demo_texture_binding_destroy(&s->binding);
-    eng_image_destroy(s->texture);
+    demo_textured_cube_destroy(&s->cube);
 }
 
 static bool draw(const rg_record_context *rc, void *user)
@@ -68,41 +62,20 @@ static bool draw(const rg_record_context *rc, void *user)
     demo_push push;
     demo_push_make(view_projection, model, (vec4){ 1.0f, 1.0f, 1.0f, 1.0f }, &push);
 
-    demo_cube_draw(rg_record_cmd(rc), s->pipeline, &s->binding, &push, &s->cube);
+    demo_cube_draw(rg_record_cmd(rc), s->pipeline, &s->cube.binding, &push, &s->cube.mesh);
     return true;
 }
 
-/* One span into the swapchain image: with --samples > 1 through an MSAA
- * color attachment resolved into it, depth tested. Both are cleared at the
- * start and discarded at the end: the graph makes them transient. */
+/* One span into the swapchain image (demo_declare_forward): with
+ * --samples > 1 through an MSAA color attachment resolved into it, depth
+ * tested. Both are cleared at the start and discarded at the end: the
+ * graph makes them transient. */
 static void declare_frame(scene *s, const eng_frame *frame)
 {
-    rg_graph *g = s->graph;
-    s->backbuffer = demo_import_swapchain(g, frame);
-    VkSampleCountFlagBits samples = (VkSampleCountFlagBits)s->app->opts.samples;
-    rg_texture_desc td = { .width = frame->extent.width, .height = frame->extent.height, .samples = samples };
-    td.name = "depth";
-    td.format = VK_FORMAT_D32_SFLOAT;
-    rg_texture depth = rg_texture_create(g, &td);
-    rg_attachment color = { .texture = s->backbuffer, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                            .store = VK_ATTACHMENT_STORE_OP_STORE };
-    memcpy(color.clear.color.float32, s->app->desc.clear_color, sizeof color.clear.color.float32);
-    if (samples > 1) {
-        td.name = "msaa color";
-        td.format = frame->format;
-        color.texture = rg_texture_create(g, &td);
-        color.store = VK_ATTACHMENT_STORE_OP_DONT_CARE; /* only the resolve is kept */
-        color.resolve = s->backbuffer;
-    }
-    rg_begin_rendering(g, &(rg_rendering_desc){
-        .name = "cube",
-        .colors = { color },
-        .color_count = 1,
-        .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR, .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                   .clear.depthStencil = { 1.0f, 0 } },
-    });
-    rg_cmd_user(g, &(rg_user_desc){ .name = "cube", .kind = RG_COMMAND_DRAW, .record = draw, .user = s });
-    rg_end_rendering(g);
+    s->backbuffer = demo_import_swapchain(s->graph, frame);
+    demo_target t = { .backbuffer = s->backbuffer, .format = frame->format, .extent = frame->extent,
+                      .samples = (VkSampleCountFlagBits)s->app->opts.samples };
+    demo_declare_forward(s->graph, &t, s->app->desc.clear_color, VK_FORMAT_D32_SFLOAT, "cube", draw, s);
 }
 
 static void record_frame(demo_app *app, eng_frame *frame, uint64_t index, void *user)
@@ -153,13 +126,11 @@ int main(int argc, char **argv)
 
     char path[4096];
     const char *texture = demo_app_asset(&app, flags[0].value, argv[0], "bricks.png", path, sizeof path);
-    DEMO_CHECK(&app, eng_texture_load(app.ctx, texture, &s.texture));
-    demo_texture_binding_create(&app, s.texture, &s.binding);
-    demo_cube_create(&app, &s.cube);
+    demo_textured_cube_create(&app, texture, &s.cube);
     eng_pipeline_desc pd = demo_cube_pipeline_desc(&app, "textured cube", cube_frag, sizeof cube_frag,
                                                    eng_swapchain_format(app.swapchain));
     demo_pipeline_add_depth(&pd, true);
-    pd.set_layouts = &s.binding.layout;
+    pd.set_layouts = &s.cube.binding.layout;
     pd.set_layout_count = 1;
     DEMO_CHECK(&app, eng_pipeline_create(app.ctx, &pd, &s.pipeline));
     rg_result r = rg_graph_create(&(rg_graph_desc){ .name = "msaa", .device = eng_context_graph_device(app.ctx) }, &s.graph);

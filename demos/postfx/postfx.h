@@ -64,9 +64,7 @@ typedef struct postfx_link {
 } postfx_link;
 
 typedef struct postfx_scene {
-    eng_image *texture;
-    demo_texture_binding binding;
-    demo_mesh cube;
+    demo_textured_cube cube;
     eng_pipeline *sky;
     eng_pipeline *cube_pipeline;
 } postfx_scene;

@@ -7,7 +7,6 @@
 #include "postfx.h"
 #include "demo_transform.h"
 
-#include <engine_files/engine_files.h>
 #include <math.h>
 
 static const uint32_t sky_frag[] =
@@ -29,9 +28,7 @@ void postfx_scene_create(postfx *fx, const char *texture_path)
 {
     demo_app *app = fx->app;
     postfx_scene *s = &fx->scene;
-    DEMO_CHECK(app, eng_texture_load(app->ctx, texture_path, &s->texture));
-    demo_texture_binding_create(app, s->texture, &s->binding);
-    demo_cube_create(app, &s->cube);
+    demo_textured_cube_create(app, texture_path, &s->cube);
     const VkSampleCountFlagBits samples = (VkSampleCountFlagBits)app->opts.samples;
     eng_pipeline_desc sky = postfx_fullscreen_desc(app, "postfx sky", sky_frag, sizeof sky_frag, sizeof(sky_push));
     sky.color_formats[0] = POSTFX_FORMAT;
@@ -39,7 +36,7 @@ void postfx_scene_create(postfx *fx, const char *texture_path)
     sky.samples = samples;
     DEMO_CHECK(app, eng_pipeline_create(app->ctx, &sky, &s->sky));
     eng_pipeline_desc cube = demo_cube_pipeline_desc(app, "postfx cube", cube_frag, sizeof cube_frag, POSTFX_FORMAT);
-    cube.set_layouts = &s->binding.layout;
+    cube.set_layouts = &s->cube.binding.layout;
     cube.set_layout_count = 1;
     DEMO_CHECK(app, eng_pipeline_create(app->ctx, &cube, &s->cube_pipeline));
 }
@@ -48,9 +45,7 @@ void postfx_scene_destroy(postfx_scene *s)
 {
     eng_pipeline_destroy(s->cube_pipeline);
     eng_pipeline_destroy(s->sky);
-    demo_mesh_destroy(&s->cube);
-    demo_texture_binding_destroy(&s->binding);
-    eng_image_destroy(s->texture);
+    demo_textured_cube_destroy(&s->cube);
 }
 
 static bool draw_scene(const rg_record_context *rc, void *user)
@@ -76,7 +71,7 @@ static bool draw_scene(const rg_record_context *rc, void *user)
     /* tint.w: the height (texture v) of the glowing band sweeping the cube. */
     float band = 1.2f - fmodf(0.015f * t + 0.45f, 1.4f);
     demo_push_make(view_projection, model, (vec4){ 1.0f, 1.0f, 1.0f, band }, &push);
-    demo_cube_draw(cmd, s->cube_pipeline, &s->binding, &push, &s->cube);
+    demo_cube_draw(cmd, s->cube_pipeline, &s->cube.binding, &push, &s->cube.mesh);
     return true;
 }
 

@@ -2,9 +2,8 @@
  * their pipelines, built per rendering state the compiled graph reports
  * and kept until the renderer is destroyed. */
 #include "scene_renderer.h"
+#include "demo_record_fail.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 static const VkVertexInputBindingDescription vertex_binding = { 0, sizeof(scene_vertex), VK_VERTEX_INPUT_RATE_VERTEX };
@@ -128,17 +127,8 @@ static eng_result pipeline_for(scene_renderer *r, program prog, const rg_command
     return ENG_SUCCESS;
 }
 
-static bool pass_fail(const pass *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool pass_fail(const pass *p, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "scene frame: %s: ", scene_programs[p->program].name);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return false;
-}
+/* Says why a pass cannot record (demo_record_fail.h). */
+#define pass_fail(p, ...) demo_record_fail("scene frame", scene_programs[(p)->program].name, __VA_ARGS__)
 
 /* The draw's pipeline for the rendering state the compiled graph reports
  * for it; looked up again only when the state's key changes. */

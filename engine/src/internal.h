@@ -114,7 +114,7 @@ const char *eng__sample_counts_text(VkSampleCountFlags counts, char *buf, size_t
  * graph's names; buf holds 256 bytes. */
 static inline const char *eng__image_usage_text(VkImageUsageFlags usage, char *buf)
 {
-    rg_image_usage_names(usage, buf, 256);
+    rg_flag_names(RG_FLAGS_IMAGE_USAGE, usage, buf, 256);
     return buf;
 }
 #define ENG__IMAGE_USAGES(u) eng__image_usage_text((u), (char[256]){0})

@@ -122,6 +122,10 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
         g->caps = *desc->caps;
     else if (desc->device)
         g->caps = desc->device->caps;
+    /* Which GPU this is, resolved once: the profile's row (AUTO: desktop),
+     * and whether RG_MERGE_AUTO merges on its driver. */
+    g->tile = rg__tile_of(&g->caps);
+    g->merge_by_default = rg_merge_by_default(g->caps.driver);
     if ((unsigned)g->merge > RG_MERGE_OFF || (unsigned)g->order > RG_ORDER_DECLARATION ||
         (unsigned)desc->queue_policy > RG_QUEUE_POLICY_MEASURED ||
         (unsigned)g->caps.tile_profile >= RG_TILE_PROFILE_COUNT ||
@@ -167,7 +171,7 @@ static void destroy_taken(rg_graph *graph)
     if (!graph)
         return;
     placement_free(graph, "rg_graph_destroy");
-    rg__measure_spent_free(graph);
+    rg__measure(graph, (rg__measure_event){.kind = RG__WHEN_DESTROY});
     rg__compiled_free(graph);
     rg__free(graph, graph->decl.resources);
     rg__free(graph, graph->decl.cmds);
@@ -194,8 +198,7 @@ static void destroy_taken(rg_graph *graph)
 static void orphan(rg_graph *g)
 {
     placement_free(g, "rg_device_destroy");
-    rg__measure_spent_free(g);
-    rg__retire_release(g);
+    rg__measure(g, (rg__measure_event){.kind = RG__WHEN_DESTROY});
     unlink_from_device(g);
     g->dev = NULL;
     g->orphaned = true;
@@ -359,7 +362,7 @@ static rg_result compile_taken(rg_graph *g)
     if (g->status->state >= RG__COMPILED)
         return RG_SUCCESS;
     discard_from(g, RG__COMPILED, "rg_compile");
-    rg__measure_compile_begin(g);
+    rg__measure(g, (rg__measure_event){.kind = RG__WHEN_COMPILE_BEGIN});
     rg_result r = compile_run(g);
     if (r == RG_SUCCESS)
         r = rg__imports_check(g); /* usage given before there was a compiled graph to check it against */
@@ -372,7 +375,7 @@ static rg_result compile_taken(rg_graph *g)
     }
     g->status->state = RG__COMPILED;
     rg__compile_notices(g);
-    rg__measure_compiled(g);
+    rg__measure(g, (rg__measure_event){.kind = RG__WHEN_COMPILED});
     return RG_SUCCESS;
 }
 
@@ -491,7 +494,7 @@ static rg_result set_timings(rg_graph *g, bool on)
         return RG_SUCCESS;
     g->timings = on;
     if (!on)
-        rg__measure_timings_off(g);
+        rg__measure(g, (rg__measure_event){.kind = RG__WHEN_TIMINGS_OFF});
     if (g->status->state != RG__PLACED || !g->placement->on_device)
         return RG_SUCCESS;
     rg__timing_frames *frames = &rg__execution_of(g)->timing;
@@ -516,15 +519,13 @@ static rg_result set_timings(rg_graph *g, bool on)
  * compile's or a placement's would be; the next execute reports it. */
 void rg__queues_switch(rg_graph *g, const char *what)
 {
-    if (!g->measure.switch_due)
+    if (!rg__measure_switch_due(g))
         return;
-    g->measure.switch_due = false;
-    g->measure.due_frames = 0;
     bool placed = g->status->state == RG__PLACED && g->placement->on_device;
     /* The frame's plan stays readable until the next execute. */
-    rg__measure_spent_free(g);
-    rg__frame_take_plan(&rg__execution_of(g)->frame, &g->measure.spent_submissions, &g->measure.spent_cmds);
-    g->measure.one_queue = !g->measure.one_queue;
+    rg__measure_event e = {.kind = RG__WHEN_SWITCHED};
+    rg__frame_take_plan(&rg__execution_of(g)->frame, &e.submissions, &e.cmds);
+    rg__measure(g, e);
     /* That plan's semaphores are the placement's: its group waits for
      * the next execute, or a fast GPU could see them destroyed at once. */
     g->keep_retired = true;
@@ -538,7 +539,7 @@ void rg__queues_switch(rg_graph *g, const char *what)
                  r == RG_ERROR_OUT_OF_MEMORY ? "out of memory" : g->status->message);
         return;
     }
-    rg__measure_compiled(g);
+    rg__measure(g, (rg__measure_event){.kind = RG__WHEN_COMPILED});
     if (placed)
         rg__place_taken(g); /* a failure is reported; the next execute places again */
 }

@@ -76,8 +76,7 @@ static rg_result execute_ready(rg_graph *g, const char *what)
     if (!g->dev)
         return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s' was created without a device", what,
                           g->name);
-    rg__measure_spent_free(g); /* the frame before's plan ends here */
-    rg__measure_executing(g);
+    rg__measure(g, (rg__measure_event){.kind = RG__WHEN_EXECUTE}); /* the frame before's plan ends here */
     if (g->status->state != RG__PLACED || !g->placement->on_device)
         return rg__place_taken(g);
     rg__device_collect(g->dev);
@@ -231,11 +230,11 @@ rg_result rg_execute_end(rg_graph *graph, const VkCommandBuffer *cmds, rg_submit
 
 static rg_result submit_taken(rg_graph *g, const rg_submit_plan *plan, const rg_submit_desc *desc)
 {
-    /* Timed for the measured policy only (rg__measure_submit). */
+    /* Timed for the measured policy only (RG__WHEN_SUBMITTED). */
     double start = g->queue_policy == RG_QUEUE_POLICY_MEASURED ? rg__clock_ms() : 0.0;
     rg_result r = rg__submit(g, rg__execution_of(g)->submitted, plan, desc);
     if (r == RG_SUCCESS) {
-        rg__measure_submit(g, rg__clock_ms() - start);
+        rg__measure(g, (rg__measure_event){.kind = RG__WHEN_SUBMITTED, .ms = rg__clock_ms() - start});
         rg__queues_switch(g, "rg_submit");
     }
     return r;

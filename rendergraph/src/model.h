@@ -120,15 +120,25 @@ typedef struct rg__compiled rg__compiled;
 typedef struct rg__placement rg__placement;
 typedef struct rg__execution rg__execution;
 
+/* Where the measured queue policy stands (measure_queues.c). The way it
+ * wants compiled follows from it (rg__measure_switch_due). */
+typedef enum rg__measure_state {
+    RG__MEASURE_NOTHING = 0,          /* not measured yet, or nothing would leave graphics */
+    RG__MEASURE_TIMING,               /* timing the way compiled now */
+    RG__MEASURE_OTHER_WAY,            /* the way compiled now is timed: the other way next */
+    RG__MEASURE_TIMINGS_OFF,          /* unmeasured while timings are off: the eligible queues */
+    RG__MEASURE_NO_TIMESTAMPS,        /* a queue cannot be timed: the eligible queues, unmeasured */
+    RG__MEASURE_MADE,                 /* the faster way chosen (choice) */
+} rg__measure_state;
+
 /* RG_QUEUE_POLICY_MEASURED (measure_queues.c): the declaration measured,
  * the way compiled now, each way's frame times, the choice. Kept across
  * placements and resets: an identical declaration keeps its choice. */
 typedef struct rg__queue_measure {
     uint64_t hash;                    /* the declaration measured (decl.hash); 0: none */
+    rg__measure_state state;
     bool one_queue;                   /* the way compiled now: every command on graphics */
-    bool switch_due;                  /* compile the other way after the frame's submission */
-    uint32_t due_frames;              /* frames begun while switch_due (none submitted through the graph) */
-    bool no_timestamps;               /* a queue's frames cannot be timed: unmeasured */
+    uint32_t due_frames;              /* frames begun with a switch due (none submitted through the graph) */
     uint32_t skip;                    /* completed frames to pass over before timing */
     uint32_t count[2];                /* frames timed: [0] async, [1] one queue */
     double ms[2][RG_QUEUE_MEASURE_FRAMES];
@@ -137,11 +147,11 @@ typedef struct rg__queue_measure {
     bool submit_skip;
     uint32_t submits[2];
     double submit_ms[2][RG_QUEUE_MEASURE_FRAMES];
-    rg_queue_choice choice;
+    rg_queue_choice choice;           /* once MADE */
     char reason[400];
     /* The plan of the frame submitted just before a switch (its
      * submissions and command buffers), readable until the next execute
-     * as any plan is; freed there (rg__measure_spent_free). */
+     * as any plan is; freed there (RG__WHEN_EXECUTE). */
     rg_submission *spent_submissions;
     VkCommandBuffer *spent_cmds;
 } rg__queue_measure;
@@ -174,6 +184,8 @@ struct rg_graph {
     bool lenient_record_access;       /* rg_graph_desc.lenient_record_access */
     rg_merge merge;                   /* rg_graph_desc.merge */
     rg_device_caps caps;              /* the device compile merges for */
+    rg_tile_info tile;                /* its tile profile's row (rg__tile_of), from create on */
+    bool merge_by_default;            /* rg_merge_by_default(caps.driver), from create on */
     /* The one part of a graph every stage and query may write (through a
      * const graph: it points at status_store): the lifecycle state and the
      * last error. */

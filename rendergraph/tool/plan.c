@@ -108,28 +108,31 @@ static bool gather_barriers(const rgt_frame *f, rgt_plan *p, const handle_pos *m
  * span has its span's). */
 static bool gather_culled(const rgt_frame *f, rgt_plan *p)
 {
-    uint32_t n = rg_declared_command_count(f->graph);
+    rg_declaration decl;
+    rg_declaration_get(f->graph, &decl);
+    uint32_t n = decl.command_count;
     p->culled = calloc(n ? n : 1, sizeof *p->culled);
     if (!p->culled)
         return false;
     const char *span = NULL;
     uint32_t span_index = RG_INDEX_NONE, spans = 0;
     for (uint32_t i = 0; i < n; i++) {
-        rg_declared_command dc;
-        if (rg_declared_command_get(f->graph, i, &dc) != RG_SUCCESS)
+        rg_declared got;
+        if (rg_declared_get(f->graph, RG_DECLARED_COMMAND, i, &got) != RG_SUCCESS)
             break;
-        const char *name = or_empty(dc.name);
-        bool begins = dc.type == RG_COMMAND_TYPE_BEGIN_RENDERING;
+        const rg_declared_command *dc = &got.command;
+        const char *name = or_empty(dc->name);
+        bool begins = dc->type == RG_COMMAND_TYPE_BEGIN_RENDERING;
         if (begins) {
             span = name;
             span_index = spans++;
         }
         rg_command_info info;
-        if (rg_command_get_info(f->graph, dc.command, &info) == RG_SUCCESS && info.culled) {
+        if (rg_command_get_info(f->graph, dc->command, &info) == RG_SUCCESS && info.culled) {
             bool inside = span && !begins;
             p->culled[p->culled_count++] = (rgt_command){.name = name,
-                                                         .type = dc.type,
-                                                         .kind = dc.user.kind,
+                                                         .type = dc->type,
+                                                         .kind = dc->user.kind,
                                                          .declared = i,
                                                          .position = RG_INDEX_NONE,
                                                          .queue = RG_QUEUE_GRAPHICS,
@@ -139,7 +142,7 @@ static bool gather_culled(const rgt_frame *f, rgt_plan *p)
                                                          .span_name = inside ? span : NULL,
                                                          .cull_reason = info.cull_reason};
         }
-        if (dc.type == RG_COMMAND_TYPE_END_RENDERING)
+        if (dc->type == RG_COMMAND_TYPE_END_RENDERING)
             span = NULL;
     }
     return true;
@@ -226,7 +229,9 @@ bool rgt_plan_gather(const char *file, const rgt_frame *frame, rgt_plan *out)
     out->profile_key = or_empty(tile.key);
     out->profile_name = or_empty(tile.name);
     out->memory = frame->memory;
-    out->merge = rg_graph_get_desc(frame->graph).merge;
+    rg_declaration decl;
+    rg_declaration_get(frame->graph, &decl);
+    out->merge = decl.desc.merge;
     out->instance_count = rg_instance_count(frame->graph);
     out->notes = frame->notes;
     out->note_count = frame->note_count;

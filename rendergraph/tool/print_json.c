@@ -27,9 +27,9 @@ static void add_flags(cJSON *o, const char *key, uint64_t flags, bool access)
 {
     char buf[512];
     if (access)
-        rg_access_names(flags, buf, sizeof buf);
+        rg_flag_names(RG_FLAGS_ACCESS, flags, buf, sizeof buf);
     else
-        rg_stage_names(flags, buf, sizeof buf);
+        rg_flag_names(RG_FLAGS_STAGE, flags, buf, sizeof buf);
     cJSON_AddStringToObject(o, key, buf);
 }
 

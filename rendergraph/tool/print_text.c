@@ -83,10 +83,10 @@ static void print_culled(const rgt_plan *p, FILE *out)
 static void print_barrier(const rgt_plan *p, const rgt_barrier *b, FILE *out)
 {
     char src[160], dst[160], sa[160], da[160];
-    rg_stage_names(b->src_stage, src, sizeof src);
-    rg_stage_names(b->dst_stage, dst, sizeof dst);
-    rg_access_names(b->src_access, sa, sizeof sa);
-    rg_access_names(b->dst_access, da, sizeof da);
+    rg_flag_names(RG_FLAGS_STAGE, b->src_stage, src, sizeof src);
+    rg_flag_names(RG_FLAGS_STAGE, b->dst_stage, dst, sizeof dst);
+    rg_flag_names(RG_FLAGS_ACCESS, b->src_access, sa, sizeof sa);
+    rg_flag_names(RG_FLAGS_ACCESS, b->dst_access, da, sizeof da);
     const char *before = b->position < p->order_count ? p->order[b->position].name : "(end of frame)";
     fprintf(out, "  before %-24s %s %s", before,
             b->is_texture    ? "texture"

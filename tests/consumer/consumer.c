@@ -2,15 +2,13 @@
  * installed headers only, no device. Prints the versions and compiles a
  * small graph (a cleared pass whose texture is copied out, so the graph
  * has a barrier to plan). Exit 0 when everything agrees. */
+#include "consumer_common.h"
+
 #include <engine/engine.h>
 #include <rendergraph/rendergraph.h>
 
 #include <stdio.h>
 #include <string.h>
-
-#ifndef CONSUMER_HOW
-#define CONSUMER_HOW "pkg-config"
-#endif
 
 int main(void)
 {
@@ -24,29 +22,8 @@ int main(void)
     rg_graph *graph = NULL;
     if (rg_graph_create(&(rg_graph_desc){ .name = "consumer" }, &graph) != RG_SUCCESS)
         return 1;
-    rg_texture color = rg_texture_create(graph, &(rg_texture_desc){ .name = "color",
-        .format = VK_FORMAT_R8G8B8A8_UNORM, .width = 64, .height = 64 });
-    /* Imported: what the frame writes into it is observable, so nothing is
-     * culled. */
-    rg_buffer readback = rg_buffer_import(graph, &(rg_buffer_import_desc){ .name = "readback", .size = 64 * 64 * 4,
-        .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT, .final_access = VK_ACCESS_2_HOST_READ_BIT });
-    rg_begin_rendering(graph, &(rg_rendering_desc){ .name = "clear", .color_count = 1,
-        .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR } } });
-    rg_end_rendering(graph);
+    rg_texture color = consumer_cleared(graph, "color", "clear", 64);
+    rg_buffer readback = consumer_readback(graph, 64 * 64 * 4);
     rg_cmd_copy_texture_to_buffer(graph, color, 0, 0, 1, readback, 0);
-    rg_result r = rg_compile(graph);
-    if (r != RG_SUCCESS) {
-        fprintf(stderr, "consumer: rg_compile: %s: %s\n", rg_result_string(r), rg_graph_error_message(graph));
-        rg_graph_destroy(graph);
-        return 1;
-    }
-    const rg_command *order = NULL;
-    uint32_t commands = rg_execution_order(graph, &order);
-    uint32_t barriers = rg_barrier_count(graph);
-    rg_graph_destroy(graph);
-    printf("consumer: compiled %u commands, %u barriers\n", commands, barriers);
-    if (commands != 3 || barriers == 0)
-        return 1;
-    printf("consumer: ok\n");
-    return 0;
+    return consumer_compile("consumer", graph, 3, 1);
 }

@@ -15,6 +15,8 @@
  * layer and ENG_REQUIRE_DEVICE is not set (skipped). */
 #include <volk.h> /* first: it defines VK_NO_PROTOTYPES before vulkan.h */
 
+#include "../raw/raw_instance.h"
+
 #include <engine/engine.h>
 #include <rendergraph/rendergraph.h>
 
@@ -30,26 +32,6 @@ static const VkRect2D mark = { { 8, 4 }, { 16, 8 } };
 static const uint8_t clear_rgba[4] = { 64, 128, 191, 255 };
 static const uint8_t mark_rgba[4] = { 255, 0, 0, 255 };
 
-typedef struct messages {
-    unsigned warnings, errors;
-} messages;
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT types,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)types;
-    messages *m = user;
-    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-        m->errors++;
-    else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
-        m->warnings++;
-    else
-        return VK_FALSE;
-    fprintf(stderr, "consumer_volk: [validation] %s\n", data && data->pMessage ? data->pMessage : "");
-    return VK_FALSE;
-}
-
 /* No device or no layer: a failure where ENG_REQUIRE_DEVICE says one is
  * required, else the program is skipped. */
 static int missing(const char *what)
@@ -58,20 +40,6 @@ static int missing(const char *what)
     bool required = req && req[0] && strcmp(req, "0") != 0;
     fprintf(stderr, "consumer_volk: %s: %s\n", required ? "FAILED" : "skipped", what);
     return required ? 1 : 0;
-}
-
-static bool has_layer(const char *name)
-{
-    uint32_t n = 0;
-    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS)
-        return false;
-    VkLayerProperties *layers = calloc(n ? n : 1, sizeof *layers);
-    bool found = false;
-    if (layers && vkEnumerateInstanceLayerProperties(&n, layers) == VK_SUCCESS)
-        for (uint32_t i = 0; i < n && !found; i++)
-            found = strcmp(layers[i].layerName, name) == 0;
-    free(layers);
-    return found;
 }
 
 /* The draw of the cleared pass: a rectangle set to mark_rgba (no pipeline:
@@ -165,58 +133,29 @@ int main(int argc, char **argv)
     bool own_loader = argc > 1 && strcmp(argv[1], "--loader") == 0;
     if (volkInitialize() != VK_SUCCESS)
         return missing("no Vulkan loader (volkInitialize)");
-    if (!has_layer("VK_LAYER_KHRONOS_validation"))
+    if (!raw_has_layer(RAW_VALIDATION_LAYER))
         return missing("VK_LAYER_KHRONOS_validation is not installed");
-    messages m = { 0 };
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
-        .pfnUserCallback = on_message,
-        .pUserData = &m,
-    };
-    VkValidationFeatureEnableEXT enables[] = { VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT };
-    VkValidationFeaturesEXT vf = { .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT, .pNext = &mci,
-                                   .enabledValidationFeatureCount = 1, .pEnabledValidationFeatures = enables };
-    const char *layer = "VK_LAYER_KHRONOS_validation";
-    const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-    VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "consumer_volk",
-                              .apiVersion = VK_API_VERSION_1_3 };
-    VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pNext = &vf,
-                                 .pApplicationInfo = &app, .enabledLayerCount = 1, .ppEnabledLayerNames = &layer,
-                                 .enabledExtensionCount = 1, .ppEnabledExtensionNames = &ext };
+    raw_messages m = { .print = "consumer_volk: " };
+    raw_instance_info info;
+    raw_instance_info_init(&info, "consumer_volk", VK_API_VERSION_1_3, &m);
     VkInstance instance = VK_NULL_HANDLE;
-    if (vkCreateInstance(&ici, NULL, &instance) != VK_SUCCESS)
+    if (vkCreateInstance(&info.create, NULL, &instance) != VK_SUCCESS)
         return missing("vkCreateInstance with validation and debug utils failed");
     volkLoadInstance(instance);
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-    if (vkCreateDebugUtilsMessengerEXT(instance, &mci, NULL, &messenger) != VK_SUCCESS) {
+    if (vkCreateDebugUtilsMessengerEXT(instance, &info.messenger, NULL, &messenger) != VK_SUCCESS) {
         vkDestroyInstance(instance, NULL);
         return missing("vkCreateDebugUtilsMessengerEXT failed");
     }
 
     /* The first Vulkan 1.3 device with a graphics and compute family. */
-    VkPhysicalDevice pds[8], physical = VK_NULL_HANDLE;
-    uint32_t n = 8, family = UINT32_MAX;
-    VkResult vr = vkEnumeratePhysicalDevices(instance, &n, pds);
-    for (uint32_t i = 0; (vr == VK_SUCCESS || vr == VK_INCOMPLETE) && i < n && !physical; i++) {
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    uint32_t family = UINT32_MAX;
+    raw_pick_device(instance, &physical, &family);
+    if (physical) {
         VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(pds[i], &p);
-        if (p.apiVersion < VK_API_VERSION_1_3)
-            continue;
-        VkQueueFamilyProperties fams[16];
-        uint32_t fc = 16;
-        vkGetPhysicalDeviceQueueFamilyProperties(pds[i], &fc, fams);
-        for (uint32_t f = 0; f < fc && family == UINT32_MAX; f++)
-            if ((fams[f].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) ==
-                (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
-                family = f;
-        if (family != UINT32_MAX) {
-            physical = pds[i];
-            printf("consumer_volk: %s\n", p.deviceName);
-        }
+        vkGetPhysicalDeviceProperties(physical, &p);
+        printf("consumer_volk: %s\n", p.deviceName);
     }
     int status = 1;
     bool rendered = false;
@@ -226,18 +165,8 @@ int main(int argc, char **argv)
         status = missing("no Vulkan 1.3 device with a graphics queue");
         goto done;
     }
-    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                             .timelineSemaphore = VK_TRUE };
-    VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-                                             .pNext = &f12, .dynamicRendering = VK_TRUE,
-                                             .synchronization2 = VK_TRUE, .maintenance4 = VK_TRUE };
-    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13 };
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = family,
-                                    .queueCount = 1, .pQueuePriorities = &priority };
-    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2,
-                               .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci };
-    if (vkCreateDevice(physical, &dci, NULL, &device) != VK_SUCCESS) {
+    raw_device_features features;
+    if (raw_create_device(physical, family, &features, &device) != VK_SUCCESS) {
         fprintf(stderr, "consumer_volk: vkCreateDevice failed\n");
         goto done;
     }
@@ -250,7 +179,7 @@ int main(int argc, char **argv)
         .physical_device = physical,
         .device = device,
         .get_instance_proc_addr = own_loader ? NULL : vkGetInstanceProcAddr, /* volk's, or the engine's own */
-        .enabled_features = &f2,
+        .enabled_features = &features.f2,
         .timeline_semaphore = true,
         .debug_utils = true,
     };

@@ -1,15 +1,9 @@
-# The deferred demo's tests (included by tests/demos/CMakeLists.txt): small
-# windows and few frames, the CPU rasterizer is slow.
-if(NOT TARGET deferred)
-  return()
-endif()
+# The deferred demo's tests (included by tests/demos/CMakeLists.txt where
+# the demo is built, with DEFERRED_CLEAN): small windows and few frames,
+# the CPU rasterizer is slow.
 
 # The sky as stored in the sRGB swapchain image after the tonemap.
 set(DEFERRED_SKY 15,21,39)
-# The run passes only when it reached its end with a clean validation
-# verdict (a PASS_REGULAR_EXPRESSION replaces the exit status, so the
-# verdict is in the expression).
-set(DEFERRED_CLEAN "validation: 0 warnings, 0 errors[^\n]*\ndeferred: [0-9]+ frames")
 
 vkg_demo_test(demo_deferred deferred deferred ${DEFERRED_SKY} ${SMALL})
 # One light instead of 48: the lit-ground checks must fail there, which

@@ -74,23 +74,30 @@ void fg_kit_close(kit *k)
     vkDestroyDescriptorSetLayout(k->dev, k->sampled_layout, NULL);
 }
 
-/* A set of the one binding, written once: the graph's views stay the same
- * while it stays placed. Callbacks of a frame recorded on several threads
- * (test_chunks.h) allocate at once: the pool is taken in turn. */
-static VkDescriptorSet one_set(kit *k, VkDescriptorSetLayout layout, VkDescriptorType type, VkImageView view,
-                               VkImageLayout image_layout)
+/* *set, one binding of `type` over the view the graph gives the pattern,
+ * written at the first call (the view stays the same while the graph stays
+ * placed); VK_NULL_HANDLE where the graph gives no view. Callbacks of a
+ * frame recorded on several threads (test_chunks.h) allocate at once: the
+ * pool is taken in turn. */
+static VkDescriptorSet pattern_set(const rg_record_context *rc, frame_graph *fg, VkDescriptorSet *set,
+                                   VkDescriptorSetLayout layout, VkDescriptorType type, VkImageLayout image_layout)
 {
     static atomic_flag pool_busy = ATOMIC_FLAG_INIT;
+    VkImageView view = rg_record_view(rc, fg->pattern);
+    if (!view)
+        return VK_NULL_HANDLE;
+    if (*set)
+        return *set;
+    kit *k = fg->k;
     VkDescriptorSetAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                        .descriptorPool = k->pool, .descriptorSetCount = 1, .pSetLayouts = &layout };
-    VkDescriptorSet set;
     while (atomic_flag_test_and_set_explicit(&pool_busy, memory_order_acquire))
         ;
-    VkResult vr = vkAllocateDescriptorSets(k->dev, &ai, &set);
+    VkResult vr = vkAllocateDescriptorSets(k->dev, &ai, set);
     atomic_flag_clear_explicit(&pool_busy, memory_order_release);
     cr_assert_eq(vr, VK_SUCCESS);
-    test_write_image(k->dev, set, 0, type, view, image_layout);
-    return set;
+    test_write_image(k->dev, *set, 0, type, view, image_layout);
+    return *set;
 }
 
 /* ---------------------------------------------------------------- graph */
@@ -98,12 +105,9 @@ static VkDescriptorSet one_set(kit *k, VkDescriptorSetLayout layout, VkDescripto
 static bool record_region(const rg_record_context *rc, void *user)
 {
     frame_graph *fg = user;
-    VkImageView view = rg_record_view(rc, fg->pattern);
-    if (!view)
+    if (!pattern_set(rc, fg, &fg->storage_set, fg->k->storage_layout, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                     VK_IMAGE_LAYOUT_GENERAL))
         return false;
-    if (!fg->storage_set)
-        fg->storage_set = one_set(fg->k, fg->k->storage_layout, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, view,
-                                  VK_IMAGE_LAYOUT_GENERAL);
     VkCommandBuffer cmd = rg_record_cmd(rc);
     VkPipelineLayout layout = eng_pipeline_layout(fg->k->region);
     test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, eng_pipeline_handle(fg->k->region), layout,
@@ -119,12 +123,9 @@ static bool record_show(const rg_record_context *rc, void *user)
     frame_graph *fg = user;
     if (fg->fail_draw)
         return false;
-    VkImageView view = rg_record_view(rc, fg->pattern);
-    if (!view)
+    if (!pattern_set(rc, fg, &fg->sampled_set, fg->k->sampled_layout, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL))
         return false;
-    if (!fg->sampled_set)
-        fg->sampled_set = one_set(fg->k, fg->k->sampled_layout, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, view,
-                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     VkCommandBuffer cmd = rg_record_cmd(rc);
     test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(fg->k->show),
                        eng_pipeline_layout(fg->k->show), fg->sampled_set);

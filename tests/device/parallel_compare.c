@@ -267,21 +267,36 @@ void parallel_expect_same_pixels(const unsigned char *want, const unsigned char 
 
 mode parallel_sweep_first = MODE_WORKERS;
 
+void parallel_reference_open(parallel_reference *r, rg_graph *g, scene *s)
+{
+    r->want = calloc(2, s->readback_size); /* want, then got */
+    r->whole = calloc(1, sizeof *r->whole);
+    r->f = calloc(1, sizeof *r->f);
+    cr_assert(r->want && r->whole && r->f);
+    r->got = r->want + s->readback_size;
+    parallel_clear_readback(s);
+    rg_result res = parallel_record_frame(r->whole, g, MODE_WHOLE, 0, NULL, true);
+    cr_assert_eq(res, RG_SUCCESS, "%s", rg_graph_error_message(g));
+    parallel_submit_frame(r->whole);
+    parallel_read_pixels(s, r->want);
+}
+
+void parallel_reference_close(parallel_reference *r)
+{
+    parallel_frame_free(r->whole);
+    free(r->whole);
+    free(r->f);
+    free(r->want);
+}
+
 void parallel_sweep(rg_graph *g, scene *s, const uint32_t *maxes, uint32_t max_count, size_t pixel_bytes,
                   cut_stats *st)
 {
     rg_workers *workers = NULL;
     cr_assert_eq(rg_workers_create(&(rg_workers_desc){ .thread_count = 4 }, &workers), RG_SUCCESS);
-    unsigned char *want = calloc(1, s->readback_size), *got = calloc(1, s->readback_size);
-    cr_assert(want && got);
-    frame *whole = calloc(1, sizeof *whole), *f = calloc(1, sizeof *f);
-    cr_assert(whole && f);
-
-    parallel_clear_readback(s);
-    rg_result r = parallel_record_frame(whole, g, MODE_WHOLE, 0, NULL, true);
-    cr_assert_eq(r, RG_SUCCESS, "%s", rg_graph_error_message(g));
-    parallel_submit_frame(whole);
-    parallel_read_pixels(s, want);
+    parallel_reference ref;
+    parallel_reference_open(&ref, g, s);
+    frame *whole = ref.whole, *f = ref.f;
     for (uint32_t b = 0; b < whole->count; b++) {
         lines l = split(whole->texts[b]);
         for (uint32_t k = 0; k < l.count; k++)
@@ -293,7 +308,7 @@ void parallel_sweep(rg_graph *g, scene *s, const uint32_t *maxes, uint32_t max_c
     for (uint32_t k = 0; k < max_count; k++) {
         for (mode m = parallel_sweep_first; m <= MODE_HAND; m++) {
             parallel_clear_readback(s);
-            r = parallel_record_frame(f, g, m, maxes[k], workers, true);
+            rg_result r = parallel_record_frame(f, g, m, maxes[k], workers, true);
             cr_assert_eq(r, RG_SUCCESS, "max_chunks %u, %s: rg_execute_end: %s", maxes[k], parallel_mode_names[m],
                          rg_graph_error_message(g));
             for (uint32_t i = 0; i < f->count && m != MODE_WORKERS; i++)
@@ -302,18 +317,14 @@ void parallel_sweep(rg_graph *g, scene *s, const uint32_t *maxes, uint32_t max_c
             parallel_check_chunks(f, s->cost);
             expect_same_batches(whole, f, st);
             parallel_submit_frame(f);
-            parallel_read_pixels(s, got);
+            parallel_read_pixels(s, ref.got);
             char what[64];
             snprintf(what, sizeof what, "max_chunks %u, %s", maxes[k], parallel_mode_names[m]);
-            parallel_expect_same_pixels(want, got, pixel_bytes, what);
+            parallel_expect_same_pixels(ref.want, ref.got, pixel_bytes, what);
             parallel_frame_free(f);
         }
     }
-    parallel_frame_free(whole);
-    free(whole);
-    free(f);
-    free(want);
-    free(got);
+    parallel_reference_close(&ref);
     rg_workers_destroy(workers);
 }
 

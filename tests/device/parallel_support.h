@@ -196,6 +196,17 @@ void parallel_expect_same_pixels(const unsigned char *want, const unsigned char 
 void parallel_expect_frame_renders(frame *f, rg_graph *g, scene *s, mode m, uint32_t max_chunks, rg_workers *workers,
                                    const unsigned char *want, unsigned char *got, const char *what);
 
+/* The frame of g recorded whole (logged) from a cleared readback,
+ * submitted and read back into want; room besides for a frame in chunks
+ * (f) and its pixels (got): what comparing chunked frames of g with the
+ * whole one takes. parallel_reference_close frees it all. */
+typedef struct parallel_reference {
+    frame *whole, *f;
+    unsigned char *want, *got;
+} parallel_reference;
+void parallel_reference_open(parallel_reference *r, rg_graph *g, scene *s);
+void parallel_reference_close(parallel_reference *r);
+
 /* The first mode sweep records in (random_frames narrows it). */
 extern mode parallel_sweep_first;
 

@@ -90,6 +90,21 @@ rg_buffer test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool 
     return rg_buffer_import(g, &d);
 }
 
+void test_declare_cleared_copy(rg_graph *g, uint32_t w, uint32_t h, const float clear_rgba[4], eng_buffer *readback)
+{
+    VkDeviceSize bytes = (VkDeviceSize)w * h * 4;
+    rg_texture color = rg_texture_create(g, &(rg_texture_desc){ .name = "color", .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                                .width = w, .height = h });
+    rg_buffer staging = rg_buffer_create(g, &(rg_buffer_desc){ .name = "staging", .size = bytes });
+    rg_buffer out = test_import_buffer(g, "readback", readback, true);
+    rg_attachment clear = { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR };
+    memcpy(clear.clear.color.float32, clear_rgba, sizeof clear.clear.color.float32);
+    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "clear", .color_count = 1, .colors = { clear } });
+    rg_end_rendering(g);
+    rg_cmd_copy_texture_to_buffer(g, color, 0, 0, 1, staging, 0);
+    rg_cmd_copy_buffer(g, staging, 0, out, 0, bytes);
+}
+
 bool test_record_nothing(const rg_record_context *rc, void *user)
 {
     (void)rc;

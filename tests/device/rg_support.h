@@ -33,6 +33,10 @@ rg_buffer test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool 
 /* Skips the test where the driver resolves into layer 0 of any resolve
  * view (lavapipe: Mesa 22.3 for color and depth, Mesa 25.0 for depth). */
 void test_skip_if_resolve_ignores_base_layer(bool depth);
+/* A w x h RGBA8 texture "color" cleared to clear_rgba, copied into a
+ * pooled buffer "staging", which is copied into readback (imported as
+ * "readback", read by the host after the frame). */
+void test_declare_cleared_copy(rg_graph *g, uint32_t w, uint32_t h, const float clear_rgba[4], eng_buffer *readback);
 /* A draw that records nothing (attachments' load and store ops do the work). */
 bool test_record_nothing(const rg_record_context *rc, void *user);
 

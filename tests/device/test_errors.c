@@ -260,6 +260,18 @@ DEVICE_TEST(errors, pipeline_8x_samples)
     EXPECT_FAIL(eng_pipeline_create(test_ctx, &d, &p), ENG_ERROR_UNSUPPORTED, p, "msaa-8x");
 }
 
+/* create(ctx, desc, &out) refused as INVALID_ARGUMENT for each argument
+ * NULL in turn: the context and the desc (out, poisoned before, cleared),
+ * and out itself. */
+#define EXPECT_NULL_ARGUMENTS(create, ctx, desc, out)                                   \
+    do {                                                                                \
+        (out) = (void *)(uintptr_t)0x1;                                                 \
+        EXPECT_FAIL(create(NULL, desc, &(out)), ENG_ERROR_INVALID_ARGUMENT, out, NULL); \
+        (out) = (void *)(uintptr_t)0x1;                                                 \
+        EXPECT_FAIL(create(ctx, NULL, &(out)), ENG_ERROR_INVALID_ARGUMENT, out, NULL);  \
+        cr_expect_eq(create(ctx, desc, NULL), ENG_ERROR_INVALID_ARGUMENT);              \
+    } while (0)
+
 DEVICE_TEST(errors, null_arguments)
 {
     eng_context *ctx = test_ctx;
@@ -272,27 +284,13 @@ DEVICE_TEST(errors, null_arguments)
     eng_swapchain_desc sd = { 0 };
     uint8_t data[4] = { 0 };
 
-    eng_image *img = POISON(eng_image);
-    EXPECT_FAIL(eng_image_create(NULL, &id, &img), ENG_ERROR_INVALID_ARGUMENT, img, NULL);
-    img = POISON(eng_image);
-    EXPECT_FAIL(eng_image_create(ctx, NULL, &img), ENG_ERROR_INVALID_ARGUMENT, img, NULL);
-    cr_expect_eq(eng_image_create(ctx, &id, NULL), ENG_ERROR_INVALID_ARGUMENT);
-    img = POISON(eng_image);
-    EXPECT_FAIL(eng_attachment_create(NULL, &ad, &img), ENG_ERROR_INVALID_ARGUMENT, img, NULL);
-    img = POISON(eng_image);
-    EXPECT_FAIL(eng_attachment_create(ctx, NULL, &img), ENG_ERROR_INVALID_ARGUMENT, img, NULL);
-    cr_expect_eq(eng_attachment_create(ctx, &ad, NULL), ENG_ERROR_INVALID_ARGUMENT);
-    img = POISON(eng_image);
-    EXPECT_FAIL(eng_texture_load(NULL, "x.png", &img), ENG_ERROR_INVALID_ARGUMENT, img, NULL);
-    img = POISON(eng_image);
-    EXPECT_FAIL(eng_texture_load(ctx, NULL, &img), ENG_ERROR_INVALID_ARGUMENT, img, NULL);
-    cr_expect_eq(eng_texture_load(ctx, "x.png", NULL), ENG_ERROR_INVALID_ARGUMENT);
+    eng_image *img;
+    EXPECT_NULL_ARGUMENTS(eng_image_create, ctx, &id, img);
+    EXPECT_NULL_ARGUMENTS(eng_attachment_create, ctx, &ad, img);
+    EXPECT_NULL_ARGUMENTS(eng_texture_load, ctx, "x.png", img);
 
-    eng_buffer *b = POISON(eng_buffer);
-    EXPECT_FAIL(eng_buffer_create(NULL, &bd, &b), ENG_ERROR_INVALID_ARGUMENT, b, NULL);
-    b = POISON(eng_buffer);
-    EXPECT_FAIL(eng_buffer_create(ctx, NULL, &b), ENG_ERROR_INVALID_ARGUMENT, b, NULL);
-    cr_expect_eq(eng_buffer_create(ctx, &bd, NULL), ENG_ERROR_INVALID_ARGUMENT);
+    eng_buffer *b;
+    EXPECT_NULL_ARGUMENTS(eng_buffer_create, ctx, &bd, b);
     b = POISON(eng_buffer);
     EXPECT_FAIL(eng_buffer_create_with_data(NULL, "x", VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, data, 4, &b),
                 ENG_ERROR_INVALID_ARGUMENT, b, NULL);
@@ -301,11 +299,8 @@ DEVICE_TEST(errors, null_arguments)
     cr_expect_eq(eng_buffer_upload(NULL, NULL, 0, data, 4), ENG_ERROR_INVALID_ARGUMENT);
     cr_expect_eq(eng_buffer_upload(ctx, NULL, 0, data, 4), ENG_ERROR_INVALID_ARGUMENT);
 
-    eng_pipeline *p = POISON(eng_pipeline);
-    EXPECT_FAIL(eng_pipeline_create(NULL, &pd, &p), ENG_ERROR_INVALID_ARGUMENT, p, NULL);
-    p = POISON(eng_pipeline);
-    EXPECT_FAIL(eng_pipeline_create(ctx, NULL, &p), ENG_ERROR_INVALID_ARGUMENT, p, NULL);
-    cr_expect_eq(eng_pipeline_create(ctx, &pd, NULL), ENG_ERROR_INVALID_ARGUMENT);
+    eng_pipeline *p;
+    EXPECT_NULL_ARGUMENTS(eng_pipeline_create, ctx, &pd, p);
     eng_pipeline_cache *pc = POISON(eng_pipeline_cache);
     EXPECT_FAIL(eng_pipeline_cache_create(NULL, NULL, &pc), ENG_ERROR_INVALID_ARGUMENT, pc, NULL);
     cr_expect_eq(eng_pipeline_cache_create(ctx, NULL, NULL), ENG_ERROR_INVALID_ARGUMENT);
@@ -318,11 +313,8 @@ DEVICE_TEST(errors, null_arguments)
     words = POISON(uint32_t);
     EXPECT_FAIL(eng_spirv_load("x.spv", &words, NULL), ENG_ERROR_INVALID_ARGUMENT, words, NULL);
 
-    eng_swapchain *sc = POISON(eng_swapchain);
-    EXPECT_FAIL(eng_swapchain_create(NULL, &sd, &sc), ENG_ERROR_INVALID_ARGUMENT, sc, NULL);
-    sc = POISON(eng_swapchain);
-    EXPECT_FAIL(eng_swapchain_create(ctx, NULL, &sc), ENG_ERROR_INVALID_ARGUMENT, sc, NULL);
-    cr_expect_eq(eng_swapchain_create(ctx, &sd, NULL), ENG_ERROR_INVALID_ARGUMENT);
+    eng_swapchain *sc;
+    EXPECT_NULL_ARGUMENTS(eng_swapchain_create, ctx, &sd, sc);
     eng_frame frame;
     cr_expect_eq(eng_swapchain_acquire(NULL, &frame), ENG_ERROR_INVALID_ARGUMENT);
     cr_expect_eq(eng_swapchain_present(NULL, &frame), ENG_ERROR_INVALID_ARGUMENT);

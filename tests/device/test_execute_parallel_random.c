@@ -445,13 +445,10 @@ static uint32_t rf_search(const rf_frame *rf, scene *s, uint64_t seed, const cha
 {
     rg_graph *g = rf->graph;
     cr_assert_eq(rg_batch_count(g), 1, "the replay takes frames of one batch");
-    unsigned char *want = calloc(1, s->readback_size), *got = calloc(1, s->readback_size);
-    frame *whole = calloc(1, sizeof *whole), *f = calloc(1, sizeof *f);
-    cr_assert(want && got && whole && f);
-    parallel_clear_readback(s);
-    cr_assert_eq(parallel_record_frame(whole, g, MODE_WHOLE, 0, NULL, true), RG_SUCCESS);
-    parallel_submit_frame(whole);
-    parallel_read_pixels(s, want);
+    parallel_reference ref;
+    parallel_reference_open(&ref, g, s);
+    frame *whole = ref.whole, *f = ref.f;
+    unsigned char *want = ref.want, *got = ref.got;
     uint32_t wrong = 0;
     for (uint32_t n = 1; n <= 16; n++) {
         parallel_clear_readback(s);
@@ -470,11 +467,7 @@ static uint32_t rf_search(const rf_frame *rf, scene *s, uint64_t seed, const cha
         }
         parallel_frame_free(f);
     }
-    parallel_frame_free(whole);
-    free(whole);
-    free(f);
-    free(want);
-    free(got);
+    parallel_reference_close(&ref);
     return wrong;
 }
 

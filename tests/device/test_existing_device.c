@@ -5,6 +5,7 @@
  * engine's and the graph's memory goes through its allocators. And a
  * binding of a buffer the graph does not own (eng_binding.vk_buffer), on
  * the fixture's context. */
+#include "../raw/raw_instance.h"
 #include "counting_allocator.h"
 #include "counting_vk_allocator.h"
 #include "device_fixture.h"
@@ -22,11 +23,10 @@ static const uint32_t ubo_color_frag[] =
 
 #define VK_OK(call) cr_assert_eq((call), VK_SUCCESS, "%s", #call)
 
-/* What the test's messenger saw: warnings and errors, and whether one named
- * the graph's texture. */
+/* What the test's messenger saw: warnings and errors, the first one's
+ * text (counts, raw_instance.h), and whether one named the graph's texture. */
 typedef struct app_messages {
-    uint32_t warnings, errors;
-    char first[1024];
+    raw_messages counts; /* first: note_hdr finds the struct from it */
     bool named_hdr;
 } app_messages;
 
@@ -39,46 +39,20 @@ typedef struct app_device {
     VkDevice device;
     uint32_t family;
     VkQueue queue;
-    VkPhysicalDeviceVulkan12Features f12;
-    VkPhysicalDeviceVulkan13Features f13;
-    VkPhysicalDeviceFeatures2 f2;
+    raw_device_features features;
     app_messages messages;
 } app_device;
 
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT types,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+/* Each warning or error: whether it names the graph's texture "hdr", in
+ * its text or as an object's name. */
+static void note_hdr(raw_messages *counts, const VkDebugUtilsMessengerCallbackDataEXT *data)
 {
-    (void)types;
-    app_messages *m = user;
-    const char *text = data && data->pMessage ? data->pMessage : "";
-    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-        m->errors++;
-    else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
-        m->warnings++;
-    else
-        return VK_FALSE;
-    if (!m->first[0])
-        snprintf(m->first, sizeof m->first, "%s", text);
-    if (strstr(text, "[hdr]"))
+    app_messages *m = (app_messages *)counts;
+    if (data && data->pMessage && strstr(data->pMessage, "[hdr]"))
         m->named_hdr = true;
     for (uint32_t i = 0; data && i < data->objectCount; i++)
         if (data->pObjects[i].pObjectName && strcmp(data->pObjects[i].pObjectName, "hdr") == 0)
             m->named_hdr = true;
-    return VK_FALSE;
-}
-
-static bool has_layer(const char *name)
-{
-    uint32_t n = 0;
-    vkEnumerateInstanceLayerProperties(&n, NULL);
-    VkLayerProperties *layers = calloc(n ? n : 1, sizeof *layers);
-    vkEnumerateInstanceLayerProperties(&n, layers);
-    bool found = false;
-    for (uint32_t i = 0; i < n && !found; i++)
-        found = strcmp(layers[i].layerName, name) == 0;
-    free(layers);
-    return found;
 }
 
 /* Instance with validation, debug utils and the test's messenger; the
@@ -87,68 +61,22 @@ static bool has_layer(const char *name)
 static void app_device_create(app_device *a)
 {
     *a = (app_device){ 0 };
-    if (!has_layer("VK_LAYER_KHRONOS_validation"))
-        require_or_skip("VK_LAYER_KHRONOS_validation");
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
-        .pfnUserCallback = on_message,
-        .pUserData = &a->messages,
-    };
-    VkValidationFeatureEnableEXT enables[] = { VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT };
-    VkValidationFeaturesEXT vf = { .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT, .pNext = &mci,
-                                   .enabledValidationFeatureCount = 1, .pEnabledValidationFeatures = enables };
-    const char *layer = "VK_LAYER_KHRONOS_validation";
-    const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-    VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "existing device",
-                              .apiVersion = VK_API_VERSION_1_3 };
-    VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pNext = &vf,
-                                 .pApplicationInfo = &app, .enabledLayerCount = 1, .ppEnabledLayerNames = &layer,
-                                 .enabledExtensionCount = 1, .ppEnabledExtensionNames = &ext };
-    VK_OK(vkCreateInstance(&ici, NULL, &a->instance));
+    if (!raw_has_layer(RAW_VALIDATION_LAYER))
+        require_or_skip(RAW_VALIDATION_LAYER);
+    a->messages.counts.seen = note_hdr;
+    raw_instance_info info;
+    raw_instance_info_init(&info, "existing device", VK_API_VERSION_1_3, &a->messages.counts);
+    VK_OK(vkCreateInstance(&info.create, NULL, &a->instance));
     PFN_vkCreateDebugUtilsMessengerEXT create_messenger =
         (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(a->instance, "vkCreateDebugUtilsMessengerEXT");
     cr_assert(create_messenger);
-    VK_OK(create_messenger(a->instance, &mci, NULL, &a->messenger));
+    VK_OK(create_messenger(a->instance, &info.messenger, NULL, &a->messenger));
 
-    uint32_t n = 8;
-    VkPhysicalDevice pds[8];
-    VkResult vr = vkEnumeratePhysicalDevices(a->instance, &n, pds);
+    VkResult vr = raw_pick_device(a->instance, &a->physical, &a->family);
     cr_assert(vr == VK_SUCCESS || vr == VK_INCOMPLETE);
-    a->family = UINT32_MAX;
-    for (uint32_t i = 0; i < n && !a->physical; i++) {
-        VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(pds[i], &p);
-        if (p.apiVersion < VK_API_VERSION_1_3)
-            continue;
-        uint32_t fc = 16;
-        VkQueueFamilyProperties fams[16];
-        vkGetPhysicalDeviceQueueFamilyProperties(pds[i], &fc, fams);
-        for (uint32_t f = 0; f < fc && a->family == UINT32_MAX; f++)
-            if ((fams[f].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) ==
-                (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
-                a->family = f;
-        if (a->family != UINT32_MAX)
-            a->physical = pds[i];
-    }
     if (!a->physical)
         require_or_skip("a Vulkan 1.3 device with a graphics queue");
-    a->f12 = (VkPhysicalDeviceVulkan12Features){ .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                                 .timelineSemaphore = VK_TRUE };
-    a->f13 = (VkPhysicalDeviceVulkan13Features){ .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-                                                 .pNext = &a->f12, .dynamicRendering = VK_TRUE,
-                                                 .synchronization2 = VK_TRUE, .maintenance4 = VK_TRUE };
-    a->f2 = (VkPhysicalDeviceFeatures2){ .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &a->f13 };
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                    .queueFamilyIndex = a->family, .queueCount = 1,
-                                    .pQueuePriorities = &priority };
-    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &a->f2,
-                               .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci };
-    VK_OK(vkCreateDevice(a->physical, &dci, NULL, &a->device));
+    VK_OK(raw_create_device(a->physical, a->family, &a->features, &a->device));
     vkGetDeviceQueue(a->device, a->family, 0, &a->queue);
 }
 
@@ -171,7 +99,7 @@ static eng_existing_device existing_of(const app_device *a)
         .instance = a->instance,
         .physical_device = a->physical,
         .device = a->device,
-        .enabled_features = &a->f2,
+        .enabled_features = &a->features.f2,
         .timeline_semaphore = true,
         .debug_utils = true,
     };
@@ -244,9 +172,10 @@ static void run_mistake(app_device *a, const eng_existing_device *e)
     eng_buffer *readback = readback_buffer(ctx);
     misuse m = { 0 };
     rg_graph *g = hdr_graph(ctx, readback, record_two_writes, &m);
-    cr_assert_eq(a->messages.errors + a->messages.warnings, 0, "before the mistake: %s", a->messages.first);
+    const raw_messages *counts = &a->messages.counts;
+    cr_assert_eq(counts->errors + counts->warnings, 0, "before the mistake: %s", counts->first);
     cr_expect_eq(test_execute_once_on(ctx, g), RG_SUCCESS, "%s", rg_graph_error_message(g));
-    cr_expect_gt(a->messages.errors, 0, "the second clear without a barrier was not reported");
+    cr_expect_gt(counts->errors, 0, "the second clear without a barrier was not reported");
     rg_graph_destroy(g);
     eng_buffer_destroy(readback);
     eng_context_destroy(ctx);
@@ -263,14 +192,14 @@ Test(existing_device, validation_messages_name_graph_resources)
     app_device_create(&a);
     eng_existing_device e = existing_of(&a);
     run_mistake(&a, &e);
-    cr_expect(a.messages.named_hdr, "no message names the graph's texture 'hdr'; first: %s", a.messages.first);
+    cr_expect(a.messages.named_hdr, "no message names the graph's texture 'hdr'; first: %s", a.messages.counts.first);
 
     /* Without debug_utils, the same mistake is reported about an unnamed
      * image: the name came through the engine. */
-    a.messages = (app_messages){ 0 };
+    a.messages = (app_messages){ .counts.seen = note_hdr };
     e.debug_utils = false;
     run_mistake(&a, &e);
-    cr_expect_not(a.messages.named_hdr, "without debug_utils the image has a name: %s", a.messages.first);
+    cr_expect_not(a.messages.named_hdr, "without debug_utils the image has a name: %s", a.messages.counts.first);
     app_device_destroy(&a);
 }
 
@@ -312,7 +241,7 @@ Test(existing_device, allocations_go_through_the_application_allocators)
     eng_context_destroy(ctx);
     cr_expect_eq(host.live, 0, "%u host blocks of %u allocations left", host.live, host.calls);
     cr_expect_eq(vkc.live, 0, "%u Vulkan blocks of %u allocations left", vkc.live, vkc.allocations);
-    cr_expect_eq(a.messages.errors + a.messages.warnings, 0, "first: %s", a.messages.first);
+    cr_expect_eq(a.messages.counts.errors + a.messages.counts.warnings, 0, "first: %s", a.messages.counts.first);
     app_device_destroy(&a);
 }
 
@@ -349,14 +278,11 @@ DEVICE_TEST(raw_bindings, a_draw_reads_a_uniform_buffer_the_graph_does_not_own)
     cr_assert(eng_context_has_push_descriptors(test_ctx), "lavapipe and the H200 offer VK_KHR_push_descriptor");
     raw_frame f = { 0 };
     VkDescriptorType ubo_type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-    eng_result r = eng_pipeline_create(test_ctx, &(eng_pipeline_desc){
-                                           .name = "ubo color", .vertex_spirv = solid_vert_spv,
-                                           .vertex_size = solid_vert_size, .fragment_spirv = ubo_color_frag,
-                                           .fragment_size = sizeof ubo_color_frag,
-                                           .color_formats = { VK_FORMAT_R8G8B8A8_UNORM }, .color_count = 1,
-                                           .triangle_strip = true, .push_descriptors = &ubo_type,
-                                           .push_descriptor_count = 1, .push_constant_size = sizeof(solid_push) },
-                                       &f.pipeline);
+    eng_pipeline_desc pd = solid_fragment_desc("ubo color", ubo_color_frag, sizeof ubo_color_frag,
+                                               VK_FORMAT_R8G8B8A8_UNORM);
+    pd.push_descriptors = &ubo_type;
+    pd.push_descriptor_count = 1;
+    eng_result r = eng_pipeline_create(test_ctx, &pd, &f.pipeline);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
     const float color[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
     eng_buffer *ubo = NULL;

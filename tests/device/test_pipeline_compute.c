@@ -5,6 +5,7 @@
 #include "pipeline_support.h"
 #include "test_chunks.h"
 #include "solid.h"
+#include "test_shaders.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -12,14 +13,6 @@
 #include <string.h>
 
 /* ------------------------------------------------------ compute pipelines */
-
-static const uint32_t storage_pattern_comp[] =
-#include "storage_pattern.comp.inc"
-    ;
-
-static const uint32_t history_step_frag[] =
-#include "history_step.frag.inc"
-    ;
 
 #define CW 16
 
@@ -39,27 +32,34 @@ typedef struct compute_frame {
     rg_texture pattern;
 } compute_frame;
 
-static VkDescriptorSet one_set(compute_frame *f, VkDescriptorSetLayout layout, VkDescriptorType type,
-                               VkImageView view, VkImageLayout image_layout)
+/* Binds p (at its own bind point) with *set, one binding of `type` over
+ * the view the graph gives the pattern, written at the first call (the
+ * view stays the same while the graph stays placed). Returns the command
+ * buffer to record into, or VK_NULL_HANDLE where the graph gives no view. */
+static VkCommandBuffer bind_pattern(const rg_record_context *rc, compute_frame *f, const eng_pipeline *p,
+                                    VkDescriptorSet *set, VkDescriptorSetLayout layout, VkDescriptorType type,
+                                    VkImageLayout image_layout)
 {
-    VkDescriptorSet set = test_alloc_set(f->dev, f->pool, layout);
-    test_write_image(f->dev, set, 0, type, view, image_layout);
-    return set;
+    VkImageView view = rg_record_view(rc, f->pattern);
+    if (!view)
+        return VK_NULL_HANDLE;
+    if (!*set) {
+        *set = test_alloc_set(f->dev, f->pool, layout);
+        test_write_image(f->dev, *set, 0, type, view, image_layout);
+    }
+    VkCommandBuffer cmd = rg_record_cmd(rc);
+    test_bind_with_set(cmd, eng_pipeline_bind_point(p), eng_pipeline_handle(p), eng_pipeline_layout(p), *set);
+    return cmd;
 }
 
 static bool record_dispatch(const rg_record_context *rc, void *user)
 {
     compute_frame *f = user;
-    VkImageView view = rg_record_view(rc, f->pattern);
-    if (!view)
-        return false;
-    if (!f->storage_set)
-        f->storage_set = one_set(f, f->storage_layout, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, view,
-                                 VK_IMAGE_LAYOUT_GENERAL);
-    VkCommandBuffer cmd = rg_record_cmd(rc);
     cr_assert_eq(eng_pipeline_bind_point(f->compute), VK_PIPELINE_BIND_POINT_COMPUTE);
-    test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, eng_pipeline_handle(f->compute),
-                       eng_pipeline_layout(f->compute), f->storage_set);
+    VkCommandBuffer cmd = bind_pattern(rc, f, f->compute, &f->storage_set, f->storage_layout,
+                                       VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_IMAGE_LAYOUT_GENERAL);
+    if (!cmd)
+        return false;
     const uint32_t push[3] = { CBASE, CW, CH };
     vkCmdPushConstants(cmd, eng_pipeline_layout(f->compute), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
     vkCmdDispatch(cmd, (CW + 7) / 8, (CH + 7) / 8, 1);
@@ -69,15 +69,10 @@ static bool record_dispatch(const rg_record_context *rc, void *user)
 static bool record_read_pattern(const rg_record_context *rc, void *user)
 {
     compute_frame *f = user;
-    VkImageView view = rg_record_view(rc, f->pattern);
-    if (!view)
+    VkCommandBuffer cmd = bind_pattern(rc, f, f->draw, &f->sampled_set, f->sampled_layout,
+                                       VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    if (!cmd)
         return false;
-    if (!f->sampled_set)
-        f->sampled_set = one_set(f, f->sampled_layout, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, view,
-                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-    VkCommandBuffer cmd = rg_record_cmd(rc);
-    test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(f->draw), eng_pipeline_layout(f->draw),
-                       f->sampled_set);
     static const float none[4] = { 0, 0, 0, 0 };
     solid_draw(cmd, f->draw, pipeline_full_rect, none, 0.0f);
     return true;
@@ -95,19 +90,17 @@ DEVICE_TEST(pipeline, compute_writes_a_storage_image_a_draw_reads)
     cr_assert_eq(vkCreateDescriptorPool(f.dev, &pci, NULL, &f.pool), VK_SUCCESS);
     eng_result r = eng_compute_pipeline_create(test_ctx, &(eng_compute_pipeline_desc){
                                                    .name = "pattern", .spirv = storage_pattern_comp,
-                                                   .size = sizeof storage_pattern_comp,
+                                                   .size = storage_pattern_comp_size,
                                                    .set_layouts = &f.storage_layout, .set_layout_count = 1,
                                                    .push_constant_size = 12 },
                                                &f.compute);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
     f.draw = NULL;
-    r = eng_pipeline_create(test_ctx, &(eng_pipeline_desc){
-                                .name = "read pattern", .vertex_spirv = solid_vert_spv, .vertex_size = solid_vert_size,
-                                .fragment_spirv = history_step_frag, .fragment_size = sizeof history_step_frag,
-                                .color_formats = { VK_FORMAT_R32_UINT }, .color_count = 1, .triangle_strip = true,
-                                .set_layouts = &f.sampled_layout, .set_layout_count = 1,
-                                .push_constant_size = sizeof(solid_push) },
-                            &f.draw);
+    eng_pipeline_desc dd = solid_fragment_desc("read pattern", history_step_frag, history_step_frag_size,
+                                               VK_FORMAT_R32_UINT);
+    dd.set_layouts = &f.sampled_layout;
+    dd.set_layout_count = 1;
+    r = eng_pipeline_create(test_ctx, &dd, &f.draw);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
     cr_expect_eq(eng_pipeline_bind_point(f.draw), VK_PIPELINE_BIND_POINT_GRAPHICS);
 
@@ -149,7 +142,7 @@ DEVICE_TEST(pipeline, compute_writes_a_storage_image_a_draw_reads)
     cr_expect_null(p);
     p = POISON(eng_pipeline);
     cr_expect_eq(eng_compute_pipeline_create(test_ctx, &(eng_compute_pipeline_desc){
-                                                 .spirv = storage_pattern_comp, .size = sizeof storage_pattern_comp,
+                                                 .spirv = storage_pattern_comp, .size = storage_pattern_comp_size,
                                                  .push_constant_size = 6 },
                                              &p),
                  ENG_ERROR_INVALID_ARGUMENT);

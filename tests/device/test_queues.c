@@ -89,9 +89,7 @@ DEVICE_TEST(queues, single_queue_has_no_extra_queues)
         cr_expect_eq(eng_context_queue_of(ctx, k), VK_NULL_HANDLE, "%s", kind_names[k]);
         cr_expect_eq(eng_context_queue_family_of(ctx, k), UINT32_MAX, "%s", kind_names[k]);
     }
-    char first[1024];
-    eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
-    cr_expect_eq(m.warning + m.error, 0, "%u validation warnings, %u errors; first: %s", m.warning, m.error, first);
+    destroy_context_expect_clean(ctx, "the queues context");
 }
 
 /* The queue work of a kind runs on: its own, else the graphics queue. */
@@ -208,9 +206,7 @@ DEVICE_TEST(queues, graphics_family_queues)
     }
     fill_each_queue(ctx);
     free(f);
-    char first[1024];
-    eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
-    cr_expect_eq(m.warning + m.error, 0, "%u validation warnings, %u errors; first: %s", m.warning, m.error, first);
+    destroy_context_expect_clean(ctx, "the queues context");
 }
 
 /* Timeline semaphores are on: one is created, signalled from the host and

@@ -54,21 +54,12 @@ static void record_frame(VkCommandBuffer cmd, void *user)
                                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, color_stage,
                                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
     };
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 3,
-                             .pImageMemoryBarriers = b };
-    vkCmdPipelineBarrier2(cmd, &dep);
+    test_image_barriers(cmd, 3, b);
 
-    VkRenderingAttachmentInfo color = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = j->color->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT,
-        .resolveImageView = j->resolve->view,
-        .resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE, /* transient: only the resolve leaves the pass */
-        .clearValue = { .color = { { 0, 0, 0, 1 } } },
-    };
+    /* Transient: only the resolve leaves the pass. */
+    VkRenderingAttachmentInfo color = test_color_attachment(j->color, j->resolve, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                            VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                                            (VkClearColorValue){ { 0, 0, 0, 1 } });
     VkRenderingAttachmentInfo depth = test_depth_cleared(j->depth);
     test_begin_rendering(cmd, W, H, &color, 1, &depth);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
@@ -179,16 +170,9 @@ static void record_simple(VkCommandBuffer cmd, void *user)
             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
             VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
     };
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 2,
-                             .pImageMemoryBarriers = b };
-    vkCmdPipelineBarrier2(cmd, &dep);
-    VkRenderingAttachmentInfo color = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = j->t->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-    };
+    test_image_barriers(cmd, 2, b);
+    VkRenderingAttachmentInfo color = test_color_attachment(j->t, NULL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                            VK_ATTACHMENT_STORE_OP_STORE, (VkClearColorValue){ { 0 } });
     VkRenderingAttachmentInfo depth = test_depth_cleared(j->d);
     test_begin_rendering(cmd, W, H, &color, 1, &depth);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->p));

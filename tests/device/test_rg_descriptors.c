@@ -8,6 +8,7 @@
 #include "test_chunks.h"
 #include "rg_support.h"
 #include "solid.h"
+#include "test_shaders.h"
 
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -16,13 +17,6 @@
 #define POISON(type) ((type *)(uintptr_t)0x1)
 
 TestSuite(rg_descriptors, .init = device_setup, .fini = device_teardown);
-
-static const uint32_t storage_pattern_comp[] =
-#include "storage_pattern.comp.inc"
-    ;
-static const uint32_t history_step_frag[] =
-#include "history_step.frag.inc"
-    ;
 
 #define W 16
 #define H 8
@@ -70,17 +64,15 @@ static void make_pipelines(desc_frame *f)
     VkDescriptorType storage = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, sampled = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
     eng_result r = eng_compute_pipeline_create(test_ctx, &(eng_compute_pipeline_desc){
                                                    .name = "pattern", .spirv = storage_pattern_comp,
-                                                   .size = sizeof storage_pattern_comp, .push_descriptors = &storage,
+                                                   .size = storage_pattern_comp_size, .push_descriptors = &storage,
                                                    .push_descriptor_count = 1, .push_constant_size = 12 },
                                                &f->compute);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
-    r = eng_pipeline_create(test_ctx, &(eng_pipeline_desc){
-                                .name = "read pattern", .vertex_spirv = solid_vert_spv, .vertex_size = solid_vert_size,
-                                .fragment_spirv = history_step_frag, .fragment_size = sizeof history_step_frag,
-                                .color_formats = { VK_FORMAT_R32_UINT }, .color_count = 1, .triangle_strip = true,
-                                .push_descriptors = &sampled, .push_descriptor_count = 1,
-                                .push_constant_size = sizeof(solid_push) },
-                            &f->draw);
+    eng_pipeline_desc dd = solid_fragment_desc("read pattern", history_step_frag, history_step_frag_size,
+                                               VK_FORMAT_R32_UINT);
+    dd.push_descriptors = &sampled;
+    dd.push_descriptor_count = 1;
+    r = eng_pipeline_create(test_ctx, &dd, &f->draw);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s", eng_result_string(r), eng_last_error());
 }
 
@@ -297,7 +289,7 @@ DEVICE_TEST(rg_descriptors, the_queries_per_usage_and_their_refusals)
     eng_pipeline *plain = NULL;
     cr_assert_eq(eng_compute_pipeline_create(test_ctx, &(eng_compute_pipeline_desc){
                                                  .name = "plain", .spirv = storage_pattern_comp,
-                                                 .size = sizeof storage_pattern_comp, .set_layouts = &own,
+                                                 .size = storage_pattern_comp_size, .set_layouts = &own,
                                                  .set_layout_count = 1, .push_constant_size = 12 },
                                              &plain),
                  ENG_SUCCESS, "%s", eng_last_error());
@@ -308,7 +300,7 @@ DEVICE_TEST(rg_descriptors, the_queries_per_usage_and_their_refusals)
     VkDescriptorType texel = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
     cr_expect_eq(eng_compute_pipeline_create(test_ctx, &(eng_compute_pipeline_desc){
                                                  .name = "texel", .spirv = storage_pattern_comp,
-                                                 .size = sizeof storage_pattern_comp, .push_descriptors = &texel,
+                                                 .size = storage_pattern_comp_size, .push_descriptors = &texel,
                                                  .push_descriptor_count = 1, .push_constant_size = 12 },
                                              &bad),
                  ENG_ERROR_INVALID_ARGUMENT);
@@ -320,7 +312,7 @@ DEVICE_TEST(rg_descriptors, the_queries_per_usage_and_their_refusals)
     bad = POISON(eng_pipeline);
     cr_expect_eq(eng_compute_pipeline_create(test_ctx, &(eng_compute_pipeline_desc){
                                                  .name = "many", .spirv = storage_pattern_comp,
-                                                 .size = sizeof storage_pattern_comp, .push_descriptors = many,
+                                                 .size = storage_pattern_comp_size, .push_descriptors = many,
                                                  .push_descriptor_count = ENG_MAX_PUSH_DESCRIPTORS + 1,
                                                  .push_constant_size = 12 },
                                              &bad),

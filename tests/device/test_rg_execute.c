@@ -34,20 +34,10 @@ static const float top_half[4] = { -1, -1, 1, 0 };
 static eng_pipeline *fragment_pipeline(gpu *g, const uint32_t *frag, size_t size, VkDescriptorSetLayout l,
                                        VkSampleCountFlagBits samples)
 {
-    eng_pipeline_desc d = {
-        .name = "rg test",
-        .vertex_spirv = solid_vert_spv,
-        .vertex_size = solid_vert_size,
-        .fragment_spirv = frag,
-        .fragment_size = size,
-        .color_formats = { FMT },
-        .color_count = 1,
-        .samples = samples,
-        .triangle_strip = true,
-        .set_layouts = &l,
-        .set_layout_count = l ? 1 : 0,
-        .push_constant_size = sizeof(solid_push),
-    };
+    eng_pipeline_desc d = solid_fragment_desc("rg test", frag, size, FMT);
+    d.samples = samples;
+    d.set_layouts = &l;
+    d.set_layout_count = l ? 1 : 0;
     eng_pipeline *p = NULL;
     eng_result r = eng_pipeline_create(g->ctx, &d, &p);
     cr_assert_eq(r, ENG_SUCCESS, "%s", eng_last_error());
@@ -69,6 +59,20 @@ static rg_buffer import_readback(rg_graph *graph, eng_buffer *b)
                                 .final_stage = VK_PIPELINE_STAGE_2_HOST_BIT,
                                 .final_access = VK_ACCESS_2_HOST_READ_BIT };
     return rg_buffer_import(graph, &d);
+}
+
+/* A span `name` writing all of target (its old contents discarded, the new
+ * stored) with one draw `draw` that reads *read, recorded by record(user). */
+static void declare_reading_span(rg_graph *graph, const char *name, rg_texture target, const char *draw,
+                                 const rg_access *read, rg_record_fn record, void *user)
+{
+    rg_begin_rendering(graph, &(rg_rendering_desc){
+        .name = name, .color_count = 1,
+        .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                      .store = VK_ATTACHMENT_STORE_OP_STORE } } });
+    rg_cmd_user(graph, &(rg_user_desc){ .name = draw, .kind = RG_COMMAND_DRAW, .accesses = read, .access_count = 1,
+                                         .record = record, .user = user });
+    rg_end_rendering(graph);
 }
 
 /* ------------------------------------- clear -> pass -> second pass -> copy */
@@ -129,13 +133,7 @@ DEVICE_TEST(rg_execute, clear_pass_sample_copy)
     rg_cmd_user(graph, &(rg_user_desc){ .name = "sample a", .kind = RG_COMMAND_DRAW, .accesses = &read_a,
                                          .access_count = 1, .record = draw_sampled, .user = &d1 });
     rg_end_rendering(graph);
-    rg_begin_rendering(graph, &(rg_rendering_desc){
-        .name = "pass 2", .color_count = 1,
-        .colors = { { .texture = c, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-                      .store = VK_ATTACHMENT_STORE_OP_STORE } } });
-    rg_cmd_user(graph, &(rg_user_desc){ .name = "sample b", .kind = RG_COMMAND_DRAW, .accesses = &read_b,
-                                         .access_count = 1, .record = draw_sampled, .user = &d2 });
-    rg_end_rendering(graph);
+    declare_reading_span(graph, "pass 2", c, "sample b", &read_b, draw_sampled, &d2);
     rg_cmd_copy_texture_to_buffer(graph, c, 0, 0, 1, out, 0);
     exec_compile_ok(graph);
 
@@ -290,13 +288,7 @@ DEVICE_TEST(rg_execute, compute_write_fragment_read)
     rg_access read = { .buffer = color, .usage = RG_USAGE_STORAGE_READ_FRAGMENT };
     rg_cmd_user(graph, &(rg_user_desc){ .name = "fill", .accesses = &write, .access_count = 1,
                                          .record = dispatch_fill, .user = &cj });
-    rg_begin_rendering(graph, &(rg_rendering_desc){
-        .name = "show", .color_count = 1,
-        .colors = { { .texture = target, .load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-                      .store = VK_ATTACHMENT_STORE_OP_STORE } } });
-    rg_cmd_user(graph, &(rg_user_desc){ .name = "read color", .kind = RG_COMMAND_DRAW, .accesses = &read,
-                                         .access_count = 1, .record = draw_from_ssbo, .user = &sd });
-    rg_end_rendering(graph);
+    declare_reading_span(graph, "show", target, "read color", &read, draw_from_ssbo, &sd);
     rg_cmd_copy_texture_to_buffer(graph, target, 0, 0, 1, out, 0);
     exec_compile_ok(graph);
     exec_run_graph(&g, graph, 3);

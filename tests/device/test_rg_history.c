@@ -8,16 +8,13 @@
 #include "test_descriptors.h"
 #include "rg_support.h"
 #include "solid.h"
+#include "test_shaders.h"
 
 #include <criterion/criterion.h>
 #include <rendergraph/rendergraph.h>
 #include <string.h>
 
 TestSuite(rg_history, .init = device_setup, .fini = device_teardown);
-
-static const uint32_t step_frag[] =
-#include "history_step.frag.inc"
-    ;
 
 #define FMT VK_FORMAT_R32_UINT
 #define MAX_W 16
@@ -84,19 +81,9 @@ static void feedback_open(feedback *f)
     f->dev = eng_context_device(test_ctx);
     f->layout = test_set_layout(f->dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
     f->pool = test_descriptor_pool(f->dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 8, 8);
-    eng_pipeline_desc d = {
-        .name = "history step",
-        .vertex_spirv = solid_vert_spv,
-        .vertex_size = solid_vert_size,
-        .fragment_spirv = step_frag,
-        .fragment_size = sizeof step_frag,
-        .color_formats = { FMT },
-        .color_count = 1,
-        .triangle_strip = true,
-        .set_layouts = &f->layout,
-        .set_layout_count = 1,
-        .push_constant_size = sizeof(solid_push),
-    };
+    eng_pipeline_desc d = solid_fragment_desc("history step", history_step_frag, history_step_frag_size, FMT);
+    d.set_layouts = &f->layout;
+    d.set_layout_count = 1;
     cr_assert_eq(eng_pipeline_create(test_ctx, &d, &f->pipeline), ENG_SUCCESS, "%s", eng_last_error());
 }
 

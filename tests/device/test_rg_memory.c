@@ -156,10 +156,9 @@ DEVICE_TEST(rg_memory, post_chain_targets_alias)
     VkDevice dev = eng_context_device(test_ctx);
     VkDescriptorSetLayout layout = test_set_layout(dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
     VkDescriptorPool pool = test_descriptor_pool(dev, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, STEPS, STEPS);
-    eng_pipeline_desc pd = { .name = "post", .vertex_spirv = solid_vert_spv, .vertex_size = solid_vert_size,
-                             .fragment_spirv = sample_frag, .fragment_size = sizeof sample_frag,
-                             .color_formats = { FMT }, .color_count = 1, .triangle_strip = true,
-                             .set_layouts = &layout, .set_layout_count = 1, .push_constant_size = sizeof(solid_push) };
+    eng_pipeline_desc pd = solid_fragment_desc("post", sample_frag, sizeof sample_frag, FMT);
+    pd.set_layouts = &layout;
+    pd.set_layout_count = 1;
     eng_pipeline *pipe = NULL;
     cr_assert_eq(eng_pipeline_create(test_ctx, &pd, &pipe), ENG_SUCCESS, "%s", eng_last_error());
     eng_buffer *down = test_host_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);

@@ -220,23 +220,17 @@ DEVICE_TEST(rg_mistakes, a_reset_from_another_thread_while_executing_is_refused)
 }
 
 /* A frame in chunks holds the graph from rg_execute_begin to
- * rg_execute_end: its chunks record on any thread, a reset is refused. */
-static void *reset_during_frame(void *arg)
-{
-    frame *f = arg;
-    f->got = rg_graph_reset(f->g);
-    return NULL;
-}
-
+ * rg_execute_end: its chunks record on any thread, a reset (from another
+ * thread, between the two) is refused. */
 DEVICE_TEST(rg_mistakes, a_reset_during_a_chunked_frame_is_refused)
 {
     recorder r = recorder_open();
-    frame f = { .log = TEST_HEARD_INIT };
+    frame f = { .log = TEST_HEARD_INIT, .intrude = try_reset };
     declare(&f, test_record_nothing);
     uint32_t chunks = 0;
     cr_assert_eq(rg_execute_begin(f.g, NULL, &chunks), RG_SUCCESS, "%s", rg_graph_error_message(f.g));
     pthread_t t;
-    cr_assert_eq(pthread_create(&t, NULL, reset_during_frame, &f), 0);
+    cr_assert_eq(pthread_create(&t, NULL, intruder, &f), 0);
     cr_assert_eq(pthread_join(t, NULL), 0);
     cr_expect_eq(f.got, RG_ERROR_BUSY);
     cr_expect(strstr(f.log.first_error, "rg_graph_reset: graph 'mistakes' is busy: another thread is in rg_execute_begin"),

@@ -331,21 +331,27 @@ typedef struct color_draw {
     VkBuffer bound;
 } color_draw;
 
-static void bind_storage(VkDevice dev, VkDescriptorSet set, VkBuffer buffer, VkBuffer *bound)
+/* Writes the buffer the graph gives `buffer` in this callback into set's
+ * binding 0 where it is not already there (*bound); false where the graph
+ * gives none. */
+static bool bind_storage(const rg_record_context *rc, rg_buffer buffer, VkDevice dev, VkDescriptorSet set,
+                         VkBuffer *bound)
 {
-    if (buffer == *bound)
-        return;
-    *bound = buffer;
-    test_write_storage(dev, set, 0, buffer);
+    VkBuffer b = rg_record_buffer(rc, buffer);
+    if (!b)
+        return false;
+    if (b != *bound) {
+        *bound = b;
+        test_write_storage(dev, set, 0, b);
+    }
+    return true;
 }
 
 static bool record_fill(const rg_record_context *rc, void *user)
 {
     color_fill *c = user;
-    VkBuffer b = rg_record_buffer(rc, c->buffer);
-    if (!b)
+    if (!bind_storage(rc, c->buffer, c->dev, c->set, &c->bound))
         return false;
-    bind_storage(c->dev, c->set, b, &c->bound);
     VkCommandBuffer cmd = rg_record_cmd(rc);
     test_bind_with_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline, c->layout, c->set);
     vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 16, c->color);
@@ -356,10 +362,8 @@ static bool record_fill(const rg_record_context *rc, void *user)
 static bool record_draw(const rg_record_context *rc, void *user)
 {
     color_draw *d = user;
-    VkBuffer b = rg_record_buffer(rc, d->buffer);
-    if (!b)
+    if (!bind_storage(rc, d->buffer, d->dev, d->set, &d->bound))
         return false;
-    bind_storage(d->dev, d->set, b, &d->bound);
     solid_draw_with_set(rg_record_cmd(rc), d->pipeline, d->set);
     return true;
 }
@@ -402,11 +406,9 @@ DEVICE_TEST(rg_queues, compute_feeds_a_draw)
     VkDescriptorSetLayout frag_l = queues_buffers_layout(dev, 1, VK_SHADER_STAGE_FRAGMENT_BIT);
     color_fill fill = { .dev = dev, .set = test_alloc_set(dev, pool, comp_l) };
     queues_compute_pipeline(dev, fill_comp, sizeof fill_comp, comp_l, &fill.layout, &fill.pipeline);
-    eng_pipeline_desc pd = { .name = "ssbo color", .vertex_spirv = solid_vert_spv, .vertex_size = solid_vert_size,
-                             .fragment_spirv = ssbo_frag, .fragment_size = sizeof ssbo_frag,
-                             .color_formats = { fmt }, .color_count = 1, .triangle_strip = true,
-                             .set_layouts = &frag_l, .set_layout_count = 1,
-                             .push_constant_size = sizeof(solid_push) };
+    eng_pipeline_desc pd = solid_fragment_desc("ssbo color", ssbo_frag, sizeof ssbo_frag, fmt);
+    pd.set_layouts = &frag_l;
+    pd.set_layout_count = 1;
     color_draw draw = { .dev = dev, .set = test_alloc_set(dev, pool, frag_l) };
     cr_assert_eq(eng_pipeline_create(test_ctx, &pd, &draw.pipeline), ENG_SUCCESS, "%s", eng_last_error());
     draw_job j = { .fill = &fill };

@@ -53,16 +53,7 @@ static rg_device *counting_device(void)
  * copied into the frame's readback. */
 static void declare(rg_graph *g, uint32_t w, eng_buffer *readback)
 {
-    rg_texture color = rg_texture_create(g, &(rg_texture_desc){ .name = "color", .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                                                .width = w, .height = H });
-    rg_buffer staging = rg_buffer_create(g, &(rg_buffer_desc){ .name = "staging", .size = (VkDeviceSize)w * H * 4 });
-    rg_buffer out = test_import_buffer(g, "readback", readback, true);
-    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "clear", .color_count = 1,
-                                                .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                                              .clear.color.float32 = { 0.25f, 0.5f, 0.75f, 1 } } } });
-    rg_end_rendering(g);
-    rg_cmd_copy_texture_to_buffer(g, color, 0, 0, 1, staging, 0);
-    rg_cmd_copy_buffer(g, staging, 0, out, 0, (VkDeviceSize)w * H * 4);
+    test_declare_cleared_copy(g, w, H, (const float[4]){ 0.25f, 0.5f, 0.75f, 1 }, readback);
 }
 
 typedef struct runner {

@@ -40,16 +40,7 @@ static rg_graph *frame(rg_device *dev, const char *name, eng_buffer *readback, r
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = name, .device = dev, .log = log, .log_user = log_user },
                                  &g),
                  RG_SUCCESS);
-    rg_texture color = rg_texture_create(g, &(rg_texture_desc){ .name = "color", .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                                                .width = W, .height = H });
-    rg_buffer staging = rg_buffer_create(g, &(rg_buffer_desc){ .name = "staging", .size = (VkDeviceSize)W * H * 4 });
-    rg_buffer out = test_import_buffer(g, "readback", readback, true);
-    rg_begin_rendering(g, &(rg_rendering_desc){ .name = "clear", .color_count = 1,
-                                                .colors = { { .texture = color, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                                              .clear.color.float32 = { 1, 0, 0, 1 } } } });
-    rg_end_rendering(g);
-    rg_cmd_copy_texture_to_buffer(g, color, 0, 0, 1, staging, 0);
-    rg_cmd_copy_buffer(g, staging, 0, out, 0, (VkDeviceSize)W * H * 4);
+    test_declare_cleared_copy(g, W, H, (const float[4]){ 1, 0, 0, 1 }, readback);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     return g;
 }

@@ -133,17 +133,11 @@ static void record_samples(VkCommandBuffer cmd, void *user)
     VkImageMemoryBarrier2 b = test_image_from_undefined(
         j->target, VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
         VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    vkCmdPipelineBarrier2(cmd, &(VkDependencyInfo){ .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
-                                                    .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &b });
-    VkRenderingAttachmentInfo color = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = j->target->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        /* A value no case expects: an undrawn pixel shows. */
-        .clearValue = { .color = { { 0.2f, 0.4f, 0.6f, 0.8f } } },
-    };
+    test_image_barriers(cmd, 1, &b);
+    /* Cleared to a value no case expects: an undrawn pixel shows. */
+    VkRenderingAttachmentInfo color = test_color_attachment(j->target, NULL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                            VK_ATTACHMENT_STORE_OP_STORE,
+                                                            (VkClearColorValue){ { 0.2f, 0.4f, 0.6f, 0.8f } });
     test_begin_rendering(cmd, CASES, 1, &color, 1, NULL);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, eng_pipeline_handle(j->pipeline));
     vkCmdSetViewport(cmd, 0, 1, &(VkViewport){ 0, 0, CASES, 1, 0, 1 });
@@ -221,19 +215,9 @@ DEVICE_TEST(sampler, filters_and_addresses_sample_exactly)
     }
 
     eng_pipeline *pipeline = NULL;
-    eng_pipeline_desc pd = {
-        .name = "sampler test",
-        .vertex_spirv = solid_vert_spv,
-        .vertex_size = solid_vert_size,
-        .fragment_spirv = sampler_frag,
-        .fragment_size = sizeof sampler_frag,
-        .color_formats = { FMT },
-        .color_count = 1,
-        .triangle_strip = true,
-        .set_layouts = &layout,
-        .set_layout_count = 1,
-        .push_constant_size = sizeof(solid_push),
-    };
+    eng_pipeline_desc pd = solid_fragment_desc("sampler test", sampler_frag, sizeof sampler_frag, FMT);
+    pd.set_layouts = &layout;
+    pd.set_layout_count = 1;
     cr_assert_eq(eng_pipeline_create(ctx, &pd, &pipeline), ENG_SUCCESS, "%s", eng_last_error());
 
     sample_job j = { eng_image_get_info(target), pipeline, cases, sets };

@@ -10,6 +10,7 @@
 #include "test_barrier.h"
 #include "test_chunks.h"
 #include "solid.h"
+#include "msaa_sets.h"
 #include "tile_support.h"
 
 #include <criterion/criterion.h>
@@ -107,14 +108,19 @@ DEVICE_TEST(tile_layer, lazy_bit_offered_to_transient_images_only)
     cr_expect_not(req.memoryRequirements.memoryTypeBits & (1u << lazy), "buffer: never offered");
 }
 
-static eng_image *attachment(VkFormat format, bool persistent, const char *name)
+static eng_image *attachment_on(eng_context *ctx, VkFormat format, bool persistent, const char *name)
 {
     eng_attachment_desc ad = { .name = name, .format = format, .width = W, .height = H,
                                .samples = VK_SAMPLE_COUNT_4_BIT, .persistent = persistent };
     eng_image *img = NULL;
-    eng_result r = eng_attachment_create(test_ctx, &ad, &img);
+    eng_result r = eng_attachment_create(ctx, &ad, &img);
     cr_assert_eq(r, ENG_SUCCESS, "%s: %s: %s", name, eng_result_string(r), eng_last_error());
     return img;
+}
+
+static eng_image *attachment(VkFormat format, bool persistent, const char *name)
+{
+    return attachment_on(test_ctx, format, persistent, name);
 }
 
 DEVICE_TEST(tile_layer, transient_attachments_get_lazy_memory)
@@ -181,20 +187,9 @@ static void record_frame(VkCommandBuffer cmd, void *user)
         b[2] =
             test_image_from_undefined(j->resolve, VK_PIPELINE_STAGE_2_NONE, 0, cs,
                                       VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
-                             .imageMemoryBarrierCount = j->resolve ? 3 : 2, .pImageMemoryBarriers = b };
-    vkCmdPipelineBarrier2(cmd, &dep);
-    VkRenderingAttachmentInfo color = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = j->color->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .resolveMode = j->resolve ? VK_RESOLVE_MODE_AVERAGE_BIT : VK_RESOLVE_MODE_NONE,
-        .resolveImageView = j->resolve ? j->resolve->view : VK_NULL_HANDLE,
-        .resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .loadOp = j->color_load,
-        .storeOp = j->color_store,
-        .clearValue = { .color = { { 0, 0, 0, 1 } } },
-    };
+    test_image_barriers(cmd, j->resolve ? 3 : 2, b);
+    VkRenderingAttachmentInfo color = test_color_attachment(j->color, j->resolve, j->color_load, j->color_store,
+                                                            (VkClearColorValue){ { 0, 0, 0, 1 } });
     VkRenderingAttachmentInfo depth = test_depth_cleared(j->depth);
     test_begin_rendering(cmd, W, H, &color, 1, &depth);
     if (j->pipeline) {
@@ -254,13 +249,6 @@ DEVICE_TEST(tile_layer, msaa_render_through_lazy_attachments_is_exact)
 
 /* ---------------------------------------------------------- render graph */
 
-static bool record_nothing(const rg_record_context *rc, void *user)
-{
-    (void)rc;
-    (void)user;
-    return true;
-}
-
 /* The memory_budget benchmark's frame: 4 sets of 4x MSAA RGBA8 + 4x D32,
  * cleared and discarded, resolved into one imported image. */
 static rg_graph *build_sets(eng_context *ctx, const eng_image_info *ti, rg_texture colors[4])
@@ -269,22 +257,8 @@ static rg_graph *build_sets(eng_context *ctx, const eng_image_info *ti, rg_textu
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "tile sets", .device = eng_context_graph_device(ctx) }, &g), RG_SUCCESS);
     rg_texture resolved = rg_texture_import(g, &(rg_texture_import_desc){
         .name = "resolved", .image = ti->image, .view = ti->view, .format = ti->format, .width = W, .height = H });
-    for (int s = 0; s < 4; s++) {
-        colors[s] = rg_texture_create(g, &(rg_texture_desc){ .name = "color", .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                                             .width = W, .height = H,
-                                                             .samples = VK_SAMPLE_COUNT_4_BIT });
-        rg_texture depth = rg_texture_create(g, &(rg_texture_desc){ .name = "depth", .format = VK_FORMAT_D32_SFLOAT,
-                                                                    .width = W, .height = H,
-                                                                    .samples = VK_SAMPLE_COUNT_4_BIT });
-        rg_begin_rendering(g, &(rg_rendering_desc){
-            .name = "set", .color_count = 1,
-            .colors = { { .texture = colors[s], .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                          .store = VK_ATTACHMENT_STORE_OP_DONT_CARE, .resolve = resolved } },
-            .depth = { .texture = depth, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                       .store = VK_ATTACHMENT_STORE_OP_DONT_CARE } });
-        rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW, .record = record_nothing });
-        rg_end_rendering(g);
-    }
+    for (int s = 0; s < 4; s++)
+        colors[s] = msaa_set(g, W, H, resolved, (VkClearColorValue){ { 0 } });
     return g;
 }
 
@@ -325,13 +299,8 @@ DEVICE_TEST(tile_layer, render_graph_places_transient_sets_in_lazy_memory)
 static int rule_errors(VkAttachmentLoadOp load, VkAttachmentStoreOp store, char *first, size_t size)
 {
     eng_context *ctx = tile_context(true);
-    eng_attachment_desc cd = { .name = "lazy color", .format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H,
-                               .samples = VK_SAMPLE_COUNT_4_BIT };
-    eng_attachment_desc dd = { .name = "lazy depth", .format = VK_FORMAT_D32_SFLOAT, .width = W, .height = H,
-                               .samples = VK_SAMPLE_COUNT_4_BIT };
-    eng_image *color = NULL, *depth = NULL;
-    cr_assert_eq(eng_attachment_create(ctx, &cd, &color), ENG_SUCCESS, "%s", eng_last_error());
-    cr_assert_eq(eng_attachment_create(ctx, &dd, &depth), ENG_SUCCESS, "%s", eng_last_error());
+    eng_image *color = attachment_on(ctx, VK_FORMAT_R8G8B8A8_UNORM, false, "lazy color");
+    eng_image *depth = attachment_on(ctx, VK_FORMAT_D32_SFLOAT, false, "lazy depth");
     cr_assert(eng_image_is_lazy(color));
     frame_job job = { eng_image_get_info(color), eng_image_get_info(depth), NULL, NULL, load, store };
     cr_assert_eq(eng_context_submit_once(ctx, record_frame, &job), ENG_SUCCESS, "%s", eng_last_error());
@@ -381,9 +350,7 @@ static void record_clears(VkCommandBuffer cmd, void *user)
         test_image_from_undefined(j->kept, VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_CLEAR_BIT,
                                   VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL),
     };
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 2,
-                             .pImageMemoryBarriers = b };
-    vkCmdPipelineBarrier2(cmd, &dep);
+    test_image_barriers(cmd, 2, b);
     VkClearColorValue black = { { 0, 0, 0, 1 } };
     VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
     vkCmdClearColorImage(cmd, j->color->image, VK_IMAGE_LAYOUT_GENERAL, &black, 1, &range); /* reported */
@@ -433,9 +400,7 @@ Test(tile_faults, failed_allocation_is_a_clean_error_and_the_next_succeeds)
     eng_image_destroy(img);
 
     /* Validation reports any VkImage the failed call left behind here. */
-    char first[1024];
-    eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
-    cr_expect_eq(m.warning + m.error, 0, "first: %s", first);
+    destroy_context_expect_clean(ctx, "the tile-layer context");
 }
 
 /* Each allocation of the graph's placement fails in turn (allocation 1 is

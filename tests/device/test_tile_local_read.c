@@ -210,9 +210,7 @@ static void record_frame(VkCommandBuffer cmd, void *user)
         test_image_from_undefined(img[1], VK_PIPELINE_STAGE_2_NONE, 0, out, rw,
                                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
     };
-    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 2,
-                             .pImageMemoryBarriers = b };
-    vkCmdPipelineBarrier2(cmd, &dep);
+    test_image_barriers(cmd, 2, b);
 
     /* Lazy: cleared (attachment 0) or DONT_CARE (attachment 1), never
      * stored, as the memoryless rules want; kept: cleared and stored. */

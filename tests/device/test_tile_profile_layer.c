@@ -43,6 +43,17 @@ static bool record_nothing(const rg_record_context *rc, void *user)
     return true;
 }
 
+/* A new W x H colour target of `format`, named prefix and its index, added
+ * to span as a cleared attachment. */
+static rg_texture add_cleared_target(rg_graph *g, rg_rendering_desc *span, const char *prefix, VkFormat format)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s%u", prefix, span->color_count);
+    rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = name, .format = format, .width = W, .height = H});
+    span->colors[span->color_count++] = (rg_attachment){.texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR};
+    return t;
+}
+
 /* One span of `count` colour targets of `format`, cleared and stored (the
  * last read by a copy so it is kept), recorded once on ctx under a
  * counter; returns what the layer said of the budget. */
@@ -54,13 +65,8 @@ static heard_budget render_span(eng_context *ctx, VkFormat format, uint32_t coun
     cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "budget", .device = eng_context_graph_device(ctx)}, &g),
                  RG_SUCCESS);
     rg_rendering_desc span = {.name = "targets"};
-    for (uint32_t i = 0; i < count; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "target%u", i);
-        rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = name, .format = format, .width = W,
-                                                               .height = H});
-        span.colors[span.color_count++] = (rg_attachment){.texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR};
-    }
+    for (uint32_t i = 0; i < count; i++)
+        add_cleared_target(g, &span, "target", format);
     rg_begin_rendering(g, &span);
     rg_cmd_user(g, &(rg_user_desc){.name = "draw", .kind = RG_COMMAND_DRAW, .record = record_nothing});
     rg_end_rendering(g);
@@ -112,17 +118,14 @@ Test(tile_profile_layer, mali_tells_the_smaller_tile_and_adreno_the_bins)
     cr_expect_eq(over.infos, 1, "%s", over.first);
     cr_expect(strstr(over.first, "colour of 48 B per pixel (1 samples) over profile mali-bifrost's 32 B: the 16x16 "
                                  "tile shrinks to 16x8"), "%s", over.first);
-    char first[1024];
-    eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
-    cr_expect_eq(m.error + m.warning, 0, "%s", first);
+    destroy_context_expect_clean(ctx, "mali-bifrost");
 
     ctx = profile_context("adreno6", NULL);
     heard_budget bins = render_span(ctx, VK_FORMAT_R8G8B8A8_UNORM, 2);
     cr_expect_eq(bins.infos, 1, "%s", bins.first);
     cr_expect(strstr(bins.first, "2048 bytes of attachments (8 B per pixel x 1 samples): 1 bin of profile adreno6's "
                                  "1024 KiB of GMEM"), "%s", bins.first);
-    m = destroy_context_counted(ctx, first, sizeof first);
-    cr_expect_eq(m.error + m.warning, 0, "%s", first);
+    destroy_context_expect_clean(ctx, "adreno6");
 }
 
 Test(tile_profile_layer, the_report_file_holds_the_passes_traffic)
@@ -132,9 +135,7 @@ Test(tile_profile_layer, the_report_file_holds_the_passes_traffic)
              (int)getpid());
     eng_context *ctx = profile_context("apple7", path);
     render_span(ctx, VK_FORMAT_R8G8B8A8_UNORM, 2);
-    char first[1024];
-    eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
-    cr_expect_eq(m.error + m.warning, 0, "%s", first);
+    destroy_context_expect_clean(ctx, "apple7");
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "%s", path);
     char text[512] = "";
@@ -168,14 +169,9 @@ static bool merge_under(const char *profile, VkFormat format, uint32_t count, Vk
                  strcmp(profile, "desktop") != 0, "the graphs know %s", profile);
     rg_rendering_desc gb = {.name = "gbuffer"};
     rg_access reads[4];
-    for (uint32_t i = 0; i < count; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "gbuffer%u", i);
-        rg_texture t = rg_texture_create(g, &(rg_texture_desc){.name = name, .format = format, .width = W,
-                                                               .height = H});
-        gb.colors[gb.color_count++] = (rg_attachment){.texture = t, .load = VK_ATTACHMENT_LOAD_OP_CLEAR};
-        reads[i] = (rg_access){.texture = t, .usage = RG_USAGE_PIXEL_LOCAL_READ, .whole = true};
-    }
+    for (uint32_t i = 0; i < count; i++)
+        reads[i] = (rg_access){.texture = add_cleared_target(g, &gb, "gbuffer", format),
+                               .usage = RG_USAGE_PIXEL_LOCAL_READ, .whole = true};
     rg_begin_rendering(g, &gb);
     rg_cmd_user(g, &(rg_user_desc){.name = "scene", .kind = RG_COMMAND_DRAW, .record = record_nothing});
     rg_end_rendering(g);
@@ -198,9 +194,7 @@ static bool merge_under(const char *profile, VkFormat format, uint32_t count, Vk
     rg_graph_destroy(g);
     heard_budget h = heard_of(counter);
     cr_expect_eq(h.errors, 0, "%s: the layer on what the graph made: %s", profile, h.first);
-    char first[1024];
-    eng_message_counts counts = destroy_context_counted(ctx, first, sizeof first);
-    cr_expect_eq(counts.error + counts.warning, 0, "%s: %s", profile, first);
+    destroy_context_expect_clean(ctx, profile);
     return merged;
 }
 

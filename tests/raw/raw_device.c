@@ -3,6 +3,7 @@
  * Vulkan calls alone so that the render graph is seen on a device the
  * engine never touched. */
 #include "raw_device.h"
+#include "raw_instance.h"
 
 #include <criterion/criterion.h>
 #include <ctype.h>
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
+#define VALIDATION_LAYER RAW_VALIDATION_LAYER
 
 static void say(char *why, size_t size, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -26,43 +27,6 @@ static void say(char *why, size_t size, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(why, size, fmt, ap);
     va_end(ap);
-}
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT types,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)types;
-    test_raw_device *d = user;
-    const char *text = data && data->pMessage ? data->pMessage : "(no message)";
-    const char *label;
-    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
-        d->errors++;
-        label = "error";
-    } else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-        d->warnings++;
-        label = "warning";
-    } else {
-        return VK_FALSE; /* not asked for */
-    }
-    if (!d->first_message[0])
-        snprintf(d->first_message, sizeof d->first_message, "%s", text);
-    fprintf(stderr, "[vulkan %s] %s\n", label, text);
-    return VK_FALSE;
-}
-
-static bool has_layer(const char *name)
-{
-    uint32_t n = 0;
-    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || n == 0)
-        return false;
-    VkLayerProperties *layers = calloc(n, sizeof *layers);
-    bool found = false;
-    if (layers && vkEnumerateInstanceLayerProperties(&n, layers) >= VK_SUCCESS)
-        for (uint32_t i = 0; i < n && !found; i++)
-            found = strcmp(layers[i].layerName, name) == 0;
-    free(layers);
-    return found;
 }
 
 /* Offered by the loader, a driver or the validation layer. */
@@ -85,7 +49,7 @@ static bool has_instance_extension(const char *name)
 
 static bool create_instance(test_raw_device *d, char *why, size_t size)
 {
-    if (!has_layer(VALIDATION_LAYER)) {
+    if (!raw_has_layer(VALIDATION_LAYER)) {
         say(why, size, "the validation layer %s is not installed (Debian: vulkan-validationlayers)",
             VALIDATION_LAYER);
         return false;
@@ -94,49 +58,18 @@ static bool create_instance(test_raw_device *d, char *why, size_t size)
         say(why, size, "%s is not offered", VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
         return false;
     }
-    const char *exts[2] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
-    uint32_t ext_count = 1;
-    VkInstanceCreateFlags flags = 0;
+    /* The messenger is chained into the instance's create info:
+     * vkCreateInstance's own messages are counted too. */
+    d->messages.print = "";
+    raw_instance_info instance;
+    raw_instance_info *info = &instance;
+    raw_instance_info_init(info, "raw device test", TEST_RAW_API_VERSION, &d->messages);
     /* MoltenVK shows only to loaders that enumerate portability drivers. */
     if (has_instance_extension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
-        exts[ext_count++] = VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME;
-        flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+        info->extensions[info->create.enabledExtensionCount++] = VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME;
+        info->create.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
     }
-    VkDebugUtilsMessengerCreateInfoEXT messenger = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
-        .pfnUserCallback = on_message,
-        .pUserData = d,
-    };
-    /* Chained into the instance's create info: vkCreateInstance's own
-     * messages are counted too. */
-    VkValidationFeatureEnableEXT enables[] = { VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT };
-    VkValidationFeaturesEXT features = {
-        .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
-        .pNext = &messenger,
-        .enabledValidationFeatureCount = 1,
-        .pEnabledValidationFeatures = enables,
-    };
-    const char *layer = VALIDATION_LAYER;
-    VkApplicationInfo app = {
-        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-        .pApplicationName = "raw device test",
-        .apiVersion = TEST_RAW_API_VERSION,
-    };
-    VkInstanceCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        .pNext = &features,
-        .flags = flags,
-        .pApplicationInfo = &app,
-        .enabledLayerCount = 1,
-        .ppEnabledLayerNames = &layer,
-        .enabledExtensionCount = ext_count,
-        .ppEnabledExtensionNames = exts,
-    };
-    VkResult r = vkCreateInstance(&ci, NULL, &d->instance);
+    VkResult r = vkCreateInstance(&info->create, NULL, &d->instance);
     if (r != VK_SUCCESS) {
         d->instance = VK_NULL_HANDLE;
         say(why, size, "vkCreateInstance (Vulkan 1.3, %s, synchronization validation): %s", VALIDATION_LAYER,
@@ -156,7 +89,7 @@ static bool create_instance(test_raw_device *d, char *why, size_t size)
         say(why, size, "vkCreateDebugUtilsMessengerEXT or vkDestroyDebugUtilsMessengerEXT not found");
         return false;
     }
-    r = create(d->instance, &messenger, NULL, &d->messenger);
+    r = create(d->instance, &info->messenger, NULL, &d->messenger);
     if (r != VK_SUCCESS) {
         d->messenger = VK_NULL_HANDLE;
         say(why, size, "vkCreateDebugUtilsMessengerEXT: %s", rg_vk_result_string(r));
@@ -369,6 +302,41 @@ void test_raw_device_destroy_instance(test_raw_device *d)
         vkDestroyInstance(d->instance, NULL);
     d->messenger = VK_NULL_HANDLE;
     d->instance = VK_NULL_HANDLE;
+}
+
+VkResult test_raw_strip_pipeline(VkDevice dev, VkPipelineLayout layout, VkShaderModule vert, VkShaderModule frag,
+                                 const VkPipelineRenderingCreateInfo *rendering, VkSampleCountFlagBits samples,
+                                 VkColorComponentFlags write_mask, VkPipeline *out)
+{
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+          .module = vert, .pName = "main" },
+        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+          .module = frag, .pName = "main" },
+    };
+    VkPipelineVertexInputStateCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO };
+    VkPipelineInputAssemblyStateCreateInfo ia = { .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+                                                  .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP };
+    VkPipelineViewportStateCreateInfo vp = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+                                             .viewportCount = 1, .scissorCount = 1 };
+    /* Culling none (0), counter-clockwise front faces (0). */
+    VkPipelineRasterizationStateCreateInfo rs = { .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+                                                  .polygonMode = VK_POLYGON_MODE_FILL, .lineWidth = 1.0f };
+    VkPipelineMultisampleStateCreateInfo ms = { .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                                .rasterizationSamples = samples };
+    VkPipelineDepthStencilStateCreateInfo ds = { .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO };
+    VkPipelineColorBlendAttachmentState att = { .blendEnable = VK_FALSE, .colorWriteMask = write_mask };
+    VkPipelineColorBlendStateCreateInfo cb = { .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                               .attachmentCount = 1, .pAttachments = &att };
+    VkDynamicState dyn[2] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
+    VkPipelineDynamicStateCreateInfo dy = { .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+                                            .dynamicStateCount = 2, .pDynamicStates = dyn };
+    VkGraphicsPipelineCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .pNext = rendering,
+                                        .stageCount = 2, .pStages = stages, .pVertexInputState = &vi,
+                                        .pInputAssemblyState = &ia, .pViewportState = &vp, .pRasterizationState = &rs,
+                                        .pMultisampleState = &ms, .pDepthStencilState = &ds, .pColorBlendState = &cb,
+                                        .pDynamicState = &dy, .layout = layout };
+    return vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, out);
 }
 
 PFN_vkGetInstanceProcAddr test_raw_get_instance_proc_addr(void)

@@ -10,7 +10,7 @@
  *   char why[512];
  *   if (!test_raw_device_open(&d, why, sizeof why))
  *       test_raw_require_or_skip(why);
- *   ... (d.warnings + d.errors: the messages so far)
+ *   ... (d.messages.warnings + d.messages.errors: the messages so far)
  *   test_raw_device_destroy_device(&d);   // the layer reports leaks here
  *   ... check the counts once more
  *   test_raw_device_destroy_instance(&d);
@@ -25,6 +25,7 @@
 #define TEST_RAW_DEVICE_H
 
 #include "raw_vulkan.h"
+#include "raw_instance.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,9 +47,9 @@ typedef struct test_raw_device {
      * rg_device_desc.enabled_features. */
     VkPhysicalDeviceVulkan12Features f12;
     VkPhysicalDeviceVulkan13Features f13;
-    /* What the messenger saw: warnings and errors, and the first one's text. */
-    uint32_t warnings, errors;
-    char first_message[1024];
+    /* What the messenger saw: warnings and errors, and the first one's text
+     * (each also printed on stderr). */
+    raw_messages messages;
 } test_raw_device;
 
 /* Makes the instance and the device into *d (which must stay where it is:
@@ -62,6 +63,14 @@ void test_raw_device_destroy_instance(test_raw_device *d);
 /* The entry point the program loads Vulkan through: the loader's
  * vkGetInstanceProcAddr, or volk's pointer to it. */
 PFN_vkGetInstanceProcAddr test_raw_get_instance_proc_addr(void);
+
+/* The raw tests' draw pipeline on layout: vert and frag drawing a
+ * triangle strip without vertex input, no culling, viewport and scissor
+ * dynamic, into rendering's attachments (colour writes of write_mask, no
+ * blending, no depth test) at `samples`. */
+VkResult test_raw_strip_pipeline(VkDevice dev, VkPipelineLayout layout, VkShaderModule vert, VkShaderModule frag,
+                                 const VkPipelineRenderingCreateInfo *rendering, VkSampleCountFlagBits samples,
+                                 VkColorComponentFlags write_mask, VkPipeline *out);
 
 /* Fails the test (ENG_REQUIRE_DEVICE set and not "0": CI) or skips it,
  * saying why. */

@@ -93,8 +93,9 @@ static void on_log(void *user, rg_log_level level, const char *object, const cha
 
 static void expect_no_messages(const frame *f, const char *when)
 {
-    cr_expect_eq(f->d.warnings + f->d.errors, 0, "%s: %u validation warnings, %u errors; first: %s", when,
-                 f->d.warnings, f->d.errors, f->d.first_message);
+    const raw_messages *m = &f->d.messages;
+    cr_expect_eq(m->warnings + m->errors, 0, "%s: %u validation warnings, %u errors; first: %s", when, m->warnings,
+                 m->errors, m->first);
     cr_expect_eq(f->log.warnings + f->log.errors, 0, "%s: the library logged %u warnings, %u errors; first: %s",
                  when, f->log.warnings, f->log.errors, f->log.first);
 }
@@ -246,37 +247,6 @@ static void create_pipeline(frame *f)
     cr_assert_not(r.merged);
     f->vert = shader(f, solid_vert, sizeof solid_vert);
     f->frag = shader(f, step_frag, sizeof step_frag);
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
-          .module = f->vert, .pName = "main" },
-        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-          .module = f->frag, .pName = "main" },
-    };
-    VkPipelineVertexInputStateCreateInfo vertex = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO };
-    VkPipelineInputAssemblyStateCreateInfo assembly = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
-    };
-    VkPipelineViewportStateCreateInfo viewport = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-                                                   .viewportCount = 1, .scissorCount = 1 };
-    VkPipelineRasterizationStateCreateInfo raster = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-        .polygonMode = VK_POLYGON_MODE_FILL,
-        .cullMode = VK_CULL_MODE_NONE,
-        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-        .lineWidth = 1.0f,
-    };
-    VkPipelineMultisampleStateCreateInfo multisample = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-        .rasterizationSamples = r.samples,
-    };
-    VkPipelineDepthStencilStateCreateInfo depth = { .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO };
-    VkPipelineColorBlendAttachmentState no_blend = { .blendEnable = VK_FALSE, .colorWriteMask = VK_COLOR_COMPONENT_R_BIT };
-    VkPipelineColorBlendStateCreateInfo blend = { .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-                                                  .attachmentCount = 1, .pAttachments = &no_blend };
-    VkDynamicState dynamic_states[] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
-    VkPipelineDynamicStateCreateInfo dynamic = { .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-                                                 .dynamicStateCount = 2, .pDynamicStates = dynamic_states };
     VkPipelineRenderingCreateInfo rendering = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
         .colorAttachmentCount = r.color_count,
@@ -284,22 +254,8 @@ static void create_pipeline(frame *f)
         .depthAttachmentFormat = r.depth_format,
         .stencilAttachmentFormat = r.stencil_format,
     };
-    VkGraphicsPipelineCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .pNext = &rendering,
-        .stageCount = 2,
-        .pStages = stages,
-        .pVertexInputState = &vertex,
-        .pInputAssemblyState = &assembly,
-        .pViewportState = &viewport,
-        .pRasterizationState = &raster,
-        .pMultisampleState = &multisample,
-        .pDepthStencilState = &depth,
-        .pColorBlendState = &blend,
-        .pDynamicState = &dynamic,
-        .layout = f->pipeline_layout,
-    };
-    VK_OK(vkCreateGraphicsPipelines(f->d.device, VK_NULL_HANDLE, 1, &ci, NULL, &f->pipeline));
+    VK_OK(test_raw_strip_pipeline(f->d.device, f->pipeline_layout, f->vert, f->frag, &rendering, r.samples,
+                                  VK_COLOR_COMPONENT_R_BIT, &f->pipeline));
 }
 
 /* The frame's declaration (see raw_frame.h), compiled. */

@@ -193,36 +193,10 @@ static bool make_pipeline(replay_frame *f, objects *o)
     VkPipelineLayoutCreateInfo li = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                       .pushConstantRangeCount = 1, .pPushConstantRanges = &push };
     OK(vkCreatePipelineLayout(o->dev, &li, NULL, &o->layout));
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
-          .module = o->vert, .pName = "main" },
-        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-          .module = o->frag, .pName = "main" },
-    };
-    VkPipelineVertexInputStateCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO };
-    VkPipelineInputAssemblyStateCreateInfo ia = { .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-                                                  .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP };
-    VkPipelineViewportStateCreateInfo vp = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-                                             .viewportCount = 1, .scissorCount = 1 };
-    VkPipelineRasterizationStateCreateInfo rs = { .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-                                                  .polygonMode = VK_POLYGON_MODE_FILL, .lineWidth = 1.0f };
-    VkPipelineMultisampleStateCreateInfo ms = { .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-                                                .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT };
-    VkPipelineColorBlendAttachmentState att = { .colorWriteMask = 0xf };
-    VkPipelineColorBlendStateCreateInfo cb = { .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-                                               .attachmentCount = 1, .pAttachments = &att };
-    VkDynamicState dyn[2] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
-    VkPipelineDynamicStateCreateInfo ds = { .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-                                            .dynamicStateCount = 2, .pDynamicStates = dyn };
     VkFormat color = VK_FORMAT_R8G8B8A8_UNORM;
     VkPipelineRenderingCreateInfo ri = { .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
                                          .colorAttachmentCount = 1, .pColorAttachmentFormats = &color };
-    VkGraphicsPipelineCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .pNext = &ri,
-                                        .stageCount = 2, .pStages = stages, .pVertexInputState = &vi,
-                                        .pInputAssemblyState = &ia, .pViewportState = &vp, .pRasterizationState = &rs,
-                                        .pMultisampleState = &ms, .pColorBlendState = &cb, .pDynamicState = &ds,
-                                        .layout = o->layout };
-    OK(vkCreateGraphicsPipelines(o->dev, VK_NULL_HANDLE, 1, &pi, NULL, &o->pipeline));
+    OK(test_raw_strip_pipeline(o->dev, o->layout, o->vert, o->frag, &ri, VK_SAMPLE_COUNT_1_BIT, 0xf, &o->pipeline));
     return true;
 }
 

@@ -80,8 +80,9 @@ static void replay_file(test_raw_device *d, const char *path)
         }
         cr_assert(ran, "%s, %s: %s", path, replay_mode_names[m], f->error);
         fnv[m] = replay_fnv(bytes[m], (size_t)f->readback_size);
-        cr_expect_eq(d->warnings + d->errors, 0, "%s, %s: %u validation warnings, %u errors; first: %s", path,
-                     replay_mode_names[m], d->warnings, d->errors, d->first_message);
+        const raw_messages *v = &d->messages;
+        cr_expect_eq(v->warnings + v->errors, 0, "%s, %s: %u validation warnings, %u errors; first: %s", path,
+                     replay_mode_names[m], v->warnings, v->errors, v->first);
     }
     cr_log_info("%s (written on %s), replayed on %s: %u chunks; read back %016llx whole, %016llx in chunks, "
                 "%016llx chunks in one; the graph read %016llx whole, %016llx in chunks",
@@ -145,8 +146,9 @@ Test(replay, frames_in_chunks_equal_frames_whole)
         }
     }
     test_raw_device_destroy_device(d);
-    cr_expect_eq(d->warnings + d->errors, 0, "after vkDestroyDevice: %u validation warnings, %u errors; first: %s",
-                 d->warnings, d->errors, d->first_message);
+    const raw_messages *v = &d->messages;
+    cr_expect_eq(v->warnings + v->errors, 0, "after vkDestroyDevice: %u validation warnings, %u errors; first: %s",
+                 v->warnings, v->errors, v->first);
     test_raw_device_destroy_instance(d);
     free(d);
 }

@@ -63,20 +63,26 @@ rg_graph *order_dag_graph(const order_dag *d, rg_order order, rg_command *cmds)
     return g;
 }
 
-static bool exact_sizes(void *user, const char *name, bool is_texture, uint32_t index, VkDeviceSize *size,
-                        VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
+typedef struct exact_sizes {
+    const uint64_t *sizes;
+    uint32_t count;
+    VkDeviceSize alignment;
+} exact_sizes;
+
+static bool exact_size(void *user, const char *name, bool is_texture, uint32_t index, VkDeviceSize *size,
+                       VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
 {
     (void)name;
     (void)is_texture;
-    const order_dag *d = user;
-    *size = index < d->buffers ? d->size[index] : 256;
-    *alignment = 256;
+    const exact_sizes *e = user;
+    *size = index < e->count ? e->sizes[index] : e->alignment;
+    *alignment = e->alignment;
     *type_bits = 1;
     *dedicated = false;
     return true;
 }
 
-uint64_t order_peak(rg_graph *g, const order_dag *d)
+rg_result order_place(rg_graph *g, const uint64_t *sizes, uint32_t count, VkDeviceSize alignment)
 {
     VkPhysicalDeviceMemoryProperties props = {
         .memoryTypeCount = 1,
@@ -84,7 +90,13 @@ uint64_t order_peak(rg_graph *g, const order_dag *d)
         .memoryHeapCount = 1,
         .memoryHeaps = {{1ull << 40, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT}},
     };
-    if (rg_place_offline(g, &props, exact_sizes, (void *)d) != RG_SUCCESS)
+    exact_sizes e = {sizes, count, alignment};
+    return rg_place_offline(g, &props, exact_size, &e);
+}
+
+uint64_t order_peak(rg_graph *g, const order_dag *d)
+{
+    if (order_place(g, d->size, d->buffers, 256) != RG_SUCCESS)
         return 0;
     return rg_memory_get_totals(g).lower_bound;
 }

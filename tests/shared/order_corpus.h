@@ -35,7 +35,12 @@ void order_dag_random(uint64_t *seed, uint32_t commands, order_dag *out);
  * and compiles it; NULL on failure. cmds receives the command handles. */
 rg_graph *order_dag_graph(const order_dag *d, rg_order order, rg_command *cmds);
 
-/* The peak of g's order (offline placement with d's sizes); 0 on failure. */
+/* Places compiled g offline on one device-local memory type (a 1 TiB
+ * heap): resource i of the first `count` takes sizes[i] bytes, any other
+ * `alignment` bytes, each aligned to `alignment`. */
+rg_result order_place(rg_graph *g, const uint64_t *sizes, uint32_t count, VkDeviceSize alignment);
+
+/* The peak of g's order (order_place with d's sizes); 0 on failure. */
 uint64_t order_peak(rg_graph *g, const order_dag *d);
 
 /* The least peak over every order rg_happens_before allows in g (d at most

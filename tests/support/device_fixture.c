@@ -161,6 +161,14 @@ eng_message_counts destroy_context_counted(eng_context *ctx, char *first_message
     return watched_counts;
 }
 
+void destroy_context_expect_clean(eng_context *ctx, const char *what)
+{
+    char first[1024];
+    eng_message_counts m = destroy_context_counted(ctx, first, sizeof first);
+    cr_expect_eq(m.warning + m.error, 0, "%s: %u validation warnings, %u errors; first: %s", what, m.warning,
+                 m.error, first);
+}
+
 static eng_message_counts release_context(char *first, size_t size)
 {
     eng_context *ctx = test_ctx;

@@ -75,6 +75,10 @@ void expect_no_validation_messages(const eng_context *ctx);
  * first_message is not NULL it receives the first warning's or error's
  * text. */
 eng_message_counts destroy_context_counted(eng_context *ctx, char *first_message, size_t size);
+/* destroy_context_counted, and fails the current test (cr_expect) if a
+ * validation warning or error was counted; `what` names the context in
+ * the failure. */
+void destroy_context_expect_clean(eng_context *ctx, const char *what);
 
 /* A path for a temporary file, unique to this process: $TMPDIR (or /tmp)
  * / vkg-test-<pid>-<name>. The caller removes the file. */

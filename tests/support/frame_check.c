@@ -21,8 +21,9 @@ bool frame_check_active(void) { return fc_active; }
 /* The check's message: the graph's name, then what differs. */
 static bool fc_fail(char *why, size_t n, const rg_graph *graph, const char *fmt, ...)
 {
-    rg_graph_desc desc = rg_graph_get_desc(graph);
-    int used = snprintf(why, n, "frame check, graph \"%s\": ", desc.name ? desc.name : "");
+    rg_declaration decl;
+    rg_declaration_get(graph, &decl);
+    int used = snprintf(why, n, "frame check, graph \"%s\": ", decl.desc.name ? decl.desc.name : "");
     if (used < 0 || (size_t)used >= n)
         return false;
     va_list ap;
@@ -277,7 +278,8 @@ bool frame_check_graph(rg_graph *graph, rg_result compiled, char *why, size_t n)
         return true;
     if (compiled != RG_SUCCESS && rg_graph_error(graph) != compiled)
         return true;
-    if (rg_declared_resource_count(graph) == 0 && rg_declared_command_count(graph) == 0)
+    rg_declaration decl;
+    if (rg_declaration_get(graph, &decl) != RG_SUCCESS || decl.resource_count + decl.command_count == 0)
         return true;
     /* A placement from made-up requirements would be saved with it. */
     if (fc_placed(graph) && !fc_device_sizes(graph))
@@ -353,7 +355,8 @@ static bool fc_totals(const rg_graph *a, const rg_graph *b, char *why, size_t n)
 
 bool frame_check_placement(rg_graph *graph, const VkPhysicalDeviceMemoryProperties *props, char *why, size_t n)
 {
-    if (rg_declared_resource_count(graph) == 0 && rg_declared_command_count(graph) == 0)
+    rg_declaration decl;
+    if (rg_declaration_get(graph, &decl) != RG_SUCCESS || decl.resource_count + decl.command_count == 0)
         return true;
     /* Nothing made (imports alone, or all culled): the file holds no
      * memory section (frame_write.c saves it for created resources only),

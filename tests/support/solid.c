@@ -12,26 +12,26 @@ const uint32_t solid_frag_spv[] =
     ;
 const size_t solid_frag_size = sizeof solid_frag_spv;
 
+eng_pipeline_desc solid_fragment_desc(const char *name, const uint32_t *frag, size_t size, VkFormat color_format)
+{
+    eng_pipeline_desc d = { .name = name,
+                            .vertex_spirv = solid_vert_spv, .vertex_size = solid_vert_size,
+                            .fragment_spirv = frag, .fragment_size = size,
+                            .color_formats = { color_format }, .color_count = 1,
+                            .triangle_strip = true, .push_constant_size = sizeof(solid_push) };
+    return d;
+}
+
 eng_result solid_pipeline_create(eng_context *ctx, VkFormat color_format, VkFormat depth_format,
                                  VkSampleCountFlagBits samples, eng_pipeline_cache *cache, eng_pipeline **out)
 {
-    eng_pipeline_desc d = {
-        .name = "solid",
-        .vertex_spirv = solid_vert_spv,
-        .vertex_size = solid_vert_size,
-        .fragment_spirv = solid_frag_spv,
-        .fragment_size = solid_frag_size,
-        .color_count = color_format != VK_FORMAT_UNDEFINED ? 1 : 0,
-        .color_formats = { color_format },
-        .depth_format = depth_format,
-        .samples = samples,
-        .triangle_strip = true,
-        .depth_test = depth_format != VK_FORMAT_UNDEFINED,
-        .depth_write = depth_format != VK_FORMAT_UNDEFINED,
-        .depth_compare = VK_COMPARE_OP_LESS,
-        .push_constant_size = sizeof(solid_push),
-        .cache = cache,
-    };
+    eng_pipeline_desc d = solid_fragment_desc("solid", solid_frag_spv, solid_frag_size, color_format);
+    d.color_count = color_format != VK_FORMAT_UNDEFINED ? 1 : 0;
+    d.depth_format = depth_format;
+    d.samples = samples;
+    d.depth_test = d.depth_write = depth_format != VK_FORMAT_UNDEFINED;
+    d.depth_compare = VK_COMPARE_OP_LESS;
+    d.cache = cache;
     return eng_pipeline_create(ctx, &d, out);
 }
 

@@ -21,6 +21,12 @@ typedef struct solid_push {
     float pad[3];
 } solid_push;
 
+/* A pipeline of solid.vert's rectangle (a triangle strip of 4 vertices,
+ * solid_push's constants) with the fragment shader frag (size bytes),
+ * drawing into one color attachment of color_format; the caller sets what
+ * else its pipeline takes (set layouts, push descriptors, samples). */
+eng_pipeline_desc solid_fragment_desc(const char *name, const uint32_t *frag, size_t size, VkFormat color_format);
+
 /* A solid pipeline: one color attachment (or none when color_format is
  * UNDEFINED), optional depth with test and write (LESS), triangle strip,
  * 48 bytes of push constants. */

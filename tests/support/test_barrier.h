@@ -1,6 +1,5 @@
-/* A global memory barrier recorded by hand, for the tests that record
- * their own commands around or without a graph (the graph records its own
- * barriers). */
+/* Barriers recorded by hand, for the tests that record their own commands
+ * around or without a graph (the graph records its own barriers). */
 #ifndef TEST_BARRIER_H
 #define TEST_BARRIER_H
 
@@ -40,6 +39,14 @@ test_image_from_undefined(const eng_image_info *img, VkPipelineStageFlags2 src_s
         .image = img->image,
         .subresourceRange = {img->aspect, 0, 1, 0, 1},
     };
+}
+
+/* The count image barriers b, recorded into cmd. */
+static inline void test_image_barriers(VkCommandBuffer cmd, uint32_t count, const VkImageMemoryBarrier2 *b)
+{
+    VkDependencyInfo dep = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = count,
+                             .pImageMemoryBarriers = b };
+    vkCmdPipelineBarrier2(cmd, &dep);
 }
 
 #endif

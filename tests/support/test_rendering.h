@@ -19,6 +19,24 @@ static inline VkRenderingAttachmentInfo test_depth_cleared(const eng_image_info 
     };
 }
 
+/* img as a color attachment in COLOR_ATTACHMENT_OPTIMAL with load, store
+ * and clear; averaged into resolve (in the same layout) unless that is
+ * NULL. */
+static inline VkRenderingAttachmentInfo test_color_attachment(const eng_image_info *img, const eng_image_info *resolve,
+                                                              VkAttachmentLoadOp load, VkAttachmentStoreOp store,
+                                                              VkClearColorValue clear)
+{
+    VkRenderingAttachmentInfo a = { .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO, .imageView = img->view,
+                                    .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, .loadOp = load,
+                                    .storeOp = store, .clearValue = { .color = clear } };
+    if (resolve) {
+        a.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+        a.resolveImageView = resolve->view;
+        a.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    }
+    return a;
+}
+
 /* A rendering instance of one layer over w x h: color_count colors, depth
  * (or NULL). */
 static inline void test_begin_rendering(VkCommandBuffer cmd, uint32_t w, uint32_t h,

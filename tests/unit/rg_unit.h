@@ -43,6 +43,14 @@ static inline rg_texture test_color(rg_graph *g, const char *name)
     return test_tex(g, name, VK_FORMAT_R8G8B8A8_UNORM);
 }
 
+/* A 64x64 history texture of format: the current half returned, the
+ * previous one in *previous. */
+static inline rg_texture test_history(rg_graph *g, const char *name, VkFormat format, rg_texture *previous)
+{
+    return rg_texture_create_history(g, &(rg_texture_desc){.name = name, .format = format, .width = 64, .height = 64},
+                                     previous);
+}
+
 static inline rg_buffer test_buf(rg_graph *g, const char *name)
 {
     return rg_buffer_create(g, &(rg_buffer_desc){.name = name, .size = 256});
@@ -145,13 +153,19 @@ static inline void test_expect_refused(rg_graph *g, rg_result code, const char *
     rg_graph_destroy(g);
 }
 
-/* The same, the message also naming `also` (the command or resource). */
-static inline void test_expect_refused_naming(rg_graph *g, rg_result code, const char *needle, const char *also)
+/* The same, the message also naming each of the NULL-ended `also` (the
+ * commands or resources). */
+static inline void test_expect_refused_names(rg_graph *g, rg_result code, const char *needle, const char *const *also)
 {
     test_expect_error(g, code, needle);
-    cr_expect_not_null(strstr(rg_graph_error_message(g), also), "message '%s' lacks '%s'", rg_graph_error_message(g),
-                       also);
+    for (; *also; also++)
+        cr_expect_not_null(strstr(rg_graph_error_message(g), *also), "message '%s' lacks '%s'",
+                           rg_graph_error_message(g), *also);
     rg_graph_destroy(g);
 }
+
+/* test_expect_refused_names with the strings after needle. */
+#define test_expect_refused_naming(g, code, needle, ...) \
+    test_expect_refused_names((g), (code), (needle), (const char *const[]){__VA_ARGS__, NULL})
 
 #endif

@@ -25,9 +25,7 @@ static void declare(test_mem_env *env)
     test_mem_entry *h = test_mem_push(env, test_mem_round(64 * 64 * 4));
     h->is_texture = true;
     rg_texture previous;
-    h->tex = rg_texture_create_history(g, &(rg_texture_desc){.name = "taa", .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                                             .width = 64, .height = 64},
-                                       &previous);
+    h->tex = test_history(g, "taa", VK_FORMAT_R8G8B8A8_UNORM, &previous);
     test_mem_entry *p = test_mem_push(env, test_mem_round(64 * 64 * 4));
     p->is_texture = true;
     p->tex = previous;

@@ -134,9 +134,7 @@ Test(rg_declare, ranges_outside_the_texture)
                                                             .width = 64, .height = 64, .mip_levels = 2});
     test_outside(g, "mip_user", ((rg_access){.texture = t, .usage = RG_USAGE_SAMPLED_COMPUTE,
                                             .range = {.base_mip = 1, .mip_count = 2}}));
-    test_expect_error(g, RG_ERROR_BAD_RANGE, "mip_user");
-    cr_expect_not_null(strstr(rg_graph_error_message(g), "mipped"));
-    rg_graph_destroy(g);
+    test_expect_refused_naming(g, RG_ERROR_BAD_RANGE, "mip_user", "mipped");
 
     g = test_graph();
     t = test_color(g, "t");
@@ -152,9 +150,7 @@ Test(rg_declare, attachment_views_must_be_concrete)
                                                             .width = 8, .height = 8, .array_layers = 4});
     rg_begin_rendering(g, &(rg_rendering_desc){.name = "remaining_pass", .color_count = 1,
                                                .colors = {{.texture = t, .layer_count = VK_REMAINING_ARRAY_LAYERS}}});
-    test_expect_error(g, RG_ERROR_BAD_RANGE, "remaining_pass");
-    cr_expect_not_null(strstr(rg_graph_error_message(g), "layered"));
-    rg_graph_destroy(g);
+    test_expect_refused_naming(g, RG_ERROR_BAD_RANGE, "remaining_pass", "layered");
 
     g = test_graph();
     t = test_color(g, "t");
@@ -267,9 +263,7 @@ Test(rg_declare, copies_check_sizes_and_mips)
     rg_texture t = test_color(g, "t"); /* 64x64 RGBA8: 16 KiB */
     rg_buffer small = test_buf(g, "small");
     cr_expect_eq(rg_cmd_copy_buffer_to_texture(g, small, 0, t, 0, 0, 1).id, 0);
-    test_expect_error(g, RG_ERROR_BAD_RANGE, "copy_buffer_to_texture");
-    cr_expect_not_null(strstr(rg_graph_error_message(g), "small"));
-    rg_graph_destroy(g);
+    test_expect_refused_naming(g, RG_ERROR_BAD_RANGE, "copy_buffer_to_texture", "small");
 
     g = test_graph();
     t = test_color(g, "t");

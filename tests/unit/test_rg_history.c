@@ -19,8 +19,7 @@ static rg_graph *culling_graph(void)
 
 static rg_texture history(rg_graph *g, const char *name, rg_texture *previous)
 {
-    return rg_texture_create_history(g, &(rg_texture_desc){.name = name, .format = HDR, .width = 64, .height = 64},
-                                     previous);
+    return test_history(g, name, HDR, previous);
 }
 
 /* An imported buffer that holds one 64x64 HDR texture. */
@@ -375,8 +374,7 @@ Test(rg_history, unread_previous_the_first_write_waits_for_the_write_before)
     for (int copy = 0; copy < 2; copy++) {
         rg_graph *g = test_graph();
         rg_texture previous;
-        rg_texture current = rg_texture_create_history(
-            g, &(rg_texture_desc){.name = "h", .format = VK_FORMAT_R32_UINT, .width = 64, .height = 64}, &previous);
+        rg_texture current = test_history(g, "h", VK_FORMAT_R32_UINT, &previous);
         rg_command span = test_begin(g, "write current", current);
         test_draw(g, "draw");
         rg_end_rendering(g);

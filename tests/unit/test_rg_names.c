@@ -85,28 +85,28 @@ Test(rg_names, layouts)
 Test(rg_names, flag_sets)
 {
     char buf[256];
-    size_t n = rg_stage_names(VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+    size_t n = rg_flag_names(RG_FLAGS_STAGE, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
                                   VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, buf, sizeof buf);
     cr_assert_str_eq(buf, "FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT");
     cr_assert_eq(n, strlen(buf));
-    rg_stage_names(VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, buf, sizeof buf);
+    rg_flag_names(RG_FLAGS_STAGE, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, buf, sizeof buf);
     cr_assert_str_eq(buf, "COMPUTE_SHADER|COPY");
-    rg_stage_names(0, buf, sizeof buf);
+    rg_flag_names(RG_FLAGS_STAGE, 0, buf, sizeof buf);
     cr_assert_str_eq(buf, "NONE");
-    rg_stage_names(VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | (1ull << 60), buf, sizeof buf);
+    rg_flag_names(RG_FLAGS_STAGE, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | (1ull << 60), buf, sizeof buf);
     cr_assert_str_eq(buf, "COMPUTE_SHADER|0x1000000000000000");
 
-    rg_access_names(VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, buf, sizeof buf);
+    rg_flag_names(RG_FLAGS_ACCESS, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, buf, sizeof buf);
     cr_assert_str_eq(buf, "COLOR_ATTACHMENT_WRITE|SHADER_SAMPLED_READ");
-    rg_access_names(VK_ACCESS_2_NONE, buf, sizeof buf);
+    rg_flag_names(RG_FLAGS_ACCESS, VK_ACCESS_2_NONE, buf, sizeof buf);
     cr_assert_str_eq(buf, "NONE");
 
-    rg_image_usage_names(VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT |
+    rg_flag_names(RG_FLAGS_IMAGE_USAGE, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT |
                              VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT, buf, sizeof buf);
     cr_assert_str_eq(buf, "COLOR_ATTACHMENT|TRANSIENT_ATTACHMENT|INPUT_ATTACHMENT");
-    rg_buffer_usage_names(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, buf, sizeof buf);
+    rg_flag_names(RG_FLAGS_BUFFER_USAGE, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, buf, sizeof buf);
     cr_assert_str_eq(buf, "TRANSFER_DST|STORAGE_BUFFER");
-    rg_buffer_usage_names(0x80000000u, buf, sizeof buf);
+    rg_flag_names(RG_FLAGS_BUFFER_USAGE, 0x80000000u, buf, sizeof buf);
     cr_assert_str_eq(buf, "0x80000000");
 }
 
@@ -116,13 +116,13 @@ Test(rg_names, flag_printers_cut_and_measure)
 {
     VkPipelineStageFlags2 s = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
     size_t whole = strlen("FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT");
-    cr_assert_eq(rg_stage_names(s, NULL, 0), whole);
+    cr_assert_eq(rg_flag_names(RG_FLAGS_STAGE, s, NULL, 0), whole);
     char small[10];
     memset(small, 'x', sizeof small);
-    cr_assert_eq(rg_stage_names(s, small, sizeof small), whole);
+    cr_assert_eq(rg_flag_names(RG_FLAGS_STAGE, s, small, sizeof small), whole);
     cr_assert_str_eq(small, "FRAGMENT_");
     char one[1] = {'x'};
-    cr_assert_eq(rg_image_usage_names(VK_IMAGE_USAGE_SAMPLED_BIT, one, 1), strlen("SAMPLED"));
+    cr_assert_eq(rg_flag_names(RG_FLAGS_IMAGE_USAGE, VK_IMAGE_USAGE_SAMPLED_BIT, one, 1), strlen("SAMPLED"));
     cr_assert_eq(one[0], '\0');
 }
 

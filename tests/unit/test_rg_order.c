@@ -19,6 +19,28 @@ static uint64_t peak_of(const order_dag *d, rg_order order)
     return p;
 }
 
+/* A random DAG of `commands` commands (into d) declared with the memory
+ * order into a graph, asserted made; cmds gets its commands. */
+static rg_graph *memory_order_graph(uint64_t *seed, uint32_t commands, order_dag *d, rg_command *cmds)
+{
+    order_dag_random(seed, commands, d);
+    rg_graph *g = order_dag_graph(d, RG_ORDER_MEMORY, cmds);
+    cr_assert_not_null(g);
+    return g;
+}
+
+/* The same DAG's peak in the memory order (*mem) and the optimum
+ * order_optimum finds for it (returned). */
+static uint64_t memory_order_and_optimum(uint64_t *seed, uint32_t commands, order_dag *d, uint64_t *mem)
+{
+    rg_command cmds[ORDER_MAX_COMMANDS];
+    rg_graph *g = memory_order_graph(seed, commands, d, cmds);
+    *mem = order_peak(g, d);
+    uint64_t best = order_optimum(g, cmds, d);
+    rg_graph_destroy(g);
+    return best;
+}
+
 Test(rg_order, never_worse_than_the_batch_order)
 {
     uint64_t seed = 1;
@@ -42,12 +64,7 @@ Test(rg_order, between_the_optimum_and_the_batch_order)
     const int graphs = 150;
     for (int i = 0; i < graphs; i++) {
         order_dag d;
-        order_dag_random(&seed, 4 + (uint32_t)i % 9, &d);
-        rg_command cmds[ORDER_MAX_COMMANDS];
-        rg_graph *g = order_dag_graph(&d, RG_ORDER_MEMORY, cmds);
-        cr_assert_not_null(g);
-        uint64_t mem = order_peak(g, &d), best = order_optimum(g, cmds, &d);
-        rg_graph_destroy(g);
+        uint64_t mem, best = memory_order_and_optimum(&seed, 4 + (uint32_t)i % 9, &d, &mem);
         uint64_t batch = peak_of(&d, RG_ORDER_BATCHES), decl = peak_of(&d, RG_ORDER_DECLARATION);
         cr_assert_leq(best, mem, "DAG %d: the search found %llu above the memory order's %llu", i,
                       (unsigned long long)best, (unsigned long long)mem);
@@ -93,12 +110,7 @@ Test(rg_order, exact_up_to_twenty_nodes)
     uint64_t seed = 11;
     for (int i = 0; i < 64; i++) {
         order_dag d;
-        order_dag_random(&seed, 4 + (uint32_t)i % 17, &d);
-        rg_command cmds[ORDER_MAX_COMMANDS];
-        rg_graph *g = order_dag_graph(&d, RG_ORDER_MEMORY, cmds);
-        cr_assert_not_null(g);
-        uint64_t mem = order_peak(g, &d), best = order_optimum(g, cmds, &d);
-        rg_graph_destroy(g);
+        uint64_t mem, best = memory_order_and_optimum(&seed, 4 + (uint32_t)i % 17, &d, &mem);
         cr_assert_neq(best, 0, "DAG %d: the independent search failed", i);
         cr_assert_eq(mem, best, "DAG %d (%u commands): memory order peak %llu, optimum %llu", i, d.commands,
                      (unsigned long long)mem, (unsigned long long)best);
@@ -202,10 +214,8 @@ Test(rg_order, past_the_exact_reach_no_single_move_lowers_the_peak)
     uint64_t seed = 23;
     for (int i = 0; i < 24; i++) {
         order_dag d;
-        order_dag_random(&seed, 33 + (uint32_t)i % 16, &d);
         rg_command cmds[ORDER_MAX_COMMANDS];
-        rg_graph *g = order_dag_graph(&d, RG_ORDER_MEMORY, cmds);
-        cr_assert_not_null(g);
+        rg_graph *g = memory_order_graph(&seed, 33 + (uint32_t)i % 16, &d, cmds);
         const rg_command *order = NULL;
         uint32_t n = rg_execution_order(g, &order);
         cr_assert_eq(n, d.commands);

@@ -1,6 +1,6 @@
 /* The measured queue policy (RG_QUEUE_POLICY_MEASURED), device-free: its
  * state from compile to choice with the frames' times given by the test
- * (rg__measure_frame, which record_timings.c calls with each completed
+ * (RG__WHEN_FRAME_TIMED, which record_timings.c tells of each completed
  * frame's span on the GPU), the switch a frame's submission makes
  * (rg__queues_switch), the decision's rule (rg__queues_decide), the log
  * a choice kept for the same declaration and
@@ -30,17 +30,6 @@ static void keep(void *user, rg_log_level level, const char *object, const char 
     snprintf(l->text + len, sizeof l->text - len, "%s\n", message);
 }
 
-static rg_graph *measured_graph(const rg_device_caps *caps, bool timings, logged *log)
-{
-    rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "measured", .no_culling = true, .caps = caps,
-                                                  .queue_policy = RG_QUEUE_POLICY_MEASURED, .timings = timings,
-                                                  .log = keep, .log_user = log},
-                                 &g),
-                 RG_SUCCESS);
-    return g;
-}
-
 /* A span, an async dispatch reading what it drew, a span reading that;
  * `extra` adds a second dispatch (another declaration). */
 static void declare(rg_graph *g, bool extra)
@@ -62,6 +51,27 @@ static void compile(rg_graph *g)
     cr_assert_eq(r, RG_SUCCESS, "compile: %s (%s)", rg_result_string(r), rg_graph_error_message(g));
 }
 
+/* A graph of the measured policy on caps, with `timings`, logging into
+ * log, declared (declare(g, false)) and compiled. */
+static rg_graph *measured_graph(const rg_device_caps *caps, bool timings, logged *log)
+{
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "measured", .no_culling = true, .caps = caps,
+                                                  .queue_policy = RG_QUEUE_POLICY_MEASURED, .timings = timings,
+                                                  .log = keep, .log_user = log},
+                                 &g),
+                 RG_SUCCESS);
+    declare(g, false);
+    compile(g);
+    return g;
+}
+
+/* A completed frame's time on the GPU, as record_timings.c tells it. */
+static void frame_timed(rg_graph *g, double ms)
+{
+    rg__measure(g, (rg__measure_event){.kind = RG__WHEN_FRAME_TIMED, .ms = ms});
+}
+
 static rg_queue_choice choice_of(const rg_graph *g)
 {
     rg_queue_choice c;
@@ -74,9 +84,9 @@ static rg_queue_choice choice_of(const rg_graph *g)
 static void frames(rg_graph *g, uint32_t n, double ms, double step)
 {
     for (uint32_t i = 0; i < 3; i++)
-        rg__measure_frame(g, 1000.0); /* passed over: would swamp any median */
+        frame_timed(g, 1000.0); /* passed over: would swamp any median */
     for (uint32_t i = 0; i < n; i++)
-        rg__measure_frame(g, ms + step * i);
+        frame_timed(g, ms + step * i);
 }
 
 /* A measured graph whose async compute was timed (3 ms a frame), switched
@@ -84,8 +94,6 @@ static void frames(rg_graph *g, uint32_t n, double ms, double step)
 static rg_graph *timed_async_then_one_queue(logged *log)
 {
     rg_graph *g = measured_graph(&queues_both_queues, true, log);
-    declare(g, false);
-    compile(g);
     frames(g, RG_QUEUE_MEASURE_FRAMES, 3.0, 0.0);
     rg__queues_switch(g, "test");
     cr_assert_eq(rg_batch_count(g), 1);
@@ -101,11 +109,11 @@ static rg_queue_choice measure(rg_graph *g, double async_ms, double single_ms, d
     cr_expect_eq(c.state, RG_QUEUE_CHOICE_MEASURING);
     cr_expect(c.async);
     frames(g, RG_QUEUE_MEASURE_FRAMES - 1, async_ms, step);
-    cr_expect_not(g->measure.switch_due, "one frame short");
+    cr_expect_not(rg__measure_switch_due(g), "one frame short");
     rg__queues_switch(g, "test");
     cr_expect_gt(rg_batch_count(g), 1, "no switch before the frames are in");
-    rg__measure_frame(g, async_ms);
-    cr_expect(g->measure.switch_due);
+    frame_timed(g, async_ms);
+    cr_expect(rg__measure_switch_due(g));
     cr_expect_eq(choice_of(g).frames, RG_QUEUE_MEASURE_FRAMES);
     rg__queues_switch(g, "test");
     cr_expect_eq(rg_batch_count(g), 1, "then one queue");
@@ -126,8 +134,6 @@ Test(rg_queue_measure, async_compute_kept_where_it_is_faster)
 {
     logged log = {0};
     rg_graph *g = measured_graph(&queues_both_queues, true, &log);
-    declare(g, false);
-    compile(g);
     rg_queue_choice c = measure(g, 4.0, 7.5, 0.001);
     cr_expect(c.async);
     cr_expect(fabs(c.async_ms - 4.006) < 1e-9, "%f", c.async_ms);
@@ -135,16 +141,17 @@ Test(rg_queue_measure, async_compute_kept_where_it_is_faster)
     cr_expect_str_eq(c.reason, "graph 'measured': async compute 4.006 ms, one queue 7.507 ms (medians of 15 frames, "
                                "spreads 0.004 and 0.004 ms): async compute kept, 46.6% faster");
     cr_expect(strstr(log.text, "queue policy measured: graph 'measured': async compute 4.006 ms"), "%s", log.text);
-    rg_graph_desc d = rg_graph_get_desc(g);
-    cr_expect_eq(d.queue_policy, RG_QUEUE_POLICY_MEASURED);
+    rg_declaration d;
+    cr_assert_eq(rg_declaration_get(g, &d), RG_SUCCESS);
+    cr_expect_eq(d.desc.queue_policy, RG_QUEUE_POLICY_MEASURED);
     /* The same declaration again keeps the choice; no frame is timed. */
     rg_graph_reset(g);
     declare(g, false);
     compile(g);
     cr_expect_eq(choice_of(g).state, RG_QUEUE_CHOICE_MADE);
     cr_expect_gt(rg_batch_count(g), 1);
-    rg__measure_frame(g, 100.0);
-    cr_expect_not(g->measure.switch_due);
+    frame_timed(g, 100.0);
+    cr_expect_not(rg__measure_switch_due(g));
     /* Another declaration is measured afresh. */
     rg_graph_reset(g);
     declare(g, true);
@@ -160,8 +167,6 @@ Test(rg_queue_measure, one_queue_kept_where_async_compute_is_slower)
 {
     logged log = {0};
     rg_graph *g = measured_graph(&queues_both_queues, true, &log);
-    declare(g, false);
-    compile(g);
     rg_queue_choice c = measure(g, 5.2, 5.0, 0.0);
     cr_expect_not(c.async);
     cr_expect_eq(rg_batch_count(g), 1, "stays on one queue: no switch due");
@@ -174,8 +179,6 @@ Test(rg_queue_measure, a_gain_within_the_noise_keeps_one_queue)
 {
     logged log = {0};
     rg_graph *g = measured_graph(&queues_both_queues, true, &log);
-    declare(g, false);
-    compile(g);
     rg_queue_choice c = measure(g, 4.99, 5.0, 0.0);
     cr_expect_not(c.async, "0.2%% is within the 0.5%% floor");
     cr_expect(strstr(c.reason, "one queue kept: async compute is 0.2% faster, within the noise (0.5%)"), "%s",
@@ -210,8 +213,6 @@ Test(rg_queue_measure, without_timings_eligible_commands_stay_on_their_queues)
 {
     logged log = {0};
     rg_graph *g = measured_graph(&queues_both_queues, false, &log);
-    declare(g, false);
-    compile(g);
     rg_queue_choice c = choice_of(g);
     cr_expect_eq(c.state, RG_QUEUE_CHOICE_UNMEASURED);
     cr_expect(c.async);
@@ -236,7 +237,7 @@ Test(rg_queue_measure, timings_turned_off_stop_the_measurement)
     cr_assert_eq(rg_graph_set_timings(g, true), RG_SUCCESS);
     frames(g, 1, 3.0, 0.0);
     cr_expect_eq(choice_of(g).state, RG_QUEUE_CHOICE_MEASURING);
-    cr_expect(g->measure.switch_due);
+    cr_expect(rg__measure_switch_due(g));
     rg__queues_switch(g, "test");
     cr_assert_eq(rg_batch_count(g), 1);
     frames(g, RG_QUEUE_MEASURE_FRAMES, 3.0, 0.0);
@@ -250,14 +251,14 @@ Test(rg_queue_measure, a_queue_without_timestamps_is_unmeasured)
 {
     logged log = {0};
     rg_graph *g = timed_async_then_one_queue(&log);
-    rg__measure_frame(g, -1.0);
+    frame_timed(g, -1.0);
     cr_expect_eq(choice_of(g).state, RG_QUEUE_CHOICE_UNMEASURED);
     cr_expect(strstr(log.text, "has no timestamps"), "%s", log.text);
     rg__queues_switch(g, "test");
     cr_expect_gt(rg_batch_count(g), 1, "back on the eligible queues");
-    rg__measure_frame(g, 3.0);
+    frame_timed(g, 3.0);
     cr_expect_eq(choice_of(g).state, RG_QUEUE_CHOICE_UNMEASURED);
-    cr_expect_not(g->measure.switch_due);
+    cr_expect_not(rg__measure_switch_due(g));
     rg_graph_destroy(g);
 }
 
@@ -265,13 +266,11 @@ Test(rg_queue_measure, nothing_to_measure_on_one_queue)
 {
     logged log = {0};
     rg_graph *g = measured_graph(&(rg_device_caps){.compute_queue = false}, true, &log);
-    declare(g, false);
-    compile(g);
     rg_queue_choice c = choice_of(g);
     cr_expect_eq(c.state, RG_QUEUE_CHOICE_NONE);
     cr_expect(strstr(c.reason, "runs on the graphics queue"), "%s", c.reason);
     frames(g, 2 * RG_QUEUE_MEASURE_FRAMES, 1.0, 0.0);
-    cr_expect_not(g->measure.switch_due);
+    cr_expect_not(rg__measure_switch_due(g));
     rg_graph_destroy(g);
 }
 
@@ -291,7 +290,9 @@ Test(rg_queue_measure, the_other_policies_and_bad_values)
     rg_queue_choice c = choice_of(g);
     cr_expect_eq(c.state, RG_QUEUE_CHOICE_NONE);
     cr_expect_not(c.async);
-    cr_expect(rg_graph_get_desc(g).single_queue, "SINGLE is single_queue");
+    rg_declaration d;
+    cr_assert_eq(rg_declaration_get(g, &d), RG_SUCCESS);
+    cr_expect(d.desc.single_queue, "SINGLE is single_queue");
     cr_expect_eq(rg_queue_choice_get(g, NULL), RG_ERROR_INVALID_ARGUMENT);
     cr_expect(strstr(log.text, "rg_queue_choice_get: out is NULL"), "%s", log.text);
     cr_expect_eq(rg_queue_choice_get(NULL, &c), RG_ERROR_INVALID_ARGUMENT);
@@ -302,6 +303,7 @@ Test(rg_queue_measure, the_other_policies_and_bad_values)
     declare(g, false);
     compile(g);
     cr_expect_eq(rg_batch_count(g), 1);
-    cr_expect_eq(rg_graph_get_desc(g).queue_policy, RG_QUEUE_POLICY_SINGLE);
+    cr_assert_eq(rg_declaration_get(g, &d), RG_SUCCESS);
+    cr_expect_eq(d.desc.queue_policy, RG_QUEUE_POLICY_SINGLE);
     rg_graph_destroy(g);
 }

@@ -154,9 +154,7 @@ static void expect_note(const rg_graph *g, rg_command c, rg_queue eligible, cons
 /* A 64x64 RGBA16F history texture: current returned, previous in *previous. */
 static rg_texture accumulation(rg_graph *g, const char *name, rg_texture *previous)
 {
-    return rg_texture_create_history(
-        g, &(rg_texture_desc){.name = name, .format = VK_FORMAT_R16G16B16A16_SFLOAT, .width = 64, .height = 64},
-        previous);
+    return test_history(g, name, VK_FORMAT_R16G16B16A16_SFLOAT, previous);
 }
 
 /* An eligible command touching an import (texture or buffer) stays on

@@ -244,9 +244,7 @@ Test(rg_reads, history_previous_is_not_a_read_of_nothing)
     for (int read_current = 0; read_current < 2; read_current++) {
         rg_graph *g = test_graph();
         rg_texture previous;
-        rg_texture current = rg_texture_create_history(
-            g, &(rg_texture_desc){.name = "taa", .format = VK_FORMAT_R8G8B8A8_UNORM, .width = 64, .height = 64},
-            &previous);
+        rg_texture current = test_history(g, "taa", VK_FORMAT_R8G8B8A8_UNORM, &previous);
         test_outside(g, "resolve taa", TEX(read_current ? current : previous, SMC),
                      TEX(read_current ? test_color(g, "scratch") : current, SWC));
         if (read_current)

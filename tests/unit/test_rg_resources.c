@@ -37,9 +37,7 @@ static frame declare(void)
     f.swapchain = rg_texture_import(g, &(rg_texture_import_desc){.name = "swapchain",
                                                                  .format = VK_FORMAT_B8G8R8A8_SRGB, .width = 64,
                                                                  .height = 64});
-    f.taa = rg_texture_create_history(g, &(rg_texture_desc){.name = "taa", .format = VK_FORMAT_R16G16B16A16_SFLOAT,
-                                                            .width = 64, .height = 64},
-                                      &f.taa_previous);
+    f.taa = test_history(g, "taa", VK_FORMAT_R16G16B16A16_SFLOAT, &f.taa_previous);
     f.particles = rg_buffer_create(g, &(rg_buffer_desc){.name = "particles", .size = 4096});
     f.readback = rg_buffer_import(g, &(rg_buffer_import_desc){.name = "readback", .size = 4096});
     f.unused = test_tex(g, "unused", VK_FORMAT_D32_SFLOAT);
@@ -342,9 +340,9 @@ Test(rg_resources, the_report_names_each_resources_format_usage_and_memory_kind)
         }
         /* Created: the usage it is created with, by name. */
         if (info.texture.id)
-            rg_image_usage_names(info.image_usage, usage, sizeof usage);
+            rg_flag_names(RG_FLAGS_IMAGE_USAGE, info.image_usage, usage, sizeof usage);
         else
-            rg_buffer_usage_names(info.buffer_usage, usage, sizeof usage);
+            rg_flag_names(RG_FLAGS_BUFFER_USAGE, info.buffer_usage, usage, sizeof usage);
         cr_expect_neq(strcmp(usage, "NONE"), 0, "%s", info.name);
         snprintf(want, sizeof want, " %s ", usage);
         cr_expect_not_null(strstr(line, want), "'%s' in: %s", want, line);

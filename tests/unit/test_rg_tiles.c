@@ -257,6 +257,22 @@ static const seen_device devices[] = {
     {"lavapipe", 0x10005, 0x0000, VK_DRIVER_ID_MESA_LLVMPIPE, RG_TILE_DESKTOP},
 };
 
+/* Each family's row names its driver, and what RG_MERGE_AUTO does there is
+ * what rg_merge_by_default says of that driver; desktop has none. */
+Test(rg_tiles, each_row_carries_its_driver_and_merge_default)
+{
+    for (int p = RG_TILE_AUTO; p < RG_TILE_PROFILE_COUNT; p++) {
+        rg_tile_info t = rg_tile_profile_info((rg_tile_profile)p);
+        bool tile = p != RG_TILE_AUTO && p != RG_TILE_DESKTOP;
+        cr_expect_eq(t.driver != 0, tile, "%s: driver %d", t.name, (int)t.driver);
+        cr_expect_eq(t.merges, tile && rg_merge_by_default(t.driver), "%s", t.name);
+    }
+    cr_expect_eq(rg_tile_profile_info(RG_TILE_APPLE7).driver, VK_DRIVER_ID_MOLTENVK);
+    cr_expect_eq(rg_tile_profile_info(RG_TILE_MALI_VALHALL).driver, VK_DRIVER_ID_ARM_PROPRIETARY);
+    cr_expect_eq(rg_tile_profile_info(RG_TILE_ADRENO7).driver, VK_DRIVER_ID_QUALCOMM_PROPRIETARY);
+    cr_expect_not(rg_tile_profile_info(RG_TILE_APPLE7).merges, "MoltenVK restarts the Metal pass at local read");
+}
+
 Test(rg_tiles, detection_picks_the_profile_from_real_ids)
 {
     for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {

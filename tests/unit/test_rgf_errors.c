@@ -575,9 +575,9 @@ Test(rgf_trust, an_escaped_control_character_round_trips)
     rgf_frame *frame = NULL;
     cr_assert_eq(rgf_load_text(text, strlen(text), "escapes", NULL, &frame, &error), RG_SUCCESS, "%s",
                  error.message);
-    rg_declared_resource d;
-    cr_assert_eq(rg_declared_resource_get(rgf_frame_graph(frame), 0, &d), RG_SUCCESS);
-    cr_expect_str_eq(d.texture.name, "line\nbreak\tand \x01");
+    rg_declared d;
+    cr_assert_eq(rg_declared_get(rgf_frame_graph(frame), RG_DECLARED_RESOURCE, 0, &d), RG_SUCCESS);
+    cr_expect_str_eq(d.resource.texture.name, "line\nbreak\tand \x01");
     rgf_frame_destroy(frame);
     rgf_free(text);
     rg_graph_destroy(g);

@@ -202,8 +202,9 @@ static bool resource(loader *l, const cJSON *o, uint32_t index)
         return false;
     loaded_resource *out = &l->res[index];
     const char *kind_name = rgf__enum_name(&rgf__resource_kind, kind);
-    out->is_texture = strstr(kind_name, "buffer") == NULL;
-    if (strcmp(kind_name, "history_previous") == 0) {
+    out->is_texture = !(kind & RGF_BUFFER_KIND);
+    rg_resource_kind made = (rg_resource_kind)(kind & ~(uint32_t)RGF_BUFFER_KIND);
+    if (made == RG_RESOURCE_HISTORY_PREVIOUS) {
         /* Declared with its current, the entry before. */
         if (index == 0 || l->res[index].id == 0)
             return rgf__reader_fail(&l->r, RG_ERROR_INVALID_ARGUMENT, "a history_previous must follow its "
@@ -213,12 +214,12 @@ static bool resource(loader *l, const cJSON *o, uint32_t index)
     if (index > 0 && l->res[index].id != 0)
         return rgf__reader_fail(&l->r, RG_ERROR_INVALID_ARGUMENT, "expected the history_previous of the history "
                                 "entry before, got a %s", kind_name);
-    if (strcmp(kind_name, "texture") == 0 || strcmp(kind_name, "history") == 0) {
+    if (out->is_texture && made != RG_RESOURCE_IMPORTED) {
         rg_texture_desc d = {.name = name};
         if (!texture_shape(l, o, index, &d) || !clear_value(l, o, "clear", d.format, &d.history_clear))
             return false;
         out->format = d.format;
-        if (strcmp(kind_name, "texture") == 0) {
+        if (made == RG_RESOURCE_CREATED) {
             out->id = rg_texture_create(l->g, &d).id;
             return declared(l, out->id, "rg_texture_create");
         }
@@ -230,7 +231,7 @@ static bool resource(loader *l, const cJSON *o, uint32_t index)
         l->res[index + 1] = (loaded_resource){true, previous.id, d.format};
         return declared(l, out->id, "rg_texture_create_history");
     }
-    if (strcmp(kind_name, "texture_import") == 0) {
+    if (out->is_texture) {
         rg_texture_import_desc d = {.name = name};
         uint32_t samples = 1;
         uint64_t usage = 0;
@@ -253,7 +254,7 @@ static bool resource(loader *l, const cJSON *o, uint32_t index)
         return declared(l, out->id, "rg_texture_import");
     }
     uint64_t usage = 0, size = 0;
-    if (strcmp(kind_name, "buffer") == 0) {
+    if (made == RG_RESOURCE_CREATED) {
         if (!rgf__u64(&l->r, o, "size", true, &size) ||
             !rgf__nonzero(&l->r, "size", size) || !rgf__flags(&l->r, o, "extra_usage", false, RGF_BUFFER_USAGE, &usage))
             return false;
@@ -353,28 +354,31 @@ static bool attachment(loader *l, const cJSON *o, rg_attachment *a)
 {
     static const char *const keys[] = {"texture", "mip", "layers", "load", "store", "clear", "resolve",
                                        "resolve_mip", "resolve_layer", "resolve_mode", NULL};
-    const char *load = "load", *store = "store", *mode = "none";
+    const char *given[] = {"load", "store", "none"};
     if (!rgf__object(&l->r, o, keys) || !reference(l, o, "texture", true, true, l->res_count, &a->texture.id) ||
         !rgf__u32(&l->r, o, "mip", false, &a->mip) ||
         !rgf__pair(&l->r, o, "layers", false, &a->base_layer, &a->layer_count) ||
-        !rgf__string(&l->r, o, "load", false, &load) || !rgf__string(&l->r, o, "store", false, &store) ||
+        !rgf__string(&l->r, o, "load", false, &given[0]) || !rgf__string(&l->r, o, "store", false, &given[1]) ||
         !reference(l, o, "resolve", false, true, l->res_count, &a->resolve.id) ||
         !rgf__u32(&l->r, o, "resolve_mip", false, &a->resolve_mip) ||
         !rgf__u32(&l->r, o, "resolve_layer", false, &a->resolve_layer) ||
-        !rgf__string(&l->r, o, "resolve_mode", false, &mode))
+        !rgf__string(&l->r, o, "resolve_mode", false, &given[2]))
         return false;
-    int op = strcmp(load, "none") == 0 ? (int)RGF_LOAD_OP_NONE : rgf__enum_value(&rgf__load_op, load);
-    const char *bad = op < 0 ? "load" : !rgf__store_op_value(store, &a->store) ? "store"
-                                      : !rgf__resolve_mode_value(mode, &a->resolve_mode) ? "resolve_mode" : NULL;
-    if (bad) {
-        size_t at = rgf__push_key(&l->r, bad);
-        rgf__reader_fail(&l->r, RG_ERROR_INVALID_ARGUMENT, "expected %s", op < 0 ? "load, clear, dont_care or none"
-                         : bad[0] == 's' ? "store, dont_care or none"
-                                         : "none, sample_zero, average, min or max");
-        rgf__pop(&l->r, at);
-        return false;
-    }
-    a->load = (VkAttachmentLoadOp)op;
+    static const char *const ops[] = {"load", "store", "resolve_mode"};
+    const rgf__names *names[] = {&rgf__load_op, &rgf__store_op, &rgf__resolve_mode};
+    int64_t v[3];
+    for (int i = 0; i < 3; i++)
+        if (!rgf__enum_value(names[i], given[i], &v[i])) {
+            char text[96];
+            size_t at = rgf__push_key(&l->r, ops[i]);
+            rgf__reader_fail(&l->r, RG_ERROR_INVALID_ARGUMENT, "expected %s",
+                             rgf__enum_names(names[i], " or ", text, sizeof text));
+            rgf__pop(&l->r, at);
+            return false;
+        }
+    a->load = (VkAttachmentLoadOp)v[0];
+    a->store = (VkAttachmentStoreOp)v[1];
+    a->resolve_mode = (VkResolveModeFlagBits)v[2];
     return clear_value(l, o, "clear", format_of(l, a->texture.id), &a->clear);
 }
 

@@ -54,38 +54,39 @@ VkDeviceSize rgf__texture_bytes(const rg_resource_info *info);
 
 /* ---- names (frame_names.c) ---- */
 
-/* A small enum's names, indexed by value. */
+/* The names of one enum's values, from a list of base/name_lists.h. */
+typedef struct rgf__name {
+    int64_t value;
+    const char *name;                 /* NULL: files have no name for it (a buffer history) */
+} rgf__name;
 typedef struct rgf__names {
     const char *what;                 /* for messages: "a transient mode" */
-    const char *const *names;
+    const rgf__name *rows;
     uint32_t count;
 } rgf__names;
 
 extern const rgf__names rgf__transient, rgf__rounding, rgf__kind, rgf__queue, rgf__order, rgf__merge,
-    rgf__queue_policy,
-    rgf__load_op, rgf__filter, rgf__resource_kind, rgf__command_type;
+    rgf__queue_policy, rgf__load_op, rgf__store_op, rgf__resolve_mode, rgf__filter, rgf__resource_kind,
+    rgf__command_type;
+/* rgf__resource_kind's values: the rg_resource_kind, with this bit for a
+ * buffer's ("buffer", "buffer_import"). */
+#define RGF_BUFFER_KIND 0x100
 
-/* The value of name in e, or -1. */
-int rgf__enum_value(const rgf__names *e, const char *name);
-/* The name of value in e, NULL past its names. */
-const char *rgf__enum_name(const rgf__names *e, uint32_t value);
-
-/* VK_ATTACHMENT_LOAD_OP_NONE (KHR/EXT), which older headers lack. */
-#define RGF_LOAD_OP_NONE ((VkAttachmentLoadOp)1000400000)
-
-/* Store ops: STORE 0, DONT_CARE 1, NONE (1000301000). */
-const char *rgf__store_op_name(VkAttachmentStoreOp op);
-bool rgf__store_op_value(const char *name, VkAttachmentStoreOp *out);
-/* Resolve modes: "none", "sample_zero", "average", "min", "max". */
-const char *rgf__resolve_mode_name(VkResolveModeFlagBits mode);
-bool rgf__resolve_mode_value(const char *name, VkResolveModeFlagBits *out);
+/* The value of name in e: false when e has no such name. */
+bool rgf__enum_value(const rgf__names *e, const char *name, int64_t *out);
+/* The name of value in e, NULL when e has none. */
+const char *rgf__enum_name(const rgf__names *e, int64_t value);
+/* e's names for a message into buf: "a, b, c", the last two joined by
+ * last (", " or " or "). */
+const char *rgf__enum_names(const rgf__names *e, const char *last, char *buf, size_t size);
 /* rg_usage by rg_usage_info.name. */
 bool rgf__usage_value(const char *name, rg_usage *out);
 
 /* Formats and layouts by the render graph's names (rg_format_name,
- * rg_layout_name), an unknown one as "VkFormat(N)". */
-bool rgf__format_value(const char *name, VkFormat *out);
-bool rgf__layout_value(const char *name, VkImageLayout *out);
+ * rg_layout_name); their what is their type, and rgf__vk_value reads an
+ * unknown value as the render graph names it too ("VkFormat(12)"). */
+extern const rgf__names rgf__formats, rgf__layouts;
+bool rgf__vk_value(const rgf__names *e, const char *name, int64_t *out);
 
 /* Flag sets as the render graph writes them ("A|B", "NONE", unknown bits
  * as hex) and back. */
@@ -98,5 +99,7 @@ typedef enum rgf__flags {
 } rgf__flag_kind;
 void rgf__flags_name(rgf__flag_kind kind, uint64_t flags, char *buf, size_t size);
 bool rgf__flags_value(rgf__flag_kind kind, const char *text, uint64_t *out);
+/* RGF_ASPECT's bits by name. */
+extern const rgf__names *const rgf__aspect;
 
 #endif

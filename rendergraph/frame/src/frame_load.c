@@ -26,14 +26,9 @@ static rg_device_caps profile_caps(const rg_device_caps *saved, rg_tile_profile 
         return caps;
     caps.tile_profile = profile;
     caps.tile_memory = 0;
-    if (profile == RG_TILE_DESKTOP) {
-        caps.driver = (VkDriverId)0; /* no tile GPU's driver: RG_MERGE_AUTO does not merge */
-        return caps;
-    }
-    caps.local_read = caps.local_read_multisampled = caps.local_read_depth_stencil = true;
-    caps.driver = profile <= RG_TILE_APPLE7      ? VK_DRIVER_ID_MOLTENVK
-                  : profile <= RG_TILE_MALI_VALHALL ? VK_DRIVER_ID_ARM_PROPRIETARY
-                                                    : VK_DRIVER_ID_QUALCOMM_PROPRIETARY;
+    caps.driver = rg_tile_profile_info(profile).driver; /* desktop: none, RG_MERGE_AUTO does not merge */
+    if (profile != RG_TILE_DESKTOP)
+        caps.local_read = caps.local_read_multisampled = caps.local_read_depth_stencil = true;
     return caps;
 }
 
@@ -104,14 +99,16 @@ static bool measured_for(rgf__reader *r, const cJSON *q, const rg_graph *g, uint
     static const char *const texture_keys[] = {"format", "width", "height", "mips", "layers", "samples", "usage",
                                                NULL};
     static const char *const buffer_keys[] = {"size", "usage", NULL};
-    rg_declared_resource d;
-    if (rg_declared_resource_get(g, index, &d) != RG_SUCCESS || d.kind == RG_RESOURCE_IMPORTED) {
+    rg_declared got;
+    if (rg_declared_get(g, RG_DECLARED_RESOURCE, index, &got) != RG_SUCCESS ||
+        got.resource.kind == RG_RESOURCE_IMPORTED) {
         size_t at = rgf__push_key(r, "resource");
         rgf__reader_fail(r, RG_ERROR_INVALID_ARGUMENT, "resource %u is imported: the graph makes no memory for it",
                          index);
         rgf__pop(r, at);
         return false;
     }
+    const rg_declared_resource d = got.resource;
     const cJSON *o = rgf__field(r, q, "for", false, "");
     if (!o)
         return true;

@@ -1,11 +1,13 @@
 /* The names a frame file spells values with, both ways. Enums of the
  * render graph and Vulkan's small ones by lower-case words; formats,
- * layouts, usages and flag sets by the render graph's own names
- * (rg_format_name, rg_layout_name, rg_usage_info.name, rg_stage_names and
- * the others), looked up by asking it for each candidate value, so the
- * two can never disagree.
+ * layouts and flag sets by the render graph's own names (rg_format_name,
+ * rg_layout_name, rg_flag_names and the others); every table here is a
+ * list of base/name_lists.h, the lists the render graph's names come
+ * from too, so the two can never disagree. Usages by rg_usage_info.name.
  */
 #include "frame_internal.h"
+
+#include "base/name_lists.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,84 +15,84 @@
 #include <string.h>
 
 #define COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
-#define ENUM(var, what_text, ...)                                                                                    \
-    static const char *const var##_names[] = {__VA_ARGS__};                                                        \
-    const rgf__names var = {what_text, var##_names, COUNT(var##_names)}
+#define ROW(value, name) {(int64_t)(value), name},
+#define NAMES(var, what_text, list)                                                                               \
+    static const rgf__name var##_rows[] = {list(ROW)};                                                            \
+    const rgf__names var = {what_text, var##_rows, COUNT(var##_rows)}
 
-ENUM(rgf__transient, "a transient mode (auto, force, forbid)", "auto", "force", "forbid");
-ENUM(rgf__rounding, "a rounding (down, up, nearest)", "down", "up", "nearest");
-ENUM(rgf__kind, "a command kind (outside, draw)", "outside", "draw");
-ENUM(rgf__queue, "a queue (graphics, compute, transfer)", "graphics", "compute", "transfer");
-ENUM(rgf__order, "an order (memory, batches, declaration)", "memory", "batches", "declaration");
-ENUM(rgf__queue_policy, "a queue policy (eligible, single, measured)", "eligible", "single", "measured");
-ENUM(rgf__merge, "a merge policy (auto, on, off)", "auto", "on", "off");
-ENUM(rgf__load_op, "a load op (load, clear, dont_care)", "load", "clear", "dont_care");
-ENUM(rgf__filter, "a filter (nearest, linear)", "nearest", "linear");
-ENUM(rgf__resource_kind, "a resource kind (texture, texture_import, history, history_previous, buffer, "
-     "buffer_import)", "texture", "texture_import", "history", "history_previous", "buffer", "buffer_import");
-ENUM(rgf__command_type, "a command type (user, copy_buffer, copy_buffer_to_texture, copy_texture_to_buffer, "
-     "clear, blit, begin_rendering, end_rendering)", "user", "copy_buffer", "copy_buffer_to_texture",
-     "copy_texture_to_buffer", "clear", "blit", "begin_rendering", "end_rendering");
+/* The graph's settings. */
+NAMES(rgf__order, "an order", RG__ORDERS);
+NAMES(rgf__queue_policy, "a queue policy", RG__QUEUE_POLICIES);
+NAMES(rgf__merge, "a merge policy", RG__MERGES);
 
-int rgf__enum_value(const rgf__names *e, const char *name)
+/* A resource's kind: a texture's names, then a buffer's. */
+#define TEXTURE_KIND(kind, tool_name, texture, buffer) {kind, texture},
+#define BUFFER_KIND(kind, tool_name, texture, buffer) {(kind) | RGF_BUFFER_KIND, buffer},
+static const rgf__name resource_kind_rows[] = {RG__RESOURCE_KINDS(TEXTURE_KIND) RG__RESOURCE_KINDS(BUFFER_KIND)};
+const rgf__names rgf__resource_kind = {"a resource kind", resource_kind_rows, COUNT(resource_kind_rows)};
+NAMES(rgf__transient, "a transient mode", RG__TRANSIENTS);
+NAMES(rgf__rounding, "a rounding", RG__ROUNDINGS);
+
+/* Formats and layouts, as the render graph names them. */
+#define FORMAT(x) {VK_FORMAT_##x, #x},
+static const rgf__name format_rows[] = {RG__FORMATS_1_0(FORMAT) RG__FORMATS_LATER(FORMAT) RG__FORMATS_NEWER(ROW)};
+const rgf__names rgf__formats = {"VkFormat", format_rows, COUNT(format_rows)};
+NAMES(rgf__layouts, "VkImageLayout", RG__LAYOUTS);
+
+/* A command's. */
+NAMES(rgf__command_type, "a command type", RG__COMMAND_TYPES);
+NAMES(rgf__kind, "a command kind", RG__COMMAND_KINDS);
+NAMES(rgf__queue, "a queue", RG__QUEUES);
+NAMES(rgf__filter, "a filter", RG__FILTERS);
+
+/* The bits of each flag kind, for reading a set back. */
+static const rgf__name stage_rows[] = {RG__STAGE_BITS(ROW)}, access_rows[] = {RG__ACCESS_BITS(ROW)},
+                       image_usage_rows[] = {RG__IMAGE_USAGE_BITS(ROW)},
+                       buffer_usage_rows[] = {RG__BUFFER_USAGE_BITS(ROW)}, aspect_rows[] = {RG__ASPECT_BITS(ROW)};
+static const rgf__names flag_bits[] = {
+    [RGF_STAGES] = {"a stage", stage_rows, COUNT(stage_rows)},
+    [RGF_ACCESS] = {"an access", access_rows, COUNT(access_rows)},
+    [RGF_IMAGE_USAGE] = {"an image usage", image_usage_rows, COUNT(image_usage_rows)},
+    [RGF_BUFFER_USAGE] = {"a buffer usage", buffer_usage_rows, COUNT(buffer_usage_rows)},
+    [RGF_ASPECT] = {"an aspect", aspect_rows, COUNT(aspect_rows)},
+};
+const rgf__names *const rgf__aspect = &flag_bits[RGF_ASPECT];
+
+/* An attachment's. */
+NAMES(rgf__load_op, "a load op", RG__LOAD_OPS);
+NAMES(rgf__store_op, "a store op", RG__STORE_OPS);
+NAMES(rgf__resolve_mode, "a resolve mode", RG__RESOLVE_MODES);
+
+bool rgf__enum_value(const rgf__names *e, const char *name, int64_t *out)
 {
     for (uint32_t i = 0; i < e->count; i++)
-        if (strcmp(e->names[i], name) == 0)
-            return (int)i;
-    return -1;
-}
-
-const char *rgf__enum_name(const rgf__names *e, uint32_t value) { return value < e->count ? e->names[value] : NULL; }
-
-#define STORE_OP_NONE ((VkAttachmentStoreOp)1000301000)
-
-const char *rgf__store_op_name(VkAttachmentStoreOp op)
-{
-    return op == VK_ATTACHMENT_STORE_OP_STORE ? "store" : op == VK_ATTACHMENT_STORE_OP_DONT_CARE ? "dont_care"
-           : op == STORE_OP_NONE                                                               ? "none"
-                                                                                                : NULL;
-}
-
-bool rgf__store_op_value(const char *name, VkAttachmentStoreOp *out)
-{
-    static const VkAttachmentStoreOp ops[] = {VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                                              STORE_OP_NONE};
-    for (uint32_t i = 0; i < COUNT(ops); i++)
-        if (strcmp(rgf__store_op_name(ops[i]), name) == 0)
-            return (*out = ops[i]), true;
+        if (e->rows[i].name && strcmp(e->rows[i].name, name) == 0)
+            return (*out = e->rows[i].value), true;
     return false;
 }
 
-static const struct {
-    VkResolveModeFlagBits mode;
-    const char *name;
-} resolve_modes[] = {
-    {VK_RESOLVE_MODE_NONE, "none"}, {VK_RESOLVE_MODE_SAMPLE_ZERO_BIT, "sample_zero"},
-    {VK_RESOLVE_MODE_AVERAGE_BIT, "average"}, {VK_RESOLVE_MODE_MIN_BIT, "min"}, {VK_RESOLVE_MODE_MAX_BIT, "max"},
-};
-
-const char *rgf__resolve_mode_name(VkResolveModeFlagBits mode)
+const char *rgf__enum_name(const rgf__names *e, int64_t value)
 {
-    for (uint32_t i = 0; i < COUNT(resolve_modes); i++)
-        if (resolve_modes[i].mode == mode)
-            return resolve_modes[i].name;
+    for (uint32_t i = 0; i < e->count; i++)
+        if (e->rows[i].value == value && e->rows[i].name)
+            return e->rows[i].name;
     return NULL;
 }
 
-bool rgf__resolve_mode_value(const char *name, VkResolveModeFlagBits *out)
+const char *rgf__enum_names(const rgf__names *e, const char *last, char *buf, size_t size)
 {
-    for (uint32_t i = 0; i < COUNT(resolve_modes); i++)
-        if (strcmp(resolve_modes[i].name, name) == 0)
-            return (*out = resolve_modes[i].mode), true;
-    return false;
-}
-
-bool rgf__usage_value(const char *name, rg_usage *out)
-{
-    for (uint32_t u = 1; u < RG_USAGE_COUNT; u++)
-        if (strcmp(rg_usage_get_info((rg_usage)u)->name, name) == 0)
-            return (*out = (rg_usage)u), true;
-    return false;
+    size_t len = 0;
+    uint32_t named = 0, n = 0;
+    for (uint32_t i = 0; i < e->count; i++)
+        named += e->rows[i].name != NULL;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < e->count && len < size; i++)
+        if (e->rows[i].name) {
+            const char *sep = n == 0 ? "" : n + 1 == named ? last : ", ";
+            len += (size_t)snprintf(buf + len, size - len, "%s%s", sep, e->rows[i].name);
+            n++;
+        }
+    return buf;
 }
 
 /* "VkFormat(12)" and the like: the render graph's name for a value it
@@ -108,60 +110,25 @@ static bool unknown_value(const char *name, const char *type, int64_t *out)
     return true;
 }
 
-/* Value ranges the render graph names: Vulkan 1.0's contiguous values,
- * then the blocks later versions and extensions added. */
-typedef struct value_range {
-    int64_t first, last;
-} value_range;
-
-static bool search_names(const char *name, const value_range *ranges, uint32_t count,
-                         const char *(*name_of)(int64_t), int64_t *out)
+bool rgf__vk_value(const rgf__names *e, const char *name, int64_t *out)
 {
-    for (uint32_t r = 0; r < count; r++)
-        for (int64_t v = ranges[r].first; v <= ranges[r].last; v++)
-            if (strcmp(name_of(v), name) == 0)
-                return (*out = v), true;
-    return false;
+    return rgf__enum_value(e, name, out) || unknown_value(name, e->what, out);
 }
 
-static const char *format_name(int64_t v) { return rg_format_name((VkFormat)v); }
-static const char *layout_name(int64_t v) { return rg_layout_name((VkImageLayout)v); }
-
-bool rgf__format_value(const char *name, VkFormat *out)
-{
-    static const value_range ranges[] = {{0, 184}, {1000156000, 1000156033}, {1000330000, 1000330003},
-                                         {1000340000, 1000340001}, {1000066000, 1000066013},
-                                         {1000470000, 1000470001}};
-    int64_t v;
-    if (!search_names(name, ranges, COUNT(ranges), format_name, &v) && !unknown_value(name, "VkFormat", &v))
-        return false;
-    *out = (VkFormat)v;
-    return true;
-}
-
-bool rgf__layout_value(const char *name, VkImageLayout *out)
-{
-    static const value_range ranges[] = {
-        {0, 8}, {1000001002, 1000001002}, {1000111000, 1000111000}, {1000024000, 1000024002},
-        {1000299000, 1000299002}, {1000117000, 1000117001}, {1000241000, 1000241003}, {1000314000, 1000314001},
-        {1000232000, 1000232000}, {1000164003, 1000164003}, {1000218000, 1000218000}, {1000339000, 1000339000}};
-    int64_t v;
-    if (!search_names(name, ranges, COUNT(ranges), layout_name, &v) && !unknown_value(name, "VkImageLayout", &v))
-        return false;
-    *out = (VkImageLayout)v;
-    return true;
-}
-
+/* Aspects as the render graph writes flag sets: names in the list's
+ * order, the bits no row names in hex, NONE for none. */
 static void aspect_names(uint64_t flags, char *buf, size_t size)
 {
-    static const char *const names[] = {"COLOR", "DEPTH", "STENCIL"};
     char text[96] = "";
     size_t len = 0;
-    for (uint32_t b = 0; b < 3; b++)
-        if (flags & (1ull << b))
-            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", len ? "|" : "", names[b]);
-    if (flags >> 3)
-        snprintf(text + len, sizeof text - len, "%s0x%" PRIx64, len ? "|" : "", (uint64_t)(flags & ~7ull));
+    uint64_t rest = flags;
+    for (uint32_t i = 0; i < rgf__aspect->count; i++)
+        if (flags & (uint64_t)rgf__aspect->rows[i].value) {
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", len ? "|" : "", rgf__aspect->rows[i].name);
+            rest &= ~(uint64_t)rgf__aspect->rows[i].value;
+        }
+    if (rest)
+        snprintf(text + len, sizeof text - len, "%s0x%" PRIx64, len ? "|" : "", rest);
     snprintf(buf, size, "%s", flags ? text : "NONE");
 }
 
@@ -169,16 +136,16 @@ void rgf__flags_name(rgf__flag_kind kind, uint64_t flags, char *buf, size_t size
 {
     switch (kind) {
     case RGF_STAGES:
-        rg_stage_names(flags, buf, size);
+        rg_flag_names(RG_FLAGS_STAGE, flags, buf, size);
         break;
     case RGF_ACCESS:
-        rg_access_names(flags, buf, size);
+        rg_flag_names(RG_FLAGS_ACCESS, flags, buf, size);
         break;
     case RGF_IMAGE_USAGE:
-        rg_image_usage_names((VkImageUsageFlags)flags, buf, size);
+        rg_flag_names(RG_FLAGS_IMAGE_USAGE, (VkImageUsageFlags)flags, buf, size);
         break;
     case RGF_BUFFER_USAGE:
-        rg_buffer_usage_names((VkBufferUsageFlags)flags, buf, size);
+        rg_flag_names(RG_FLAGS_BUFFER_USAGE, (VkBufferUsageFlags)flags, buf, size);
         break;
     case RGF_ASPECT:
         aspect_names(flags, buf, size);
@@ -188,13 +155,14 @@ void rgf__flags_name(rgf__flag_kind kind, uint64_t flags, char *buf, size_t size
 
 bool rgf__flags_value(rgf__flag_kind kind, const char *text, uint64_t *out)
 {
-    unsigned bits = kind == RGF_STAGES || kind == RGF_ACCESS ? 64 : 32;
+    bool wide = kind == RGF_STAGES || kind == RGF_ACCESS;
     uint64_t v = 0;
     const char *p = text;
     for (;;) {
         const char *bar = strchr(p, '|');
         size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        char token[96], name[96];
+        char token[96];
+        int64_t bit;
         if (n == 0 || n >= sizeof token)
             return false;
         memcpy(token, p, n);
@@ -204,19 +172,13 @@ bool rgf__flags_value(rgf__flag_kind kind, const char *text, uint64_t *out)
         } else if (token[0] == '0' && token[1] == 'x') {
             char *end;
             unsigned long long h = strtoull(token + 2, &end, 16);
-            if (*end || end == token + 2 || (bits == 32 && h > UINT32_MAX))
+            if (*end || end == token + 2 || (!wide && h > UINT32_MAX))
                 return false;
             v |= h;
+        } else if (rgf__enum_value(&flag_bits[kind], token, &bit)) {
+            v |= (uint64_t)bit;
         } else {
-            unsigned b = 0;
-            for (; b < bits; b++) {
-                rgf__flags_name(kind, 1ull << b, name, sizeof name);
-                if (strcmp(name, token) == 0)
-                    break;
-            }
-            if (b == bits)
-                return false;
-            v |= 1ull << b;
+            return false;
         }
         if (!bar)
             break;
@@ -224,4 +186,12 @@ bool rgf__flags_value(rgf__flag_kind kind, const char *text, uint64_t *out)
     }
     *out = v;
     return true;
+}
+
+bool rgf__usage_value(const char *name, rg_usage *out)
+{
+    for (uint32_t u = 1; u < RG_USAGE_COUNT; u++)
+        if (strcmp(rg_usage_get_info((rg_usage)u)->name, name) == 0)
+            return (*out = (rg_usage)u), true;
+    return false;
 }

@@ -253,9 +253,12 @@ bool rgf__enum(rgf__reader *r, const cJSON *obj, const char *key, bool required,
     const char *name = NULL;
     if (!rgf__string(r, obj, key, required, &name) || !name)
         return !rgf__failed(r);
-    int v = rgf__enum_value(e, name);
-    if (v < 0)
-        return wrong(r, key, e->what, rgf__field(r, obj, key, true, ""));
+    int64_t v;
+    if (!rgf__enum_value(e, name, &v)) {
+        char names[192], expected[256];
+        snprintf(expected, sizeof expected, "%s (%s)", e->what, rgf__enum_names(e, ", ", names, sizeof names));
+        return wrong(r, key, expected, rgf__field(r, obj, key, true, ""));
+    }
     *out = (uint32_t)v;
     return true;
 }
@@ -263,16 +266,20 @@ bool rgf__enum(rgf__reader *r, const cJSON *obj, const char *key, bool required,
 bool rgf__flags(rgf__reader *r, const cJSON *obj, const char *key, bool required, rgf__flag_kind kind, uint64_t *out)
 {
     static const char *const expected[] = {
-        [RGF_STAGES] = "pipeline stage names joined by '|' (rg_stage_names)",
-        [RGF_ACCESS] = "access names joined by '|' (rg_access_names)",
-        [RGF_IMAGE_USAGE] = "image usage names joined by '|' (rg_image_usage_names)",
-        [RGF_BUFFER_USAGE] = "buffer usage names joined by '|' (rg_buffer_usage_names)",
-        [RGF_ASPECT] = "aspects joined by '|' (COLOR, DEPTH, STENCIL)"};
+        [RGF_STAGES] = "pipeline stage names joined by '|' (rg_flag_names, RG_FLAGS_STAGE)",
+        [RGF_ACCESS] = "access names joined by '|' (rg_flag_names, RG_FLAGS_ACCESS)",
+        [RGF_IMAGE_USAGE] = "image usage names joined by '|' (rg_flag_names, RG_FLAGS_IMAGE_USAGE)",
+        [RGF_BUFFER_USAGE] = "buffer usage names joined by '|' (rg_flag_names, RG_FLAGS_BUFFER_USAGE)",
+        [RGF_ASPECT] = "aspects joined by '|'"};
     const char *text = NULL;
     if (!rgf__string(r, obj, key, required, &text) || !text)
         return !rgf__failed(r);
-    if (!rgf__flags_value(kind, text, out))
-        return wrong(r, key, expected[kind], rgf__field(r, obj, key, true, ""));
+    if (!rgf__flags_value(kind, text, out)) {
+        char names[64], aspects[128];
+        snprintf(aspects, sizeof aspects, "%s (%s)", expected[kind], rgf__enum_names(rgf__aspect, ", ", names,
+                                                                                      sizeof names));
+        return wrong(r, key, kind == RGF_ASPECT ? aspects : expected[kind], rgf__field(r, obj, key, true, ""));
+    }
     return true;
 }
 
@@ -281,9 +288,11 @@ bool rgf__format(rgf__reader *r, const cJSON *obj, const char *key, VkFormat *ou
     const char *name = NULL;
     if (!rgf__string(r, obj, key, true, &name))
         return false;
-    if (!rgf__format_value(name, out))
+    int64_t v;
+    if (!rgf__vk_value(&rgf__formats, name, &v))
         return wrong(r, key, "a format name as rg_format_name writes it (\"R8G8B8A8_UNORM\")",
                      rgf__field(r, obj, key, true, ""));
+    *out = (VkFormat)v;
     return true;
 }
 
@@ -292,9 +301,11 @@ bool rgf__layout(rgf__reader *r, const cJSON *obj, const char *key, bool require
     const char *name = NULL;
     if (!rgf__string(r, obj, key, required, &name) || !name)
         return !rgf__failed(r);
-    if (!rgf__layout_value(name, out))
+    int64_t v;
+    if (!rgf__vk_value(&rgf__layouts, name, &v))
         return wrong(r, key, "a layout name as rg_layout_name writes it (\"SHADER_READ_ONLY_OPTIMAL\")",
                      rgf__field(r, obj, key, true, ""));
+    *out = (VkImageLayout)v;
     return true;
 }
 

@@ -1,9 +1,9 @@
 /* rgf_save: a graph's declaration as a frame file (docs/frame-files.md has
  * the format). The declaration comes from the render graph's declaration
- * queries (rg_declared_*), handles become indices into "resources", and
- * values are spelled with the render graph's names (frame_names.c). A
- * field at its default is left out, so files stay short and saving a
- * loaded frame writes the same text.
+ * queries (rg_declaration_get, rg_declared_get), handles become indices
+ * into "resources", and values are spelled with the render graph's names
+ * (frame_names.c). A field at its default is left out, so files stay
+ * short and saving a loaded frame writes the same text.
  */
 #include "frame_internal.h"
 
@@ -15,6 +15,7 @@
 
 typedef struct writer {
     const rg_graph *g;
+    rg_declaration decl;
     rg_declared_resource *resources;
     uint32_t resource_count;
     /* handle id -> resource index, sorted by id for bsearch */
@@ -65,6 +66,14 @@ static void add_bool_if(writer *w, cJSON *obj, const char *key, bool v)
 {
     if (v)
         add(w, obj, key, cJSON_CreateTrue());
+}
+
+/* A value's name in a file; "?" for one no file names (the reader
+ * refuses it). */
+static const char *name_of(const rgf__names *e, int64_t value)
+{
+    const char *name = rgf__enum_name(e, value);
+    return name ? name : "?";
 }
 
 static void add_flags(writer *w, cJSON *obj, const char *key, rgf__flag_kind kind, uint64_t v)
@@ -209,14 +218,10 @@ static void add_shape(writer *w, cJSON *o, const rg_resource_info *s)
 
 static cJSON *resource_json(writer *w, const rg_declared_resource *r)
 {
-    static const uint32_t kind_index[][2] = {
-        /* [rg_resource_kind][is_texture]: the rgf__resource_kind name */
-        [RG_RESOURCE_CREATED] = {4, 0}, [RG_RESOURCE_IMPORTED] = {5, 1},
-        [RG_RESOURCE_HISTORY_CURRENT] = {4, 2}, [RG_RESOURCE_HISTORY_PREVIOUS] = {4, 3}};
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    add_string(w, o, "kind", rgf__enum_name(&rgf__resource_kind, kind_index[r->kind][r->is_texture]));
+    add_string(w, o, "kind", name_of(&rgf__resource_kind, r->kind | (r->is_texture ? 0 : RGF_BUFFER_KIND)));
     switch (r->kind) {
     case RG_RESOURCE_HISTORY_PREVIOUS:
         add_string(w, o, "name", r->texture.name);
@@ -296,10 +301,8 @@ static cJSON *attachment_json(writer *w, const rg_attachment *a)
     if (a->mip)
         add_u64(w, o, "mip", a->mip);
     add(w, o, "layers", u32_pair(a->base_layer, a->layer_count));
-    add_string(w, o, "load", a->load == RGF_LOAD_OP_NONE ? "none"
-                             : rgf__enum_name(&rgf__load_op, a->load) ? rgf__enum_name(&rgf__load_op, a->load)
-                                                                       : "?");
-    add_string(w, o, "store", rgf__store_op_name(a->store) ? rgf__store_op_name(a->store) : "?");
+    add_string(w, o, "load", name_of(&rgf__load_op, a->load));
+    add_string(w, o, "store", name_of(&rgf__store_op, a->store));
     if (a->load == VK_ATTACHMENT_LOAD_OP_CLEAR)
         add(w, o, "clear", clear_json(w, format_of(w, a->texture.id), &a->clear));
     if (a->resolve.id) {
@@ -308,8 +311,7 @@ static cJSON *attachment_json(writer *w, const rg_attachment *a)
             add_u64(w, o, "resolve_mip", a->resolve_mip);
         if (a->resolve_layer)
             add_u64(w, o, "resolve_layer", a->resolve_layer);
-        const char *mode = rgf__resolve_mode_name(a->resolve_mode);
-        add_string(w, o, "resolve_mode", mode ? mode : "?");
+        add_string(w, o, "resolve_mode", name_of(&rgf__resolve_mode, a->resolve_mode));
     }
     return o;
 }
@@ -389,8 +391,7 @@ static cJSON *command_json(writer *w, const rg_declared_command *c)
         add_u64(w, o, "src_mip", c->src_mip);
         add_resource_ref(w, o, "dst", c->dst_texture.id);
         add_u64(w, o, "dst_mip", c->dst_mip);
-        add_string(w, o, "filter", rgf__enum_name(&rgf__filter, c->filter) ? rgf__enum_name(&rgf__filter, c->filter)
-                                                                            : "?");
+        add_string(w, o, "filter", name_of(&rgf__filter, c->filter));
         break;
     case RG_COMMAND_TYPE_END_RENDERING:
         break;
@@ -400,7 +401,7 @@ static cJSON *command_json(writer *w, const rg_declared_command *c)
 
 static void graph_json(writer *w, cJSON *root)
 {
-    rg_graph_desc d = rg_graph_get_desc(w->g);
+    const rg_graph_desc d = w->decl.desc;
     cJSON *o = add(w, root, "graph", cJSON_CreateObject());
     if (o) {
         add_string(w, o, "name", d.name);
@@ -533,10 +534,10 @@ static cJSON *frame_json(writer *w, const rgf_save_desc *desc)
     for (uint32_t i = 0; resources && i < w->resource_count; i++)
         add(w, resources, NULL, resource_json(w, &w->resources[i]));
     cJSON *commands = add(w, root, "commands", cJSON_CreateArray());
-    for (uint32_t i = 0, n = rg_declared_command_count(w->g); commands && i < n; i++) {
-        rg_declared_command c;
-        if (rg_declared_command_get(w->g, i, &c) == RG_SUCCESS)
-            add(w, commands, NULL, command_json(w, &c));
+    for (uint32_t i = 0; commands && i < w->decl.command_count; i++) {
+        rg_declared c;
+        if (rg_declared_get(w->g, RG_DECLARED_COMMAND, i, &c) == RG_SUCCESS)
+            add(w, commands, NULL, command_json(w, &c.command));
     }
     memory_json(w, root, desc ? desc->memory : NULL);
     return root;
@@ -548,25 +549,27 @@ rg_result rgf_save_text(const rg_graph *graph, const rgf_save_desc *desc, char *
         *out = NULL;
     if (!graph || !out)
         return rgf__fail(error, RG_ERROR_INVALID_ARGUMENT, "rgf_save: NULL %s", graph ? "out" : "graph");
-    /* A failed declaration call leaves no declaration to save (the counts
-     * are 0); a failed compile leaves a whole one, saved so that the
+    /* A failed declaration call leaves no declaration to save (its kept
+     * error); a failed compile leaves a whole one, saved so that the
      * failure can be reproduced elsewhere. */
-    if (rg_graph_error(graph) != RG_SUCCESS && rg_declared_resource_count(graph) == 0 &&
-        rg_declared_command_count(graph) == 0)
+    writer w = {.g = graph};
+    if (rg_declaration_get(graph, &w.decl) != RG_SUCCESS)
         return rgf__fail(error, RG_ERROR_INVALID_ARGUMENT, "rgf_save: graph '%s': a declaration call failed, so "
-                         "the declaration is not whole: %s", rg_graph_get_desc(graph).name,
+                         "the declaration is not whole: %s", w.decl.desc.name ? w.decl.desc.name : "",
                          rg_graph_error_message(graph));
-    writer w = {.g = graph, .resource_count = rg_declared_resource_count(graph)};
+    w.resource_count = w.decl.resource_count;
     w.resources = calloc(w.resource_count + 1, sizeof *w.resources);
     w.handles = calloc(w.resource_count + 1, sizeof *w.handles);
     rg_result res = RG_SUCCESS;
     if (!w.resources || !w.handles) {
         res = rgf__fail(error, RG_ERROR_OUT_OF_MEMORY, "rgf_save: graph '%s': out of host memory",
-                        rg_graph_get_desc(graph).name);
+                        w.decl.desc.name);
         goto done;
     }
     for (uint32_t i = 0; i < w.resource_count; i++) {
-        rg_declared_resource_get(graph, i, &w.resources[i]);
+        rg_declared d;
+        rg_declared_get(graph, RG_DECLARED_RESOURCE, i, &d);
+        w.resources[i] = d.resource;
         w.handles[i].id = w.resources[i].is_texture ? w.resources[i].texture_handle.id
                                                     : w.resources[i].buffer_handle.id;
         w.handles[i].index = i;
@@ -577,7 +580,7 @@ rg_result rgf_save_text(const rg_graph *graph, const rgf_save_desc *desc, char *
     cJSON_Delete(root);
     if (!text) {
         res = rgf__fail(error, RG_ERROR_OUT_OF_MEMORY, "rgf_save: graph '%s': out of host memory",
-                        rg_graph_get_desc(graph).name);
+                        w.decl.desc.name);
         goto done;
     }
     *out = text;

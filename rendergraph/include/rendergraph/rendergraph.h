@@ -277,6 +277,8 @@ typedef struct rg_tile_info {
     uint32_t tile_width, tile_height; /* 0: not published (Adreno: binned by memory) */
     uint64_t tile_memory;             /* on-chip bytes of a typical model; 0: not published */
     bool lazy_memory;                 /* LAZILY_ALLOCATED memory stays on chip */
+    VkDriverId driver;                /* the family's driver (0: none), what a frame file's caps take */
+    bool merges;                      /* RG_MERGE_AUTO merges there: rg_merge_by_default(driver) */
 } rg_tile_info;
 
 /* A profile's row ("unknown" past the count); a device's profile from
@@ -1359,11 +1361,9 @@ bool rg_format_has_stencil(VkFormat format);
 /* A format or layout as text (see "Names"). */
 const char *rg_format_name(VkFormat format);
 const char *rg_layout_name(VkImageLayout layout);
-/* A flag set as text into buf; returns the whole text's length (see "Names"). */
-size_t rg_stage_names(VkPipelineStageFlags2 stages, char *buf, size_t size);
-size_t rg_access_names(VkAccessFlags2 access, char *buf, size_t size);
-size_t rg_image_usage_names(VkImageUsageFlags usage, char *buf, size_t size);
-size_t rg_buffer_usage_names(VkBufferUsageFlags usage, char *buf, size_t size);
+/* A flag set of `kind` as text into buf; the whole text's length ("Names"). */
+typedef enum rg_flag_kind { RG_FLAGS_STAGE, RG_FLAGS_ACCESS, RG_FLAGS_IMAGE_USAGE, RG_FLAGS_BUFFER_USAGE } rg_flag_kind;
+size_t rg_flag_names(rg_flag_kind kind, uint64_t flags, char *buf, size_t size);
 
 /* ===== 15. Reports ===== */
 
@@ -1447,12 +1447,9 @@ RG_EXPERIMENTAL rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t in
 /* ===== 16. The declaration as data ===== */
 
 /* What was declared, as given, compiled or not: for tools that write a
- * frame down and declare it again (docs/frame-files.md). Declaring the
- * resources in order (a history pair at its CURRENT), then the commands,
- * into a new graph gives the same handles and compile. Pointers live as
- * the declaration does; an index past the count: INVALID_ARGUMENT. After
- * a failed declaration call the counts are 0 and the gets return the kept
- * error. */
+ * frame down and declare it again (docs/frame-files.md). The resources in
+ * order (a history pair at its CURRENT), then the commands, declared into
+ * a new graph give the same handles and compile. */
 RG_EXPERIMENTAL typedef struct rg_declared_resource {
     rg_resource_kind kind;            /* HISTORY_PREVIOUS follows its CURRENT */
     bool is_texture;
@@ -1484,14 +1481,18 @@ RG_EXPERIMENTAL typedef struct rg_declared_command {
     VkClearValue clear;
     VkFilter filter;
 } rg_declared_command;
-
-RG_EXPERIMENTAL uint32_t rg_declared_resource_count(const rg_graph *graph);
-RG_EXPERIMENTAL rg_result rg_declared_resource_get(const rg_graph *graph, uint32_t index, rg_declared_resource *out);
-RG_EXPERIMENTAL uint32_t rg_declared_command_count(const rg_graph *graph);
-RG_EXPERIMENTAL rg_result rg_declared_command_get(const rg_graph *graph, uint32_t index, rg_declared_command *out);
-/* The graph's desc: caps point at its own copy (the device's when none was
- * given); allocator and pool_memory NULL. Zeroed for NULL. */
-RG_EXPERIMENTAL rg_graph_desc rg_graph_get_desc(const rg_graph *graph);
+RG_EXPERIMENTAL typedef struct rg_declaration {
+    rg_graph_desc desc;               /* caps: its own copy (or the device's); allocator, pool_memory NULL */
+    uint32_t resource_count, command_count; /* 0 after a failed declaration call */
+} rg_declaration;
+RG_EXPERIMENTAL typedef enum rg_declared_kind { RG_DECLARED_RESOURCE = 0, RG_DECLARED_COMMAND } rg_declared_kind;
+RG_EXPERIMENTAL typedef struct rg_declared { rg_declared_resource resource; rg_declared_command command; } rg_declared;
+/* The declaration, and a resource or command of it (the kind asked, the
+ * other zeroed; pointers live as long as the declaration). After a failed
+ * declaration call: its kept error. Past the count: INVALID_ARGUMENT. */
+RG_EXPERIMENTAL rg_result rg_declaration_get(const rg_graph *graph, rg_declaration *out);
+RG_EXPERIMENTAL rg_result rg_declared_get(const rg_graph *graph, rg_declared_kind kind, uint32_t index,
+                                          rg_declared *out);
 
 #ifdef __cplusplus
 }

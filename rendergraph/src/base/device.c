@@ -11,7 +11,6 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <string.h>
 
 /* A message about the device: to its log, or the default one. */
 static void device_log(rg_log_fn log, void *user, rg_log_level level, const char *message)
@@ -268,21 +267,17 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
     rg_device *d = alloc.alloc(alloc.user, sizeof *d);
     if (!d)
         return device_fail(desc, RG_ERROR_OUT_OF_MEMORY, "rg_device_create: out of host memory");
-    memset(d, 0, sizeof *d);
+    /* Zero but for what desc gives; the atomics and the lock are set up
+     * after. */
+    *d = (rg_device){.instance = desc->instance, .physical = desc->physical_device, .device = desc->device,
+                     .queues[RG_QUEUE_GRAPHICS] = desc->queues[RG_QUEUE_GRAPHICS], .log = desc->log,
+                     .log_user = desc->log_user, .alloc = alloc, .vk_alloc = desc->vk_allocator};
     atomic_init(&d->retired, NULL);
     if (!rg__mutex_init(&d->graphs_lock)) {
         alloc.free(alloc.user, d);
         return device_fail(desc, RG_ERROR_OUT_OF_MEMORY, "rg_device_create: out of system resources (a mutex)");
     }
     atomic_init(&d->magic, RG__DEVICE_LIVE);
-    d->alloc = alloc;
-    d->vk_alloc = desc->vk_allocator;
-    d->instance = desc->instance;
-    d->physical = desc->physical_device;
-    d->device = desc->device;
-    d->log = desc->log;
-    d->log_user = desc->log_user;
-    d->queues[RG_QUEUE_GRAPHICS] = desc->queues[RG_QUEUE_GRAPHICS];
     /* Work on another queue waits for timeline semaphores. */
     if (desc->timeline_semaphore)
         for (uint32_t q = RG_QUEUE_COMPUTE; q < RG_QUEUE_COUNT; q++)

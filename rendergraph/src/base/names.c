@@ -1,16 +1,14 @@
 /* Names of Vulkan values for messages, reports and the DOT: formats and
  * layouts as their enumerant without the VK_FORMAT_ / VK_IMAGE_LAYOUT_
  * prefix ("R8G8B8A8_UNORM", "PRESENT_SRC"), flag sets as their bits'
- * names joined by '|' ("FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT"). It calls
- * nothing else of the library, so every stage may call it.
- *
- * Source: the Vulkan specification's enumerants (vulkan_core.h): every
- * core format and layout through Vulkan 1.4, the core flag bits of
- * synchronization2 and the usages, and the extension ones a render graph
- * meets (swapchain, local read, video, ray tracing, mesh shading).
- * Also the debug-utils names of the objects graphs create (step 5).
+ * names joined by '|' ("FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT"). The
+ * names are the lists of base/name_lists.h (the frame files read them
+ * back from the same lists). It calls nothing else of the library, so
+ * every stage may call it. Also the debug-utils names of the objects
+ * graphs create (step 5).
  */
 #include "base/device.h"
+#include "base/name_lists.h"
 #include "base/names.h"
 #include "base/thread.h"
 
@@ -32,91 +30,19 @@ static const char *unknown_name(const char *type, long long value)
 }
 
 /* Step 2: formats. Vulkan 1.0's are contiguous (1..184) and indexed; the
- * later core ones come in a few blocks of extension numbers, searched. */
-#define F(x) [VK_FORMAT_##x] = #x
-static const char *const core_formats[VK_FORMAT_ASTC_12x12_SRGB_BLOCK + 1] = {
-    [VK_FORMAT_UNDEFINED] = "UNDEFINED",
-    F(R4G4_UNORM_PACK8), F(R4G4B4A4_UNORM_PACK16), F(B4G4R4A4_UNORM_PACK16),
-    F(R5G6B5_UNORM_PACK16), F(B5G6R5_UNORM_PACK16), F(R5G5B5A1_UNORM_PACK16),
-    F(B5G5R5A1_UNORM_PACK16), F(A1R5G5B5_UNORM_PACK16), F(R8_UNORM), F(R8_SNORM), F(R8_USCALED),
-    F(R8_SSCALED), F(R8_UINT), F(R8_SINT), F(R8_SRGB), F(R8G8_UNORM), F(R8G8_SNORM),
-    F(R8G8_USCALED), F(R8G8_SSCALED), F(R8G8_UINT), F(R8G8_SINT), F(R8G8_SRGB), F(R8G8B8_UNORM),
-    F(R8G8B8_SNORM), F(R8G8B8_USCALED), F(R8G8B8_SSCALED), F(R8G8B8_UINT), F(R8G8B8_SINT),
-    F(R8G8B8_SRGB), F(B8G8R8_UNORM), F(B8G8R8_SNORM), F(B8G8R8_USCALED), F(B8G8R8_SSCALED),
-    F(B8G8R8_UINT), F(B8G8R8_SINT), F(B8G8R8_SRGB), F(R8G8B8A8_UNORM), F(R8G8B8A8_SNORM),
-    F(R8G8B8A8_USCALED), F(R8G8B8A8_SSCALED), F(R8G8B8A8_UINT), F(R8G8B8A8_SINT), F(R8G8B8A8_SRGB),
-    F(B8G8R8A8_UNORM), F(B8G8R8A8_SNORM), F(B8G8R8A8_USCALED), F(B8G8R8A8_SSCALED),
-    F(B8G8R8A8_UINT), F(B8G8R8A8_SINT), F(B8G8R8A8_SRGB), F(A8B8G8R8_UNORM_PACK32),
-    F(A8B8G8R8_SNORM_PACK32), F(A8B8G8R8_USCALED_PACK32), F(A8B8G8R8_SSCALED_PACK32),
-    F(A8B8G8R8_UINT_PACK32), F(A8B8G8R8_SINT_PACK32), F(A8B8G8R8_SRGB_PACK32),
-    F(A2R10G10B10_UNORM_PACK32), F(A2R10G10B10_SNORM_PACK32), F(A2R10G10B10_USCALED_PACK32),
-    F(A2R10G10B10_SSCALED_PACK32), F(A2R10G10B10_UINT_PACK32), F(A2R10G10B10_SINT_PACK32),
-    F(A2B10G10R10_UNORM_PACK32), F(A2B10G10R10_SNORM_PACK32), F(A2B10G10R10_USCALED_PACK32),
-    F(A2B10G10R10_SSCALED_PACK32), F(A2B10G10R10_UINT_PACK32), F(A2B10G10R10_SINT_PACK32),
-    F(R16_UNORM), F(R16_SNORM), F(R16_USCALED), F(R16_SSCALED), F(R16_UINT), F(R16_SINT),
-    F(R16_SFLOAT), F(R16G16_UNORM), F(R16G16_SNORM), F(R16G16_USCALED), F(R16G16_SSCALED),
-    F(R16G16_UINT), F(R16G16_SINT), F(R16G16_SFLOAT), F(R16G16B16_UNORM), F(R16G16B16_SNORM),
-    F(R16G16B16_USCALED), F(R16G16B16_SSCALED), F(R16G16B16_UINT), F(R16G16B16_SINT),
-    F(R16G16B16_SFLOAT), F(R16G16B16A16_UNORM), F(R16G16B16A16_SNORM), F(R16G16B16A16_USCALED),
-    F(R16G16B16A16_SSCALED), F(R16G16B16A16_UINT), F(R16G16B16A16_SINT), F(R16G16B16A16_SFLOAT),
-    F(R32_UINT), F(R32_SINT), F(R32_SFLOAT), F(R32G32_UINT), F(R32G32_SINT), F(R32G32_SFLOAT),
-    F(R32G32B32_UINT), F(R32G32B32_SINT), F(R32G32B32_SFLOAT), F(R32G32B32A32_UINT),
-    F(R32G32B32A32_SINT), F(R32G32B32A32_SFLOAT), F(R64_UINT), F(R64_SINT), F(R64_SFLOAT),
-    F(R64G64_UINT), F(R64G64_SINT), F(R64G64_SFLOAT), F(R64G64B64_UINT), F(R64G64B64_SINT),
-    F(R64G64B64_SFLOAT), F(R64G64B64A64_UINT), F(R64G64B64A64_SINT), F(R64G64B64A64_SFLOAT),
-    F(B10G11R11_UFLOAT_PACK32), F(E5B9G9R9_UFLOAT_PACK32), F(D16_UNORM), F(X8_D24_UNORM_PACK32),
-    F(D32_SFLOAT), F(S8_UINT), F(D16_UNORM_S8_UINT), F(D24_UNORM_S8_UINT), F(D32_SFLOAT_S8_UINT),
-    F(BC1_RGB_UNORM_BLOCK), F(BC1_RGB_SRGB_BLOCK), F(BC1_RGBA_UNORM_BLOCK), F(BC1_RGBA_SRGB_BLOCK),
-    F(BC2_UNORM_BLOCK), F(BC2_SRGB_BLOCK), F(BC3_UNORM_BLOCK), F(BC3_SRGB_BLOCK),
-    F(BC4_UNORM_BLOCK), F(BC4_SNORM_BLOCK), F(BC5_UNORM_BLOCK), F(BC5_SNORM_BLOCK),
-    F(BC6H_UFLOAT_BLOCK), F(BC6H_SFLOAT_BLOCK), F(BC7_UNORM_BLOCK), F(BC7_SRGB_BLOCK),
-    F(ETC2_R8G8B8_UNORM_BLOCK), F(ETC2_R8G8B8_SRGB_BLOCK), F(ETC2_R8G8B8A1_UNORM_BLOCK),
-    F(ETC2_R8G8B8A1_SRGB_BLOCK), F(ETC2_R8G8B8A8_UNORM_BLOCK), F(ETC2_R8G8B8A8_SRGB_BLOCK),
-    F(EAC_R11_UNORM_BLOCK), F(EAC_R11_SNORM_BLOCK), F(EAC_R11G11_UNORM_BLOCK),
-    F(EAC_R11G11_SNORM_BLOCK), F(ASTC_4x4_UNORM_BLOCK), F(ASTC_4x4_SRGB_BLOCK),
-    F(ASTC_5x4_UNORM_BLOCK), F(ASTC_5x4_SRGB_BLOCK), F(ASTC_5x5_UNORM_BLOCK),
-    F(ASTC_5x5_SRGB_BLOCK), F(ASTC_6x5_UNORM_BLOCK), F(ASTC_6x5_SRGB_BLOCK),
-    F(ASTC_6x6_UNORM_BLOCK), F(ASTC_6x6_SRGB_BLOCK), F(ASTC_8x5_UNORM_BLOCK),
-    F(ASTC_8x5_SRGB_BLOCK), F(ASTC_8x6_UNORM_BLOCK), F(ASTC_8x6_SRGB_BLOCK),
-    F(ASTC_8x8_UNORM_BLOCK), F(ASTC_8x8_SRGB_BLOCK), F(ASTC_10x5_UNORM_BLOCK),
-    F(ASTC_10x5_SRGB_BLOCK), F(ASTC_10x6_UNORM_BLOCK), F(ASTC_10x6_SRGB_BLOCK),
-    F(ASTC_10x8_UNORM_BLOCK), F(ASTC_10x8_SRGB_BLOCK), F(ASTC_10x10_UNORM_BLOCK),
-    F(ASTC_10x10_SRGB_BLOCK), F(ASTC_12x10_UNORM_BLOCK), F(ASTC_12x10_SRGB_BLOCK),
-    F(ASTC_12x12_UNORM_BLOCK), F(ASTC_12x12_SRGB_BLOCK),};
-#undef F
+ * later ones come in a few blocks of extension numbers, searched. A list's
+ * row is X(name) or, by number, X(value, name). */
+#define CORE_FORMAT(x) [VK_FORMAT_##x] = #x,
+static const char *const core_formats[VK_FORMAT_ASTC_12x12_SRGB_BLOCK + 1] = {RG__FORMATS_1_0(CORE_FORMAT)};
 
 typedef struct value_name {
     long long value;
     const char *name;
 } value_name;
 
-#define X(x) { VK_FORMAT_##x, #x }
-static const value_name later_formats[] = {
-    X(ASTC_4x4_SFLOAT_BLOCK), X(ASTC_5x4_SFLOAT_BLOCK), X(ASTC_5x5_SFLOAT_BLOCK),
-    X(ASTC_6x5_SFLOAT_BLOCK), X(ASTC_6x6_SFLOAT_BLOCK), X(ASTC_8x5_SFLOAT_BLOCK),
-    X(ASTC_8x6_SFLOAT_BLOCK), X(ASTC_8x8_SFLOAT_BLOCK), X(ASTC_10x5_SFLOAT_BLOCK),
-    X(ASTC_10x6_SFLOAT_BLOCK), X(ASTC_10x8_SFLOAT_BLOCK), X(ASTC_10x10_SFLOAT_BLOCK),
-    X(ASTC_12x10_SFLOAT_BLOCK), X(ASTC_12x12_SFLOAT_BLOCK), X(G8B8G8R8_422_UNORM),
-    X(B8G8R8G8_422_UNORM), X(G8_B8_R8_3PLANE_420_UNORM), X(G8_B8R8_2PLANE_420_UNORM),
-    X(G8_B8_R8_3PLANE_422_UNORM), X(G8_B8R8_2PLANE_422_UNORM), X(G8_B8_R8_3PLANE_444_UNORM),
-    X(R10X6_UNORM_PACK16), X(R10X6G10X6_UNORM_2PACK16), X(R10X6G10X6B10X6A10X6_UNORM_4PACK16),
-    X(G10X6B10X6G10X6R10X6_422_UNORM_4PACK16), X(B10X6G10X6R10X6G10X6_422_UNORM_4PACK16),
-    X(G10X6_B10X6_R10X6_3PLANE_420_UNORM_3PACK16), X(G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16),
-    X(G10X6_B10X6_R10X6_3PLANE_422_UNORM_3PACK16), X(G10X6_B10X6R10X6_2PLANE_422_UNORM_3PACK16),
-    X(G10X6_B10X6_R10X6_3PLANE_444_UNORM_3PACK16), X(R12X4_UNORM_PACK16),
-    X(R12X4G12X4_UNORM_2PACK16), X(R12X4G12X4B12X4A12X4_UNORM_4PACK16),
-    X(G12X4B12X4G12X4R12X4_422_UNORM_4PACK16), X(B12X4G12X4R12X4G12X4_422_UNORM_4PACK16),
-    X(G12X4_B12X4_R12X4_3PLANE_420_UNORM_3PACK16), X(G12X4_B12X4R12X4_2PLANE_420_UNORM_3PACK16),
-    X(G12X4_B12X4_R12X4_3PLANE_422_UNORM_3PACK16), X(G12X4_B12X4R12X4_2PLANE_422_UNORM_3PACK16),
-    X(G12X4_B12X4_R12X4_3PLANE_444_UNORM_3PACK16), X(G16B16G16R16_422_UNORM),
-    X(B16G16R16G16_422_UNORM), X(G16_B16_R16_3PLANE_420_UNORM), X(G16_B16R16_2PLANE_420_UNORM),
-    X(G16_B16_R16_3PLANE_422_UNORM), X(G16_B16R16_2PLANE_422_UNORM),
-    X(G16_B16_R16_3PLANE_444_UNORM), X(G8_B8R8_2PLANE_444_UNORM),
-    X(G10X6_B10X6R10X6_2PLANE_444_UNORM_3PACK16), X(G12X4_B12X4R12X4_2PLANE_444_UNORM_3PACK16),
-    X(G16_B16R16_2PLANE_444_UNORM), X(A4R4G4B4_UNORM_PACK16), X(A4B4G4R4_UNORM_PACK16),    /* Vulkan 1.4 (VK_KHR_maintenance5), newer than some supported headers. */
-    { 1000470000, "A1B5G5R5_UNORM_PACK16" }, { 1000470001, "A8_UNORM" },
-};
-#undef X
+#define LATER_FORMAT(x) {VK_FORMAT_##x, #x},
+#define ROW(value, name) {value, name},
+static const value_name later_formats[] = {RG__FORMATS_LATER(LATER_FORMAT) RG__FORMATS_NEWER(ROW)};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -138,39 +64,8 @@ const char *rg_format_name(VkFormat format)
     return name ? name : unknown_name("VkFormat", format);
 }
 
-/* Step 3: layouts; the suffix of an extension promoted to core is dropped
- * (PRESENT_SRC_KHR is "PRESENT_SRC"). */
-static const value_name layouts[] = {
-    { 0, "UNDEFINED" },
-    { 1, "GENERAL" },
-    { 2, "COLOR_ATTACHMENT_OPTIMAL" },
-    { 3, "DEPTH_STENCIL_ATTACHMENT_OPTIMAL" },
-    { 4, "DEPTH_STENCIL_READ_ONLY_OPTIMAL" },
-    { 5, "SHADER_READ_ONLY_OPTIMAL" },
-    { 6, "TRANSFER_SRC_OPTIMAL" },
-    { 7, "TRANSFER_DST_OPTIMAL" },
-    { 8, "PREINITIALIZED" },
-    { 1000117000, "DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL" },
-    { 1000117001, "DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL" },
-    { 1000241000, "DEPTH_ATTACHMENT_OPTIMAL" },
-    { 1000241001, "DEPTH_READ_ONLY_OPTIMAL" },
-    { 1000241002, "STENCIL_ATTACHMENT_OPTIMAL" },
-    { 1000241003, "STENCIL_READ_ONLY_OPTIMAL" },
-    { 1000314000, "READ_ONLY_OPTIMAL" },
-    { 1000314001, "ATTACHMENT_OPTIMAL" },
-    { 1000232000, "RENDERING_LOCAL_READ" },
-    { 1000001002, "PRESENT_SRC" },
-    { 1000111000, "SHARED_PRESENT" },
-    { 1000024000, "VIDEO_DECODE_DST" },
-    { 1000024001, "VIDEO_DECODE_SRC" },
-    { 1000024002, "VIDEO_DECODE_DPB" },
-    { 1000299000, "VIDEO_ENCODE_DST" },
-    { 1000299001, "VIDEO_ENCODE_SRC" },
-    { 1000299002, "VIDEO_ENCODE_DPB" },
-    { 1000164003, "FRAGMENT_SHADING_RATE_ATTACHMENT_OPTIMAL" },
-    { 1000218000, "FRAGMENT_DENSITY_MAP_OPTIMAL" },
-    { 1000339000, "ATTACHMENT_FEEDBACK_LOOP_OPTIMAL" },
-};
+/* Step 3: layouts. */
+static const value_name layouts[] = {RG__LAYOUTS(ROW)};
 
 const char *rg_layout_name(VkImageLayout layout)
 {
@@ -227,144 +122,18 @@ static size_t print_bits(uint64_t flags, const bit_name *rows, size_t count, cha
     return len;
 }
 
-static const bit_name stages[] = {
-    { 0x1ull, "TOP_OF_PIPE" },
-    { 0x2ull, "DRAW_INDIRECT" },
-    { 0x4ull, "VERTEX_INPUT" },
-    { 0x8ull, "VERTEX_SHADER" },
-    { 0x10ull, "TESSELLATION_CONTROL_SHADER" },
-    { 0x20ull, "TESSELLATION_EVALUATION_SHADER" },
-    { 0x40ull, "GEOMETRY_SHADER" },
-    { 0x80ull, "FRAGMENT_SHADER" },
-    { 0x100ull, "EARLY_FRAGMENT_TESTS" },
-    { 0x200ull, "LATE_FRAGMENT_TESTS" },
-    { 0x400ull, "COLOR_ATTACHMENT_OUTPUT" },
-    { 0x800ull, "COMPUTE_SHADER" },
-    { 0x1000ull, "ALL_TRANSFER" },
-    { 0x2000ull, "BOTTOM_OF_PIPE" },
-    { 0x4000ull, "HOST" },
-    { 0x8000ull, "ALL_GRAPHICS" },
-    { 0x10000ull, "ALL_COMMANDS" },
-    { 0x100000000ull, "COPY" },
-    { 0x200000000ull, "RESOLVE" },
-    { 0x400000000ull, "BLIT" },
-    { 0x800000000ull, "CLEAR" },
-    { 0x1000000000ull, "INDEX_INPUT" },
-    { 0x2000000000ull, "VERTEX_ATTRIBUTE_INPUT" },
-    { 0x4000000000ull, "PRE_RASTERIZATION_SHADERS" },
-    { 0x20000ull, "COMMAND_PREPROCESS" },
-    { 0x40000ull, "CONDITIONAL_RENDERING" },
-    { 0x80000ull, "TASK_SHADER" },
-    { 0x100000ull, "MESH_SHADER" },
-    { 0x200000ull, "RAY_TRACING_SHADER" },
-    { 0x400000ull, "FRAGMENT_SHADING_RATE_ATTACHMENT" },
-    { 0x800000ull, "FRAGMENT_DENSITY_PROCESS" },
-    { 0x1000000ull, "TRANSFORM_FEEDBACK" },
-    { 0x2000000ull, "ACCELERATION_STRUCTURE_BUILD" },
-    { 0x4000000ull, "VIDEO_DECODE" },
-    { 0x8000000ull, "VIDEO_ENCODE" },
-    { 0x10000000ull, "ACCELERATION_STRUCTURE_COPY" },
-    { 0x40000000ull, "MICROMAP_BUILD" },
-};
-
-size_t rg_stage_names(VkPipelineStageFlags2 stages_mask, char *buf, size_t size)
+/* Each kind over its list's bits; an unknown kind prints as no bits known. */
+size_t rg_flag_names(rg_flag_kind kind, uint64_t flags, char *buf, size_t size)
 {
-    return print_bits(stages_mask, stages, COUNT(stages), buf, size);
-}
-
-static const bit_name accesses[] = {
-    { 0x1ull, "INDIRECT_COMMAND_READ" },
-    { 0x2ull, "INDEX_READ" },
-    { 0x4ull, "VERTEX_ATTRIBUTE_READ" },
-    { 0x8ull, "UNIFORM_READ" },
-    { 0x10ull, "INPUT_ATTACHMENT_READ" },
-    { 0x20ull, "SHADER_READ" },
-    { 0x40ull, "SHADER_WRITE" },
-    { 0x80ull, "COLOR_ATTACHMENT_READ" },
-    { 0x100ull, "COLOR_ATTACHMENT_WRITE" },
-    { 0x200ull, "DEPTH_STENCIL_ATTACHMENT_READ" },
-    { 0x400ull, "DEPTH_STENCIL_ATTACHMENT_WRITE" },
-    { 0x800ull, "TRANSFER_READ" },
-    { 0x1000ull, "TRANSFER_WRITE" },
-    { 0x2000ull, "HOST_READ" },
-    { 0x4000ull, "HOST_WRITE" },
-    { 0x8000ull, "MEMORY_READ" },
-    { 0x10000ull, "MEMORY_WRITE" },
-    { 0x100000000ull, "SHADER_SAMPLED_READ" },
-    { 0x200000000ull, "SHADER_STORAGE_READ" },
-    { 0x400000000ull, "SHADER_STORAGE_WRITE" },
-    { 0x80000ull, "COLOR_ATTACHMENT_READ_NONCOHERENT" },
-    { 0x100000ull, "CONDITIONAL_RENDERING_READ" },
-    { 0x200000ull, "ACCELERATION_STRUCTURE_READ" },
-    { 0x400000ull, "ACCELERATION_STRUCTURE_WRITE" },
-    { 0x800000ull, "FRAGMENT_SHADING_RATE_ATTACHMENT_READ" },
-    { 0x1000000ull, "FRAGMENT_DENSITY_MAP_READ" },
-    { 0x2000000ull, "TRANSFORM_FEEDBACK_WRITE" },
-    { 0x4000000ull, "TRANSFORM_FEEDBACK_COUNTER_READ" },
-    { 0x8000000ull, "TRANSFORM_FEEDBACK_COUNTER_WRITE" },
-    { 0x20000ull, "COMMAND_PREPROCESS_READ" },
-    { 0x40000ull, "COMMAND_PREPROCESS_WRITE" },
-    { 0x800000000ull, "VIDEO_DECODE_READ" },
-    { 0x1000000000ull, "VIDEO_DECODE_WRITE" },
-    { 0x2000000000ull, "VIDEO_ENCODE_READ" },
-    { 0x4000000000ull, "VIDEO_ENCODE_WRITE" },
-};
-
-size_t rg_access_names(VkAccessFlags2 access, char *buf, size_t size)
-{
-    return print_bits(access, accesses, COUNT(accesses), buf, size);
-}
-
-static const bit_name image_usages[] = {
-    { 0x1ull, "TRANSFER_SRC" },
-    { 0x2ull, "TRANSFER_DST" },
-    { 0x4ull, "SAMPLED" },
-    { 0x8ull, "STORAGE" },
-    { 0x10ull, "COLOR_ATTACHMENT" },
-    { 0x20ull, "DEPTH_STENCIL_ATTACHMENT" },
-    { 0x40ull, "TRANSIENT_ATTACHMENT" },
-    { 0x80ull, "INPUT_ATTACHMENT" },
-    { 0x100ull, "FRAGMENT_SHADING_RATE_ATTACHMENT" },
-    { 0x200ull, "FRAGMENT_DENSITY_MAP" },
-    { 0x400ull, "VIDEO_DECODE_DST" },
-    { 0x800ull, "VIDEO_DECODE_SRC" },
-    { 0x1000ull, "VIDEO_DECODE_DPB" },
-    { 0x2000ull, "VIDEO_ENCODE_DST" },
-    { 0x4000ull, "VIDEO_ENCODE_SRC" },
-    { 0x8000ull, "VIDEO_ENCODE_DPB" },
-    { 0x80000ull, "ATTACHMENT_FEEDBACK_LOOP" },
-    { 0x400000ull, "HOST_TRANSFER" },
-};
-
-size_t rg_image_usage_names(VkImageUsageFlags usage, char *buf, size_t size)
-{
-    return print_bits(usage, image_usages, COUNT(image_usages), buf, size);
-}
-
-static const bit_name buffer_usages[] = {
-    { 0x1ull, "TRANSFER_SRC" },
-    { 0x2ull, "TRANSFER_DST" },
-    { 0x4ull, "UNIFORM_TEXEL_BUFFER" },
-    { 0x8ull, "STORAGE_TEXEL_BUFFER" },
-    { 0x10ull, "UNIFORM_BUFFER" },
-    { 0x20ull, "STORAGE_BUFFER" },
-    { 0x40ull, "INDEX_BUFFER" },
-    { 0x80ull, "VERTEX_BUFFER" },
-    { 0x100ull, "INDIRECT_BUFFER" },
-    { 0x20000ull, "SHADER_DEVICE_ADDRESS" },
-    { 0x200ull, "CONDITIONAL_RENDERING" },
-    { 0x400ull, "SHADER_BINDING_TABLE" },
-    { 0x800ull, "TRANSFORM_FEEDBACK_BUFFER" },
-    { 0x1000ull, "TRANSFORM_FEEDBACK_COUNTER_BUFFER" },
-    { 0x80000ull, "ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY" },
-    { 0x100000ull, "ACCELERATION_STRUCTURE_STORAGE" },
-    { 0x200000ull, "SAMPLER_DESCRIPTOR_BUFFER" },
-    { 0x400000ull, "RESOURCE_DESCRIPTOR_BUFFER" },
-};
-
-size_t rg_buffer_usage_names(VkBufferUsageFlags usage, char *buf, size_t size)
-{
-    return print_bits(usage, buffer_usages, COUNT(buffer_usages), buf, size);
+    static const bit_name stages[] = {RG__STAGE_BITS(ROW)}, access[] = {RG__ACCESS_BITS(ROW)},
+                          image_usage[] = {RG__IMAGE_USAGE_BITS(ROW)}, buffer_usage[] = {RG__BUFFER_USAGE_BITS(ROW)};
+    switch (kind) {
+    case RG_FLAGS_STAGE: return print_bits(flags, stages, COUNT(stages), buf, size);
+    case RG_FLAGS_ACCESS: return print_bits(flags, access, COUNT(access), buf, size);
+    case RG_FLAGS_IMAGE_USAGE: return print_bits(flags, image_usage, COUNT(image_usage), buf, size);
+    case RG_FLAGS_BUFFER_USAGE: return print_bits(flags, buffer_usage, COUNT(buffer_usage), buf, size);
+    default: return print_bits(flags, NULL, 0, buf, size);
+    }
 }
 
 /* Step 5: the name of an object a graph created, where the application

@@ -23,17 +23,17 @@ void rg__name_view(const rg_device *dev, VkImageView view, const char *texture, 
 #define RG__FLAGS_TEXT 384
 static inline const char *rg__stage_text(VkPipelineStageFlags2 s, char *buf)
 {
-    rg_stage_names(s, buf, RG__FLAGS_TEXT);
+    rg_flag_names(RG_FLAGS_STAGE, s, buf, RG__FLAGS_TEXT);
     return buf;
 }
 static inline const char *rg__access_text(VkAccessFlags2 a, char *buf)
 {
-    rg_access_names(a, buf, RG__FLAGS_TEXT);
+    rg_flag_names(RG_FLAGS_ACCESS, a, buf, RG__FLAGS_TEXT);
     return buf;
 }
 static inline const char *rg__image_usage_text(VkImageUsageFlags u, char *buf)
 {
-    rg_image_usage_names(u, buf, RG__FLAGS_TEXT);
+    rg_flag_names(RG_FLAGS_IMAGE_USAGE, u, buf, RG__FLAGS_TEXT);
     return buf;
 }
 #define RG__STAGES(s) rg__stage_text((s), (char[RG__FLAGS_TEXT]){0})

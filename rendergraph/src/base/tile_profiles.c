@@ -8,6 +8,12 @@
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
 
+/* Each family's driver, and whether merging is on by default there
+ * (rg_merge_by_default: a unit test holds the two together). */
+#define APPLE .driver = VK_DRIVER_ID_MOLTENVK, .merges = false
+#define MALI .driver = VK_DRIVER_ID_ARM_PROPRIETARY, .merges = true
+#define ADRENO .driver = VK_DRIVER_ID_QUALCOMM_PROPRIETARY, .merges = true
+
 static const rg_tile_info profiles[RG_TILE_PROFILE_COUNT] = {
     [RG_TILE_AUTO] = {.name = "auto", .key = "auto"},
     [RG_TILE_DESKTOP] = {.name = "desktop", .key = "desktop"},
@@ -15,24 +21,24 @@ static const rg_tile_info profiles[RG_TILE_PROFILE_COUNT] = {
      * sample; Metal refuses a pass beyond it. Memoryless render targets
      * from Apple2 on. */
     [RG_TILE_APPLE2] = {.name = "Apple2-3", .key = "apple2",
-                        .color_bytes = 32, .per_sample = true, .hard = true, .lazy_memory = true},
+                        .color_bytes = 32, .per_sample = true, .hard = true, .lazy_memory = true, APPLE},
     [RG_TILE_APPLE4] = {.name = "Apple4-6", .key = "apple4",
-                        .color_bytes = 64, .per_sample = true, .hard = true, .lazy_memory = true},
+                        .color_bytes = 64, .per_sample = true, .hard = true, .lazy_memory = true, APPLE},
     [RG_TILE_APPLE7] = {.name = "Apple7+", .key = "apple7",
-                        .color_bytes = 128, .per_sample = true, .hard = true, .lazy_memory = true},
+                        .color_bytes = 128, .per_sample = true, .hard = true, .lazy_memory = true, APPLE},
     /* Arm's Mali best practices: 16x16 tiles; colour up to 128 bits per
      * pixel (256 from Mali-G72) keeps the full tile, beyond it the driver
      * shrinks the tile. Lazily allocated memory is backed on demand. */
     [RG_TILE_MALI_G71] = {.name = "Mali-G71", .key = "mali-g71",
-                          .color_bytes = 16, .tile_width = 16, .tile_height = 16, .lazy_memory = true},
+                          .color_bytes = 16, .tile_width = 16, .tile_height = 16, .lazy_memory = true, MALI},
     [RG_TILE_MALI_BIFROST] = {.name = "Mali-G72+ (Bifrost)", .key = "mali-bifrost",
-                              .color_bytes = 32, .tile_width = 16, .tile_height = 16, .lazy_memory = true},
+                              .color_bytes = 32, .tile_width = 16, .tile_height = 16, .lazy_memory = true, MALI},
     [RG_TILE_MALI_VALHALL] = {.name = "Mali Valhall+", .key = "mali-valhall",
-                              .color_bytes = 32, .tile_width = 16, .tile_height = 16, .lazy_memory = true},
+                              .color_bytes = 32, .tile_width = 16, .tile_height = 16, .lazy_memory = true, MALI},
     /* Adreno: the frame is binned to fit GMEM, so no per-pixel limit;
      * typical GMEM from the Linux msm driver's catalog (A630/A640, A730). */
-    [RG_TILE_ADRENO6] = {.name = "Adreno 6xx", .key = "adreno6", .tile_memory = 1 * MIB, .lazy_memory = true},
-    [RG_TILE_ADRENO7] = {.name = "Adreno 7xx", .key = "adreno7", .tile_memory = 2 * MIB, .lazy_memory = true},
+    [RG_TILE_ADRENO6] = {.name = "Adreno 6xx", .key = "adreno6", .tile_memory = 1 * MIB, .lazy_memory = true, ADRENO},
+    [RG_TILE_ADRENO7] = {.name = "Adreno 7xx", .key = "adreno7", .tile_memory = 2 * MIB, .lazy_memory = true, ADRENO},
 };
 
 rg_tile_info rg_tile_profile_info(rg_tile_profile profile)

@@ -152,14 +152,17 @@ static bool planned_eq(const rg__planned *a, const rg__planned *b)
            a->n.new_layout == b->n.new_layout && a->n.src_stage == b->n.src_stage && a->n.src_access == b->n.src_access;
 }
 
-/* A new barrier of resource ri (RG__NONE: memory) at `at`. */
-static rg__barrier *barrier_append(rg__planner *p, const rg__site *at, uint32_t ri)
+/* A new barrier of resource ri (RG__NONE: memory) where pl goes: from
+ * the stages and accesses pl waits for to step s's. */
+static rg__barrier *barrier_append(rg__planner *p, const rg__planned *pl, uint32_t ri, const rg__step *s)
 {
     rg__sbuild *c = p->out;
     if (!rg__grow(p->g, (void **)&c->barriers, &c->barrier_cap, c->barrier_count + 1, sizeof *c->barriers))
         return NULL;
     rg__barrier *b = &c->barriers[c->barrier_count++];
-    *b = (rg__barrier){.point = at->point, .resource = ri, .hoisted = at->hoisted, .by_region = at->by_region};
+    *b = (rg__barrier){.point = pl->at.point, .resource = ri, .hoisted = pl->at.hoisted, .by_region = pl->at.by_region,
+                       .src_stage = pl->n.src_stage, .src_access = pl->n.src_access,
+                       .dst_stage = s->stage, .dst_access = s->access};
     return b;
 }
 
@@ -192,14 +195,10 @@ static bool run_flush(rg__planner *p, uint32_t ri, const rg__step *s, const rg__
         }
     }
     if (index == RG__NONE) {
-        rg__barrier *b = barrier_append(p, &r->b.at, ri);
+        rg__barrier *b = barrier_append(p, &r->b, ri, s);
         if (!b)
             return false;
         b->range = (rg_range){r->aspect, r->mip, 1, r->layer, r->count};
-        b->src_stage = n->src_stage;
-        b->src_access = n->src_access;
-        b->dst_stage = s->stage;
-        b->dst_access = s->access;
         b->old_layout = n->old_layout;
         b->new_layout = n->new_layout;
         index = p->out->barrier_count - 1;
@@ -258,13 +257,8 @@ bool rg__plan_buffer(rg__planner *p, uint32_t ri, const rg__step *s)
     rg__planned pl = slot_step(p, slot, s);
     if (!pl.n.barrier)
         return true;
-    rg__barrier *b = barrier_append(p, &pl.at, ri);
-    if (!b)
+    if (!barrier_append(p, &pl, ri, s))
         return false;
-    b->src_stage = pl.n.src_stage;
-    b->src_access = pl.n.src_access;
-    b->dst_stage = s->stage;
-    b->dst_access = s->access;
     st->bar = p->out->barrier_count - 1;
     st->bar_point = pl.at.point;
     return true;

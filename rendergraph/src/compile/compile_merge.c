@@ -361,7 +361,7 @@ static const char *merging_off(const rg_graph *g)
         return "merging is off (rg_graph_desc.merge)";
     if (!g->caps.local_read)
         return "the device has no dynamicRenderingLocalRead";
-    if (g->merge == RG_MERGE_AUTO && !rg_merge_by_default(g->caps.driver))
+    if (g->merge == RG_MERGE_AUTO && !g->merge_by_default)
         return "merging is off by default on this driver (rg_merge_by_default)";
     return NULL;
 }

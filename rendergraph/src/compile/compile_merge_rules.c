@@ -159,7 +159,7 @@ static uint32_t color_bytes(const rg_graph *g, const rg_attachment *a, uint32_t 
 bool rg__tile_fits(const rg_graph *g, const rg_attachment *colors, uint32_t count, VkSampleCountFlagBits samples,
                    char *why, size_t size)
 {
-    rg_tile_info t = rg__tile_of(&g->caps);
+    const rg_tile_info t = g->tile;
     uint32_t per_sample = color_bytes(g, colors, count), n = (uint32_t)samples;
     uint64_t need = t.per_sample ? per_sample : (uint64_t)per_sample * n;
     if (t.color_bytes == 0 || need <= t.color_bytes)
@@ -180,7 +180,7 @@ bool rg__tile_fits(const rg_graph *g, const rg_attachment *colors, uint32_t coun
  * attachments. */
 rg_result rg__spans_fit_tile(const rg_graph *g)
 {
-    rg_tile_info t = rg__tile_of(&g->caps);
+    const rg_tile_info t = g->tile;
     for (uint32_t s = 0; t.hard && s < g->decl.span_count; s++) {
         const rg__span *span = &g->decl.spans[s];
         const rg_rendering_desc *d = &span->desc;

@@ -32,6 +32,7 @@
  * knows which accesses need them.
  */
 #include "compile/stages.h"
+#include "base/arena.h"
 #include "base/bits.h"
 
 #include <stdio.h>
@@ -194,11 +195,11 @@ static bool history_read_elsewhere(const rg_graph *g, const qbuild *b)
 /* Per node, whether a node of another queue needs it (through the
  * closure) without needing the next node of its queue in the execution
  * order: closing the batch after it signals that node earlier. */
-static rg_result find_producers(const rg_graph *g, const qbuild *b, uint8_t *producer)
+static rg_result find_producers(const rg_graph *g, const qbuild *b, rg__arena *scratch, uint8_t *producer)
 {
     const rg__compiled *cc = g->compiled;
     const uint8_t *node_queue = b->node_queue;
-    uint32_t *next = rg__malloc(g, ((size_t)cc->nodes.count + 1) * sizeof *next);
+    uint32_t *next = rg__arena_alloc(scratch, ((size_t)cc->nodes.count + 1) * sizeof *next);
     if (!next)
         return RG_ERROR_OUT_OF_MEMORY;
     uint32_t last[RG_QUEUE_COUNT] = {RG__NONE, RG__NONE, RG__NONE};
@@ -226,7 +227,6 @@ static rg_result find_producers(const rg_graph *g, const qbuild *b, uint8_t *pro
                     producer[n] = 1;
             }
     }
-    rg__free(g, next);
     return RG_SUCCESS;
 }
 
@@ -314,12 +314,14 @@ rg_result rg__compile_queues(const rg_graph *g, rg__queues *out)
         .node_batch = rg__malloc(g, ((size_t)nodes + 1) * sizeof *b.node_batch),
         .notes = rg__calloc(g, (size_t)nodes + 1, sizeof *b.notes),
     };
+    /* The walk's own arrays: scratch, freed at the end. */
+    rg__arena scratch = {.g = g};
     walker w = {.g = g, .b = &b, .start = RG__NONE,
-                .node_signal = rg__calloc(g, (size_t)nodes + 1, sizeof *w.node_signal),
-                .producer = rg__calloc(g, (size_t)nodes + 1, 1)};
+                .node_signal = rg__arena_calloc(&scratch, (size_t)nodes + 1, sizeof *w.node_signal),
+                .producer = rg__arena_calloc(&scratch, (size_t)nodes + 1, 1)};
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
         w.open[q] = RG__NONE;
-        w.by_signal[q] = rg__malloc(g, ((size_t)positions + 2) * sizeof *w.by_signal[q]);
+        w.by_signal[q] = rg__arena_alloc(&scratch, ((size_t)positions + 2) * sizeof *w.by_signal[q]);
     }
     rg_result res = RG_SUCCESS;
     if (!b.node_queue || !b.resource_queues || !b.pos_batch || !b.node_batch || !b.notes || !w.node_signal ||
@@ -346,14 +348,11 @@ rg_result rg__compile_queues(const rg_graph *g, rg__queues *out)
             if (rg__history(h))
                 b.resource_queues[r] |= b.resource_queues[h->history_pair];
         }
-        res = find_producers(g, &b, w.producer);
+        res = find_producers(g, &b, &scratch, w.producer);
     }
     if (res == RG_SUCCESS)
         res = walk(&w);
-    rg__free(g, w.node_signal);
-    rg__free(g, w.producer);
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
-        rg__free(g, w.by_signal[q]);
+    rg__arena_free(&scratch);
     *out = (rg__queues){
         .node_queue = b.node_queue, .queues_used = b.queues_used, .resource_queues = b.resource_queues,
         .batches = b.batches, .batch_count = b.batch_count, .pos_batch = b.pos_batch, .node_batch = b.node_batch,

@@ -102,7 +102,7 @@ static rg_command cmd_user_taken(rg_graph *graph, const rg_user_desc *desc)
     c.queue = desc->queue;
     if (!rg__queue_eligible(graph, p.name, &c, p.first_access, graph->decl.access_count - p.first_access, c.queue))
         return (rg_command){0};
-    /* The accesses as given, for rg_declared_command_get. */
+    /* The accesses as given, for rg_declared_get. */
     uint32_t n = graph->decl.declared_count;
     if (!rg__grow_declaration(graph, (void **)&graph->decl.declared, &graph->decl.declared_cap,
                               n + desc->access_count, sizeof *graph->decl.declared))

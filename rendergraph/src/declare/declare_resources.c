@@ -183,7 +183,7 @@ static bool texture_extent(rg_graph *g, const char *fn, const rg_texture_desc *d
 }
 
 /* What a created texture's desc said beyond its resolved shape: the
- * relative size and the extra usage, for rg_declared_resource_get. */
+ * relative size and the extra usage, for rg_declared_get. */
 static void relative_size(const rg_graph *g, rg__resource *r, const rg_texture_desc *desc)
 {
     r->extra_usage = desc->extra_usage;

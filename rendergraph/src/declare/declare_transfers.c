@@ -40,6 +40,16 @@ static bool transfer_begin(rg_graph *graph, const char *name, rg__pending *p)
     return false;
 }
 
+/* A two-sided transfer's end: its source's access (range sr; NULL for a
+ * buffer), its destination's (dr), then the command record c. */
+static rg_command transfer_finish(rg__pending *p, uint32_t src, const rg_range *sr, uint32_t dst, const rg_range *dr,
+                                  const rg__cmd *c)
+{
+    if (!table_access(p, src, RG_USAGE_TRANSFER_SRC, sr) || !table_access(p, dst, RG_USAGE_TRANSFER_DST, dr))
+        return (rg_command){0};
+    return rg__cmd_finish(p, c);
+}
+
 static bool check_buffer_region(rg__pending *p, uint32_t bi, VkDeviceSize offset, VkDeviceSize size)
 {
     const rg__resource *r = &p->g->decl.resources[bi];
@@ -67,13 +77,11 @@ static rg_command cmd_copy_buffer_taken(rg_graph *graph, rg_buffer src, VkDevice
                  graph->decl.resources[s].name);
         return (rg_command){0};
     }
-    if (!table_access(&p, s, RG_USAGE_TRANSFER_SRC, NULL) || !table_access(&p, d, RG_USAGE_TRANSFER_DST, NULL))
-        return (rg_command){0};
     rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_COPY_BUFFER);
     c.u.copy_buffer.src_offset = src_offset;
     c.u.copy_buffer.dst_offset = dst_offset;
     c.u.copy_buffer.size = size;
-    return rg__cmd_finish(&p, &c);
+    return transfer_finish(&p, s, NULL, d, NULL, &c);
 }
 
 /* The texture side of a buffer<->texture copy: whole mip, given layers, one
@@ -166,10 +174,6 @@ static rg_command copy_image_taken(rg_graph *graph, const char *call, bool to_te
     rg_range range;
     if (t == RG__NONE || b == RG__NONE || !copy_image_args(&p, call, t, b, offset, aspect, mip, layer, &layer_count, &range))
         return (rg_command){0};
-    uint32_t src = to_texture ? b : t, dst = to_texture ? t : b;
-    if (!table_access(&p, src, RG_USAGE_TRANSFER_SRC, to_texture ? NULL : &range) ||
-        !table_access(&p, dst, RG_USAGE_TRANSFER_DST, to_texture ? &range : NULL))
-        return (rg_command){0};
     rg__cmd c = rg__cmd_template(to_texture ? RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE
                                             : RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER);
     c.u.copy_image.aspect = range.aspect;
@@ -177,7 +181,8 @@ static rg_command copy_image_taken(rg_graph *graph, const char *call, bool to_te
     c.u.copy_image.mip = mip;
     c.u.copy_image.layer = layer;
     c.u.copy_image.layer_count = layer_count;
-    return rg__cmd_finish(&p, &c);
+    uint32_t src = to_texture ? b : t, dst = to_texture ? t : b;
+    return transfer_finish(&p, src, to_texture ? NULL : &range, dst, to_texture ? &range : NULL, &c);
 }
 
 static rg_command cmd_clear_texture_taken(rg_graph *graph, rg_texture texture, const rg_range *range,
@@ -264,13 +269,11 @@ static rg_command cmd_blit_taken(rg_graph *graph, rg_texture src, uint32_t src_m
     }
     rg_range sr = {rs->aspects, src_mip, 1, 0, rs->array_layers};
     rg_range dr = {rd->aspects, dst_mip, 1, 0, rd->array_layers};
-    if (!table_access(&p, s, RG_USAGE_TRANSFER_SRC, &sr) || !table_access(&p, d, RG_USAGE_TRANSFER_DST, &dr))
-        return (rg_command){0};
     rg__cmd c = rg__cmd_template(RG_COMMAND_TYPE_BLIT);
     c.u.blit.src_mip = src_mip;
     c.u.blit.dst_mip = dst_mip;
     c.u.blit.filter = filter;
-    return rg__cmd_finish(&p, &c);
+    return transfer_finish(&p, s, &sr, d, &dr, &c);
 }
 
 static void command_allow_queue_taken(rg_graph *graph, rg_command command, rg_queue queue)

@@ -1,4 +1,4 @@
-/* The declaration as data (rg_declared_*, rg_graph_get_desc): what the
+/* The declaration as data (rg_declaration_get, rg_declared_get): what the
  * application declared, given back as the arguments of the calls that
  * declared it, so that a tool (the frame files, rendergraph_frame) can
  * write it down and declare it again into another graph. Read-only, from
@@ -13,33 +13,45 @@
 static rg_texture texture_of(const rg_graph *g, uint32_t i) { return (rg_texture){rg__make_id(g, i)}; }
 static rg_buffer buffer_of(const rg_graph *g, uint32_t i) { return (rg_buffer){rg__make_id(g, i)}; }
 
-/* A declaration a failed call left incomplete has no data: counts 0. */
-uint32_t rg_declared_resource_count(const rg_graph *graph)
+/* What both calls check first: a live graph and out given (then zeroed).
+ * A declaration a failed call left incomplete has no data: the calls
+ * return its kept error, whose message the graph keeps (it is FAILED). */
+static rg_result start(const rg_graph *g, void *out, size_t size, const char *what)
 {
-    if (graph && !rg__graph_live(graph, "rg_declared_resource_count"))
-        return 0;
-    return graph && !graph->status->incomplete ? graph->decl.resource_count : 0;
-}
-
-uint32_t rg_declared_command_count(const rg_graph *graph)
-{
-    if (graph && !rg__graph_live(graph, "rg_declared_command_count"))
-        return 0;
-    return graph && !graph->status->incomplete ? graph->decl.cmd_count : 0;
-}
-
-static rg_result refuse(const rg_graph *g, const char *what, uint32_t index, uint32_t count, const char *items)
-{
+    if (g && !rg__graph_live(g, what))
+        return RG_ERROR_INVALID_HANDLE;
+    if (out)
+        memset(out, 0, size);
     if (!g)
         return RG_ERROR_INVALID_ARGUMENT;
-    if (g->status->incomplete) {
-        char kept[sizeof g->status->message];
-        memcpy(kept, g->status->message, sizeof kept);
-        return rg__report(g, g->status->error, "%s: graph '%s': a declaration call failed, so the declaration "
-                          "lacks it (%s)", what, g->name, kept);
-    }
-    return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: index %u of graph '%s', which has %u declared %s", what,
-                      index, g->name, count, items);
+    return out ? RG_SUCCESS : rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: out is NULL", what);
+}
+
+/* The desc the graph was created with, its defaults resolved. */
+static rg_graph_desc graph_desc(const rg_graph *graph)
+{
+    return (rg_graph_desc){.name = graph->name, .device = graph->dev, .no_aliasing = graph->no_aliasing,
+                           .merge = graph->merge, .no_culling = graph->no_culling, .order = graph->order,
+                           .alias_proven_only = graph->alias_proven_only, .caps = &graph->caps,
+                           .single_queue = graph->single_queue, .queue_policy = graph->queue_policy,
+                           .log = graph->log, .log_user = graph->log_user,
+                           .concurrent_sharing = graph->concurrent_sharing, .timings = graph->timings,
+                           .lenient_record_access = graph->lenient_record_access};
+}
+
+/* The desc even when the declaration is incomplete: tools name the graph
+ * in the error they report. */
+rg_result rg_declaration_get(const rg_graph *graph, rg_declaration *out)
+{
+    rg_result r = start(graph, out, sizeof *out, "rg_declaration_get");
+    if (r != RG_SUCCESS)
+        return r;
+    out->desc = graph_desc(graph);
+    if (graph->status->incomplete)
+        return graph->status->error;
+    out->resource_count = graph->decl.resource_count;
+    out->command_count = graph->decl.cmd_count;
+    return RG_SUCCESS;
 }
 
 /* A created or history texture's desc as declared. A previous half gets
@@ -62,17 +74,10 @@ static rg_texture_desc texture_desc(const rg_graph *g, const rg__resource *r)
     return d;
 }
 
-rg_result rg_declared_resource_get(const rg_graph *graph, uint32_t index, rg_declared_resource *out)
+/* Resource `index` as declared. */
+static void declared_resource(const rg_graph *graph, uint32_t index, rg_declared_resource *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_declared_resource_get"))
-        return RG_ERROR_INVALID_HANDLE;
-    if (!graph || !out || index >= graph->decl.resource_count || graph->status->incomplete) {
-        if (out)
-            memset(out, 0, sizeof *out);
-        return refuse(graph, "rg_declared_resource_get", index, rg_declared_resource_count(graph), "resources");
-    }
     const rg__resource *r = &graph->decl.resources[index];
-    memset(out, 0, sizeof *out);
     out->is_texture = r->is_texture;
     if (r->is_texture)
         out->texture_handle = texture_of(graph, index);
@@ -95,45 +100,47 @@ rg_result rg_declared_resource_get(const rg_graph *graph, uint32_t index, rg_dec
             .final_access = r->final_access};
     else
         out->buffer = (rg_buffer_desc){.name = r->name, .size = r->size, .extra_usage = r->extra_usage};
-    return RG_SUCCESS;
+}
+
+/* Resource i's handle into the texture or the buffer one, by its kind. */
+static void handle_of(const rg_graph *g, uint32_t i, rg_texture *texture, rg_buffer *buffer)
+{
+    if (g->decl.resources[i].is_texture)
+        *texture = texture_of(g, i);
+    else
+        *buffer = buffer_of(g, i);
 }
 
 /* A built-in command's arguments: its accesses are source then
- * destination (a clear: the texture alone), declare_transfers.c. */
+ * destination (a clear: the texture alone, its destination),
+ * declare_transfers.c. */
 static void transfer_args(const rg_graph *g, const rg__cmd *c, rg_declared_command *out)
 {
     const rg__access *a = &g->decl.accesses[c->first_access];
     uint32_t src = a[0].resource, dst = c->access_count > 1 ? a[1].resource : src;
+    if (c->type != RG_COMMAND_TYPE_CLEAR)
+        handle_of(g, src, &out->src_texture, &out->src_buffer);
+    handle_of(g, dst, &out->dst_texture, &out->dst_buffer);
     switch (c->type) {
     case RG_COMMAND_TYPE_COPY_BUFFER:
-        out->src_buffer = buffer_of(g, src);
-        out->dst_buffer = buffer_of(g, dst);
         out->src_offset = c->u.copy_buffer.src_offset;
         out->dst_offset = c->u.copy_buffer.dst_offset;
         out->size = c->u.copy_buffer.size;
         break;
     case RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE:
-    case RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER: {
-        bool to_texture = c->type == RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE;
-        out->src_buffer = to_texture ? buffer_of(g, src) : (rg_buffer){0};
-        out->src_texture = to_texture ? (rg_texture){0} : texture_of(g, src);
-        out->dst_texture = to_texture ? texture_of(g, dst) : (rg_texture){0};
-        out->dst_buffer = to_texture ? (rg_buffer){0} : buffer_of(g, dst);
-        (to_texture ? &out->src_offset : &out->dst_offset)[0] = c->u.copy_image.offset;
+    case RG_COMMAND_TYPE_COPY_TEXTURE_TO_BUFFER:
+        (c->type == RG_COMMAND_TYPE_COPY_BUFFER_TO_TEXTURE ? &out->src_offset : &out->dst_offset)[0] =
+            c->u.copy_image.offset;
         out->aspect = c->u.copy_image.aspect;
         out->src_mip = out->dst_mip = c->u.copy_image.mip;
         out->layer = c->u.copy_image.layer;
         out->layer_count = c->u.copy_image.layer_count;
         break;
-    }
     case RG_COMMAND_TYPE_CLEAR:
-        out->dst_texture = texture_of(g, src);
         out->range = c->u.clear.range;
         out->clear = c->u.clear.value;
         break;
     case RG_COMMAND_TYPE_BLIT:
-        out->src_texture = texture_of(g, src);
-        out->dst_texture = texture_of(g, dst);
         out->src_mip = c->u.blit.src_mip;
         out->dst_mip = c->u.blit.dst_mip;
         out->filter = c->u.blit.filter;
@@ -143,17 +150,10 @@ static void transfer_args(const rg_graph *g, const rg__cmd *c, rg_declared_comma
     }
 }
 
-rg_result rg_declared_command_get(const rg_graph *graph, uint32_t index, rg_declared_command *out)
+/* Command `index` as declared. */
+static void declared_command(const rg_graph *graph, uint32_t index, rg_declared_command *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_declared_command_get"))
-        return RG_ERROR_INVALID_HANDLE;
-    if (!graph || !out || index >= graph->decl.cmd_count || graph->status->incomplete) {
-        if (out)
-            memset(out, 0, sizeof *out);
-        return refuse(graph, "rg_declared_command_get", index, rg_declared_command_count(graph), "commands");
-    }
     const rg__cmd *c = &graph->decl.cmds[index];
-    memset(out, 0, sizeof *out);
     out->type = c->type;
     out->command = (rg_command){rg__make_id(graph, index)};
     out->name = c->name;
@@ -169,19 +169,26 @@ rg_result rg_declared_command_get(const rg_graph *graph, uint32_t index, rg_decl
     } else if (c->type != RG_COMMAND_TYPE_END_RENDERING) {
         transfer_args(graph, c, out);
     }
-    return RG_SUCCESS;
 }
 
-rg_graph_desc rg_graph_get_desc(const rg_graph *graph)
+rg_result rg_declared_get(const rg_graph *graph, rg_declared_kind kind, uint32_t index, rg_declared *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_graph_get_desc"))
-        return (rg_graph_desc){0};
-    if (!graph)
-        return (rg_graph_desc){0};
-    return (rg_graph_desc){.name = graph->name, .device = graph->dev, .no_aliasing = graph->no_aliasing,
-                           .merge = graph->merge, .no_culling = graph->no_culling, .order = graph->order,
-                           .alias_proven_only = graph->alias_proven_only, .caps = &graph->caps,
-                           .single_queue = graph->single_queue, .queue_policy = graph->queue_policy, .log = graph->log, .log_user = graph->log_user,
-                           .concurrent_sharing = graph->concurrent_sharing, .timings = graph->timings,
-                           .lenient_record_access = graph->lenient_record_access};
+    rg_result r = start(graph, out, sizeof *out, "rg_declared_get");
+    if (r != RG_SUCCESS)
+        return r;
+    if (graph->status->incomplete)
+        return graph->status->error;
+    bool command = kind == RG_DECLARED_COMMAND;
+    if (kind != RG_DECLARED_RESOURCE && !command)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_declared_get: kind %d is not an rg_declared_kind",
+                          (int)kind);
+    uint32_t count = command ? graph->decl.cmd_count : graph->decl.resource_count;
+    if (index >= count)
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "rg_declared_get: index %u of graph '%s', which has "
+                          "%u declared %s", index, graph->name, count, command ? "commands" : "resources");
+    if (command)
+        declared_command(graph, index, &out->command);
+    else
+        declared_resource(graph, index, &out->resource);
+    return RG_SUCCESS;
 }

@@ -129,7 +129,7 @@ typedef struct rg__declaration {
     const rg__span *spans;
     uint32_t span_count, span_cap;
     /* User commands' accesses as the application gave them (for
-     * rg_declared_command_get; compile reads the resolved accesses). */
+     * rg_declared_get; compile reads the resolved accesses). */
     const rg_access *declared;
     uint32_t declared_count, declared_cap;
     uint32_t open_span;               /* RG__NONE when no span is open */

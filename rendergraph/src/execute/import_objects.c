@@ -22,9 +22,9 @@ static VkFlags usage_missing(const rg_graph *g, uint32_t ri, VkFlags given)
 static const char *usage_text(const rg__resource *r, VkFlags usage, char *buf)
 {
     if (r->is_texture)
-        rg_image_usage_names(usage, buf, RG__FLAGS_TEXT);
+        rg_flag_names(RG_FLAGS_IMAGE_USAGE, usage, buf, RG__FLAGS_TEXT);
     else
-        rg_buffer_usage_names(usage, buf, RG__FLAGS_TEXT);
+        rg_flag_names(RG_FLAGS_BUFFER_USAGE, usage, buf, RG__FLAGS_TEXT);
     return buf;
 }
 #define USAGE_TEXT(r, u) usage_text((r), (u), (char[RG__FLAGS_TEXT]){0})
@@ -94,18 +94,10 @@ static rg_result setter_usage(const rg_graph *graph, const char *fn, uint32_t i,
 
 static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
 
-/* Re-pointing is not a declaration change: no hash, no sticky error; a
- * per-frame call, so it starts with the message cleared like rg_execute.
- * Nothing is stored unless every check passes, so a refused object never
- * reaches an execute. */
-static rg_result texture_set_image_taken(rg_graph *graph, rg_texture texture, const rg_import_image *image)
+/* What rg_texture_set_image checks of image against texture r before its
+ * usage: the fields it requires, then the shape declared. */
+static rg_result image_fits(const rg_graph *graph, const char *fn, const rg__resource *r, const rg_import_image *image)
 {
-    static const char fn[] = "rg_texture_set_image";
-    uint32_t i = RG__NONE;
-    rg_result res = setter_import(graph, fn, true, texture.id, image, "image", &i);
-    if (res != RG_SUCCESS)
-        return res;
-    const rg__resource *r = &graph->decl.resources[i];
     const char *g = graph->name;
     const char *field = image->format == VK_FORMAT_UNDEFINED ? "format is VK_FORMAT_UNDEFINED"
                         : image->width == 0                  ? "width is 0"
@@ -134,24 +126,14 @@ static rg_result texture_set_image_taken(rg_graph *graph, rg_texture texture, co
     if (layers != r->array_layers)
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' declared %u array "
                           "layer%s, given %u", fn, g, r->name, r->array_layers, plural(r->array_layers), layers);
-    if ((res = setter_usage(graph, fn, i, image->usage)) != RG_SUCCESS)
-        return res;
-    rg__resource *w = &rg__decl_resources(graph)[i];
-    w->image = image->image;
-    w->view = image->view;
-    w->given_usage = image->usage;
-    w->given_by_setter = true;
     return RG_SUCCESS;
 }
 
-static rg_result buffer_set_buffer_taken(rg_graph *graph, rg_buffer buffer, const rg_import_buffer *buffer_desc)
+/* What rg_buffer_set_buffer checks of buffer_desc against buffer r before
+ * its usage: the fields it requires, then the size declared. */
+static rg_result buffer_fits(const rg_graph *graph, const char *fn, const rg__resource *r,
+                             const rg_import_buffer *buffer_desc)
 {
-    static const char fn[] = "rg_buffer_set_buffer";
-    uint32_t i = RG__NONE;
-    rg_result res = setter_import(graph, fn, false, buffer.id, buffer_desc, "buffer_desc", &i);
-    if (res != RG_SUCCESS)
-        return res;
-    const rg__resource *r = &graph->decl.resources[i];
     const char *g = graph->name;
     const char *field = buffer_desc->size == 0 ? "size is 0" : buffer_desc->usage == 0 ? "usage is 0" : NULL;
     if (field)
@@ -161,11 +143,39 @@ static rg_result buffer_set_buffer_taken(rg_graph *graph, rg_buffer buffer, cons
         return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: graph '%s': import '%s' declared %llu bytes, given "
                           "a buffer of %llu bytes", fn, g, r->name, (unsigned long long)r->size,
                           (unsigned long long)buffer_desc->size);
-    if ((res = setter_usage(graph, fn, i, buffer_desc->usage)) != RG_SUCCESS)
+    return RG_SUCCESS;
+}
+
+/* Both setters (fn): desc is an rg_import_image for a texture, an
+ * rg_import_buffer for a buffer (the parameter desc_name). Re-pointing is
+ * not a declaration change: no hash, no sticky error; a per-frame call, so
+ * it starts with the message cleared like rg_execute. Nothing is stored
+ * unless every check passes, so a refused object never reaches an
+ * execute. */
+static rg_result set_object_taken(rg_graph *graph, const char *fn, bool texture, uint32_t id, const void *desc,
+                                  const char *desc_name)
+{
+    uint32_t i = RG__NONE;
+    rg_result res = setter_import(graph, fn, texture, id, desc, desc_name, &i);
+    if (res != RG_SUCCESS)
+        return res;
+    const rg_import_image *image = texture ? desc : NULL;
+    const rg_import_buffer *buffer_desc = texture ? NULL : desc;
+    const rg__resource *r = &graph->decl.resources[i];
+    res = texture ? image_fits(graph, fn, r, image) : buffer_fits(graph, fn, r, buffer_desc);
+    VkFlags usage = texture ? image->usage : buffer_desc->usage;
+    if (res == RG_SUCCESS)
+        res = setter_usage(graph, fn, i, usage);
+    if (res != RG_SUCCESS)
         return res;
     rg__resource *w = &rg__decl_resources(graph)[i];
-    w->buffer = buffer_desc->buffer;
-    w->given_usage = buffer_desc->usage;
+    if (texture) {
+        w->image = image->image;
+        w->view = image->view;
+    } else {
+        w->buffer = buffer_desc->buffer;
+    }
+    w->given_usage = usage;
     w->given_by_setter = true;
     return RG_SUCCESS;
 }
@@ -174,10 +184,12 @@ static rg_result buffer_set_buffer_taken(rg_graph *graph, rg_buffer buffer, cons
 
 rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, const rg_import_image *image)
 {
-    RG__TAKEN(graph, "rg_texture_set_image", texture_set_image_taken(graph, texture, image));
+    RG__TAKEN(graph, "rg_texture_set_image",
+              set_object_taken(graph, "rg_texture_set_image", true, texture.id, image, "image"));
 }
 
 rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, const rg_import_buffer *buffer_desc)
 {
-    RG__TAKEN(graph, "rg_buffer_set_buffer", buffer_set_buffer_taken(graph, buffer, buffer_desc));
+    RG__TAKEN(graph, "rg_buffer_set_buffer",
+              set_object_taken(graph, "rg_buffer_set_buffer", false, buffer.id, buffer_desc, "buffer_desc"));
 }

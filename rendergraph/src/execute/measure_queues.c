@@ -5,9 +5,12 @@
  * and timed again; the faster way is kept, async compute only when it
  * wins by more than the noise. Each frame's time is its span on the GPU,
  * from the first batch's start to the last one's end (record_timings.c
- * reads it). This file holds the state and the decision; graph.c compiles
- * and places the other way after a frame's submission (rg__queues_switch),
- * so that a plan already handed out stays whole.
+ * reads it). This file holds the state (one rg__measure_state) and the
+ * decision; the rest of the graph tells it what happens through one
+ * function (rg__measure, an event each) and asks it one question
+ * (rg__measure_switch_due), after which graph.c compiles and places the
+ * other way (rg__queues_switch) once the frame's submission is done, so
+ * that a plan already handed out stays whole.
  */
 #include "base/device.h"
 #include "execute/stages.h"
@@ -71,82 +74,130 @@ bool rg__queues_decide(const double *async_ms, const double *single_ms, uint32_t
     return c.async;
 }
 
+/* Frees the plan a switch kept and hands the placement it spent to the
+ * device's retirement (rg__retire_release). */
+static void spent_free(rg_graph *g, rg__queue_measure *m)
+{
+    rg__free(g, m->spent_submissions);
+    rg__free(g, m->spent_cmds);
+    m->spent_submissions = NULL;
+    m->spent_cmds = NULL;
+    rg__retire_release(g);
+}
+
+static bool measured(const rg_graph *g) { return g->queue_policy == RG_QUEUE_POLICY_MEASURED; }
+
+/* The way the policy wants compiled in each state: the one compiled while
+ * timing it, the other once it is timed, the eligible queues while
+ * unmeasured, the faster one once chosen. */
+static bool wants_one_queue(const rg__queue_measure *m)
+{
+    switch (m->state) {
+    case RG__MEASURE_OTHER_WAY: return !m->one_queue;
+    case RG__MEASURE_TIMINGS_OFF: return false;
+    case RG__MEASURE_NO_TIMESTAMPS: return false;
+    case RG__MEASURE_MADE: return !m->choice.async;
+    default: return m->one_queue;
+    }
+}
+
+bool rg__measure_switch_due(const rg_graph *g)
+{
+    return measured(g) && wants_one_queue(&g->measure) != g->measure.one_queue;
+}
+
 /* The state with its reason, logged once (INFO). */
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static void say(rg_graph *g, rg_queue_choice_state state, const char *fmt, ...)
+static void say(rg_graph *g, rg__measure_state state, const char *fmt, ...)
 {
     rg__queue_measure *m = &g->measure;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(m->reason, sizeof m->reason, fmt, ap);
     va_end(ap);
-    m->choice.state = state;
+    m->state = state;
     rg__log(g, RG_LOG_INFO, "queue policy measured: %s", m->reason);
 }
 
-void rg__measure_compile_begin(rg_graph *g)
+/* Before a compile: the same declaration keeps its choice, or goes on
+ * being measured; a new one is measured afresh (a plan a switch kept
+ * stays until the next execute). */
+static void compile_begin(rg_graph *g, rg__queue_measure *m)
 {
-    rg__queue_measure *m = &g->measure;
-    if (g->queue_policy != RG_QUEUE_POLICY_MEASURED || m->hash == g->decl.hash)
-        return; /* the same declaration keeps its choice, or goes on being measured */
-    /* Measured afresh; a plan a switch kept stays until the next execute. */
-    *m = (rg__queue_measure){ .hash = g->decl.hash, .spent_submissions = m->spent_submissions,
-                              .spent_cmds = m->spent_cmds };
+    if (m->hash != g->decl.hash)
+        *m = (rg__queue_measure){ .hash = g->decl.hash, .spent_submissions = m->spent_submissions,
+                                  .spent_cmds = m->spent_cmds };
 }
 
-void rg__measure_compiled(rg_graph *g)
+/* After a compile (placed anew): what there is to measure. A switch still
+ * due stays due. */
+static void compiled(rg_graph *g, rg__queue_measure *m)
 {
-    rg__queue_measure *m = &g->measure;
-    if (g->queue_policy != RG_QUEUE_POLICY_MEASURED)
-        return;
-    m->skip = SKIP_FRAMES; /* a new compile is placed anew */
+    m->skip = SKIP_FRAMES;
     m->submit_skip = true;
-    if (m->choice.state == RG_QUEUE_CHOICE_MADE || m->no_timestamps)
+    if (m->state == RG__MEASURE_MADE || m->state == RG__MEASURE_NO_TIMESTAMPS)
         return;
     if (!m->one_queue && g->compiled->queues.batch_count <= 1) {
-        if (m->choice.state != RG_QUEUE_CHOICE_NONE || !m->reason[0])
-            say(g, RG_QUEUE_CHOICE_NONE, "every command of graph '%s' runs on the graphics queue (nothing "
+        if (m->state != RG__MEASURE_NOTHING || !m->reason[0])
+            say(g, RG__MEASURE_NOTHING, "every command of graph '%s' runs on the graphics queue (nothing "
                 "eligible for another queue it has), nothing to measure", g->name);
         return;
     }
     if (!g->timings) {
-        if (m->choice.state != RG_QUEUE_CHOICE_UNMEASURED)
-            say(g, RG_QUEUE_CHOICE_UNMEASURED, "graph '%s' has timings off (rg_graph_desc.timings, "
+        if (m->state != RG__MEASURE_TIMINGS_OFF)
+            say(g, RG__MEASURE_TIMINGS_OFF, "graph '%s' has timings off (rg_graph_desc.timings, "
                 "rg_graph_set_timings): eligible commands stay on their queues, unmeasured", g->name);
         return;
     }
-    m->choice.state = RG_QUEUE_CHOICE_MEASURING;
+    if (m->state != RG__MEASURE_OTHER_WAY)
+        m->state = RG__MEASURE_TIMING;
     snprintf(m->reason, sizeof m->reason, "measuring graph '%s' %s", g->name,
              m->one_queue ? "on one queue" : "with async compute");
 }
 
-void rg__measure_timings_off(rg_graph *g)
+static bool timing(const rg__queue_measure *m)
 {
-    rg__queue_measure *m = &g->measure;
-    if (g->queue_policy != RG_QUEUE_POLICY_MEASURED || m->choice.state != RG_QUEUE_CHOICE_MEASURING)
-        return;
-    say(g, RG_QUEUE_CHOICE_UNMEASURED, "graph '%s' had its timings turned off while measuring: eligible commands "
-        "stay on their queues, unmeasured until they are on again", g->name);
-    m->switch_due = m->one_queue; /* back to the eligible queues */
+    return m->state == RG__MEASURE_TIMING || m->state == RG__MEASURE_OTHER_WAY;
 }
 
-void rg__measure_frame(rg_graph *g, double ms)
+static void timings_off(rg_graph *g, rg__queue_measure *m)
 {
-    rg__queue_measure *m = &g->measure;
-    if (g->queue_policy != RG_QUEUE_POLICY_MEASURED || m->switch_due || m->no_timestamps ||
-        m->choice.state == RG_QUEUE_CHOICE_NONE || m->choice.state == RG_QUEUE_CHOICE_MADE)
+    if (timing(m))
+        say(g, RG__MEASURE_TIMINGS_OFF, "graph '%s' had its timings turned off while measuring: eligible "
+            "commands stay on their queues, unmeasured until they are on again", g->name);
+}
+
+/* Both ways timed: the choice, and the submissions' CPU times beside it. */
+static void decide(rg_graph *g, rg__queue_measure *m)
+{
+    char why[sizeof m->reason - RG__NAME_MAX - 16];
+    rg__queues_decide(m->ms[WAY_ASYNC], m->ms[WAY_ONE], RG_QUEUE_MEASURE_FRAMES, &m->choice, why, sizeof why);
+    if (m->submits[WAY_ASYNC] && m->submits[WAY_ONE]) {
+        double spread;
+        stats(m->submit_ms[WAY_ASYNC], m->submits[WAY_ASYNC], &m->choice.async_submit_ms, &spread);
+        stats(m->submit_ms[WAY_ONE], m->submits[WAY_ONE], &m->choice.single_submit_ms, &spread);
+        size_t len = strlen(why);
+        snprintf(why + len, sizeof why - len, "; rg_submit took %.3f and %.3f ms on the CPU",
+                 m->choice.async_submit_ms, m->choice.single_submit_ms);
+    }
+    say(g, RG__MEASURE_MADE, "graph '%s': %s", g->name, why);
+}
+
+/* A completed frame of the way compiled, while it is the way wanted. */
+static void frame_timed(rg_graph *g, rg__queue_measure *m, double ms)
+{
+    if (rg__measure_switch_due(g) || m->state == RG__MEASURE_NOTHING || m->state == RG__MEASURE_MADE ||
+        m->state == RG__MEASURE_NO_TIMESTAMPS)
         return;
     if (ms < 0.0) {
         /* A batch without timestamps: the frame cannot be timed whole. */
-        m->no_timestamps = true;
-        say(g, RG_QUEUE_CHOICE_UNMEASURED, "a queue of graph '%s' has no timestamps (timestampValidBits 0): "
+        say(g, RG__MEASURE_NO_TIMESTAMPS, "a queue of graph '%s' has no timestamps (timestampValidBits 0): "
             "eligible commands stay on their queues, unmeasured", g->name);
-        m->switch_due = m->one_queue;
         return;
     }
-    m->choice.state = RG_QUEUE_CHOICE_MEASURING; /* timings were turned on after compile */
+    m->state = RG__MEASURE_TIMING; /* timings were turned on after compile */
     if (m->skip > 0) {
         m->skip--;
         return;
@@ -156,29 +207,19 @@ void rg__measure_frame(rg_graph *g, double ms)
         m->ms[way][m->count[way]++] = ms;
     if (m->count[way] < RG_QUEUE_MEASURE_FRAMES)
         return;
-    if (m->count[!way] < RG_QUEUE_MEASURE_FRAMES) {
-        m->switch_due = true; /* this way timed (async compute first): the other next */
-        return;
-    }
-    char why[sizeof m->reason - RG__NAME_MAX - 16];
-    bool async = rg__queues_decide(m->ms[WAY_ASYNC], m->ms[WAY_ONE], RG_QUEUE_MEASURE_FRAMES, &m->choice, why,
-                                   sizeof why);
-    if (m->submits[WAY_ASYNC] && m->submits[WAY_ONE]) {
-        double spread;
-        stats(m->submit_ms[WAY_ASYNC], m->submits[WAY_ASYNC], &m->choice.async_submit_ms, &spread);
-        stats(m->submit_ms[WAY_ONE], m->submits[WAY_ONE], &m->choice.single_submit_ms, &spread);
-        size_t len = strlen(why);
-        snprintf(why + len, sizeof why - len, "; rg_submit took %.3f and %.3f ms on the CPU",
-                 m->choice.async_submit_ms, m->choice.single_submit_ms);
-    }
-    say(g, RG_QUEUE_CHOICE_MADE, "graph '%s': %s", g->name, why);
-    m->switch_due = async == m->one_queue;
+    if (m->count[!way] < RG_QUEUE_MEASURE_FRAMES)
+        m->state = RG__MEASURE_OTHER_WAY; /* this way timed (async compute first): the other next */
+    else
+        decide(g, m);
 }
 
-void rg__measure_executing(rg_graph *g)
+/* A frame begins: the plan a switch kept ends here; a switch due for a
+ * few frames without a submission the graph saw is warned of once (a
+ * forgotten retire point). */
+static void execute(rg_graph *g, rg__queue_measure *m)
 {
-    rg__queue_measure *m = &g->measure;
-    if (!m->switch_due || ++m->due_frames != DUE_FRAMES)
+    spent_free(g, m);
+    if (!rg__measure_switch_due(g) || ++m->due_frames != DUE_FRAMES)
         return;
     rg__log(g, RG_LOG_WARNING, "graph '%s': the measured queue policy would compile %s after a frame's submission, "
             "but %u frames were recorded since with neither rg_submit nor rg_graph_set_retire_point: a graph whose "
@@ -186,10 +227,9 @@ void rg__measure_executing(rg_graph *g)
             m->one_queue ? "with async compute" : "on one queue", m->due_frames);
 }
 
-void rg__measure_submit(rg_graph *g, double ms)
+static void submitted(rg__queue_measure *m, double ms)
 {
-    rg__queue_measure *m = &g->measure;
-    if (g->queue_policy != RG_QUEUE_POLICY_MEASURED || m->choice.state != RG_QUEUE_CHOICE_MEASURING)
+    if (!timing(m))
         return;
     if (m->submit_skip) {
         m->submit_skip = false;
@@ -200,13 +240,39 @@ void rg__measure_submit(rg_graph *g, double ms)
         m->submit_ms[way][m->submits[way]++] = ms;
 }
 
-void rg__measure_spent_free(rg_graph *g)
+/* The other way is compiled next: it is timed if the way before was. */
+static void switched(rg_graph *g, rg__queue_measure *m, rg_submission *submissions, VkCommandBuffer *cmds)
 {
-    rg__free(g, g->measure.spent_submissions);
-    rg__free(g, g->measure.spent_cmds);
-    g->measure.spent_submissions = NULL;
-    g->measure.spent_cmds = NULL;
-    rg__retire_release(g);
+    spent_free(g, m);
+    m->spent_submissions = submissions;
+    m->spent_cmds = cmds;
+    m->due_frames = 0;
+    m->one_queue = !m->one_queue;
+    if (m->state == RG__MEASURE_OTHER_WAY)
+        m->state = RG__MEASURE_TIMING;
+}
+
+void rg__measure(rg_graph *g, rg__measure_event e)
+{
+    rg__queue_measure *m = &g->measure;
+    if (e.kind == RG__WHEN_EXECUTE || e.kind == RG__WHEN_DESTROY) {
+        if (e.kind == RG__WHEN_EXECUTE)
+            execute(g, m);
+        else
+            spent_free(g, m);
+        return; /* whatever the policy: a plan kept before it changed is freed */
+    }
+    if (!measured(g))
+        return;
+    switch (e.kind) {
+    case RG__WHEN_COMPILE_BEGIN: compile_begin(g, m); break;
+    case RG__WHEN_COMPILED: compiled(g, m); break;
+    case RG__WHEN_TIMINGS_OFF: timings_off(g, m); break;
+    case RG__WHEN_FRAME_TIMED: frame_timed(g, m, e.ms); break;
+    case RG__WHEN_SUBMITTED: submitted(m, e.ms); break;
+    case RG__WHEN_SWITCHED: switched(g, m, e.submissions, e.cmds); break;
+    default: break;
+    }
 }
 
 rg_result rg_queue_choice_get(const rg_graph *graph, rg_queue_choice *out)
@@ -223,11 +289,17 @@ rg_result rg_queue_choice_get(const rg_graph *graph, rg_queue_choice *out)
                                                                 : "the queue policy is eligible" };
         return RG_SUCCESS;
     }
-    *out = m->choice;
-    if (m->choice.state != RG_QUEUE_CHOICE_MADE) {
-        out->async = !m->one_queue;
-        out->frames = m->count[m->one_queue ? WAY_ONE : WAY_ASYNC];
+    static const rg_queue_choice_state public_state[] = {
+        [RG__MEASURE_NOTHING] = RG_QUEUE_CHOICE_NONE,          [RG__MEASURE_TIMING] = RG_QUEUE_CHOICE_MEASURING,
+        [RG__MEASURE_OTHER_WAY] = RG_QUEUE_CHOICE_MEASURING,   [RG__MEASURE_TIMINGS_OFF] = RG_QUEUE_CHOICE_UNMEASURED,
+        [RG__MEASURE_NO_TIMESTAMPS] = RG_QUEUE_CHOICE_UNMEASURED, [RG__MEASURE_MADE] = RG_QUEUE_CHOICE_MADE,
+    };
+    if (m->state == RG__MEASURE_MADE) {
+        *out = m->choice;
+    } else {
+        *out = (rg_queue_choice){ .async = !m->one_queue, .frames = m->count[m->one_queue ? WAY_ONE : WAY_ASYNC] };
     }
+    out->state = public_state[m->state];
     out->reason = m->reason;
     return RG_SUCCESS;
 }

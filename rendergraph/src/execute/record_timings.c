@@ -144,7 +144,7 @@ void rg__timings_frame_begin(rg_graph *g, rg__timing_frames *f)
             break;
         g->dev->vk.ResetEvent(g->dev->device, t->events[oldest]);
         f->slot_frame[oldest] = 0;
-        rg__measure_frame(g, span);
+        rg__measure(g, (rg__measure_event){.kind = RG__WHEN_FRAME_TIMED, .ms = span});
     }
     f->frames++;
     for (uint32_t s = 0; s < RG__TIMING_FRAMES; s++) {

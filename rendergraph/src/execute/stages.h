@@ -84,24 +84,29 @@ rg_result rg__set_retire_point(rg_graph *g, VkSemaphore timeline, uint64_t value
 
 /* -------------------------------------------------------- measured queues */
 
-/* The measured queue policy (measure_queues.c). Before a compile: a new
- * declaration is measured afresh, with async compute first. After it: the
- * state for what was compiled. Per completed frame: its time on the GPU
- * (< 0: a batch was not timed), which may make the other way due. */
-void rg__measure_compile_begin(rg_graph *g);
-void rg__measure_compiled(rg_graph *g);
-void rg__measure_frame(rg_graph *g, double ms);
-/* Timings turned off: a measurement under way stops, back to the eligible
- * queues at the next submission. */
-void rg__measure_timings_off(rg_graph *g);
-/* A frame begins: a switch due for a few frames without a
- * submission the graph saw is warned of once (a forgotten retire point). */
-void rg__measure_executing(rg_graph *g);
-/* rg_submit's time on the CPU for a frame of the way compiled now. */
-void rg__measure_submit(rg_graph *g, double ms);
-/* Frees the plan a switch kept readable (rg__queue_measure) and hands the
- * placement it spent to the device's retirement (rg__retire_release). */
-void rg__measure_spent_free(rg_graph *g);
+/* The measured queue policy (measure_queues.c): what happens to the graph
+ * (RG__WHEN_*), told as it happens, each event moving the policy's state; and the one
+ * question the conductor asks after a submission. */
+typedef enum rg__measure_event_kind {
+    RG__WHEN_COMPILE_BEGIN,        /* a new declaration is measured afresh, async compute first */
+    RG__WHEN_COMPILED,             /* the state for the way compiled */
+    RG__WHEN_TIMINGS_OFF,          /* a measurement under way stops: the eligible queues next */
+    RG__WHEN_FRAME_TIMED,          /* ms: a completed frame's time on the GPU (< 0: a batch not timed) */
+    RG__WHEN_EXECUTE,              /* a frame begins: the plan a switch kept is freed (rg__retire_release) */
+    RG__WHEN_SUBMITTED,            /* ms: rg_submit's time on the CPU for a frame of the way compiled */
+    RG__WHEN_SWITCHED,             /* the other way is compiled next; the plan just submitted is kept */
+    RG__WHEN_DESTROY,              /* the graph or its device goes: the kept plan is freed */
+} rg__measure_event_kind;
+typedef struct rg__measure_event {
+    rg__measure_event_kind kind;
+    double ms;
+    rg_submission *submissions;       /* SWITCHED: the plan to keep until the next execute */
+    VkCommandBuffer *cmds;
+} rg__measure_event;
+void rg__measure(rg_graph *g, rg__measure_event event);
+/* Whether the way compiled is not the way the policy wants now: graph.c
+ * compiles the other way after the frame's submission. */
+bool rg__measure_switch_due(const rg_graph *g);
 /* The choice from n frames each way (pure): *out and the log's sentence;
  * returns whether async compute is kept. */
 bool rg__queues_decide(const double *async_ms, const double *single_ms, uint32_t n, rg_queue_choice *out,

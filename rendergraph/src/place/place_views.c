@@ -275,28 +275,36 @@ static VkRenderingAttachmentInfo instance_attachment(const rg_graph *g, const rg
     return info;
 }
 
+/* out's VkRenderingInfo over its attachments: the area and layers of
+ * span, color_count colors, and out->depth as the depth and the stencil
+ * attachment where `depth` (NULL: none) has those aspects. */
+static void rendering_info(const rg__span *span, uint32_t color_count, const rg__resource *depth,
+                           rg_span_rendering *out)
+{
+    VkImageAspectFlags aspects = depth ? depth->aspects : 0;
+    out->info = (VkRenderingInfo){
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = span->area,
+        .layerCount = span->layer_count,
+        .colorAttachmentCount = color_count,
+        .pColorAttachments = out->colors,
+        .pDepthAttachment = (aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ? &out->depth : NULL,
+        .pStencilAttachment = (aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ? &out->depth : NULL,
+    };
+}
+
 static void instance_rendering(const rg_graph *g, const rg__span_views *views, const rg__instance *in,
                                rg_span_rendering *out)
 {
     const rg__span *first = &g->decl.spans[g->compiled->merge.instance_spans[in->first]];
     for (uint32_t u = 0; u < in->color_count; u++)
         out->colors[u] = instance_attachment(g, views, &in->colors[u], false);
-    bool has_depth = false, has_stencil = false;
+    const rg__resource *depth = NULL;
     if (in->has_depth) {
-        const rg__resource *r = &g->decl.resources[in->depth.resource];
+        depth = &g->decl.resources[in->depth.resource];
         out->depth = instance_attachment(g, views, &in->depth, true);
-        has_depth = (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
-        has_stencil = (r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
     }
-    out->info = (VkRenderingInfo){
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = first->area,
-        .layerCount = first->layer_count,
-        .colorAttachmentCount = in->color_count,
-        .pColorAttachments = out->colors,
-        .pDepthAttachment = has_depth ? &out->depth : NULL,
-        .pStencilAttachment = has_stencil ? &out->depth : NULL,
-    };
+    rendering_info(first, in->color_count, depth, out);
 }
 
 void rg__span_rendering(const rg_graph *g, const rg__span_views *views, uint32_t s, rg_span_rendering *out)
@@ -317,23 +325,13 @@ void rg__span_rendering(const rg_graph *g, const rg__span_views *views, uint32_t
         out->colors[c] = attachment_info(sv, &d->colors[c], c, RG__SLOT_RESOLVE(c),
                                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    bool has_depth = false, has_stencil = false;
+    const rg__resource *depth = NULL;
     if (d->depth.texture.id) {
-        const rg__resource *r = &g->decl.resources[rg__texture_index(g, d->depth.texture)];
+        depth = &g->decl.resources[rg__texture_index(g, d->depth.texture)];
         VkImageLayout layout = d->depth_read_only ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
                                                   : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
         out->depth = attachment_info(sv, &d->depth, RG__SLOT_DEPTH, RG__SLOT_DEPTH_RESOLVE, layout,
                                      VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
-        has_depth = (r->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
-        has_stencil = (r->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
     }
-    out->info = (VkRenderingInfo){
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = span->area,
-        .layerCount = span->layer_count,
-        .colorAttachmentCount = d->color_count,
-        .pColorAttachments = out->colors,
-        .pDepthAttachment = has_depth ? &out->depth : NULL,
-        .pStencilAttachment = has_stencil ? &out->depth : NULL,
-    };
+    rendering_info(span, d->color_count, depth, out);
 }

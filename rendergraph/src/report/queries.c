@@ -9,6 +9,7 @@
 #include "compile/stages.h"
 #include "base/device.h"
 #include "execute/stages.h"
+#include "report/stages.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -16,12 +17,26 @@
 static bool compiled(const rg_graph *g) { return g && g->status->state != RG__FAILED && g->status->state >= RG__COMPILED; }
 static bool placed(const rg_graph *g) { return g && g->status->state == RG__PLACED; }
 
-/* What every rg_result query checks first, after its graph: out given (then
- * zeroed) and the graph compiled. */
-static rg_result start(const rg_graph *g, void *out, size_t size, const char *what)
+/* The checks every query and report makes first (report/stages.h). */
+
+bool rg__query_compiled(const rg_graph *g, const char *what) { return g && rg__graph_live(g, what) && compiled(g); }
+
+rg_result rg__query_begin(const rg_graph *g, const char *what, const void *arg, const char *name)
 {
-    if (!out)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: out is NULL", what);
+    if (!g)
+        return RG_ERROR_INVALID_ARGUMENT;
+    if (!rg__graph_live(g, what))
+        return RG_ERROR_INVALID_HANDLE;
+    if (!arg)
+        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, name);
+    return RG_SUCCESS;
+}
+
+rg_result rg__query_start(const rg_graph *g, const char *what, void *out, size_t size)
+{
+    rg_result r = rg__query_begin(g, what, out, "out");
+    if (r != RG_SUCCESS)
+        return r;
     memset(out, 0, size);
     if (!compiled(g))
         return rg__report(g, RG_ERROR_NOT_COMPILED, "%s: graph '%s' is not compiled", what, g->name);
@@ -42,27 +57,26 @@ static rg_result bad_index(const rg_graph *g, const char *what, uint32_t index, 
                       index, g->name, count, items);
 }
 
-/* start() for item `index` of a list of count(g) (a public count call);
- * a NULL graph refused too. */
-static rg_result start_item(const rg_graph *g, void *out, size_t size, const char *what, uint32_t index,
-                            uint32_t (*count)(const rg_graph *), const char *items)
+/* A get call (what) of item `index` of a list: rg__query_start(), the
+ * index checked against count(g) (the list's public count call; its items
+ * called `items`), then fill(g, index, out) writes the item's info. */
+static rg_result get_item(const rg_graph *g, const char *what, uint32_t index, void *out, size_t size,
+                          uint32_t (*count)(const rg_graph *), const char *items,
+                          void (*fill)(const rg_graph *, uint32_t, void *))
 {
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = start(g, out, size, what);
+    rg_result r = rg__query_start(g, what, out, size);
     if (r == RG_SUCCESS && index >= count(g))
         r = bad_index(g, what, index, count(g), items);
+    if (r == RG_SUCCESS)
+        fill(g, index, out);
     return r;
 }
 
-/* start() for a command's query (a NULL graph refused too); sets the
- * command's index. */
+/* rg__query_start() for a command's query; sets the command's index. */
 static rg_result start_command(const rg_graph *g, void *out, size_t size, const char *what, rg_command command,
                                uint32_t *i)
 {
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = start(g, out, size, what);
+    rg_result r = rg__query_start(g, what, out, size);
     if (r != RG_SUCCESS)
         return r;
     *i = rg__command_index(g, command);
@@ -73,9 +87,7 @@ static rg_result start_command(const rg_graph *g, void *out, size_t size, const 
 
 bool rg_happens_before(const rg_graph *graph, rg_command a, rg_command b)
 {
-    if (graph && !rg__graph_live(graph, "rg_happens_before"))
-        return false;
-    if (!compiled(graph))
+    if (!rg__query_compiled(graph, "rg_happens_before"))
         return false;
     uint32_t ia = rg__command_index(graph, a), ib = rg__command_index(graph, b);
     if (ia == RG__NONE || ib == RG__NONE)
@@ -98,8 +110,6 @@ uint32_t rg_execution_order(const rg_graph *graph, const rg_command **order)
 
 rg_result rg_command_get_info(const rg_graph *graph, rg_command command, rg_command_info *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_command_get_info"))
-        return RG_ERROR_INVALID_HANDLE;
     uint32_t i = RG__NONE;
     rg_result r = start_command(graph, out, sizeof *out, "rg_command_get_info", command, &i);
     if (r != RG_SUCCESS)
@@ -125,8 +135,6 @@ static VkFormat att_format(const rg_graph *g, const rg__inst_att *att)
 
 rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg_command_rendering *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_command_get_rendering"))
-        return RG_ERROR_INVALID_HANDLE;
     uint32_t i = RG__NONE;
     rg_result r = start_command(graph, out, sizeof *out, "rg_command_get_rendering", command, &i);
     if (r != RG_SUCCESS)
@@ -166,7 +174,7 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
         out->samples = d->samples;
     }
     /* FNV-1a over the fields a pipeline depends on, not the instance's
-     * index (padding zeroed by start()): equal states, equal keys. */
+     * index (padding zeroed by rg__query_start()): equal states, equal keys. */
     uint64_t h = 0xcbf29ce484222325ull;
     const unsigned char *b = (const unsigned char *)out;
     for (size_t k = offsetof(rg_command_rendering, merged); k < offsetof(rg_command_rendering, key); k++)
@@ -178,8 +186,6 @@ rg_result rg_command_get_rendering(const rg_graph *graph, rg_command command, rg
 rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, rg_texture texture,
                                     rg_local_read_info *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_command_get_local_read"))
-        return RG_ERROR_INVALID_HANDLE;
     uint32_t i = RG__NONE;
     rg_result r = start_command(graph, out, sizeof *out, "rg_command_get_local_read", command, &i);
     if (r != RG_SUCCESS)
@@ -214,38 +220,32 @@ rg_result rg_command_get_local_read(const rg_graph *graph, rg_command command, r
 
 uint32_t rg_merge_count(const rg_graph *graph)
 {
-    if (graph && !rg__graph_live(graph, "rg_merge_count"))
-        return 0;
-    return compiled(graph) ? graph->compiled->merge.merge_count : 0;
+    return rg__query_compiled(graph, "rg_merge_count") ? graph->compiled->merge.merge_count : 0;
+}
+
+static void merge_info(const rg_graph *g, uint32_t index, void *info)
+{
+    const rg__merge_note *n = &g->compiled->merge.merges[index];
+    rg_merge_info *out = info;
+    out->first = (rg_command){rg__make_id(g, g->decl.spans[n->first].begin_cmd)};
+    out->second = (rg_command){rg__make_id(g, g->decl.spans[n->second].begin_cmd)};
+    out->merged = n->reason[0] == '\0';
+    out->reason = n->reason;
 }
 
 rg_result rg_merge_get(const rg_graph *graph, uint32_t index, rg_merge_info *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_merge_get"))
-        return RG_ERROR_INVALID_HANDLE;
-    rg_result r = start_item(graph, out, sizeof *out, "rg_merge_get", index, rg_merge_count, "merge notes");
-    if (r != RG_SUCCESS)
-        return r;
-    const rg__merge_note *n = &graph->compiled->merge.merges[index];
-    out->first = (rg_command){rg__make_id(graph, graph->decl.spans[n->first].begin_cmd)};
-    out->second = (rg_command){rg__make_id(graph, graph->decl.spans[n->second].begin_cmd)};
-    out->merged = n->reason[0] == '\0';
-    out->reason = n->reason;
-    return RG_SUCCESS;
+    return get_item(graph, "rg_merge_get", index, out, sizeof *out, rg_merge_count, "merge notes", merge_info);
 }
 
 uint32_t rg_barrier_count(const rg_graph *graph)
 {
-    if (graph && !rg__graph_live(graph, "rg_barrier_count"))
-        return 0;
-    return compiled(graph) ? rg__sync_of(graph)->barrier_count : 0;
+    return rg__query_compiled(graph, "rg_barrier_count") ? rg__sync_of(graph)->barrier_count : 0;
 }
 
 const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index)
 {
-    if (graph && !rg__graph_live(graph, "rg_barrier_get"))
-        return NULL;
-    if (!compiled(graph) || index >= rg__sync_of(graph)->barrier_count)
+    if (!rg__query_compiled(graph, "rg_barrier_get") || index >= rg__sync_of(graph)->barrier_count)
         return NULL;
     return &rg__sync_of(graph)->infos[index];
 }
@@ -264,28 +264,29 @@ bool rg_texture_history_valid(const rg_graph *graph, rg_texture previous)
 
 bool rg_texture_is_transient(const rg_graph *graph, rg_texture texture)
 {
-    if (graph && !rg__graph_live(graph, "rg_texture_is_transient"))
-        return false;
-    if (!compiled(graph))
+    if (!rg__query_compiled(graph, "rg_texture_is_transient"))
         return false;
     uint32_t i = rg__texture_index(graph, texture);
     return i != RG__NONE && rg__transient(graph, i);
 }
 
-/* Resource i of a compiled graph: the declaration, compile's results and
- * the placement's (when placed). */
-static void fill_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
+/* The rg_resource_info of resource i of a compiled graph: the
+ * declaration, compile's results and the placement's (when placed). */
+static void resource_info_of(const rg_graph *g, uint32_t i, void *info)
 {
     const rg__resource *r = &g->decl.resources[i];
-    bool texture = r->is_texture;
+    rg_resource_info *out = info;
+    /* The shape: a texture's fields from t, a buffer's from b, the other
+     * kind's from a resource of zeroes. */
+    static const rg__resource none;
+    const rg__resource *t = r->is_texture ? r : &none, *b = r->is_texture ? &none : r;
+    uint32_t id = rg__make_id(g, i);
     *out = (rg_resource_info){ .name = r->name, .imported = r->imported, .transient = rg__transient(g, i),
                                .first_use = rg__first_use(g, i), .last_use = rg__last_use(g, i),
-                               .memory_type = RG__NONE, .pool = RG__NONE };
-    if (texture)
-        out->texture = (rg_texture){rg__make_id(g, i)};
-    else
-        out->buffer = (rg_buffer){rg__make_id(g, i)};
-    out->kind = rg__resource_kind(r);
+                               .format = t->format, .width = t->width, .height = t->height,
+                               .mip_levels = t->mip_levels, .array_layers = t->array_layers, .samples = t->samples,
+                               .size = b->size, .texture = {r->is_texture ? id : 0}, .buffer = {r->is_texture ? 0 : id},
+                               .kind = rg__resource_kind(r), .memory_type = RG__NONE, .pool = RG__NONE };
     if (placed(g)) {
         rg__mem_placement placed_at = rg__placed_memory(g, i);
         const rg__mem_placement *m = &placed_at;
@@ -300,16 +301,6 @@ static void fill_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
             out->memory_offset = m->offset;
         }
     }
-    if (texture) {
-        out->format = r->format;
-        out->width = r->width;
-        out->height = r->height;
-        out->mip_levels = r->mip_levels;
-        out->array_layers = r->array_layers;
-        out->samples = r->samples;
-    } else {
-        out->size = r->size;
-    }
     if (!r->imported) {
         out->image_usage = rg__image_usage(g, i);
         out->buffer_usage = r->buffer_usage;
@@ -318,35 +309,26 @@ static void fill_info(const rg_graph *g, uint32_t i, rg_resource_info *out)
 
 static rg_result resource_info(const rg_graph *g, uint32_t id, bool texture, rg_resource_info *out)
 {
-    if (!g)
-        return RG_ERROR_INVALID_ARGUMENT;
     const char *what = texture ? "rg_texture_get_info" : "rg_buffer_get_info";
-    rg_result res = start(g, out, sizeof *out, what);
+    rg_result res = rg__query_start(g, what, out, sizeof *out);
     if (res != RG_SUCCESS)
         return res;
     uint32_t i = texture ? rg__texture_index(g, (rg_texture){id}) : rg__buffer_index(g, (rg_buffer){id});
     if (i == RG__NONE)
         return bad_handle(g, what, texture ? "texture" : "buffer", id);
-    fill_info(g, i, out);
+    resource_info_of(g, i, out);
     return RG_SUCCESS;
 }
 
 uint32_t rg_resource_count(const rg_graph *graph)
 {
-    if (graph && !rg__graph_live(graph, "rg_resource_count"))
-        return 0;
-    return compiled(graph) ? graph->decl.resource_count : 0;
+    return rg__query_compiled(graph, "rg_resource_count") ? graph->decl.resource_count : 0;
 }
 
 rg_result rg_resource_get(const rg_graph *graph, uint32_t index, rg_resource_info *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_resource_get"))
-        return RG_ERROR_INVALID_HANDLE;
-    rg_result r = start_item(graph, out, sizeof *out, "rg_resource_get", index, rg_resource_count, "resources");
-    if (r != RG_SUCCESS)
-        return r;
-    fill_info(graph, index, out);
-    return RG_SUCCESS;
+    return get_item(graph, "rg_resource_get", index, out, sizeof *out, rg_resource_count, "resources",
+                    resource_info_of);
 }
 
 VkExtent2D rg_texture_extent(const rg_graph *graph, rg_texture texture)
@@ -361,15 +343,11 @@ VkExtent2D rg_texture_extent(const rg_graph *graph, rg_texture texture)
 
 rg_result rg_texture_get_info(const rg_graph *graph, rg_texture texture, rg_resource_info *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_texture_get_info"))
-        return RG_ERROR_INVALID_HANDLE;
     return resource_info(graph, texture.id, true, out);
 }
 
 rg_result rg_buffer_get_info(const rg_graph *graph, rg_buffer buffer, rg_resource_info *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_buffer_get_info"))
-        return RG_ERROR_INVALID_HANDLE;
     return resource_info(graph, buffer.id, false, out);
 }
 
@@ -377,18 +355,12 @@ rg_result rg_buffer_get_info(const rg_graph *graph, rg_buffer buffer, rg_resourc
 
 uint32_t rg_span_count(const rg_graph *graph)
 {
-    if (graph && !rg__graph_live(graph, "rg_span_count"))
-        return 0;
-    return compiled(graph) ? graph->decl.span_count : 0;
+    return rg__query_compiled(graph, "rg_span_count") ? graph->decl.span_count : 0;
 }
 
 rg_result rg_span_get_rendering(const rg_graph *graph, uint32_t span, rg_span_rendering *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_span_get_rendering"))
-        return RG_ERROR_INVALID_HANDLE;
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    rg_result r = start(graph, out, sizeof *out, "rg_span_get_rendering");
+    rg_result r = rg__query_start(graph, "rg_span_get_rendering", out, sizeof *out);
     if (r != RG_SUCCESS)
         return r;
     if (!placed(graph) || !graph->placement->on_device)
@@ -479,43 +451,40 @@ VkBuffer rg_buffer_handle(const rg_graph *graph, rg_buffer buffer)
 
 uint32_t rg_batch_count(const rg_graph *graph)
 {
-    if (graph && !rg__graph_live(graph, "rg_batch_count"))
-        return 0;
-    return compiled(graph) ? graph->compiled->queues.batch_count : 0;
+    return rg__query_compiled(graph, "rg_batch_count") ? graph->compiled->queues.batch_count : 0;
+}
+
+static void batch_info(const rg_graph *g, uint32_t batch, void *info)
+{
+    const rg__batch *b = &g->compiled->queues.batches[batch];
+    rg_batch_info *out = info;
+    *out = (rg_batch_info){.queue = b->queue, .first = b->first, .last = b->last, .signal = b->signal};
+    for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
+        if (b->waits_on[r])
+            out->waits[out->wait_count++] = (rg_batch_wait){(rg_queue)r, b->wait[r].batch, rg__wait_stage(g, batch, r)};
 }
 
 rg_result rg_batch_get(const rg_graph *graph, uint32_t batch, rg_batch_info *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_batch_get"))
-        return RG_ERROR_INVALID_HANDLE;
-    rg_result res = start_item(graph, out, sizeof *out, "rg_batch_get", batch, rg_batch_count, "batches");
-    if (res != RG_SUCCESS)
-        return res;
-    const rg__batch *b = &graph->compiled->queues.batches[batch];
-    *out = (rg_batch_info){.queue = b->queue, .first = b->first, .last = b->last, .signal = b->signal};
-    for (uint32_t r = 0; r < RG_QUEUE_COUNT; r++)
-        if (b->waits_on[r])
-            out->waits[out->wait_count++] = (rg_batch_wait){(rg_queue)r, b->wait[r].batch, rg__wait_stage(graph, batch, r)};
-    return RG_SUCCESS;
+    return get_item(graph, "rg_batch_get", batch, out, sizeof *out, rg_batch_count, "batches", batch_info);
 }
 
 uint32_t rg_queue_note_count(const rg_graph *graph)
 {
-    if (graph && !rg__graph_live(graph, "rg_queue_note_count"))
-        return 0;
-    return compiled(graph) ? graph->compiled->queues.note_count : 0;
+    return rg__query_compiled(graph, "rg_queue_note_count") ? graph->compiled->queues.note_count : 0;
+}
+
+static void queue_note_info(const rg_graph *g, uint32_t index, void *info)
+{
+    const rg__queue_note *n = &g->compiled->queues.notes[index];
+    rg_queue_note *out = info;
+    *out = (rg_queue_note){{rg__make_id(g, n->cmd)}, g->decl.cmds[n->cmd].queue, n->reason};
 }
 
 rg_result rg_queue_note_get(const rg_graph *graph, uint32_t index, rg_queue_note *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_queue_note_get"))
-        return RG_ERROR_INVALID_HANDLE;
-    rg_result r = start_item(graph, out, sizeof *out, "rg_queue_note_get", index, rg_queue_note_count, "queue notes");
-    if (r != RG_SUCCESS)
-        return r;
-    const rg__queue_note *n = &graph->compiled->queues.notes[index];
-    *out = (rg_queue_note){{rg__make_id(graph, n->cmd)}, graph->decl.cmds[n->cmd].queue, n->reason};
-    return RG_SUCCESS;
+    return get_item(graph, "rg_queue_note_get", index, out, sizeof *out, rg_queue_note_count, "queue notes",
+                    queue_note_info);
 }
 
 /* ---------------------------------------------------------------- chunks */

@@ -11,9 +11,7 @@
 #include "compile/stages.h"
 #include "base/names.h"
 #include "place/results.h" /* the barriers placement planned, where it did */
-
-#include <errno.h>
-#include <string.h>
+#include "report/stages.h"
 
 /* Names are user text: keep them inside the quotes. */
 static void put_label(FILE *f, const char *s)
@@ -206,21 +204,14 @@ static void write_graph(FILE *f, const rg_graph *g)
 
 rg_result rg_write_dot(const rg_graph *graph, const char *path)
 {
-    if (graph && !rg__graph_live(graph, "rg_write_dot"))
-        return RG_ERROR_INVALID_HANDLE;
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    const rg_graph *g = graph;
-    if (!path)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_write_dot: path is NULL");
-    if (g->status->state == RG__FAILED || g->status->state < RG__COMPILED)
-        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_write_dot: graph '%s' is not compiled", g->name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return rg__report(g, RG_ERROR_IO, "rg_write_dot: could not open '%s' for writing: %s", path, strerror(errno));
-    write_graph(f, g);
-    bool failed = ferror(f) != 0;
-    if (fclose(f) != 0 || failed)
-        return rg__report(g, RG_ERROR_IO, "rg_write_dot: writing '%s' failed", path);
-    return RG_SUCCESS;
+    rg_result r = rg__query_begin(graph, "rg_write_dot", path, "path");
+    if (r != RG_SUCCESS)
+        return r;
+    if (graph->status->state == RG__FAILED || graph->status->state < RG__COMPILED)
+        return rg__report(graph, RG_ERROR_NOT_COMPILED, "rg_write_dot: graph '%s' is not compiled", graph->name);
+    FILE *f = NULL;
+    if ((r = rg__report_open(graph, "rg_write_dot", path, &f)) != RG_SUCCESS)
+        return r;
+    write_graph(f, graph);
+    return rg__report_close(graph, "rg_write_dot", path, f);
 }

@@ -53,9 +53,9 @@ static const char *usage_text(const rg_graph *g, uint32_t ri, char *buf, size_t 
     if (!rg__creates(g, ri))
         return NULL;
     if (r->is_texture)
-        rg_image_usage_names(rg__image_usage(g, ri), buf, size);
+        rg_flag_names(RG_FLAGS_IMAGE_USAGE, rg__image_usage(g, ri), buf, size);
     else
-        rg_buffer_usage_names(r->buffer_usage, buf, size);
+        rg_flag_names(RG_FLAGS_BUFFER_USAGE, r->buffer_usage, buf, size);
     return buf;
 }
 
@@ -67,7 +67,9 @@ static bool aliases(const rg__mem_plan *p, uint32_t a, uint32_t b)
            x->offset < y->offset + y->size && y->offset < x->offset + x->size;
 }
 
-static rg_result open_for(const rg_graph *graph, const char *what, const char *path, FILE **f)
+/* The reports' files, this one's and the DOT file's (report/stages.h). */
+
+rg_result rg__report_open(const rg_graph *graph, const char *what, const char *path, FILE **f)
 {
     *f = fopen(path, "w");
     if (!*f)
@@ -76,7 +78,7 @@ static rg_result open_for(const rg_graph *graph, const char *what, const char *p
     return RG_SUCCESS;
 }
 
-static rg_result finish(const rg_graph *graph, const char *what, const char *path, FILE *f)
+rg_result rg__report_close(const rg_graph *graph, const char *what, const char *path, FILE *f)
 {
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad)
@@ -106,17 +108,16 @@ static rg_result traffic_of(const rg_graph *graph, const char *what, traffic *t)
     return RG_SUCCESS;
 }
 
-/* What every report checks first: a graph, the output given (named
- * `arg`) and the graph placed; *plan its plan and, with t, the tile
- * traffic in *t. */
+/* What every report checks first: a graph that lives, the output given
+ * (named `arg`: rg__query_begin) and the graph placed; *plan its plan and,
+ * with t, the tile traffic in *t. */
 static rg_result report_begin(const rg_graph *graph, const char *what, const void *output, const char *arg,
                               const rg__mem_plan **plan, traffic *t)
 {
     *plan = NULL;
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    if (!output)
-        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what, arg);
+    rg_result r = rg__query_begin(graph, what, output, arg);
+    if (r != RG_SUCCESS)
+        return r;
     if (graph->status->state != RG__PLACED)
         return rg__report(graph, RG_ERROR_NOT_PLACED, "%s: graph '%s' is not placed", what, graph->name);
     *plan = &graph->placement->plan;
@@ -273,8 +274,6 @@ static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
 
 rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_memory_report_print"))
-        return RG_ERROR_INVALID_HANDLE;
     const rg__mem_plan *p;
     traffic tr;
     rg_result r = report_begin(graph, "rg_memory_report_print", out, "out", &p, &tr);
@@ -396,15 +395,13 @@ static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
 
 rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 {
-    if (graph && !rg__graph_live(graph, "rg_memory_report_json"))
-        return RG_ERROR_INVALID_HANDLE;
     const rg__mem_plan *p;
     traffic tr;
     rg_result r = report_begin(graph, "rg_memory_report_json", path, "path", &p, &tr);
     if (r != RG_SUCCESS)
         return r;
     FILE *f = NULL;
-    r = open_for(graph, "rg_memory_report_json", path, &f);
+    r = rg__report_open(graph, "rg_memory_report_json", path, &f);
     if (r != RG_SUCCESS) {
         rg__free(graph, tr.per);
         return r;
@@ -463,7 +460,7 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
             (unsigned long long)t->pooled, (unsigned long long)t->unaliased, (unsigned long long)t->padding,
             (unsigned long long)t->lower_bound, (unsigned long long)t->lazy, (unsigned long long)t->lazy_fallback,
             (unsigned long long)t->dedicated, t->pools);
-    return finish(graph, "rg_memory_report_json", path, f);
+    return rg__report_close(graph, "rg_memory_report_json", path, f);
 }
 
 /* ------------------------------------------------------------------ SVG */
@@ -474,13 +471,11 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 
 rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
 {
-    if (graph && !rg__graph_live(graph, "rg_memory_timeline_svg"))
-        return RG_ERROR_INVALID_HANDLE;
     const rg__mem_plan *p;
     FILE *f = NULL;
     rg_result r = report_begin(graph, "rg_memory_timeline_svg", path, "path", &p, NULL);
     if (r == RG_SUCCESS)
-        r = open_for(graph, "rg_memory_timeline_svg", path, &f);
+        r = rg__report_open(graph, "rg_memory_timeline_svg", path, &f);
     if (r != RG_SUCCESS)
         return r;
     double width = 2 * SVG_MARGIN + SVG_COL * (graph->compiled->merge.order.count ? graph->compiled->merge.order.count : 1);
@@ -520,5 +515,5 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
         }
     }
     fprintf(f, "</svg>\n");
-    return finish(graph, "rg_memory_timeline_svg", path, f);
+    return rg__report_close(graph, "rg_memory_timeline_svg", path, f);
 }

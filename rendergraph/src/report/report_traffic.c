@@ -34,8 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool compiled(const rg_graph *g) { return g && g->status->state != RG__FAILED && g->status->state >= RG__COMPILED; }
-
 /* Every access flag that reads memory. */
 #define READ_BITS                                                                                                 \
     (VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT | VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | \
@@ -162,35 +160,26 @@ rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traf
 
 uint32_t rg_instance_count(const rg_graph *graph)
 {
-    if (graph && !rg__graph_live(graph, "rg_instance_count"))
-        return 0;
-    return compiled(graph) ? graph->compiled->merge.instance_count : 0;
+    return rg__query_compiled(graph, "rg_instance_count") ? graph->compiled->merge.instance_count : 0;
 }
 
 rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_traffic *out)
 {
-    if (graph && !rg__graph_live(graph, "rg_tile_traffic_get"))
-        return RG_ERROR_INVALID_HANDLE;
-    if (!graph)
-        return RG_ERROR_INVALID_ARGUMENT;
-    const rg_graph *g = graph;
-    if (!out)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT, "rg_tile_traffic_get: out is NULL");
-    memset(out, 0, sizeof *out);
-    if (!compiled(graph))
-        return rg__report(g, RG_ERROR_NOT_COMPILED, "rg_tile_traffic_get: graph '%s' is not compiled", graph->name);
+    rg_result r = rg__query_start(graph, "rg_tile_traffic_get", out, sizeof *out);
+    if (r != RG_SUCCESS)
+        return r;
     uint32_t count = graph->compiled->merge.instance_count;
     if (instance != RG_INDEX_NONE && instance >= count)
-        return rg__report(g, RG_ERROR_INVALID_ARGUMENT,
+        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT,
                           "rg_tile_traffic_get: instance %u of graph '%s', which has %u rendering instances", instance,
                           graph->name, count);
     rg_tile_traffic outside, total;
-    rg_tile_traffic *per = rg__malloc(g, ((size_t)count + 1) * sizeof *per);
-    rg_result r = per ? rg__tile_traffic(graph, per, &outside, &total) : RG_ERROR_OUT_OF_MEMORY;
+    rg_tile_traffic *per = rg__malloc(graph, ((size_t)count + 1) * sizeof *per);
+    r = per ? rg__tile_traffic(graph, per, &outside, &total) : RG_ERROR_OUT_OF_MEMORY;
     if (r == RG_SUCCESS)
         *out = instance == RG_INDEX_NONE ? total : per[instance];
-    rg__free(g, per);
+    rg__free(graph, per);
     if (r != RG_SUCCESS)
-        return rg__report(g, r, "rg_tile_traffic_get: out of memory");
+        return rg__report(graph, r, "rg_tile_traffic_get: out of memory");
     return RG_SUCCESS;
 }

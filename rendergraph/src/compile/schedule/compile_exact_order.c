@@ -35,6 +35,7 @@ typedef struct state {
     uint8_t last;                     /* the node run last */
 } state;
 
+/* One search; its arrays come from the stage's arena (rg__sched). */
 typedef struct search {
     const rg__sched *s;
     uint32_t n, res_count;
@@ -60,18 +61,20 @@ static uint32_t hash(uint64_t k)
     return (uint32_t)(k ^ (k >> 33));
 }
 
-/* Doubles the states and the table (rehashed); false past the budget or
- * out of memory. */
+/* Doubles the states and the table (rehashed). Both come from the
+ * stage's arena, where the ones they replace stay unused until the stage
+ * ends: doubling keeps those below the size of the last. False past the
+ * budget or out of memory. */
 static bool grow(search *x)
 {
-    const rg_graph *g = x->s->g;
+    rg__arena *scratch = x->s->scratch;
     if (x->cap >= (x->n <= RG__EXACT_ALWAYS ? EXACT_STATES : EXACT_STATES_WIDE))
         return false;
     uint32_t cap = x->cap ? 2 * x->cap : 256, slots = 2 * cap;
-    state *states = rg__realloc(g, x->states, (size_t)cap * sizeof *states);
+    state *states = rg__arena_grow(scratch, x->states, (size_t)x->cap * sizeof *states, (size_t)cap * sizeof *states);
     if (states)
         x->states = states;
-    uint32_t *table = states ? rg__calloc(g, slots, sizeof *table) : NULL;
+    uint32_t *table = states ? rg__arena_calloc(scratch, slots, sizeof *table) : NULL;
     if (!table) {
         x->out_of_memory = true;
         return false;
@@ -82,7 +85,6 @@ static bool grow(search *x)
             h = (h + 1) & (slots - 1);
         table[h] = i + 1;
     }
-    rg__free(g, x->table);
     x->table = table;
     x->table_mask = slots - 1;
     x->cap = cap;
@@ -116,17 +118,14 @@ static state *lookup(search *x, uint64_t key, bool *made)
 static rg_result prepare(search *x)
 {
     const rg__sched *s = x->s;
-    const rg_graph *g = s->g;
-    uint32_t rc = g->decl.resource_count, total = s->res_start[s->n];
-    uint32_t *slot = rg__malloc(g, ((size_t)rc + 1) * sizeof *slot);
-    x->users = rg__calloc(g, (size_t)total + 1, sizeof *x->users);
-    x->bytes = rg__calloc(g, (size_t)total + 1, sizeof *x->bytes);
-    x->node_res_start = rg__calloc(g, (size_t)x->n + 1, sizeof *x->node_res_start);
-    x->node_res = rg__malloc(g, ((size_t)total + 1) * sizeof *x->node_res);
-    if (!slot || !x->users || !x->bytes || !x->node_res_start || !x->node_res) {
-        rg__free(g, slot);
+    uint32_t rc = s->g->decl.resource_count, total = s->res_start[s->n];
+    uint32_t *slot = rg__arena_alloc(s->scratch, ((size_t)rc + 1) * sizeof *slot);
+    x->users = rg__arena_calloc(s->scratch, (size_t)total + 1, sizeof *x->users);
+    x->bytes = rg__arena_calloc(s->scratch, (size_t)total + 1, sizeof *x->bytes);
+    x->node_res_start = rg__arena_calloc(s->scratch, (size_t)x->n + 1, sizeof *x->node_res_start);
+    x->node_res = rg__arena_alloc(s->scratch, ((size_t)total + 1) * sizeof *x->node_res);
+    if (!slot || !x->users || !x->bytes || !x->node_res_start || !x->node_res)
         return RG_ERROR_OUT_OF_MEMORY;
-    }
     for (uint32_t ri = 0; ri < rc; ri++)
         slot[ri] = RG__NONE;
     for (uint32_t i = 0; i < x->n; i++) {
@@ -145,7 +144,6 @@ static rg_result prepare(search *x)
             x->pred[s->succ[k]] |= 1ull << i;
     }
     x->node_res_start[x->n] = total;
-    rg__free(g, slot);
     return RG_SUCCESS;
 }
 
@@ -212,7 +210,6 @@ rg_result rg__exact_order(const rg__sched *s, uint64_t bound, uint32_t *seq)
 {
     if (s->n == 0 || s->n > RG__EXACT_NODES)
         return RG_ERROR_UNSUPPORTED;
-    const rg_graph *g = s->g;
     search x = {.s = s, .n = s->n, .bound = bound};
     rg_result r = prepare(&x);
     if (r == RG_SUCCESS && !run(&x))
@@ -234,11 +231,5 @@ rg_result rg__exact_order(const rg__sched *s, uint64_t bound, uint32_t *seq)
         if (best == UINT32_MAX || p != 0)
             r = RG_ERROR_INTERNAL;
     }
-    rg__free(g, x.users);
-    rg__free(g, x.bytes);
-    rg__free(g, x.node_res_start);
-    rg__free(g, x.node_res);
-    rg__free(g, x.table);
-    rg__free(g, x.states);
     return r;
 }

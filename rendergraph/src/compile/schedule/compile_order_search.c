@@ -14,10 +14,11 @@
 
 #include <string.h>
 
-/* Scratch of one search: the order's live bytes per position kept up to
- * date as nodes swap places (a swap of neighbours changes only the
- * intervals of the two nodes' resources), so each order tried costs the
- * two nodes' resources and a scan of the positions, not a recount. */
+/* Scratch of one search (its arrays from the stage's arena): the order's
+ * live bytes per position kept up to date as nodes swap places (a swap of
+ * neighbours changes only the intervals of the two nodes' resources), so
+ * each order tried costs the two nodes' resources and a scan of the
+ * positions, not a recount. */
 typedef struct search {
     const rg__sched *s;
     uint32_t *seq;
@@ -219,31 +220,28 @@ static void run(search *x, uint32_t budget)
 rg_result rg__order_search(const rg__sched *s, uint32_t *seq, uint32_t work)
 {
     uint32_t budget = work / (s->n + 1);
-    const rg_graph *g = s->g;
-    size_t nn = (size_t)s->n + 1, rc = (size_t)g->decl.resource_count + 1;
+    size_t nn = (size_t)s->n + 1, rc = (size_t)s->g->decl.resource_count + 1;
     size_t edges = s->succ_start[s->n];
     search x = {.s = s, .seq = seq};
-    x.first = rg__malloc(g, rc * sizeof *x.first);
-    x.last = rg__malloc(g, rc * sizeof *x.last);
-    x.live = rg__malloc(g, nn * sizeof *x.live);
-    x.pos = rg__calloc(g, nn, sizeof *x.pos);
-    x.pred_start = rg__calloc(g, nn, sizeof *x.pred_start);
-    x.pred = rg__malloc(g, (edges + 1) * sizeof *x.pred);
-    bool ok = x.first && x.last && x.live && x.pos && x.pred_start && x.pred;
-    if (ok) {
-        /* Predecessor lists from the successor lists (pos counts each
-         * node's filled so far). */
-        for (size_t k = 0; k < edges; k++)
-            x.pred_start[s->succ[k] + 1]++;
-        for (uint32_t v = 0; v < s->n; v++)
-            x.pred_start[v + 1] += x.pred_start[v];
-        for (uint32_t u = 0; u < s->n; u++)
-            for (uint32_t k = s->succ_start[u]; k < s->succ_start[u + 1]; k++) {
-                uint32_t v = s->succ[k];
-                x.pred[x.pred_start[v] + x.pos[v]++] = u;
-            }
-        run(&x, budget);
-    }
-    RG__FREE_ALL(g, x.first, x.last, x.live, x.pos, x.pred_start, x.pred);
-    return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    x.first = rg__arena_alloc(s->scratch, rc * sizeof *x.first);
+    x.last = rg__arena_alloc(s->scratch, rc * sizeof *x.last);
+    x.live = rg__arena_alloc(s->scratch, nn * sizeof *x.live);
+    x.pos = rg__arena_calloc(s->scratch, nn, sizeof *x.pos);
+    x.pred_start = rg__arena_calloc(s->scratch, nn, sizeof *x.pred_start);
+    x.pred = rg__arena_alloc(s->scratch, (edges + 1) * sizeof *x.pred);
+    if (!x.first || !x.last || !x.live || !x.pos || !x.pred_start || !x.pred)
+        return RG_ERROR_OUT_OF_MEMORY;
+    /* Predecessor lists from the successor lists (pos counts each node's
+     * filled so far). */
+    for (size_t k = 0; k < edges; k++)
+        x.pred_start[s->succ[k] + 1]++;
+    for (uint32_t v = 0; v < s->n; v++)
+        x.pred_start[v + 1] += x.pred_start[v];
+    for (uint32_t u = 0; u < s->n; u++)
+        for (uint32_t k = s->succ_start[u]; k < s->succ_start[u + 1]; k++) {
+            uint32_t v = s->succ[k];
+            x.pred[x.pred_start[v] + x.pos[v]++] = u;
+        }
+    run(&x, budget);
+    return RG_SUCCESS;
 }

@@ -32,10 +32,11 @@
  * rg_graph_desc.order picks the batch order or the declaration order
  * instead (measurements, tests). Spans are nodes, so they stay contiguous;
  * merge candidates are made adjacent by the merge stage after this one.
+ * Every array of the stage but its order comes from one scratch arena
+ * (base/arena.h), freed when the stage returns.
  */
 #include "compile/schedule/schedule.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Ready nodes looked at per step: bounds the cost per node. */
@@ -63,24 +64,22 @@ static uint64_t texture_bytes(const rg__resource *r)
 
 static rg_result live_edges(sched *s);
 
-/* The per-node resource lists and the successor lists of the live nodes. */
+/* The per-node resource lists and the successor lists of the live nodes.
+ * A node lists each resource once, so the lists hold at most one entry
+ * per access. */
 static rg_result build(sched *s)
 {
     const rg_graph *g = s->g;
     const rg__compiled *c = g->compiled;
     uint32_t rc = g->decl.resource_count;
-    s->bytes = rg__calloc(g, (size_t)rc + 1, sizeof *s->bytes);
-    uint32_t *seen = rg__malloc(g, ((size_t)rc + 1) * sizeof *seen);
-    s->res_start = rg__calloc(g, (size_t)s->n + 1, sizeof *s->res_start);
-    s->succ_start = rg__calloc(g, (size_t)s->n + 2, sizeof *s->succ_start);
-    s->preds = rg__calloc(g, (size_t)s->n + 1, sizeof *s->preds);
-    size_t cap = 16;
-    s->res = rg__malloc(g, cap * sizeof *s->res);
-    s->succ = rg__malloc(g, ((size_t)c->closure.reduced_count + 1) * sizeof *s->succ);
-    if (!s->bytes || !seen || !s->res_start || !s->succ_start || !s->preds || !s->res || !s->succ) {
-        rg__free(g, seen);
+    s->bytes = rg__arena_calloc(s->scratch, (size_t)rc + 1, sizeof *s->bytes);
+    uint32_t *seen = rg__arena_alloc(s->scratch, ((size_t)rc + 1) * sizeof *seen);
+    s->res_start = rg__arena_calloc(s->scratch, (size_t)s->n + 1, sizeof *s->res_start);
+    s->succ_start = rg__arena_calloc(s->scratch, (size_t)s->n + 2, sizeof *s->succ_start);
+    s->preds = rg__arena_calloc(s->scratch, (size_t)s->n + 1, sizeof *s->preds);
+    s->res = rg__arena_alloc(s->scratch, ((size_t)g->decl.access_count + 1) * sizeof *s->res);
+    if (!s->bytes || !seen || !s->res_start || !s->succ_start || !s->preds || !s->res)
         return RG_ERROR_OUT_OF_MEMORY;
-    }
     for (uint32_t ri = 0; ri < rc; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
         /* Imports and history pairs (dedicated, kept across frames) are
@@ -102,29 +101,19 @@ static rg_result build(sched *s)
             if (s->bytes[ri] == 0 || seen[ri] == i)
                 continue;
             seen[ri] = i;
-            if (count == cap) {
-                uint32_t *grown = rg__realloc(g, s->res, 2 * cap * sizeof *s->res);
-                if (!grown) {
-                    rg__free(g, seen);
-                    return RG_ERROR_OUT_OF_MEMORY;
-                }
-                s->res = grown;
-                cap *= 2;
-            }
             s->res[count++] = ri;
         }
     }
     s->res_start[s->n] = (uint32_t)count;
-    rg__free(g, seen);
     return live_edges(s);
 }
 
 /* Appends (from, to) to the pair list; false when out of memory. */
-static bool pair_push(const rg_graph *g, uint32_t **pairs, size_t *count, size_t *cap, uint32_t from, uint32_t to)
+static bool pair_push(rg__arena *a, uint32_t **pairs, size_t *count, size_t *cap, uint32_t from, uint32_t to)
 {
     if (*count == *cap) {
         size_t grown_cap = *cap ? 2 * *cap : 64;
-        uint32_t *grown = rg__realloc(g, *pairs, grown_cap * 2 * sizeof **pairs);
+        uint32_t *grown = rg__arena_grow(a, *pairs, *cap * 2 * sizeof **pairs, grown_cap * 2 * sizeof **pairs);
         if (!grown)
             return false;
         *pairs = grown;
@@ -144,11 +133,10 @@ static bool pair_push(const rg_graph *g, uint32_t **pairs, size_t *count, size_t
  * predecessor counts. */
 static rg_result live_edges(sched *s)
 {
-    const rg_graph *g = s->g;
     const rg__compiled *c = s->g->compiled;
-    uint32_t *in_start = rg__calloc(g, (size_t)c->nodes.count + 2, sizeof *in_start);
-    uint32_t *stamp = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *stamp);
-    uint32_t *stack = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *stack);
+    uint32_t *in_start = rg__arena_calloc(s->scratch, (size_t)c->nodes.count + 2, sizeof *in_start);
+    uint32_t *stamp = rg__arena_alloc(s->scratch, ((size_t)c->nodes.count + 1) * sizeof *stamp);
+    uint32_t *stack = rg__arena_alloc(s->scratch, ((size_t)c->nodes.count + 1) * sizeof *stack);
     uint32_t *pairs = NULL;
     size_t count = 0, cap = 0;
     bool ok = in_start && stamp && stack;
@@ -172,7 +160,7 @@ static rg_result live_edges(sched *s)
                     continue;
                 stamp[p] = i;
                 if (s->live[p] != RG__NONE)
-                    ok = pair_push(s->g, &pairs, &count, &cap, s->live[p], i);
+                    ok = pair_push(s->scratch, &pairs, &count, &cap, s->live[p], i);
                 else
                     stack[top++] = p; /* culled: look behind it */
             }
@@ -185,17 +173,11 @@ static rg_result live_edges(sched *s)
         }
         for (uint32_t i = 0; i < s->n; i++)
             s->succ_start[i + 2] += s->succ_start[i + 1];
-        uint32_t *succ = rg__realloc(g, s->succ, (count + 1) * sizeof *succ);
-        ok = succ != NULL;
-        if (ok)
-            s->succ = succ;
+        s->succ = rg__arena_alloc(s->scratch, (count + 1) * sizeof *s->succ);
+        ok = s->succ != NULL;
         for (size_t k = 0; ok && k < count; k++)
             s->succ[s->succ_start[pairs[2 * k] + 1]++] = pairs[2 * k + 1];
     }
-    rg__free(g, in_start);
-    rg__free(g, stamp);
-    rg__free(g, stack);
-    rg__free(g, pairs);
     return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
 }
 
@@ -251,19 +233,13 @@ static uint32_t heap_pop(heap *h)
  * resource, its use nodes not yet placed. */
 static rg_result list_schedule(const sched *s, const uint32_t *rank, uint32_t *seq)
 {
-    const rg_graph *g = s->g;
     uint32_t rc = s->g->decl.resource_count;
-    uint32_t *remaining = rg__calloc(g, (size_t)rc + 1, sizeof *remaining);
-    uint32_t *preds = rg__malloc(g, ((size_t)s->n + 1) * sizeof *preds);
-    uint8_t *started = rg__calloc(g, (size_t)rc + 1, 1);
-    heap h = {rg__malloc(g, ((size_t)s->n + 1) * sizeof *h.v), 0, rank};
-    if (!remaining || !preds || !started || !h.v) {
-        rg__free(g, remaining);
-        rg__free(g, preds);
-        rg__free(g, started);
-        rg__free(g, h.v);
+    uint32_t *remaining = rg__arena_calloc(s->scratch, (size_t)rc + 1, sizeof *remaining);
+    uint32_t *preds = rg__arena_alloc(s->scratch, ((size_t)s->n + 1) * sizeof *preds);
+    uint8_t *started = rg__arena_calloc(s->scratch, (size_t)rc + 1, 1);
+    heap h = {rg__arena_alloc(s->scratch, ((size_t)s->n + 1) * sizeof *h.v), 0, rank};
+    if (!remaining || !preds || !started || !h.v)
         return RG_ERROR_OUT_OF_MEMORY;
-    }
     memcpy(preds, s->preds, (size_t)s->n * sizeof *preds);
     for (uint32_t k = 0; k < s->res_start[s->n]; k++)
         remaining[s->res[k]]++;
@@ -305,10 +281,6 @@ static rg_result list_schedule(const sched *s, const uint32_t *rank, uint32_t *s
             if (--preds[s->succ[k]] == 0)
                 heap_push(&h, s->succ[k]);
     }
-    rg__free(g, remaining);
-    rg__free(g, preds);
-    rg__free(g, started);
-    rg__free(g, h.v);
     return RG_SUCCESS;
 }
 
@@ -318,14 +290,10 @@ static rg_result list_schedule(const sched *s, const uint32_t *rank, uint32_t *s
  * one backward walk finds the heights. */
 static rg_result alap(const sched *s, uint32_t *seq, uint32_t *rank)
 {
-    const rg_graph *g = s->g;
-    uint32_t *height = rg__calloc(g, (size_t)s->n + 1, sizeof *height), top = 0;
-    uint32_t *start = rg__calloc(g, (size_t)s->n + 2, sizeof *start);
-    if (!height || !start) {
-        rg__free(g, height);
-        rg__free(g, start);
+    uint32_t *height = rg__arena_calloc(s->scratch, (size_t)s->n + 1, sizeof *height), top = 0;
+    uint32_t *start = rg__arena_calloc(s->scratch, (size_t)s->n + 2, sizeof *start);
+    if (!height || !start)
         return RG_ERROR_OUT_OF_MEMORY;
-    }
     for (uint32_t i = s->n; i-- > 0;) {
         for (uint32_t k = s->succ_start[i]; k < s->succ_start[i + 1]; k++)
             if (height[s->succ[k]] + 1 > height[i])
@@ -342,140 +310,120 @@ static rg_result alap(const sched *s, uint32_t *seq, uint32_t *rank)
         seq[at] = i;
         rank[i] = at;
     }
-    rg__free(g, height);
-    rg__free(g, start);
     return RG_SUCCESS;
 }
 
 /* The order of the live nodes in sequence seq. */
 static bool order_of(const sched *s, const uint32_t *seq, rg__order *out)
 {
-    uint32_t *nodes = rg__malloc(s->g, ((size_t)s->n + 1) * sizeof *nodes);
+    uint32_t *nodes = rg__arena_alloc(s->scratch, ((size_t)s->n + 1) * sizeof *nodes);
     bool ok = nodes != NULL;
     for (uint32_t i = 0; ok && i < s->n; i++)
         nodes[i] = s->node[seq[i]];
-    ok = ok && rg__order_of_nodes(s->g, nodes, s->n, out);
-    rg__free(s->g, nodes);
-    return ok;
-}
-
-static void sched_free(sched *s)
-{
-    const rg_graph *g = s->g;
-    rg__free(g, s->node);
-    rg__free(g, s->live);
-    rg__free(g, s->res_start);
-    rg__free(g, s->res);
-    rg__free(g, s->succ_start);
-    rg__free(g, s->succ);
-    rg__free(g, s->preds);
-    rg__free(g, s->bytes);
+    return ok && rg__order_of_nodes(s->g, nodes, s->n, out);
 }
 
 /* The live nodes in order as they are (the level order, or the
  * declaration order) into out. */
-static rg_result as_is(sched *s, rg__order *out)
+static rg_result as_is(const sched *s, rg__order *out)
 {
-    uint32_t *seq = rg__malloc(s->g, ((size_t)s->n + 1) * sizeof *seq);
+    uint32_t *seq = rg__arena_alloc(s->scratch, ((size_t)s->n + 1) * sizeof *seq);
     for (uint32_t i = 0; seq && i < s->n; i++)
         seq[i] = i;
-    bool ok = seq && order_of(s, seq, out);
-    rg__free(s->g, seq);
-    sched_free(s);
-    return ok ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    return seq && order_of(s, seq, out) ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
 }
 
-rg_result rg__compile_schedule(const rg_graph *g, rg__schedule *out)
+/* The stage, its arrays from s's scratch arena. */
+static rg_result schedule(sched *s, rg__order *out)
 {
+    const rg_graph *g = s->g;
     const rg__compiled *c = g->compiled;
-    sched s = {.g = g};
-    s.node = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *s.node);
-    s.live = rg__malloc(g, ((size_t)c->nodes.count + 1) * sizeof *s.live);
-    if (!s.node || !s.live) {
-        sched_free(&s);
+    s->node = rg__arena_alloc(s->scratch, ((size_t)c->nodes.count + 1) * sizeof *s->node);
+    s->live = rg__arena_alloc(s->scratch, ((size_t)c->nodes.count + 1) * sizeof *s->live);
+    if (!s->node || !s->live)
         return RG_ERROR_OUT_OF_MEMORY;
-    }
     for (uint32_t nd = 0; nd < c->nodes.count; nd++)
-        s.live[nd] = RG__NONE;
+        s->live[nd] = RG__NONE;
     if (g->order == RG_ORDER_DECLARATION) {
         /* Record order is topological: every edge goes to a later node. */
         for (uint32_t nd = 0; nd < c->nodes.count; nd++)
             if (!c->cull.node_culled[nd])
-                s.node[s.n++] = nd;
-        return as_is(&s, &out->order);
+                s->node[s->n++] = nd;
+        return as_is(s, out);
     }
     /* The level order's node sequence. */
     for (uint32_t p = 0; p < c->levels.order.count; p++) {
         uint32_t nd = rg__node_of(g, c->levels.order.cmds[p]);
-        if (s.n == 0 || s.node[s.n - 1] != nd)
-            s.node[s.n++] = nd;
+        if (s->n == 0 || s->node[s->n - 1] != nd)
+            s->node[s->n++] = nd;
     }
     if (g->order == RG_ORDER_BATCHES)
-        return as_is(&s, &out->order);
-    for (uint32_t i = 0; i < s.n; i++)
-        s.live[s.node[i]] = i;
-    rg_result r = build(&s);
-    uint32_t rc = g->decl.resource_count;
-    size_t nn = (size_t)s.n + 1;
+        return as_is(s, out);
+    for (uint32_t i = 0; i < s->n; i++)
+        s->live[s->node[i]] = i;
+    rg_result r = build(s);
+    if (r != RG_SUCCESS)
+        return r;
+    size_t nn = (size_t)s->n + 1, rc = (size_t)g->decl.resource_count + 1;
     /* Candidates: batch, declaration, as late as possible, and the list
      * schedules following the first and the third. */
-    uint32_t *cand[5] = {rg__malloc(g, nn * sizeof(uint32_t)), rg__malloc(g, nn * sizeof(uint32_t)),
-                         rg__malloc(g, nn * sizeof(uint32_t)), rg__malloc(g, nn * sizeof(uint32_t)),
-                         rg__malloc(g, nn * sizeof(uint32_t))};
-    uint32_t *batch_rank = rg__malloc(g, nn * sizeof *batch_rank), *alap_rank = rg__malloc(g, nn * sizeof *alap_rank);
-    uint32_t *first = rg__malloc(g, ((size_t)rc + 1) * sizeof *first),
-             *last = rg__malloc(g, ((size_t)rc + 1) * sizeof *last);
-    int64_t *diff = rg__malloc(g, nn * sizeof *diff);
-    bool ok = batch_rank && alap_rank && first && last && diff;
-    for (int k = 0; k < 5; k++)
+    uint32_t *cand[5];
+    bool ok = true;
+    for (int k = 0; k < 5; k++) {
+        cand[k] = rg__arena_alloc(s->scratch, nn * sizeof *cand[k]);
         ok = ok && cand[k];
-    if (r == RG_SUCCESS && !ok)
+    }
+    uint32_t *batch_rank = rg__arena_alloc(s->scratch, nn * sizeof *batch_rank);
+    uint32_t *alap_rank = rg__arena_alloc(s->scratch, nn * sizeof *alap_rank);
+    uint32_t *first = rg__arena_alloc(s->scratch, rc * sizeof *first);
+    uint32_t *last = rg__arena_alloc(s->scratch, rc * sizeof *last);
+    int64_t *diff = rg__arena_alloc(s->scratch, nn * sizeof *diff);
+    if (!ok || !batch_rank || !alap_rank || !first || !last || !diff)
+        return RG_ERROR_OUT_OF_MEMORY;
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < s->n; i++)
+        cand[0][i] = batch_rank[i] = i;
+    for (uint32_t nd = 0; nd < c->nodes.count; nd++) /* record order */
+        if (s->live[nd] != RG__NONE)
+            cand[1][d++] = s->live[nd];
+    r = alap(s, cand[2], alap_rank);
+    if (r == RG_SUCCESS)
+        r = list_schedule(s, batch_rank, cand[3]);
+    if (r == RG_SUCCESS)
+        r = list_schedule(s, alap_rank, cand[4]);
+    if (r != RG_SUCCESS)
+        return r;
+    int best = 0;
+    uint64_t best_peak = peak(s, cand[0], first, last, diff);
+    for (int k = 1; k < 5; k++) {
+        uint64_t p = peak(s, cand[k], first, last, diff);
+        if (p < best_peak) {
+            best_peak = p;
+            best = k;
+        }
+    }
+    /* The best candidate improved by local search; then, for a small
+     * frame, the least peak of any order, found exactly below the
+     * improved one's (into cand[0], which is free after: the search's
+     * order stands where the exact one is out of reach). */
+    r = rg__order_search(s, cand[best], RG__ORDER_SEARCH_WORK);
+    if (r == RG_SUCCESS && s->n <= RG__EXACT_NODES) {
+        memcpy(cand[0], cand[best], (size_t)s->n * sizeof *cand[0]);
+        r = rg__exact_order(s, peak(s, cand[best], first, last, diff), cand[0]);
+        best = 0;
+        r = r == RG_ERROR_UNSUPPORTED ? RG_SUCCESS : r;
+    }
+    if (r == RG_SUCCESS && !order_of(s, cand[best], out))
         r = RG_ERROR_OUT_OF_MEMORY;
-    if (r == RG_SUCCESS) {
-        uint32_t d = 0;
-        for (uint32_t i = 0; i < s.n; i++)
-            cand[0][i] = batch_rank[i] = i;
-        for (uint32_t nd = 0; nd < c->nodes.count; nd++) /* record order */
-            if (s.live[nd] != RG__NONE)
-                cand[1][d++] = s.live[nd];
-        r = alap(&s, cand[2], alap_rank);
-    }
-    if (r == RG_SUCCESS)
-        r = list_schedule(&s, batch_rank, cand[3]);
-    if (r == RG_SUCCESS)
-        r = list_schedule(&s, alap_rank, cand[4]);
-    if (r == RG_SUCCESS) {
-        int best = 0;
-        uint64_t best_peak = peak(&s, cand[0], first, last, diff);
-        for (int k = 1; k < 5; k++) {
-            uint64_t p = peak(&s, cand[k], first, last, diff);
-            if (p < best_peak) {
-                best_peak = p;
-                best = k;
-            }
-        }
-        /* The best candidate improved by local search; then, for a small
-         * frame, the least peak of any order, found exactly below the
-         * improved one's (into cand[0], which is free after: the search's
-         * order stands where the exact one is out of reach). */
-        r = rg__order_search(&s, cand[best], RG__ORDER_SEARCH_WORK);
-        if (r == RG_SUCCESS && s.n <= RG__EXACT_NODES) {
-            memcpy(cand[0], cand[best], (size_t)s.n * sizeof *cand[0]);
-            r = rg__exact_order(&s, peak(&s, cand[best], first, last, diff), cand[0]);
-            best = 0;
-            r = r == RG_ERROR_UNSUPPORTED ? RG_SUCCESS : r;
-        }
-        if (r == RG_SUCCESS && !order_of(&s, cand[best], &out->order))
-            r = RG_ERROR_OUT_OF_MEMORY;
-    }
-    for (int k = 0; k < 5; k++)
-        rg__free(g, cand[k]);
-    rg__free(g, batch_rank);
-    rg__free(g, alap_rank);
-    rg__free(g, first);
-    rg__free(g, last);
-    rg__free(g, diff);
-    sched_free(&s);
+    return r;
+}
+
+rg_result rg__compile_schedule(const rg_graph *g, rg__schedule *out)
+{
+    rg__arena scratch = {.g = g};
+    sched s = {.g = g, .scratch = &scratch};
+    rg_result r = schedule(&s, &out->order);
+    rg__arena_free(&scratch);
     return r;
 }
 

@@ -1,15 +1,18 @@
-/* What the schedule stage (compile_schedule.c) and its exact search
- * (compile_exact_order.c) share: the live nodes of the frame with the
- * created resources each uses, their estimated sizes and the dependencies
- * between live nodes. Not installed.
+/* What the schedule stage (compile_schedule.c) and its searches
+ * (compile_order_search.c, compile_exact_order.c) share: the live nodes of
+ * the frame with the created resources each uses, their estimated sizes
+ * and the dependencies between live nodes, and the stage's scratch arena,
+ * which holds these arrays and every search's own. Not installed.
  */
 #ifndef RG_SCHEDULE_H
 #define RG_SCHEDULE_H
 
+#include "base/arena.h"
 #include "compile/stages.h"
 
 typedef struct rg__sched {
     const rg_graph *g;
+    rg__arena *scratch;               /* the stage's temporaries, freed when it returns */
     uint32_t n;                       /* live nodes */
     uint32_t *node;                   /* live node -> graph node, in batch order */
     uint32_t *live;                   /* graph node -> live node, RG__NONE when culled */
