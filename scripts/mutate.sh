@@ -2,6 +2,11 @@
 # Mutation check: for each line of scripts/mutations.txt, applies the one
 # change it names to a copy of the committed tree (a git worktree of HEAD),
 # builds the named test program and runs the named tests, which must fail.
+# A line `rule | ID | broken | program | filter` names a rule of
+# rendergraph/src/base/rules.h by its id instead of its text: the tree is
+# built with mutation hooks (VKG_MUTATION_HOOKS) and the tests run with
+# RG_MUTATE_RULE=ID, which inverts that rule's check (RG__RULE), so the
+# line holds however the rule's code moves or its words change.
 # Every rule the headers state has a line; a rule whose line survives has
 # no test that pins it.
 #
@@ -39,7 +44,7 @@ awk -F ' [|] ' 'NF == 5 { print $4 }' "$work/lines" | sort -u >"$work/programs"
 awk -F ' [|] ' 'NF == 5 { print $4 " " $5 }' "$work/lines" | sort -u >"$work/tests"
 
 cmake -S "$work/tree" -B "$work/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKG_BUILD_DEMOS=OFF \
-  -DVKG_BUILD_BENCHMARKS=OFF >/dev/null
+  -DVKG_BUILD_BENCHMARKS=OFF -DVKG_MUTATION_HOOKS=ON >/dev/null
 # shellcheck disable=SC2046
 if ! cmake --build "$work/build" -j "$jobs" --target $(cat "$work/programs") >"$work/log" 2>&1; then
   tail -40 "$work/log" >&2
@@ -69,6 +74,14 @@ fields = [x.strip() for x in open(line).read().split(" | ")]
 if len(fields) != 5:
     sys.exit("%d fields, not 5 (a text may not hold ' | ')" % len(fields))
 f, old, new, prog, flt = fields
+if f == "rule":
+    import glob
+    uses = sum(open(p).read().count("RG__RULE(%s," % old)
+               for p in glob.glob(tree + "/rendergraph/src/**/*.[ch]", recursive=True))
+    if uses == 0:
+        sys.exit("rule %s is checked nowhere (RG__RULE(%s, ...))" % (old, old))
+    open(target, "w").write("rule %s\n%s\n%s\n" % (old, prog, flt))
+    sys.exit(0)
 path = tree + "/" + f
 s = open(path).read()
 if s.count(old) != 1:
@@ -79,6 +92,15 @@ open(target, "w").write("%s\n%s\n%s\n" % (f, prog, flt))
 PY
   then echo "CANNOT APPLY: $line"; touch "$work/bad"; continue; fi
   f=$(sed -n 1p "$work/target"); prog=$(sed -n 2p "$work/target"); flt=$(sed -n 3p "$work/target")
+  if [ "${f%% *}" = rule ]; then
+    if RG_MUTATE_RULE=${f#rule } "$work/build/tests/$prog" --filter "$flt" --jobs 1 >"$work/log" 2>&1; then
+      result="SURVIVED"; touch "$work/bad"
+    else
+      result="killed"
+    fi
+    echo "$result: $f: $prog $flt"
+    continue
+  fi
   if ! cmake --build "$work/build" --target "$prog" -j "$jobs" >"$work/log" 2>&1; then
     tail -20 "$work/log"
     result="NOT BUILT (a mutation must compile)"; touch "$work/bad"

@@ -7,6 +7,7 @@
 #include "rg_mem_unit.h"
 
 #include <engine/engine.h> /* VK_KHR_dynamic_rendering_local_read on older headers */
+#include "base/rules.h"     /* the merge rules' ids and words (header only) */
 
 #include <stdio.h>
 
@@ -260,15 +261,20 @@ Test(rg_merge, unmerged_reads_are_sampled_and_keys_differ)
     rg_graph_destroy(g);
 }
 
+/* The rules' words by id, as the graph's reasons say them. */
+#define RULE_TEXT(id, text) [RG__RULE_##id] = text,
+static const char *const rule_text[] = {RG__RULES(RULE_TEXT)};
+#undef RULE_TEXT
+
 Test(rg_merge, never_without_local_read_or_when_forced_off)
 {
     rg_merge_info m = compile_with(&(rg_device_caps){.driver = VK_DRIVER_ID_ARM_PROPRIETARY}, RG_MERGE_ON,
                                    &(frame_opts){0});
     cr_expect_not(m.merged);
-    cr_expect(strstr(m.reason, "no dynamicRenderingLocalRead") != NULL, "%s", m.reason);
+    cr_expect(strstr(m.reason, rule_text[RG__RULE_MERGE_NEEDS_LOCAL_READ]) != NULL, "%s", m.reason);
     m = compile_with(&tile_caps, RG_MERGE_OFF, &(frame_opts){0});
     cr_expect_not(m.merged);
-    cr_expect(strstr(m.reason, "rg_graph_desc.merge") != NULL, "%s", m.reason);
+    cr_expect(strstr(m.reason, rule_text[RG__RULE_MERGE_FORCED_OFF]) != NULL, "%s", m.reason);
     /* A device-free graph without caps never merges. */
     m = compile_with(NULL, RG_MERGE_ON, &(frame_opts){0});
     cr_expect_not(m.merged);
@@ -276,8 +282,9 @@ Test(rg_merge, never_without_local_read_or_when_forced_off)
 
 Test(rg_merge, each_rule_flipped)
 {
-    expect_refused(&tile_caps, &(frame_opts){.light_width = 128}, "render areas");
-    expect_refused(&tile_caps, &(frame_opts){.hdr_samples = VK_SAMPLE_COUNT_4_BIT}, "sample counts");
+    expect_refused(&tile_caps, &(frame_opts){.light_width = 128}, rule_text[RG__RULE_MERGE_SAME_AREA]);
+    expect_refused(&tile_caps, &(frame_opts){.hdr_samples = VK_SAMPLE_COUNT_4_BIT},
+                   rule_text[RG__RULE_MERGE_SAME_SAMPLES]);
     expect_refused(&tile_caps, &(frame_opts){.gbuffer_samples = VK_SAMPLE_COUNT_4_BIT},
                    "dynamicRenderingLocalReadMultisampledAttachments");
     rg_device_caps ms = tile_caps;

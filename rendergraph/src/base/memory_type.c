@@ -1,5 +1,6 @@
 /* Memory-type choice: a pure function over the device's memory properties,
  * so it is tested on the tables of real devices without any device. */
+#include "base/rules.h"
 #include "rendergraph/rendergraph.h"
 
 static bool type_matches(VkMemoryPropertyFlags have, VkMemoryPropertyFlags want, bool allow_lazy)
@@ -10,7 +11,7 @@ static bool type_matches(VkMemoryPropertyFlags have, VkMemoryPropertyFlags want,
      * TRANSIENT_ATTACHMENT usage; drivers usually hide it from other
      * resources' memoryTypeBits, but a table that offers it must not lure a
      * persistent image or a buffer into memory that may never be committed. */
-    if (!allow_lazy && (have & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT))
+    if (RG__RULE(PERSISTENT_NEVER_LAZY, !allow_lazy && (have & VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)))
         return false;
     /* Protected memory needs protected resources and queues. */
     if ((have & VK_MEMORY_PROPERTY_PROTECTED_BIT) && !(want & VK_MEMORY_PROPERTY_PROTECTED_BIT))
@@ -41,7 +42,7 @@ bool rg_choose_memory_type(const VkPhysicalDeviceMemoryProperties *props, uint32
         required = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     /* A transient attachment that is cleared and discarded every pass never
      * needs backing memory on a tile GPU: take the lazy type when offered. */
-    if (transient &&
+    if (RG__RULE(LAZY_WHEN_OFFERED, transient) &&
         first_type(props, type_bits, required | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT, true, out_index))
         return true;
     /* The fallback never picks a lazy type, even for transient images: with

@@ -20,6 +20,7 @@
  *    access's mode.
  * Candidate pairs that did not merge keep the reason.
  */
+#include "base/rules.h"
 #include "compile/stages.h"
 
 #include <stdarg.h>
@@ -357,12 +358,12 @@ void rg__merged_free(const rg_graph *g, rg__merged *m)
 /* Why merging is off for this graph, or NULL. */
 static const char *merging_off(const rg_graph *g)
 {
-    if (g->merge == RG_MERGE_OFF)
-        return "merging is off (rg_graph_desc.merge)";
-    if (!g->caps.local_read)
-        return "the device has no dynamicRenderingLocalRead";
-    if (g->merge == RG_MERGE_AUTO && !g->merge_by_default)
-        return "merging is off by default on this driver (rg_merge_by_default)";
+    if (RG__RULE(MERGE_FORCED_OFF, g->merge == RG_MERGE_OFF))
+        return rg__rule_text(RG__RULE_MERGE_FORCED_OFF);
+    if (RG__RULE(MERGE_NEEDS_LOCAL_READ, !g->caps.local_read))
+        return rg__rule_text(RG__RULE_MERGE_NEEDS_LOCAL_READ);
+    if (RG__RULE(MERGE_DRIVER_DEFAULT, g->merge == RG_MERGE_AUTO && !g->merge_by_default))
+        return rg__rule_text(RG__RULE_MERGE_DRIVER_DEFAULT);
     return NULL;
 }
 

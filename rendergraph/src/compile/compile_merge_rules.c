@@ -5,6 +5,7 @@
  * or a pixel-local read of what the instance wrote; a refusal says why in
  * the merge note's words. Pure functions of the declaration and the
  * device's caps. */
+#include "base/rules.h"
 #include "compile/stages.h"
 
 #include <stdarg.h>
@@ -112,12 +113,13 @@ static VkAttachmentLoadOp attachment_load(const rg_graph *g, uint32_t s, const r
 static bool same_frame(const rg_graph *g, uint32_t first_span, uint32_t s, char *reason)
 {
     const rg__span *first = span_of(g, first_span), *next = span_of(g, s);
-    if (memcmp(&first->area, &next->area, sizeof first->area) != 0 || first->layer_count != next->layer_count)
-        return rg__merge_why(reason, "render areas or layer counts differ ('%s' and '%s')", span_name(g, first_span),
-                   span_name(g, s));
+    if (RG__RULE(MERGE_SAME_AREA, memcmp(&first->area, &next->area, sizeof first->area) != 0 ||
+                                      first->layer_count != next->layer_count))
+        return rg__merge_why(reason, "%s ('%s' and '%s')", rg__rule_text(RG__RULE_MERGE_SAME_AREA),
+                             span_name(g, first_span), span_name(g, s));
     VkSampleCountFlagBits samples = span_samples(g, first_span);
-    if (span_samples(g, s) != samples)
-        return rg__merge_why(reason, "sample counts differ (%u and %u)", (unsigned)samples,
+    if (RG__RULE(MERGE_SAME_SAMPLES, span_samples(g, s) != samples))
+        return rg__merge_why(reason, "%s (%u and %u)", rg__rule_text(RG__RULE_MERGE_SAME_SAMPLES), (unsigned)samples,
                              (unsigned)span_samples(g, s));
     if (samples != VK_SAMPLE_COUNT_1_BIT && !g->caps.local_read_multisampled)
         return rg__merge_why(reason, "multisampled, and the device lacks dynamicRenderingLocalReadMultisampledAttachments");
@@ -140,7 +142,7 @@ static bool depth_allows(const rg_graph *g, uint32_t first_span, uint32_t s, cha
 static bool resolves_allow(const rg_graph *g, const uint32_t *spans, uint32_t count, char *reason)
 {
     for (uint32_t i = 0; i < count; i++)
-        if (has_resolve(g, spans[i]))
+        if (RG__RULE(MERGE_NO_RESOLVE, has_resolve(g, spans[i])))
             return rg__merge_why(reason, "'%s' resolves, which happens at the end of the rendering instance",
                        span_name(g, spans[i]));
     return true;
@@ -162,7 +164,7 @@ bool rg__tile_fits(const rg_graph *g, const rg_attachment *colors, uint32_t coun
     const rg_tile_info t = g->tile;
     uint32_t per_sample = color_bytes(g, colors, count), n = (uint32_t)samples;
     uint64_t need = t.per_sample ? per_sample : (uint64_t)per_sample * n;
-    if (t.color_bytes == 0 || need <= t.color_bytes)
+    if (RG__RULE(MERGE_TILE_BUDGET, t.color_bytes == 0 || need <= t.color_bytes))
         return true;
     const char *beyond = t.hard ? "the driver refuses more" : "beyond it the tile shrinks";
     if (t.per_sample)

@@ -12,6 +12,7 @@
  * other way (rg__queues_switch) once the frame's submission is done, so
  * that a plan already handed out stays whole.
  */
+#include "base/rules.h"
 #include "base/device.h"
 #include "execute/stages.h"
 
@@ -94,9 +95,9 @@ static bool wants_one_queue(const rg__queue_measure *m)
 {
     switch (m->state) {
     case RG__MEASURE_OTHER_WAY: return !m->one_queue;
-    case RG__MEASURE_TIMINGS_OFF: return false;
+    case RG__MEASURE_TIMINGS_OFF: return RG__RULE(MEASURE_TIMINGS_OFF, false);
     case RG__MEASURE_NO_TIMESTAMPS: return false;
-    case RG__MEASURE_MADE: return !m->choice.async;
+    case RG__MEASURE_MADE: return RG__RULE(MEASURE_KEEPS_FASTER, !m->choice.async);
     default: return m->one_queue;
     }
 }
@@ -126,7 +127,7 @@ static void say(rg_graph *g, rg__measure_state state, const char *fmt, ...)
  * stays until the next execute). */
 static void compile_begin(rg_graph *g, rg__queue_measure *m)
 {
-    if (m->hash != g->decl.hash)
+    if (RG__RULE(MEASURE_NEW_DECLARATION, m->hash != g->decl.hash))
         *m = (rg__queue_measure){ .hash = g->decl.hash, .spent_submissions = m->spent_submissions,
                                   .spent_cmds = m->spent_cmds };
 }
