@@ -20,6 +20,11 @@
     X(MERGE_SAME_SAMPLES, "sample counts differ")                                                            \
     X(MERGE_NO_RESOLVE, "a resolve happens at the end of the rendering instance")                           \
     X(MERGE_TILE_BUDGET, "the colour of a merged instance fits the tile profile's budget")                   \
+    X(CULL_UNREAD, "nothing observable reads")                                                               \
+    X(CULL_NO_WRITE, "it declares no write (declare side_effects for effects the graph cannot see)")         \
+    X(CULL_KEEPS_SIDE_EFFECTS, "a command with side effects is kept, and what it reads")                     \
+    X(CULL_KEEPS_BARE_COMMAND, "a user command outside spans that declares no access is kept")               \
+    X(CULL_KEEPS_OUTPUTS, "a write to an import or a history resource is observable")                        \
     X(MEASURE_KEEPS_FASTER, "the measured queue policy compiles the way it chose")                          \
     X(MEASURE_NEW_DECLARATION, "a new declaration is measured afresh; the same one keeps its choice")       \
     X(MEASURE_TIMINGS_OFF, "with timings off, eligible commands go back on their queues")                   \

@@ -15,6 +15,7 @@
  * earlier one wrote (a draw, a storage write), so the earlier writer stays
  * (conservative, never wrong).
  */
+#include "base/rules.h"
 #include "compile/stages.h"
 
 #include <stdio.h>
@@ -54,13 +55,15 @@ static bool observable(const rg_graph *g, uint32_t n)
     const rg__nodes *nodes = &g->compiled->nodes;
     for (uint32_t ci = nodes->first_cmd[n]; ci < nodes->first_cmd[n + 1]; ci++) {
         const rg__cmd *cmd = &g->decl.cmds[ci];
-        if (cmd->side_effects || (cmd->access_count == 0 && cmd->type == RG_COMMAND_TYPE_USER &&
-                                  cmd->span == RG__NONE))
+        if (RG__RULE(CULL_KEEPS_SIDE_EFFECTS, cmd->side_effects) ||
+            RG__RULE(CULL_KEEPS_BARE_COMMAND,
+                     cmd->access_count == 0 && cmd->type == RG_COMMAND_TYPE_USER && cmd->span == RG__NONE))
             return true;
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
             const rg__resource *r = &g->decl.resources[a->resource];
-            if (a->write && a->role != RG__ROLE_LIFETIME && (r->imported || rg__history(r)))
+            if (a->write && a->role != RG__ROLE_LIFETIME &&
+                RG__RULE(CULL_KEEPS_OUTPUTS, r->imported || rg__history(r)))
                 return true;
         }
     }
@@ -89,11 +92,11 @@ static void culled_reason(const rg_graph *g, uint32_t n, char *out, size_t size)
                 more++;
         }
     }
-    if (count == 0) {
-        snprintf(out, size, "it declares no write (declare side_effects for effects the graph cannot see)");
+    if (RG__RULE(CULL_NO_WRITE, count == 0)) {
+        snprintf(out, size, "%s", rg__rule_text(RG__RULE_CULL_NO_WRITE));
         return;
     }
-    int len = snprintf(out, size, "nothing observable reads");
+    int len = snprintf(out, size, "%s", rg__rule_text(RG__RULE_CULL_UNREAD));
     for (uint32_t i = 0; i < count && len >= 0 && (size_t)len < size; i++)
         len += snprintf(out + len, size - (size_t)len, "%s'%s'",
                         i == 0                    ? " "
@@ -158,7 +161,7 @@ rg_result rg__compile_cull(const rg_graph *g, rg__cull *out)
             if (a->write && a->role != RG__ROLE_LIFETIME)
                 FOR_SLOTS(g, a, slot, keep = keep || needed[slot]);
         }
-        if (!keep) {
+        if (RG__RULE(CULL_UNREAD, !keep)) {
             culled[n] = 1;
             out->culled_count += nodes->first_cmd[n + 1] - nodes->first_cmd[n];
             continue;
