@@ -324,6 +324,35 @@ Test(rg_closure, declaring_more_needs_a_new_compile)
 
 /* ------------------------------------------------------------------ DOT */
 
+/* Each hazard edge is named for the resources it orders; one ordering
+ * many names three, then how many more. */
+Test(rg_closure, dot_edges_name_what_they_order)
+{
+    rg_graph *g = test_graph();
+    rg_texture lit = test_color(g, "lit");
+    rg_buffer b[5];
+    const char *names[5] = {"b0", "b1", "b2", "b3", "b4"};
+    for (int i = 0; i < 5; i++)
+        b[i] = test_buf(g, names[i]);
+    test_outside(g, "light", TEX(lit, RG_USAGE_STORAGE_WRITE_COMPUTE));
+    test_outside(g, "scatter", TEX(lit, RG_USAGE_SAMPLED_COMPUTE), BUF(b[0], RG_USAGE_STORAGE_WRITE_COMPUTE),
+                 BUF(b[1], RG_USAGE_STORAGE_WRITE_COMPUTE), BUF(b[2], RG_USAGE_STORAGE_WRITE_COMPUTE),
+                 BUF(b[3], RG_USAGE_STORAGE_WRITE_COMPUTE), BUF(b[4], RG_USAGE_STORAGE_WRITE_COMPUTE));
+    rg_cmd_user(g, &(rg_user_desc){.name = "gather", .kind = RG_COMMAND_OUTSIDE, .record = test_noop,
+                                   .side_effects = true,
+                                   .accesses = ACC(BUF(b[0], RG_USAGE_STORAGE_READ_COMPUTE),
+                                                   BUF(b[1], RG_USAGE_STORAGE_READ_COMPUTE),
+                                                   BUF(b[2], RG_USAGE_STORAGE_READ_COMPUTE),
+                                                   BUF(b[3], RG_USAGE_STORAGE_READ_COMPUTE),
+                                                   BUF(b[4], RG_USAGE_STORAGE_READ_COMPUTE))});
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    char *text = test_dot_text(g);
+    cr_expect_not_null(strstr(text, "  c0 -> c1 [label=\"lit\"];\n"), "%s", text);
+    cr_expect_not_null(strstr(text, "  c1 -> c2 [label=\"b0, b1, b2 +2\"];\n"), "%s", text);
+    free(text);
+    rg_graph_destroy(g);
+}
+
 Test(rg_closure, dot_dump)
 {
     rg_graph *g = declare_frame(test_graph());

@@ -235,6 +235,21 @@ Test(rg_memory, lazy_exactly_on_devices_that_offer_it)
                      dt->name);
         cr_expect_eq(test_mem_tex_at(&env, single).kind, RG_MEMORY_POOLED, "%s", dt->name);
         cr_expect_eq(rg_memory_get_totals(env.g).lazy, dt->has_lazy ? env.e[0].size : 0, "%s", dt->name);
+        /* The timeline draws a lazy attachment in a lane of its own, dashed:
+         * no memory committed. */
+        char dir[] = "/tmp/rg_lazyXXXXXX", svg[64];
+        cr_assert_not_null(test_mkdtemp(dir));
+        snprintf(svg, sizeof svg, "%s/t.svg", dir);
+        cr_assert_eq(rg_memory_timeline_svg(env.g, svg), RG_SUCCESS, "%s", rg_graph_error_message(env.g));
+        char *text = test_text_close(fopen(svg, "r"));
+        cr_assert_not_null(text);
+        cr_expect_eq(strstr(text, "lazy: tile memory, no memory committed") != NULL, dt->has_lazy, "%s", dt->name);
+        cr_expect_eq(strstr(text, "stroke-dasharray=\"4 2\"><title>msaa: lazy, ") != NULL, dt->has_lazy, "%s",
+                     dt->name);
+        cr_expect_not_null(strstr(text, "<title>single: offset "), "%s", dt->name);
+        free(text);
+        remove(svg);
+        rmdir(dir);
         rg_graph_destroy(env.g);
     }
 }

@@ -1,6 +1,6 @@
 /* Graphviz DOT dump of a compiled graph: commands as nodes (spans as
  * clusters, a merged rendering instance as one cluster holding its spans'),
- * hazard edges between nodes, a dashed edge between the begin commands of
+ * hazard edges between nodes (named for the resources they order), a dashed edge between the begin commands of
  * two spans that could merge and did not (labelled with the reason), and
  * each barrier point as a note attached to the command it is recorded
  * before; a graph on several queues draws each queue as a lane and its
@@ -163,6 +163,58 @@ static void put_lanes(FILE *f, const rg_graph *g)
     }
 }
 
+/* Node n's accesses, [*first, *end): its commands' are contiguous. */
+static void node_accesses(const rg_graph *g, uint32_t n, uint32_t *first, uint32_t *end)
+{
+    const uint32_t *first_cmd = g->compiled->nodes.first_cmd;
+    *first = g->decl.cmds[first_cmd[n]].first_access;
+    *end = first_cmd[n + 1] < g->decl.cmd_count ? g->decl.cmds[first_cmd[n + 1]].first_access : g->decl.access_count;
+}
+
+/* Whether node `from` and the access at ai conflict on its resource: one
+ * of the two writes it. */
+static bool conflicts(const rg_graph *g, uint32_t from, uint32_t ai)
+{
+    const rg__access *b = &g->decl.accesses[ai];
+    uint32_t first, end;
+    node_accesses(g, from, &first, &end);
+    for (uint32_t k = first; k < end; k++) {
+        const rg__access *a = &g->decl.accesses[k];
+        if (a->resource == b->resource && a->role != RG__ROLE_LIFETIME && (a->write || b->write))
+            return true;
+    }
+    return false;
+}
+
+/* A hazard edge, labelled with the resources it orders (at most three
+ * names, then how many more); none for an order the declaration alone
+ * makes. */
+static void put_edge(FILE *f, const rg_graph *g, uint32_t from, uint32_t to)
+{
+    const uint32_t *first_cmd = g->compiled->nodes.first_cmd;
+    fprintf(f, "  c%u -> c%u", first_cmd[from + 1] - 1, first_cmd[to]);
+    uint32_t first, end, named = 0, more = 0;
+    node_accesses(g, to, &first, &end);
+    for (uint32_t ai = first; ai < end; ai++) {
+        uint32_t r = g->decl.accesses[ai].resource;
+        bool seen = false;
+        for (uint32_t k = first; k < ai && !seen; k++)
+            seen = g->decl.accesses[k].resource == r && g->decl.accesses[k].role != RG__ROLE_LIFETIME &&
+                   conflicts(g, from, k);
+        if (seen || g->decl.accesses[ai].role == RG__ROLE_LIFETIME || !conflicts(g, from, ai))
+            continue;
+        if (named == 3) {
+            more++;
+            continue;
+        }
+        fprintf(f, named++ ? ", " : " [label=\"");
+        put_label(f, g->decl.resources[r].name);
+    }
+    if (more)
+        fprintf(f, " +%u", more);
+    fprintf(f, named ? "\"];\n" : ";\n");
+}
+
 static void write_graph(FILE *f, const rg_graph *g)
 {
     fprintf(f, "digraph \"");
@@ -174,10 +226,9 @@ static void write_graph(FILE *f, const rg_graph *g)
         for (uint32_t n = 0; n < g->compiled->nodes.count; n++)
             put_node(f, g, n);
     /* Hazard edges from the last command of the earlier node to the first
-     * of the later one. */
+     * of the later one, named for what they order. */
     for (uint32_t e = 0; e < g->compiled->closure.reduced_count; e++)
-        fprintf(f, "  c%u -> c%u;\n", g->compiled->nodes.first_cmd[g->compiled->closure.reduced[2 * e] + 1] - 1,
-                g->compiled->nodes.first_cmd[g->compiled->closure.reduced[2 * e + 1]]);
+        put_edge(f, g, g->compiled->closure.reduced[2 * e], g->compiled->closure.reduced[2 * e + 1]);
     for (uint32_t i = 0; i < g->compiled->merge.merge_count; i++) {
         const rg__merge_note *m = &g->compiled->merge.merges[i];
         if (!m->reason[0])

@@ -469,6 +469,52 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
 #define SVG_POOL_H 240.0              /* pixels per pool, whatever its size */
 #define SVG_MARGIN 24.0
 
+#define SVG_ROW 16.0                  /* pixels per lazy attachment */
+
+static uint32_t lazy_count(const rg_graph *g, const rg__mem_plan *p)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->decl.resource_count; i++)
+        n += p->items[i].kind == RG_MEMORY_LAZY;
+    return n;
+}
+
+/* A resource's bar over the positions it lives, named (its tooltip says
+ * what), filled or, for memory never committed, dashed. */
+static void put_bar(FILE *f, const rg_graph *g, uint32_t i, double y, double h, bool lazy, const char *what)
+{
+    uint32_t first = rg__first_use(g, i), last = rg__last_use(g, i);
+    double x = SVG_MARGIN + SVG_COL * first, w = SVG_COL * (last + 1 - first);
+    /* A hue per resource so neighbours differ. */
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"hsl(%u,60%%,75%%)\" ", x, y, w, h,
+            (i * 67u) % 360u);
+    fprintf(f, lazy ? "fill-opacity=\"0.3\" stroke=\"black\" stroke-dasharray=\"4 2\"><title>"
+                    : "fill-opacity=\"0.8\" stroke=\"black\"><title>");
+    put_name(f, g->decl.resources[i].name);
+    fprintf(f, ": %s, positions %u..%u</title></rect>\n", what, first, last);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + (h < 14 ? h : 14) - 2);
+    put_name(f, g->decl.resources[i].name);
+    fprintf(f, "</text>\n");
+}
+
+/* The lazy attachments below the pools: on chip (tile memory), no memory
+ * committed, a row each. */
+static void put_lazy_lane(FILE *f, const rg_graph *g, const rg__mem_plan *p, double top, double width)
+{
+    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">lazy: tile memory, no memory committed</text>\n", SVG_MARGIN, top - 6);
+    fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"gray\" "
+            "stroke-dasharray=\"4 2\"/>\n", SVG_MARGIN, top, width - 2 * SVG_MARGIN, SVG_ROW * lazy_count(g, p));
+    uint32_t row = 0;
+    for (uint32_t i = 0; i < g->decl.resource_count; i++) {
+        const rg__mem_placement *m = &p->items[i];
+        if (m->kind != RG_MEMORY_LAZY)
+            continue;
+        char what[64];
+        snprintf(what, sizeof what, "lazy, %llu bytes never committed", (unsigned long long)m->size);
+        put_bar(f, g, i, top + SVG_ROW * row++, SVG_ROW, true, what);
+    }
+}
+
 rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
 {
     const rg__mem_plan *p;
@@ -479,7 +525,9 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
     if (r != RG_SUCCESS)
         return r;
     double width = 2 * SVG_MARGIN + SVG_COL * (graph->compiled->merge.order.count ? graph->compiled->merge.order.count : 1);
-    double height = SVG_MARGIN + (SVG_POOL_H + 2 * SVG_MARGIN) * (p->pool_count ? p->pool_count : 1);
+    double pools_end = SVG_MARGIN + (SVG_POOL_H + 2 * SVG_MARGIN) * (p->pool_count ? p->pool_count : 1);
+    uint32_t lazy = lazy_count(graph, p);
+    double height = pools_end + (lazy ? SVG_ROW * lazy + 2 * SVG_MARGIN : 0);
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
             "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
@@ -494,26 +542,17 @@ rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path)
         fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"gray\"/>\n",
                 SVG_MARGIN, top, width - 2 * SVG_MARGIN, SVG_POOL_H);
         for (uint32_t i = 0; i < graph->decl.resource_count; i++) {
-            const rg__resource *r = &graph->decl.resources[i];
             const rg__mem_placement *m = &p->items[i];
             if (m->kind != RG_MEMORY_POOLED || m->pool != pool)
                 continue;
-            uint32_t first = rg__first_use(graph, i), last = rg__last_use(graph, i);
-            double x = SVG_MARGIN + SVG_COL * first, w = SVG_COL * (last + 1 - first);
-            double y = top + scale * (double)m->offset, h = scale * (double)m->size;
-            /* A hue per resource so neighbours differ. */
-            fprintf(f,
-                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"hsl(%u,60%%,75%%)\" "
-                    "fill-opacity=\"0.8\" stroke=\"black\"><title>",
-                    x, y, w, h, (i * 67u) % 360u);
-            put_name(f, r->name);
-            fprintf(f, ": offset %llu, %llu bytes, positions %u..%u</title></rect>\n", (unsigned long long)m->offset,
-                    (unsigned long long)m->size, first, last);
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + (h < 14 ? h : 14) - 2);
-            put_name(f, r->name);
-            fprintf(f, "</text>\n");
+            char what[64];
+            snprintf(what, sizeof what, "offset %llu, %llu bytes", (unsigned long long)m->offset,
+                     (unsigned long long)m->size);
+            put_bar(f, graph, i, top + scale * (double)m->offset, scale * (double)m->size, false, what);
         }
     }
+    if (lazy)
+        put_lazy_lane(f, graph, p, pools_end + SVG_MARGIN, width);
     fprintf(f, "</svg>\n");
     return rg__report_close(graph, "rg_memory_timeline_svg", path, f);
 }
