@@ -172,7 +172,8 @@ static void node_accesses(const rg_graph *g, uint32_t n, uint32_t *first, uint32
 }
 
 /* Whether node `from` and the access at ai conflict on its resource: one
- * of the two writes it. */
+ * of the two writes it, or they use the texture in different layouts (the
+ * transition writes it; a pixel-local read has a layout of its own). */
 static bool conflicts(const rg_graph *g, uint32_t from, uint32_t ai)
 {
     const rg__access *b = &g->decl.accesses[ai];
@@ -180,7 +181,8 @@ static bool conflicts(const rg_graph *g, uint32_t from, uint32_t ai)
     node_accesses(g, from, &first, &end);
     for (uint32_t k = first; k < end; k++) {
         const rg__access *a = &g->decl.accesses[k];
-        if (a->resource == b->resource && a->role != RG__ROLE_LIFETIME && (a->write || b->write))
+        if (a->resource == b->resource && a->role != RG__ROLE_LIFETIME &&
+            (a->write || b->write || a->layout != b->layout || a->local != b->local))
             return true;
     }
     return false;
