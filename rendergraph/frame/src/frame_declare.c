@@ -190,11 +190,33 @@ static bool state(loader *l, const cJSON *o, const char *key, VkImageLayout *lay
     return ok;
 }
 
+/* A created buffer: its size, or sized from a texture (size_of with
+ * per_texel and/or per_row), which follows the texture's extent when the
+ * frame is loaded at another size. */
+static bool buffer_create(loader *l, const cJSON *o, uint32_t index, loaded_resource *out, const char *name)
+{
+    rg_buffer_desc d = {.name = name};
+    uint32_t size_of = 0;
+    uint64_t usage = 0;
+    bool ok = reference(l, o, "size_of", false, true, index, &size_of) &&
+              rgf__flags(&l->r, o, "extra_usage", false, RGF_BUFFER_USAGE, &usage);
+    d.size_of.id = size_of;
+    d.extra_usage = (VkBufferUsageFlags)usage;
+    if (ok && size_of)
+        ok = rgf__u64(&l->r, o, "per_texel", false, &d.per_texel) && rgf__u64(&l->r, o, "per_row", false, &d.per_row);
+    else if (ok)
+        ok = rgf__u64(&l->r, o, "size", true, &d.size) && rgf__nonzero(&l->r, "size", d.size);
+    if (!ok)
+        return false;
+    out->id = rg_buffer_create(l->g, &d).id;
+    return declared(l, out->id, "rg_buffer_create");
+}
+
 static bool resource(loader *l, const cJSON *o, uint32_t index)
 {
     static const char *const keys[] = {"kind", "name", "format", "width", "height", "size_of", "scale", "rounding",
                                        "mips", "layers", "samples", "transient", "extra_usage", "clear", "usage",
-                                       "initial", "final", "size", NULL};
+                                       "initial", "final", "size", "per_texel", "per_row", NULL};
     uint32_t kind = 0;
     const char *name = NULL;
     if (!rgf__object(&l->r, o, keys) || !rgf__enum(&l->r, o, "kind", true, &rgf__resource_kind, &kind) ||
@@ -254,13 +276,8 @@ static bool resource(loader *l, const cJSON *o, uint32_t index)
         return declared(l, out->id, "rg_texture_import");
     }
     uint64_t usage = 0, size = 0;
-    if (made == RG_RESOURCE_CREATED) {
-        if (!rgf__u64(&l->r, o, "size", true, &size) ||
-            !rgf__nonzero(&l->r, "size", size) || !rgf__flags(&l->r, o, "extra_usage", false, RGF_BUFFER_USAGE, &usage))
-            return false;
-        out->id = rg_buffer_create(l->g, &(rg_buffer_desc){name, size, (VkBufferUsageFlags)usage}).id;
-        return declared(l, out->id, "rg_buffer_create");
-    }
+    if (made == RG_RESOURCE_CREATED)
+        return buffer_create(l, o, index, out, name);
     rg_buffer_import_desc d = {.name = name};
     if (!rgf__u64(&l->r, o, "size", true, &size) || !rgf__flags(&l->r, o, "usage", false, RGF_BUFFER_USAGE, &usage) ||
         !state(l, o, "initial", NULL, &d.initial_stage, &d.initial_access) ||

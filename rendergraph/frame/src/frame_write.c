@@ -235,7 +235,14 @@ static cJSON *resource_json(writer *w, const rg_declared_resource *r)
                 add(w, o, "clear", clear_json(w, r->texture.format, &r->texture.history_clear));
         } else {
             add_string(w, o, "name", r->buffer.name);
-            add_u64(w, o, "size", r->buffer.size);
+            if (r->buffer.size_of.id) /* per_texel and per_row follow, where not 0 */
+                add_resource_ref(w, o, "size_of", r->buffer.size_of.id);
+            else
+                add_u64(w, o, "size", r->buffer.size);
+            if (r->buffer.per_texel)
+                add_u64(w, o, "per_texel", r->buffer.per_texel);
+            if (r->buffer.per_row)
+                add_u64(w, o, "per_row", r->buffer.per_row);
             if (r->buffer.extra_usage)
                 add_flags(w, o, "extra_usage", RGF_BUFFER_USAGE, r->buffer.extra_usage);
         }

@@ -485,12 +485,9 @@ rg_result rg_graph_reset(rg_graph *graph);
  * contents is RG_ERROR_TRANSIENT_CONTENTS. FORBID: never. */
 typedef enum rg_transient { RG_TRANSIENT_AUTO = 0, RG_TRANSIENT_FORCE, RG_TRANSIENT_FORBID } rg_transient;
 
-/* How a relative size rounds (see "Relative sizes"). */
-RG_EXPERIMENTAL typedef enum rg_rounding {
-    RG_ROUND_DOWN = 0,                /* floor: what mip chains do */
-    RG_ROUND_UP,                      /* ceil: covers the source (tiled dispatches) */
-    RG_ROUND_NEAREST,                 /* halves round up */
-} rg_rounding;
+/* How a relative size rounds ("Relative sizes"): DOWN floors (mip chains), UP ceils (covers the
+ * source: tiled dispatches), NEAREST rounds halves up. */
+RG_EXPERIMENTAL typedef enum rg_rounding { RG_ROUND_DOWN = 0, RG_ROUND_UP, RG_ROUND_NEAREST } rg_rounding;
 
 typedef struct rg_texture_desc {
     const char *name;
@@ -543,6 +540,11 @@ typedef struct rg_buffer_desc {
     const char *name;
     VkDeviceSize size;
     VkBufferUsageFlags extra_usage;
+    /* Sized from a texture (experimental; size 0): size_of's height x (width x per_texel + per_row)
+     * bytes, following it when declared at another size (rgtool --size). Errors as a texture's
+     * size_of; also neither per_texel nor per_row, or too large: INVALID_ARGUMENT. */
+    rg_texture size_of;
+    VkDeviceSize per_texel, per_row;
 } rg_buffer_desc;
 
 /* An imported buffer's states around the frame: initial is the last use
@@ -552,9 +554,7 @@ typedef struct rg_buffer_import_desc {
     const char *name;
     VkBuffer buffer;
     VkDeviceSize size;
-    /* Its VkBufferCreateInfo::usage, checked as the image's is (0: when
-     * rg_buffer_set_buffer gives one). */
-    VkBufferUsageFlags usage;
+    VkBufferUsageFlags usage;         /* its create usage, checked as an image's (0: at set_buffer) */
     VkPipelineStageFlags2 initial_stage;
     VkAccessFlags2 initial_access;
     VkPipelineStageFlags2 final_stage;

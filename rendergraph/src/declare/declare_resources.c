@@ -307,13 +307,60 @@ static rg__resource *buffer_append(rg_graph *graph, const char *fn, const char *
     return r;
 }
 
+/* A buffer sized from a texture (rg_buffer_desc.size_of): its height x
+ * (width x per_texel + per_row) bytes, resolved here as a relative
+ * texture's extent is; *index its source. False after recording the
+ * error, naming the buffer. */
+static bool buffer_size(rg_graph *g, const rg_buffer_desc *desc, VkDeviceSize *size, uint32_t *index)
+{
+    const char *name = desc->name ? desc->name : "";
+    *size = desc->size;
+    *index = RG__NONE;
+    if (desc->size_of.id == 0)
+        return true;
+    uint32_t i = rg__texture_index(g, desc->size_of);
+    if (i == RG__NONE) {
+        rg__fail(g, RG_ERROR_INVALID_HANDLE, "rg_buffer_create '%s': size_of handle 0x%x is stale, foreign or not a "
+                 "texture", name, desc->size_of.id);
+        return false;
+    }
+    const rg__resource *src = &g->decl.resources[i];
+    if (desc->size || (desc->per_texel == 0 && desc->per_row == 0)) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_buffer_create '%s': with size_of ('%s') the size must be 0 and "
+                 "per_texel or per_row given, not size %llu, per_texel %llu, per_row %llu", name, src->name,
+                 (unsigned long long)desc->size, (unsigned long long)desc->per_texel,
+                 (unsigned long long)desc->per_row);
+        return false;
+    }
+    /* height x (width x per_texel + per_row), each step checked. */
+    uint64_t row;
+    bool over = rg__mul_overflow_u64(desc->per_texel, src->width, &row) || row > UINT64_MAX - desc->per_row;
+    if (over || rg__mul_overflow_u64(row + desc->per_row, src->height, size)) {
+        rg__fail(g, RG_ERROR_INVALID_ARGUMENT, "rg_buffer_create '%s': size_of '%s' (%ux%u) with %llu bytes per "
+                 "texel and %llu per row is over what a VkDeviceSize holds", name, src->name, src->width,
+                 src->height, (unsigned long long)desc->per_texel, (unsigned long long)desc->per_row);
+        return false;
+    }
+    *index = i;
+    return true;
+}
+
 static rg_buffer buffer_create_taken(rg_graph *graph, const rg_buffer_desc *desc)
 {
-    rg__resource *r = buffer_append(graph, "rg_buffer_create", desc ? desc->name : NULL, desc ? desc->size : 0);
+    VkDeviceSize size = desc ? desc->size : 0;
+    uint32_t size_of = RG__NONE;
+    if (desc && rg__usable(graph) && !buffer_size(graph, desc, &size, &size_of))
+        return (rg_buffer){0};
+    rg__resource *r = buffer_append(graph, "rg_buffer_create", desc ? desc->name : NULL, size);
     if (!r)
         return (rg_buffer){0};
     r->buffer_usage = desc->extra_usage;
     r->extra_usage = desc->extra_usage;
+    r->size_of = size_of;
+    if (size_of != RG__NONE) {
+        r->per_texel = desc->per_texel;
+        r->per_row = desc->per_row;
+    }
     return (rg_buffer){resource_commit(graph, r)};
 }
 

@@ -98,8 +98,12 @@ static void declared_resource(const rg_graph *graph, uint32_t index, rg_declared
             .name = r->name, .buffer = r->buffer, .size = r->size, .usage = r->given_usage,
             .initial_stage = r->initial_stage, .initial_access = r->initial_access, .final_stage = r->final_stage,
             .final_access = r->final_access};
-    else
+    else if (r->size_of == RG__NONE)
         out->buffer = (rg_buffer_desc){.name = r->name, .size = r->size, .extra_usage = r->extra_usage};
+    else
+        out->buffer = (rg_buffer_desc){.name = r->name, .extra_usage = r->extra_usage,
+                                       .size_of = texture_of(graph, r->size_of), .per_texel = r->per_texel,
+                                       .per_row = r->per_row};
 }
 
 /* Resource i's handle into the texture or the buffer one, by its kind. */

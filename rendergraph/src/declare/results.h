@@ -35,8 +35,10 @@ typedef struct rg__resource {
     float scale;
     rg_rounding rounding;
     VkFlags extra_usage;              /* the desc's extra_usage (image or buffer) */
-    /* buffers */
+    /* buffers; one sized from a texture (rg_buffer_desc) keeps size_of
+     * above and its bytes per texel and per row, size the result */
     VkDeviceSize size;
+    VkDeviceSize per_texel, per_row;
     VkBufferUsageFlags buffer_usage;
     /* imports: state before and after the frame */
     VkImageLayout initial_layout, final_layout;
