@@ -176,9 +176,16 @@ static bool any_size(void *user, const char *name, bool is_texture, uint32_t ind
 }
 
 /* The memory report of the pair under profile p (placed offline). */
+static char *report_of_frame(const tile_frame *frame);
+
 static char *report_of(rg_tile_profile p)
 {
-    tile_frame f = {.profile = p, .gbuffer = F(RGBA8, RGBA8), .hdr = RGBA16F};
+    return report_of_frame(&(tile_frame){.profile = p, .gbuffer = F(RGBA8, RGBA8), .hdr = RGBA16F});
+}
+
+static char *report_of_frame(const tile_frame *frame)
+{
+    tile_frame f = *frame;
     rg_graph *g = tile_graph(&f);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     VkPhysicalDeviceMemoryProperties props = {.memoryTypeCount = 1,
@@ -199,11 +206,25 @@ Test(rg_tiles, the_memory_report_names_the_profile_and_what_each_instance_keeps_
     cr_expect(strstr(text, "tile profile Apple7+: at most 128 B of colour per pixel per sample (a hard limit: the "
                            "driver refuses more)"), "%s", text);
     cr_expect(strstr(text, "'gbuffer + lighting' (merged): "), "%s", text);
-    cr_expect(strstr(text, "; colour 16 B per pixel per sample\n"), "%s", text);
+    cr_expect(strstr(text, "; colour 16 B per pixel per sample, within the 128 B per sample\n"), "%s", text);
     free(text);
     text = report_of(RG_TILE_MALI_VALHALL);
     cr_expect(strstr(text, "tile profile Mali Valhall+: 32 B of colour per pixel keeps the full 16x16 tile"), "%s",
               text);
+    cr_expect(strstr(text, "; colour 16 B per pixel per sample, the full 16x16 tile\n"), "%s", text);
+    free(text);
+    /* Mali shrinks the tile, never refuses: 24 B on Mali-G71's 16 B keeps
+     * 16x8 pixels (3 KiB of the 4 KiB a 16x16 tile of 16 B takes); 4x MSAA
+     * counts every sample: 12 B x 4 = 48 B on Bifrost's 32 B, 16x8 too. */
+    text = report_of_frame(&(tile_frame){.profile = RG_TILE_MALI_G71, .gbuffer = F(RGBA16F, RGBA16F, RGBA16F),
+                                         .hdr = RGBA8});
+    cr_expect(strstr(text, "; colour 24 B per pixel per sample, the tile shrinks to 16x8 (24 B per pixel against "
+                           "16)"), "%s", text);
+    free(text);
+    text = report_of_frame(&(tile_frame){.profile = RG_TILE_MALI_BIFROST, .gbuffer = F(RGBA16F, RGBA8),
+                                         .hdr = RGBA8, .samples = VK_SAMPLE_COUNT_4_BIT});
+    cr_expect(strstr(text, "; colour 12 B per pixel per sample, the tile shrinks to 16x8 (48 B per pixel against "
+                           "32)"), "%s", text);
     free(text);
     /* Adreno: bins of GMEM (64x64 pixels of 16 B in one 1 MiB bin). */
     text = report_of(RG_TILE_ADRENO6);

@@ -206,9 +206,30 @@ static void queue_lines(const rg_graph *g, FILE *out)
                 rg_queue_name(g->decl.cmds[cc->queues.notes[i].cmd].queue), cc->queues.notes[i].reason);
 }
 
+/* What a Mali GPU does with `need` bytes of colour per pixel (samples
+ * included) against the row's budget for its full tile: keeps the tile,
+ * or halves it (height, then width) until the colour fits. */
+static void put_mali_tile(FILE *out, const rg_tile_info *t, uint64_t need)
+{
+    uint32_t w = t->tile_width, h = t->tile_height;
+    while (need * w * h > (uint64_t)t->color_bytes * t->tile_width * t->tile_height && w * h > 1) {
+        if (h >= w)
+            h /= 2;
+        else
+            w /= 2;
+    }
+    if (w == t->tile_width && h == t->tile_height)
+        fprintf(out, ", the full %ux%u tile", w, h);
+    else
+        fprintf(out, ", the tile shrinks to %ux%u (%llu B per pixel against %u)", w, h, (unsigned long long)need,
+                t->color_bytes);
+}
+
 /* What instance ii keeps in the tile: its colour bytes per pixel per
- * sample and, where the profile's tile memory is known (Adreno's GMEM),
- * the bins its area takes with colour and depth at its sample count. */
+ * sample, and what the profile's GPU does with them: Apple's limit per
+ * sample met, the Mali tile it gets, or where the tile memory is known
+ * (Adreno's GMEM) the bins its area takes with colour and depth at its
+ * sample count. */
 static void put_tile_use(FILE *out, const rg_graph *g, const rg_tile_info *t, uint32_t ii)
 {
     const rg__instance *in = &g->compiled->merge.instances[ii];
@@ -222,6 +243,10 @@ static void put_tile_use(FILE *out, const rg_graph *g, const rg_tile_info *t, ui
         samples = (uint32_t)r->samples;
     }
     fprintf(out, "; colour %u B per pixel per sample", color);
+    if (t->color_bytes && t->hard)
+        fprintf(out, ", %s the %u B per sample", color <= t->color_bytes ? "within" : "over", t->color_bytes);
+    else if (t->color_bytes && t->tile_width && t->tile_height)
+        put_mali_tile(out, t, (uint64_t)color * samples);
     const VkRect2D *area = &g->decl.spans[g->compiled->merge.instance_spans[in->first]].area;
     uint64_t bytes = (uint64_t)area->extent.width * area->extent.height * (color + depth) * samples;
     if (t->tile_memory)
@@ -231,7 +256,7 @@ static void put_tile_use(FILE *out, const rg_graph *g, const rg_tile_info *t, ui
 
 static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
 {
-    rg_tile_info tile = rg__tile_of(&g->caps);
+    const rg_tile_info tile = g->tile;
     fprintf(out, "tile profile %s: ", tile.name);
     if (tile.color_bytes && tile.hard)
         fprintf(out, "at most %u B of colour per pixel per sample (a hard limit: the driver refuses more)\n",
