@@ -25,6 +25,14 @@
     X(CULL_KEEPS_SIDE_EFFECTS, "a command with side effects is kept, and what it reads")                     \
     X(CULL_KEEPS_BARE_COMMAND, "a user command outside spans that declares no access is kept")               \
     X(CULL_KEEPS_OUTPUTS, "a write to an import or a history resource is observable")                        \
+    X(ALIAS_APART_IN_TIME, "resources share memory only when their lifetimes do not overlap")            \
+    X(DEDICATED_OUT_OF_POOLS, "a dedicated resource or a history half gets memory of its own")              \
+    X(TRANSIENT_DISCARDED, "a transient attachment is discarded at the end of its instance")                \
+    X(TRANSIENT_ATTACHMENT_USE_ONLY, "a texture is transient only when every use is as an attachment")      \
+    X(IMPORTS_STAY_ON_GRAPHICS, "a command touching an import stays on the graphics queue")                \
+    X(OUTSIDE_COMMAND_OUTSIDE_SPANS, "an RG_COMMAND_OUTSIDE command is refused inside a span")               \
+    X(NO_HAZARD_INSIDE_A_SPAN, "two commands of a span with a hazard between them are refused")             \
+    X(RECORD_DECLARED_ONLY, "a record callback gets only the resources its command declared")               \
     X(MEASURE_KEEPS_FASTER, "the measured queue policy compiles the way it chose")                          \
     X(MEASURE_NEW_DECLARATION, "a new declaration is measured afresh; the same one keeps its choice")       \
     X(MEASURE_TIMINGS_OFF, "with timings off, eligible commands go back on their queues")                   \

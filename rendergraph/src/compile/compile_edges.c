@@ -5,6 +5,7 @@
  * from a lower node to a higher one and come out sorted by their target.
  * A node with no accesses is pinned between its record-order neighbours.
  */
+#include "base/rules.h"
 #include "compile/stages.h"
 
 #include <stdlib.h>
@@ -86,7 +87,7 @@ static rg_result node_rules(frontier *f, slot_front *s, uint32_t c, const rg__ac
                         rg_layout_name(s->node_layout), rg_layout_name(a->layout));
     }
     bool other_wrote = s->node_writer != RG__NONE && s->node_writer != c;
-    if (others && (a->write || other_wrote))
+    if (RG__RULE(NO_HAZARD_INSIDE_A_SPAN, others && (a->write || other_wrote)))
         return rg__fail(g, RG_ERROR_HAZARD_IN_SPAN,
                         "commands '%s' and '%s' in span '%s' have a %s hazard on %s '%s' that would need a barrier "
                         "inside the rendering instance (VUID-vkCmdPipelineBarrier2-None-06191); split the span",

@@ -31,6 +31,7 @@
  * waits' stages come from the barrier planner (compile_barriers.c), which
  * knows which accesses need them.
  */
+#include "base/rules.h"
 #include "compile/stages.h"
 #include "base/arena.h"
 #include "base/bits.h"
@@ -78,7 +79,7 @@ static rg_queue assign(const rg_graph *g, qbuild *w, uint32_t n)
         return RG_QUEUE_GRAPHICS;
     for (uint32_t k = 0; k < c->access_count; k++) {
         const rg__resource *r = &g->decl.resources[g->decl.accesses[c->first_access + k].resource];
-        if (!r->imported)
+        if (!RG__RULE(IMPORTS_STAY_ON_GRAPHICS, r->imported))
             continue;
         rg__queue_note *note = &w->notes[w->note_count++];
         note->cmd = ci;

@@ -14,6 +14,7 @@
  * frame, so both get the union of their usages, plus TRANSFER_DST for the
  * first frame's clear: this is where their usage is final.
  */
+#include "base/rules.h"
 #include "compile/stages.h"
 #include "base/names.h"
 
@@ -52,7 +53,7 @@ static const char *attachment_ops(const rg_graph *g, uint32_t ii, uint32_t ri)
         const rg_attachment *a = u < in->color_count ? &d->colors[att->slot] : &d->depth;
         if (a->load != VK_ATTACHMENT_LOAD_OP_CLEAR && a->load != VK_ATTACHMENT_LOAD_OP_DONT_CARE)
             return "loads it (load op neither CLEAR nor DONT_CARE)";
-        if (att->store != VK_ATTACHMENT_STORE_OP_DONT_CARE)
+        if (RG__RULE(TRANSIENT_DISCARDED, att->store != VK_ATTACHMENT_STORE_OP_DONT_CARE))
             return "stores it (store op not DONT_CARE)";
     }
     return NULL;
@@ -103,7 +104,7 @@ static bool candidate(const rg_graph *g, const rg__resource *r, VkImageUsageFlag
     VkImageUsageFlags allowed = ATTACHMENT_USAGE;
     if (g->caps.driver != VK_DRIVER_ID_MOLTENVK)
         allowed |= VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
-    return r->transient_mode == RG_TRANSIENT_FORCE || !(usage & ~allowed);
+    return r->transient_mode == RG_TRANSIENT_FORCE || RG__RULE(TRANSIENT_ATTACHMENT_USE_ONLY, !(usage & ~allowed));
 }
 
 static rg_result decide(const rg_graph *g, uint32_t ri, const verdict *v, VkImageUsageFlags *usage,

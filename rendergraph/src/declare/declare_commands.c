@@ -4,6 +4,7 @@
  * commands never), and an interior access may not touch an attachment of
  * its span (feedback loop).
  */
+#include "base/rules.h"
 #include "declare/stages.h"
 
 /* A user access: handle, kind, range and usage row resolved. */
@@ -83,7 +84,7 @@ static rg_command cmd_user_taken(rg_graph *graph, const rg_user_desc *desc)
         rg__fail(graph, RG_ERROR_DRAW_OUTSIDE_SPAN, "command '%s': a draw command outside a span", p.name);
         return (rg_command){0};
     }
-    if (desc->kind == RG_COMMAND_OUTSIDE && span != RG__NONE) {
+    if (RG__RULE(OUTSIDE_COMMAND_OUTSIDE_SPANS, desc->kind == RG_COMMAND_OUTSIDE && span != RG__NONE)) {
         rg__fail(graph, RG_ERROR_OUTSIDE_IN_SPAN,
                  "command '%s': an outside-kind command (dispatch, query, ...) inside span '%s'", p.name,
                  graph->decl.cmds[graph->decl.spans[span].begin_cmd].name);

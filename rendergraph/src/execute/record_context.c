@@ -3,6 +3,7 @@
  * ("Declared only"); the descriptors are record_descriptors.c's, the
  * contexts tools that record by hand make (rg_record_context_get, _for)
  * the conductor's (graph_execute.c). */
+#include "base/rules.h"
 #include "compile/stages.h"
 #include "execute/stages.h"
 
@@ -18,7 +19,7 @@ rg_graph *rg_record_graph(const rg_record_context *rc) { return rc ? rc->graph :
 static bool declared(const rg_record_context *rc, uint32_t ri, const char *what)
 {
     const rg_graph *g = rc->graph;
-    if (rc->command == RG__NONE || g->lenient_record_access)
+    if (!RG__RULE(RECORD_DECLARED_ONLY, rc->command != RG__NONE && !g->lenient_record_access))
         return true;
     const rg__cmd *c = &g->decl.cmds[rc->command];
     for (uint32_t k = 0; k < c->access_count; k++)

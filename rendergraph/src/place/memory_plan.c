@@ -25,6 +25,7 @@
  * (the chain reached its queue through a wait, which the barrier must
  * follow; the semaphore made the memory available).
  */
+#include "base/rules.h"
 #include "compile/stages.h"
 #include "place/stages.h"
 
@@ -134,7 +135,7 @@ static rg_result classify(planner *p, uint32_t ri)
         p->plan->totals.lazy += q->size;
         return RG_SUCCESS;
     }
-    if (q->dedicated || rg__history(r)) {
+    if (RG__RULE(DEDICATED_OUT_OF_POOLS, q->dedicated || rg__history(r))) {
         m->kind = RG_MEMORY_DEDICATED;
         p->plan->totals.dedicated += q->size;
         return RG_SUCCESS;
@@ -232,7 +233,7 @@ static bool one_queue(const pooled *x, const pooled *y)
 static bool conflict(const planner *p, uint32_t a, uint32_t b)
 {
     const pooled *x = &p->items[a], *y = &p->items[b];
-    if (x->first <= y->last && y->first <= x->last)
+    if (RG__RULE(ALIAS_APART_IN_TIME, x->first <= y->last && y->first <= x->last))
         return true;
     if (!p->g->alias_proven_only && one_queue(x, y))
         return false; /* apart in the order: the alias barrier orders them */
