@@ -93,7 +93,12 @@ PY
   then echo "CANNOT APPLY: $line"; touch "$work/bad"; continue; fi
   f=$(sed -n 1p "$work/target"); prog=$(sed -n 2p "$work/target"); flt=$(sed -n 3p "$work/target")
   if [ "${f%% *}" = rule ]; then
-    if RG_MUTATE_RULE=${f#rule } "$work/build/tests/$prog" --filter "$flt" --jobs 1 >"$work/log" 2>&1; then
+    # The program as committed: a text mutation before may have left its
+    # build behind (the file is restored, the program not yet rebuilt).
+    if ! cmake --build "$work/build" --target "$prog" -j "$jobs" >"$work/log" 2>&1; then
+      tail -20 "$work/log"
+      echo "NOT BUILT: $f: $prog $flt"; touch "$work/bad"; continue
+    elif RG_MUTATE_RULE=${f#rule } "$work/build/tests/$prog" --filter "$flt" --jobs 1 >"$work/log" 2>&1; then
       result="SURVIVED"; touch "$work/bad"
     else
       result="killed"
