@@ -93,8 +93,8 @@ PY
   then echo "CANNOT APPLY: $line"; touch "$work/bad"; continue; fi
   f=$(sed -n 1p "$work/target"); prog=$(sed -n 2p "$work/target"); flt=$(sed -n 3p "$work/target")
   if [ "${f%% *}" = rule ]; then
-    # The program as committed: a text mutation before may have left its
-    # build behind (the file is restored, the program not yet rebuilt).
+    # The program as committed: a text mutation before it left its build
+    # behind (the file restored, the program not yet rebuilt).
     if ! cmake --build "$work/build" --target "$prog" -j "$jobs" >"$work/log" 2>&1; then
       tail -20 "$work/log"
       echo "NOT BUILT: $f: $prog $flt"; touch "$work/bad"; continue
@@ -115,6 +115,8 @@ PY
     result="killed"
   fi
   mv "$work/tree/$f.orig" "$work/tree/$f"
+  # Newer than the mutated build: the next build compiles it back.
+  touch "$work/tree/$f"
   echo "$result: $f: $prog $flt"
 done <"$work/lines"
 echo "$(wc -l <"$work/lines") mutations in $(($(date +%s) - start)) s"
