@@ -30,6 +30,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A rendering instance's (or with RG_INDEX_NONE the frame's) tile traffic. */
+static rg_result traffic_get(const rg_graph *g, uint32_t instance, rg_tile_traffic *out)
+{
+    rg_tile_view v;
+    rg_result r = rg_tile_view_get(g, instance, out ? &v : NULL);
+    if (out)
+        *out = r == RG_SUCCESS ? v.traffic : (rg_tile_traffic){0};
+    return r;
+}
+
 static uint32_t width = 1920, height = 1080;
 
 static bool record_nothing(const rg_record_context *rc, void *user)
@@ -234,7 +244,7 @@ static figures measure(rg_tile_profile profile, void (*declare)(rg_graph *), con
         f.pooled_mib = (double)t.pooled / (1 << 20);
     }
     rg_tile_traffic traffic;
-    if (rg_tile_traffic_get(g, RG_INDEX_NONE, &traffic) == RG_SUCCESS)
+    if (traffic_get(g, RG_INDEX_NONE, &traffic) == RG_SUCCESS)
         f.traffic_mib = (double)traffic.total / (1 << 20);
     f.most_color = most_color(g);
     rg_graph_destroy(g);

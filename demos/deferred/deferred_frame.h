@@ -139,7 +139,7 @@ typedef struct deferred_placement {
      * when they are lazily allocated or need no memory at all. */
     VkDeviceSize gbuffer_pooled;
     rg_memory_totals totals;
-    /* The frame's tile traffic estimate (rg_tile_traffic_get), when
+    /* The frame's tile traffic estimate (rg_tile_view_get), when
      * traffic_known. */
     bool traffic_known;
     rg_tile_traffic traffic;

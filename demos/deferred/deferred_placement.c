@@ -2,6 +2,16 @@
  * share memory (the bloom chain's aliasing, the G-buffer's ranges). */
 #include "deferred_renderer.h"
 
+/* A rendering instance's (or with RG_INDEX_NONE the frame's) tile traffic. */
+static rg_result traffic_get(const rg_graph *g, uint32_t instance, rg_tile_traffic *out)
+{
+    rg_tile_view v;
+    rg_result r = rg_tile_view_get(g, instance, out ? &v : NULL);
+    if (out)
+        *out = r == RG_SUCCESS ? v.traffic : (rg_tile_traffic){0};
+    return r;
+}
+
 /* ------------------------------------------------------------- placement */
 
 /* The size the graph's image of this texture takes when pooled: placement
@@ -118,5 +128,5 @@ void deferred_frame_placement(const deferred_renderer *r, const rg_graph *g, con
     for (int k = 0; k < 4; k++)
         out->gbuffer_pooled += gbuf[k].pooled ? sizes[k] : 0;
     out->totals = rg_memory_get_totals(g);
-    out->traffic_known = rg_tile_traffic_get(g, RG_INDEX_NONE, &out->traffic) == RG_SUCCESS;
+    out->traffic_known = traffic_get(g, RG_INDEX_NONE, &out->traffic) == RG_SUCCESS;
 }

@@ -183,12 +183,13 @@ bool rgt_diff_compute(const rgt_plan *a, const rgt_plan *b, rgt_diff_result *out
     for (uint32_t i = 0; i < RGT_TOTAL_COUNT; i++)
         out->totals_differ |= rgt_total_value(&a->totals, i) != rgt_total_value(&b->totals, i);
     bool ok = compare_order(a, b, out) && compare_lists(a, b, out) && compare_merges(a, b, out) &&
-              compare_resources(a, b, out);
+              compare_resources(a, b, out) && rgt_tiles_compare(a, b, out);
     out->barriers_differ =
         a->barrier_count != b->barrier_count || a->final_barriers != b->final_barriers || out->rebarriered_count != 0;
     /* Same plan: nothing above differs, and the batches are as many. */
     out->same = !out->totals_differ && !out->barriers_differ && !out->reordered_count && !out->requeued_count &&
                 !out->run_only_count && !out->culled_only_count && !out->merge_count && !out->resource_count &&
+                !out->tiles_differ &&
                 a->batch_count == b->batch_count;
     if (!ok)
         rgt_diff_result_free(out);
@@ -204,6 +205,7 @@ void rgt_diff_result_free(rgt_diff_result *d)
     free(d->culled_only);
     free(d->merges);
     free(d->resources);
+    free(d->tiles);
     memset(d, 0, sizeof *d);
 }
 

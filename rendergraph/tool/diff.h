@@ -55,9 +55,18 @@ typedef struct rgt_diff_result {
     uint32_t merge_count;
     rgt_resource_change *resources; /* kind of memory, bytes, pool changed; or one side only */
     uint32_t resource_count;
+    uint32_t *tiles;      /* instances whose tile view changed, or in one plan only (tiles.c) */
+    uint32_t tile_count;
+    bool tiles_differ;    /* those, or the frame's traffic */
     bool barriers_differ; /* totals or per command */
     bool same;            /* none of the above: identical plans */
 } rgt_diff_result;
+
+/* tiles.c: the tile views compared (false: out of memory), and printed. */
+struct cJSON;
+bool rgt_tiles_compare(const rgt_plan *a, const rgt_plan *b, rgt_diff_result *d);
+void rgt_diff_print_tiles_text(const rgt_diff_result *d, FILE *out);
+void rgt_diff_add_tiles_json(const rgt_diff_result *d, struct cJSON *root);
 
 bool rgt_diff_compute(const rgt_plan *a, const rgt_plan *b, rgt_diff_result *out);
 void rgt_diff_result_free(rgt_diff_result *d);

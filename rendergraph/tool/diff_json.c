@@ -124,6 +124,7 @@ static cJSON *diff_json(const rgt_diff_result *d)
         add_resource_side(o, "b", d->resources[i].b);
         cJSON_AddItemToArray(resources, o);
     }
+    rgt_diff_add_tiles_json(d, root);
     return root;
 }
 

@@ -144,5 +144,6 @@ void rgt_diff_print_text(const rgt_diff_result *d, FILE *out)
     print_only("run by one only:", d->run_only, d->run_only_count, out);
     print_order(d, out);
     print_resources(d, out);
+    rgt_diff_print_tiles_text(d, out);
     fprintf(out, "\n%s\n", d->same ? "identical plans" : "plans differ");
 }

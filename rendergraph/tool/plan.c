@@ -237,7 +237,8 @@ bool rgt_plan_gather(const char *file, const rgt_frame *frame, rgt_plan *out)
     out->note_count = frame->note_count;
     handle_pos *map = NULL;
     bool ok = gather_order(frame, out, &map) && gather_barriers(frame, out, map) && gather_culled(frame, out) &&
-              gather_queues(frame, out) && gather_resources(frame, out) && gather_memory_notes(out);
+              gather_queues(frame, out) && gather_resources(frame, out) && gather_memory_notes(out) &&
+              rgt_tiles_gather(frame, out);
     free(map);
     if (!ok) {
         fprintf(stderr, "rgtool: %s: could not gather the plan (out of memory or a failed query)\n", file);
@@ -259,5 +260,6 @@ void rgt_plan_free(rgt_plan *plan)
     free(plan->resources);
     free(plan->memory_notes);
     free(plan->memory_text);
+    free(plan->tiles);
     memset(plan, 0, sizeof *plan);
 }

@@ -205,6 +205,7 @@ static cJSON *plan_json(const rgt_plan *p)
     }
     add_memory(p, root);
     cJSON_AddNumberToObject(root, "instances", p->instance_count);
+    rgt_add_tiles_json(p, root);
     notes = cJSON_AddArrayToObject(root, "notes");
     for (uint32_t i = 0; i < p->note_count; i++) {
         cJSON *n = cJSON_CreateObject();

@@ -196,5 +196,6 @@ void rgt_print_text(const rgt_plan *plan, bool verbose, FILE *out)
     print_barriers(plan, verbose, out);
     print_merges_and_queues(plan, out);
     print_memory(plan, out);
+    rgt_print_tiles_text(plan, out);
     print_notes(plan, out);
 }

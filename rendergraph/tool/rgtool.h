@@ -126,6 +126,10 @@ typedef struct rgt_plan {
     uint32_t resource_count;
     rg_memory_totals totals;
     uint32_t instance_count;
+    /* Each instance's tile view under profile, and the frame's traffic (tiles.c). */
+    rg_tile_profile profile;
+    rg_tile_view *tiles;
+    rg_tile_traffic tile_total;
     const rgt_note *notes; /* the frame's */
     uint32_t note_count;
     /* The saved requirements placement modelled instead, a line each
@@ -159,6 +163,13 @@ enum {
 };
 const char *rgt_total_name(uint32_t index);
 uint64_t rgt_total_value(const rg_memory_totals *totals, uint32_t index);
+
+/* tiles.c: the plan's tile views (false: out of memory, a failed query),
+ * printed as text and added to a plan's JSON. */
+struct cJSON;
+bool rgt_tiles_gather(const rgt_frame *frame, rgt_plan *plan);
+void rgt_print_tiles_text(const rgt_plan *plan, FILE *out);
+void rgt_add_tiles_json(const rgt_plan *plan, struct cJSON *root);
 
 /* print_text.c / print_json.c: one plan to out. */
 void rgt_print_text(const rgt_plan *plan, bool verbose, FILE *out);

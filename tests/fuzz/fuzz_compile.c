@@ -306,7 +306,7 @@ static void check_merges(const fz *f, const rg_command *order, uint32_t n)
         uint32_t bytes = 0;
         for (uint32_t a = 0; a < st.color_count; a++)
             bytes += rg_format_get_info(st.color_formats[a]).block_size;
-        uint32_t need = tile.per_sample ? bytes : bytes * (uint32_t)st.samples;
+        uint32_t need = tile.hard ? bytes : bytes * (uint32_t)st.samples;
         CHECK(!tile.color_bytes || (!st.merged && !tile.hard) || need <= tile.color_bytes,
               "instance of %u B of colour per pixel over %s's %u B", need, tile.name, tile.color_bytes);
         for (uint32_t a = 0; a < st.color_count; a++)

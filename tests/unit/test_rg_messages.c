@@ -24,7 +24,7 @@ typedef struct fixture {
         rg_span_rendering span;
         rg_batch_info batch;
         rg_queue_note note;
-        rg_tile_traffic traffic;
+        rg_tile_view view;
     } out;
     rg_submit_plan plan;
     VkCommandBuffer cmds[4];
@@ -106,9 +106,9 @@ CALL(batch_null, rg_batch_get(f->g, 0, NULL))
 CALL(batch_ok, rg_batch_get(f->g, 0, &f->out.batch))
 CALL(note_past, rg_queue_note_get(f->g, UINT32_MAX, &f->out.note))
 CALL(note_null, rg_queue_note_get(f->g, 0, NULL))
-CALL(traffic_past, rg_tile_traffic_get(f->g, 1000, &f->out.traffic))
-CALL(traffic_null, rg_tile_traffic_get(f->g, RG_INDEX_NONE, NULL))
-CALL(traffic_ok, rg_tile_traffic_get(f->g, RG_INDEX_NONE, &f->out.traffic))
+CALL(traffic_past, rg_tile_view_get(f->g, 1000, &f->out.view))
+CALL(traffic_null, rg_tile_view_get(f->g, RG_INDEX_NONE, NULL))
+CALL(traffic_ok, rg_tile_view_get(f->g, RG_INDEX_NONE, &f->out.view))
 CALL(dot_null, rg_write_dot(f->g, NULL))
 CALL(dot_devnull, rg_write_dot(f->g, "/dev/null"))
 CALL(dot_unopenable, rg_write_dot(f->g, "/nonexistent/dir/g.dot"))
@@ -175,8 +175,8 @@ static const message_case cases[] = {
     {"rg_batch_get", "out is NULL", true, RG_ERROR_INVALID_ARGUMENT, batch_null},
     {"rg_queue_note_get", "index 4294967295 of graph 'messages'", true, RG_ERROR_INVALID_ARGUMENT, note_past},
     {"rg_queue_note_get", "out is NULL", true, RG_ERROR_INVALID_ARGUMENT, note_null},
-    {"rg_tile_traffic_get", "instance 1000", true, RG_ERROR_INVALID_ARGUMENT, traffic_past},
-    {"rg_tile_traffic_get", "out is NULL", true, RG_ERROR_INVALID_ARGUMENT, traffic_null},
+    {"rg_tile_view_get", "instance 1000", true, RG_ERROR_INVALID_ARGUMENT, traffic_past},
+    {"rg_tile_view_get", "out is NULL", true, RG_ERROR_INVALID_ARGUMENT, traffic_null},
     {"rg_write_dot", "path is NULL", true, RG_ERROR_INVALID_ARGUMENT, dot_null},
     {"rg_write_dot", "could not open '/nonexistent/dir/g.dot' for writing", true, RG_ERROR_IO, dot_unopenable},
     {"rg_memory_report_print", "out is NULL", true, RG_ERROR_INVALID_ARGUMENT, print_null},
@@ -210,7 +210,7 @@ static const message_case cases[] = {
     {"rg_span_get_rendering", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, span_unplaced},
     {"rg_batch_get", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, batch_ok},
     {"rg_queue_note_get", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, note_past},
-    {"rg_tile_traffic_get", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, traffic_ok},
+    {"rg_tile_view_get", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, traffic_ok},
     {"rg_write_dot", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, dot_devnull},
     {"rg_execute_batches", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, batches},
     {"rg_place_offline", "graph 'messages' is not compiled", false, RG_ERROR_NOT_COMPILED, place_offline},

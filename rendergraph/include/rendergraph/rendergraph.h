@@ -52,12 +52,8 @@
  *   rg_device_destroy(dev);                          // after vkDeviceWaitIdle
  *
  * A renderer that submits the command buffer itself records with rg_execute
- * and names what its submission signals ("Placement and the GPU"):
- *
- *   rg_execute(g, cmd);                              // the same frame, no plan
- *   vkEndCommandBuffer(cmd);
- *   vkQueueSubmit2(queue, 1, &submit, frame_fence);  // the application's own
- *   rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, frame_fence);
+ * and names what its submission signals: rg_graph_set_retire_point ("Placement
+ * and the GPU").
  *
  * What it does not do: make the device, the swapchain, pipelines or
  * descriptor sets (engine.h or the application does); wait for the GPU
@@ -261,21 +257,22 @@ typedef struct rg_device_queue {
     uint32_t family;                  /* its queue family index */
 } rg_device_queue;
 
-/* What a GPU's tile holds: docs/tiles.md has each family's budget and its
- * source. AUTO: detected from the device (in caps without one: desktop). */
+/* What a GPU's tile holds, per model (docs/tiles.md has the sources; family names answer as their
+ * safe model). AUTO: detected from the device (in caps without one: desktop). */
 typedef enum rg_tile_profile {
     RG_TILE_AUTO = 0, RG_TILE_DESKTOP, RG_TILE_APPLE2, RG_TILE_APPLE4, RG_TILE_APPLE7, RG_TILE_MALI_G71,
-    RG_TILE_MALI_BIFROST, RG_TILE_MALI_VALHALL, RG_TILE_ADRENO6, RG_TILE_ADRENO7, RG_TILE_PROFILE_COUNT
+    RG_TILE_MALI_BIFROST, RG_TILE_MALI_VALHALL, RG_TILE_ADRENO6, RG_TILE_ADRENO7, RG_TILE_MALI_G72,
+    RG_TILE_MALI_G76, RG_TILE_MALI_G57, RG_TILE_MALI_G310, RG_TILE_MALI_G610, RG_TILE_MALI_G720,
+    RG_TILE_ADRENO_A810, RG_TILE_ADRENO_A840, RG_TILE_ADRENO_X2_85, RG_TILE_PROFILE_COUNT
 } rg_tile_profile;
 
 typedef struct rg_tile_info {
-    const char *name;                 /* "Apple7+", "Mali-G72+ (Bifrost)", ... */
-    const char *key;                  /* "apple7", "mali-bifrost": tools' and variables' name */
-    uint32_t color_bytes;             /* colour per pixel the tile holds; 0: no limit */
-    bool per_sample;                  /* color_bytes per sample (Apple), else for all samples */
-    bool hard;                        /* beyond it the pass is refused, else the tile shrinks */
-    uint32_t tile_width, tile_height; /* 0: not published (Adreno: binned by memory) */
-    uint64_t tile_memory;             /* on-chip bytes of a typical model; 0: not published */
+    const char *name, *key;           /* "Mali-G610/G710/G615/G715"; "mali-g610": tools' and variables' name */
+    const char *alias_of;             /* a family name: the model's key it answers as; else NULL */
+    uint32_t color_bytes;             /* merge gate per pixel: Mali, all samples in 16x16; 0: none */
+    bool hard;                        /* Apple: color_bytes per sample is Metal's limit, refused beyond */
+    uint32_t tile_width, tile_height; /* the largest tile (Mali, Apple7); 0: binned (Adreno), not published */
+    uint64_t tile_memory, depth_memory; /* Mali: colour, depth buffer per core; Apple7: per tile; Adreno: GMEM */
     bool lazy_memory;                 /* LAZILY_ALLOCATED memory stays on chip */
     VkDriverId driver;                /* the family's driver (0: none), what a frame file's caps take */
     bool merges;                      /* RG_MERGE_AUTO merges there: rg_merge_by_default(driver) */
@@ -1367,27 +1364,21 @@ size_t rg_flag_names(rg_flag_kind kind, uint64_t flags, char *buf, size_t size);
 
 /* ===== 15. Reports ===== */
 
-/* Reports (docs/diagnostics.md#reports) change nothing; failures are not
- * kept. Tile traffic (docs/diagnostics.md#tile-traffic): an estimate of the bytes
- * a tile GPU moves between tile memory and DRAM per frame (loads, stores,
- * resolves, reads of what the frame wrote), from the compiled graph alone. */
-
-/* The memory report as text into out, or as JSON into the file at path
- * (see above). RG_ERROR_NOT_PLACED before placement, RG_ERROR_IO when it
- * cannot be written. */
+/* Reports (docs/diagnostics.md#reports) change nothing; failures are not kept. Tile traffic
+ * (docs/diagnostics.md#tile-traffic): the bytes a tile GPU moves between tile memory and DRAM per
+ * frame (loads, stores, resolves, spills, reads of what the frame wrote), estimated from the graph.
+ * The memory report as text into out, or as JSON into the file at path. RG_ERROR_NOT_PLACED
+ * before placement, RG_ERROR_IO when it cannot be written. */
 rg_result rg_memory_report_print(const rg_graph *graph, FILE *out);
 rg_result rg_memory_report_json(const rg_graph *graph, const char *path);
-/* A picture of the pools: resources as bars over the execution order at
- * their offsets, so aliasing can be seen. As the report: after placement;
- * RG_ERROR_IO. */
+/* A picture of the pools: resources as bars over the execution order at their offsets, so
+ * aliasing can be seen. As the report: after placement; RG_ERROR_IO. */
 rg_result rg_memory_timeline_svg(const rg_graph *graph, const char *path);
 
 /* Who makes a resource's memory (rg_resource_info.kind). */
 RG_EXPERIMENTAL typedef enum rg_resource_kind {
-    RG_RESOURCE_CREATED = 0,          /* rg_texture_create, rg_buffer_create */
-    RG_RESOURCE_IMPORTED,             /* rg_texture_import, rg_buffer_import */
-    RG_RESOURCE_HISTORY_CURRENT,      /* rg_texture_create_history: what the frame writes */
-    RG_RESOURCE_HISTORY_PREVIOUS,     /* and what the frame before wrote */
+    RG_RESOURCE_CREATED = 0, RG_RESOURCE_IMPORTED, /* _create; _import */
+    RG_RESOURCE_HISTORY_CURRENT, RG_RESOURCE_HISTORY_PREVIOUS, /* rg_texture_create_history: now, before */
 } rg_resource_kind;
 
 /* What compile derived for a resource, and where placement put it. */
@@ -1395,6 +1386,7 @@ typedef struct rg_resource_info {
     const char *name;                 /* valid while the graph's declaration is */
     bool imported;
     bool transient;                   /* textures: TRANSIENT_ATTACHMENT usage */
+    const char *not_transient;        /* a texture that is not: why ("imported", "'blur' samples it") */
     /* Created resources: the usage the graph creates them with (from the
      * declared accesses, the extra usage and transience). */
     VkImageUsageFlags image_usage;
@@ -1430,19 +1422,27 @@ rg_result rg_buffer_get_info(const rg_graph *graph, rg_buffer buffer, rg_resourc
  * grey, queues as lanes. RG_ERROR_NOT_COMPILED, RG_ERROR_IO. */
 rg_result rg_write_dot(const rg_graph *graph, const char *path);
 
-/* The estimate of one rendering instance or of the frame (see "Tile
- * traffic"), in bytes. */
+/* What one rendering instance (merged spans count once) costs a tile GPU under the graph's
+ * profile (docs/tiles.md; over Apple's limit compile fails); traffic as "Tile traffic", bytes. */
 RG_EXPERIMENTAL typedef struct rg_tile_traffic {
-    uint64_t loads, stores, resolves, sampled, total;
+    uint64_t loads, stores, resolves, sampled, spills, total;
 } rg_tile_traffic;
+RG_EXPERIMENTAL typedef struct rg_tile_view {
+    uint32_t width, height, layers, samples;  /* the render area; its sample count */
+    uint32_t color_bytes, depth_bytes;        /* per pixel per sample */
+    uint32_t tile_width, tile_height;         /* Mali, Apple7: the tile the rule picks; else 0 */
+    uint32_t bins;                            /* Adreno: GMEM bins over the render area; else 0 */
+    uint32_t spilled;                         /* Apple7: the last colour attachments kept in memory */
+    rg_tile_traffic traffic;
+    uint32_t attachment_count, attachments[RG_MAX_COLOR_ATTACHMENTS + 1]; /* rg_resource_get's */
+} rg_tile_view;
 
-/* Rendering instances after compile (merged spans count once), in
- * execution order: rg_command_rendering.instance indexes them. 0 before
- * compile. */
+/* Rendering instances after compile, in execution order (rg_command_rendering.instance); 0 before.
+ * One instance's view, or with RG_INDEX_NONE the frame's traffic (the rest 0). */
 RG_EXPERIMENTAL uint32_t rg_instance_count(const rg_graph *graph);
-/* One rendering instance's estimate, or with RG_INDEX_NONE the frame's.
- * RG_ERROR_NOT_COMPILED, RG_ERROR_INVALID_ARGUMENT. */
-RG_EXPERIMENTAL rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_traffic *out);
+RG_EXPERIMENTAL rg_result rg_tile_view_get(const rg_graph *graph, uint32_t instance, rg_tile_view *out);
+/* A view as one line into buf, for the profile it was got under; its length as rg_flag_names. */
+RG_EXPERIMENTAL size_t rg_tile_view_text(const rg_tile_view *view, rg_tile_profile profile, char *buf, size_t size);
 
 /* ===== 16. The declaration as data ===== */
 

@@ -163,16 +163,16 @@ bool rg__tile_fits(const rg_graph *g, const rg_attachment *colors, uint32_t coun
 {
     const rg_tile_info t = g->tile;
     uint32_t per_sample = color_bytes(g, colors, count), n = (uint32_t)samples;
-    uint64_t need = t.per_sample ? per_sample : (uint64_t)per_sample * n;
+    uint64_t need = t.hard ? per_sample : (uint64_t)per_sample * n;
     if (RG__RULE(MERGE_TILE_BUDGET, t.color_bytes == 0 || need <= t.color_bytes))
         return true;
     const char *beyond = t.hard ? "the driver refuses more" : "beyond it the tile shrinks";
-    if (t.per_sample)
+    if (t.hard)
         snprintf(why, size, "%llu B of colour per pixel per sample (%u attachment%s); %s holds %u B per sample, %s",
                  (unsigned long long)need, count, count == 1 ? "" : "s", t.name, t.color_bytes, beyond);
     else
         snprintf(why, size, "%llu B of colour per pixel (%u B per sample x %u sample%s, %u attachment%s); %s holds "
-                 "%u B per pixel, %s", (unsigned long long)need, per_sample, n, n == 1 ? "" : "s", count,
+                 "%u B per pixel in a 16x16 tile, %s", (unsigned long long)need, per_sample, n, n == 1 ? "" : "s", count,
                  count == 1 ? "" : "s", t.name, t.color_bytes, beyond);
     return false;
 }

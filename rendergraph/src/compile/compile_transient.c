@@ -20,6 +20,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The only usage a transient image may carry besides TRANSIENT (Vulkan:
  * VUID-VkImageCreateInfo-usage-00966). MoltenVK gives input-attachment
@@ -129,6 +130,54 @@ static rg_result decide(const rg_graph *g, uint32_t ri, const verdict *v, VkImag
     return RG_SUCCESS;
 }
 
+/* The first command that uses texture ri other than as an attachment:
+ * "'blur' samples it", or "" when none does (extra usage alone). */
+static const char *first_other_use(const rg_graph *g, uint32_t ri)
+{
+    static _Thread_local char text[160];
+    for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
+        const rg__cmd *cmd = &g->decl.cmds[c];
+        for (uint32_t k = 0; !rg__culled(g, c) && k < cmd->access_count; k++) {
+            const rg__access *a = &g->decl.accesses[cmd->first_access + k];
+            if (a->resource == ri && a->role != RG__ROLE_ATTACHMENT && a->role != RG__ROLE_LIFETIME &&
+                g->compiled->merge.access_mode[cmd->first_access + k] != RG__MODE_INPUT) {
+                snprintf(text, sizeof text, "'%s' %s", cmd->name,
+                         a->role == RG__ROLE_RESOLVE ? "resolves into it" : "uses it other than as an attachment");
+                return text;
+            }
+        }
+    }
+    return "";
+}
+
+/* Why texture ri is not transient, for the reports (NULL: it is, or it
+ * is not a texture); allocated, NULL when out of memory too. */
+static char *why_not(const rg_graph *g, uint32_t ri, const verdict *v, VkImageUsageFlags usage, bool transient)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    char text[256];
+    if (transient || !r->is_texture)
+        return NULL;
+    if (r->imported || rg__history(r))
+        snprintf(text, sizeof text, "%s", r->imported ? "imported" : "a history half, kept across frames");
+    else if (r->transient_mode == RG_TRANSIENT_FORBID)
+        snprintf(text, sizeof text, "declared RG_TRANSIENT_FORBID");
+    else if (!candidate(g, r, usage))
+        snprintf(text, sizeof text, "%s%susage %s%s%s", first_other_use(g, ri), first_other_use(g, ri)[0] ? " (" : "",
+                 RG__IMAGE_USAGES(usage & ~(VkImageUsageFlags)ATTACHMENT_USAGE),
+                 g->caps.driver == VK_DRIVER_ID_MOLTENVK && (usage & VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT)
+                     ? ", MoltenVK gives input attachments memory" : "", first_other_use(g, ri)[0] ? ")" : "");
+    else if (v->cmd != RG__NONE)
+        snprintf(text, sizeof text, "'%s' %s", g->decl.cmds[v->cmd].name, v->why);
+    else
+        snprintf(text, sizeof text, "%s", v->instances ? "used by more than one rendering instance" : "unused");
+    size_t n = strlen(text) + 1;
+    char *out = rg__malloc(g, n);
+    if (out)
+        memcpy(out, text, n);
+    return out;
+}
+
 rg_result rg__compile_transient(const rg_graph *g, rg__transients *out)
 {
     uint32_t n = g->decl.resource_count;
@@ -137,6 +186,7 @@ rg_result rg__compile_transient(const rg_graph *g, rg__transients *out)
     uint8_t *transient = rg__calloc(g, (size_t)n + 1, 1);
     out->usage = usage;
     out->transient = transient;
+    out->why = NULL;
     if (!v || !usage || !transient) {
         rg__free(g, v);
         return RG_ERROR_OUT_OF_MEMORY;
@@ -166,6 +216,15 @@ rg_result rg__compile_transient(const rg_graph *g, rg__transients *out)
     for (uint32_t ri = 0; ri < n && res == RG_SUCCESS; ri++)
         if (candidate(g, &g->decl.resources[ri], usage[ri]))
             res = decide(g, ri, &v[ri], &usage[ri], &transient[ri]);
+    out->why = res == RG_SUCCESS ? rg__calloc(g, (size_t)n + 1, sizeof *out->why) : NULL;
+    if (res == RG_SUCCESS && !out->why)
+        res = RG_ERROR_OUT_OF_MEMORY;
+    for (uint32_t ri = 0; res == RG_SUCCESS && ri < n; ri++) {
+        const rg__resource *r = &g->decl.resources[ri];
+        out->why[ri] = why_not(g, ri, &v[ri], usage[ri], transient[ri]);
+        if (!out->why[ri] && r->is_texture && !transient[ri])
+            res = RG_ERROR_OUT_OF_MEMORY;
+    }
     rg__free(g, v);
     /* The halves of a history pair trade images: each has both's usage. */
     for (uint32_t ri = 0; ri < n; ri++) {
@@ -182,6 +241,9 @@ void rg__transients_free(const rg_graph *g, rg__transients *t)
 {
     rg__free(g, t->usage);
     rg__free(g, t->transient);
+    for (uint32_t ri = 0; t->why && ri < g->decl.resource_count; ri++)
+        rg__free(g, t->why[ri]);
+    rg__free(g, t->why);
     *t = (rg__transients){0};
 }
 

@@ -169,6 +169,7 @@ typedef struct rg__transients {
     const VkImageUsageFlags *usage;   /* per resource: the image's usage (declared,
                                          the merge's, TRANSIENT_ATTACHMENT) */
     const uint8_t *transient;         /* per resource: TRANSIENT_ATTACHMENT usage */
+    char **why;                       /* per texture not transient: why (reports); else NULL */
 } rg__transients;
 
 /* compile_lifetimes.c: first and last use as execution-order positions

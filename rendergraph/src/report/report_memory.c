@@ -92,14 +92,14 @@ static double mib(VkDeviceSize v) { return (double)v / (1024.0 * 1024.0); }
 
 /* The tile traffic of every instance and of the frame, for the reports. */
 typedef struct traffic {
-    rg_tile_traffic *per;             /* instance_count entries */
+    rg_tile_view *per;                /* instance_count entries */
     rg_tile_traffic outside, total;
 } traffic;
 
 static rg_result traffic_of(const rg_graph *graph, const char *what, traffic *t)
 {
     t->per = rg__malloc(graph, ((size_t)graph->compiled->merge.instance_count + 1) * sizeof *t->per);
-    rg_result r = t->per ? rg__tile_traffic(graph, t->per, &t->outside, &t->total) : RG_ERROR_OUT_OF_MEMORY;
+    rg_result r = t->per ? rg__tile_views(graph, t->per, &t->outside, &t->total) : RG_ERROR_OUT_OF_MEMORY;
     if (r != RG_SUCCESS) {
         rg__free(graph, t->per);
         t->per = NULL;
@@ -206,88 +206,44 @@ static void queue_lines(const rg_graph *g, FILE *out)
                 rg_queue_name(g->decl.cmds[cc->queues.notes[i].cmd].queue), cc->queues.notes[i].reason);
 }
 
-/* What a Mali GPU does with `need` bytes of colour per pixel (samples
- * included) against the row's budget for its full tile: keeps the tile,
- * or halves it (height, then width) until the colour fits. */
-static void put_mali_tile(FILE *out, const rg_tile_info *t, uint64_t need)
+/* Each attachment of an instance: lazy (tile memory), transient but
+ * pooled (no lazy type), or why it is not transient. */
+static void put_attachments(FILE *out, const rg_graph *g, const rg_tile_view *v)
 {
-    uint32_t w = t->tile_width, h = t->tile_height;
-    while (need * w * h > (uint64_t)t->color_bytes * t->tile_width * t->tile_height && w * h > 1) {
-        if (h >= w)
-            h /= 2;
+    const rg__mem_plan *plan = &g->placement->plan;
+    for (uint32_t a = 0; a < v->attachment_count; a++) {
+        uint32_t ri = v->attachments[a];
+        const char *why = g->compiled->transient.why[ri];
+        fprintf(out, "    %s: ", g->decl.resources[ri].name);
+        if (plan->items[ri].kind == RG_MEMORY_LAZY)
+            fprintf(out, "lazy (tile memory)\n");
+        else if (rg__transient(g, ri))
+            fprintf(out, "transient, %s (no lazily allocated type)\n", kind_name(plan->items[ri].kind));
         else
-            w /= 2;
+            fprintf(out, "%s: %s\n", kind_name(plan->items[ri].kind), why ? why : "not transient");
     }
-    if (w == t->tile_width && h == t->tile_height)
-        fprintf(out, ", the full %ux%u tile", w, h);
-    else
-        fprintf(out, ", the tile shrinks to %ux%u (%llu B per pixel against %u)", w, h, (unsigned long long)need,
-                t->color_bytes);
-}
-
-/* What instance ii keeps in the tile: its colour bytes per pixel per
- * sample, and what the profile's GPU does with them: Apple's limit per
- * sample met, the Mali tile it gets, or where the tile memory is known
- * (Adreno's GMEM) the bins its area takes with colour and depth at its
- * sample count. */
-static void put_tile_use(FILE *out, const rg_graph *g, const rg_tile_info *t, uint32_t ii)
-{
-    const rg__instance *in = &g->compiled->merge.instances[ii];
-    uint32_t color = 0, depth = 0, samples = 1;
-    for (uint32_t c = 0; c <= in->color_count; c++) {
-        const rg__inst_att *att = c < in->color_count ? &in->colors[c] : in->has_depth ? &in->depth : NULL;
-        if (!att)
-            continue;
-        const rg__resource *r = &g->decl.resources[att->resource];
-        *(c < in->color_count ? &color : &depth) += rg_format_get_info(r->format).block_size;
-        samples = (uint32_t)r->samples;
-    }
-    fprintf(out, "; colour %u B per pixel per sample", color);
-    if (t->color_bytes && t->hard)
-        fprintf(out, ", %s the %u B per sample", color <= t->color_bytes ? "within" : "over", t->color_bytes);
-    else if (t->color_bytes && t->tile_width && t->tile_height)
-        put_mali_tile(out, t, (uint64_t)color * samples);
-    const VkRect2D *area = &g->decl.spans[g->compiled->merge.instance_spans[in->first]].area;
-    uint64_t bytes = (uint64_t)area->extent.width * area->extent.height * (color + depth) * samples;
-    if (t->tile_memory)
-        fprintf(out, ", %llu bin%s of %llu KiB", (unsigned long long)((bytes + t->tile_memory - 1) / t->tile_memory),
-                bytes > t->tile_memory ? "s" : "", (unsigned long long)(t->tile_memory / 1024));
 }
 
 static void print_traffic(const rg_graph *g, const traffic *t, FILE *out)
 {
     const rg_tile_info tile = g->tile;
-    fprintf(out, "tile profile %s: ", tile.name);
-    if (tile.color_bytes && tile.hard)
-        fprintf(out, "at most %u B of colour per pixel per sample (a hard limit: the driver refuses more)\n",
-                tile.color_bytes);
-    else if (tile.color_bytes)
-        fprintf(out, "%u B of colour per pixel keeps the full %ux%u tile\n", tile.color_bytes, tile.tile_width,
-                tile.tile_height);
-    else if (tile.tile_memory)
-        fprintf(out, "no per-pixel limit; frames binned by %llu KiB of GMEM\n",
-                (unsigned long long)(tile.tile_memory / 1024));
-    else
-        fprintf(out, "no tile memory\n");
-    fprintf(out, "tile traffic per frame (estimate: attachment loads, stores, resolves, and reads of what the frame "
-                 "wrote)\n");
+    char line[512];
+    fprintf(out, "tile profile %s: what each rendering instance costs its GPU (docs/tiles.md), traffic an estimate "
+                 "of attachment loads, stores, resolves, spills and reads of what the frame wrote\n", tile.name);
     for (uint32_t ii = 0; ii < g->compiled->merge.instance_count; ii++) {
-        const rg_tile_traffic *x = &t->per[ii];
         fprintf(out, "  instance %u '", ii);
         put_instance(out, g, ii, put_raw);
-        fprintf(out, "'%s: loads %.2f MiB, stores %.2f MiB, resolves %.2f MiB, sampled %.2f MiB, total %.2f MiB",
-                g->compiled->merge.instances[ii].count > 1 ? " (merged)" : "", mib(x->loads), mib(x->stores),
-                mib(x->resolves), mib(x->sampled), mib(x->total));
-        put_tile_use(out, g, &tile, ii);
-        fprintf(out, "\n");
+        rg_tile_view_text(&t->per[ii], g->caps.tile_profile, line, sizeof line);
+        fprintf(out, "'%s: %s\n", g->compiled->merge.instances[ii].count > 1 ? " (merged)" : "", line);
+        put_attachments(out, g, &t->per[ii]);
     }
     fprintf(out, "  outside spans: sampled %.2f MiB\n", mib(t->outside.sampled));
     const rg_tile_traffic *x = &t->total;
     fprintf(out,
-            "  frame: loads %.2f MiB, stores %.2f MiB, resolves %.2f MiB, sampled %.2f MiB, total %llu bytes "
-            "(%.2f MiB)\n",
-            mib(x->loads), mib(x->stores), mib(x->resolves), mib(x->sampled), (unsigned long long)x->total,
-            mib(x->total));
+            "  frame: loads %.2f MiB, stores %.2f MiB, resolves %.2f MiB, sampled %.2f MiB, spills %.2f MiB, total "
+            "%llu bytes (%.2f MiB, %.2f GB/s at 60 fps)\n",
+            mib(x->loads), mib(x->stores), mib(x->resolves), mib(x->sampled), mib(x->spills),
+            (unsigned long long)x->total, mib(x->total), (double)x->total * 60.0 / 1e9);
     for (uint32_t i = 0; i < g->compiled->merge.merge_count; i++) {
         const rg__merge_note *n = &g->compiled->merge.merges[i];
         fprintf(out, "merge '%s' -> '%s': %s%s\n", span_name(g, n->first), span_name(g, n->second),
@@ -385,9 +341,19 @@ static void put_json_text(FILE *f, const char *s)
 
 static void json_counts(FILE *f, const rg_tile_traffic *x)
 {
-    fprintf(f, "\"loads\": %llu, \"stores\": %llu, \"resolves\": %llu, \"sampled\": %llu, \"total\": %llu",
-            (unsigned long long)x->loads, (unsigned long long)x->stores, (unsigned long long)x->resolves,
-            (unsigned long long)x->sampled, (unsigned long long)x->total);
+    fprintf(f, "\"loads\": %llu, \"stores\": %llu, \"resolves\": %llu, \"sampled\": %llu, \"spills\": %llu, "
+            "\"total\": %llu", (unsigned long long)x->loads, (unsigned long long)x->stores,
+            (unsigned long long)x->resolves, (unsigned long long)x->sampled, (unsigned long long)x->spills,
+            (unsigned long long)x->total);
+}
+
+/* An instance's tile view but its traffic. */
+static void json_view(FILE *f, const rg_tile_view *v)
+{
+    fprintf(f, "\"width\": %u, \"height\": %u, \"layers\": %u, \"samples\": %u, \"color_bytes\": %u, "
+            "\"depth_bytes\": %u, \"tile_width\": %u, \"tile_height\": %u, \"bins\": %u, "
+            "\"spilled\": %u, ", v->width, v->height, v->layers, v->samples, v->color_bytes, v->depth_bytes,
+            v->tile_width, v->tile_height, v->bins, v->spilled);
 }
 
 /* Closes the pools' array, writes the tile traffic, and opens the merges'
@@ -399,7 +365,8 @@ static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
         fprintf(f, "%s\n      {\"spans\": \"", ii ? "," : "");
         put_instance(f, g, ii, put_name);
         fprintf(f, "\", \"merged\": %s, ", g->compiled->merge.instances[ii].count > 1 ? "true" : "false");
-        json_counts(f, &t->per[ii]);
+        json_view(f, &t->per[ii]);
+        json_counts(f, &t->per[ii].traffic);
         fputc('}', f);
     }
     fprintf(f, "\n    ],\n    \"outside\": {\"sampled\": %llu},\n    \"frame\": {",

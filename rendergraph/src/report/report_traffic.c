@@ -157,29 +157,3 @@ rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traf
     add_total(total);
     return RG_SUCCESS;
 }
-
-uint32_t rg_instance_count(const rg_graph *graph)
-{
-    return rg__query_compiled(graph, "rg_instance_count") ? graph->compiled->merge.instance_count : 0;
-}
-
-rg_result rg_tile_traffic_get(const rg_graph *graph, uint32_t instance, rg_tile_traffic *out)
-{
-    rg_result r = rg__query_start(graph, "rg_tile_traffic_get", out, sizeof *out);
-    if (r != RG_SUCCESS)
-        return r;
-    uint32_t count = graph->compiled->merge.instance_count;
-    if (instance != RG_INDEX_NONE && instance >= count)
-        return rg__report(graph, RG_ERROR_INVALID_ARGUMENT,
-                          "rg_tile_traffic_get: instance %u of graph '%s', which has %u rendering instances", instance,
-                          graph->name, count);
-    rg_tile_traffic outside, total;
-    rg_tile_traffic *per = rg__malloc(graph, ((size_t)count + 1) * sizeof *per);
-    r = per ? rg__tile_traffic(graph, per, &outside, &total) : RG_ERROR_OUT_OF_MEMORY;
-    if (r == RG_SUCCESS)
-        *out = instance == RG_INDEX_NONE ? total : per[instance];
-    rg__free(graph, per);
-    if (r != RG_SUCCESS)
-        return rg__report(graph, r, "rg_tile_traffic_get: out of memory");
-    return RG_SUCCESS;
-}

@@ -28,6 +28,9 @@ rg_result rg__query_start(const rg_graph *g, const char *what, void *out, size_t
  * (their reads only) and of the frame. RG_ERROR_OUT_OF_MEMORY sets no
  * message. */
 rg_result rg__tile_traffic(const rg_graph *g, rg_tile_traffic *per, rg_tile_traffic *outside, rg_tile_traffic *total);
+/* The tile view (tile_view.c) of every instance (instance_count entries),
+ * the traffic outside spans and the frame's, spills included. */
+rg_result rg__tile_views(const rg_graph *g, rg_tile_view *views, rg_tile_traffic *outside, rg_tile_traffic *total);
 
 /* A report's file at path, opened for writing and closed, checked for
  * errors; a failure is RG_ERROR_IO with the message naming `what`. */
