@@ -24,12 +24,13 @@ static void usage(FILE *out)
                  "device, and reports the plan: execution order with queues, batches and\n"
                  "rendering instances, culled commands and why, barriers, merges, memory.\n"
                  "\n"
-                 "  --profile NAME  compile for a tile profile instead of the saved one:\n"
-                 "                  desktop apple2 apple4 apple7 mali-g71 mali-bifrost\n"
-                 "                  mali-valhall adreno6 adreno7. The saved capabilities with\n"
-                 "                  that profile (tile profiles: local read on); memory is the\n"
-                 "                  saved device's when profile and size are the saved ones,\n"
-                 "                  else modelled (the output says which).\n"
+                 "  --profile NAME  compile for a tile profile instead of the saved one (the\n"
+                 "                  list below). The saved capabilities with that profile\n"
+                 "                  (tile profiles: local read on); memory is the saved\n"
+                 "                  device's when profile and size are the saved ones, else\n"
+                 "                  modelled (the output says which). The plan's 'tiles'\n"
+                 "                  section says what that GPU does with each rendering\n"
+                 "                  instance (docs/tiles.md).\n"
                  "  --size WxH      the frame at another size (textures of the saved size).\n"
                  "  --merge M       the graph's span merging instead of the saved: auto, on, off.\n"
                  "  --profile-b NAME, --size-b WxH\n"
@@ -47,7 +48,13 @@ static void usage(FILE *out)
                  "new values instead.\n"
                  "\n"
                  "Exit status: 0 success (diff: identical plans), 1 diff: plans differ,\n"
-                 "2 trouble (bad usage, a file that does not load or place).\n");
+                 "2 trouble (bad usage, a file that does not load or place).\n"
+                 "\nProfiles (--profile):\n");
+    for (int p = RG_TILE_DESKTOP; p < RG_TILE_PROFILE_COUNT; p++) {
+        rg_tile_info t = rg_tile_profile_info((rg_tile_profile)p);
+        fprintf(out, "  %-14s %s%s%s\n", t.key, t.name, t.alias_of ? ", answers as " : "",
+                t.alias_of ? t.alias_of : "");
+    }
 }
 
 static bool parse_size(const char *text, uint32_t *w, uint32_t *h)

@@ -186,6 +186,9 @@ typedef struct device_data {
     struct {
         uint64_t passes, loads, stores, resolves, lazy_attachments, lazy_peak;
     } traffic;
+    /* profile.c: a line per rendering instance per profile, for the report. */
+    char *lines;
+    size_t lines_len, lines_cap;
 } device_data;
 
 #define IMAGE_LAZY (1ull << 63)
