@@ -2,7 +2,7 @@
  * frames, device-free. Every figure is computed by the graph from the
  * profiles' published budgets and an offline placement: no tile GPU is
  * measured (none was available), and the tile traffic is the graph's own
- * estimate (rg_tile_traffic_get).
+ * estimate (rg_tile_view_get).
  *
  * Frames, at --size (default 1920x1080):
  *   deferred   G-buffer (albedo RGBA8, normal RGBA16F, material RGBA8,
@@ -19,7 +19,15 @@
  * traffic per frame, and the most colour bytes per pixel per sample any
  * rendering instance keeps in the tile.
  *
- *   tile_profiles [--size WxH] [--save-frames DIR]
+ *   tile_profiles [--size WxH] [--save-frames DIR] [--frame FILE ...]
+ *
+ * --frame FILE (repeatable) prints instead, for a frame file (the demos'
+ * committed frames: tests/frames/deferred.json, scene.json) at --size under
+ * every profile, merged (RG_MERGE_ON) and not: merges taken, lazy and
+ * pooled MiB (rgf_frame_place's model memory), the tile view's traffic
+ * per frame and GB/s at 60 fps, spills, the smallest tile any instance
+ * gets (Mali, Apple7) and the bins (Adreno: the most of one instance, and
+ * their sum over the frame).
  *
  * --save-frames writes each frame as a frame file, DIR/NAME.json (as
  * declared for the desktop), for rgtool (docs/frame-files.md).
@@ -213,7 +221,8 @@ static void save_frame(const rg_graph *g, const char *name)
 static figures measure(rg_tile_profile profile, void (*declare)(rg_graph *), const char *name)
 {
     figures f = {0};
-    rg_device_caps caps = {.local_read = true, .local_read_multisampled = true, .tile_profile = profile};
+    rg_device_caps caps = {.local_read = true, .local_read_multisampled = true, .tile_profile = profile,
+                           .driver = rg_tile_profile_info(profile).driver}; /* MoltenVK's rules on Apple */
     rg_graph *g = NULL;
     if (rg_graph_create(&(rg_graph_desc){.name = "tiles", .caps = &caps, .merge = RG_MERGE_ON}, &g) != RG_SUCCESS)
         return f;
@@ -251,8 +260,67 @@ static figures measure(rg_tile_profile profile, void (*declare)(rg_graph *), con
     return f;
 }
 
+/* One frame file's row under profile p with merging m. */
+static void frame_row(const char *path, rg_tile_profile p, rg_merge m)
+{
+    rgf_frame *frame = NULL;
+    rgf_error error;
+    const char *key = rg_tile_profile_info(p).key;
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (rgf_load(path, &(rgf_load_desc){.profile = p, .merge = &m, .width = width, .height = height}, &frame,
+                 &error) != RG_SUCCESS ||
+        rgf_frame_place(frame, RGF_MEMORY_MODEL, NULL, &error) != RG_SUCCESS) {
+        printf("%-14s %-14s %-5s %s\n", key, name, m == RG_MERGE_ON ? "on" : "off", error.message);
+        rgf_frame_destroy(frame);
+        return;
+    }
+    rg_graph *g = rgf_frame_graph(frame);
+    uint32_t merged = 0, tile_w = 0, tile_h = 0, most_bins = 0, bins = 0;
+    for (uint32_t i = 0; i < rg_merge_count(g); i++) {
+        rg_merge_info mi;
+        merged += rg_merge_get(g, i, &mi) == RG_SUCCESS && mi.merged;
+    }
+    for (uint32_t i = 0; i < rg_instance_count(g); i++) {
+        rg_tile_view v;
+        if (rg_tile_view_get(g, i, &v) != RG_SUCCESS)
+            continue;
+        if (v.tile_width && (!tile_w || v.tile_width * v.tile_height < tile_w * tile_h)) {
+            tile_w = v.tile_width;
+            tile_h = v.tile_height;
+        }
+        most_bins = v.bins > most_bins ? v.bins : most_bins;
+        bins += v.bins;
+    }
+    rg_tile_view frame_view;
+    rg_tile_view_get(g, RG_INDEX_NONE, &frame_view);
+    rg_memory_totals t = rg_memory_get_totals(g);
+    char tile[16] = "-";
+    if (tile_w)
+        snprintf(tile, sizeof tile, "%ux%u", tile_w, tile_h);
+    printf("%-14s %-14s %-5s %6u %9.2f %10.2f %11.2f %7.2f %10.2f %8s %5u %5u\n", key, name,
+           m == RG_MERGE_ON ? "on" : "off", merged, (double)t.lazy / (1 << 20), (double)t.pooled / (1 << 20),
+           (double)frame_view.traffic.total / (1 << 20), (double)frame_view.traffic.total * 60 / 1e9,
+           (double)frame_view.traffic.spills / (1 << 20), tile, most_bins, bins);
+    rgf_frame_destroy(frame);
+}
+
+static int frame_rows(char **paths, int count)
+{
+    printf("frame files at %ux%u under every profile, device-free (docs/tiles.md's rules; no tile GPU measured)\n",
+           width, height);
+    printf("%-14s %-14s %-5s %6s %9s %10s %11s %7s %10s %8s %5s %5s\n", "profile", "frame", "merge", "merged",
+           "lazy MiB", "pooled MiB", "traffic MiB", "GB/s60", "spills MiB", "min tile", "bins", "sum");
+    for (int k = 0; k < count; k++)
+        for (int p = RG_TILE_DESKTOP; p < RG_TILE_PROFILE_COUNT; p++)
+            for (int m = 0; m < 2; m++)
+                frame_row(paths[k], (rg_tile_profile)p, m ? RG_MERGE_OFF : RG_MERGE_ON);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    char *frame_files[8];
+    int frame_count = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--size") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%ux%u", &width, &height) == 2) {
             i++;
@@ -262,9 +330,15 @@ int main(int argc, char **argv)
             save_dir = argv[++i];
             continue;
         }
-        fprintf(stderr, "usage: tile_profiles [--size WxH] [--save-frames DIR]\n");
+        if (strcmp(argv[i], "--frame") == 0 && i + 1 < argc && frame_count < 8) {
+            frame_files[frame_count++] = argv[++i];
+            continue;
+        }
+        fprintf(stderr, "usage: tile_profiles [--size WxH] [--save-frames DIR] [--frame FILE ...]\n");
         return 2;
     }
+    if (frame_count)
+        return frame_rows(frame_files, frame_count);
     static const struct {
         const char *name;
         void (*declare)(rg_graph *);
@@ -276,7 +350,7 @@ int main(int argc, char **argv)
     for (int p = RG_TILE_DESKTOP; p < RG_TILE_PROFILE_COUNT; p++)
         for (size_t k = 0; k < sizeof frames / sizeof frames[0]; k++) {
             figures f = measure((rg_tile_profile)p, frames[k].declare, frames[k].name);
-            printf("%-20s %-9s %6u %7u %9.2f %10.2f %11.2f %7u  %s\n", rg_tile_profile_info((rg_tile_profile)p).name,
+            printf("%-20s %-9s %6u %7u %9.2f %10.2f %11.2f %7u  %s\n", rg_tile_profile_info((rg_tile_profile)p).key,
                    frames[k].name, f.merged, f.refused, f.lazy_mib, f.pooled_mib, f.traffic_mib, f.most_color,
                    f.reason[0] ? f.reason : "-");
         }
