@@ -60,6 +60,23 @@ grep -qF "$note" "$tmp/out" || fail "rgtool plan of the RGBA32F edit does not sa
 expect 1 diff "$f" "$tmp/hdr32.json"
 grep -qF "$note" "$tmp/out" || fail "rgtool diff of the RGBA32F edit does not say: $note"
 grep -q "pooled .* +7372800$" "$tmp/out" || { fail "rgtool diff of the RGBA32F edit: pooled did not grow by hdr's 7372800 bytes"; cat "$tmp/out"; }
+# The tile view differs between models where the hardware would: the
+# G-buffer's tile (Mali-G71 8x8, G610 32x16), Adreno's bins (A7xx against
+# A840) at 1080p; --json carries it per instance.
+expect 1 diff "$f" "$f" --size 1920x1080 --profile mali-g71 --profile-b mali-g610
+grep -q "^tiles: .* changed (A profile mali-g71, B profile mali-g610)" "$tmp/out" ||
+    { fail "rgtool diff mali-g71 against mali-g610: no tiles section"; cat "$tmp/out"; }
+grep -q "A  gbuffer: 1920x1080x1, 1 sample, colour 20 B + depth 4 B per pixel per sample: tile 8x8 (shrunk)" "$tmp/out" ||
+    { fail "rgtool diff: the G-buffer's Mali-G71 tile is not 8x8"; cat "$tmp/out"; }
+expect 1 diff "$f" "$f" --size 1920x1080 --merge off --profile adreno7 --profile-b adreno-a840
+grep -q "24 bins of 2048 KiB of GMEM" "$tmp/out" && grep -q "3 bins of 18432 KiB of GMEM" "$tmp/out" ||
+    { fail "rgtool diff adreno7 against adreno-a840: the G-buffer's bins are not 24 and 3"; cat "$tmp/out"; }
+expect 0 plan "$f" --json --size 1920x1080 --profile mali-g71
+grep -q '"tile_width":.8,' "$tmp/out" && grep -q '"gb_per_s_at_60fps":' "$tmp/out" ||
+    fail "rgtool plan --json: no per-instance tile or frame GB/s"
+expect 0 plan "$f" --size 1920x1080 --profile apple7 --merge on
+grep -q "gbuffer albedo .*MoltenVK gives input attachments memory" "$tmp/out" ||
+    { fail "rgtool plan: the merged G-buffer on Apple7 does not say why it is not lazy"; cat "$tmp/out"; }
 # check's errors name the expected file and line; an unknown profile
 # names the known ones.
 cp "$f" "$tmp/deferred.json"
