@@ -36,6 +36,16 @@ static const view_case cases[] = {
     {"colour 4 B x 4 = 16 B fits half of 8 KiB at 16x16 (4096); depth 4 B x 4 = 16 B against half of 4 KiB: "
      "16x16 4096 over 2048, 16x8 2048 fits", RG_TILE_MALI_G72, 0, 1920, 1080, {RGBA8}, true, VK_SAMPLE_COUNT_4_BIT,
      16, 8, 0, 0, 0},
+    {"32 B; G76: half of 16 KiB, 8192 B = 32 B x 16x16", RG_TILE_MALI_G76, 0, 1920, 1080, {RGBA16F}, false,
+     VK_SAMPLE_COUNT_4_BIT, 16, 16, 0, 0, 0},
+    {"32 B; G310 (v10, 32x32 tiles) with 16 KiB: half 8192: 32x32 32768, 32x16 16384, 16x16 8192 fits",
+     RG_TILE_MALI_G310, 0, 1920, 1080, {RGBA16F}, false, VK_SAMPLE_COUNT_4_BIT, 16, 16, 0, 0, 0},
+    {"mali-bifrost answers as the G72: 16 B x 16x16 = 4096, half of 8 KiB", RG_TILE_MALI_BIFROST, 0, 1920, 1080,
+     {RGBA16F, RGBA16F}, false, VK_SAMPLE_COUNT_1_BIT, 16, 16, 0, 0, 0},
+    {"Apple4 publishes no tile budget: Metal's 64 B per sample alone", RG_TILE_APPLE4, 0, 1920, 1080,
+     {RGBA32F, RGBA32F, RGBA32F, RGBA32F}, false, VK_SAMPLE_COUNT_1_BIT, 0, 0, 0, 0, 0},
+    {"(20 + 4) x 1920 x 1080 = 49766400 over 1 MiB: 47.5, 48 bins", RG_TILE_ADRENO6, 0, 1920, 1080,
+     {RGBA8, RGBA8, RGBA8, RGBA16F}, true, VK_SAMPLE_COUNT_1_BIT, 0, 0, 48, 0, 0},
     {"64 B per sample within Metal's 128; 32 KiB per tile: 32x32 65536, 32x16 32768 fits", RG_TILE_APPLE7, 0, 1920,
      1080, {RGBA32F, RGBA32F, RGBA32F, RGBA32F}, false, VK_SAMPLE_COUNT_1_BIT, 32, 16, 0, 0, 0},
     {"48 B x 4 = 192 B; at 16x16 49152 over 32768: the last (16 B x 4) spills, 128 B x 256 = 32768 fits; spills "
