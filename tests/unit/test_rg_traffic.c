@@ -399,6 +399,8 @@ Test(rg_traffic, memory_report_and_dot_show_instances_and_merge_notes)
             cr_expect_not_null(strstr(j, "{\"spans\": \"gbuffer + lighting\", \"merged\": true, \"width\": 1920, "
                                          "\"height\": 1080"), "%s", j);
             cr_expect_not_null(strstr(j, "\"bins\": 0, \"spilled\": 0, \"loads\": 0"), "%s", j);
+            cr_expect_not_null(strstr(j, "\"attachments\": [{\"resource\": \"albedo\", \"memory\": \"transient, "
+                                         "pooled (no lazily allocated type)\"}"), "%s", j);
             cr_expect_not_null(strstr(j, "\"total\": 41472000}"), "%s", j);
             cr_expect_not_null(strstr(j, "\"merged\": true, \"reason\": \"\"}"), "%s", j);
             cr_expect_not_null(strstr(d, "label=\"instance: gbuffer + lighting (merged)\""), "%s", d);

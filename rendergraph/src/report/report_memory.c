@@ -206,21 +206,26 @@ static void queue_lines(const rg_graph *g, FILE *out)
                 rg_queue_name(g->decl.cmds[cc->queues.notes[i].cmd].queue), cc->queues.notes[i].reason);
 }
 
-/* Each attachment of an instance: lazy (tile memory), transient but
- * pooled (no lazy type), or why it is not transient. */
+/* Where attachment ri's memory comes from: lazy (tile memory), transient
+ * but pooled (no lazy type), or why it is not transient. */
+static void attachment_memory(const rg_graph *g, uint32_t ri, char *buf, size_t size)
+{
+    rg_memory_kind kind = g->placement->plan.items[ri].kind;
+    const char *why = g->compiled->transient.why[ri];
+    if (kind == RG_MEMORY_LAZY)
+        snprintf(buf, size, "lazy (tile memory)");
+    else if (rg__transient(g, ri))
+        snprintf(buf, size, "transient, %s (no lazily allocated type)", kind_name(kind));
+    else
+        snprintf(buf, size, "%s: %s", kind_name(kind), why ? why : "not transient");
+}
+
 static void put_attachments(FILE *out, const rg_graph *g, const rg_tile_view *v)
 {
-    const rg__mem_plan *plan = &g->placement->plan;
+    char text[320];
     for (uint32_t a = 0; a < v->attachment_count; a++) {
-        uint32_t ri = v->attachments[a];
-        const char *why = g->compiled->transient.why[ri];
-        fprintf(out, "    %s: ", g->decl.resources[ri].name);
-        if (plan->items[ri].kind == RG_MEMORY_LAZY)
-            fprintf(out, "lazy (tile memory)\n");
-        else if (rg__transient(g, ri))
-            fprintf(out, "transient, %s (no lazily allocated type)\n", kind_name(plan->items[ri].kind));
-        else
-            fprintf(out, "%s: %s\n", kind_name(plan->items[ri].kind), why ? why : "not transient");
+        attachment_memory(g, v->attachments[a], text, sizeof text);
+        fprintf(out, "    %s: %s\n", g->decl.resources[v->attachments[a]].name, text);
     }
 }
 
@@ -367,7 +372,18 @@ static void json_traffic(FILE *f, const rg_graph *g, const traffic *t)
         fprintf(f, "\", \"merged\": %s, ", g->compiled->merge.instances[ii].count > 1 ? "true" : "false");
         json_view(f, &t->per[ii]);
         json_counts(f, &t->per[ii].traffic);
-        fputc('}', f);
+        fprintf(f, ", \"attachments\": [");
+        for (uint32_t a = 0; a < t->per[ii].attachment_count; a++) {
+            char text[320];
+            uint32_t ri = t->per[ii].attachments[a];
+            attachment_memory(g, ri, text, sizeof text);
+            fprintf(f, "%s{\"resource\": \"", a ? ", " : "");
+            put_name(f, g->decl.resources[ri].name);
+            fprintf(f, "\", \"memory\": \"");
+            put_json_text(f, text);
+            fprintf(f, "\"}");
+        }
+        fprintf(f, "]}");
     }
     fprintf(f, "\n    ],\n    \"outside\": {\"sampled\": %llu},\n    \"frame\": {",
             (unsigned long long)t->outside.sampled);
