@@ -187,6 +187,7 @@ rg_result rg__compile_transient(const rg_graph *g, rg__transients *out)
     out->usage = usage;
     out->transient = transient;
     out->why = NULL;
+    out->why_count = 0;
     if (!v || !usage || !transient) {
         rg__free(g, v);
         return RG_ERROR_OUT_OF_MEMORY;
@@ -219,6 +220,7 @@ rg_result rg__compile_transient(const rg_graph *g, rg__transients *out)
     out->why = res == RG_SUCCESS ? rg__calloc(g, (size_t)n + 1, sizeof *out->why) : NULL;
     if (res == RG_SUCCESS && !out->why)
         res = RG_ERROR_OUT_OF_MEMORY;
+    out->why_count = out->why ? n : 0;
     for (uint32_t ri = 0; res == RG_SUCCESS && ri < n; ri++) {
         const rg__resource *r = &g->decl.resources[ri];
         out->why[ri] = why_not(g, ri, &v[ri], usage[ri], transient[ri]);
@@ -241,7 +243,7 @@ void rg__transients_free(const rg_graph *g, rg__transients *t)
 {
     rg__free(g, t->usage);
     rg__free(g, t->transient);
-    for (uint32_t ri = 0; t->why && ri < g->decl.resource_count; ri++)
+    for (uint32_t ri = 0; t->why && ri < t->why_count; ri++)
         rg__free(g, t->why[ri]);
     rg__free(g, t->why);
     *t = (rg__transients){0};

@@ -170,6 +170,7 @@ typedef struct rg__transients {
                                          the merge's, TRANSIENT_ATTACHMENT) */
     const uint8_t *transient;         /* per resource: TRANSIENT_ATTACHMENT usage */
     char **why;                       /* per texture not transient: why (reports); else NULL */
+    uint32_t why_count;               /* its entries: the resource count it was made for */
 } rg__transients;
 
 /* compile_lifetimes.c: first and last use as execution-order positions
