@@ -130,7 +130,7 @@ static eng_result adopt_device(eng_context *ctx, const eng_context_desc *desc)
     ctx->queue_family = ctx->families[ENG_QUEUE_GRAPHICS];
     ctx->timeline = e->timeline_semaphore;
     ctx->memory_budget = e->memory_budget;
-    eng_context_desc probe = { .no_local_read = !e->local_read };
+    eng_context_desc probe = { .no_local_read = !e->local_read, .no_msaa_fold = true };
     eng__query_device(ctx, &probe);
     return eng__create_once_pool(ctx);
 }

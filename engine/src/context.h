@@ -37,6 +37,7 @@ struct eng_context {
     bool memory_budget;
     VkDriverId driver;
     eng_local_read local_read;
+    bool msaa_fold;                   /* VK_EXT_multisampled_render_to_single_sampled enabled */
     rg_device *graph_device;          /* the device as render graphs use it */
     bool timeline;                    /* timelineSemaphore enabled */
     bool debug_utils;                 /* VK_EXT_debug_utils enabled on the instance */
@@ -70,6 +71,7 @@ typedef struct eng__device_features {
     VkPhysicalDeviceVulkan12Features f12;
     VkPhysicalDeviceVulkan13Features f13;
     VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR lr;
+    VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT fold;
     VkPhysicalDeviceFeatures2 *chain;
     VkBaseOutStructure *tail;         /* the application's last struct, or NULL */
 } eng__device_features;

@@ -126,15 +126,20 @@ void eng__query_device(eng_context *ctx, const eng_context_desc *desc)
         .max_color_attachments = lim->maxColorAttachments,
         .max_input_attachments = lim->maxPerStageDescriptorInputAttachments,
     };
-    if (desc->no_local_read ||
-        !eng__has_device_extension(ctx, ctx->physical, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME))
-        return;
     VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR lr = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR,
     };
-    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &lr };
+    VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT fold = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_FEATURES_EXT, .pNext = &lr,
+    };
+    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &fold };
     vk->GetPhysicalDeviceFeatures2(ctx->physical, &f2);
-    ctx->local_read.supported = lr.dynamicRenderingLocalRead;
+    ctx->local_read.supported =
+        !desc->no_local_read && lr.dynamicRenderingLocalRead &&
+        eng__has_device_extension(ctx, ctx->physical, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME);
+    ctx->msaa_fold =
+        !desc->no_msaa_fold && fold.multisampledRenderToSingleSampled &&
+        eng__has_device_extension(ctx, ctx->physical, VK_EXT_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_EXTENSION_NAME);
 }
 
 /* The driver and what local read covers, as the render graph's device read
@@ -247,9 +252,18 @@ eng_result eng__create_device(eng_context *ctx, const eng_context_desc *desc, en
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR,
         .dynamicRenderingLocalRead = VK_TRUE,
     };
+    df->fold = (VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_FEATURES_EXT,
+        .multisampledRenderToSingleSampled = VK_TRUE,
+    };
+    VkBaseOutStructure *last = (VkBaseOutStructure *)f12;
     if (ctx->local_read.supported) {
         exts[ext_count++] = VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME;
-        f12->pNext = lr;
+        last = last->pNext = (VkBaseOutStructure *)lr;
+    }
+    if (ctx->msaa_fold) {
+        exts[ext_count++] = VK_EXT_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_EXTENSION_NAME;
+        last->pNext = (VkBaseOutStructure *)&df->fold;
     }
     df->own = (VkPhysicalDeviceFeatures2){ .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = f13 };
     VkPhysicalDeviceFeatures2 *f2 = &df->own;
@@ -263,10 +277,12 @@ eng_result eng__create_device(eng_context *ctx, const eng_context_desc *desc, en
             return eng__fail(ENG_ERROR_MISSING_FEATURE, "eng_context_create: the device lacks core feature %d "
                              "(by its place in VkPhysicalDeviceFeatures) of eng_context_desc.features", missing);
         f2 = desc->features;
-        VkBaseOutStructure *mine[3] = { (VkBaseOutStructure *)f12, (VkBaseOutStructure *)f13,
-                                        ctx->local_read.supported ? (VkBaseOutStructure *)lr : NULL };
+        VkBaseOutStructure *mine[4] = { (VkBaseOutStructure *)f12, (VkBaseOutStructure *)f13,
+                                        ctx->local_read.supported ? (VkBaseOutStructure *)lr : NULL,
+                                        ctx->msaa_fold ? (VkBaseOutStructure *)&df->fold : NULL };
+        f12->pNext = lr->pNext = NULL; /* linked below, each where the application has none */
         VkBaseOutStructure *extra = NULL;
-        for (int i = 2; i >= 0; i--) {
+        for (int i = 3; i >= 0; i--) {
             if (!mine[i])
                 continue;
             VkBaseOutStructure *theirs = chain_find(f2->pNext, mine[i]->sType);
@@ -276,9 +292,13 @@ eng_result eng__create_device(eng_context *ctx, const eng_context_desc *desc, en
                 else if (mine[i] == (VkBaseOutStructure *)f13) {
                     VkPhysicalDeviceVulkan13Features *t = (VkPhysicalDeviceVulkan13Features *)theirs;
                     t->dynamicRendering = t->synchronization2 = t->maintenance4 = VK_TRUE;
-                } else
+                } else if (mine[i] == (VkBaseOutStructure *)lr) {
                     ((VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR *)theirs)->dynamicRenderingLocalRead =
                         VK_TRUE;
+                } else {
+                    ((VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT *)theirs)
+                        ->multisampledRenderToSingleSampled = VK_TRUE;
+                }
             } else {
                 mine[i]->pNext = extra;
                 extra = mine[i];

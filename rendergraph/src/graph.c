@@ -108,6 +108,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->order = desc->order;
     g->alias_proven_only = desc->alias_proven_only;
     g->merge = desc->merge;
+    g->msaa_fold = desc->msaa_fold;
     g->single_queue = desc->single_queue || desc->queue_policy == RG_QUEUE_POLICY_SINGLE;
     g->queue_policy = g->single_queue ? RG_QUEUE_POLICY_SINGLE : desc->queue_policy;
     g->concurrent_sharing = desc->concurrent_sharing;
@@ -278,6 +279,7 @@ RG__STAGE_PAIR(cull, cull, rg__cull_free)
 RG__STAGE_PAIR(order, levels, rg__levels_free)
 RG__STAGE_PAIR(schedule, schedule, rg__schedule_free)
 RG__STAGE_PAIR(merge, merge, rg__merged_free)
+RG__STAGE_PAIR(fold, fold, rg__folds_free)
 RG__STAGE_PAIR(transient, transient, rg__transients_free)
 RG__STAGE_PAIR(lifetimes, lifetimes, rg__lifetimes_free)
 RG__STAGE_PAIR(queues, queues, rg__queues_free)
@@ -302,6 +304,7 @@ static const struct {
     {run_order, free_order, false},         /* levels, an execution order */
     {run_schedule, free_schedule, false},   /* the order with the lower memory peak */
     {run_merge, free_merge, false},         /* rendering instances, local reads */
+    {run_fold, free_fold, false},           /* MSAA spans into their resolve targets */
     {run_transient, free_transient, false}, /* attachments whose contents never leave an instance */
     {run_lifetimes, free_lifetimes, false}, /* first and last use */
     {run_queues, free_queues, false},       /* queues, batches, semaphore waits */

@@ -183,6 +183,7 @@ struct rg_graph {
     bool timings;                     /* rg_graph_desc.timings, rg_graph_set_timings */
     bool lenient_record_access;       /* rg_graph_desc.lenient_record_access */
     rg_merge merge;                   /* rg_graph_desc.merge */
+    rg_fold msaa_fold;                /* rg_graph_desc.msaa_fold */
     rg_device_caps caps;              /* the device compile merges for */
     rg_tile_info tile;                /* its tile profile's row (rg__tile_of), from create on */
     bool merge_by_default;            /* rg_merge_by_default(caps.driver), from create on */

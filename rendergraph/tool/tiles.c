@@ -42,7 +42,9 @@ static void instance_name(const rgt_plan *p, uint32_t instance, char *buf, size_
 static void attachment_text(const rgt_plan *p, uint32_t resource, char *buf, size_t size)
 {
     const rg_resource_info *r = &p->resources[resource];
-    if (r->memory == RG_MEMORY_LAZY)
+    if (r->memory == RG_MEMORY_FOLDED)
+        snprintf(buf, size, "%s", r->fold);
+    else if (r->memory == RG_MEMORY_LAZY)
         snprintf(buf, size, "lazy (tile memory)");
     else if (r->transient)
         snprintf(buf, size, "transient, %s: no lazily allocated type", rgt_memory_kind_name(r->memory));

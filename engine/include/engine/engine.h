@@ -304,6 +304,10 @@ typedef struct eng_context_desc {
      * device offers it (eng_context_local_read then reports it
      * unsupported): the same frames can run without it, for comparison. */
     bool no_local_read;
+    /* Never enable VK_EXT_multisampled_render_to_single_sampled, even where
+     * offered: graphs then create every multisampled attachment (the
+     * classic path, for comparison; rendergraph.h "Multisampling"). */
+    bool no_msaa_fold;
     /* Create the graphics queue only, even where the device has a
      * compute-only or transfer-only queue family (eng_context_queue_of then
      * reports none of those): everything runs on one queue. */

@@ -65,7 +65,7 @@ typedef struct rgf__names {
     uint32_t count;
 } rgf__names;
 
-extern const rgf__names rgf__transient, rgf__rounding, rgf__kind, rgf__queue, rgf__order, rgf__merge,
+extern const rgf__names rgf__transient, rgf__rounding, rgf__kind, rgf__queue, rgf__order, rgf__merge, rgf__fold,
     rgf__queue_policy, rgf__load_op, rgf__store_op, rgf__resolve_mode, rgf__filter, rgf__resource_kind,
     rgf__command_type;
 /* rgf__resource_kind's values: the rg_resource_kind, with this bit for a

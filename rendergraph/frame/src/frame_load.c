@@ -29,6 +29,7 @@ static rg_device_caps profile_caps(const rg_device_caps *saved, rg_tile_profile 
     caps.driver = rg_tile_profile_info(profile).driver; /* desktop: none, RG_MERGE_AUTO does not merge */
     if (profile != RG_TILE_DESKTOP)
         caps.local_read = caps.local_read_multisampled = caps.local_read_depth_stencil = true;
+    caps.msaa_to_single_sampled = rg_tile_profile_info(profile).msaa_fold;
     return caps;
 }
 
@@ -36,7 +37,8 @@ static bool caps_json(rgf__reader *r, const cJSON *root, rg_device_caps *c)
 {
     static const char *const keys[] = {"local_read", "local_read_multisampled", "local_read_depth_stencil",
                                        "max_color_attachments", "max_input_attachments", "driver",
-                                       "compute_queue", "transfer_queue", "tile_profile", "tile_memory", NULL};
+                                       "compute_queue", "transfer_queue", "tile_profile", "tile_memory",
+                                       "msaa_to_single_sampled", NULL};
     const cJSON *o = rgf__field(r, root, "caps", true, "the device capabilities compiled for");
     if (!o)
         return false;
@@ -50,6 +52,7 @@ static bool caps_json(rgf__reader *r, const cJSON *root, rg_device_caps *c)
               rgf__u32(r, o, "max_input_attachments", false, &c->max_input_attachments) &&
               rgf__u32(r, o, "driver", false, &driver) && rgf__bool(r, o, "compute_queue", &c->compute_queue) &&
               rgf__bool(r, o, "transfer_queue", &c->transfer_queue) &&
+              rgf__bool(r, o, "msaa_to_single_sampled", &c->msaa_to_single_sampled) &&
               rgf__string(r, o, "tile_profile", false, &profile) &&
               rgf__u64(r, o, "tile_memory", false, &c->tile_memory);
     c->driver = (VkDriverId)driver;
@@ -68,16 +71,18 @@ static bool caps_json(rgf__reader *r, const cJSON *root, rg_device_caps *c)
 
 static bool graph_json(rgf__reader *r, const cJSON *root, rg_graph_desc *d, const char **name)
 {
-    static const char *const keys[] = {"name", "order", "merge", "no_culling", "no_aliasing", "alias_proven_only",
-                                       "single_queue", "queue_policy", "concurrent_sharing", NULL};
+    static const char *const keys[] = {"name", "order", "merge", "msaa_fold", "no_culling", "no_aliasing",
+                                       "alias_proven_only", "single_queue", "queue_policy", "concurrent_sharing",
+                                       NULL};
     const cJSON *o = rgf__field(r, root, "graph", true, "the graph's options");
     if (!o)
         return false;
     size_t at = rgf__push_key(r, "graph");
-    uint32_t order = 0, merge = 0, queue_policy = 0;
+    uint32_t order = 0, merge = 0, fold = 0, queue_policy = 0;
     bool ok = rgf__object(r, o, keys) && rgf__string(r, o, "name", true, name) &&
               rgf__enum(r, o, "order", false, &rgf__order, &order) &&
-              rgf__enum(r, o, "merge", false, &rgf__merge, &merge) && rgf__bool(r, o, "no_culling", &d->no_culling) &&
+              rgf__enum(r, o, "merge", false, &rgf__merge, &merge) &&
+              rgf__enum(r, o, "msaa_fold", false, &rgf__fold, &fold) && rgf__bool(r, o, "no_culling", &d->no_culling) &&
               rgf__bool(r, o, "no_aliasing", &d->no_aliasing) &&
               rgf__bool(r, o, "alias_proven_only", &d->alias_proven_only) &&
               rgf__bool(r, o, "single_queue", &d->single_queue) &&
@@ -85,6 +90,7 @@ static bool graph_json(rgf__reader *r, const cJSON *root, rg_graph_desc *d, cons
               rgf__bool(r, o, "concurrent_sharing", &d->concurrent_sharing);
     d->order = (rg_order)order;
     d->merge = (rg_merge)merge;
+    d->msaa_fold = (rg_fold)fold;
     d->queue_policy = (rg_queue_policy)queue_policy;
     rgf__pop(r, at);
     return ok;

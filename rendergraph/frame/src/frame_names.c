@@ -24,6 +24,7 @@
 NAMES(rgf__order, "an order", RG__ORDERS);
 NAMES(rgf__queue_policy, "a queue policy", RG__QUEUE_POLICIES);
 NAMES(rgf__merge, "a merge policy", RG__MERGES);
+NAMES(rgf__fold, "a fold policy", RG__FOLDS);
 
 /* A resource's kind: a texture's names, then a buffer's. */
 #define TEXTURE_KIND(kind, tool_name, texture, buffer) {kind, texture},

@@ -1,10 +1,7 @@
-/* rgf_save: a graph's declaration as a frame file (docs/frame-files.md has
- * the format). The declaration comes from the render graph's declaration
- * queries (rg_declaration_get, rg_declared_get), handles become indices
- * into "resources", and values are spelled with the render graph's names
- * (frame_names.c). A field at its default is left out, so files stay
- * short and saving a loaded frame writes the same text.
- */
+/* rgf_save: a graph's declaration (rg_declaration_get, rg_declared_get) as a frame file
+ * (docs/frame-files.md): handles become indices into "resources", values are spelled with the
+ * render graph's names (frame_names.c), a field at its default is left out (files stay short,
+ * and saving a loaded frame writes the same text). */
 #include "frame_internal.h"
 
 #include <cjson/cJSON.h>
@@ -414,6 +411,8 @@ static void graph_json(writer *w, cJSON *root)
         add_string(w, o, "name", d.name);
         add_string(w, o, "order", rgf__enum_name(&rgf__order, d.order));
         add_string(w, o, "merge", rgf__enum_name(&rgf__merge, d.merge));
+        if (d.msaa_fold != RG_FOLD_AUTO)
+            add_string(w, o, "msaa_fold", rgf__enum_name(&rgf__fold, d.msaa_fold));
         add_bool_if(w, o, "no_culling", d.no_culling);
         add_bool_if(w, o, "no_aliasing", d.no_aliasing);
         add_bool_if(w, o, "alias_proven_only", d.alias_proven_only);
@@ -434,6 +433,7 @@ static void graph_json(writer *w, cJSON *root)
     add_u64(w, caps, "driver", (uint64_t)c->driver);
     add_bool_if(w, caps, "compute_queue", c->compute_queue);
     add_bool_if(w, caps, "transfer_queue", c->transfer_queue);
+    add_bool_if(w, caps, "msaa_to_single_sampled", c->msaa_to_single_sampled);
     add_string(w, caps, "tile_profile", rg_tile_profile_info(c->tile_profile).key);
     if (c->tile_memory)
         add_u64(w, caps, "tile_memory", c->tile_memory);

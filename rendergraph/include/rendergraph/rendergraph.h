@@ -80,30 +80,24 @@ extern "C" {
 
 /* ===== 1. Conventions ===== */
 
-/* Objects and handles. Long-lived objects (rg_device, rg_graph) are opaque
- * pointers made by _create from a _desc and destroyed by _destroy (NULL
- * accepted). Resources and commands are typed handles (rg_texture,
- * rg_buffer, rg_command): 0 is never valid; a stale (before
- * rg_graph_reset) or foreign handle is refused. Zero in a _desc, and an
- * enum's 0, is the default or "none".
+/* Objects and handles. Long-lived objects (rg_device, rg_graph) are opaque pointers made by _create from a
+ * _desc and destroyed by _destroy (NULL accepted). Resources and commands are typed handles (rg_texture,
+ * rg_buffer, rg_command): 0 is never valid; a stale (before rg_graph_reset) or foreign handle is refused.
+ * Zero in a _desc, and an enum's 0, is the default or "none".
  *
- * Getters. A query that can fail returns rg_result, zeroes and fills its
- * last argument (rg_x_get(graph, index, &out), rg_x_get_info(graph,
- * handle, &out); lists are rg_x_count plus rg_x_get) and on failure sets
- * rg_graph_error_message (never kept): a compile result before compile is
- * RG_ERROR_NOT_COMPILED, an index past rg_x_count INVALID_ARGUMENT. Those
- * that cannot fail return a neutral value (0, false, NULL, zeroed), no message.
+ * Getters. A query that can fail returns rg_result, zeroes and fills its last argument (rg_x_get(graph,
+ * index, &out), rg_x_get_info(graph, handle, &out); lists are rg_x_count plus rg_x_get) and on failure sets
+ * rg_graph_error_message (never kept): a compile result before compile is RG_ERROR_NOT_COMPILED, an index
+ * past rg_x_count INVALID_ARGUMENT. Those that cannot fail return a neutral value (0, false, NULL, zeroed),
+ * no message.
  *
- * Threads (docs/parallel-recording.md#threads). A graph belongs to one
- * thread at a time: a call that changes or executes it (declaration,
- * setters, rg_compile, rg_place, rg_place_offline, execute calls,
- * rg_submit, rg_graph_reset, rg_graph_destroy) takes it, and a second
- * thread meanwhile gets RG_ERROR_BUSY, logged naming both calls (a refused
- * declaration call fails the next rg_compile so; rg_graph_destroy frees
- * nothing). Calling in again from a callback is RG_ERROR_INVALID_ARGUMENT;
- * queries are not checked. Other graphs, also on one rg_device, may run on
- * other threads; only rg_submit uses the queues. Chunks record on many
- * threads ("Parallel recording"). Calls marked "any thread" are exempt. */
+ * Threads (docs/parallel-recording.md#threads). A graph belongs to one thread at a time: a call that changes
+ * or executes it (declaration, setters, rg_compile, rg_place, rg_place_offline, execute calls, rg_submit,
+ * rg_graph_reset, rg_graph_destroy) takes it, and a second thread meanwhile gets RG_ERROR_BUSY, logged naming
+ * both calls (a refused declaration call fails the next rg_compile so; rg_graph_destroy frees nothing).
+ * Calling in again from a callback is RG_ERROR_INVALID_ARGUMENT; queries are not checked. Other graphs, also
+ * on one rg_device, may run on other threads; only rg_submit uses the queues. Chunks record on many threads
+ * ("Parallel recording"). Calls marked "any thread" are exempt. */
 
 #ifndef RG_EXPERIMENTAL /* defined first: marks the experimental calls your way, e.g. as deprecated */
 #define RG_EXPERIMENTAL /* may change in a minor release (see the top) */
@@ -177,14 +171,11 @@ typedef void (VKAPI_PTR *PFN_vkCmdSetRenderingInputAttachmentIndicesKHR)(VkComma
 
 /* ===== 2. Errors ===== */
 
-/* Errors (docs/diagnostics.md#errors). Every failing call says why in a
- * message naming what was wrong (rg_graph_error_message; the log for
- * rg_device_create). Kept: a declaration call's or compile's first error;
- * later declaration calls are ignored (0 handle), rg_compile returns it,
- * and the graph is FAILED (rg_place, rg_execute: RG_ERROR_NOT_COMPILED)
- * until rg_graph_reset. Not kept: any other call's error; the graph is as
- * it was. The pipeline calls and per-frame setters clear the message when
- * they start. The codes: */
+/* Errors (docs/diagnostics.md#errors). Every failing call says why in a message naming what was wrong
+ * (rg_graph_error_message; the log for rg_device_create). Kept: a declaration call's or compile's first
+ * error; later declaration calls are ignored (0 handle), rg_compile returns it, and the graph is FAILED
+ * (rg_place, rg_execute: RG_ERROR_NOT_COMPILED) until rg_graph_reset. Not kept: any other call's error; the
+ * graph is as it was. The pipeline calls and per-frame setters clear the message when they start. The codes: */
 typedef enum rg_result {
     RG_SUCCESS = 0,
     RG_ERROR_INVALID_ARGUMENT,        /* the caller's input (what the device lacks: UNSUPPORTED) */
@@ -276,6 +267,7 @@ typedef struct rg_tile_info {
     bool lazy_memory;                 /* LAZILY_ALLOCATED memory stays on chip */
     VkDriverId driver;                /* the family's driver (0: none), what a frame file's caps take */
     bool merges;                      /* RG_MERGE_AUTO merges there: rg_merge_by_default(driver) */
+    bool msaa_fold;                   /* its drivers offer VK_EXT_multisampled_render_to_single_sampled */
 } rg_tile_info;
 
 /* A profile's row ("unknown" past the count); a device's profile from
@@ -298,6 +290,7 @@ typedef struct rg_device_caps {
     bool transfer_queue;
     rg_tile_profile tile_profile;     /* what its tile holds (AUTO: desktop here) */
     uint64_t tile_memory;             /* the model's on-chip bytes where known; 0: the profile's */
+    bool msaa_to_single_sampled;      /* multisampledRenderToSingleSampled enabled ("Multisampling") */
 } rg_device_caps;
 
 /* Host memory for every allocation of a device (rg_device_desc.allocator) or
@@ -405,6 +398,9 @@ typedef enum rg_merge {
     RG_MERGE_ON,                      /* wherever the device has local read */
     RG_MERGE_OFF,
 } rg_merge;
+/* Whether MSAA spans render into their resolve targets ("Multisampling"):
+ * AUTO where the device offers it; ON also fails compile where it does not. */
+typedef enum rg_fold { RG_FOLD_AUTO = 0, RG_FOLD_ON, RG_FOLD_OFF } rg_fold;
 
 /* The pools' device memory from the application's allocator (docs/memory.md):
  * alloc gives size bytes of memory_type at an offset that is a multiple of
@@ -424,6 +420,7 @@ typedef struct rg_graph_desc {
     rg_device *device;                /* NULL: device-free (compiled, never placed) */
     bool no_aliasing;                 /* no two pooled resources share bytes (to measure it) */
     rg_merge merge;                   /* span merging ("Merging"): AUTO by the driver */
+    rg_fold msaa_fold;                /* MSAA spans into their resolve targets ("Multisampling") */
     bool no_culling;                  /* no command is culled ("Culling") */
     rg_order order;                   /* of the commands: memory-aware by default */
     /* false: pooled resources apart in the execution order may share bytes
@@ -464,15 +461,13 @@ rg_result rg_graph_reset(rg_graph *graph);
 
 /* ===== 5. Resources ===== */
 
-/* Resources (docs/declaring-a-frame.md#resources): created (with the usage
- * their accesses need; not made if only culled commands use them; no
- * multi-planar formats), imported, or history (docs/history.md: two
+/* Resources (docs/declaring-a-frame.md#resources): created (with the usage their accesses need; not made if
+ * only culled commands use them; no multi-planar formats), imported, or history (docs/history.md: two
  * dedicated images swapped at every execute, previous read-only).
  *
- * Frames (docs/declaring-a-frame.md#frames). Created resources keep nothing
- * between frames; imports keep their contents and may change object every
- * frame through a per-frame setter, checked against the declaration (that
- * it outlives its frames is the application's duty). */
+ * Frames (docs/declaring-a-frame.md#frames). Created resources keep nothing between frames; imports keep
+ * their contents and may change object every frame through a per-frame setter, checked against the
+ * declaration (that it outlives its frames is the application's duty). */
 
 /* Whether a created texture gets TRANSIENT_ATTACHMENT usage (lazy memory
  * where offered; docs/memory.md#transient-attachments). AUTO: when every
@@ -717,16 +712,20 @@ rg_command rg_cmd_user(rg_graph *graph, const rg_user_desc *desc);
 
 /* ===== 7. Spans ===== */
 
-/* Spans (docs/spans-and-merging.md). rg_begin_rendering .. rg_end_rendering
- * is one dynamic-rendering instance and its draws, one node of the graph:
- * barriers go before vkCmdBeginRendering, and a hazard inside is
+/* Spans (docs/spans-and-merging.md). rg_begin_rendering .. rg_end_rendering is one dynamic-rendering instance
+ * and its draws, one node of the graph: barriers go before vkCmdBeginRendering, and a hazard inside is
  * RG_ERROR_HAZARD_IN_SPAN (RG_ERROR_TRANSITION_IN_SPAN): split it there.
  *
- * Merging (docs/spans-and-merging.md#merging). A span that reads what the
- * span right before rendered pixel-locally (RG_USAGE_PIXEL_LOCAL_READ), with
- * the same area, layers, samples and depth, no resolve in between and
- * within the device's local-read limits, joins its rendering instance
- * (rg_graph_desc.merge; rg_merge_get says why a pair did not). */
+ * Merging (docs/spans-and-merging.md#merging). A span that reads what the span right before rendered
+ * pixel-locally (RG_USAGE_PIXEL_LOCAL_READ), with the same area, layers, samples and depth, no resolve in
+ * between and within the device's local-read limits, joins its rendering instance (rg_graph_desc.merge;
+ * rg_merge_get says why a pair did not).
+ *
+ * Multisampling (docs/spans-and-merging.md#multisampling). A span not merged whose multisampled attachments
+ * only it uses (no LOAD, nothing else reads them) and resolves into created textures renders multisampled
+ * straight into those (VK_EXT_multisampled_render_to_single_sampled, where
+ * rg_device_caps.msaa_to_single_sampled): the multisampled textures are not created (RG_MEMORY_FOLDED);
+ * rg_resource_info.fold says why one was not. */
 
 /* One attachment view: one mip, explicit layers (no REMAINING). */
 typedef struct rg_attachment {
@@ -861,19 +860,18 @@ void rg_command_allow_queue(rg_graph *graph, rg_command command, rg_queue queue)
 
 /* ===== 9. Compile ===== */
 
-/* rg_compile: the declaration to an execution order and barriers, without
- * a device; errors kept. See docs/declaring-a-frame.md#compile.
+/* rg_compile: the declaration to an execution order and barriers, without a device; errors kept. See
+ * docs/declaring-a-frame.md#compile.
  *
- * Culling. A command whose results reach nothing observable (a write to an
- * import or history current, side_effects, a command declaring nothing) is
- * not recorded, nor a created resource only such commands use made (an
- * INFO notice says why).
+ * Culling. A command whose results reach nothing observable (a write to an import or history current,
+ * side_effects, a command declaring nothing) is not recorded, nor a created resource only such commands use
+ * made (an INFO notice says why).
  *
- * Reads. A read or LOAD of a created resource's subresource nothing earlier
- * writes: RG_ERROR_READ_BEFORE_WRITE (not imports, previous, undefined_ok).
+ * Reads. A read or LOAD of a created resource's subresource nothing earlier writes:
+ * RG_ERROR_READ_BEFORE_WRITE (not imports, previous, undefined_ok).
  *
- * Barriers. rg_barrier_get: after compile as if nothing aliased; after
- * placement exactly what rg_execute records. */
+ * Barriers. rg_barrier_get: after compile as if nothing aliased; after placement exactly what rg_execute
+ * records. */
 
 /* Compiles (device-free); returns the kept error. An unchanged declaration
  * returns at once; a changed one frees the previous placement. */
@@ -932,17 +930,14 @@ const rg_barrier_info *rg_barrier_get(const rg_graph *graph, uint32_t index);
 
 /* ===== 10. Placement ===== */
 
-/* rg_place checks what the device offers, plans memory, creates and binds
- * images, buffers, memory, views and semaphores, and plans the barriers
- * again with aliasing. See docs/memory.md. Memory kinds: rg_memory_kind.
+/* rg_place checks what the device offers, plans memory, creates and binds images, buffers, memory, views and
+ * semaphores, and plans the barriers again with aliasing. See docs/memory.md. Memory kinds: rg_memory_kind.
  *
- * Placement and the GPU (docs/memory.md#placement-and-the-gpu). A freed
- * placement (changed compile, reset, destroy) is retired, never waited
- * for: destroyed once the graph's timelines and the application's retire
- * point (rg_graph_set_retire_point) have signalled, as the pipeline calls
- * and rg_device_collect check. Frames submitted without a retire point
- * hold it until rg_device_destroy (a WARNING says so). Do not reset a
- * fence named as a retire point while objects wait for it. */
+ * Placement and the GPU (docs/memory.md#placement-and-the-gpu). A freed placement (changed compile, reset,
+ * destroy) is retired, never waited for: destroyed once the graph's timelines and the application's retire
+ * point (rg_graph_set_retire_point) have signalled, as the pipeline calls and rg_device_collect check. Frames
+ * submitted without a retire point hold it until rg_device_destroy (a WARNING says so). Do not reset a fence
+ * named as a retire point while objects wait for it. */
 
 /* Where a resource's memory comes from, once placed. */
 typedef enum rg_memory_kind {
@@ -952,6 +947,7 @@ typedef enum rg_memory_kind {
     RG_MEMORY_DEDICATED,              /* own allocation: the driver asks, or history */
     RG_MEMORY_POOLED,                 /* a range of a shared pool, maybe aliased */
     RG_MEMORY_LAZY_FALLBACK,          /* planned lazy, it ran out: own device-local allocation */
+    RG_MEMORY_FOLDED,                 /* multisampled, rendered into its resolve target: no image */
 } rg_memory_kind;
 
 typedef struct rg_memory_totals {
@@ -1025,13 +1021,11 @@ RG_EXPERIMENTAL rg_result rg_graph_set_retire_point(rg_graph *graph, VkSemaphore
 
 /* rg_execute records the placed frame into one command buffer.
  *
- * Queues (docs/queues.md). Eligible commands outside spans
- * (rg_user_desc.queue, rg_command_allow_queue) run on the compute or
- * transfer queue where the device has it (with timeline semaphores), the
- * queue policy allows and they touch no import (rg_queue_note_get). Such a
- * graph compiles to batches, one submission each, waiting on each other's
- * timeline semaphores and ending on graphics; shared resources are
- * CONCURRENT. Record with rg_execute_batches, submit with rg_submit. */
+ * Queues (docs/queues.md). Eligible commands outside spans (rg_user_desc.queue, rg_command_allow_queue) run
+ * on the compute or transfer queue where the device has it (with timeline semaphores), the queue policy
+ * allows and they touch no import (rg_queue_note_get). Such a graph compiles to batches, one submission each,
+ * waiting on each other's timeline semaphores and ending on graphics; shared resources are CONCURRENT. Record
+ * with rg_execute_batches, submit with rg_submit. */
 
 /* A semaphore wait of a batch: the queue's timeline semaphore at the value
  * its batch `batch` (an index for rg_batch_get) signals in this frame, or,
@@ -1146,14 +1140,12 @@ typedef struct rg_submit_desc {
  * or RG_ERROR_OUT_OF_MEMORY naming the batch. */
 rg_result rg_submit(rg_graph *graph, const rg_submit_plan *plan, const rg_submit_desc *desc);
 
-/* Parallel recording (docs/parallel-recording.md). Each batch is cut into
- * chunks of about equal cost (rg_user_desc.cost), each recorded into its
- * own primary command buffer (cut instances suspend and resume). Between
- * rg_execute_begin and rg_execute_end, rg_execute_chunk may run on several
- * threads, each chunk into a buffer of its own pool; callbacks set every
- * state they use; nothing else changes the graph; a batch's chunks are
- * submitted in order (rg_submission.cmds). Allocates nothing once the
- * graph ran with as many chunks. */
+/* Parallel recording (docs/parallel-recording.md). Each batch is cut into chunks of about equal cost
+ * (rg_user_desc.cost), each recorded into its own primary command buffer (cut instances suspend and resume).
+ * Between rg_execute_begin and rg_execute_end, rg_execute_chunk may run on several threads, each chunk into a
+ * buffer of its own pool; callbacks set every state they use; nothing else changes the graph; a batch's
+ * chunks are submitted in order (rg_submission.cmds). Allocates nothing once the graph ran with as many
+ * chunks. */
 RG_EXPERIMENTAL typedef struct rg_execute_desc {
     /* Chunks to aim for (at most 256 per batch, at least one per batch and
      * one command per chunk); 0: one per batch. */
@@ -1206,16 +1198,14 @@ RG_EXPERIMENTAL rg_result rg_workers_execute(rg_workers *workers, rg_graph *grap
 
 /* ===== 12. Recording ===== */
 
-/* A record callback's context (docs/recording.md): its command buffer and
- * this frame's objects and descriptors of what its command declared.
+/* A record callback's context (docs/recording.md): its command buffer and this frame's objects and
+ * descriptors of what its command declared.
  *
- * Declared only: rg_record_image, _view and _buffer hand out only what the
- * command declared (a draw also its span's attachments), else
- * VK_NULL_HANDLE and RG_ERROR_UNDECLARED in the message.
+ * Declared only: rg_record_image, _view and _buffer hand out only what the command declared (a draw also its
+ * span's attachments), else VK_NULL_HANDLE and RG_ERROR_UNDECLARED in the message.
  *
- * Descriptors: rg_record_image_info's view is of exactly the declared
- * subresources, in the access's layout; shader accesses only. Views are
- * made on first request and kept with the placement. */
+ * Descriptors: rg_record_image_info's view is of exactly the declared subresources, in the access's layout;
+ * shader accesses only. Views are made on first request and kept with the placement. */
 
 /* The command buffer to record into; VK_NULL_HANDLE for NULL. */
 VkCommandBuffer rg_record_cmd(const rg_record_context *rc);
@@ -1251,6 +1241,7 @@ typedef struct rg_span_rendering {
     VkRenderingInfo info;
     VkRenderingAttachmentInfo colors[RG_MAX_COLOR_ATTACHMENTS];
     VkRenderingAttachmentInfo depth;  /* also info.pStencilAttachment for a stencil format */
+    VkMultisampledRenderToSingleSampledInfoEXT fold; /* info.pNext of a folded span ("Multisampling") */
     rg_command begin, end;
     /* Merged ("Merging"): a continuing span is not begun (info is the
      * instance's) but sets its locations and indices; the last span ends. */
@@ -1387,6 +1378,7 @@ typedef struct rg_resource_info {
     bool imported;
     bool transient;                   /* textures: TRANSIENT_ATTACHMENT usage */
     const char *not_transient;        /* a texture that is not: why ("imported", "'blur' samples it") */
+    const char *fold;                 /* a multisampled attachment: folded, or why not ("Multisampling") */
     /* Created resources: the usage the graph creates them with (from the
      * declared accesses, the extra usage and transience). */
     VkImageUsageFlags image_usage;

@@ -137,7 +137,7 @@ static void read_caps(rg_device *d, uint32_t api_version, bool local_read, rg_ti
  * structs carry them (the Vulkan 1.2 and 1.3 structs, the extensions'
  * own, a VkPhysicalDeviceFeatures2 heading them). */
 typedef struct enabled {
-    bool dynamic_rendering, synchronization2, timeline_semaphore, local_read;
+    bool dynamic_rendering, synchronization2, timeline_semaphore, local_read, msaa_to_single_sampled;
 } enabled;
 
 static enabled enabled_in(const void *chain)
@@ -172,6 +172,10 @@ static enabled enabled_in(const void *chain)
                 ((const VkPhysicalDeviceVulkan14Features *)(const void *)s)->dynamicRenderingLocalRead;
             break;
 #endif
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_FEATURES_EXT:
+            e.msaa_to_single_sampled |= ((const VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT *)(
+                                             const void *)s)->multisampledRenderToSingleSampled;
+            break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR:
             e.local_read |= ((const VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR *)(const void *)s)
                                 ->dynamicRenderingLocalRead;
@@ -294,6 +298,7 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
         return device_fail(desc, RG_ERROR_INVALID_ARGUMENT, "rg_device_create: %s", why);
     }
     read_caps(d, api_version, desc->local_read, desc->tile_profile);
+    d->caps.msaa_to_single_sampled = enabled_in(desc->enabled_features).msaa_to_single_sampled;
     uint32_t offered = d->properties.apiVersion;
     if (offered < VK_API_VERSION_1_3) {
         rg__device_free(d);

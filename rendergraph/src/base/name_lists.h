@@ -40,9 +40,12 @@
 /* rg_memory_kind: rgtool's. */
 #define RG__MEMORY_KINDS(X)                                                                             \
     X(RG_MEMORY_NOT_CREATED, "not_created") X(RG_MEMORY_IMPORTED, "imported") X(RG_MEMORY_LAZY, "lazy") \
-    X(RG_MEMORY_DEDICATED, "dedicated") X(RG_MEMORY_POOLED, "pooled") X(RG_MEMORY_LAZY_FALLBACK, "lazy_fallback")
+    X(RG_MEMORY_DEDICATED, "dedicated") X(RG_MEMORY_POOLED, "pooled") X(RG_MEMORY_LAZY_FALLBACK, "lazy_fallback") \
+    X(RG_MEMORY_FOLDED, "folded")
 /* rg_merge: frame files' graph "merge", rgtool's --merge and output. */
 #define RG__MERGES(X) X(RG_MERGE_AUTO, "auto") X(RG_MERGE_ON, "on") X(RG_MERGE_OFF, "off")
+/* rg_fold: the frame files'. */
+#define RG__FOLDS(X) X(RG_FOLD_AUTO, "auto") X(RG_FOLD_ON, "on") X(RG_FOLD_OFF, "off")
 /* The rest: frame files' (rg_queue_name spells the queues alike). */
 #define RG__ORDERS(X) X(RG_ORDER_MEMORY, "memory") X(RG_ORDER_BATCHES, "batches") X(RG_ORDER_DECLARATION, "declaration")
 #define RG__QUEUE_POLICIES(X)                                                   \

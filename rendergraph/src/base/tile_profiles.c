@@ -9,10 +9,12 @@
 #define MIB (1024ull * 1024ull)
 
 /* Each family's driver, and whether merging is on by default there
- * (rg_merge_by_default: a unit test holds the two together). */
+ * (rg_merge_by_default: a unit test holds the two together). Arm's and
+ * Qualcomm's drivers offer VK_EXT_multisampled_render_to_single_sampled;
+ * MoltenVK's list of extensions (its runtime user guide) does not. */
 #define APPLE .driver = VK_DRIVER_ID_MOLTENVK, .merges = false, .lazy_memory = true
-#define MALI .driver = VK_DRIVER_ID_ARM_PROPRIETARY, .merges = true, .lazy_memory = true
-#define ADRENO .driver = VK_DRIVER_ID_QUALCOMM_PROPRIETARY, .merges = true, .lazy_memory = true
+#define MALI .driver = VK_DRIVER_ID_ARM_PROPRIETARY, .merges = true, .lazy_memory = true, .msaa_fold = true
+#define ADRENO .driver = VK_DRIVER_ID_QUALCOMM_PROPRIETARY, .merges = true, .lazy_memory = true, .msaa_fold = true
 
 /* A Mali model: its colour and depth tile buffers per core and its largest
  * tile. Half of each buffer holds a tile (the other half pipelines the

@@ -271,10 +271,11 @@ static rg_result plan(const rg_graph *g, rg__sbuild *out, rg__slot_state *slots,
         const rg__cmd *cmd = &g->decl.cmds[rg__order_cmds(g)[pos]];
         for (uint32_t k = 0; k < cmd->access_count && ok; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
-            if (a->role == RG__ROLE_LIFETIME)
+            if (a->role == RG__ROLE_LIFETIME || rg__folded(g, a->resource))
                 continue;
             rg__step s = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED, a->write, false};
             rg__access_effective(g, cmd->first_access + k, &s.stage, &s.access, &s.layout);
+            rg__fold_effective(g, cmd, cmd->first_access + k, &s.stage, &s.access, &s.layout);
             ok = g->decl.resources[a->resource].is_texture ? rg__plan_texture(&p, a->resource, &a->range, &s)
                                                       : rg__plan_buffer(&p, a->resource, &s);
         }

@@ -16,9 +16,9 @@ static void live_across(const rg__instance *in, rg__lifetime *l)
         l->last = in->end_pos;
 }
 
-/* The resolve targets of a merged instance's spans are bound from the
- * instance's begin (vkCmdBeginRendering names them) to its end, where
- * the resolve writes them. */
+/* The resolve targets of a merged instance's spans (or a folded span's)
+ * are bound from the instance's begin (vkCmdBeginRendering names them) to
+ * its end, where the resolve writes them. */
 static void resolves_live(const rg_graph *g, const rg__instance *in, rg__lifetime *of)
 {
     for (uint32_t k = 0; k < in->count; k++) {
@@ -48,6 +48,8 @@ rg_result rg__compile_lifetimes(const rg_graph *g, rg__lifetimes *out)
     for (uint32_t pos = 0; pos < m->order.count; pos++) {
         const rg__cmd *cmd = &g->decl.cmds[m->order.cmds[pos]];
         for (uint32_t k = 0; k < cmd->access_count; k++) {
+            if (rg__folded(g, g->decl.accesses[cmd->first_access + k].resource))
+                continue; /* no image: nothing to keep alive */
             rg__lifetime *l = &of[g->decl.accesses[cmd->first_access + k].resource];
             if (l->first == RG__NONE)
                 l->first = pos;
@@ -56,6 +58,9 @@ rg_result rg__compile_lifetimes(const rg_graph *g, rg__lifetimes *out)
     }
     for (uint32_t ii = 0; ii < m->instance_count; ii++) {
         const rg__instance *in = &m->instances[ii];
+        /* A folded span renders into its resolve targets from its begin. */
+        if (in->count == 1 && g->compiled->fold.span_samples[m->instance_spans[in->first]])
+            resolves_live(g, in, of);
         if (in->count < 2)
             continue;
         for (uint32_t u = 0; u <= in->color_count; u++) {

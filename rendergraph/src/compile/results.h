@@ -164,6 +164,16 @@ typedef struct rg__merged {
                                          need (SAMPLED or INPUT_ATTACHMENT) */
 } rg__merged;
 
+/* compile_fold.c: multisampled attachments rendered into their resolve
+ * targets (VK_EXT_multisampled_render_to_single_sampled). */
+typedef struct rg__folds {
+    const uint32_t *into;             /* per resource: the target a folded texture renders into; RG__NONE */
+    const uint8_t *target;            /* per resource: a target folded into (created with the flag) */
+    const uint8_t *span_samples;      /* per span: its rasterization samples when it folds; 0 */
+    char **note;                      /* per multisampled attachment: which way it went (reports) */
+    uint32_t note_count;              /* its entries: the resource count it was made for */
+} rg__folds;
+
 /* compile_transient.c */
 typedef struct rg__transients {
     const VkImageUsageFlags *usage;   /* per resource: the image's usage (declared,
@@ -258,7 +268,7 @@ typedef struct rg__sync {
     uint32_t history_clear_count;
 } rg__sync;
 
-#define RG__COMPILE_STAGES 13
+#define RG__COMPILE_STAGES 14
 
 typedef struct rg__compiled {
     /* Per stage (graph.c's list): the key its result was made from (the
@@ -272,6 +282,7 @@ typedef struct rg__compiled {
     rg__levels levels;
     rg__schedule schedule;
     rg__merged merge;
+    rg__folds fold;
     rg__transients transient;
     rg__lifetimes lifetimes;
     rg__queues queues;

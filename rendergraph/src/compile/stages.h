@@ -57,6 +57,19 @@ static inline const uint32_t *rg__order_cmds(const rg_graph *g) { return g->comp
 /* An access as compile decided it: stage, access and layout. */
 void rg__access_effective(const rg_graph *g, uint32_t access, VkPipelineStageFlags2 *stage, VkAccessFlags2 *mask,
                           VkImageLayout *layout);
+rg_result rg__compile_fold(const rg_graph *g, rg__folds *out);
+void rg__folds_free(const rg_graph *g, rg__folds *f);
+/* Whether texture ri was folded into its resolve target: no image, no
+ * access left (after compile_fold). */
+static inline bool rg__folded(const rg_graph *g, uint32_t ri)
+{
+    return g->compiled->fold.into && g->compiled->fold.into[ri] != RG__NONE;
+}
+/* A folded span's depth target as the depth attachment it becomes: the
+ * access's stage, access and layout (rg__access_effective's) changed so;
+ * any other access left as given. */
+void rg__fold_effective(const rg_graph *g, const rg__cmd *cmd, uint32_t ai, VkPipelineStageFlags2 *stage,
+                        VkAccessFlags2 *mask, VkImageLayout *layout);
 rg_result rg__compile_transient(const rg_graph *g, rg__transients *out);
 void rg__transients_free(const rg_graph *g, rg__transients *t);
 /* A created image's usage and whether it is transient (after compile_transient). */

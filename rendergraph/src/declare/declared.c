@@ -31,7 +31,8 @@ static rg_result start(const rg_graph *g, void *out, size_t size, const char *wh
 static rg_graph_desc graph_desc(const rg_graph *graph)
 {
     return (rg_graph_desc){.name = graph->name, .device = graph->dev, .no_aliasing = graph->no_aliasing,
-                           .merge = graph->merge, .no_culling = graph->no_culling, .order = graph->order,
+                           .merge = graph->merge, .msaa_fold = graph->msaa_fold, .no_culling = graph->no_culling,
+                           .order = graph->order,
                            .alias_proven_only = graph->alias_proven_only, .caps = &graph->caps,
                            .single_queue = graph->single_queue, .queue_policy = graph->queue_policy,
                            .log = graph->log, .log_user = graph->log_user,

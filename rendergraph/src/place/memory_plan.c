@@ -409,6 +409,8 @@ static rg_result plan_all(planner *p)
         p->slot[ri] = RG__NONE;
         if (r->imported)
             m->kind = RG_MEMORY_IMPORTED;
+        else if (rg__folded(g, ri))
+            m->kind = RG_MEMORY_FOLDED;
         else if (!rg__creates(g, ri))
             m->kind = RG_MEMORY_NOT_CREATED;
         else {

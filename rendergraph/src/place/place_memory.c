@@ -37,8 +37,11 @@ static uint32_t sharing(const rg_graph *g, const rg__resource *r, uint32_t *fami
 static VkImageCreateInfo image_info(const rg_graph *g, const rg__resource *r, uint32_t *families)
 {
     uint32_t count = sharing(g, r, families);
+    uint32_t ri = (uint32_t)(r - g->decl.resources);
     return (VkImageCreateInfo){
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        /* A folded span renders multisampled into it (compile_fold.c). */
+        .flags = g->compiled->fold.target[ri] ? VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT : 0,
         .imageType = VK_IMAGE_TYPE_2D,
         .format = r->format,
         .extent = { r->width, r->height, 1 },
@@ -46,7 +49,7 @@ static VkImageCreateInfo image_info(const rg_graph *g, const rg__resource *r, ui
         .arrayLayers = r->array_layers,
         .samples = r->samples,
         .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = rg__image_usage(g, (uint32_t)(r - g->decl.resources)),
+        .usage = rg__image_usage(g, ri),
         .sharingMode = count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE,
         .queueFamilyIndexCount = count > 1 ? count : 0,
         .pQueueFamilyIndices = count > 1 ? families : NULL,

@@ -48,7 +48,7 @@ static bool slot_subresource(const rg_graph *g, uint32_t s, uint32_t slot, uint3
         *base_layer = a->base_layer;
         *layers = a->layer_count; /* resolved at declaration */
     }
-    return true;
+    return !rg__folded(g, *resource); /* no image: its span renders into the resolve slot's */
 }
 
 rg_result rg__attachment_view(const rg_graph *g, const char *what, const rg__resource *r, VkImage image,
@@ -307,6 +307,51 @@ static void instance_rendering(const rg_graph *g, const rg__span_views *views, c
     rendering_info(first, in->color_count, depth, out);
 }
 
+/* A folded span's attachment (compile_fold.c): its resolve target as the
+ * attachment, with its load op, clear value and resolve mode, stored (the
+ * implicit resolve writes it); another attachment as declared. */
+static VkRenderingAttachmentInfo folded_attachment(const rg_graph *g, const rg__span_views *sv,
+                                                   const rg_attachment *a, uint32_t slot, uint32_t resolve_slot,
+                                                   VkImageLayout layout)
+{
+    if (!rg__folded(g, rg__texture_index(g, a->texture)))
+        return attachment_info(sv, a, slot, resolve_slot, layout, layout);
+    return (VkRenderingAttachmentInfo){
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = sv->views[resolve_slot],
+        .imageLayout = layout,
+        .loadOp = a->load,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .clearValue = a->clear,
+        /* How the samples resolve as it is stored, into the view itself
+         * (VUID-VkRenderingAttachmentInfo-imageView-06861, -06862). */
+        .resolveMode = a->resolve_mode,
+        .resolveImageLayout = layout,
+    };
+}
+
+static void folded_rendering(const rg_graph *g, const rg__span_views *sv, uint32_t s, rg_span_rendering *out)
+{
+    const rg__span *span = &g->decl.spans[s];
+    const rg_rendering_desc *d = &span->desc;
+    for (uint32_t c = 0; c < d->color_count; c++)
+        out->colors[c] = folded_attachment(g, sv, &d->colors[c], c, RG__SLOT_RESOLVE(c),
+                                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    const rg__resource *depth = NULL;
+    if (d->depth.texture.id) {
+        depth = &g->decl.resources[rg__texture_index(g, d->depth.texture)];
+        out->depth = folded_attachment(g, sv, &d->depth, RG__SLOT_DEPTH, RG__SLOT_DEPTH_RESOLVE,
+                                       VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+    }
+    rendering_info(span, d->color_count, depth, out);
+    out->fold = (VkMultisampledRenderToSingleSampledInfoEXT){
+        .sType = VK_STRUCTURE_TYPE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT,
+        .multisampledRenderToSingleSampledEnable = VK_TRUE,
+        .rasterizationSamples = (VkSampleCountFlagBits)g->compiled->fold.span_samples[s],
+    };
+    out->info.pNext = &out->fold;
+}
+
 void rg__span_rendering(const rg_graph *g, const rg__span_views *views, uint32_t s, rg_span_rendering *out)
 {
     const rg__span *span = &g->decl.spans[s];
@@ -317,6 +362,10 @@ void rg__span_rendering(const rg_graph *g, const rg__span_views *views, uint32_t
     out->end = (rg_command){rg__make_id(g, span->end_cmd)};
     if (in->count > 1) {
         instance_rendering(g, views, in, out);
+        return;
+    }
+    if (g->compiled->fold.span_samples[s]) {
+        folded_rendering(g, &views[s], s, out);
         return;
     }
     const rg_rendering_desc *d = &span->desc;

@@ -283,6 +283,7 @@ static void resource_info_of(const rg_graph *g, uint32_t i, void *info)
     uint32_t id = rg__make_id(g, i);
     *out = (rg_resource_info){ .name = r->name, .imported = r->imported, .transient = rg__transient(g, i),
         .not_transient = g->compiled->transient.why ? g->compiled->transient.why[i] : NULL,
+        .fold = g->compiled->fold.note ? g->compiled->fold.note[i] : NULL,
                                .first_use = rg__first_use(g, i), .last_use = rg__last_use(g, i),
                                .format = t->format, .width = t->width, .height = t->height,
                                .mip_levels = t->mip_levels, .array_layers = t->array_layers, .samples = t->samples,

@@ -24,6 +24,7 @@ static const char *kind_name(rg_memory_kind k)
     case RG_MEMORY_DEDICATED: return "dedicated";
     case RG_MEMORY_POOLED: return "pooled";
     case RG_MEMORY_LAZY_FALLBACK: return "lazy-fallback";
+    case RG_MEMORY_FOLDED: return "folded";
     }
     return "?";
 }
@@ -212,7 +213,9 @@ static void attachment_memory(const rg_graph *g, uint32_t ri, char *buf, size_t 
 {
     rg_memory_kind kind = g->placement->plan.items[ri].kind;
     const char *why = g->compiled->transient.why[ri];
-    if (kind == RG_MEMORY_LAZY)
+    if (kind == RG_MEMORY_FOLDED)
+        snprintf(buf, size, "%s", g->compiled->fold.note[ri]);
+    else if (kind == RG_MEMORY_LAZY)
         snprintf(buf, size, "lazy (tile memory)");
     else if (rg__transient(g, ri))
         snprintf(buf, size, "transient, %s (no lazily allocated type)", kind_name(kind));

@@ -13,7 +13,8 @@
  *     stores it: a merged instance discards what nothing else uses); NONE
  *     and DONT_CARE cost nothing;
  *   - resolves: the resolve target of the last span naming it, written at
- *     one sample per texel;
+ *     one sample per texel; a folded attachment (compile_fold.c) is its
+ *     target stored at one sample, no resolve;
  *   - sampled: every read of a texture by a command (sampled, storage,
  *     transfer, a pixel-local read that was not merged into an input
  *     attachment; the read half of a read-write access too) of a
@@ -64,6 +65,10 @@ static void attachment_traffic(const rg_graph *g, const rg__inst_att *att, bool 
     uint32_t w = first->area.extent.width, h = first->area.extent.height;
     uint64_t layers = first->layer_count ? first->layer_count : 1;
     uint64_t bytes = region_bytes(r->format, w, h, r->samples) * layers;
+    if (rg__folded(g, att->resource)) { /* rendered into its target, stored at one sample */
+        t->stores += region_bytes(r->format, w, h, VK_SAMPLE_COUNT_1_BIT) * layers;
+        return;
+    }
     if (fa->load == VK_ATTACHMENT_LOAD_OP_LOAD)
         t->loads += bytes;
     if (att->store == VK_ATTACHMENT_STORE_OP_STORE)

@@ -260,6 +260,12 @@ void tile_profile_begin(device_data *d, const VkRenderingInfo *info)
     for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
         count(d, &info->pColorAttachments[i], &u, true);
     count(d, info->pDepthAttachment, &u, false);
+    /* Rendered multisampled into single-sampled attachments: the tile
+     * holds every sample; the stores are the attachments' own. */
+    for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT &&
+            ((const VkMultisampledRenderToSingleSampledInfoEXT *)(const void *)s)->multisampledRenderToSingleSampledEnable)
+            u.samples = ((const VkMultisampledRenderToSingleSampledInfoEXT *)(const void *)s)->rasterizationSamples;
     pthread_mutex_lock(&d->lock);
     uint64_t instance = d->traffic.passes++;
     d->traffic.loads += u.loads;
