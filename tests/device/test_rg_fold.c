@@ -39,14 +39,17 @@ typedef struct fold_result {
     uint8_t color[W * H * 4];
     float depth[W * H];
     rg_memory_kind color_kind, depth_kind;
-    char color_note[256];
+    char color_note[256], depth_note[256];
     VkDeviceSize pooled;
 } fold_result;
 
-static fold_result render(rg_fold fold, bool with_depth)
+enum { NO_DEPTH, DEPTH_RESOLVED, DEPTH_DISCARDED };
+
+static fold_result render(rg_fold fold, int depth_mode)
 {
     fold_result out = {0};
     eng_pipeline *pipe = NULL;
+    bool with_depth = depth_mode != NO_DEPTH, resolved = depth_mode == DEPTH_RESOLVED;
     cr_assert_eq(solid_pipeline_create(test_ctx, COLOR, with_depth ? DEPTH : VK_FORMAT_UNDEFINED,
                                        VK_SAMPLE_COUNT_4_BIT, NULL, &pipe),
                  ENG_SUCCESS, "%s", eng_last_error());
@@ -69,7 +72,9 @@ static fold_result render(rg_fold fold, bool with_depth)
     if (with_depth) {
         msz = rg_texture_create(g, &(rg_texture_desc){.name = "msaa depth", .format = DEPTH, .width = W, .height = H,
                                                       .samples = VK_SAMPLE_COUNT_4_BIT});
-        depth = rg_texture_create(g, &(rg_texture_desc){.name = "depth", .format = DEPTH, .width = W, .height = H});
+        if (resolved)
+            depth = rg_texture_create(g, &(rg_texture_desc){.name = "depth", .format = DEPTH, .width = W,
+                                                           .height = H});
         rd.depth = (rg_attachment){.texture = msz, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                    .store = VK_ATTACHMENT_STORE_OP_DONT_CARE, .resolve = depth,
                                    .resolve_mode = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT,
@@ -80,12 +85,12 @@ static fold_result render(rg_fold fold, bool with_depth)
     rg_cmd_user(g, &(rg_user_desc){.name = "rect", .kind = RG_COMMAND_DRAW, .record = draw_rect, .user = &job});
     rg_end_rendering(g);
     rg_cmd_copy_texture_to_buffer(g, color, 0, 0, 1, test_import_buffer(g, "colors", colors, true), 0);
-    if (with_depth)
+    if (resolved)
         rg_cmd_copy_texture_to_buffer(g, depth, 0, 0, 1, test_import_buffer(g, "depths", depths, true), 0);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     test_run(g, 2);
     memcpy(out.color, eng_buffer_mapped(colors), sizeof out.color);
-    if (with_depth)
+    if (resolved)
         memcpy(out.depth, eng_buffer_mapped(depths), sizeof out.depth);
     rg_resource_info info;
     cr_assert_eq(rg_texture_get_info(g, ms, &info), RG_SUCCESS);
@@ -94,6 +99,7 @@ static fold_result render(rg_fold fold, bool with_depth)
     if (with_depth) {
         cr_assert_eq(rg_texture_get_info(g, msz, &info), RG_SUCCESS);
         out.depth_kind = info.memory;
+        snprintf(out.depth_note, sizeof out.depth_note, "%s", info.fold ? info.fold : "");
     }
     out.pooled = rg_memory_get_totals(g).pooled;
     rg_graph_destroy(g);
@@ -133,7 +139,7 @@ static void expect_same_picture(const fold_result *folded, const fold_result *cl
 DEVICE_TEST(rg_fold, colour_renders_as_the_classic_path_without_a_multisampled_image)
 {
     require_fold();
-    fold_result folded = render(RG_FOLD_AUTO, false), classic = render(RG_FOLD_OFF, false);
+    fold_result folded = render(RG_FOLD_AUTO, NO_DEPTH), classic = render(RG_FOLD_OFF, NO_DEPTH);
     expect_same_picture(&folded, &classic, false);
     cr_expect_eq(folded.color_kind, RG_MEMORY_FOLDED);
     cr_expect_neq(classic.color_kind, RG_MEMORY_FOLDED);
@@ -148,9 +154,25 @@ DEVICE_TEST(rg_fold, colour_and_depth_render_as_the_classic_path)
     require_fold();
     if (!(eng_context_properties(test_ctx)->limits.framebufferDepthSampleCounts & VK_SAMPLE_COUNT_4_BIT))
         cr_skip_test("no 4x depth attachments");
-    fold_result folded = render(RG_FOLD_AUTO, true), classic = render(RG_FOLD_OFF, true);
+    fold_result folded = render(RG_FOLD_AUTO, DEPTH_RESOLVED), classic = render(RG_FOLD_OFF, DEPTH_RESOLVED);
     expect_same_picture(&folded, &classic, true);
     cr_expect_eq(folded.color_kind, RG_MEMORY_FOLDED);
     cr_expect_eq(folded.depth_kind, RG_MEMORY_FOLDED);
     cr_expect_neq(classic.depth_kind, RG_MEMORY_FOLDED);
+}
+
+/* The common pattern: colour resolved, depth tested and discarded. The
+ * depth buffer folds in place (one sample, rendered at four): the
+ * rectangle still passes the depth test against the cleared 1.0. */
+DEVICE_TEST(rg_fold, a_discarded_depth_buffer_folds_in_place)
+{
+    require_fold();
+    if (!(eng_context_properties(test_ctx)->limits.framebufferDepthSampleCounts & VK_SAMPLE_COUNT_4_BIT))
+        cr_skip_test("no 4x depth attachments");
+    fold_result folded = render(RG_FOLD_AUTO, DEPTH_DISCARDED), classic = render(RG_FOLD_OFF, DEPTH_DISCARDED);
+    expect_same_picture(&folded, &classic, false);
+    cr_expect_eq(folded.color_kind, RG_MEMORY_FOLDED);
+    cr_expect_neq(folded.depth_kind, RG_MEMORY_FOLDED, "folded in place: created, at one sample");
+    cr_expect(strstr(folded.depth_note, "folded in place: span 'scene'"), "%s", folded.depth_note);
+    cr_expect_lt(folded.pooled, classic.pooled);
 }

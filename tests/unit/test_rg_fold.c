@@ -13,7 +13,7 @@
 typedef struct fold_frame {
     bool caps;                        /* rg_device_caps.msaa_to_single_sampled */
     rg_fold fold;
-    bool no_resolve, import_ms, load, sampled_after, import_target, second_refuses;
+    bool no_resolve, stored, import_ms, load, sampled_after, import_target, second_refuses;
 } fold_frame;
 
 typedef struct fold_graph {
@@ -54,12 +54,12 @@ static fold_graph fold_graph_of(const fold_frame *f)
     rg_rendering_desc d = {.name = "scene", .color_count = 1};
     d.colors[0] = (rg_attachment){.texture = fg.ms, .load = f->load ? VK_ATTACHMENT_LOAD_OP_LOAD
                                                                       : VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                  .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                  .store = f->stored ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_DONT_CARE,
                                   .resolve = f->no_resolve ? (rg_texture){0} : fg.target};
     if (f->second_refuses) {
         fg.ms2 = ms_tex(g, "ms2");
         d.colors[d.color_count++] = (rg_attachment){.texture = fg.ms2, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                                    .store = VK_ATTACHMENT_STORE_OP_DONT_CARE};
+                                                    .store = VK_ATTACHMENT_STORE_OP_STORE};
     }
     rg_begin_rendering(g, &d);
     test_draw(g, "draw", BUF_UNDEF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
@@ -88,7 +88,10 @@ static const reason_case reasons[] = {
     {"folds", {.caps = true}, "folded: span 'scene' renders it into 'color', no multisampled image"},
     {"no feature", {0}, "not folded in span 'scene': the device has no multisampledRenderToSingleSampled"},
     {"off", {.caps = true, .fold = RG_FOLD_OFF}, "not folded in span 'scene': folding is off (rg_graph_desc.msaa_fold)"},
-    {"no resolve", {.caps = true, .no_resolve = true}, "not folded in span 'scene': no resolve target"},
+    {"no resolve, stored", {.caps = true, .no_resolve = true, .stored = true},
+     "not folded in span 'scene': no resolve target, and stored"},
+    {"no resolve, discarded", {.caps = true, .no_resolve = true},
+     "folded in place: span 'scene' renders it multisampled into one sample, no multisampled image"},
     {"imported", {.caps = true, .import_ms = true}, "not folded in span 'scene': imported"},
     {"loaded", {.caps = true, .load = true}, "not folded in span 'scene': loaded (load op LOAD)"},
     {"sampled after", {.caps = true, .sampled_after = true},
@@ -96,7 +99,7 @@ static const reason_case reasons[] = {
     {"imported target", {.caps = true, .import_target = true},
      "not folded in span 'scene': its resolve target 'color' is imported"},
     {"its neighbour refuses", {.caps = true, .second_refuses = true},
-     "not folded in span 'scene': 'ms2' there is not (no resolve target)"},
+     "not folded in span 'scene': 'ms2' there is not (no resolve target, and stored)"},
 };
 
 Test(rg_fold, each_reason_is_the_attachments_note)

@@ -11,11 +11,14 @@
  *   - is resolved at the span's end into a created single-sampled texture
  *     whose format supports the feature at that sample count (asked of the
  *     device where the graph has one).
+ * or, with no resolve target, is discarded at the span's end (store
+ * DONT_CARE): such an attachment (a depth buffer, typically) folds in place,
+ * created at one sample and rendered multisampled all the same.
  * Then the span renders into the targets with the attachments' load ops
  * and clear values, stores them, and resolves implicitly; the folded
  * textures have no accesses left for lifetimes, barriers or placement,
- * and their targets are created with the MULTISAMPLED_RENDER_TO_SINGLE_
- * SAMPLED flag. Every multisampled attachment gets a note saying which
+ * and their targets (and the textures folded in place) are created with
+ * the MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED flag. Every multisampled attachment gets a note saying which
  * way it went, and why not where it did not.
  */
 #include "base/device.h"
@@ -31,6 +34,7 @@ static bool depth_stencil(VkFormat f) { return rg_format_has_depth(f) || rg_form
 typedef struct fold_att {
     uint32_t texture, target;         /* resource indices; target RG__NONE: none */
     VkAttachmentLoadOp load;
+    VkAttachmentStoreOp store;
 } fold_att;
 
 static uint32_t span_atts(const rg_graph *g, uint32_t s, fold_att *out)
@@ -42,7 +46,7 @@ static uint32_t span_atts(const rg_graph *g, uint32_t s, fold_att *out)
         if (a->texture.id == 0)
             continue;
         out[n++] = (fold_att){rg__texture_index(g, a->texture),
-                              a->resolve.id ? rg__texture_index(g, a->resolve) : RG__NONE, a->load};
+                              a->resolve.id ? rg__texture_index(g, a->resolve) : RG__NONE, a->load, a->store};
     }
     return n;
 }
@@ -67,8 +71,8 @@ static bool format_folds(const rg_graph *g, const rg__resource *target, VkSample
 static bool refuses(const rg_graph *g, uint32_t s, const fold_att *a, char *why, size_t size)
 {
     const rg__resource *r = &g->decl.resources[a->texture];
-    if (a->target == RG__NONE)
-        return snprintf(why, size, "no resolve target"), true;
+    if (a->target == RG__NONE && a->store != VK_ATTACHMENT_STORE_OP_DONT_CARE)
+        return snprintf(why, size, "no resolve target, and stored"), true;
     if (r->imported || rg__history(r))
         return snprintf(why, size, "%s", r->imported ? "imported" : "a history half"), true;
     if (a->load == VK_ATTACHMENT_LOAD_OP_LOAD)
@@ -82,6 +86,12 @@ static bool refuses(const rg_graph *g, uint32_t s, const fold_att *a, char *why,
                 return snprintf(why, size, "'%s' uses it besides its span's attachment", cmd->name), true;
         }
     }
+    if (a->target == RG__NONE) /* folds in place */
+        return format_folds(g, r, r->samples) ? false
+                                               : (snprintf(why, size, "%s at %u samples into a single-sampled image "
+                                                           "is not supported by the device",
+                                                           rg_format_name(r->format), (unsigned)r->samples),
+                                                  true);
     const rg__resource *t = &g->decl.resources[a->target];
     if (t->imported || rg__history(t))
         return snprintf(why, size, "its resolve target '%s' is %s", t->name,
@@ -147,7 +157,12 @@ static bool fold_span(const rg_graph *g, uint32_t s, rg__folds *out, uint32_t *i
         else if (refused != RG__NONE)
             ok = note(g, slot, "not folded in span '%s': '%s' there is not (%s)", span_name,
                       g->decl.resources[atts[refused].texture].name, why[refused]);
-        else {
+        else if (atts[i].target == RG__NONE) {
+            target[atts[i].texture] = 1;
+            samples[s] = (uint8_t)r->samples;
+            ok = note(g, slot, "folded in place: span '%s' renders it multisampled into one sample%s%s, no "
+                      "multisampled image", span_name, "", "");
+        } else {
             into[atts[i].texture] = atts[i].target;
             target[atts[i].target] = 1;
             samples[s] = (uint8_t)r->samples;

@@ -168,7 +168,8 @@ typedef struct rg__merged {
  * targets (VK_EXT_multisampled_render_to_single_sampled). */
 typedef struct rg__folds {
     const uint32_t *into;             /* per resource: the target a folded texture renders into; RG__NONE */
-    const uint8_t *target;            /* per resource: a target folded into (created with the flag) */
+    const uint8_t *target;            /* per resource: a target folded into, or a texture folded in
+                                         place (created with the flag, at one sample) */
     const uint8_t *span_samples;      /* per span: its rasterization samples when it folds; 0 */
     char **note;                      /* per multisampled attachment: which way it went (reports) */
     uint32_t note_count;              /* its entries: the resource count it was made for */

@@ -47,7 +47,7 @@ static VkImageCreateInfo image_info(const rg_graph *g, const rg__resource *r, ui
         .extent = { r->width, r->height, 1 },
         .mipLevels = r->mip_levels,
         .arrayLayers = r->array_layers,
-        .samples = r->samples,
+        .samples = g->compiled->fold.target[ri] ? VK_SAMPLE_COUNT_1_BIT : r->samples,
         .tiling = VK_IMAGE_TILING_OPTIMAL,
         .usage = rg__image_usage(g, ri),
         .sharingMode = count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE,
