@@ -2,12 +2,16 @@
  *
  * Setup (as published for the C++ engine's transient-attachment change):
  * 4 sets of 4x MSAA RGBA8 color + 4x D32 depth, at 1280x720, 1920x1080 and
- * 2560x1440, in two modes:
+ * 2560x1440, in four modes:
  *   persistent  plain attachments (no TRANSIENT usage), own memory each
  *   transient   TRANSIENT_ATTACHMENT usage: LAZILY_ALLOCATED where offered
  *   graph       the sets declared through the render graph, one pass each,
  *               resolved into one imported image: transient by inference,
  *               lazy where offered, else aliased in pools
+ *   fold        the same resolved into one created image, which the graph
+ *               folds into (VK_EXT_multisampled_render_to_single_sampled,
+ *               where the device offers it): no multisampled image at all,
+ *               the depth buffers at one sample; the path taken is printed
  * Three columns per mode: the device-local heap usage delta from
  * VK_EXT_memory_budget ("unavailable" without it, never 0), the sum of
  * vkGetDeviceMemoryCommitment (lazy memory) or allocation sizes (other), and
@@ -41,12 +45,13 @@ typedef struct mode_result {
     unsigned n;
     VkMemoryPropertyFlags color_flags, depth_flags;
     unsigned long long color_size, depth_size;
-    uint32_t pools;                   /* graph mode */
+    uint32_t pools;                   /* graph modes */
     unsigned long long lazy;
+    char path[200];                   /* fold mode: folded, or why not */
 } mode_result;
 
-#define MODES 3
-static const char *mode_names[MODES] = { "persistent", "transient", "graph" };
+#define MODES 4
+static const char *mode_names[MODES] = { "persistent", "transient", "graph", "fold" };
 
 static int die(eng_result r, const char *what)
 {
@@ -110,8 +115,9 @@ static void record_graph(VkCommandBuffer cmd, void *user)
     j->result = rg_execute(j->graph, cmd);
 }
 
-/* The graph places memory at its first execute: measured around that. */
-static int measure_graph(eng_context *ctx, uint32_t w, uint32_t h, sample *out, mode_result *mr)
+/* The graph places memory at its first execute: measured around that.
+ * fold: the sets resolve into a created texture the graph may fold into. */
+static int measure_graph(eng_context *ctx, uint32_t w, uint32_t h, bool fold, sample *out, mode_result *mr)
 {
     memset(out, 0, sizeof *out);
     eng_image *target = NULL;
@@ -122,9 +128,14 @@ static int measure_graph(eng_context *ctx, uint32_t w, uint32_t h, sample *out, 
         return die(er, "resolve target");
     const eng_image_info *ti = eng_image_get_info(target);
     rg_graph *g = NULL;
-    rg_graph_create(&(rg_graph_desc){ .name = "memory_budget", .device = eng_context_graph_device(ctx) }, &g);
-    rg_texture resolved = rg_texture_import(g, &(rg_texture_import_desc){
-        .name = "resolved", .image = ti->image, .view = ti->view, .format = td.format, .width = w, .height = h });
+    rg_graph_create(&(rg_graph_desc){ .name = "memory_budget", .device = eng_context_graph_device(ctx),
+                                      .no_culling = fold }, &g);
+    rg_texture resolved =
+        fold ? rg_texture_create(g, &(rg_texture_desc){ .name = "resolved", .format = td.format, .width = w,
+                                                        .height = h })
+             : rg_texture_import(g, &(rg_texture_import_desc){ .name = "resolved", .image = ti->image,
+                                                               .view = ti->view, .format = td.format, .width = w,
+                                                               .height = h });
     rg_texture first_color = { 0 };
     for (int s = 0; s < SETS; s++) {
         rg_texture color = msaa_set(g, w, h, resolved, (VkClearColorValue){ { 0 } });
@@ -149,6 +160,10 @@ static int measure_graph(eng_context *ctx, uint32_t w, uint32_t h, sample *out, 
     mr->color_flags = rg_texture_is_transient(g, first_color) ? VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT : 0;
     mr->pools = t.pools;
     mr->lazy = t.lazy;
+    rg_resource_info info;
+    if (rg_texture_get_info(g, first_color, &info) == RG_SUCCESS)
+        snprintf(mr->path, sizeof mr->path, "%s", info.memory == RG_MEMORY_FOLDED ? "folded, no multisampled image"
+                                                  : info.fold ? info.fold : "classic");
     rg_graph_set_retire_point(g, VK_NULL_HANDLE, 0, VK_NULL_HANDLE); /* eng_context_submit_once waited */
     rg_graph_destroy(g);
     eng_image_destroy(target);
@@ -258,12 +273,13 @@ int main(int argc, char **argv)
         memset(modes, 0, sizeof modes);
         sample warm;
         for (int m = 0; m < MODES && rc == 0; m++)
-            rc = m == 2 ? measure_graph(ctx, w, h, &warm, &modes[m]) : measure(ctx, m, w, h, &warm, &modes[m]);
+            rc = m >= 2 ? measure_graph(ctx, w, h, m == 3, &warm, &modes[m]) : measure(ctx, m, w, h, &warm, &modes[m]);
         for (unsigned i = 0; i < rounds && rc == 0; i++) {
             for (int k = 0; k < MODES && rc == 0; k++) {
                 int m = (i % 2) ? MODES - 1 - k : k; /* alternate the mode order */
                 sample *out = &modes[m].rounds[modes[m].n];
-                rc = m == 2 ? measure_graph(ctx, w, h, out, &modes[m]) : measure(ctx, m, w, h, out, &modes[m]);
+                rc = m >= 2 ? measure_graph(ctx, w, h, m == 3, out, &modes[m])
+                            : measure(ctx, m, w, h, out, &modes[m]);
                 modes[m].n++;
             }
         }
@@ -277,7 +293,10 @@ int main(int argc, char **argv)
             }
             char res[32];
             snprintf(res, sizeof res, "%ux%u", w, h);
-            if (m == 2)
+            if (m == 3)
+                printf("%-10s %-10s %s %s %s %u pools, lazy %.1f MiB, path: %s\n", res, mode_names[m], text[0],
+                       text[1], text[2], modes[m].pools, modes[m].lazy / 1048576.0, modes[m].path);
+            else if (m == 2)
                 printf("%-10s %-10s %s %s %s %u pools, lazy %.1f MiB, inferred transient: %s\n", res, mode_names[m],
                        text[0], text[1], text[2], modes[m].pools, modes[m].lazy / 1048576.0,
                        modes[m].color_flags ? "yes" : "no");
@@ -290,8 +309,10 @@ int main(int argc, char **argv)
                               "\"depth_image_bytes\":%llu,\"color_memory_flags\":%u,\"depth_memory_flags\":%u",
                         (si || m) ? "," : "", w, h, mode_names[m], modes[m].color_size, modes[m].depth_size,
                         modes[m].color_flags, modes[m].depth_flags);
-                if (m == 2)
+                if (m >= 2)
                     fprintf(json, ",\"pools\":%u,\"lazy_bytes\":%llu", modes[m].pools, modes[m].lazy);
+                if (m == 3)
+                    fprintf(json, ",\"path\":\"%s\"", modes[m].path);
                 static const char *keys[3] = { "heap_delta", "committed", "required" };
                 for (int c = 0; c < 3; c++) {
                     if (ok[c])
