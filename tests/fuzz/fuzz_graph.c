@@ -278,6 +278,8 @@ static void run_input(const uint8_t *data, size_t size)
         f->hash = (f->hash ^ data[i]) * 16777619u;
     /* The tile profile the graph merges for, from the hash too. */
     f->caps.tile_profile = (rg_tile_profile)((f->hash >> 8) % RG_TILE_PROFILE_COUNT);
+    /* And whether multisampled spans may fold into their resolve targets. */
+    f->caps.msaa_to_single_sampled = (f->hash >> 20) & 1;
     f->graph_name = "fuzz \"graph\"\n";
     if (rg_graph_create(&(rg_graph_desc){.name = f->graph_name, .log = fz_silent, .no_aliasing = f->no_aliasing,
                                          .merge = f->merge, .caps = &f->caps, .no_culling = f->no_culling,
