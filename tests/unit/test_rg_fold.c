@@ -164,3 +164,39 @@ Test(rg_fold, a_folded_texture_is_not_placed)
     cr_expect_lt(pooled[1], pooled[0], "folded %llu bytes, not folded %llu", (unsigned long long)pooled[1],
                  (unsigned long long)pooled[0]);
 }
+
+/* Two spans merged through local read (4x each) are one rendering
+ * instance: not folded, and each multisampled attachment says so. */
+Test(rg_fold, a_merged_instance_is_not_folded)
+{
+    rg_device_caps caps = {.msaa_to_single_sampled = true, .local_read = true, .local_read_multisampled = true};
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "merged", .caps = &caps, .merge = RG_MERGE_ON,
+                                                  .no_culling = true},
+                                 &g),
+                 RG_SUCCESS);
+    rg_texture a = ms_tex(g, "gbuffer ms"), b = ms_tex(g, "lit ms"), color = test_color(g, "color");
+    rg_begin_rendering(g, &(rg_rendering_desc){.name = "gbuffer", .color_count = 1,
+                                               .colors = {{.texture = a, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                           .store = VK_ATTACHMENT_STORE_OP_DONT_CARE}}});
+    test_draw(g, "draw", BUF_UNDEF(test_buf(g, "vertices"), RG_USAGE_VERTEX_BUFFER));
+    rg_end_rendering(g);
+    rg_begin_rendering(g, &(rg_rendering_desc){.name = "lighting", .color_count = 1,
+                                               .colors = {{.texture = b, .load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                                           .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                                           .resolve = color}}});
+    test_draw(g, "light", TEX(a, RG_USAGE_PIXEL_LOCAL_READ));
+    rg_end_rendering(g);
+    test_outside(g, "copy", TEX(color, RG_USAGE_SAMPLED_COMPUTE));
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_merge_info m = {0};
+    cr_assert_eq(rg_merge_count(g), 1u);
+    cr_assert_eq(rg_merge_get(g, 0, &m), RG_SUCCESS);
+    cr_assert(m.merged, "the pair did not merge: %s", m.reason);
+    char note[512];
+    note_of(g, b, note, sizeof note);
+    cr_expect(strstr(note, "not folded in span 'lighting': its span is merged with another"), "%s", note);
+    note_of(g, a, note, sizeof note);
+    cr_expect(strstr(note, "not folded in span 'gbuffer': its span is merged with another"), "%s", note);
+    rg_graph_destroy(g);
+}
