@@ -60,7 +60,7 @@ rg_result rg__compile_lifetimes(const rg_graph *g, rg__lifetimes *out)
         const rg__instance *in = &m->instances[ii];
         /* A folded span renders into its resolve targets from its begin. */
         if (in->count == 1 && g->compiled->fold.span_samples[m->instance_spans[in->first]])
-            resolves_live(g, in, of);
+            resolves_live(g, &m->instances[ii], of);
         if (in->count < 2)
             continue;
         for (uint32_t u = 0; u <= in->color_count; u++) {
