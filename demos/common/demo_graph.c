@@ -52,12 +52,18 @@ void demo_declare_forward_draws(rg_graph *g, const demo_target *t, const float c
         .store = VK_ATTACHMENT_STORE_OP_STORE,
     };
     memcpy(color.clear.color.float32, clear_rgba, sizeof color.clear.color.float32);
+    rg_texture resolved = {0};
     if (t->samples > 1) {
         td.name = "msaa color";
         td.format = t->format;
         color.texture = rg_texture_create(g, &td);
         color.store = VK_ATTACHMENT_STORE_OP_DONT_CARE; /* only the resolve is kept */
         color.resolve = t->backbuffer;
+        if (t->resolve_texture) {
+            td.name = "scene color";
+            td.samples = VK_SAMPLE_COUNT_1_BIT;
+            color.resolve = resolved = rg_texture_create(g, &td);
+        }
     }
     rg_begin_rendering(g, &(rg_rendering_desc){
         .name = name,
@@ -69,6 +75,8 @@ void demo_declare_forward_draws(rg_graph *g, const demo_target *t, const float c
     for (uint32_t i = 0; i < count; i++)
         rg_cmd_user(g, &(rg_user_desc){ .name = names[i], .kind = RG_COMMAND_DRAW, .record = draw, .user = users[i] });
     rg_end_rendering(g);
+    if (resolved.id)
+        rg_cmd_blit(g, resolved, 0, t->backbuffer, 0, VK_FILTER_NEAREST);
 }
 
 rg_merge demo_graph_merge(demo_merge merge)
@@ -186,6 +194,13 @@ void demo_graph_placed(demo_app *app, rg_graph *g, VkExtent2D extent)
            (double)t.unaliased / mib, (double)t.lower_bound / mib, (double)t.lazy / mib, (double)t.dedicated / mib);
     snprintf(app->status, sizeof app->status, "transient %.1f MiB pooled, %.1f MiB lazy", (double)t.pooled / mib,
              (double)t.lazy / mib);
+    /* Which way each multisampled attachment went (rendergraph.h
+     * "Multisampling"): folded into its resolve target, or why not. */
+    for (uint32_t i = 0; i < rg_resource_count(g); i++) {
+        rg_resource_info info;
+        if (rg_resource_get(g, i, &info) == RG_SUCCESS && info.fold)
+            printf("%s: multisampling: '%s' %s\n", app->desc.name, info.name, info.fold);
+    }
     if (o->report)
         DEMO_RG_CHECK(app, g, rg_memory_report_print(g, stdout));
     if (o->dot)

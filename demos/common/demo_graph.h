@@ -32,6 +32,10 @@ typedef struct demo_target {
     VkFormat format;                  /* sRGB */
     VkExtent2D extent;
     VkSampleCountFlagBits samples;    /* --samples */
+    /* Multisampled: resolve into a created texture blitted to the
+     * backbuffer, which the graph can fold the span into (rendergraph.h
+     * "Multisampling"); else resolve into the backbuffer. */
+    bool resolve_texture;
 } demo_target;
 
 /* Declares the whole frame into g (freshly reset). Failures are the graph's

@@ -34,6 +34,7 @@ typedef struct scene {
     rg_texture backbuffer;            /* the swapchain image, imported */
     VkExtent2D extent;                /* the graph was declared for */
     uint64_t index;                   /* frame being recorded */
+    bool resolve_texture;             /* --resolve-texture */
 } scene;
 
 static void scene_destroy(void *user)
@@ -74,7 +75,8 @@ static void declare_frame(scene *s, const eng_frame *frame)
 {
     s->backbuffer = demo_import_swapchain(s->graph, frame);
     demo_target t = { .backbuffer = s->backbuffer, .format = frame->format, .extent = frame->extent,
-                      .samples = (VkSampleCountFlagBits)s->app->opts.samples };
+                      .samples = (VkSampleCountFlagBits)s->app->opts.samples,
+                      .resolve_texture = s->resolve_texture };
     demo_declare_forward(s->graph, &t, s->app->desc.clear_color, VK_FORMAT_D32_SFLOAT, "cube", draw, s);
 }
 
@@ -111,6 +113,9 @@ int main(int argc, char **argv)
 {
     demo_flag flags[] = {
         { .name = "--texture", .arg = "PATH", .help = "image for the cube (default: assets/bricks.png next to msaa)" },
+        { .name = "--resolve-texture", .help = "resolve into a created texture blitted to the swapchain image: the "
+                                               "graph folds the span into it where the device offers "
+                                               "VK_EXT_multisampled_render_to_single_sampled (no multisampled image)" },
     };
     demo_app_desc desc = {
         .name = "msaa",
@@ -121,7 +126,7 @@ int main(int argc, char **argv)
     };
     demo_app app;
     demo_app_init(&app, &desc, argc, argv);
-    scene s = { .app = &app };
+    scene s = { .app = &app, .resolve_texture = flags[1].value != NULL };
     demo_app_on_cleanup(&app, scene_destroy, &s);
 
     char path[4096];

@@ -40,7 +40,7 @@ eng_result eng__offscreen_images_create(eng_context *ctx, VkFormat format, VkExt
             .format = format,
             .width = extent.width,
             .height = extent.height,
-            .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+            .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
         };
         eng_result res = eng_image_create(ctx, &d, &out[i]);
         if (res != ENG_SUCCESS) {

@@ -120,8 +120,10 @@ static eng_result build(eng_swapchain *sc)
         return eng__vk_fail(vr, "vkGetPhysicalDeviceSurfacePresentModesKHR");
     sc->present_mode = choose_present_mode(modes, n, sc->desc.vsync);
 
-    /* TRANSFER_SRC lets eng_swapchain_capture_next copy the image out. */
-    sc->usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    /* TRANSFER_SRC lets eng_swapchain_capture_next copy the image out;
+     * TRANSFER_DST lets a frame blit into it. */
+    sc->usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                (caps.supportedUsageFlags & (VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
     uint32_t count = caps.minImageCount + 1;
     if (caps.maxImageCount && count > caps.maxImageCount)
         count = caps.maxImageCount;
@@ -240,7 +242,8 @@ eng_result eng_swapchain_create(eng_context *ctx, const eng_swapchain_desc *desc
     }
     if (desc->offscreen) {
         sc->format.colorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
-        sc->usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+        sc->usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                    VK_IMAGE_USAGE_TRANSFER_DST_BIT;
         res = eng__offscreen_format(ctx, &sc->format.format);
         if (res == ENG_SUCCESS)
             res = build_offscreen(sc);

@@ -47,7 +47,8 @@ static void attachment_text(const rgt_plan *p, uint32_t resource, char *buf, siz
     else if (r->memory == RG_MEMORY_LAZY)
         snprintf(buf, size, "lazy (tile memory)");
     else if (r->transient)
-        snprintf(buf, size, "transient, %s: no lazily allocated type", rgt_memory_kind_name(r->memory));
+        snprintf(buf, size, "transient, %s: no lazily allocated type%s%s", rgt_memory_kind_name(r->memory),
+                 r->fold ? "; " : "", r->fold ? r->fold : "");
     else
         snprintf(buf, size, "%s: %s", rgt_memory_kind_name(r->memory),
                  r->not_transient ? r->not_transient : "not transient");

@@ -8,6 +8,7 @@
 #include <rendergraph_frame/rendergraph_frame.h>
 
 #include <stdarg.h>
+#include <string.h>
 
 /* One created resource's memory requirements as its device placed it,
  * and the resource they were measured for ("for" in the file): its
@@ -101,5 +102,15 @@ void rgf__flags_name(rgf__flag_kind kind, uint64_t flags, char *buf, size_t size
 bool rgf__flags_value(rgf__flag_kind kind, const char *text, uint64_t *out);
 /* RGF_ASPECT's bits by name. */
 extern const rgf__names *const rgf__aspect;
+
+/* A resource's shape as the graph creates it: a texture folded in place
+ * (rg_resource_info.fold: "folded in place: ...", rendergraph.h
+ * "Multisampling") is made at one sample. */
+static inline rg_resource_info rgf__as_created(rg_resource_info info)
+{
+    if (info.fold && strncmp(info.fold, "folded in place", 15) == 0)
+        info.samples = VK_SAMPLE_COUNT_1_BIT;
+    return info;
+}
 
 #endif

@@ -98,6 +98,7 @@ static bool requirements(void *user, const char *name, bool is_texture, uint32_t
     rg_resource_info info;
     if (rg_resource_get(p->f->graph, index, &info) != RG_SUCCESS)
         return false;
+    info = rgf__as_created(info);
     /* A saved requirement holds for the resource it was measured for: one
      * the file now declares otherwise (edited), or that does not say, is
      * modelled as if none were saved, and noted. */

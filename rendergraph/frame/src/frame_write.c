@@ -15,8 +15,7 @@ typedef struct writer {
     rg_declaration decl;
     rg_declared_resource *resources;
     uint32_t resource_count;
-    /* handle id -> resource index, sorted by id for bsearch */
-    struct handle_index { uint32_t id, index; } *handles;
+    struct handle_index { uint32_t id, index; } *handles; /* handle id -> resource index, sorted by id */
     bool oom;
 } writer;
 
@@ -439,15 +438,16 @@ static void graph_json(writer *w, cJSON *root)
         add_u64(w, caps, "tile_memory", c->tile_memory);
 }
 
-/* What a requirement was measured for: the resource as the graph made
- * it, which a reader compares with the resource it declares. */
+/* What a requirement was measured for: the resource as the graph made it,
+ * which a reader compares with the resource it declares. */
 static cJSON *measured_json(writer *w, const rg_resource_info *info)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
+    rg_resource_info made = rgf__as_created(*info);
     if (info->texture.id) {
-        add_shape(w, o, info);
+        add_shape(w, o, &made);
     } else {
         add_u64(w, o, "size", info->size);
         if (info->buffer_usage)

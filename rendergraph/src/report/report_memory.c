@@ -218,7 +218,8 @@ static void attachment_memory(const rg_graph *g, uint32_t ri, char *buf, size_t 
     else if (kind == RG_MEMORY_LAZY)
         snprintf(buf, size, "lazy (tile memory)");
     else if (rg__transient(g, ri))
-        snprintf(buf, size, "transient, %s (no lazily allocated type)", kind_name(kind));
+        snprintf(buf, size, "transient, %s (no lazily allocated type)%s%s", kind_name(kind),
+                 g->compiled->fold.note[ri] ? "; " : "", g->compiled->fold.note[ri] ? g->compiled->fold.note[ri] : "");
     else
         snprintf(buf, size, "%s: %s", kind_name(kind), why ? why : "not transient");
 }
