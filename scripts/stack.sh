@@ -98,7 +98,7 @@ cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
 say "run.sh $* (Debian $(cat "$root/etc/debian_version"))"
 pass=(CI ENG_REQUIRE_DEVICE ENG_DEVICE SANITIZE VKG_TEST_CHUNKS CTEST_PARALLEL_LEVEL CTEST_OUTPUT_ON_FAILURE ENG_LAYERS VK_ADD_LAYER_PATH
-      VKGRAPH_TILE_MOLTENVK VKGRAPH_TILE_PROFILE VKGRAPH_TILE_REPORT ENG_TILE_PROFILE)
+      VKGRAPH_TILE_MOLTENVK VKGRAPH_TILE_PROFILE VKGRAPH_TILE_REPORT ENG_TILE_PROFILE ENG_NO_MSAA_FOLD)
 env_args=(HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8
           VKG_STACK="$stack" BUILD_DIR="${BUILD_DIR:-build-$stack}")
 for v in "${pass[@]}"; do

@@ -21,10 +21,9 @@ static void graph_log(void *user, rg_log_level level, const char *object, const 
         ctx->log(ctx->log_user, level, object, message);
 }
 
-/* ENG_TILE_PROFILE (desktop, apple2, apple4, apple7, mali-g71,
- * mali-bifrost, mali-valhall, adreno6, adreno7: the tile-memory layer's
- * VKGRAPH_TILE_PROFILE names) makes graphs merge for that tile profile;
- * unset: the graph detects it from the device. */
+/* ENG_TILE_PROFILE (a tile profile's key, as `rgtool --help` lists them
+ * and the tile-memory layer's VKGRAPH_TILE_PROFILE takes) makes graphs
+ * merge for that tile profile; unset: the graph detects it from the device. */
 static rg_tile_profile tile_profile_from_env(void)
 {
     const char *env = getenv("ENG_TILE_PROFILE");
@@ -44,8 +43,8 @@ static eng_result create_graph_device(eng_context *ctx, const void *enabled_feat
 {
     rg_tile_profile tile = tile_profile_from_env();
     if (tile == RG_TILE_PROFILE_COUNT)
-        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_context_create: ENG_TILE_PROFILE='%.64s': want desktop, "
-                         "apple2, apple4, apple7, mali-g71, mali-bifrost, mali-valhall, adreno6 or adreno7",
+        return eng__fail(ENG_ERROR_INVALID_ARGUMENT, "eng_context_create: ENG_TILE_PROFILE='%.64s': want a tile "
+                         "profile's key (desktop, apple7, mali-g610, adreno-a840, ...: rgtool --help lists them)",
                          getenv("ENG_TILE_PROFILE"));
     rg_device_desc d = {
         .instance = ctx->instance,

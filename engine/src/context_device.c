@@ -137,8 +137,9 @@ void eng__query_device(eng_context *ctx, const eng_context_desc *desc)
     ctx->local_read.supported =
         !desc->no_local_read && lr.dynamicRenderingLocalRead &&
         eng__has_device_extension(ctx, ctx->physical, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME);
+    const char *no_fold = getenv("ENG_NO_MSAA_FOLD");
     ctx->msaa_fold =
-        !desc->no_msaa_fold && fold.multisampledRenderToSingleSampled &&
+        !desc->no_msaa_fold && !(no_fold && strcmp(no_fold, "1") == 0) && fold.multisampledRenderToSingleSampled &&
         eng__has_device_extension(ctx, ctx->physical, VK_EXT_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_EXTENSION_NAME);
 }
 

@@ -306,7 +306,8 @@ typedef struct eng_context_desc {
     bool no_local_read;
     /* Never enable VK_EXT_multisampled_render_to_single_sampled, even where
      * offered: graphs then create every multisampled attachment (the
-     * classic path, for comparison; rendergraph.h "Multisampling"). */
+     * classic path, for comparison; rendergraph.h "Multisampling"). The
+     * environment variable ENG_NO_MSAA_FOLD=1 does the same. */
     bool no_msaa_fold;
     /* Create the graphics queue only, even where the device has a
      * compute-only or transfer-only queue family (eng_context_queue_of then
