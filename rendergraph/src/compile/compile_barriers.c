@@ -151,6 +151,10 @@ static void init_slot(const rg_graph *g, const rg__planner *p, uint32_t q, uint3
         if (carry) {
             st->ws = carry[base + src].ws | carry[base + src].rs;
             st->wa = carry[base + src].wa;
+            /* Last handed to presentation (stage NONE): the layout it left
+             * still has to happen before this frame's transition. */
+            if (!st->ws && carry[base + src].layout != VK_IMAGE_LAYOUT_UNDEFINED)
+                st->ws = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
         }
     } else if (r->imported) {
         if (q == RG_QUEUE_GRAPHICS) {
