@@ -39,6 +39,8 @@ typedef struct verdict {
     bool instances;                   /* uses in two or more instances */
     bool spans;                       /* uses in two or more spans of one merged instance */
     bool used;
+    uint32_t other;                   /* first command using it other than as an attachment, RG__NONE */
+    bool other_resolves;              /* that use is a resolve */
 } verdict;
 
 /* Load and store ops of every attachment of the instance on texture ri, as
@@ -130,24 +132,15 @@ static rg_result decide(const rg_graph *g, uint32_t ri, const verdict *v, VkImag
     return RG_SUCCESS;
 }
 
-/* The first command that uses texture ri other than as an attachment:
- * "'blur' samples it", or "" when none does (extra usage alone). */
-static const char *first_other_use(const rg_graph *g, uint32_t ri)
+/* Where v says a command uses the texture other than as an attachment:
+ * "'blur' uses it other than as an attachment" into text, else "". */
+static const char *other_use(const rg_graph *g, const verdict *v, char *text, size_t size)
 {
-    static _Thread_local char text[160];
-    for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
-        const rg__cmd *cmd = &g->decl.cmds[c];
-        for (uint32_t k = 0; !rg__culled(g, c) && k < cmd->access_count; k++) {
-            const rg__access *a = &g->decl.accesses[cmd->first_access + k];
-            if (a->resource == ri && a->role != RG__ROLE_ATTACHMENT && a->role != RG__ROLE_LIFETIME &&
-                g->compiled->merge.access_mode[cmd->first_access + k] != RG__MODE_INPUT) {
-                snprintf(text, sizeof text, "'%s' %s", cmd->name,
-                         a->role == RG__ROLE_RESOLVE ? "resolves into it" : "uses it other than as an attachment");
-                return text;
-            }
-        }
-    }
-    return "";
+    if (v->other == RG__NONE)
+        return "";
+    snprintf(text, size, "'%s' %s", g->decl.cmds[v->other].name,
+             v->other_resolves ? "resolves into it" : "uses it other than as an attachment");
+    return text;
 }
 
 /* Why texture ri is not transient, for the reports (NULL: it is, or it
@@ -155,18 +148,19 @@ static const char *first_other_use(const rg_graph *g, uint32_t ri)
 static char *why_not(const rg_graph *g, uint32_t ri, const verdict *v, VkImageUsageFlags usage, bool transient)
 {
     const rg__resource *r = &g->decl.resources[ri];
-    char text[256];
+    char text[256], use[160];
     if (transient || !r->is_texture)
         return NULL;
+    const char *other = other_use(g, v, use, sizeof use);
     if (r->imported || rg__history(r))
         snprintf(text, sizeof text, "%s", r->imported ? "imported" : "a history half, kept across frames");
     else if (r->transient_mode == RG_TRANSIENT_FORBID)
         snprintf(text, sizeof text, "declared RG_TRANSIENT_FORBID");
     else if (!candidate(g, r, usage))
-        snprintf(text, sizeof text, "%s%susage %s%s%s", first_other_use(g, ri), first_other_use(g, ri)[0] ? " (" : "",
+        snprintf(text, sizeof text, "%s%susage %s%s%s", other, other[0] ? " (" : "",
                  RG__IMAGE_USAGES(usage & ~(VkImageUsageFlags)ATTACHMENT_USAGE),
                  g->caps.driver == VK_DRIVER_ID_MOLTENVK && (usage & VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT)
-                     ? ", MoltenVK gives input attachments memory" : "", first_other_use(g, ri)[0] ? ")" : "");
+                     ? ", MoltenVK gives input attachments memory" : "", other[0] ? ")" : "");
     else if (v->cmd != RG__NONE)
         snprintf(text, sizeof text, "'%s' %s", g->decl.cmds[v->cmd].name, v->why);
     else
@@ -199,7 +193,7 @@ rg_result rg__compile_transient(const rg_graph *g, rg__transients *out)
         usage[ri] = r->declared_usage | g->compiled->merge.usage[ri];
         if (!r->imported)
             usage[ri] &= ~(VkImageUsageFlags)VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
-        v[ri] = (verdict){RG__NONE, NULL, RG__NONE, RG__NONE, false, false, false};
+        v[ri] = (verdict){RG__NONE, NULL, RG__NONE, RG__NONE, false, false, false, RG__NONE, false};
     }
     /* One walk over every access in record order: the first command that
      * needs the contents is the one the error names. */
@@ -209,8 +203,14 @@ rg_result rg__compile_transient(const rg_graph *g, rg__transients *out)
             continue;
         for (uint32_t k = 0; k < cmd->access_count; k++) {
             const rg__access *a = &g->decl.accesses[cmd->first_access + k];
+            verdict *x = &v[a->resource];
+            if (x->other == RG__NONE && a->role != RG__ROLE_ATTACHMENT && a->role != RG__ROLE_LIFETIME &&
+                g->compiled->merge.access_mode[cmd->first_access + k] != RG__MODE_INPUT) {
+                x->other = c; /* for the reports (why_not) */
+                x->other_resolves = a->role == RG__ROLE_RESOLVE;
+            }
             if (candidate(g, &g->decl.resources[a->resource], usage[a->resource]))
-                judge(g, c, cmd->first_access + k, &v[a->resource], true);
+                judge(g, c, cmd->first_access + k, x, true);
         }
     }
     rg_result res = RG_SUCCESS;
@@ -268,7 +268,7 @@ bool rg__transient_notice(const rg_graph *g, uint32_t ri, char *out, size_t size
     const rg__resource *r = &g->decl.resources[ri];
     if (rg__transient(g, ri) || r->transient_mode != RG_TRANSIENT_AUTO || !candidate(g, r, rg__image_usage(g, ri)))
         return false;
-    verdict v = {RG__NONE, NULL, RG__NONE, RG__NONE, false, false, false};
+    verdict v = {RG__NONE, NULL, RG__NONE, RG__NONE, false, false, false, RG__NONE, false};
     for (uint32_t c = 0; c < g->decl.cmd_count; c++) {
         const rg__cmd *cmd = &g->decl.cmds[c];
         if (rg__culled(g, c))

@@ -32,12 +32,13 @@ static uint32_t texel_bytes(const rg_graph *g, uint32_t ri)
     return rg_format_get_info(g->decl.resources[ri].format).block_size;
 }
 
-/* Mali: the tile the colour and depth buffers hold. */
-static void mali_tile(const rg_tile_info *t, rg_tile_view *v, bool depth)
+/* Halves the tile (height first) while it is larger than `least` pixels
+ * and per_pixel x area is over budget, or z x area over z_budget. */
+static void shrink(rg_tile_view *v, uint32_t least, uint64_t per_pixel, uint64_t budget, uint64_t z,
+                   uint64_t z_budget)
 {
-    uint64_t color = (uint64_t)v->color_bytes * v->samples, z = depth ? 4ull * v->samples : 0;
-    uint32_t w = t->tile_width, h = t->tile_height;
-    while (w * h > 16 && (color * w * h > t->tile_memory / 2 || z * w * h > t->depth_memory / 2)) {
+    uint32_t w = v->tile_width, h = v->tile_height;
+    while (w * h > least && (per_pixel * w * h > budget || z * w * h > z_budget)) {
         if (w == h)
             h /= 2;
         else
@@ -47,19 +48,23 @@ static void mali_tile(const rg_tile_info *t, rg_tile_view *v, bool depth)
     v->tile_height = h;
 }
 
+/* Mali: the tile half of each of the colour and depth buffers holds. */
+static void mali_tile(const rg_tile_info *t, rg_tile_view *v, bool depth)
+{
+    v->tile_width = t->tile_width;
+    v->tile_height = t->tile_height;
+    shrink(v, 16, (uint64_t)v->color_bytes * v->samples, t->tile_memory / 2, depth ? 4ull * v->samples : 0,
+           t->depth_memory / 2);
+}
+
 /* Apple7: the tile its colour bytes per tile hold, else the spill. */
 static void apple_tile(const rg_graph *g, const rg_tile_info *t, const rg__instance *in, rg_tile_view *v)
 {
     uint64_t color = (uint64_t)v->color_bytes * v->samples;
-    uint32_t w = t->tile_width, h = t->tile_height;
-    while (w * h > 256 && color * w * h > t->tile_memory) {
-        if (w == h)
-            h /= 2;
-        else
-            w /= 2;
-    }
-    v->tile_width = w;
-    v->tile_height = h;
+    v->tile_width = t->tile_width;
+    v->tile_height = t->tile_height;
+    shrink(v, 256, color, t->tile_memory, 0, 0);
+    uint32_t w = v->tile_width, h = v->tile_height;
     uint64_t layer_pixels = (uint64_t)v->width * v->height * v->layers * v->samples;
     for (uint32_t u = in->color_count; u > 0 && color * w * h > t->tile_memory; u--) {
         uint32_t bytes = texel_bytes(g, in->colors[u - 1].resource);
