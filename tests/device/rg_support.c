@@ -130,6 +130,6 @@ void test_skip_if_resolve_ignores_base_layer(bool depth)
         return;
     unsigned mesa = mesa_major();
     if (depth || mesa < 25)
-        cr_skip_test("lavapipe (Mesa %u) resolves %s into layer 0 of any resolve view", mesa,
+        cr_skip_test("lavapipe (Mesa %u) resolves %s into the first layer and mip of any resolve view", mesa,
                      depth ? "depth" : "color");
 }

@@ -30,8 +30,9 @@ eng_buffer *test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const 
 /* Imported as written by the host before the frame; readback: read by the
  * host after it. */
 rg_buffer test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool readback);
-/* Skips the test where the driver resolves into layer 0 of any resolve
- * view (lavapipe: Mesa 22.3 for color and depth, Mesa 25.0 for depth). */
+/* Skips the test where the driver resolves into layer 0 (and mip 0) of any
+ * resolve view (lavapipe: Mesa 22.3 for color and depth, Mesa 25.0 for
+ * depth), folded or not. */
 void test_skip_if_resolve_ignores_base_layer(bool depth);
 /* A w x h RGBA8 texture "color" cleared to clear_rgba, copied into a
  * pooled buffer "staging", which is copied into readback (imported as

@@ -309,13 +309,23 @@ static void instance_rendering(const rg_graph *g, const rg__span_views *views, c
 
 /* A folded span's attachment (compile_fold.c): its resolve target as the
  * attachment, with its load op, clear value and resolve mode, stored (the
- * implicit resolve writes it); another attachment as declared. */
+ * implicit resolve writes it); one folded in place as declared, with the
+ * resolve mode its format allows, as every single-sampled attachment of a
+ * folded rendering needs one (VUID-VkRenderingAttachmentInfo-None-12256). */
 static VkRenderingAttachmentInfo folded_attachment(const rg_graph *g, const rg__span_views *sv,
                                                    const rg_attachment *a, uint32_t slot, uint32_t resolve_slot,
                                                    VkImageLayout layout)
 {
-    if (!rg__folded(g, rg__texture_index(g, a->texture)))
-        return attachment_info(sv, a, slot, resolve_slot, layout, layout);
+    const rg__resource *r = &g->decl.resources[rg__texture_index(g, a->texture)];
+    if (!rg__folded(g, rg__texture_index(g, a->texture))) {
+        VkRenderingAttachmentInfo info = attachment_info(sv, a, slot, resolve_slot, layout, layout);
+        rg_format_numeric n = rg_format_get_info(r->format).numeric;
+        bool float_color = !(r->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) &&
+                           n != RG_FORMAT_UINT && n != RG_FORMAT_SINT;
+        info.resolveMode = float_color ? VK_RESOLVE_MODE_AVERAGE_BIT : VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+        info.resolveImageLayout = layout;
+        return info;
+    }
     return (VkRenderingAttachmentInfo){
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
         .imageView = sv->views[resolve_slot],
