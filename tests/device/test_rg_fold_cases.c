@@ -33,6 +33,7 @@ typedef struct scene {
     bool sampled_after;            /* a later span copies the colour target through a sampled read */
     bool two_spans;                /* the multisampled colour drawn in two spans, the second loading it */
     rg_merge merge;
+    rg_graph **reuse;              /* non-NULL: the graph is kept there, reset and re-declared by the next scene */
 } scene;
 
 /* What a scene left. */
@@ -131,11 +132,15 @@ static outcome run_scene(const scene *s)
     eng_buffer *depths = test_host_buffer(sizeof out.depth, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
     eng_buffer *stencils = test_host_buffer(sizeof out.stencil, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
 
-    rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "fold cases", .device = eng_context_graph_device(test_ctx),
-                                                  .msaa_fold = s->fold, .merge = s->merge},
-                                 &g),
-                 RG_SUCCESS);
+    rg_graph *g = s->reuse ? *s->reuse : NULL;
+    if (g)
+        cr_assert_eq(rg_graph_reset(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    else
+        cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "fold cases",
+                                                      .device = eng_context_graph_device(test_ctx),
+                                                      .msaa_fold = s->fold, .merge = s->merge},
+                                     &g),
+                     RG_SUCCESS);
     rg_texture ms = rg_texture_create(g, &(rg_texture_desc){.name = "msaa color", .format = s->color, .width = W,
                                                            .height = H, .samples = VK_SAMPLE_COUNT_4_BIT});
     rg_texture color = target(g, "color", s->color, s), msz = {0}, depth = {0};
@@ -179,7 +184,10 @@ static outcome run_scene(const scene *s)
     cr_assert_eq(rg_texture_get_info(g, ms, &info), RG_SUCCESS);
     out.color_kind = info.memory;
     snprintf(out.color_note, sizeof out.color_note, "%s", info.fold ? info.fold : "");
-    rg_graph_destroy(g);
+    if (s->reuse)
+        *s->reuse = g;
+    else
+        rg_graph_destroy(g);
     eng_buffer_destroy(colors);
     eng_buffer_destroy(depths);
     eng_buffer_destroy(stencils);
@@ -364,4 +372,28 @@ DEVICE_TEST(rg_fold_cases, drawn_in_two_spans_merged_or_not)
         const char *want = merges ? "its span is merged with another" : "loaded (load op LOAD)";
         cr_expect(strstr(auto_.color_note, want), "merged %d: %s", merged, auto_.color_note);
     }
+}
+
+/* Re-declared after executing: folded, then with the target's multisampled
+ * source stored for a later span to load (classic), then folded again, in
+ * one graph. Each declaration renders what a fresh graph renders. */
+DEVICE_TEST(rg_fold_cases, redeclared_between_folded_and_classic)
+{
+    require_fold(0);
+    rg_graph *kept = NULL;
+    scene folded_scene = {.color = UNORM, .rect = aligned, .reuse = &kept};
+    scene classic_scene = {.color = UNORM, .rect = aligned, .two_spans = true, .reuse = &kept};
+    scene fresh = {.color = UNORM, .rect = aligned, .two_spans = true};
+    outcome want_classic = run_scene(&fresh);
+    fresh.two_spans = false;
+    outcome want_folded = run_scene(&fresh);
+    for (int round = 0; round < 2; round++) {
+        outcome a = run_scene(&folded_scene);
+        compare(&folded_scene, &a, &want_folded, 0);
+        cr_expect_eq(a.color_kind, RG_MEMORY_FOLDED, "round %d: %s", round, a.color_note);
+        outcome b = run_scene(&classic_scene);
+        compare(&classic_scene, &b, &want_classic, 0);
+        cr_expect_neq(b.color_kind, RG_MEMORY_FOLDED, "round %d: %s", round, b.color_note);
+    }
+    rg_graph_destroy(kept);
 }
