@@ -124,11 +124,16 @@ static unsigned mesa_major(void)
     return m && sscanf(m, "Mesa %u", &major) == 1 ? major : 0;
 }
 
+unsigned test_lavapipe_mesa(void)
+{
+    return strstr(eng_context_properties(test_ctx)->deviceName, "llvmpipe") ? mesa_major() : 0;
+}
+
 void test_skip_if_resolve_ignores_base_layer(bool depth)
 {
-    if (!strstr(eng_context_properties(test_ctx)->deviceName, "llvmpipe"))
+    unsigned mesa = test_lavapipe_mesa();
+    if (!mesa)
         return;
-    unsigned mesa = mesa_major();
     if (depth || mesa < 25)
         cr_skip_test("lavapipe (Mesa %u) resolves %s into the first layer and mip of any resolve view", mesa,
                      depth ? "depth" : "color");

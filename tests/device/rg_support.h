@@ -30,6 +30,8 @@ eng_buffer *test_host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const 
 /* Imported as written by the host before the frame; readback: read by the
  * host after it. */
 rg_buffer test_import_buffer(rg_graph *g, const char *name, eng_buffer *b, bool readback);
+/* Mesa's major version on lavapipe; 0 on another driver. */
+unsigned test_lavapipe_mesa(void);
 /* Skips the test where the driver resolves into layer 0 (and mip 0) of any
  * resolve view (lavapipe: Mesa 22.3 for color and depth, Mesa 25.0 for
  * depth), folded or not. */

@@ -124,7 +124,8 @@ static const char *span_refuses(const rg_graph *g, uint32_t s)
         return "the device has no multisampledRenderToSingleSampled (rg_device_caps.msaa_to_single_sampled)";
     const rg__instance *in = &g->compiled->merge.instances[g->compiled->merge.span_map[s].instance];
     if (in->count > 1)
-        return "its span is merged with another (a merged instance is not folded)";
+        return "its span is merged with another (no span of a merged instance resolves, so its multisampled "
+               "attachments are stored for the later spans, and the graph does not fold an instance)";
     return NULL;
 }
 
