@@ -77,15 +77,21 @@ void bench_deferred_destroy(bench_deferred *d)
     memset(d, 0, sizeof *d);
 }
 
-void bench_deferred_declare(bench_deferred *d, rg_graph *g)
+rg_texture bench_output_import(rg_graph *g, const eng_image *image, VkExtent2D extent)
 {
-    const eng_image_info *oi = eng_image_get_info(d->output);
-    rg_texture out = rg_texture_import(
+    const eng_image_info *oi = eng_image_get_info(image);
+    return rg_texture_import(
         g, &(rg_texture_import_desc){ .name = "output", .image = oi->image, .view = oi->view, .format = oi->format,
-                                      .width = d->extent.width, .height = d->extent.height,
+                                      .width = extent.width, .height = extent.height,
                                       .initial_layout = VK_IMAGE_LAYOUT_UNDEFINED,
                                       .final_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                       .final_stage = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                                       .final_access = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT });
-    deferred_frame_declare(d->renderer, g, out, d->extent, NULL);
+}
+
+rg_texture bench_deferred_declare(bench_deferred *d, rg_graph *g, deferred_frame_textures *textures)
+{
+    rg_texture out = bench_output_import(g, d->output, d->extent);
+    deferred_frame_declare(d->renderer, g, out, d->extent, textures);
+    return out;
 }

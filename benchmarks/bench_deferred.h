@@ -23,8 +23,12 @@ eng_result bench_deferred_create(eng_context *ctx, const char *ground, VkExtent2
                                  bench_deferred *d);
 void bench_deferred_destroy(bench_deferred *d);
 
-/* Declares the frame into g (its output imported, as the demo imports the
- * swapchain image, but left in COLOR_ATTACHMENT_OPTIMAL). */
-void bench_deferred_declare(bench_deferred *d, rg_graph *g);
+/* Imports image (of extent) into g as a frame's output, as the demos import
+ * the swapchain image, but left in COLOR_ATTACHMENT_OPTIMAL. */
+rg_texture bench_output_import(rg_graph *g, const eng_image *image, VkExtent2D extent);
+
+/* Declares the frame into g, its output imported by bench_output_import;
+ * returns the output. textures: the frame's (NULL: not wanted). */
+rg_texture bench_deferred_declare(bench_deferred *d, rg_graph *g, deferred_frame_textures *textures);
 
 #endif

@@ -99,7 +99,7 @@ int gf_setup_create(eng_context *ctx, timer *t, VkExtent2D extent, bool no_alias
                     &s->graph);
     if (!s->graph)
         return 1;
-    bench_deferred_declare(&s->d, s->graph);
+    bench_deferred_declare(&s->d, s->graph, NULL);
     if (rg_compile(s->graph) != RG_SUCCESS) {
         fprintf(stderr, "gpu_frame: compile: %s\n", rg_graph_error_message(s->graph));
         return 1;

@@ -45,9 +45,30 @@
  *                           configuration measured in R interleaved runs
  *                           (5; 1 to 100), median and spread over them
  *                           (graph_cpu_threads.c says how); nothing else
+ *   graph_cpu --redeclare [--frames F] [--runs R] [--size WxH] [--json FILE]
+ *             [--validation]
+ *                           a frame graph re-declared every frame against
+ *                           one declared once: the deferred and the scene
+ *                           demos' frames (WxH, 256x256), each by four
+ *                           paths: once (declared, compiled and placed at
+ *                           setup; per frame execute, rg_submit, wait),
+ *                           compile only (reset, declare, compile),
+ *                           redeclared identical (reset, declare, compile,
+ *                           place, execute, submit, wait) and redeclared
+ *                           toggled (the same with a debug-view pass left
+ *                           out every other frame); per path the median
+ *                           over R runs (9) of the mean ns per frame over F
+ *                           frames (30), the Vulkan objects the graph
+ *                           creates and destroys and its vkAllocateMemory
+ *                           calls (through a counting vkGetDeviceProcAddr)
+ *                           and host allocations (a counting rg_allocator)
+ *                           per frame, and the ratio redeclared identical /
+ *                           (compile only + once); graph_cpu_redeclare.c
+ *                           says how; nothing else
  */
 #include "bench_context.h"
 #include "graph_cpu.h"
+#include "graph_cpu_redeclare.h"
 #include "graph_cpu_stats.h"
 #include "graph_cpu_threads.h"
 
@@ -103,7 +124,8 @@ static int usage(void)
     fprintf(stderr, "usage: graph_cpu [--draws K] [--sizes N,...] [--reps R] [--deferred WxH|none] [--json FILE]\n"
                     "                 [--validation] [--ground PNG] [--no-device] [--once N|deferred]\n"
                     "       graph_cpu --threads T,... [--frame-draws N] [--frames F] [--runs R] [--json FILE]\n"
-                    "                 [--validation]\n");
+                    "                 [--validation]\n"
+                    "       graph_cpu --redeclare [--frames F] [--runs R] [--size WxH] [--json FILE] [--validation]\n");
     return 2;
 }
 
@@ -116,7 +138,10 @@ int main(int argc, char **argv)
     VkExtent2D deferred_extent = { 1920, 1080 };
     const char *json_path = NULL;
     uint32_t threads[GRAPH_CPU_MAX_THREAD_COUNTS];
-    graph_cpu_threads_desc td = { .threads = threads, .draws = 10000, .frames = 50, .runs = 5 };
+    graph_cpu_threads_desc td = { .threads = threads, .draws = 10000 };
+    bool redeclare = false;
+    VkExtent2D redeclare_extent = { 256, 256 };
+    uint32_t frames = 0, runs = 0;    /* 0: the mode's default */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--draws") && i + 1 < argc) {
             o.draws = (uint32_t)atoi(argv[++i]);
@@ -150,14 +175,20 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--frame-draws") && i + 1 < argc) {
             if ((td.draws = (uint32_t)atoi(argv[++i])) == 0)
                 return usage();
+        } else if (!strcmp(argv[i], "--redeclare")) {
+            redeclare = true;
+        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%ux%u", &redeclare_extent.width, &redeclare_extent.height) != 2 ||
+                !redeclare_extent.width || !redeclare_extent.height)
+                return usage();
         } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
-            if ((td.frames = (uint32_t)atoi(argv[++i])) == 0)
+            if ((frames = (uint32_t)atoi(argv[++i])) == 0)
                 return usage();
         } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
-            int runs = atoi(argv[++i]);
-            if (runs < 1 || runs > (int)GC_MAX_RUNS)
+            int r = atoi(argv[++i]);
+            if (r < 1 || r > (int)GC_MAX_RUNS)
                 return usage();
-            td.runs = (uint32_t)runs;
+            runs = (uint32_t)r;
         } else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             size_count = 0;
             for (char *t = strtok(argv[++i], ","); t && size_count < MAX_SIZES; t = strtok(NULL, ","))
@@ -189,18 +220,26 @@ int main(int argc, char **argv)
                 return bench_device_required() ? 1 : 77;
         }
     }
-    if (td.thread_count) {
-        /* --threads: the parallel recording table alone. */
-        int trc = 1;
+    if (td.thread_count || redeclare) {
+        /* --threads, --redeclare: that table alone. */
+        int mrc = 1;
         if (!ctx)
-            fprintf(stderr, "graph_cpu --threads needs a device\n");
+            fprintf(stderr, "graph_cpu %s needs a device\n", redeclare ? "--redeclare" : "--threads");
+        else if (redeclare)
+            mrc = graph_cpu_redeclare(ctx, &rec, &(graph_cpu_redeclare_desc){ .frames = frames ? frames : 30,
+                                                                              .runs = runs ? runs : 9,
+                                                                              .extent = redeclare_extent,
+                                                                              .json_path = json_path,
+                                                                              .validation = o.validation });
         else
-            trc = graph_cpu_threads(ctx, &(graph_cpu_threads_desc){ .threads = threads,
+            mrc = graph_cpu_threads(ctx, &(graph_cpu_threads_desc){ .threads = threads,
                                                                     .thread_count = td.thread_count,
-                                                                    .draws = td.draws, .frames = td.frames,
-                                                                    .runs = td.runs, .json_path = json_path,
+                                                                    .draws = td.draws,
+                                                                    .frames = frames ? frames : 50,
+                                                                    .runs = runs ? runs : 5,
+                                                                    .json_path = json_path,
                                                                     .validation = o.validation });
-        return finish(ctx, &rec, o.validation, trc);
+        return finish(ctx, &rec, o.validation, mrc);
     }
     bool quiet = once || once_deferred;
     if (once || once_deferred) {

@@ -34,6 +34,9 @@ typedef struct options {
     const char *ground;
 } options;
 
+/* A record callback that records nothing (the graph's own cost alone). */
+bool gc_record_nothing(const rg_record_context *rc, void *user);
+
 /* A command pool and buffer on the context's graphics queue. */
 bool gc_recorder_open(eng_context *ctx, recorder *r);
 void gc_recorder_close(recorder *r);

@@ -19,7 +19,7 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static bool record_nothing(const rg_record_context *rc, void *user)
+bool gc_record_nothing(const rg_record_context *rc, void *user)
 {
     (void)rc;
     (void)user;
@@ -52,7 +52,7 @@ static uint32_t declare_frame(rg_graph *g, uint32_t commands, uint32_t draws)
         for (uint32_t d = 0; d < draws; d++)
             rg_cmd_user(g, &(rg_user_desc){ .name = "draw", .kind = RG_COMMAND_DRAW,
                                                   .accesses = p ? &read : NULL, .access_count = p ? 1 : 0,
-                                                  .record = record_nothing, .side_effects = p + 1 == passes });
+                                                  .record = gc_record_nothing, .side_effects = p + 1 == passes });
         rg_end_rendering(g);
         made += draws + 2;
     }
@@ -298,7 +298,7 @@ int gc_run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool stu
         rg_graph *g = NULL;
         rg_graph_create(&(rg_graph_desc){ .name = "deferred", .device = eng_context_graph_device(ctx) }, &g);
         double t0 = now_ns();
-        bench_deferred_declare(&d, g);
+        bench_deferred_declare(&d, g, NULL);
         rg_result res = rg_compile(g);
         double t1 = now_ns();
         out->commands = command_count(g);
@@ -308,7 +308,7 @@ int gc_run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool stu
         d.extent.width += 2;
         d.extent.height += 2;
         double t4 = now_ns();
-        bench_deferred_declare(&d, g);
+        bench_deferred_declare(&d, g, NULL);
         rg_result res2 = rg_compile(g);
         double t5 = now_ns();
         d.extent = extent;
@@ -325,7 +325,7 @@ int gc_run_deferred(eng_context *ctx, recorder *rec, VkExtent2D extent, bool stu
     frame f = { .deferred = &d };
     if (rc == 0) {
         rg_graph_create(&(rg_graph_desc){ .name = "deferred", .device = eng_context_graph_device(ctx) }, &f.graph);
-        bench_deferred_declare(&d, f.graph);
+        bench_deferred_declare(&d, f.graph, NULL);
         if (rg_compile(f.graph) != RG_SUCCESS) {
             fprintf(stderr, "graph_cpu: deferred compile: %s\n", rg_graph_error_message(f.graph));
             rc = 1;

@@ -1,5 +1,6 @@
-/* graph_cpu --threads' helpers: median and spread over runs, and the
- * cores a configuration records on (graph_cpu_stats.h). Pinning is
+/* graph_cpu --threads' and --redeclare's helpers: median and spread over
+ * runs, the cores a configuration records on, the counting allocator
+ * (graph_cpu_stats.h). Pinning is
  * Linux only (sched_setaffinity on the calling thread, whose mask the
  * threads it starts afterwards inherit); elsewhere nothing is pinned. */
 #ifdef __linux__
@@ -39,6 +40,29 @@ gc_spread gc_spread_of(const double *v, uint32_t n)
     }
     s.relative = s.median > 0 ? 100.0 * (s.max - s.min) / s.median : 0;
     return s;
+}
+
+static void *count_alloc(void *user, size_t size)
+{
+    atomic_fetch_add(&((gc_counting *)user)->calls, 1);
+    return malloc(size);
+}
+
+static void *count_realloc(void *user, void *ptr, size_t size)
+{
+    atomic_fetch_add(&((gc_counting *)user)->calls, 1);
+    return realloc(ptr, size);
+}
+
+static void count_free(void *user, void *ptr)
+{
+    (void)user;
+    free(ptr);
+}
+
+rg_allocator gc_counting_allocator(gc_counting *c)
+{
+    return (rg_allocator){ count_alloc, count_realloc, count_free, c };
 }
 
 #ifdef __linux__

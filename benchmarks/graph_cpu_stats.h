@@ -1,8 +1,12 @@
-/* graph_cpu --threads' helpers (graph_cpu_stats.c): the median and spread
- * of a configuration's runs, and the cores a configuration records on. */
+/* graph_cpu --threads' and --redeclare's helpers (graph_cpu_stats.c): the
+ * median and spread of a configuration's runs, the cores a configuration
+ * records on, and an rg_allocator that counts the graph's allocations. */
 #ifndef GRAPH_CPU_STATS_H
 #define GRAPH_CPU_STATS_H
 
+#include <rendergraph/rendergraph.h>
+
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -34,5 +38,16 @@ gc_cores gc_cores_init(void);
  * gives the mask back as it was at gc_cores_init. False where that
  * failed or pinning is not available. */
 bool gc_cores_confine(uint32_t n);
+
+/* Host allocations, counted: every alloc and realloc call of the
+ * allocator gc_counting_allocator gives (any thread). atomic_init calls
+ * first. */
+typedef struct gc_counting {
+    atomic_ulong calls;
+} gc_counting;
+
+/* malloc, realloc and free, counting into c (which must outlive the
+ * allocator's users). */
+rg_allocator gc_counting_allocator(gc_counting *c);
 
 #endif

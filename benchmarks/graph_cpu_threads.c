@@ -93,29 +93,6 @@ typedef struct solid_push {
     float depth;
 } solid_push;
 
-/* The graph's host allocations, counted. */
-typedef struct counting {
-    atomic_ulong calls;
-} counting;
-
-static void *count_alloc(void *user, size_t size)
-{
-    atomic_fetch_add(&((counting *)user)->calls, 1);
-    return malloc(size);
-}
-
-static void *count_realloc(void *user, void *ptr, size_t size)
-{
-    atomic_fetch_add(&((counting *)user)->calls, 1);
-    return realloc(ptr, size);
-}
-
-static void count_free(void *user, void *ptr)
-{
-    (void)user;
-    free(ptr);
-}
-
 typedef struct bench {
     eng_context *ctx;
     VkDevice dev;
@@ -125,7 +102,7 @@ typedef struct bench {
     VkDescriptorSet sets[PIPELINES];
     eng_buffer *colors;
     rg_graph *graph;
-    counting allocs;
+    gc_counting allocs;               /* the graph's host allocations */
     uint32_t draws_per_command;
     /* Per chunk index: a pool and its one command buffer, reset each frame. */
     VkCommandPool pools[MAX_CHUNK_CMDS];
@@ -214,7 +191,7 @@ static bool make_pipelines(bench *b)
 
 static bool make_graph(bench *b)
 {
-    rg_allocator alloc = { count_alloc, count_realloc, count_free, &b->allocs };
+    rg_allocator alloc = gc_counting_allocator(&b->allocs);
     rg_graph_desc gd = { .name = "threads bench", .device = eng_context_graph_device(b->ctx), .allocator = &alloc,
                          .single_queue = true };
     if (rg_graph_create(&gd, &b->graph) != RG_SUCCESS)

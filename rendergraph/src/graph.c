@@ -9,54 +9,25 @@
 #include "compile/stages.h"
 #include "base/device.h"
 #include "execute/stages.h"
+#include "graph_block.h"
+#include "place/reuse.h"
 #include "place/stages.h"
 
 #include <stdlib.h>
 
 /* ------------------------------------------------------------------ life */
 
-typedef struct graph_block {
-    rg_graph graph;                   /* first: freeing the graph frees the block */
-    rg__compiled compiled;
-    rg__placement placement;
-    rg__execution exec;
-} graph_block;
-
-/* The compile results and the placement as their one writer sees them: the
- * stages get const graphs, and this file hands each its own part. */
-static rg__compiled *results(rg_graph *g) { return &((graph_block *)(void *)g)->compiled; }
-static rg__placement *placement_of(rg_graph *g) { return &((graph_block *)(void *)g)->placement; }
-rg__execution *rg__execution_of(rg_graph *g) { return &((graph_block *)(void *)g)->exec; }
-
-/* The placement's Vulkan objects go to the device's retirement list
- * (device.c), destroyed once the frames that may use them have finished. */
-static void placement_free(rg_graph *g, const char *what)
-{
-    rg__retire_point timelines = {.on_device = g->placement->on_device};
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        timelines.semaphores[q] = g->placement->semaphores[q];
-        timelines.values[q] = g->exec->submitted[q];
-    }
-    rg__retire_begin(g, &timelines);
-    rg__execution_free(g, rg__execution_of(g));
-    rg__placement *pl = placement_of(g);
-    rg__place_timings_free(g, &pl->timings);
-    rg__place_queues_free(g, pl->semaphores);
-    rg__place_views_free(g, &pl->views);
-    rg__place_memory_free(g, &pl->objects);
-    rg__memory_plan_free(g, &pl->plan);
-    rg__sync_free(g, &placement_of(g)->sync);
-    placement_of(g)->synced = false;
-    placement_of(g)->on_device = false;
-    rg__retire_end(g, what);
-    rg__printed_forget(g->printed); /* a new placement's failures print again */
-}
+/* The compile results and the placement as their one writer sees them
+ * (graph_block.h). */
+static rg__compiled *results(rg_graph *g) { return rg__results_of(g); }
+static rg__placement *placement_of(rg_graph *g) { return rg__placement_of(g); }
+rg__execution *rg__execution_of(rg_graph *g) { return rg__block_execution(g); }
 
 /* Back to `state` at most: what later stages made is freed. */
 static void discard_from(rg_graph *g, rg__state state, const char *what)
 {
     if (state <= RG__COMPILED)
-        placement_free(g, what);
+        rg__placement_free(g, what, true);
     if (state <= RG__DECLARED)
         rg__compiled_free(g);
     if (g->status->state != RG__FAILED && g->status->state > state)
@@ -114,6 +85,8 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->concurrent_sharing = desc->concurrent_sharing;
     g->timings = desc->timings;
     g->lenient_record_access = desc->lenient_record_access;
+    g->no_reuse = desc->no_reuse;
+    g->reuse_age = desc->reuse_age;
     if (desc->pool_memory)
         g->pool_memory = *desc->pool_memory;
     g->log = desc->log ? desc->log : desc->device ? desc->device->log : NULL;
@@ -171,7 +144,8 @@ static void destroy_taken(rg_graph *graph)
 {
     if (!graph)
         return;
-    placement_free(graph, "rg_graph_destroy");
+    rg__placement_free(graph, "rg_graph_destroy", false);
+    rg__reuse_free(graph);
     rg__measure(graph, (rg__measure_event){.kind = RG__WHEN_DESTROY});
     rg__compiled_free(graph);
     rg__free(graph, graph->decl.resources);
@@ -198,7 +172,7 @@ static void destroy_taken(rg_graph *graph)
  * keeps host memory alone, every call but rg_graph_destroy refused. */
 static void orphan(rg_graph *g)
 {
-    placement_free(g, "rg_device_destroy");
+    rg__placement_free(g, "rg_device_destroy", false);
     rg__measure(g, (rg__measure_event){.kind = RG__WHEN_DESTROY});
     unlink_from_device(g);
     g->dev = NULL;
@@ -239,7 +213,7 @@ static void reset_taken(rg_graph *graph)
         return;
     /* Placed memory belongs to the old resources. The compiled arrays stay:
      * an identical re-declaration reuses them (rg_compile). */
-    placement_free(graph, "rg_graph_reset");
+    rg__placement_free(graph, "rg_graph_reset", true);
     declaration_clear(graph);
 }
 
@@ -386,49 +360,10 @@ static rg_result compile_taken(rg_graph *g)
 
 /* Back to compiled after a failed placement: nothing of it stays (the
  * barriers are compile's again). */
-static void unplace(rg_graph *g) { discard_from(g, RG__COMPILED, "placement"); }
-
-/* After a memory plan: the barriers with its alias scopes, and the state. */
-static rg_result placed(rg_graph *g, bool on_device)
+static void unplace(rg_graph *g)
 {
-    rg_result r = rg__compile_barriers(g, g->placement->plan.alias, &placement_of(g)->sync);
-    if (r == RG_ERROR_OUT_OF_MEMORY)
-        return rg__report(g, r, "placement: out of host memory planning the barriers");
-    if (r != RG_SUCCESS)
-        return r;
-    placement_of(g)->synced = true;
-    if (on_device)
-        r = rg__execution_prepare(g, rg__execution_of(g), "placement");
-    if (r != RG_SUCCESS)
-        return r;
-    placement_of(g)->on_device = on_device;
-    g->status->state = RG__PLACED;
-    return RG_SUCCESS;
-}
-
-static rg_result place_stages(rg_graph *g)
-{
-    rg_result r = rg__place_support(g);     /* formats, usages, blits, resolves on this device */
-    if (r != RG_SUCCESS)
-        return r;
-    rg__mem_requirements *reqs = rg__calloc(g, (size_t)g->decl.resource_count + 1, sizeof *reqs);
-    if (!reqs)
-        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
-    rg__placement *pl = placement_of(g);
-    rg__place_requirements(g, reqs);        /* vkGetDevice*MemoryRequirements */
-    r = rg__memory_plan(g, &g->dev->memory, reqs, &pl->plan); /* lazy, dedicated, pools */
-    rg__free(g, reqs);
-    if (r == RG_SUCCESS)
-        r = rg__place_memory(g, &pl->objects); /* allocate, create, bind */
-    if (r == RG_SUCCESS)
-        r = rg__place_views(g, &pl->views); /* attachment views */
-    if (r == RG_SUCCESS)
-        r = rg__place_queues(g, pl->semaphores); /* timeline semaphores */
-    if (r == RG_SUCCESS)
-        r = rg__place_timings(g, &pl->timings); /* query pools, when timings are on */
-    if (r == RG_SUCCESS)
-        r = placed(g, true);                /* barriers with the alias scopes */
-    return r;
+    rg__placement_free(g, "placement", false); /* nothing of it is kept either */
+    discard_from(g, RG__COMPILED, "placement");
 }
 
 rg_result rg__place_taken(rg_graph *g)
@@ -444,7 +379,7 @@ rg_result rg__place_taken(rg_graph *g)
     if (g->status->state == RG__PLACED && g->placement->on_device)
         return RG_SUCCESS;
     discard_from(g, RG__COMPILED, "rg_place");
-    rg_result r = place_stages(g);
+    rg_result r = rg__place_stages(g);
     if (r != RG_SUCCESS)
         unplace(g); /* transactional */
     return r;
@@ -480,10 +415,10 @@ static rg_result place_offline_taken(rg_graph *g, const VkPhysicalDeviceMemoryPr
     }
     discard_from(g, RG__COMPILED, "rg_place_offline");
     if (r == RG_SUCCESS)
-        r = rg__memory_plan(g, props, reqs, &placement_of(g)->plan);
+        r = rg__memory_plan(g, props, reqs, NULL, &placement_of(g)->plan);
     rg__free(g, reqs);
     if (r == RG_SUCCESS)
-        r = placed(g, false);
+        r = rg__placed(g, false);
     if (r != RG_SUCCESS)
         unplace(g);
     return r;

@@ -237,6 +237,11 @@ struct rg_graph {
      * stays valid until then, its semaphores included. */
     struct rg__retired_group *kept;
     bool keep_retired;                /* placement_free keeps its group so (graph.c) */
+    /* Objects of freed placements kept for the next (place/reuse.h; NULL:
+     * none yet); rg_graph_desc.no_reuse, reuse_age. */
+    struct rg__reuse *reuse;
+    bool no_reuse;
+    uint32_t reuse_age;
 };
 
 /* rg_place's work (graph.c), for the execute calls (graph_execute.c),

@@ -10,7 +10,9 @@
  * open and the queue is done. The test never waits before the graph is
  * destroyed or placed again; it waits only at the end. Live objects are
  * counted through the device's function table: its vkGetDeviceProcAddr
- * returns counting wrappers. */
+ * returns counting wrappers. The graphs here keep nothing across a reset
+ * (rg_graph_desc.no_reuse), so a reset frees the placement as a
+ * destruction does; test_rg_reuse.c keeps it. */
 #include "device_fixture.h"
 #include "test_chunks.h"
 #include "rg_support.h"
@@ -158,7 +160,7 @@ static rg_graph *open_frame(rg_device **dev, runner *r)
     *dev = counting_device();
     runner_open(r);
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "retire", .device = *dev }, &g), RG_SUCCESS);
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "retire", .device = *dev, .no_reuse = true }, &g), RG_SUCCESS);
     declare(g, W, r->readbacks[0]);
     cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
     return g;
@@ -259,7 +261,7 @@ DEVICE_TEST(rg_retire, no_retire_point_holds_until_device_destroy)
     runner_open(&r);
     test_heard w = TEST_HEARD_INIT;
     rg_graph *g = NULL;
-    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "own submit", .device = dev, .log = test_hear,
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){ .name = "own submit", .device = dev, .no_reuse = true, .log = test_hear,
                                                    .log_user = &w },
                                  &g),
                  RG_SUCCESS);

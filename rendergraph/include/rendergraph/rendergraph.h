@@ -444,6 +444,10 @@ typedef struct rg_graph_desc {
     /* true: rg_record_view and the others hand out any resource (tools);
      * false: only what the command declared ("Declared only"). */
     bool lenient_record_access;
+    /* Re-declaring ("Re-declaring"): true frees each placement for good; false keeps its objects for the next
+     * placement, giving back those unused for reuse_age placements in a row (0: 2). */
+    bool no_reuse;
+    uint32_t reuse_age;
 } rg_graph_desc;
 
 /* Makes a graph. RG_ERROR_INVALID_ARGUMENT (NULL desc or out, incomplete
@@ -961,6 +965,10 @@ typedef struct rg_memory_totals {
     VkDeviceSize lazy, lazy_fallback; /* from lazily allocated types; where they ran out */
     VkDeviceSize dedicated;
     uint32_t pools;
+    /* Re-declaring: images and buffers taken from earlier placements and made; released at the last reset; device
+     * memory kept for later placements outside this one. */
+    uint32_t objects_reused, objects_created, objects_released;
+    VkDeviceSize kept;
 } rg_memory_totals;
 
 /* Places the compiled graph (see above): what the device lacks is

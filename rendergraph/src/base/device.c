@@ -277,7 +277,7 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
                      .queues[RG_QUEUE_GRAPHICS] = desc->queues[RG_QUEUE_GRAPHICS], .log = desc->log,
                      .log_user = desc->log_user, .alloc = alloc, .vk_alloc = desc->vk_allocator};
     atomic_init(&d->retired, NULL);
-    if (!rg__mutex_init(&d->graphs_lock)) {
+    if (!rg__mutex_init(&d->graphs_lock) || !rg__mutex_init(&d->retire_lock)) {
         alloc.free(alloc.user, d);
         return device_fail(desc, RG_ERROR_OUT_OF_MEMORY, "rg_device_create: out of system resources (a mutex)");
     }
@@ -324,6 +324,7 @@ typedef struct rg__retired_group {
      * rg_device_destroy, after the application waited for the device,
      * may destroy these. */
     bool held;
+    bool done;                        /* rg__device_collect: to be released now */
     rg_pool_memory pool_memory;       /* the graph's, for RG__RETIRED_APP_POOL */
     rg__retired *objects;
     uint32_t count, cap;
@@ -384,15 +385,44 @@ static void push(rg_device *d, rg__retired_group *first, rg__retired_group *last
     while (!atomic_compare_exchange_weak(&d->retired, &head, first));
 }
 
+/* Whether a group still waiting names semaphore s in its point. */
+static bool named_by_waiting(const rg__retired_group *list, VkSemaphore s)
+{
+    for (const rg__retired_group *grp = list; grp; grp = grp->next)
+        for (uint32_t i = 0; !grp->done && i <= RG_QUEUE_COUNT; i++)
+            if (grp->semaphores[i] == s)
+                return true;
+    return false;
+}
+
+/* A signalled group whose semaphores a waiting group's point still names
+ * (a timeline kept across placements, place/reuse.h) waits with it. */
+static bool may_release(const rg__retired_group *list, const rg__retired_group *grp)
+{
+    for (uint32_t i = 0; i < grp->count; i++)
+        if (grp->objects[i].kind == RG__RETIRED_SEMAPHORE && named_by_waiting(list, grp->objects[i].u.semaphore))
+            return false;
+    return true;
+}
+
 uint32_t rg__device_collect(rg_device *d)
 {
-    /* Taken whole, so a collect on another thread sees other groups. */
+    rg__mutex_lock(&d->retire_lock);
+    /* Taken whole; a group pushed meanwhile waits for the next collect. */
     rg__retired_group *list = atomic_exchange(&d->retired, NULL), *kept = NULL, *kept_last = NULL;
     uint32_t held = 0;
+    for (rg__retired_group *grp = list; grp; grp = grp->next)
+        grp->done = signalled(d, grp);
+    for (bool changed = true; changed;) { /* until no group that waits makes another wait */
+        changed = false;
+        for (rg__retired_group *grp = list; grp; grp = grp->next)
+            if (grp->done && !may_release(list, grp))
+                grp->done = false, changed = true;
+    }
     while (list) {
         rg__retired_group *grp = list;
         list = grp->next;
-        if (signalled(d, grp)) {
+        if (grp->done) {
             release_group(d, grp);
             continue;
         }
@@ -404,6 +434,7 @@ uint32_t rg__device_collect(rg_device *d)
     }
     if (kept)
         push(d, kept, kept_last);
+    rg__mutex_unlock(&d->retire_lock);
     return held;
 }
 
@@ -523,6 +554,7 @@ void rg__device_free(rg_device *d)
         list = next;
     }
     rg__mutex_destroy(&d->graphs_lock);
+    rg__mutex_destroy(&d->retire_lock);
     atomic_store_explicit(&d->magic, RG__DEAD, memory_order_release);
     rg__quarantine(d, &d->alloc);
 }

@@ -98,6 +98,9 @@ struct rg_device {
      * (device.c): a list pushed and taken whole with atomics, so graphs on
      * other threads may retire and collect at once. */
     _Atomic(struct rg__retired_group *) retired;
+    /* One collect at a time: a group that destroys a semaphore another
+     * group's point still names must see that group (rg__device_collect). */
+    rg__mutex retire_lock;
     /* Graphs made on it and not destroyed, linked through their
      * device_prev/device_next: rg_device_destroy leaves any that remain
      * without their Vulkan objects (graph.c). */

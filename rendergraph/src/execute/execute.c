@@ -218,10 +218,30 @@ rg_result rg__imports_ready(rg_graph *g, const char *what)
     return RG_SUCCESS;
 }
 
+/* The first frame of a placement that took objects frames of another
+ * placement used (place/reuse.h): everything those frames did on the
+ * queue happens before this frame, whose barriers know only its own frame
+ * before. Every kept image starts from UNDEFINED behind its own barrier
+ * then, as a pooled image does every frame. */
+static void record_kept_wait(const recorder *rec)
+{
+    if (!rec->g->placement->waits_for_kept)
+        return;
+    VkMemoryBarrier2 all = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+                            .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                            .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
+                            .dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                            .dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT};
+    VkDependencyInfo dep = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
+                            .pMemoryBarriers = &all};
+    rec->g->dev->vk.CmdPipelineBarrier2(rec->cmd, &dep);
+}
+
 /* The first frame of a placement: previous halves' subresources the frame
  * reads are cleared to their history_clear values and left as the frame
- * expects them (compile_barriers.c). The images are new: nothing to wait
- * for before the transition from UNDEFINED. */
+ * expects them (compile_barriers.c). The images are new, or kept ones
+ * behind record_kept_wait: nothing else to wait for before the transition
+ * from UNDEFINED. */
 static void record_history_clears(const recorder *rec)
 {
     rg_graph *g = rec->g;
@@ -388,8 +408,10 @@ static rg_result record_chunk(const recorder *rec, const char *what)
     bool timed = rg__timed(g);
     if (timed && ch->batch_begins)
         rg__timings_batch_begin(g, cmd, b);
-    if (rec->index == g->exec->frame.clears_chunk)
+    if (rec->index == g->exec->frame.clears_chunk) {
+        record_kept_wait(rec);
         record_history_clears(rec);
+    }
     uint32_t open = ch->resume;
     if (open != RG__NONE) {
         labels += rg__label_span(g, cmd, ch->resume_span);

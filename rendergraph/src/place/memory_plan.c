@@ -56,6 +56,7 @@ typedef struct planner {
     const rg_graph *g;
     const VkPhysicalDeviceMemoryProperties *props;
     const rg__mem_requirements *reqs;
+    const rg__mem_hint *hints;        /* NULL: none */
     plan_draft *plan;
     pooled *items;
     uint32_t count;
@@ -270,49 +271,72 @@ static int by_begin(const void *pa, const void *pb)
     return a->end < b->end ? -1 : (a->end > b->end);
 }
 
-/* First fit over the offset-sorted ranges of the already placed resources
- * of the same pool that conflict with this one; with `apart`, every pair
- * conflicts (each resource gets a range of its own). Fills offsets (per
- * item) and pool_sizes (per pool). */
+/* Item i's kept offset where it may take it: a hint in its pool's type,
+ * aligned as it now must be; else ~0. */
+static VkDeviceSize hinted(const planner *p, uint32_t i)
+{
+    const pooled *it = &p->items[i];
+    const rg__mem_hint *h = p->hints ? &p->hints[it->resource] : NULL;
+    if (!h || h->memory_type != p->plan->pools[it->pool].memory_type || h->offset % it->alignment)
+        return ~(VkDeviceSize)0;
+    return h->offset;
+}
+
+/* Two passes in the packing order: first every hinted item at its kept
+ * offset where no placed item that conflicts with it overlaps that range,
+ * then the rest first fit over the offset-sorted ranges of the placed
+ * items of the same pool that conflict with it. With `apart` every pair
+ * conflicts (each resource gets a range of its own) and hints are not
+ * taken. Fills offsets (per item) and pool_sizes (per pool). */
+static void pack_seq(const planner *p, bool apart, const uint32_t *seq, range *busy, bool *placed,
+                     VkDeviceSize *offsets, VkDeviceSize *pool_sizes)
+{
+    for (int pass = apart || !p->hints; pass < 2; pass++)
+        for (uint32_t k = 0; k < p->count; k++) {
+            uint32_t i = seq[k];
+            const pooled *it = &p->items[i];
+            VkDeviceSize at = pass == 0 ? hinted(p, i) : 0;
+            if (placed[i] || at == ~(VkDeviceSize)0)
+                continue;
+            uint32_t n = 0;
+            for (uint32_t j = 0; j < p->count; j++)
+                if (placed[j] && p->items[j].pool == it->pool && (apart || conflict(p, i, j)))
+                    busy[n++] = (range){offsets[j], offsets[j] + p->items[j].size};
+            qsort(busy, n, sizeof *busy, by_begin);
+            bool free = true;
+            for (uint32_t j = 0; j < n && busy[j].begin < at + it->size; j++)
+                if (busy[j].end > at) {
+                    free = false;
+                    at = align_up(busy[j].end, it->alignment);
+                }
+            if (pass == 0 && !free)
+                continue; /* its kept range is taken: first fit in the second pass */
+            offsets[i] = at;
+            placed[i] = true;
+            if (at + it->size > pool_sizes[it->pool])
+                pool_sizes[it->pool] = at + it->size;
+        }
+}
+
 static rg_result pack(const planner *p, bool apart, VkDeviceSize *offsets, VkDeviceSize *pool_sizes)
 {
     const rg_graph *g = p->g;
     uint32_t *seq = rg__malloc(g, ((size_t)p->count + 1) * sizeof *seq);
     range *busy = rg__malloc(g, ((size_t)p->count + 1) * sizeof *busy);
     pack_key *keys = rg__malloc(g, ((size_t)p->count + 1) * sizeof *keys);
-    if (!seq || !busy || !keys) {
-        rg__free(g, seq);
-        rg__free(g, busy);
-        rg__free(g, keys);
-        return RG_ERROR_OUT_OF_MEMORY;
-    }
-    for (uint32_t i = 0; i < p->count; i++)
+    bool *placed = rg__calloc(g, (size_t)p->count + 1, sizeof *placed);
+    rg_result res = seq && busy && keys && placed ? RG_SUCCESS : RG_ERROR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < p->count && res == RG_SUCCESS; i++)
         keys[i] = (pack_key){p->items[i].size, p->items[i].last - p->items[i].first, p->items[i].resource, i};
-    qsort(keys, p->count, sizeof *keys, pack_order);
-    for (uint32_t i = 0; i < p->count; i++)
-        seq[i] = keys[i].item;
-    rg__free(g, keys);
-    memset(pool_sizes, 0, p->plan->pool_count * sizeof *pool_sizes);
-    for (uint32_t k = 0; k < p->count; k++) {
-        const pooled *it = &p->items[seq[k]];
-        uint32_t n = 0;
-        for (uint32_t j = 0; j < k; j++) {
-            const pooled *o = &p->items[seq[j]];
-            if (o->pool == it->pool && (apart || conflict(p, seq[k], seq[j])))
-                busy[n++] = (range){offsets[seq[j]], offsets[seq[j]] + o->size};
-        }
-        qsort(busy, n, sizeof *busy, by_begin);
-        VkDeviceSize at = 0;
-        for (uint32_t j = 0; j < n && busy[j].begin < at + it->size; j++)
-            if (busy[j].end > at)
-                at = align_up(busy[j].end, it->alignment);
-        offsets[seq[k]] = at;
-        if (at + it->size > pool_sizes[it->pool])
-            pool_sizes[it->pool] = at + it->size;
+    if (res == RG_SUCCESS) {
+        qsort(keys, p->count, sizeof *keys, pack_order);
+        for (uint32_t i = 0; i < p->count; i++)
+            seq[i] = keys[i].item;
+        memset(pool_sizes, 0, p->plan->pool_count * sizeof *pool_sizes);
+        pack_seq(p, apart, seq, busy, placed, offsets, pool_sizes);
     }
-    rg__free(g, seq);
-    rg__free(g, busy);
-    return RG_SUCCESS;
+    RG__FREE_ALL(g, seq, busy, keys, placed);
+    return res;
 }
 
 /* The placement itself, and the unaliased figure: the same packing with
@@ -435,11 +459,11 @@ static rg_result plan_all(planner *p)
 }
 
 rg_result rg__memory_plan(const rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
-                          const rg__mem_requirements *reqs, rg__mem_plan *out)
+                          const rg__mem_requirements *reqs, const rg__mem_hint *hints, rg__mem_plan *out)
 {
     rg__memory_plan_free(g, out);
     plan_draft plan = {0};
-    planner p = {.g = g, .props = props, .reqs = reqs, .plan = &plan};
+    planner p = {.g = g, .props = props, .reqs = reqs, .hints = hints, .plan = &plan};
     size_t n = (size_t)g->decl.resource_count + 1;
     p.items = rg__malloc(g, n * sizeof *p.items);
     p.slot = rg__malloc(g, n * sizeof *p.slot);

@@ -18,58 +18,11 @@
 #include "compile/stages.h"
 #include "base/device.h"
 #include "base/names.h"
+#include "place/reuse.h"
 #include "place/stages.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A created resource commands of several queue families use is shared
- * CONCURRENT across them (rendergraph.h, "Queues"); families holds them. */
-static uint32_t sharing(const rg_graph *g, const rg__resource *r, uint32_t *families)
-{
-    uint32_t mask = g->compiled->queues.resource_queues ? g->compiled->queues.resource_queues[r - g->decl.resources] : 0;
-    if (g->concurrent_sharing)
-        mask = (1u << RG_QUEUE_GRAPHICS) | (g->caps.compute_queue ? 1u << RG_QUEUE_COMPUTE : 0) |
-               (g->caps.transfer_queue ? 1u << RG_QUEUE_TRANSFER : 0);
-    return rg__queue_families(g, mask, families);
-}
-
-static VkImageCreateInfo image_info(const rg_graph *g, const rg__resource *r, uint32_t *families)
-{
-    uint32_t count = sharing(g, r, families);
-    uint32_t ri = (uint32_t)(r - g->decl.resources);
-    return (VkImageCreateInfo){
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        /* A folded span renders multisampled into it (compile_fold.c). */
-        .flags = g->compiled->fold.target[ri] ? VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT : 0,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = r->format,
-        .extent = { r->width, r->height, 1 },
-        .mipLevels = r->mip_levels,
-        .arrayLayers = r->array_layers,
-        .samples = g->compiled->fold.target[ri] ? VK_SAMPLE_COUNT_1_BIT : r->samples,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = rg__image_usage(g, ri),
-        .sharingMode = count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE,
-        .queueFamilyIndexCount = count > 1 ? count : 0,
-        .pQueueFamilyIndices = count > 1 ? families : NULL,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-    };
-}
-
-static VkBufferCreateInfo buffer_info(const rg_graph *g, const rg__resource *r, uint32_t *families)
-{
-    uint32_t count = sharing(g, r, families);
-    return (VkBufferCreateInfo){
-        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-        .size = r->size,
-        .usage = r->buffer_usage,
-        .sharingMode = count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE,
-        .queueFamilyIndexCount = count > 1 ? count : 0,
-        .pQueueFamilyIndices = count > 1 ? families : NULL,
-    };
-}
-
 
 /* Asks the device without creating anything (Vulkan 1.3). */
 static void requirements_of(const rg_graph *g, VkDevice dev, const rg__resource *r, rg__mem_requirements *out)
@@ -78,12 +31,12 @@ static void requirements_of(const rg_graph *g, VkDevice dev, const rg__resource 
     VkMemoryDedicatedRequirements ded = { .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS };
     VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &ded };
     if (r->is_texture) {
-        VkImageCreateInfo ci = image_info(g, r, families);
+        VkImageCreateInfo ci = rg__image_info(g, r, families);
         VkDeviceImageMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS,
                                               .pCreateInfo = &ci };
         g->dev->vk.GetDeviceImageMemoryRequirements(dev, &q, &req);
     } else {
-        VkBufferCreateInfo ci = buffer_info(g, r, families);
+        VkBufferCreateInfo ci = rg__buffer_info(g, r, families);
         VkDeviceBufferMemoryRequirements q = { .sType = VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS,
                                                .pCreateInfo = &ci };
         g->dev->vk.GetDeviceBufferMemoryRequirements(dev, &q, &req);
@@ -107,20 +60,38 @@ void rg__place_requirements(const rg_graph *g, rg__mem_requirements *reqs)
             requirements_of(g, dev, &g->decl.resources[i], &reqs[i]);
 }
 
-void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects)
+/* A created resource's objects into the kept ones (k), or retired. Pooled
+ * ones bound to the application's pools are not kept. */
+static void free_object(const rg_graph *g, rg__reuse *k, uint32_t ri, const rg__object *o, rg_memory_kind kind)
 {
-    VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
-    for (uint32_t i = 0; objects->of && i < g->decl.resource_count; i++) {
-        const rg__object *o = &objects->of[i];
-        if (dev && o->view)
-            rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = o->view});
-        if (dev && o->image)
-            rg__retire(g, (rg__retired){.kind = RG__RETIRED_IMAGE, .u.image = o->image});
-        if (dev && o->buffer)
-            rg__retire(g, (rg__retired){.kind = RG__RETIRED_BUFFER, .u.buffer = o->buffer});
+    rg__kept_object kept = {.image = o->image, .buffer = o->buffer, .view = o->view, .memory = o->memory,
+                            .offset = o->offset, .kind = kind, .fallback_type = o->fallback_type};
+    if (k && !(o->pooled && g->pool_memory.alloc)) {
+        kept.key = rg__object_key(g, ri);
+        kept.name = rg__reuse_name_hash(g->decl.resources[ri].name);
+        kept.resource = ri;
+        kept.generation = k->generation;
+        if (rg__keep_object(g, k, &kept))
+            return;
     }
-    for (uint32_t i = 0; i < objects->memory_count && dev; i++)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_MEMORY, .u.memory = objects->memory[i]});
+    if (o->view)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = o->view});
+    if (o->image)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_IMAGE, .u.image = o->image});
+    if (o->buffer)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_BUFFER, .u.buffer = o->buffer});
+}
+
+void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects, rg__reuse *k)
+{
+    for (uint32_t i = 0; objects->of && g->dev && i < g->decl.resource_count; i++) {
+        const rg__object *o = &objects->of[i];
+        if (o->image || o->buffer)
+            free_object(g, k, i, o, g->placement->plan.items[i].kind);
+    }
+    for (uint32_t i = 0; i < objects->memory_count && g->dev; i++)
+        if (!k || !rg__keep_memory(g, k, &objects->memory[i]))
+            rg__retire(g, (rg__retired){.kind = RG__RETIRED_MEMORY, .u.memory = objects->memory[i].memory});
     for (uint32_t i = 0; i < objects->app_pool_count; i++)
         rg__retire(g, (rg__retired){.kind = RG__RETIRED_APP_POOL, .u.memory = objects->app_pools[i],
                                     .offset = objects->app_offsets[i]});
@@ -131,12 +102,20 @@ void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects)
 /* The objects as they are made (the placement's arrays are const). */
 typedef struct objects_draft {
     rg__object *of;
-    VkDeviceMemory *memory;
+    rg__allocation *memory;
     uint32_t memory_count;
     VkDeviceMemory *app_pools;
     VkDeviceSize *app_offsets;
     uint32_t app_pool_count;
+    rg__reuse *reuse;                 /* the kept objects to take from (NULL: none) */
+    uint32_t reused, made, memory_reused, memory_made;
 } objects_draft;
+
+/* An allocation the placement holds (freed or kept with it). */
+static void hold(objects_draft *d, VkDeviceMemory memory, uint32_t type, VkDeviceSize size, bool pool, bool optimal)
+{
+    d->memory[d->memory_count++] = (rg__allocation){memory, type, size, pool, optimal};
+}
 
 static VkResult try_allocate(const rg_graph *g, objects_draft *d, VkDeviceSize size, uint32_t type,
                              const rg__object *dedicated_to, VkDeviceMemory *out)
@@ -153,8 +132,10 @@ static VkResult try_allocate(const rg_graph *g, objects_draft *d, VkDeviceSize s
         .memoryTypeIndex = type,
     };
     VkResult vr = g->dev->vk.AllocateMemory(g->dev->device, &ai, g->dev->vk_alloc, out);
-    if (vr == VK_SUCCESS)
-        d->memory[d->memory_count++] = *out;
+    if (vr == VK_SUCCESS) {
+        hold(d, *out, type, size, false, false);
+        d->memory_made++;
+    }
     return vr;
 }
 
@@ -246,10 +227,10 @@ static rg_result create_object(const rg_graph *g, const rg__resource *r, rg__obj
     VkResult vr;
     uint32_t families[RG_QUEUE_COUNT];
     if (r->is_texture) {
-        VkImageCreateInfo ci = image_info(g, r, families);
+        VkImageCreateInfo ci = rg__image_info(g, r, families);
         vr = g->dev->vk.CreateImage(dev, &ci, g->dev->vk_alloc, &o->image);
     } else {
-        VkBufferCreateInfo ci = buffer_info(g, r, families);
+        VkBufferCreateInfo ci = rg__buffer_info(g, r, families);
         vr = g->dev->vk.CreateBuffer(dev, &ci, g->dev->vk_alloc, &o->buffer);
     }
     if (vr != VK_SUCCESS)
@@ -270,6 +251,8 @@ static rg_result bind(const rg_graph *g, uint32_t ri, rg__object *o, VkDeviceMem
     VkImageUsageFlags usage = rg__image_usage(g, ri);
     VkDevice dev = g->dev->device;
     VkResult vr;
+    o->memory = memory;
+    o->offset = offset;
     if (r->is_texture) {
         VkBindImageMemoryInfo bi = { .sType = VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO, .image = o->image,
                                      .memory = memory, .memoryOffset = offset };
@@ -307,6 +290,71 @@ static rg_result bind(const rg_graph *g, uint32_t ri, rg__object *o, VkDeviceMem
     return RG_SUCCESS;
 }
 
+/* Pool p's memory: a kept one where it fits (place/reuse.h), the
+ * application's (rg_pool_memory), or a new allocation. */
+static rg_result pool_memory(const rg_graph *g, objects_draft *d, uint32_t p, VkDeviceMemory *memory,
+                             VkDeviceSize *base)
+{
+    const rg__mem_pool *pool = &g->placement->plan.pools[p];
+    if (g->pool_memory.alloc)
+        return pool_from_application(g, d, p, memory, base);
+    *base = 0;
+    rg__allocation kept = rg__reuse_take_pool(d->reuse, pool->memory_type, pool->optimal, pool->size);
+    if (kept.memory) { /* held at its own size, which may exceed the pool's */
+        d->memory[d->memory_count++] = kept;
+        *memory = kept.memory;
+        d->memory_reused++;
+        return RG_SUCCESS;
+    }
+    char what[32];
+    snprintf(what, sizeof what, "pool %u", p);
+    rg_result res = allocate(g, d, pool->size, pool->memory_type, NULL, memory, what);
+    if (res != RG_SUCCESS)
+        return res;
+    d->memory[d->memory_count - 1].pool = true;
+    d->memory[d->memory_count - 1].optimal = pool->optimal;
+    uint32_t members = 0;
+    for (uint32_t i = 0; i < g->decl.resource_count; i++)
+        members += g->placement->plan.items[i].kind == RG_MEMORY_POOLED && g->placement->plan.items[i].pool == p;
+    rg__name_object(g->dev, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)*memory, "pool %u (%u resource%s)", p, members,
+                    members == 1 ? "" : "s");
+    return RG_SUCCESS;
+}
+
+/* Resource ri's objects: kept ones that match where it goes, else made,
+ * given memory of their own (lazy, dedicated) and bound. */
+static rg_result place_one(const rg_graph *g, objects_draft *d, uint32_t ri, VkDeviceMemory pool,
+                           VkDeviceSize offset)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    rg__object *o = &d->of[ri];
+    const rg__mem_placement *m = &g->placement->plan.items[ri];
+    bool pooled = m->kind == RG_MEMORY_POOLED;
+    o->pooled = pooled;
+    const rg__kept_object *kept = rg__reuse_take_object(g, d->reuse, ri, m->kind, pool, offset);
+    if (kept) {
+        *o = (rg__object){kept->image, kept->view, kept->buffer, kept->memory, kept->offset, pooled,
+                          kept->fallback_type};
+        if (!pooled) /* its own memory came with it */
+            hold(d, kept->memory, m->memory_type, m->size, false, false);
+        d->reused++;
+        return RG_SUCCESS;
+    }
+    rg_result res = create_object(g, r, o);
+    d->made++;
+    VkDeviceMemory own = VK_NULL_HANDLE;
+    if (res == RG_SUCCESS && !pooled) {
+        char what[RG__NAME_MAX + 16];
+        snprintf(what, sizeof what, "'%s'", r->name);
+        res = m->kind == RG_MEMORY_LAZY
+                  ? allocate_lazy(g, d, r, o, m, &own, what)
+                  : allocate(g, d, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? o : NULL, &own, what);
+        if (res == RG_SUCCESS)
+            rg__name_object(g->dev, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)own, "%s", r->name);
+    }
+    return res == RG_SUCCESS ? bind(g, ri, o, pooled ? pool : own, pooled ? offset : 0) : res;
+}
+
 static rg_result place_all(const rg_graph *g, objects_draft *d)
 {
     const rg__mem_plan *plan = &g->placement->plan;
@@ -324,54 +372,27 @@ static rg_result place_all(const rg_graph *g, objects_draft *d)
         d->app_offsets = rg__calloc(g, (size_t)plan->pool_count + 1, sizeof *d->app_offsets);
     }
     if (!pools || !bases || (g->pool_memory.alloc && (!d->app_pools || !d->app_offsets))) {
-        rg__free(g, pools);
-        rg__free(g, bases);
+        RG__FREE_ALL(g, pools, bases);
         return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
     }
-    for (uint32_t p = 0; p < plan->pool_count && res == RG_SUCCESS; p++) {
-        char what[32];
-        snprintf(what, sizeof what, "pool %u", p);
-        res = g->pool_memory.alloc ? pool_from_application(g, d, p, &pools[p], &bases[p])
-                                   : allocate(g, d, plan->pools[p].size, plan->pools[p].memory_type, NULL, &pools[p],
-                                              what);
-        uint32_t members = 0;
-        for (uint32_t i = 0; i < g->decl.resource_count; i++)
-            members += plan->items[i].kind == RG_MEMORY_POOLED && plan->items[i].pool == p;
-        if (res == RG_SUCCESS && !g->pool_memory.alloc) /* the application names its own memory */
-            rg__name_object(g->dev, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)pools[p], "pool %u (%u resource%s)", p,
-                            members, members == 1 ? "" : "s");
-    }
+    for (uint32_t p = 0; p < plan->pool_count && res == RG_SUCCESS; p++)
+        res = pool_memory(g, d, p, &pools[p], &bases[p]);
     for (uint32_t i = 0; i < g->decl.resource_count && res == RG_SUCCESS; i++) {
-        const rg__resource *r = &g->decl.resources[i];
-        rg__object *o = &objects[i];
         const rg__mem_placement *m = &plan->items[i];
         if (!rg__creates(g, i) || m->kind == RG_MEMORY_NOT_CREATED || m->kind == RG_MEMORY_IMPORTED)
             continue;
         bool pooled = m->kind == RG_MEMORY_POOLED;
-        o->pooled = pooled;
-        res = create_object(g, r, o);
-        VkDeviceMemory own = VK_NULL_HANDLE;
-        if (res == RG_SUCCESS && !pooled) {
-            char what[RG__NAME_MAX + 16];
-            snprintf(what, sizeof what, "'%s'", r->name);
-            res = m->kind == RG_MEMORY_LAZY
-                      ? allocate_lazy(g, d, r, o, m, &own, what)
-                      : allocate(g, d, m->size, m->memory_type, m->kind == RG_MEMORY_DEDICATED ? o : NULL, &own, what);
-            if (res == RG_SUCCESS)
-                rg__name_object(g->dev, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)own, "%s", r->name);
-        }
-        if (res == RG_SUCCESS)
-            res = bind(g, i, o, pooled ? pools[m->pool] : own, pooled ? bases[m->pool] + m->offset : 0);
+        res = place_one(g, d, i, pooled ? pools[m->pool] : VK_NULL_HANDLE, pooled ? bases[m->pool] + m->offset : 0);
     }
-    rg__free(g, pools);
-    rg__free(g, bases);
+    RG__FREE_ALL(g, pools, bases);
     return res;
 }
 
-rg_result rg__place_memory(const rg_graph *g, rg__placed_objects *out)
+rg_result rg__place_memory(const rg_graph *g, rg__placed_objects *out, rg__reuse *reuse)
 {
-    objects_draft d = {0};
+    objects_draft d = {.reuse = reuse};
     rg_result res = place_all(g, &d);
-    *out = (rg__placed_objects){d.of, d.memory, d.memory_count, d.app_pools, d.app_offsets, d.app_pool_count};
+    *out = (rg__placed_objects){d.of, d.memory, d.memory_count, d.reused, d.made, d.memory_reused,
+                                d.memory_made, d.app_pools, d.app_offsets, d.app_pool_count};
     return res;
 }

@@ -1,7 +1,8 @@
 /* Placement stage "queues" (needs the device): one timeline semaphore per
  * queue the graph uses (rendergraph.h, "Queues"), counted from 0 (the
  * values the frames reach are execute's). A single-queue graph gets the
- * graphics one too: its plan signals it.
+ * graphics one too: its plan signals it. One kept from the placement
+ * before (place/reuse.h) is used as it is, its values going on.
  */
 #include "base/device.h"
 #include "base/names.h"
@@ -23,7 +24,7 @@ rg_result rg__place_queues(const rg_graph *g, VkSemaphore *semaphores)
 {
     VkDevice dev = g->dev->device;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        if (!(g->compiled->queues.queues_used & (1u << q)))
+        if (!(g->compiled->queues.queues_used & (1u << q)) || semaphores[q]) /* none, or a kept one */
             continue;
         if (!g->dev->queues[q].queue)
             return rg__report(g, RG_ERROR_UNSUPPORTED, "placement: the graph runs commands on the %s queue, "

@@ -132,3 +132,80 @@ uint32_t rg__queue_families(const rg_graph *g, uint32_t mask, uint32_t *families
     }
     return count;
 }
+
+/* A created resource commands of several queue families use is shared
+ * CONCURRENT across them (rendergraph.h, "Queues"); families holds them. */
+static uint32_t sharing(const rg_graph *g, const rg__resource *r, uint32_t *families)
+{
+    uint32_t mask = g->compiled->queues.resource_queues ? g->compiled->queues.resource_queues[r - g->decl.resources] : 0;
+    if (g->concurrent_sharing)
+        mask = (1u << RG_QUEUE_GRAPHICS) | (g->caps.compute_queue ? 1u << RG_QUEUE_COMPUTE : 0) |
+               (g->caps.transfer_queue ? 1u << RG_QUEUE_TRANSFER : 0);
+    return rg__queue_families(g, mask, families);
+}
+
+VkImageCreateInfo rg__image_info(const rg_graph *g, const rg__resource *r, uint32_t *families)
+{
+    uint32_t count = sharing(g, r, families);
+    uint32_t ri = (uint32_t)(r - g->decl.resources);
+    return (VkImageCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        /* A folded span renders multisampled into it (compile_fold.c). */
+        .flags = g->compiled->fold.target[ri] ? VK_IMAGE_CREATE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_BIT_EXT : 0,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = r->format,
+        .extent = { r->width, r->height, 1 },
+        .mipLevels = r->mip_levels,
+        .arrayLayers = r->array_layers,
+        .samples = g->compiled->fold.target[ri] ? VK_SAMPLE_COUNT_1_BIT : r->samples,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = rg__image_usage(g, ri),
+        .sharingMode = count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE,
+        .queueFamilyIndexCount = count > 1 ? count : 0,
+        .pQueueFamilyIndices = count > 1 ? families : NULL,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+    };
+}
+
+VkBufferCreateInfo rg__buffer_info(const rg_graph *g, const rg__resource *r, uint32_t *families)
+{
+    uint32_t count = sharing(g, r, families);
+    return (VkBufferCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = r->size,
+        .usage = r->buffer_usage,
+        .sharingMode = count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE,
+        .queueFamilyIndexCount = count > 1 ? count : 0,
+        .pQueueFamilyIndices = count > 1 ? families : NULL,
+    };
+}
+
+/* FNV-1a over what makes two create infos interchangeable. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    for (int i = 0; i < 8; i++, v >>= 8)
+        h = (h ^ (v & 0xff)) * 0x100000001b3ull;
+    return h;
+}
+
+uint64_t rg__object_key(const rg_graph *g, uint32_t ri)
+{
+    const rg__resource *r = &g->decl.resources[ri];
+    uint32_t families[RG_QUEUE_COUNT];
+    uint64_t h = mix(0xcbf29ce484222325ull, r->is_texture);
+    uint32_t count;
+    if (r->is_texture) {
+        VkImageCreateInfo ci = rg__image_info(g, r, families);
+        count = ci.queueFamilyIndexCount;
+        h = mix(mix(mix(h, ci.flags), ci.format), ((uint64_t)ci.extent.width << 32) | ci.extent.height);
+        h = mix(mix(mix(h, ci.mipLevels), ci.arrayLayers), ci.samples);
+        h = mix(mix(h, ci.usage), ci.sharingMode);
+    } else {
+        VkBufferCreateInfo ci = rg__buffer_info(g, r, families);
+        count = ci.queueFamilyIndexCount;
+        h = mix(mix(mix(h, ci.size), ci.usage), ci.sharingMode);
+    }
+    for (uint32_t i = 0; i < count; i++)
+        h = mix(h, families[i]);
+    return h;
+}

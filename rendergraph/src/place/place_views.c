@@ -17,6 +17,7 @@
  */
 #include "base/device.h"
 #include "base/names.h"
+#include "place/reuse.h"
 #include "place/stages.h"
 
 #include <stdlib.h>
@@ -83,7 +84,27 @@ typedef struct views_draft {
     uint32_t import_slot_count;
     rg__made_view *history;
     uint32_t history_count;
+    rg__kept_view *made;              /* every view made here, for the freer */
+    uint32_t made_count, made_cap, reused;
+    rg__reuse *reuse;
 } views_draft;
+
+/* A view of mip, layers base..+layers of r's image: a kept one, or made. */
+static rg_result placed_view(const rg_graph *g, views_draft *d, const rg__resource *r, VkImage image, uint32_t mip,
+                             uint32_t base, uint32_t layers, VkImageView *out)
+{
+    if (!rg__grow(g, (void **)&d->made, &d->made_cap, d->made_count + 1, sizeof *d->made))
+        return rg__report(g, RG_ERROR_OUT_OF_MEMORY, "placement: out of host memory");
+    rg_result res = RG_SUCCESS;
+    if (rg__reuse_take_view(d->reuse, image, mip, base, layers, out))
+        d->reused++;
+    else
+        res = rg__attachment_view(g, "placement", r, image, mip, base, layers, out);
+    if (res == RG_SUCCESS)
+        d->made[d->made_count++] = (rg__kept_view){.image = image, .mip = mip, .base_layer = base, .layers = layers,
+                                                   .view = *out};
+    return res;
+}
 
 static rg_result span_views(const rg_graph *g, views_draft *d, uint32_t *imports)
 {
@@ -100,8 +121,7 @@ static rg_result span_views(const rg_graph *g, views_draft *d, uint32_t *imports
                 (*imports)++;
                 continue;
             }
-            rg_result res = rg__attachment_view(g, "placement", r, rg__placed_image(g, ri), mip, base, layers,
-                                                &d->spans[s].views[slot]);
+            rg_result res = placed_view(g, d, r, rg__placed_image(g, ri), mip, base, layers, &d->spans[s].views[slot]);
             if (res != RG_SUCCESS)
                 return res;
             d->spans[s].owned |= 1u << slot;
@@ -147,7 +167,7 @@ static rg_result history_views(const rg_graph *g, views_draft *d)
         for (uint32_t k = 0; k < 2; k++) {
             VkImage image = g->placement->objects.of[k ? r->history_pair : is->resource].image;
             VkImageView view;
-            rg_result res = rg__attachment_view(g, "placement", r, image, is->mip, is->base_layer, is->layers, &view);
+            rg_result res = placed_view(g, d, r, image, is->mip, is->base_layer, is->layers, &view);
             if (res != RG_SUCCESS)
                 return res;
             d->history[d->history_count++] = (rg__made_view){ is->span, is->slot, image, view };
@@ -177,9 +197,9 @@ static rg_result place_all(const rg_graph *g, views_draft *d, rg__placed_views *
     return res == RG_SUCCESS ? history_views(g, d) : res;
 }
 
-rg_result rg__place_views(const rg_graph *g, rg__placed_views *out)
+rg_result rg__place_views(const rg_graph *g, rg__placed_views *out, rg__reuse *reuse)
 {
-    views_draft d = {0};
+    views_draft d = {.reuse = reuse};
     rg_result res = place_all(g, &d, out);
     /* The count the array was made with: a declaration extended later must
      * not change how much of it is walked. */
@@ -189,6 +209,9 @@ rg_result rg__place_views(const rg_graph *g, rg__placed_views *out)
     out->import_slot_count = d.import_slot_count;
     out->history = d.history;
     out->history_count = d.history_count;
+    out->made = d.made;
+    out->made_count = d.made_count;
+    out->reused = d.reused;
     return res;
 }
 
@@ -211,18 +234,19 @@ void rg__made_views_free(const rg_graph *g, rg__made_views *views)
     *views = (rg__made_views){0};
 }
 
-void rg__place_views_free(const rg_graph *g, rg__placed_views *views)
+/* An attachment view made at placement, into the kept ones (k) or retired. */
+static void free_view(const rg_graph *g, rg__reuse *k, const rg__kept_view *v)
+{
+    if (!k || !rg__keep_view(g, k, v))
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = v->view});
+}
+
+void rg__place_views_free(const rg_graph *g, rg__placed_views *views, rg__reuse *k)
 {
     VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
-    for (uint32_t s = 0; s < views->span_count && dev; s++)
-        for (uint32_t slot = 0; slot < RG__SPAN_SLOTS; slot++)
-            if (views->spans[s].owned & (1u << slot))
-                rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = views->spans[s].views[slot]});
-    for (uint32_t i = 0; i < views->history_count && dev; i++)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = views->history[i].view});
-    rg__free(g, views->spans);
-    rg__free(g, views->import_slots);
-    rg__free(g, views->history);
+    for (uint32_t i = 0; i < views->made_count && dev; i++)
+        free_view(g, k, &views->made[i]);
+    RG__FREE_ALL(g, views->spans, views->import_slots, views->history, views->made);
     *views = (rg__placed_views){0};
 }
 

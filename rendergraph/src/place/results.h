@@ -22,6 +22,13 @@ typedef struct rg__mem_requirements {
                                          preference is not honoured: place_memory.c) */
 } rg__mem_requirements;
 
+/* Where a pooled resource sat in a kept pool (place/reuse.h): memory_type
+ * RG__NONE for none. */
+typedef struct rg__mem_hint {
+    uint32_t memory_type;
+    VkDeviceSize offset;
+} rg__mem_hint;
+
 typedef struct rg__mem_placement {
     rg_memory_kind kind;
     uint32_t memory_type;             /* RG__NONE for imports and unused */
@@ -86,6 +93,10 @@ typedef struct rg__placed_views {
     uint32_t import_slot_count;
     const rg__made_view *history;
     uint32_t history_count;
+    /* Every view made or taken here (kept again when freed: place/reuse.h),
+     * and how many were taken. */
+    const struct rg__kept_view *made;
+    uint32_t made_count, reused;
     /* Merged instances' per-span state (VK_KHR_dynamic_rendering_local_read). */
     PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;
     PFN_vkCmdSetRenderingInputAttachmentIndicesKHR set_input_indices;
@@ -134,18 +145,31 @@ typedef struct rg__object {
     VkImage image;
     VkImageView view;                 /* of the whole image, where its usage allows one */
     VkBuffer buffer;
+    VkDeviceMemory memory;            /* bound to, at offset */
+    VkDeviceSize offset;
     bool pooled;                      /* shares a pool's memory */
     /* Planned lazy, its lazy allocation failed, so it lives in its own
      * allocation of this device-local type instead (RG__NONE: as planned). */
     uint32_t fallback_type;
 } rg__object;
 
+/* One allocation of a placement: a pool's (of images when optimal), or
+ * one resource's own (lazy or dedicated). */
+typedef struct rg__allocation {
+    VkDeviceMemory memory;
+    uint32_t memory_type;
+    VkDeviceSize size;
+    bool pool, optimal;
+} rg__allocation;
+
 /* place_memory.c: the created resources' objects and the memory they are
- * bound to. */
+ * bound to; how many objects it took from the kept ones (place/reuse.h)
+ * and how many it made. */
 typedef struct rg__placed_objects {
     const rg__object *of;             /* per resource (created ones) */
-    const VkDeviceMemory *memory;     /* pools, lazy and dedicated allocations */
+    const rg__allocation *memory;  /* pools, lazy and dedicated allocations */
     uint32_t memory_count;
+    uint32_t reused, made, memory_reused, memory_made;
     /* Pools from rg_graph_desc.pool_memory: where each one starts (its
      * memory is not in the list above, which the graph frees itself). */
     const VkDeviceMemory *app_pools;
@@ -163,6 +187,9 @@ typedef struct rg__placement {
     bool synced;                      /* graph.c: sync is made, queries read it */
     rg__placed_objects objects;       /* place_memory.c */
     rg__placed_views views;           /* place_views.c */
+    /* graph_place.c: it took objects earlier frames used for another
+     * placement; its first frame waits for those frames (execute.c). */
+    bool waits_for_kept;
     /* place_queues.c: a timeline semaphore per queue the graph uses. */
     VkSemaphore semaphores[RG_QUEUE_COUNT];
     rg__timings timings;              /* place_timings.c; zero when timings are off */

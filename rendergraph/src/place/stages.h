@@ -40,18 +40,27 @@ static inline bool rg__pooled(const rg_graph *g, uint32_t ri)
  * reverse order (device objects go to the device's retirement list). */
 
 /* Plans placement from requirements (resource_count entries; imports' and
- * unused resources' are ignored). Device-free. */
+ * unused resources' are ignored). Device-free. hints (NULL: none): where
+ * pooled resources were before (rg__reuse_hints), kept where no conflict
+ * stands in the way. */
 rg_result rg__memory_plan(const rg_graph *g, const VkPhysicalDeviceMemoryProperties *props,
-                          const rg__mem_requirements *reqs, rg__mem_plan *out);
+                          const rg__mem_requirements *reqs, const rg__mem_hint *hints, rg__mem_plan *out);
 void rg__memory_plan_free(const rg_graph *g, rg__mem_plan *plan);
 rg_result rg__place_support(const rg_graph *g);
+/* A created resource's create info (families: RG_QUEUE_COUNT entries it
+ * points into), and a key equal for interchangeable create infos. */
+VkImageCreateInfo rg__image_info(const rg_graph *g, const rg__resource *r, uint32_t *families);
+VkBufferCreateInfo rg__buffer_info(const rg_graph *g, const rg__resource *r, uint32_t *families);
+uint64_t rg__object_key(const rg_graph *g, uint32_t ri);
 /* Fills reqs (resource_count entries) from the device. */
 void rg__place_requirements(const rg_graph *g, rg__mem_requirements *reqs);
-/* Creates the images and buffers, allocates and binds them as planned. */
-rg_result rg__place_memory(const rg_graph *g, rg__placed_objects *out);
-void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects);
-rg_result rg__place_views(const rg_graph *g, rg__placed_views *out);
-void rg__place_views_free(const rg_graph *g, rg__placed_views *views);
+/* Creates the images and buffers, allocates and binds them as planned,
+ * taking kept ones that match from reuse (NULL: none; place/reuse.h). */
+rg_result rg__place_memory(const rg_graph *g, rg__placed_objects *out, struct rg__reuse *reuse);
+/* Frees into reuse (NULL: everything retired). */
+void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects, struct rg__reuse *reuse);
+rg_result rg__place_views(const rg_graph *g, rg__placed_views *out, struct rg__reuse *reuse);
+void rg__place_views_free(const rg_graph *g, rg__placed_views *views, struct rg__reuse *reuse);
 /* A view of mip `mip`, layers base_layer..+layers of texture r's image.
  * what: the call making it, for the message. */
 rg_result rg__attachment_view(const rg_graph *g, const char *what, const rg__resource *r, VkImage image,

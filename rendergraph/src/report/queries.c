@@ -9,6 +9,7 @@
 #include "compile/stages.h"
 #include "base/device.h"
 #include "execute/stages.h"
+#include "place/reuse.h"
 #include "report/stages.h"
 
 #include <stddef.h>
@@ -392,6 +393,12 @@ rg_memory_totals rg_memory_get_totals(const rg_graph *graph)
         if (rg__placed_memory(graph, i).kind == RG_MEMORY_LAZY_FALLBACK)
             t.lazy_fallback += graph->placement->plan.items[i].size;
     t.lazy -= t.lazy_fallback;
+    t.objects_reused = graph->placement->objects.reused;
+    t.objects_created = graph->placement->objects.made;
+    const rg__reuse *k = graph->reuse;
+    for (uint32_t i = 0; k && i < k->memory_count; i++)
+        t.kept += k->memories[i].taken ? 0 : k->memories[i].m.size;
+    t.objects_released = k ? k->released : 0;
     return t;
 }
 

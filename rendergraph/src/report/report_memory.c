@@ -315,7 +315,9 @@ rg_result rg_memory_report_print(const rg_graph *graph, FILE *out)
     if (t->lazy_fallback)
         fprintf(out, "; lazy fallback %llu (%.2f MiB): lazy memory ran out", (unsigned long long)t->lazy_fallback,
                 mib(t->lazy_fallback));
-    fputc('\n', out);
+    fprintf(out, "\nobjects: %u reused from earlier placements, %u created, %u released at the last reset; kept for "
+            "later placements %llu bytes (%.2f MiB)\n", t->objects_reused, t->objects_created, t->objects_released,
+            (unsigned long long)t->kept, mib(t->kept));
     for (uint32_t i = 0; i < p->pool_count; i++)
         fprintf(out, "pool %u: memory type %u, %s, %llu bytes\n", i, p->pools[i].memory_type,
                 p->pools[i].optimal ? "optimal images" : "buffers", (unsigned long long)p->pools[i].size);
@@ -468,10 +470,12 @@ rg_result rg_memory_report_json(const rg_graph *graph, const char *path)
     const rg_memory_totals *t = &totals;
     fprintf(f,
             "\n  ],\n  \"totals\": {\"pooled\": %llu, \"unaliased\": %llu, \"padding\": %llu, \"lower_bound\": %llu, "
-            "\"lazy\": %llu, \"lazy_fallback\": %llu, \"dedicated\": %llu, \"pools\": %u}\n}\n",
+            "\"lazy\": %llu, \"lazy_fallback\": %llu, \"dedicated\": %llu, \"pools\": %u, \"objects_reused\": %u, "
+            "\"objects_created\": %u, \"objects_released\": %u, \"kept\": %llu}\n}\n",
             (unsigned long long)t->pooled, (unsigned long long)t->unaliased, (unsigned long long)t->padding,
             (unsigned long long)t->lower_bound, (unsigned long long)t->lazy, (unsigned long long)t->lazy_fallback,
-            (unsigned long long)t->dedicated, t->pools);
+            (unsigned long long)t->dedicated, t->pools, t->objects_reused, t->objects_created, t->objects_released,
+            (unsigned long long)t->kept);
     return rg__report_close(graph, "rg_memory_report_json", path, f);
 }
 

@@ -1,0 +1,34 @@
+/* The graph with its compile results, placement and execute state in one
+ * allocation, and the conductors' way to each part (graph.c,
+ * graph_place.c, graph_execute.c): the stages get const graphs, and the
+ * conductors hand each its own part to write. Not installed.
+ */
+#ifndef RG_GRAPH_BLOCK_H
+#define RG_GRAPH_BLOCK_H
+
+#include "compile/results.h"
+#include "execute/results.h"
+#include "model.h"
+#include "place/results.h"
+
+typedef struct graph_block {
+    rg_graph graph;                   /* first: freeing the graph frees the block */
+    rg__compiled compiled;
+    rg__placement placement;
+    rg__execution exec;
+} graph_block;
+
+static inline rg__compiled *rg__results_of(rg_graph *g) { return &((graph_block *)(void *)g)->compiled; }
+static inline rg__placement *rg__placement_of(rg_graph *g) { return &((graph_block *)(void *)g)->placement; }
+static inline rg__execution *rg__block_execution(rg_graph *g) { return &((graph_block *)(void *)g)->exec; }
+
+/* graph_place.c: the placement's Vulkan objects to the device's retirement
+ * list (device.c), or with `keep` to the kept objects for the next
+ * placement (place/reuse.h) where the graph may keep them. */
+void rg__placement_free(rg_graph *g, const char *what, bool keep);
+/* After a memory plan: the barriers with its alias scopes, and the state. */
+rg_result rg__placed(rg_graph *g, bool on_device);
+/* rg_place's stages on the graph's device, taking kept objects. */
+rg_result rg__place_stages(rg_graph *g);
+
+#endif
