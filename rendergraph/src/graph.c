@@ -27,7 +27,7 @@ rg__execution *rg__execution_of(rg_graph *g) { return rg__block_execution(g); }
 static void discard_from(rg_graph *g, rg__state state, const char *what)
 {
     if (state <= RG__COMPILED)
-        rg__placement_free(g, what, true);
+        rg__placement_free(g, what, RG__FREE_KEEP);
     if (state <= RG__DECLARED)
         rg__compiled_free(g);
     if (g->status->state != RG__FAILED && g->status->state > state)
@@ -70,6 +70,7 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out)
     g->compiled = &block->compiled;
     g->placement = &block->placement;
     g->exec = &block->exec;
+    g->retiring = &block->retiring;
     g->status = &g->status_store;
     g->alloc = alloc;
     rg__copy_name(g->name, desc->name, "graph");
@@ -144,7 +145,7 @@ static void destroy_taken(rg_graph *graph)
 {
     if (!graph)
         return;
-    rg__placement_free(graph, "rg_graph_destroy", false);
+    rg__placement_free(graph, "rg_graph_destroy", RG__FREE_RELEASE);
     rg__reuse_free(graph);
     rg__measure(graph, (rg__measure_event){.kind = RG__WHEN_DESTROY});
     rg__compiled_free(graph);
@@ -172,7 +173,7 @@ static void destroy_taken(rg_graph *graph)
  * keeps host memory alone, every call but rg_graph_destroy refused. */
 static void orphan(rg_graph *g)
 {
-    rg__placement_free(g, "rg_device_destroy", false);
+    rg__placement_free(g, "rg_device_destroy", RG__FREE_RELEASE);
     rg__measure(g, (rg__measure_event){.kind = RG__WHEN_DESTROY});
     unlink_from_device(g);
     g->dev = NULL;
@@ -213,7 +214,7 @@ static void reset_taken(rg_graph *graph)
         return;
     /* Placed memory belongs to the old resources. The compiled arrays stay:
      * an identical re-declaration reuses them (rg_compile). */
-    rg__placement_free(graph, "rg_graph_reset", true);
+    rg__placement_free(graph, "rg_graph_reset", RG__FREE_STASH);
     declaration_clear(graph);
 }
 
@@ -268,27 +269,26 @@ static void free_barriers(rg_graph *g) { rg__sync_free(g, &results(g)->sync); }
 static const struct {
     rg_result (*run)(rg_graph *g);
     void (*free)(rg_graph *g);
-    bool handles;                     /* its results carry the handle tag */
 } compile_stages[RG__COMPILE_STAGES] = {
-    {run_nodes, free_nodes, false},         /* spans contracted into nodes */
-    {run_edges, free_edges, false},         /* frontier -> hazard edges, rules inside a span */
-    {run_closure, free_closure, false},     /* happens-before rows */
-    {run_cull, free_cull, false},           /* what reaches nothing observable */
-    {run_reads, free_reads, false},         /* reads of what nothing wrote */
-    {run_order, free_order, false},         /* levels, an execution order */
-    {run_schedule, free_schedule, false},   /* the order with the lower memory peak */
-    {run_merge, free_merge, false},         /* rendering instances, local reads */
-    {run_fold, free_fold, false},           /* MSAA spans into their resolve targets */
-    {run_transient, free_transient, false}, /* attachments whose contents never leave an instance */
-    {run_lifetimes, free_lifetimes, false}, /* first and last use */
-    {run_queues, free_queues, false},       /* queues, batches, semaphore waits */
-    {run_history, free_history, false},     /* history pairs' targets */
-    {run_barriers, free_barriers, true},    /* sync2 barriers per queue, the waits' stages */
+    {run_nodes, free_nodes},         /* spans contracted into nodes */
+    {run_edges, free_edges},         /* frontier -> hazard edges, rules inside a span */
+    {run_closure, free_closure},     /* happens-before rows */
+    {run_cull, free_cull},           /* what reaches nothing observable */
+    {run_reads, free_reads},         /* reads of what nothing wrote */
+    {run_order, free_order},         /* levels, an execution order */
+    {run_schedule, free_schedule},   /* the order with the lower memory peak */
+    {run_merge, free_merge},         /* rendering instances, local reads */
+    {run_fold, free_fold},           /* MSAA spans into their resolve targets */
+    {run_transient, free_transient}, /* attachments whose contents never leave an instance */
+    {run_lifetimes, free_lifetimes}, /* first and last use */
+    {run_queues, free_queues},       /* queues, batches, semaphore waits */
+    {run_history, free_history},     /* history pairs' targets */
+    {run_barriers, free_barriers},    /* sync2 barriers per queue, the waits' stages */
 };
 
-static uint64_t stage_key(const rg_graph *g, uint32_t stage)
+static uint64_t stage_key(const rg_graph *g)
 {
-    uint64_t key = g->decl.hash ^ (compile_stages[stage].handles ? (uint64_t)g->decl.tag << 40 : 0);
+    uint64_t key = g->decl.hash;
     /* The measured queue policy's two ways are two compiles of one declaration. */
     if (rg__one_queue(g))
         key ^= 0x9e3779b97f4a7c15ull;
@@ -309,14 +309,22 @@ void rg__compiled_free(rg_graph *g) { compiled_free_from(g, 0); }
 static rg_result compile_run(rg_graph *g)
 {
     uint32_t i = 0;
-    while (i < RG__COMPILE_STAGES && results(g)->made_from[i] == stage_key(g, i))
+    while (i < RG__COMPILE_STAGES && results(g)->made_from[i] == stage_key(g))
         i++;
     compiled_free_from(g, i);
+    results(g)->compiles += i < RG__COMPILE_STAGES;
     for (; i < RG__COMPILE_STAGES; i++) {
         rg_result r = compile_stages[i].run(g);
         if (r != RG_SUCCESS)
             return r;
-        results(g)->made_from[i] = stage_key(g, i);
+        results(g)->made_from[i] = stage_key(g);
+        results(g)->sync_tag = g->decl.tag;
+    }
+    /* The same declaration after a reset: the same barriers, their public
+     * forms given the new handles. */
+    if (results(g)->sync_tag != g->decl.tag) {
+        rg__sync_retag(g, &results(g)->sync);
+        results(g)->sync_tag = g->decl.tag;
     }
     return RG_SUCCESS;
 }
@@ -362,7 +370,7 @@ static rg_result compile_taken(rg_graph *g)
  * barriers are compile's again). */
 static void unplace(rg_graph *g)
 {
-    rg__placement_free(g, "placement", false); /* nothing of it is kept either */
+    rg__placement_free(g, "placement", RG__FREE_RELEASE); /* nothing of it is kept either */
     discard_from(g, RG__COMPILED, "placement");
 }
 

@@ -1,7 +1,11 @@
 /* The placement's conductor (graph_block.h): rg_place's stages in order,
  * each handed its own part of the placement, and the placement's freeing,
  * into retirement or into the objects kept for the next placement
- * (place/reuse.h). graph.c calls it; it calls only the stages.
+ * (place/reuse.h). A reset stashes the placement instead: its objects are
+ * handed to the kept ones (so a different declaration takes what fits),
+ * and its arrays and execute state stay, so the same declaration,
+ * compiled alike, takes it back whole, making no Vulkan object and
+ * allocating no host memory. graph.c calls it; it calls only the stages.
  */
 #include "base/device.h"
 #include "compile/stages.h"
@@ -12,52 +16,100 @@
 
 /* Whether a placement on one queue may keep and take: kept objects are
  * ordered after the frames that used them by one barrier on that queue
- * (execute.c), so graphs on several queues neither keep nor take. */
+ * (execute.c), so graphs on several queues neither keep nor take, nor
+ * graphs whose pools are the application's (its allocator owns them). */
 static bool reusable(const rg_graph *g)
 {
-    return g->dev && !g->no_reuse && g->compiled->queues.queues_used == 1u << RG_QUEUE_GRAPHICS;
+    return g->dev && !g->no_reuse && !g->pool_memory.alloc &&
+           g->compiled->queues.queues_used == 1u << RG_QUEUE_GRAPHICS;
 }
 
-void rg__placement_free(rg_graph *g, const char *what, bool keep)
+/* The arrays and execute state of a placement, its objects retired unless
+ * they were handed over, into the open retire group. */
+static void free_parts(rg_graph *g)
+{
+    rg__placement *pl = rg__placement_of(g);
+    rg__execution_free(g, rg__block_execution(g));
+    rg__place_timings_free(g, &pl->timings);
+    rg__place_queues_free(g, pl->semaphores);
+    rg__place_views_free(g, &pl->views);
+    rg__place_memory_free(g, &pl->objects);
+    rg__memory_plan_free(g, &pl->plan);
+    rg__sync_free(g, &pl->sync);
+    *pl = (rg__placement){0};
+}
+
+/* Closes the retire group; with something kept, the frames recorded so
+ * far still owe their retire point (what is kept may be in use by them). */
+static void end_retiring(rg_graph *g, const char *what, bool kept)
+{
+    uint32_t unretired = g->unretired;
+    rg__retire_end(g, what);
+    if (kept)
+        g->unretired = unretired;
+    rg__printed_forget(g->printed); /* a new placement's failures print again */
+}
+
+/* A stashed placement's parts freed: its objects are with the kept ones,
+ * whose timeline says when its frames are done. */
+static void unstash(rg_graph *g, const char *what)
+{
+    const rg__reuse *k = g->reuse;
+    rg__retire_point point = {.on_device = true};
+    point.semaphores[RG_QUEUE_GRAPHICS] = k->semaphore;
+    point.values[RG_QUEUE_GRAPHICS] = k->submitted;
+    rg__retire_begin(g, &point);
+    free_parts(g);
+    end_retiring(g, what, true);
+}
+
+/* Into the kept ones: the placement's objects, its graphics timeline with
+ * the values its frames reached. */
+static void keep(rg_graph *g, rg__reuse *k)
 {
     rg__placement *pl = rg__placement_of(g);
     rg__execution *x = rg__block_execution(g);
-    rg__retire_point timelines = {.on_device = pl->on_device};
+    rg__reuse_age(g, k);
+    k->placed_hash = g->decl.hash;
+    k->generation++;
+    if (k->semaphore)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_SEMAPHORE, .u.semaphore = k->semaphore});
+    k->semaphore = pl->semaphores[RG_QUEUE_GRAPHICS];
+    k->timeline = x->frame.timeline[RG_QUEUE_GRAPHICS];
+    k->submitted = x->submitted[RG_QUEUE_GRAPHICS];
+    pl->semaphores[RG_QUEUE_GRAPHICS] = VK_NULL_HANDLE;
+    rg__place_views_hand_over(g, &pl->views, k);
+    rg__place_memory_hand_over(g, &pl->objects, k);
+}
+
+void rg__placement_free(rg_graph *g, const char *what, rg__free_mode mode)
+{
+    rg__placement *pl = rg__placement_of(g);
+    if (pl->stashed && mode != RG__FREE_RELEASE)
+        return; /* stays for the next placement */
+    if (pl->stashed)
+        unstash(g, what);
+    rg__execution *x = rg__block_execution(g);
+    rg__retire_point point = {.on_device = pl->on_device};
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        timelines.semaphores[q] = pl->semaphores[q];
-        timelines.values[q] = x->submitted[q];
+        point.semaphores[q] = pl->semaphores[q];
+        point.values[q] = x->submitted[q];
     }
-    rg__retire_begin(g, &timelines);
-    rg__reuse *k = keep && pl->on_device && reusable(g) ? rg__reuse_of(g) : NULL;
-    if (k) {
-        rg__reuse_age(g, k);
-        k->placed_hash = g->decl.hash;
-        k->generation++;
-        /* The timeline goes on where its frames left it. */
-        if (k->semaphore)
-            rg__retire(g, (rg__retired){.kind = RG__RETIRED_SEMAPHORE, .u.semaphore = k->semaphore});
-        k->semaphore = pl->semaphores[RG_QUEUE_GRAPHICS];
-        k->timeline = x->frame.timeline[RG_QUEUE_GRAPHICS];
-        k->submitted = x->submitted[RG_QUEUE_GRAPHICS];
-        pl->semaphores[RG_QUEUE_GRAPHICS] = VK_NULL_HANDLE;
-    } else if (!keep || pl->on_device) {
+    rg__retire_begin(g, &point);
+    rg__reuse *k = mode != RG__FREE_RELEASE && pl->on_device && reusable(g) ? rg__reuse_of(g) : NULL;
+    if (k)
+        keep(g, k);
+    else if (mode == RG__FREE_RELEASE || pl->on_device)
         rg__reuse_release(g, g->reuse);
+    if (k && mode == RG__FREE_STASH) {
+        pl->stashed = true;
+        pl->stash_hash = g->decl.hash;
+        pl->stash_compiles = g->compiled->compiles;
+        pl->synced = pl->on_device = false; /* queries and execute see no placement */
+    } else {
+        free_parts(g);
     }
-    rg__execution_free(g, x);
-    rg__place_timings_free(g, &pl->timings);
-    rg__place_queues_free(g, pl->semaphores);
-    rg__place_views_free(g, &pl->views, k);
-    rg__place_memory_free(g, &pl->objects, k);
-    rg__memory_plan_free(g, &pl->plan);
-    rg__sync_free(g, &pl->sync);
-    pl->synced = false;
-    pl->on_device = false;
-    pl->waits_for_kept = false;
-    uint32_t unretired = g->unretired;
-    rg__retire_end(g, what);
-    if (k) /* what is kept may still be in use by those frames */
-        g->unretired = unretired;
-    rg__printed_forget(g->printed); /* a new placement's failures print again */
+    end_retiring(g, what, k != NULL);
 }
 
 rg_result rg__placed(rg_graph *g, bool on_device)
@@ -76,6 +128,31 @@ rg_result rg__placed(rg_graph *g, bool on_device)
     pl->on_device = on_device;
     g->status->state = RG__PLACED;
     return RG_SUCCESS;
+}
+
+/* The stashed placement taken back whole: the same declaration, compiled
+ * without running a stage since. Its barriers' public forms get the new
+ * handles; its execute state goes on (history pairs keep their contents). */
+static bool take_back(rg_graph *g)
+{
+    rg__placement *pl = rg__placement_of(g);
+    rg__reuse *k = g->reuse;
+    if (!pl->stashed || pl->stash_hash != g->decl.hash || pl->stash_compiles != g->compiled->compiles || !k ||
+        !reusable(g))
+        return false;
+    uint32_t objects = rg__reuse_take_back(k);
+    pl->semaphores[RG_QUEUE_GRAPHICS] = k->semaphore;
+    k->semaphore = VK_NULL_HANDLE;
+    rg__placed_objects *o = &pl->objects;
+    o->handed = pl->views.handed = false;
+    o->reused = objects;
+    o->made = o->memory_made = 0;
+    pl->views.reused = pl->views.made_count;
+    rg__sync_retag(g, &pl->sync);
+    pl->stashed = pl->waits_for_kept = false;
+    pl->synced = pl->on_device = true;
+    g->status->state = RG__PLACED;
+    return true;
 }
 
 /* The kept graphics timeline, taken with the values it reached. */
@@ -101,6 +178,10 @@ static bool same_as_kept(const rg_graph *g, const rg__reuse *k)
 
 rg_result rg__place_stages(rg_graph *g)
 {
+    if (take_back(g))
+        return RG_SUCCESS;
+    if (rg__placement_of(g)->stashed)
+        unstash(g, "rg_place");
     rg_result r = rg__place_support(g);     /* formats, usages, blits, resolves on this device */
     if (r != RG_SUCCESS)
         return r;

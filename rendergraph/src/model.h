@@ -229,9 +229,9 @@ struct rg_graph {
      * them, so a placement freed meanwhile is held (device.c). */
     uint32_t unretired;
     bool retire_warned;               /* the log said so once */
-    /* The group placement_free fills (device.c); NULL: objects are
-     * destroyed at once. */
-    struct rg__retired_group *retiring;
+    /* The group placement_free fills (device.c), written through a const
+     * graph as status is: it points at retiring_store. */
+    struct rg__retiring *retiring;
     /* A measured-policy switch's groups, kept off the device's list until
      * the next execute or destroy (rg__retire_release): the plan it spent
      * stays valid until then, its semaphores included. */

@@ -311,24 +311,6 @@ rg_result rg_device_create(const rg_device_desc *desc, rg_device **out)
 
 /* ------------------------------------------------------------ retirement */
 
-/* A freed placement's objects and what must signal before they are
- * destroyed: the graph's own timelines (values its last rg_submit
- * signalled) and the application's retire point. */
-typedef struct rg__retired_group {
-    struct rg__retired_group *next;
-    VkSemaphore semaphores[RG_QUEUE_COUNT + 1]; /* the graph's, then the application's */
-    uint64_t values[RG_QUEUE_COUNT + 1];
-    VkFence fence;
-    /* The graph recorded frames that nothing it knows of signals after
-     * (rg_execute without rg_submit or a retire point): only
-     * rg_device_destroy, after the application waited for the device,
-     * may destroy these. */
-    bool held;
-    bool done;                        /* rg__device_collect: to be released now */
-    rg_pool_memory pool_memory;       /* the graph's, for RG__RETIRED_APP_POOL */
-    rg__retired *objects;
-    uint32_t count, cap;
-} rg__retired_group;
 
 static void destroy_object(rg_device *d, const rg_pool_memory *pools, const rg__retired *o)
 {
@@ -445,41 +427,54 @@ uint32_t rg_device_collect(rg_device *device)
 
 void rg__retire_begin(rg_graph *g, const rg__retire_point *timelines)
 {
-    g->retiring = NULL;
+    rg__retired_group *point = &g->retiring->point;
+    g->retiring->group = NULL;
+    g->retiring->open = false;
     rg_device *d = g->dev;
     /* A placement that never reached the device (offline, or undone by a
      * failure) has nothing the GPU could be using. */
     if (!d || !timelines->on_device)
         return;
-    rg__retired_group point = {.fence = g->retire_fence, .pool_memory = g->pool_memory};
+    *point = (rg__retired_group){.fence = g->retire_fence, .pool_memory = g->pool_memory};
     bool any = g->retire_fence != VK_NULL_HANDLE;
     for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++)
         if (timelines->semaphores[q] && timelines->values[q]) {
-            point.semaphores[q] = timelines->semaphores[q];
-            point.values[q] = timelines->values[q];
+            point->semaphores[q] = timelines->semaphores[q];
+            point->values[q] = timelines->values[q];
             any = true;
         }
     if (g->retire_timeline) {
-        point.semaphores[RG_QUEUE_COUNT] = g->retire_timeline;
-        point.values[RG_QUEUE_COUNT] = g->retire_value;
+        point->semaphores[RG_QUEUE_COUNT] = g->retire_timeline;
+        point->values[RG_QUEUE_COUNT] = g->retire_value;
         any = true;
     }
-    point.held = g->unretired > 0;
-    if (!any && !point.held)
-        return;
-    rg__retired_group *grp = d->alloc.alloc(d->alloc.user, sizeof *grp);
-    if (!grp) {
+    point->held = g->unretired > 0;
+    g->retiring->open = any || point->held;
+}
+
+/* The open point's group, made on its first object (a freed placement
+ * that retires nothing allocates nothing); NULL when none is open or out
+ * of host memory. */
+static rg__retired_group *open_group(const rg_graph *g)
+{
+    rg__retiring *r = g->retiring;
+    rg_device *d = g->dev;
+    if (!r->open || r->group)
+        return r->group;
+    r->group = d->alloc.alloc(d->alloc.user, sizeof *r->group);
+    if (!r->group) {
+        r->open = false;
         device_log(d->log, d->log_user, RG_LOG_ERROR, "retiring a placement: out of host memory; its objects "
                    "are destroyed at once, which frames in flight may still use");
-        return;
+        return NULL;
     }
-    *grp = point;
-    g->retiring = grp;
+    *r->group = r->point;
+    return r->group;
 }
 
 void rg__retire(const rg_graph *g, rg__retired object)
 {
-    rg__retired_group *grp = g->retiring;
+    rg__retired_group *grp = open_group(g);
     rg_device *d = g->dev;
     if (grp && grp->count == grp->cap) {
         uint32_t cap = grp->cap ? grp->cap * 2 : 16;
@@ -511,8 +506,9 @@ static void warn_held(rg_graph *g, uint32_t objects, const char *what)
 
 void rg__retire_end(rg_graph *g, const char *what)
 {
-    rg__retired_group *grp = g->retiring;
-    g->retiring = NULL;
+    rg__retired_group *grp = g->retiring->group;
+    g->retiring->group = NULL;
+    g->retiring->open = false;
     if (!g->dev)
         return;
     if (grp && grp->count) {

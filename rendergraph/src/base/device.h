@@ -148,6 +148,33 @@ typedef struct rg__retire_point {
     uint64_t values[RG_QUEUE_COUNT];
 } rg__retire_point;
 
+/* A freed placement's objects and what must signal before they are
+ * destroyed: the graph's own timelines (values its last rg_submit
+ * signalled) and the application's retire point. */
+typedef struct rg__retired_group {
+    struct rg__retired_group *next;
+    VkSemaphore semaphores[RG_QUEUE_COUNT + 1]; /* the graph's, then the application's */
+    uint64_t values[RG_QUEUE_COUNT + 1];
+    VkFence fence;
+    /* The graph recorded frames that nothing it knows of signals after
+     * (rg_execute without rg_submit or a retire point): only
+     * rg_device_destroy, after the application waited for the device,
+     * may destroy these. */
+    bool held;
+    bool done;                        /* rg__device_collect: to be released now */
+    rg_pool_memory pool_memory;       /* the graph's, for RG__RETIRED_APP_POOL */
+    rg__retired *objects;
+    uint32_t count, cap;
+} rg__retired_group;
+
+/* The group a freed placement fills: its point, opened by
+ * rg__retire_begin, and the group made on the first object retired. */
+typedef struct rg__retiring {
+    rg__retired_group point;
+    bool open;
+    rg__retired_group *group;
+} rg__retiring;
+
 /* Opens g's group for what placement_free hands over: its point is the
  * graph's timelines (timelines) and the application's retire point; it
  * is held until rg_device_destroy when frames were recorded after both

@@ -341,6 +341,22 @@ void rg__sync_free(const rg_graph *g, rg__sync *s)
     *s = (rg__sync){0};
 }
 
+void rg__sync_retag(const rg_graph *g, rg__sync *s)
+{
+    /* The writer's own arrays, made by rg__compile_barriers below. */
+    rg_command *order = (rg_command *)(uintptr_t)s->order_handles;
+    rg_barrier_info *infos = (rg_barrier_info *)(uintptr_t)s->infos;
+    for (uint32_t p = 0; order && p < rg__order_count(g); p++)
+        order[p].id = rg__make_id(g, (order[p].id & RG__INDEX_MASK) - 1);
+    for (uint32_t i = 0; infos && i < s->barrier_count; i++) {
+        rg_barrier_info *b = &infos[i];
+        uint32_t *ids[] = {&b->before.id, &b->texture.id, &b->buffer.id};
+        for (uint32_t k = 0; k < 3; k++)
+            if (*ids[k])
+                *ids[k] = rg__make_id(g, (*ids[k] & RG__INDEX_MASK) - 1);
+    }
+}
+
 /* The execution order as public handles (they carry the tag). */
 static rg_command *order_handles(const rg_graph *g)
 {

@@ -273,9 +273,10 @@ typedef struct rg__sync {
 
 typedef struct rg__compiled {
     /* Per stage (graph.c's list): the key its result was made from (the
-     * declaration's hash, with the handle tag where the result carries
-     * handles); 0: not made. */
+     * declaration's hash); 0: not made. */
     uint64_t made_from[RG__COMPILE_STAGES];
+    uint32_t sync_tag;                /* the handle tag sync's public forms carry */
+    uint64_t compiles;                /* compiles that ran a stage (graph.c) */
     rg__nodes nodes;
     rg__edges edges;
     rg__closure closure;

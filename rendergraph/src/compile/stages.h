@@ -113,6 +113,9 @@ void rg__history_free(const rg_graph *g, rg__history_targets *h);
  * what its first use waits for besides the frame before (NULL: nothing
  * shares memory). Compile runs it with NULL, placement with its plan's. */
 rg_result rg__compile_barriers(const rg_graph *g, const rg__alias_scope *alias, rg__sync *out);
+/* The same barriers after a reset re-declared the graph alike: their
+ * public forms given the declaration's new handle tag, in place. */
+void rg__sync_retag(const rg_graph *g, rg__sync *s);
 void rg__sync_free(const rg_graph *g, rg__sync *s);
 /* Merging's rules (compile_merge_rules.c): whether span s may join the
  * instance of spans[0..count), else false with the reason (a merge note's

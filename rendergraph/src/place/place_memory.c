@@ -70,7 +70,6 @@ static void free_object(const rg_graph *g, rg__reuse *k, uint32_t ri, const rg__
         kept.key = rg__object_key(g, ri);
         kept.name = rg__reuse_name_hash(g->decl.resources[ri].name);
         kept.resource = ri;
-        kept.generation = k->generation;
         if (rg__keep_object(g, k, &kept))
             return;
     }
@@ -82,9 +81,11 @@ static void free_object(const rg_graph *g, rg__reuse *k, uint32_t ri, const rg__
         rg__retire(g, (rg__retired){.kind = RG__RETIRED_BUFFER, .u.buffer = o->buffer});
 }
 
-void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects, rg__reuse *k)
+void rg__place_memory_hand_over(const rg_graph *g, rg__placed_objects *objects, rg__reuse *k)
 {
-    for (uint32_t i = 0; objects->of && g->dev && i < g->decl.resource_count; i++) {
+    if (objects->handed)
+        return;
+    for (uint32_t i = 0; objects->of && g->dev && i < objects->resource_count; i++) {
         const rg__object *o = &objects->of[i];
         if (o->image || o->buffer)
             free_object(g, k, i, o, g->placement->plan.items[i].kind);
@@ -95,6 +96,12 @@ void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects, rg__r
     for (uint32_t i = 0; i < objects->app_pool_count; i++)
         rg__retire(g, (rg__retired){.kind = RG__RETIRED_APP_POOL, .u.memory = objects->app_pools[i],
                                     .offset = objects->app_offsets[i]});
+    objects->handed = true;
+}
+
+void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects)
+{
+    rg__place_memory_hand_over(g, objects, NULL);
     RG__FREE_ALL(g, objects->of, objects->memory, objects->app_pools, objects->app_offsets);
     *objects = (rg__placed_objects){0};
 }
@@ -392,7 +399,8 @@ rg_result rg__place_memory(const rg_graph *g, rg__placed_objects *out, rg__reuse
 {
     objects_draft d = {.reuse = reuse};
     rg_result res = place_all(g, &d);
-    *out = (rg__placed_objects){d.of, d.memory, d.memory_count, d.reused, d.made, d.memory_reused,
-                                d.memory_made, d.app_pools, d.app_offsets, d.app_pool_count};
+    *out = (rg__placed_objects){d.of, g->decl.resource_count, d.memory, d.memory_count, d.reused, d.made,
+                                d.memory_reused, d.memory_made, false, d.app_pools, d.app_offsets,
+                                d.app_pool_count};
     return res;
 }

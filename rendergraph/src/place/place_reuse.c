@@ -72,6 +72,7 @@ bool rg__keep_object(const rg_graph *g, rg__reuse *k, const rg__kept_object *o)
         return false;
     k->objects[k->object_count] = *o;
     k->objects[k->object_count].taken = false;
+    k->objects[k->object_count].generation = k->generation;
     k->objects[k->object_count++].age = 0;
     return true;
 }
@@ -80,7 +81,7 @@ bool rg__keep_memory(const rg_graph *g, rg__reuse *k, const rg__allocation *m)
 {
     if (!rg__grow(g, (void **)&k->memories, &k->memory_cap, k->memory_count + 1, sizeof *k->memories))
         return false;
-    k->memories[k->memory_count++] = (rg__kept_memory){.m = *m};
+    k->memories[k->memory_count++] = (rg__kept_memory){.m = *m, .generation = k->generation};
     return true;
 }
 
@@ -90,6 +91,7 @@ bool rg__keep_view(const rg_graph *g, rg__reuse *k, const rg__kept_view *v)
         return false;
     k->views[k->view_count] = *v;
     k->views[k->view_count].taken = false;
+    k->views[k->view_count].generation = k->generation;
     k->views[k->view_count++].age = 0;
     return true;
 }
@@ -287,3 +289,17 @@ bool rg__reuse_take_view(rg__reuse *k, VkImage image, uint32_t mip, uint32_t bas
     return false;
 }
 
+
+uint32_t rg__reuse_take_back(rg__reuse *k)
+{
+    uint32_t objects = 0;
+    for (uint32_t i = 0; i < k->object_count; i++)
+        if (!k->objects[i].taken && k->objects[i].generation == k->generation)
+            k->objects[i].taken = true, objects++;
+    for (uint32_t i = 0; i < k->memory_count; i++)
+        k->memories[i].taken = k->memories[i].taken || k->memories[i].generation == k->generation;
+    for (uint32_t i = 0; i < k->view_count; i++)
+        k->views[i].taken = k->views[i].taken || k->views[i].generation == k->generation;
+    k->taken = k->exact = objects;
+    return objects;
+}

@@ -241,11 +241,16 @@ static void free_view(const rg_graph *g, rg__reuse *k, const rg__kept_view *v)
         rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = v->view});
 }
 
-void rg__place_views_free(const rg_graph *g, rg__placed_views *views, rg__reuse *k)
+void rg__place_views_hand_over(const rg_graph *g, rg__placed_views *views, rg__reuse *k)
 {
-    VkDevice dev = g->dev ? g->dev->device : VK_NULL_HANDLE;
-    for (uint32_t i = 0; i < views->made_count && dev; i++)
+    for (uint32_t i = 0; !views->handed && i < views->made_count && g->dev; i++)
         free_view(g, k, &views->made[i]);
+    views->handed = true;
+}
+
+void rg__place_views_free(const rg_graph *g, rg__placed_views *views)
+{
+    rg__place_views_hand_over(g, views, NULL);
     RG__FREE_ALL(g, views->spans, views->import_slots, views->history, views->made);
     *views = (rg__placed_views){0};
 }

@@ -97,6 +97,7 @@ typedef struct rg__placed_views {
      * and how many were taken. */
     const struct rg__kept_view *made;
     uint32_t made_count, reused;
+    bool handed;                      /* as rg__placed_objects' */
     /* Merged instances' per-span state (VK_KHR_dynamic_rendering_local_read). */
     PFN_vkCmdSetRenderingAttachmentLocationsKHR set_locations;
     PFN_vkCmdSetRenderingInputAttachmentIndicesKHR set_input_indices;
@@ -167,9 +168,13 @@ typedef struct rg__allocation {
  * and how many it made. */
 typedef struct rg__placed_objects {
     const rg__object *of;             /* per resource (created ones) */
-    const rg__allocation *memory;  /* pools, lazy and dedicated allocations */
+    uint32_t resource_count;          /* of's, as it was made */
+    const rg__allocation *memory;     /* pools, lazy and dedicated allocations */
     uint32_t memory_count;
     uint32_t reused, made, memory_reused, memory_made;
+    /* The objects went to the kept ones or to retirement (a placement
+     * stashed by a reset: graph_place.c); the arrays stay. */
+    bool handed;
     /* Pools from rg_graph_desc.pool_memory: where each one starts (its
      * memory is not in the list above, which the graph frees itself). */
     const VkDeviceMemory *app_pools;
@@ -190,6 +195,11 @@ typedef struct rg__placement {
     /* graph_place.c: it took objects earlier frames used for another
      * placement; its first frame waits for those frames (execute.c). */
     bool waits_for_kept;
+    /* graph_place.c: set aside by rg_graph_reset, its objects handed to the
+     * kept ones, its arrays and execute state whole: the same declaration
+     * compiled alike (stash_hash, stash_compiles) takes it back as it was. */
+    bool stashed;
+    uint64_t stash_hash, stash_compiles;
     /* place_queues.c: a timeline semaphore per queue the graph uses. */
     VkSemaphore semaphores[RG_QUEUE_COUNT];
     rg__timings timings;              /* place_timings.c; zero when timings are off */

@@ -36,6 +36,7 @@ typedef struct rg__kept_memory {
     bool taken;                       /* by the placement being made */
     uint32_t age;                     /* placements that did not take it */
     uint32_t score;                   /* its objects the placement being made could take */
+    uint64_t generation;              /* of the keep that kept it (rg__reuse.generation) */
 } rg__kept_memory;
 
 typedef struct rg__kept_object {
@@ -48,7 +49,7 @@ typedef struct rg__kept_object {
     rg_memory_kind kind;              /* POOLED, LAZY or DEDICATED */
     uint32_t fallback_type;           /* rg__object's */
     uint32_t resource;                /* its resource's index in the placement it was kept from */
-    uint64_t generation;              /* that placement's (rg__reuse.generation) */
+    uint64_t generation;              /* of the keep that kept it (rg__reuse.generation) */
     bool taken;
     uint32_t age;
 } rg__kept_object;
@@ -59,6 +60,7 @@ typedef struct rg__kept_view {
     VkImageView view;
     bool taken;
     uint32_t age;
+    uint64_t generation;
 } rg__kept_view;
 
 typedef struct rg__reuse {
@@ -105,6 +107,9 @@ rg__allocation rg__reuse_take_pool(rg__reuse *k, uint32_t memory_type, bool opti
 const rg__kept_object *rg__reuse_take_object(const rg_graph *g, rg__reuse *k, uint32_t ri, rg_memory_kind kind,
                                             VkDeviceMemory memory, VkDeviceSize offset);
 uint64_t rg__reuse_name_hash(const char *name);
+/* Everything the newest keep kept, taken back whole by the placement it
+ * came from (a stash restored: graph_place.c); the objects' count. */
+uint32_t rg__reuse_take_back(rg__reuse *k);
 bool rg__reuse_take_view(rg__reuse *k, VkImage image, uint32_t mip, uint32_t base_layer, uint32_t layers,
                          VkImageView *out);
 

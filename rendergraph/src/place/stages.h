@@ -57,10 +57,13 @@ void rg__place_requirements(const rg_graph *g, rg__mem_requirements *reqs);
 /* Creates the images and buffers, allocates and binds them as planned,
  * taking kept ones that match from reuse (NULL: none; place/reuse.h). */
 rg_result rg__place_memory(const rg_graph *g, rg__placed_objects *out, struct rg__reuse *reuse);
-/* Frees into reuse (NULL: everything retired). */
-void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects, struct rg__reuse *reuse);
+/* The Vulkan objects into reuse (NULL: retired), once; the arrays stay. */
+void rg__place_memory_hand_over(const rg_graph *g, rg__placed_objects *objects, struct rg__reuse *reuse);
+/* The arrays, and the objects retired unless handed over. */
+void rg__place_memory_free(const rg_graph *g, rg__placed_objects *objects);
 rg_result rg__place_views(const rg_graph *g, rg__placed_views *out, struct rg__reuse *reuse);
-void rg__place_views_free(const rg_graph *g, rg__placed_views *views, struct rg__reuse *reuse);
+void rg__place_views_hand_over(const rg_graph *g, rg__placed_views *views, struct rg__reuse *reuse);
+void rg__place_views_free(const rg_graph *g, rg__placed_views *views);
 /* A view of mip `mip`, layers base_layer..+layers of texture r's image.
  * what: the call making it, for the message. */
 rg_result rg__attachment_view(const rg_graph *g, const char *what, const rg__resource *r, VkImage image,
