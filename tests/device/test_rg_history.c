@@ -166,6 +166,14 @@ DEVICE_TEST(rg_history, each_frame_reads_the_frame_before)
     expect_frames(readback, 8, 4, 7);
     cr_expect_eq(f.frames, 7);
 
+    /* Re-declared alike (rg_graph_reset): the placement is taken back
+     * whole, and the history goes on. */
+    rg_graph_reset(f.graph);
+    declare_feedback(&f, 8, 4, readback);
+    test_run(f.graph, 1);
+    expect_frames(readback, 8, 4, 8);
+    cr_expect(f.valid[7], "the history goes on across a re-declaration alike");
+
     /* Resized: a new declaration, new images, cleared again. */
     rg_graph_reset(f.graph);
     f.frames = 0;

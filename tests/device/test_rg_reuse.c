@@ -1,4 +1,4 @@
-/* Re-declaring (rendergraph.h "Re-declaring"): a graph reset and declared
+/* Re-declaring (rendergraph.h, rg_graph_reset): a graph reset and declared
  * again every frame keeps its placement's Vulkan objects for the next
  * placement. Declared alike, a frame creates and destroys nothing; with a
  * pass toggled, only that pass's resources are made, and only until both
@@ -8,6 +8,7 @@
  * synchronization validation, also with frames in flight across the
  * re-declarations. Objects are counted through the device's function
  * table (rg_spy.h). */
+#include "counting_allocator.h"
 #include "device_fixture.h"
 #include "rg_spy.h"
 #include "rg_support.h"
@@ -115,6 +116,32 @@ DEVICE_TEST(rg_reuse, declared_alike_creates_nothing)
     rg_graph_destroy(g);
     cr_expect_eq(live, 0, "%d objects left", live);
     rg_device_destroy(dev);
+    eng_buffer_destroy(readback);
+}
+
+/* Declared alike, the placement is taken back whole: no host memory is
+ * allocated either (counted through the device's rg_allocator), and the
+ * graph frees all it allocated. */
+DEVICE_TEST(rg_reuse, declared_alike_allocates_no_host_memory)
+{
+    counting c = {0};
+    static rg_allocator host;
+    host = (rg_allocator){count_alloc, count_realloc, count_free, &c};
+    rg_device_desc d = test_spy_desc(test_object_spies(count), false);
+    d.allocator = &host;
+    rg_device *dev = test_spy_device(&d);
+    rg_graph *g = NULL;
+    cr_assert_eq(rg_graph_create(&(rg_graph_desc){.name = "reuse", .device = dev}, &g), RG_SUCCESS);
+    eng_buffer *readback = test_host_buffer((VkDeviceSize)2 * W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    frame(g, W, true, readback);
+    frame(g, W, true, readback);
+    uint32_t before = c.calls;
+    for (int i = 0; i < 4; i++)
+        frame(g, W, true, readback);
+    cr_expect_eq(c.calls - before, 0, "4 frames declared alike made %u host allocations", c.calls - before);
+    rg_graph_destroy(g);
+    rg_device_destroy(dev);
+    cr_expect_eq(c.live, 0, "%u host blocks leaked", c.live);
     eng_buffer_destroy(readback);
 }
 

@@ -225,11 +225,10 @@ const char *rg_graph_error_message(const rg_graph *graph);
 
 /* ===== 3. Device ===== */
 
-/* The application's Vulkan device as graphs use it: its handles, functions
- * (loaded once through its vkGetInstanceProcAddr), queues and what it
- * enabled. The library never creates an instance, device, command pool or
- * fence, and submits only in rg_submit. Many graphs may share one device,
- * which must outlive them. See docs/getting-started.md. */
+/* The application's Vulkan device as graphs use it: its handles, functions (loaded once through its
+ * vkGetInstanceProcAddr), queues and what it enabled. The library never creates an instance, device, command
+ * pool or fence, and submits only in rg_submit. Many graphs may share one device, which must outlive them.
+ * See docs/getting-started.md. */
 typedef struct rg_device rg_device;
 
 /* The queues a graph runs on (see "Queues"). */
@@ -306,12 +305,10 @@ typedef struct rg_allocator {
 
 typedef enum rg_log_level { RG_LOG_ERROR = 0, RG_LOG_WARNING, RG_LOG_INFO } rg_log_level;
 
-/* Receives the library's messages (object: "graph 'frame'", "device"):
- * errors (every failing call's), warnings (what the graph did to stay safe
- * from a mistake) and INFO notices (what compile and measurement decided).
- * NULL in both descs: errors and warnings on stderr, each distinct line
- * once per placement. May be called from threads recording chunks
- * (docs/diagnostics.md#the-log). */
+/* Receives the library's messages (object: "graph 'frame'", "device"): errors (every failing call's),
+ * warnings (what the graph did to stay safe from a mistake) and INFO notices (what compile and measurement
+ * decided). NULL in both descs: errors and warnings on stderr, each distinct line once per placement. May be
+ * called from threads recording chunks (docs/diagnostics.md#the-log). */
 typedef void (*rg_log_fn)(void *user, rg_log_level level, const char *object, const char *message);
 
 typedef struct rg_device_desc {
@@ -402,12 +399,10 @@ typedef enum rg_merge {
  * AUTO where the device offers it; ON also fails compile where it does not. */
 typedef enum rg_fold { RG_FOLD_AUTO = 0, RG_FOLD_ON, RG_FOLD_OFF } rg_fold;
 
-/* The pools' device memory from the application's allocator (docs/memory.md):
- * alloc gives size bytes of memory_type at an offset that is a multiple of
- * alignment, or the VkResult the graph reports; the bytes are the graph's
- * until free, at the next placement or the graph's destruction. Keep other
- * resources bufferImageGranularity apart. Lazy and dedicated allocations
- * are the graph's own. */
+/* The pools' device memory from the application's allocator (docs/memory.md): alloc gives size bytes of
+ * memory_type at an offset that is a multiple of alignment, or the VkResult the graph reports; the bytes are
+ * the graph's until free, at the next placement or the graph's destruction. Keep other resources
+ * bufferImageGranularity apart. Lazy and dedicated allocations are the graph's own. */
 typedef struct rg_pool_memory {
     VkResult (*alloc)(void *user, uint32_t memory_type, VkDeviceSize size, VkDeviceSize alignment,
                       VkDeviceMemory *memory, VkDeviceSize *offset);
@@ -444,8 +439,8 @@ typedef struct rg_graph_desc {
     /* true: rg_record_view and the others hand out any resource (tools);
      * false: only what the command declared ("Declared only"). */
     bool lenient_record_access;
-    /* Re-declaring ("Re-declaring"): true frees each placement for good; false keeps its objects for the next
-     * placement, giving back those unused for reuse_age placements in a row (0: 2). */
+    /* Re-declaring (rg_graph_reset): true frees each placement at a reset; false keeps its objects for the next
+     * placement, retiring those unused by reuse_age placements in a row (0: 2). */
     bool no_reuse;
     uint32_t reuse_age;
 } rg_graph_desc;
@@ -458,9 +453,12 @@ rg_result rg_graph_create(const rg_graph_desc *desc, rg_graph **out);
  * NULL: no-op. While another thread is in it nothing is freed ("Threads").
  * A later call on it is RG_ERROR_INVALID_HANDLE, never read (docs/lifetimes.md). */
 void rg_graph_destroy(rg_graph *graph);
-/* Starts a new declaration: every handle is stale, the placement freed as by
- * rg_graph_destroy, the kept error cleared. RG_ERROR_BUSY ("Threads"),
- * RG_ERROR_INVALID_ARGUMENT for NULL. */
+/* Starts a new declaration: every handle is stale, the kept error cleared. RG_ERROR_BUSY ("Threads"),
+ * RG_ERROR_INVALID_ARGUMENT for NULL. Re-declaring (docs/memory.md#re-declaring): the placement is kept, not
+ * freed. The same declaration, compiled again, takes it back whole (no Vulkan object made, no host memory
+ * allocated, history pairs going on); another takes its images, buffers, views and memory where create info and
+ * pool layout match, its first frame waiting for the frames before. What stays unused is retired after reuse_age
+ * placements; graphs on several queues, with pool_memory or no_reuse, free it as rg_graph_destroy does. */
 rg_result rg_graph_reset(rg_graph *graph);
 
 /* ===== 5. Resources ===== */
@@ -473,12 +471,11 @@ rg_result rg_graph_reset(rg_graph *graph);
  * their contents and may change object every frame through a per-frame setter, checked against the
  * declaration (that it outlives its frames is the application's duty). */
 
-/* Whether a created texture gets TRANSIENT_ATTACHMENT usage (lazy memory
- * where offered; docs/memory.md#transient-attachments). AUTO: when every
- * use is as an attachment of one rendering instance that clears or ignores
- * it on load and discards it on store (an INFO notice names a texture only
- * its load or store op keeps from it). FORCE: always; a use needing the
- * contents is RG_ERROR_TRANSIENT_CONTENTS. FORBID: never. */
+/* Whether a created texture gets TRANSIENT_ATTACHMENT usage (lazy memory where offered;
+ * docs/memory.md#transient-attachments). AUTO: when every use is as an attachment of one rendering instance
+ * that clears or ignores it on load and discards it on store (an INFO notice names a texture only its load or
+ * store op keeps from it). FORCE: always; a use needing the contents is RG_ERROR_TRANSIENT_CONTENTS. FORBID:
+ * never. */
 typedef enum rg_transient { RG_TRANSIENT_AUTO = 0, RG_TRANSIENT_FORCE, RG_TRANSIENT_FORBID } rg_transient;
 
 /* How a relative size rounds ("Relative sizes"): DOWN floors (mip chains), UP ceils (covers the
@@ -506,11 +503,10 @@ typedef struct rg_texture_desc {
     VkClearValue history_clear;
 } rg_texture_desc;
 
-/* A texture the graph does not own: its state before the frame and the
- * state to leave it in. An attachment of the whole image renders through
- * `view`; one of a mip or some layers through a view the graph makes per
- * image, kept until the placement is freed: reset or destroy the graph
- * before destroying an image rendered into so. */
+/* A texture the graph does not own: its state before the frame and the state to leave it in. An attachment of
+ * the whole image renders through `view`; one of a mip or some layers through a view the graph makes per
+ * image, kept until the placement is freed: reset or destroy the graph before destroying an image rendered
+ * into so. */
 typedef struct rg_texture_import_desc {
     const char *name;
     VkImage image;                    /* may be set per frame: rg_texture_set_image */
@@ -590,12 +586,10 @@ typedef struct rg_import_buffer {
     VkBufferUsageFlags usage;         /* required: its VkBufferCreateInfo::usage */
 } rg_import_buffer;
 
-/* Re-point an import for the next execute without recompiling ("Frames").
- * Not kept: RG_ERROR_INVALID_HANDLE; RG_ERROR_INVALID_ARGUMENT for a
- * non-import, NULL, a required field 0, or an object that does not match
- * the declaration (extent, format, samples, mips, layers, a smaller buffer,
- * once compiled a usage lacking what the accesses need), naming both
- * values; the import then keeps its object. */
+/* Re-point an import for the next execute without recompiling ("Frames"). Not kept: RG_ERROR_INVALID_HANDLE;
+ * RG_ERROR_INVALID_ARGUMENT for a non-import, NULL, a required field 0, or an object that does not match the
+ * declaration (extent, format, samples, mips, layers, a smaller buffer, once compiled a usage lacking what
+ * the accesses need), naming both values; the import then keeps its object. */
 rg_result rg_texture_set_image(rg_graph *graph, rg_texture texture, const rg_import_image *image);
 rg_result rg_buffer_set_buffer(rg_graph *graph, rg_buffer buffer, const rg_import_buffer *buffer_desc);
 /* A texture's extent (relative sizes resolved), at any time after its

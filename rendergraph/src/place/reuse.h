@@ -1,7 +1,7 @@
 /* The Vulkan objects of freed placements, kept for the next placement of
  * the same graph (place_reuse.c): a graph re-declared every frame places
  * the same images, views, memory and timeline again instead of making
- * them anew (rendergraph.h "Re-declaring"). Not installed.
+ * them anew (rendergraph.h, rg_graph_reset). Not installed.
  *
  * A placement freed while the graph lives on (rg_graph_reset, a
  * re-placement) hands its created resources' objects, its pools' and
