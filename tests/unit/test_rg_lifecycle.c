@@ -126,3 +126,36 @@ Test(rg_lifecycle, barriers_before_and_after_placement)
     cr_expect_not(compiled_src & VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, "compile's list knows no aliasing");
     rg_graph_destroy(env.g);
 }
+
+/* Declared alike after a reset, the barriers compile cached are the same,
+ * their handles the new declaration's: the texture and command handles
+ * rg_barrier_get names are the ones the declaration calls returned again,
+ * and the stale ones are refused. */
+Test(rg_lifecycle, barriers_of_a_declaration_alike_carry_its_handles)
+{
+    rg_graph *g = test_graph();
+    rg_texture color;
+    declare_pass(g, &color);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    uint32_t count = rg_barrier_count(g);
+    cr_assert_gt(count, 0);
+    rg_texture old = color;
+    cr_assert_eq(rg_graph_reset(g), RG_SUCCESS);
+    declare_pass(g, &color);
+    cr_assert_eq(rg_compile(g), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_eq(rg_barrier_count(g), count);
+    cr_expect_neq(color.id, old.id, "a reset gives new handles");
+    uint32_t naming = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const rg_barrier_info *b = rg_barrier_get(g, i);
+        cr_assert_not_null(b);
+        naming += b->texture.id == color.id;
+        cr_expect_neq(b->texture.id, old.id, "barrier %u names the stale handle", i);
+        rg_command_info info;
+        if (b->before.id)
+            cr_expect_eq(rg_command_get_info(g, b->before, &info), RG_SUCCESS, "barrier %u: %s", i,
+                         rg_graph_error_message(g));
+    }
+    cr_expect_gt(naming, 0, "no barrier names the texture");
+    rg_graph_destroy(g);
+}
