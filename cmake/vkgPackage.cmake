@@ -30,8 +30,9 @@ endfunction()
 # vkg_library_abi(TARGET PREFIX): TARGET's version and, when it is built as
 # a shared library (BUILD_SHARED_LIBS=ON), what it exports. The file is
 # lib<target>.so.MAJOR.MINOR.PATCH with the soname lib<target>.so.MAJOR.MINOR:
-# before 1.0 a minor version may break the ABI (as the package's
-# SameMajorVersion check reads 0.x), so the soname carries both numbers;
+# before 1.0 a minor version may break the ABI (and the package's version
+# check, SameMinorVersion while the major version is 0, reads it so), so
+# the soname carries both numbers;
 # from 1.0 on it would be the major version alone. A linker version script
 # (cmake/exports.map.in) exports PREFIX_[a-z0-9]* and nothing else, so the
 # internal PREFIX__ helpers that other files of the library call stay
@@ -66,7 +67,7 @@ endfunction()
 #                     [PC_REQUIRES modules...] [PC_PRIVATE_REQUIRES modules...]
 #                     [PC_PRIVATE_LIBS flags...] [CONFIG_FILES files...])
 # Installs TARGET's include/ tree, the library, TARGETConfig.cmake (from
-# CONFIG), TARGETConfigVersion.cmake (SameMajorVersion), the export
+# CONFIG), TARGETConfigVersion.cmake (SameMinorVersion before 1.0), the export
 # TARGETTargets.cmake with namespace NAMESPACE (default TARGET::; the
 # imported name is NAMESPACE plus the target's EXPORT_NAME) and TARGET.pc.
 # The .pc file is relocatable (paths from ${pcfiledir}), like the CMake
@@ -97,8 +98,15 @@ function(vkg_install_library target)
   get_target_property(VKG_LIBRARY_TYPE ${target} TYPE)
   configure_package_config_file(${arg_CONFIG} ${CMAKE_CURRENT_BINARY_DIR}/${target}Config.cmake
                                 INSTALL_DESTINATION ${cmake_dir})
+  # Before 1.0 a minor version may break the ABI: find_package(x 0.1) must
+  # not take 0.2 (the soname says the same).
+  if(PROJECT_VERSION_MAJOR EQUAL 0)
+    set(compatibility SameMinorVersion)
+  else()
+    set(compatibility SameMajorVersion)
+  endif()
   write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/${target}ConfigVersion.cmake
-                                   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+                                   VERSION ${PROJECT_VERSION} COMPATIBILITY ${compatibility})
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${target}Config.cmake
                 ${CMAKE_CURRENT_BINARY_DIR}/${target}ConfigVersion.cmake
                 ${arg_CONFIG_FILES}

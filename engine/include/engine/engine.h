@@ -100,9 +100,9 @@ extern "C" {
 
 /* This header's version; the build checks it against the CMake project's. */
 #define ENG_VERSION_MAJOR 0
-#define ENG_VERSION_MINOR 1
+#define ENG_VERSION_MINOR 2
 #define ENG_VERSION_PATCH 0
-#define ENG_VERSION "0.1.0"
+#define ENG_VERSION "0.2.0"
 /* major * 1000000 + minor * 1000 + patch: ordered, readable in decimal. */
 #define ENG_MAKE_VERSION(major, minor, patch) ((major) * 1000000u + (minor) * 1000u + (patch))
 #define ENG_VERSION_NUMBER ENG_MAKE_VERSION(ENG_VERSION_MAJOR, ENG_VERSION_MINOR, ENG_VERSION_PATCH)

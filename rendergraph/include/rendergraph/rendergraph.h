@@ -106,9 +106,9 @@ extern "C" {
 /* This header's version; the build checks it against the CMake project's
  * (engine and rendergraph are versioned together). */
 #define RG_VERSION_MAJOR 0
-#define RG_VERSION_MINOR 1
+#define RG_VERSION_MINOR 2
 #define RG_VERSION_PATCH 0
-#define RG_VERSION "0.1.0"
+#define RG_VERSION "0.2.0"
 /* major * 1000000 + minor * 1000 + patch: ordered, readable in decimal. */
 #define RG_MAKE_VERSION(major, minor, patch) ((major) * 1000000u + (minor) * 1000u + (patch))
 #define RG_VERSION_NUMBER RG_MAKE_VERSION(RG_VERSION_MAJOR, RG_VERSION_MINOR, RG_VERSION_PATCH)

@@ -105,7 +105,7 @@ rg_graph *rgf_frame_graph(const rgf_frame *frame);
 
 typedef struct rgf_frame_info {
     const char *name;                 /* the file's name as given to the load */
-    const char *saved_by;             /* the library that wrote it: "rendergraph 0.1.0" */
+    const char *saved_by;             /* the library that wrote it: "rendergraph 0.2.0" */
     const char *device_name;          /* "" when not saved */
     uint32_t width, height;           /* the frame's size as loaded */
     uint32_t saved_width, saved_height;
