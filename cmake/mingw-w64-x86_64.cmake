@@ -30,7 +30,11 @@ find_program(CMAKE_RANLIB NAMES ${VKG_MINGW_TRIPLE}-gcc-ranlib-posix ${VKG_MINGW
 
 # Libraries and headers from the MinGW-w64 root only; programs (glslc, a
 # host pkg-config) from the host.
-set(CMAKE_FIND_ROOT_PATH /usr/${VKG_MINGW_TRIPLE})
+# A prefix the application names (CMAKE_PREFIX_PATH: where it installed
+# these libraries for Windows, say) is a root too, so that its packages and
+# libraries are found there as given instead of re-rooted under the MinGW
+# root.
+set(CMAKE_FIND_ROOT_PATH /usr/${VKG_MINGW_TRIPLE} ${CMAKE_PREFIX_PATH})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

@@ -8,6 +8,10 @@
 # Each program must pass, list the same tests as its Linux build
 # (LINUX_BUILD_DIR, default build: built there first when missing) and pass
 # as many; the totals are printed ("windows: N passed under wine, linux: N").
+# Then the application's side (docs/windows.md): the libraries installed
+# into a prefix and tests/consumer cross-built against them as another
+# project would, its programs run under wine, one rendering a frame on
+# wine's Vulkan (lavapipe, under Xvfb).
 #
 # No Vulkan loader is packaged for MinGW: the engine's programs link the
 # import library for vulkan-1.dll that the configure makes from the
@@ -26,7 +30,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 # Debian's packages for this step alone (scripts/run.sh deps has the rest).
-packages=(gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 wine wine64)
+packages=(gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 wine wine64 xvfb xauth)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -93,3 +97,29 @@ if [ "$failed" -ne 0 ] || [ "$win_total" -ne "$linux_total" ]; then
   echo "windows.sh: failed" >&2
   exit 1
 fi
+
+# The application's side (docs/windows.md): the libraries installed from
+# that build into a prefix, tests/consumer configured as another project
+# would, with the toolchain file and CMAKE_PREFIX_PATH alone, built, and its
+# programs run under wine: consumer (device-free) and consumer_render (a
+# frame on wine's Vulkan, which needs a display: Xvfb; on lavapipe here).
+# The programs take the shared winpthread runtime (libwinpthread-1.dll) from
+# the MinGW-w64 root, through WINEPATH.
+prefix=$root/$dir/prefix
+user=$root/$dir/consumer
+say "install ($prefix) and the consumer project against it"
+rm -rf "$prefix" "$user"
+cmake --install "$dir" --prefix "$prefix" >/dev/null
+cmake -S tests/consumer -B "$user" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64-x86_64.cmake" \
+      -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_VULKAN_ONLY=ON >/dev/null
+cmake --build "$user" -j "$jobs" >/dev/null
+export WINEPATH=/usr/x86_64-w64-mingw32/lib
+(cd "$user" && "$wine" ./consumer.exe) | tr -d '\r' | tail -n 1
+# The prefix's wine server started without a display (above) would serve
+# the next program too, and wine's Vulkan then has no X connection: it
+# goes first, and the next one starts under Xvfb's display.
+wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver64)
+"$wineserver" -k 2>/dev/null || true
+"$wineserver" -w 2>/dev/null || true
+(cd "$user" && xvfb-run -a "$wine" ./consumer_render.exe) | tr -d '\r' | grep -v "^X connection" | tail -n 2
+say "windows: the consumer project built against the installed package renders under wine"

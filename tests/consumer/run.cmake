@@ -1,7 +1,7 @@
 # Drives the consumer tests (cmake -P; tests/package.cmake passes the -D's):
 #   MODE=subdir      configure tests/consumer with add_subdirectory(SOURCE_DIR),
 #                    build it (the libraries too, static or shared as SHARED
-#                    says), run it (consumer, consumer_files and
+#                    says), run it (consumer, consumer_render, consumer_files and
 #                    consumer_volk: the engine linked with volk, a frame
 #                    on volk's device, given volk's vkGetInstanceProcAddr
 #                    and given none)
@@ -62,6 +62,7 @@ function(configure_build_run build_dir)
   configure_consumer(${build_dir} ${ARGN})
   run(${CMAKE_COMMAND} --build ${build_dir} --parallel 2)
   run(${build_dir}/consumer)
+  run(${build_dir}/consumer_render)
   if(EXISTS ${build_dir}/consumer_files)
     run(${build_dir}/consumer_files ${build_dir})
   endif()

@@ -206,7 +206,63 @@ DEVICE_TEST(rg_reuse, no_reuse_makes_every_placement)
 /* ------------------------------------------------------ frames in flight */
 
 /* Frames submitted through rg_submit behind a gate the host opens only at
- * the end, re-declared between them (alike, toggled, resized): the kept
+ * the end: a command buffer each, nothing waited for until gated_finish. */
+#define GATED_MAX 8
+
+typedef struct gated {
+    VkDevice dev;
+    VkCommandPool pool;
+    VkCommandBuffer cmds[GATED_MAX];
+    uint32_t used;
+    VkSemaphore gate;
+} gated;
+
+static void gated_open(gated *q)
+{
+    *q = (gated){.dev = eng_context_device(test_ctx)};
+    VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                   .queueFamilyIndex = eng_context_queue_family(test_ctx)};
+    cr_assert_eq(vkCreateCommandPool(q->dev, &pci, NULL, &q->pool), VK_SUCCESS);
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = q->pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = GATED_MAX};
+    cr_assert_eq(vkAllocateCommandBuffers(q->dev, &ai, q->cmds), VK_SUCCESS);
+    q->gate = test_timeline(q->dev);
+}
+
+/* The compiled graph's frame recorded and submitted behind the gate. */
+static void gated_frame(gated *q, rg_graph *g)
+{
+    cr_assert_lt(q->used, GATED_MAX);
+    VkCommandBuffer *cmd = &q->cmds[q->used++];
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    cr_assert_eq(vkBeginCommandBuffer(*cmd, &bi), VK_SUCCESS);
+    rg_submit_plan plan = {0};
+    cr_assert_eq(test_execute_batches(g, cmd, &plan), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_assert_eq(vkEndCommandBuffer(*cmd), VK_SUCCESS);
+    VkSemaphoreSubmitInfo wait = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = q->gate,
+                                  .value = 1, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
+    cr_assert_eq(rg_submit(g, &plan, &(rg_submit_desc){.waits = &wait, .wait_count = 1}), RG_SUCCESS, "%s",
+                 rg_graph_error_message(g));
+}
+
+/* The gate opens; the host waits for the queue. */
+static void gated_finish(gated *q)
+{
+    VkSemaphoreSignalInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = q->gate, .value = 1};
+    cr_assert_eq(vkSignalSemaphore(q->dev, &si), VK_SUCCESS);
+    cr_assert_eq(vkQueueWaitIdle(eng_context_queue(test_ctx)), VK_SUCCESS);
+}
+
+static void gated_close(gated *q)
+{
+    vkFreeCommandBuffers(q->dev, q->pool, GATED_MAX, q->cmds);
+    vkDestroyCommandPool(q->dev, q->pool, NULL);
+    vkDestroySemaphore(q->dev, q->gate, NULL);
+}
+
+/* Frames behind the gate, re-declared between them (alike, toggled,
+ * resized): the kept
  * objects' new frames must wait for the old ones (synchronization
  * validation), and each frame's readback holds its own picture. */
 #define IN_FLIGHT 6
@@ -215,16 +271,8 @@ DEVICE_TEST(rg_reuse, frames_in_flight_across_redeclarations)
 {
     rg_device *dev;
     rg_graph *g = counted_graph(&dev, (rg_graph_desc){0});
-    VkDevice vk = eng_context_device(test_ctx);
-    VkCommandPool pool;
-    VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                   .queueFamilyIndex = eng_context_queue_family(test_ctx)};
-    cr_assert_eq(vkCreateCommandPool(vk, &pci, NULL, &pool), VK_SUCCESS);
-    VkCommandBuffer cmds[IN_FLIGHT];
-    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
-                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = IN_FLIGHT};
-    cr_assert_eq(vkAllocateCommandBuffers(vk, &ai, cmds), VK_SUCCESS);
-    VkSemaphore gate = test_timeline(vk);
+    gated q;
+    gated_open(&q);
     eng_buffer *readbacks[IN_FLIGHT];
     static const struct { uint32_t w; bool extra; } shape[IN_FLIGHT] = {
         {W, true}, {W, true}, {W, false}, {W, true}, {2 * W, true}, {W, false}};
@@ -233,20 +281,9 @@ DEVICE_TEST(rg_reuse, frames_in_flight_across_redeclarations)
         cr_assert_eq(rg_graph_reset(g), RG_SUCCESS);
         declare(g, shape[f].w, shape[f].extra, readbacks[f]);
         test_compile(g);
-        VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-        cr_assert_eq(vkBeginCommandBuffer(cmds[f], &bi), VK_SUCCESS);
-        rg_submit_plan plan = {0};
-        cr_assert_eq(test_execute_batches(g, &cmds[f], &plan), RG_SUCCESS, "%s", rg_graph_error_message(g));
-        cr_assert_eq(vkEndCommandBuffer(cmds[f]), VK_SUCCESS);
-        VkSemaphoreSubmitInfo wait = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = gate,
-                                      .value = 1, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
-        rg_submit_desc sd = {.waits = &wait, .wait_count = 1};
-        cr_assert_eq(rg_submit(g, &plan, &sd), RG_SUCCESS, "%s", rg_graph_error_message(g));
+        gated_frame(&q, g);
     }
-    VkSemaphoreSignalInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = gate, .value = 1};
-    cr_assert_eq(vkSignalSemaphore(vk, &si), VK_SUCCESS);
-    cr_assert_eq(vkQueueWaitIdle(eng_context_queue(test_ctx)), VK_SUCCESS);
+    gated_finish(&q);
     for (int f = 0; f < IN_FLIGHT; f++) {
         uint32_t bad = wrong(readbacks[f], shape[f].w, shape[f].extra ? blue : red);
         cr_expect_eq(bad, 0, "frame %d: %u texels wrong", f, bad);
@@ -255,9 +292,7 @@ DEVICE_TEST(rg_reuse, frames_in_flight_across_redeclarations)
     rg_graph_destroy(g);
     rg_device_destroy(dev);
     cr_expect_eq(live, 0, "%d objects left", live);
-    vkFreeCommandBuffers(vk, pool, IN_FLIGHT, cmds);
-    vkDestroyCommandPool(vk, pool, NULL);
-    vkDestroySemaphore(vk, gate, NULL);
+    gated_close(&q);
 }
 
 /* Two declarations whose texture "x" (the same create info) ends the frame
@@ -299,45 +334,24 @@ DEVICE_TEST(rg_reuse, a_kept_image_waits_for_another_declarations_frame)
     rg_device *dev;
     rg_graph *g = counted_graph(&dev, (rg_graph_desc){.no_culling = true});
     eng_buffer *readback = test_host_buffer((VkDeviceSize)W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
-    VkDevice vk = eng_context_device(test_ctx);
-    VkSemaphore gate = test_timeline(vk);
-    VkCommandPool pool;
-    VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                   .queueFamilyIndex = eng_context_queue_family(test_ctx)};
-    cr_assert_eq(vkCreateCommandPool(vk, &pci, NULL, &pool), VK_SUCCESS);
-    VkCommandBuffer cmds[4];
-    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
-                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 4};
-    cr_assert_eq(vkAllocateCommandBuffers(vk, &ai, cmds), VK_SUCCESS);
+    gated q;
+    gated_open(&q);
     int made_second = 0;
     for (int f = 0; f < 4; f++) {
         int before = created;
         cr_assert_eq(rg_graph_reset(g), RG_SUCCESS);
         declare_paint(g, f % 2 == 0, readback);
         test_compile(g);
-        VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-        cr_assert_eq(vkBeginCommandBuffer(cmds[f], &bi), VK_SUCCESS);
-        rg_submit_plan plan = {0};
-        cr_assert_eq(test_execute_batches(g, &cmds[f], &plan), RG_SUCCESS, "%s", rg_graph_error_message(g));
-        cr_assert_eq(vkEndCommandBuffer(cmds[f]), VK_SUCCESS);
-        VkSemaphoreSubmitInfo wait = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = gate,
-                                      .value = 1, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
-        cr_assert_eq(rg_submit(g, &plan, &(rg_submit_desc){.waits = &wait, .wait_count = 1}), RG_SUCCESS,
-                     "%s", rg_graph_error_message(g));
+        gated_frame(&q, g);
         if (f == 1)
             made_second = created - before;
     }
     cr_expect_eq(made_second, 0, "the second declaration took the first one's objects (%d made)", made_second);
-    VkSemaphoreSignalInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = gate, .value = 1};
-    cr_assert_eq(vkSignalSemaphore(vk, &si), VK_SUCCESS);
-    cr_assert_eq(vkQueueWaitIdle(eng_context_queue(test_ctx)), VK_SUCCESS);
+    gated_finish(&q);
     uint32_t bad = wrong(readback, W, red);
     cr_expect_eq(bad, 0, "%u texels wrong", bad);
     rg_graph_destroy(g);
     rg_device_destroy(dev);
-    vkFreeCommandBuffers(vk, pool, 4, cmds);
-    vkDestroyCommandPool(vk, pool, NULL);
-    vkDestroySemaphore(vk, gate, NULL);
+    gated_close(&q);
     eng_buffer_destroy(readback);
 }

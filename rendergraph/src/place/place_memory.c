@@ -73,12 +73,7 @@ static void free_object(const rg_graph *g, rg__reuse *k, uint32_t ri, const rg__
         if (rg__keep_object(g, k, &kept))
             return;
     }
-    if (o->view)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = o->view});
-    if (o->image)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_IMAGE, .u.image = o->image});
-    if (o->buffer)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_BUFFER, .u.buffer = o->buffer});
+    rg__retire_object(g, o->view, o->image, o->buffer);
 }
 
 void rg__place_memory_hand_over(const rg_graph *g, rg__placed_objects *objects, rg__reuse *k)

@@ -20,14 +20,19 @@ rg__reuse *rg__reuse_of(rg_graph *g)
     return g->reuse;
 }
 
+void rg__retire_object(const rg_graph *g, VkImageView view, VkImage image, VkBuffer buffer)
+{
+    if (view)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = view});
+    if (image)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_IMAGE, .u.image = image});
+    if (buffer)
+        rg__retire(g, (rg__retired){.kind = RG__RETIRED_BUFFER, .u.buffer = buffer});
+}
+
 static void retire_object(const rg_graph *g, const rg__kept_object *o)
 {
-    if (o->view)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_VIEW, .u.view = o->view});
-    if (o->image)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_IMAGE, .u.image = o->image});
-    if (o->buffer)
-        rg__retire(g, (rg__retired){.kind = RG__RETIRED_BUFFER, .u.buffer = o->buffer});
+    rg__retire_object(g, o->view, o->image, o->buffer);
 }
 
 /* Drops what the last placement took (it is that placement's now, kept

@@ -94,6 +94,8 @@ bool rg__keep_view(const rg_graph *g, rg__reuse *k, const rg__kept_view *v);
 /* Everything to the open retire group (graph destroyed, or a placement
  * that may not take). */
 void rg__reuse_release(const rg_graph *g, rg__reuse *k);
+/* A created resource's objects (any may be VK_NULL_HANDLE) retired. */
+void rg__retire_object(const rg_graph *g, VkImageView view, VkImage image, VkBuffer buffer);
 void rg__reuse_free(rg_graph *g);
 
 /* Placement: per created resource its kept pooled offset (memory_type
