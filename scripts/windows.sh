@@ -30,7 +30,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 # Debian's packages for this step alone (scripts/run.sh deps has the rest).
-packages=(gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 wine wine64 xvfb xauth)
+packages=(gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 wine wine64 xvfb xauth curl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -43,9 +43,23 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 wine=$(command -v wine64 || command -v wine) || { echo "windows.sh: no wine" >&2; exit 1; }
 
+# cJSON for the frame library and rgtool: Debian packages it for Linux
+# only, so its source package's tarball (the version bookworm ships),
+# checked, built into the Windows build (cmake/cjsonFromSource.cmake).
+cjson_url=http://deb.debian.org/debian/pool/main/c/cjson/cjson_1.7.15.orig.tar.gz
+cjson_sha256=5308fd4bd90cef7aa060558514de6a1a4a0819974a26e6ed13973c5f624c24b2
+cjson=$root/$dir/cjson-1.7.15
+if [ ! -f "$cjson/cJSON.c" ]; then
+  say "cJSON's source ($cjson_url)"
+  mkdir -p "$cjson"
+  curl -sSfL "$cjson_url" -o "$cjson.tar.gz"
+  echo "$cjson_sha256  $cjson.tar.gz" | sha256sum -c --quiet
+  tar -xzf "$cjson.tar.gz" -C "$cjson" --strip-components=1
+fi
+
 say "configure ($dir, MinGW-w64)"
 cmake -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64-x86_64.cmake" \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKG_WERROR=ON \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKG_WERROR=ON -DVKG_CJSON_SOURCE_DIR="$cjson" \
       -DVKG_BUILD_TESTS=ON -DVKG_BUILD_DEMOS=OFF -DVKG_BUILD_BENCHMARKS=OFF >/dev/null
 say "build (rendergraph, engine, unit programs)"
 cmake --build "$dir" -j "$jobs"
@@ -122,4 +136,8 @@ wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver64)
 "$wineserver" -k 2>/dev/null || true
 "$wineserver" -w 2>/dev/null || true
 (cd "$user" && xvfb-run -a "$wine" ./consumer_render.exe) | tr -d '\r' | grep -v "^X connection" | tail -n 2
-say "windows: the consumer project built against the installed package renders under wine"
+# rgtool.exe plans a committed frame file under wine.
+plan=$(cd "$dir/rendergraph/tool" && "$wine" ./rgtool.exe plan "Z:$root/tests/frames/deferred.json" | tr -d '\r')
+grep -q "execution order: 42 commands" <<<"$plan" || { echo "windows.sh: rgtool.exe plan failed under wine" >&2; exit 1; }
+grep -m 1 "execution order" <<<"$plan"
+say "windows: the consumer project built against the installed package renders under wine; rgtool.exe plans"

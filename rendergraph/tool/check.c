@@ -10,7 +10,6 @@
  * difference, and the exit status is 1; --update rewrites the values in
  * place (comments, order and options kept) after an intended change.
  */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "rgtool.h"
 
 #include <inttypes.h>
@@ -119,10 +118,9 @@ int rgt_check(const char *expected, bool update)
         fprintf(stderr, "rgtool: %s: cannot open it\n", expected);
         return RGT_EXIT_TROUBLE;
     }
-    /* The file as it should be, kept in memory until every line passed. */
-    char *text = NULL;
-    size_t text_size = 0;
-    FILE *updated = open_memstream(&text, &text_size);
+    /* The file as it should be, kept aside until every line passed (a
+     * temporary file: standard C, on Windows too). */
+    FILE *updated = tmpfile();
     char line[MAX_LINE];
     int status = updated ? RGT_EXIT_OK : RGT_EXIT_TROUBLE;
     uint32_t number = 0, frames = 0;
@@ -138,17 +136,23 @@ int rgt_check(const char *expected, bool update)
         frames++;
     }
     fclose(in);
-    if (updated)
-        fclose(updated);
     if (status == RGT_EXIT_OK && update) {
         FILE *out = fopen(expected, "w");
-        if (!out || fputs(text, out) == EOF || fclose(out) != 0) {
+        bool written = out && fflush(updated) == 0 && fseek(updated, 0, SEEK_SET) == 0;
+        int c;
+        while (written && (c = fgetc(updated)) != EOF)
+            written = fputc(c, out) != EOF;
+        written = written && !ferror(updated);
+        if (out && fclose(out) != 0)
+            written = false;
+        if (!written) {
             fprintf(stderr, "rgtool: %s: cannot write it\n", expected);
             status = RGT_EXIT_TROUBLE;
         }
     }
+    if (updated)
+        fclose(updated);
     if (status == RGT_EXIT_OK)
         printf("%s: %u frame%s as expected%s\n", expected, frames, frames == 1 ? "" : "s", update ? " (updated)" : "");
-    free(text);
     return status;
 }

@@ -89,5 +89,14 @@ head -c 300 "$f" >"$tmp/deferred.json"
 expect 2 check "$tmp/expected.txt"
 grep -q "expected.txt:1: .*deferred.json:[0-9]*:[0-9]*: the JSON ends" "$tmp/err" ||
     { fail "rgtool check: a load error lacks the expected file:line"; cat "$tmp/err"; }
+# --update rewrites a wrong figure, keeping comments and the other lines;
+# the file then checks as expected.
+cp "$f" "$tmp/deferred.json"
+printf '# kept\ndeferred.json pooled=1 barriers=35\n' >"$tmp/expected.txt"
+expect 1 check "$tmp/expected.txt"
+expect 0 check "$tmp/expected.txt" --update
+expect 0 check "$tmp/expected.txt"
+{ head -n 1 "$tmp/expected.txt" | grep -q '^# kept$' && ! grep -q 'pooled=1 ' "$tmp/expected.txt"; } ||
+    { fail "rgtool check --update: the file is not the updated one"; cat "$tmp/expected.txt"; }
 [ "$failed" -eq 0 ] && echo "rgtool: $count frames checked"
 exit "$failed"
