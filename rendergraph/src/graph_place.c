@@ -105,6 +105,7 @@ void rg__placement_free(rg_graph *g, const char *what, rg__free_mode mode)
         pl->stashed = true;
         pl->stash_hash = g->decl.hash;
         pl->stash_compiles = g->compiled->compiles;
+        pl->stash_timings = g->timings;
         pl->synced = pl->on_device = false; /* queries and execute see no placement */
     } else {
         free_parts(g);
@@ -137,8 +138,8 @@ static bool take_back(rg_graph *g)
 {
     rg__placement *pl = rg__placement_of(g);
     rg__reuse *k = g->reuse;
-    if (!pl->stashed || pl->stash_hash != g->decl.hash || pl->stash_compiles != g->compiled->compiles || !k ||
-        !reusable(g))
+    if (!pl->stashed || pl->stash_hash != g->decl.hash || pl->stash_compiles != g->compiled->compiles ||
+        pl->stash_timings != g->timings || !k || !reusable(g))
         return false;
     uint32_t objects = rg__reuse_take_back(k);
     pl->semaphores[RG_QUEUE_GRAPHICS] = k->semaphore;

@@ -203,6 +203,26 @@ DEVICE_TEST(rg_reuse, no_reuse_makes_every_placement)
     eng_buffer_destroy(readback);
 }
 
+/* Timings turned on between two declarations alike: the placement made
+ * without them is not taken back whole (a new one times the frames). */
+DEVICE_TEST(rg_reuse, timings_turned_on_between_declarations_alike)
+{
+    rg_device *dev;
+    rg_graph *g = counted_graph(&dev, (rg_graph_desc){0});
+    eng_buffer *readback = test_host_buffer((VkDeviceSize)2 * W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    frame(g, W, true, readback);
+    cr_assert_eq(rg_graph_reset(g), RG_SUCCESS); /* the placement is stashed, without timings */
+    cr_assert_eq(rg_graph_set_timings(g, true), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    for (int i = 0; i < 3; i++)
+        frame(g, W, true, readback);
+    cr_expect_gt(rg_timing_count(g), 0, "the frames were timed");
+    rg_timing t;
+    cr_expect_eq(rg_timing_get(g, 0, &t), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    rg_graph_destroy(g);
+    rg_device_destroy(dev);
+    eng_buffer_destroy(readback);
+}
+
 /* ------------------------------------------------------ frames in flight */
 
 /* Frames submitted through rg_submit behind a gate the host opens only at

@@ -197,8 +197,9 @@ typedef struct rg__placement {
     bool waits_for_kept;
     /* graph_place.c: set aside by rg_graph_reset, its objects handed to the
      * kept ones, its arrays and execute state whole: the same declaration
-     * compiled alike (stash_hash, stash_compiles) takes it back as it was. */
-    bool stashed;
+     * compiled alike, timings as they were (stash_hash, stash_compiles,
+     * stash_timings), takes it back as it was. */
+    bool stashed, stash_timings;
     uint64_t stash_hash, stash_compiles;
     /* place_queues.c: a timeline semaphore per queue the graph uses. */
     VkSemaphore semaphores[RG_QUEUE_COUNT];
