@@ -421,6 +421,7 @@ static rg_result place_offline_taken(rg_graph *g, const VkPhysicalDeviceMemoryPr
             r = rg__report(g, RG_ERROR_CALLBACK, "rg_place_offline: no memory requirements for %s '%s'",
                            res->is_texture ? "texture" : "buffer", res->name);
     }
+    rg__placement_drop_stash(g, "rg_place_offline"); /* the plan is made into the placement's own parts */
     discard_from(g, RG__COMPILED, "rg_place_offline");
     if (r == RG_SUCCESS)
         r = rg__memory_plan(g, props, reqs, NULL, &placement_of(g)->plan);

@@ -31,6 +31,9 @@ static inline rg__execution *rg__block_execution(rg_graph *g) { return &((graph_
  * stashed placement stays so but for RELEASE. */
 typedef enum rg__free_mode { RG__FREE_RELEASE, RG__FREE_KEEP, RG__FREE_STASH } rg__free_mode;
 void rg__placement_free(rg_graph *g, const char *what, rg__free_mode mode);
+/* A stashed placement that will not be taken back (another placement is
+ * made): its arrays and execute state go, under the kept timeline's point. */
+void rg__placement_drop_stash(rg_graph *g, const char *what);
 /* After a memory plan: the barriers with its alias scopes, and the state. */
 rg_result rg__placed(rg_graph *g, bool on_device);
 /* rg_place's stages on the graph's device, taking kept objects. */

@@ -50,17 +50,30 @@ static void end_retiring(rg_graph *g, const char *what, bool kept)
     rg__printed_forget(g->printed); /* a new placement's failures print again */
 }
 
-/* A stashed placement's parts freed: its objects are with the kept ones,
- * whose timeline says when its frames are done. */
-static void unstash(rg_graph *g, const char *what)
+/* What the objects a placement frees wait for: its own timelines at the
+ * values its frames reached and, where the graph keeps objects (which
+ * frames of earlier placements may still use), the kept graphics timeline
+ * at the value those reached; the application's retire point is added by
+ * rg__retire_begin. A placement that took kept objects and failed, or a
+ * stashed one, has no frames of its own but may free such objects. */
+static rg__retire_point point_of(rg_graph *g)
 {
+    const rg__placement *pl = g->placement;
+    const rg__execution *x = g->exec;
     const rg__reuse *k = g->reuse;
-    rg__retire_point point = {.on_device = true};
-    point.semaphores[RG_QUEUE_GRAPHICS] = k->semaphore;
-    point.values[RG_QUEUE_GRAPHICS] = k->submitted;
-    rg__retire_begin(g, &point);
-    free_parts(g);
-    end_retiring(g, what, true);
+    rg__retire_point point = {.on_device = pl->on_device};
+    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
+        point.semaphores[q] = pl->semaphores[q];
+        point.values[q] = x->submitted[q];
+    }
+    VkSemaphore *s = &point.semaphores[RG_QUEUE_GRAPHICS];
+    if (k && k->point_semaphore && (!*s || *s == k->point_semaphore)) {
+        *s = k->point_semaphore;
+        if (k->point_value > point.values[RG_QUEUE_GRAPHICS])
+            point.values[RG_QUEUE_GRAPHICS] = k->point_value;
+        point.on_device = true;
+    }
+    return point;
 }
 
 /* Into the kept ones: the placement's objects, its graphics timeline with
@@ -77,6 +90,8 @@ static void keep(rg_graph *g, rg__reuse *k)
     k->semaphore = pl->semaphores[RG_QUEUE_GRAPHICS];
     k->timeline = x->frame.timeline[RG_QUEUE_GRAPHICS];
     k->submitted = x->submitted[RG_QUEUE_GRAPHICS];
+    k->point_semaphore = k->semaphore;
+    k->point_value = k->submitted;
     pl->semaphores[RG_QUEUE_GRAPHICS] = VK_NULL_HANDLE;
     rg__place_views_hand_over(g, &pl->views, k);
     rg__place_memory_hand_over(g, &pl->objects, k);
@@ -87,15 +102,10 @@ void rg__placement_free(rg_graph *g, const char *what, rg__free_mode mode)
     rg__placement *pl = rg__placement_of(g);
     if (pl->stashed && mode != RG__FREE_RELEASE)
         return; /* stays for the next placement */
-    if (pl->stashed)
-        unstash(g, what);
-    rg__execution *x = rg__block_execution(g);
-    rg__retire_point point = {.on_device = pl->on_device};
-    for (uint32_t q = 0; q < RG_QUEUE_COUNT; q++) {
-        point.semaphores[q] = pl->semaphores[q];
-        point.values[q] = x->submitted[q];
-    }
+    rg__retire_point point = point_of(g);
     rg__retire_begin(g, &point);
+    if (pl->stashed) /* its objects are with the kept ones: its parts go */
+        free_parts(g);
     rg__reuse *k = mode != RG__FREE_RELEASE && pl->on_device && reusable(g) ? rg__reuse_of(g) : NULL;
     if (k)
         keep(g, k);
@@ -110,7 +120,17 @@ void rg__placement_free(rg_graph *g, const char *what, rg__free_mode mode)
     } else {
         free_parts(g);
     }
-    end_retiring(g, what, k != NULL);
+    end_retiring(g, what, k != NULL || (g->reuse && g->reuse->object_count));
+}
+
+void rg__placement_drop_stash(rg_graph *g, const char *what)
+{
+    if (!g->placement->stashed)
+        return;
+    rg__retire_point point = point_of(g);
+    rg__retire_begin(g, &point);
+    free_parts(g);
+    end_retiring(g, what, true);
 }
 
 rg_result rg__placed(rg_graph *g, bool on_device)
@@ -181,8 +201,7 @@ rg_result rg__place_stages(rg_graph *g)
 {
     if (take_back(g))
         return RG_SUCCESS;
-    if (rg__placement_of(g)->stashed)
-        unstash(g, "rg_place");
+    rg__placement_drop_stash(g, "rg_place");
     rg_result r = rg__place_support(g);     /* formats, usages, blits, resolves on this device */
     if (r != RG_SUCCESS)
         return r;

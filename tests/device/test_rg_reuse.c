@@ -223,6 +223,41 @@ DEVICE_TEST(rg_reuse, timings_turned_on_between_declarations_alike)
     eng_buffer_destroy(readback);
 }
 
+static bool any_requirements(void *user, const char *name, bool is_texture, uint32_t index, VkDeviceSize *size,
+                             VkDeviceSize *alignment, uint32_t *type_bits, bool *dedicated)
+{
+    (void)user, (void)name, (void)is_texture, (void)index;
+    *size = 65536;
+    *alignment = 256;
+    *type_bits = ~0u;
+    *dedicated = false;
+    return true;
+}
+
+/* Placed offline after a reset: the stashed placement goes (its parts
+ * freed, its objects still kept), and the next device placement makes
+ * its own from the kept objects. */
+DEVICE_TEST(rg_reuse, an_offline_placement_after_a_reset)
+{
+    rg_device *dev;
+    rg_graph *g = counted_graph(&dev, (rg_graph_desc){0});
+    eng_buffer *readback = test_host_buffer((VkDeviceSize)2 * W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL);
+    int first = frame(g, W, true, readback);
+    cr_assert_eq(rg_graph_reset(g), RG_SUCCESS);
+    declare(g, W, true, readback);
+    test_compile(g);
+    VkPhysicalDeviceMemoryProperties props;
+    vkGetPhysicalDeviceMemoryProperties(eng_context_physical_device(test_ctx), &props);
+    cr_assert_eq(rg_place_offline(g, &props, any_requirements, NULL), RG_SUCCESS, "%s", rg_graph_error_message(g));
+    cr_expect_gt(rg_memory_get_totals(g).pooled, 0);
+    cr_expect_eq(live, first, "placing offline destroys nothing kept");
+    cr_expect_eq(frame(g, W, true, readback), 0, "the next frame takes the kept objects");
+    rg_graph_destroy(g);
+    rg_device_destroy(dev);
+    cr_expect_eq(live, 0, "%d objects left", live);
+    eng_buffer_destroy(readback);
+}
+
 /* ------------------------------------------------------ frames in flight */
 
 /* Frames submitted through rg_submit behind a gate the host opens only at

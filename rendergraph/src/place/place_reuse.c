@@ -118,8 +118,8 @@ void rg__reuse_release(const rg_graph *g, rg__reuse *k)
         rg__retire(g, (rg__retired){.kind = RG__RETIRED_SEMAPHORE, .u.semaphore = k->semaphore});
     k->released += k->object_count;
     k->view_count = k->object_count = k->memory_count = 0;
-    k->semaphore = VK_NULL_HANDLE;
-    k->timeline = k->submitted = 0;
+    k->semaphore = k->point_semaphore = VK_NULL_HANDLE;
+    k->timeline = k->submitted = k->point_value = 0;
 }
 
 void rg__reuse_free(rg_graph *g)

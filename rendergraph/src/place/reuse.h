@@ -70,6 +70,11 @@ typedef struct rg__reuse {
     uint32_t memory_count, memory_cap, object_count, object_cap, view_count, view_cap;
     VkSemaphore semaphore;            /* the graphics timeline, with its values */
     uint64_t timeline, submitted;
+    /* What the kept objects wait for when retired: that timeline at the
+     * value the frames of the newest kept placement reached (kept when a
+     * placement takes the timeline back). */
+    VkSemaphore point_semaphore;
+    uint64_t point_value;
     bool usable;                      /* the placement being made may take (one queue, on the device) */
     uint64_t placed_hash;             /* the declaration the newest kept placement was made for */
     uint64_t generation;              /* keeps so far */
