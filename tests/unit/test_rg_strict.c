@@ -59,6 +59,21 @@ Test(rg_strict, an_explicit_area_outside_an_attachment_is_refused)
     test_expect_refused(g, RG_ERROR_BAD_RANGE, "forward");
 }
 
+/* A rendering's attachments share one sample count: a 1-sample colour with
+ * a 4-sample depth is refused by name (found by fuzz_graph: merging's tile
+ * budget read the colour's count, the pipeline state the depth's). */
+Test(rg_strict, attachments_of_different_sample_counts_are_refused)
+{
+    rg_graph *g = test_graph();
+    rg_texture color = sized(g, "color", VK_FORMAT_R8G8B8A8_UNORM, 64, 64);
+    rg_texture depth = rg_texture_create(g, &(rg_texture_desc){.name = "msaa depth", .format = VK_FORMAT_D32_SFLOAT,
+                                                              .width = 64, .height = 64,
+                                                              .samples = VK_SAMPLE_COUNT_4_BIT});
+    rg_begin_rendering(g, &(rg_rendering_desc){.name = "forward", .colors = {{.texture = color, .load = CLEAR}},
+                                               .color_count = 1, .depth = {.texture = depth, .load = CLEAR}});
+    test_expect_refused(g, RG_ERROR_INVALID_ARGUMENT, "'color' (1 sample) and 'msaa depth' (4 samples)");
+}
+
 /* Extents compare at the mip viewed: mip 1 of a 64x64 texture is 32x32. */
 Test(rg_strict, equal_extents_at_the_viewed_mips_need_no_area)
 {

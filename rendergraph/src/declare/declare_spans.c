@@ -220,6 +220,30 @@ static rg_rendering_desc rendering_def(const rg_rendering_desc *in)
     return d;
 }
 
+/* Every attachment of a span at one sample count: Vulkan renders all of a
+ * rendering's attachments at one (resolve targets aside), and what reads
+ * the span's samples (merging's tile budget, pipelines) reads one. */
+static bool one_sample_count(rg_graph *graph, const rg_rendering_desc *desc, const char *name)
+{
+    const rg__resource *first = NULL;
+    for (uint32_t c = 0; c <= desc->color_count; c++) {
+        const rg_attachment *a = c < desc->color_count ? &desc->colors[c] : &desc->depth;
+        if (!a->texture.id)
+            continue;
+        const rg__resource *r = &graph->decl.resources[rg__texture_index(graph, a->texture)];
+        if (!first) {
+            first = r;
+        } else if (r->samples != first->samples) {
+            rg__fail(graph, RG_ERROR_INVALID_ARGUMENT, "span '%s': attachments '%s' (%u sample%s) and '%s' (%u "
+                     "sample%s) differ in sample count (a rendering's attachments share one)", name, first->name,
+                     (unsigned)first->samples, first->samples == 1 ? "" : "s", r->name, (unsigned)r->samples,
+                     r->samples == 1 ? "" : "s");
+            return false;
+        }
+    }
+    return true;
+}
+
 static rg_command begin_rendering_taken(rg_graph *graph, const rg_rendering_desc *in)
 {
     if (!rg__declare_begin(graph, in, "rg_begin_rendering"))
@@ -244,6 +268,8 @@ static rg_command begin_rendering_taken(rg_graph *graph, const rg_rendering_desc
             return (rg_command){0};
     if (desc->depth.texture.id && !span_attachment(&b, &desc->depth, true, desc->depth_read_only,
                                                    &modes[RG_MAX_COLOR_ATTACHMENTS]))
+        return (rg_command){0};
+    if (!one_sample_count(graph, desc, b.p.name))
         return (rg_command){0};
     VkRect2D area = desc->area;
     if (area.extent.width == 0 || area.extent.height == 0) {
@@ -335,6 +361,7 @@ static rg_command end_rendering_taken(rg_graph *graph)
     rg__hash_u32(graph, span);
     return h;
 }
+
 
 /* The public calls: each takes the graph (rg__enter). */
 
